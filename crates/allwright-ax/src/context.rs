@@ -1,0 +1,183 @@
+//! The per-call context: one DOM, the composed tree computed once, and the caches of one
+//! snapshot. It is dropped when the call ends, so nothing leaks between calls (STYLE.md 5).
+
+use std::cell::{Cell, RefCell};
+
+use crate::aria::Role;
+use crate::composed::{FlatTree, Ownership};
+use crate::dom::{Dom, NodeId, NodeKind};
+use crate::name::AccessibleName;
+
+/// Something the core noticed about the page and worked around: an aria-owns cycle, an element
+/// owned twice, a page deeper than the walk goes. Never fatal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub node: Option<NodeId>,
+    pub message: String,
+}
+
+/// One snapshot's view of a DOM.
+pub struct Context<'dom, D: Dom + ?Sized> {
+    dom: &'dom D,
+    flat: FlatTree,
+    ownership: Ownership,
+    /// 0 = not computed yet, otherwise `Role as u8 + 1`.
+    role_cache: Vec<Cell<u8>>,
+    /// 0 = not computed yet, 1 = shown, 2 = hidden with its subtree, 3 = hidden by its own
+    /// visibility only (a `visibility: visible` descendant shows again).
+    hidden_cache: Vec<Cell<u8>>,
+    name_cache: RefCell<Vec<Option<AccessibleName>>>,
+    diagnostics: RefCell<Vec<Diagnostic>>,
+}
+
+impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
+    /// Computes the composed (flat) tree and the aria-owns relationships of the whole document.
+    pub fn new(dom: &'dom D) -> Self {
+        let mut diagnostics = Vec::new();
+        let flat = FlatTree::build(dom);
+        let ownership = Ownership::resolve(dom, &flat, &mut diagnostics);
+        let node_count = dom.node_count();
+        Context {
+            dom,
+            flat,
+            ownership,
+            role_cache: (0..node_count).map(|_| Cell::new(0)).collect(),
+            hidden_cache: (0..node_count).map(|_| Cell::new(0)).collect(),
+            name_cache: RefCell::new(vec![None; node_count]),
+            diagnostics: RefCell::new(diagnostics),
+        }
+    }
+
+    pub fn dom(&self) -> &'dom D {
+        self.dom
+    }
+
+    /// The composed tree: flat-tree parents and children.
+    pub fn flat_tree(&self) -> &FlatTree {
+        &self.flat
+    }
+
+    /// aria-owns relationships after cycle and duplicate removal.
+    pub fn ownership(&self) -> &Ownership {
+        &self.ownership
+    }
+
+    /// The children of a node in the accessibility tree: its flat-tree children that no other
+    /// element owns, then the elements it owns through aria-owns (WAI-ARIA 1.2: owned elements
+    /// follow the DOM children).
+    pub fn ax_children(&self, node: NodeId) -> Vec<NodeId> {
+        let mut children: Vec<NodeId> = self
+            .flat
+            .children(node)
+            .iter()
+            .copied()
+            .filter(|&child| self.ownership.owner_of(child).is_none())
+            .collect();
+        children.extend_from_slice(self.ownership.owned_by(node));
+        children
+    }
+
+    /// The parent of a node in the accessibility tree: its aria-owns owner, else its flat-tree
+    /// parent.
+    pub fn ax_parent(&self, node: NodeId) -> Option<NodeId> {
+        self.ownership
+            .owner_of(node)
+            .or_else(|| self.flat.parent(node))
+    }
+
+    /// Whether the node is an element.
+    pub fn is_element(&self, node: NodeId) -> bool {
+        self.in_range(node) && self.dom.node_kind(node) == NodeKind::Element
+    }
+
+    /// Whether the id belongs to this DOM (ids from elsewhere get empty answers).
+    pub fn in_range(&self, node: NodeId) -> bool {
+        node.index() < self.dom.node_count()
+    }
+
+    /// The element's computed role (see `role::compute_role`), cached.
+    pub fn role(&self, element: NodeId) -> Role {
+        if !self.in_range(element) {
+            return Role::None;
+        }
+        let cell = &self.role_cache[element.index()];
+        if let Some(role) = cached_role(cell.get()) {
+            return role;
+        }
+        let role = crate::role::compute_role(self, element);
+        cell.set(role as u8 + 1);
+        role
+    }
+
+    /// Whether the node is excluded from the accessibility tree (see `hidden`), cached.
+    pub fn is_hidden(&self, node: NodeId) -> bool {
+        if !self.in_range(node) {
+            return true;
+        }
+        match self.hidden_cache[node.index()].get() {
+            1 => false,
+            2 | 3 => true,
+            _ => crate::hidden::compute_hidden(self, node),
+        }
+    }
+
+    /// Records the hidden flags of a node (used by `hidden::compute_hidden`).
+    pub(crate) fn cache_hidden(&self, node: NodeId, subtree_hidden: bool, self_hidden: bool) {
+        let code = match (subtree_hidden, self_hidden) {
+            (true, _) => 2,
+            (false, true) => 3,
+            (false, false) => 1,
+        };
+        self.hidden_cache[node.index()].set(code);
+    }
+
+    /// Whether the node is known to hide its whole subtree (None: not computed yet).
+    pub(crate) fn cached_subtree_hidden(&self, node: NodeId) -> Option<bool> {
+        match self.hidden_cache[node.index()].get() {
+            1 | 3 => Some(false),
+            2 => Some(true),
+            _ => None,
+        }
+    }
+
+    /// The element's accessible name (accname 1.2, then the French document's fallbacks), cached.
+    pub fn name(&self, element: NodeId) -> AccessibleName {
+        if !self.in_range(element) {
+            return AccessibleName::default();
+        }
+        if let Some(name) = &self.name_cache.borrow()[element.index()] {
+            return name.clone();
+        }
+        let name = crate::name::compute_name(self, element);
+        self.name_cache.borrow_mut()[element.index()] = Some(name.clone());
+        name
+    }
+
+    /// The element's accessible description (accname 1.2 "Accessible Description").
+    pub fn description(&self, element: NodeId) -> String {
+        if !self.in_range(element) {
+            return String::new();
+        }
+        crate::name::compute_description(self, element)
+    }
+
+    /// Notes something worth telling the caller; never fatal.
+    pub fn diagnose(&self, node: Option<NodeId>, message: impl Into<String>) {
+        self.diagnostics.borrow_mut().push(Diagnostic {
+            node,
+            message: message.into(),
+        });
+    }
+
+    /// Everything noticed so far.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics.borrow().clone()
+    }
+}
+
+fn cached_role(code: u8) -> Option<Role> {
+    if code == 0 {
+        return None;
+    }
+    crate::aria::Role::from_index(code - 1)
+}

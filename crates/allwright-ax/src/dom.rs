@@ -1,0 +1,201 @@
+//! The small DOM that the core walks.
+//!
+//! The core never sees a browser. It sees this trait: node kinds, tags, attributes, the light
+//! tree, open shadow roots and slots, the few computed-style and layout facts that the
+//! accessibility algorithms need, and form state. The WASM glue implements it over facts gathered
+//! from the live DOM in bulk; the in-memory DOM (`memdom`, tests only) implements it over HTML
+//! parsed natively.
+//!
+//! Node ids are dense (`0..node_count()`), so per-call caches are plain vectors.
+
+/// A node of the DOM, as an index into the implementation's node table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The id as a vector index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What kind of node this is. Comments, doctypes, processing instructions and template contents
+/// are `Other`: the core ignores them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Document,
+    Element,
+    Text,
+    /// An open shadow root. Closed roots are invisible to the core, as to any content script.
+    ShadowRoot,
+    Other,
+}
+
+/// The namespace of an element; roles and names differ for SVG and MathML.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Namespace {
+    Html,
+    Svg,
+    MathMl,
+    Other,
+}
+
+/// The computed `display`, reduced to what the algorithms distinguish.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Display {
+    /// `display: none`: the element and its subtree are not rendered.
+    None,
+    /// `display: contents`: no box of its own, children are rendered.
+    Contents,
+    /// Inline-level boxes (`inline`, `inline-block`, `inline-flex`, ...): no word break around them
+    /// when text is gathered for a name.
+    Inline,
+    /// Every other rendered box (block, flex, grid, table parts, list-item, ...): a word break
+    /// before and after it when text is gathered for a name.
+    Block,
+}
+
+/// The computed `visibility`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    Visible,
+    Hidden,
+    Collapse,
+}
+
+/// The computed-style facts the core reads for one element.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Style {
+    pub display: Display,
+    pub visibility: Visibility,
+    /// `content-visibility: hidden` skips the element's contents (not the element itself).
+    pub content_visibility_hidden: bool,
+    /// `pointer-events: none`: the element cannot be the target of a pointer.
+    pub pointer_events_none: bool,
+}
+
+impl Style {
+    /// What an element without any author or user-agent style would compute.
+    pub const DEFAULT_INLINE: Style = Style {
+        display: Display::Inline,
+        visibility: Visibility::Visible,
+        content_visibility_hidden: false,
+        pointer_events_none: false,
+    };
+}
+
+/// A rectangle in CSS pixels, relative to the viewport's top-left corner.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Rect {
+    /// Whether two rectangles share some area. An empty rectangle touching the viewport counts,
+    /// so that zero-sized but positioned elements are not filtered away as invisible.
+    pub fn intersects(&self, other: &Rect) -> bool {
+        self.x <= other.x + other.width
+            && other.x <= self.x + self.width
+            && self.y <= other.y + other.height
+            && other.y <= self.y + self.height
+    }
+}
+
+/// A generated pseudo-element whose `content` joins the accessible name (accname 2F.ii).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PseudoElement {
+    Before,
+    After,
+}
+
+/// Everything the core reads from a page.
+///
+/// Methods take node ids that the same implementation handed out; an id of the wrong kind (an
+/// attribute asked of a text node) gets the empty answer, never a panic.
+pub trait Dom {
+    /// The number of nodes; ids are `0..node_count()`.
+    fn node_count(&self) -> usize;
+
+    /// The document node, root of the light tree.
+    fn document(&self) -> NodeId;
+
+    fn node_kind(&self, node: NodeId) -> NodeKind;
+
+    fn namespace(&self, node: NodeId) -> Namespace;
+
+    /// The element's local name: ASCII lowercase for HTML elements, as written for SVG and
+    /// MathML (`foreignObject`), empty for non-elements.
+    fn local_name(&self, node: NodeId) -> &str;
+
+    /// An attribute's value by its (lowercase, for HTML) name.
+    fn attribute(&self, node: NodeId, name: &str) -> Option<&str>;
+
+    /// Calls `visit(name, value)` for every attribute, in document order.
+    fn for_each_attribute(&self, node: NodeId, visit: &mut dyn FnMut(&str, &str));
+
+    /// The data of a text node; empty for other nodes.
+    fn text_data(&self, node: NodeId) -> &str;
+
+    /// The light-tree parent. A shadow root has none (see `shadow_host`).
+    fn parent(&self, node: NodeId) -> Option<NodeId>;
+
+    /// The light-tree children in order (a `<template>`'s contents are not children).
+    fn children(&self, node: NodeId) -> &[NodeId];
+
+    /// The element's open shadow root, if it has one.
+    fn shadow_root(&self, host: NodeId) -> Option<NodeId>;
+
+    /// The host of a shadow root.
+    fn shadow_host(&self, shadow_root: NodeId) -> Option<NodeId>;
+
+    /// The nodes assigned to a `<slot>`, in order; empty when nothing is assigned (then the
+    /// slot's own children are its fallback content). The default follows the DOM standard's
+    /// named-slot assignment ("find slottables"); a live implementation returns
+    /// `slot.assignedNodes()`, which also honours manual assignment.
+    fn assigned_nodes(&self, slot: NodeId) -> Vec<NodeId> {
+        crate::composed::find_slottables(self, slot)
+    }
+
+    /// The element with this id in the same tree as `context` (the document, or the shadow root
+    /// that contains `context`). The default walks the tree; implementations should index.
+    fn element_by_id(&self, context: NodeId, id: &str) -> Option<NodeId> {
+        crate::composed::find_element_by_id_by_walking(self, context, id)
+    }
+
+    /// The computed style of an element. Not asked of other nodes.
+    fn style(&self, element: NodeId) -> Style;
+
+    /// The computed `content` of `::before` or `::after`, as text, when it generates any.
+    fn pseudo_content(&self, element: NodeId, pseudo: PseudoElement) -> Option<String>;
+
+    /// The border box, when the element has a layout box.
+    fn bounding_box(&self, element: NodeId) -> Option<Rect>;
+
+    /// The viewport (the layout viewport at its current scroll position, with x = y = 0).
+    fn viewport(&self) -> Rect;
+
+    /// The current value of a form control (the `value` IDL attribute of input, textarea, select,
+    /// output). `None` for elements without one.
+    fn value(&self, element: NodeId) -> Option<&str>;
+
+    /// The checkedness of a checkbox or radio input.
+    fn checked(&self, element: NodeId) -> bool;
+
+    /// The `indeterminate` IDL flag of a checkbox input.
+    fn indeterminate(&self, element: NodeId) -> bool;
+
+    /// The selectedness of an `<option>`.
+    fn option_selected(&self, element: NodeId) -> bool;
+
+    /// Whether a file input has files attached.
+    fn files_attached(&self, element: NodeId) -> bool;
+
+    /// Whether the element is a disabled form control (`:disabled`, which includes disabled
+    /// fieldset and optgroup ancestors). The default derives it from attributes.
+    fn disabled(&self, element: NodeId) -> bool {
+        crate::state::disabled_from_attributes(self, element)
+    }
+}

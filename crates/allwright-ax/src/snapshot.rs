@@ -1,0 +1,1 @@
+//! (Being written: see the issue "Core engine".)
