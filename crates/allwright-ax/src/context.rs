@@ -121,6 +121,14 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
         }
     }
 
+    /// Whether the node hides its whole subtree (not only itself through `visibility`).
+    pub fn is_subtree_hidden(&self, node: NodeId) -> bool {
+        if !self.is_hidden(node) {
+            return false;
+        }
+        self.cached_subtree_hidden(node).unwrap_or(true)
+    }
+
     /// Records the hidden flags of a node (used by `hidden::compute_hidden`).
     pub(crate) fn cache_hidden(&self, node: NodeId, subtree_hidden: bool, self_hidden: bool) {
         let code = match (subtree_hidden, self_hidden) {

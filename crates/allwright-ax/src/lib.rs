@@ -21,6 +21,7 @@ pub mod snapshot;
 pub mod state;
 pub mod text;
 pub mod tree;
+pub mod value;
 
 #[cfg(feature = "memdom")]
 pub mod memdom;
@@ -29,3 +30,30 @@ pub use aria::Role;
 pub use context::{Context, Diagnostic};
 pub use dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility};
 pub use name::{AccessibleName, NameSource};
+
+pub use snapshot::{write_snapshot, Format, SnapshotDocument};
+pub use text::{ContinuationArgs, Filter, TextTree, TextTreeError, TextTreeOptions};
+pub use tree::{build_tree, AxNode, AxRole, AxTree, BuildOptions};
+pub use value::Value;
+
+/// `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)` of the French document:
+/// builds the tree of the document (or of `anchor`'s subtree) and renders the requested page.
+/// `reference` gives each shown element its `ref_N` (the glue owns that registry).
+pub fn generate_accessibility_tree<D: Dom + ?Sized>(
+    dom: &D,
+    anchor: Option<NodeId>,
+    options: &TextTreeOptions,
+    reference: &mut dyn FnMut(NodeId) -> String,
+) -> Result<TextTree, TextTreeError> {
+    let context = Context::new(dom);
+    let tree = build_tree(&context, BuildOptions { anchor });
+    text::render_text_tree(&tree, options, reference)
+}
+
+/// The accessibility tree of a whole document, for the structured snapshot, with what the
+/// walk noticed on the way.
+pub fn snapshot_tree<D: Dom + ?Sized>(dom: &D) -> (AxTree, Vec<Diagnostic>) {
+    let context = Context::new(dom);
+    let tree = build_tree(&context, BuildOptions::default());
+    (tree, context.diagnostics())
+}

@@ -1,1 +1,535 @@
-//! (Being written: see the issue "Core engine".)
+//! The text tree of the French document (`spec/ax-tree-and-ref-ids.fr.txt`,
+//! "generateAccessibilityTree"): one line per node, one space of indent per depth,
+//!
+//! ```text
+//! role "accessible name" [ref_N] href="..." type="..." placeholder="..." value="..."
+//! ```
+//!
+//! followed by the node's states in the same `key="value"` form. Skipped containers add no depth
+//! (they are already flattened in the tree). Open overlays (dialogs, popup listboxes and menus,
+//! expanded comboboxes) come first under an `[open overlays]` banner so that portal-rendered popups
+//! survive a reader's soft length limit. `maxChars` cuts the output into 1-based pages.
+//!
+//! Page text can never forge structure: every string is written inside double quotes with
+//! backslash escapes for quotes, backslashes, line breaks of every kind and other control
+//! characters, and a `[` that would start `[ref_` is escaped, so no name, value or URL can start
+//! a line, close its quotes, or produce a `[ref_N]` token.
+
+use crate::aria::Role;
+use crate::dom::NodeId;
+use crate::tree::{AxNode, AxRole, AxTree};
+
+/// Which nodes the text tree shows.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Filter {
+    /// The whole tree.
+    #[default]
+    All,
+    /// Nodes whose box intersects the viewport (and the containers that lead to them).
+    Visible,
+    /// Clickable or typable nodes only; everything else adds no depth.
+    Interactive,
+}
+
+impl Filter {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Filter::All => "all",
+            Filter::Visible => "visible",
+            Filter::Interactive => "interactive",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Filter> {
+        match text {
+            "all" => Some(Filter::All),
+            "visible" => Some(Filter::Visible),
+            "interactive" => Some(Filter::Interactive),
+            _ => None,
+        }
+    }
+}
+
+/// The French document's default `maxDepth`.
+pub const DEFAULT_MAX_DEPTH: usize = 15;
+
+/// The parameters of `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)`.
+#[derive(Clone, Debug)]
+pub struct TextTreeOptions {
+    pub filter: Filter,
+    /// Levels shown: with 1, only top-level nodes.
+    pub max_depth: usize,
+    /// A hard cap on the characters of the returned tree; over it the tree is cut into pages.
+    pub max_chars: Option<usize>,
+    /// The `ref_id` the tree is anchored on, echoed in `continuationArgs`.
+    pub anchor_ref: Option<String>,
+    /// The 1-based page to return.
+    pub page: usize,
+}
+
+impl Default for TextTreeOptions {
+    fn default() -> Self {
+        TextTreeOptions {
+            filter: Filter::All,
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_chars: None,
+            anchor_ref: None,
+            page: 1,
+        }
+    }
+}
+
+/// The exact arguments that read the next page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContinuationArgs {
+    pub filter: Filter,
+    pub max_depth: usize,
+    pub max_chars: usize,
+    pub ref_id: Option<String>,
+    pub page: usize,
+}
+
+/// The rendered tree and its metadata.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextTree {
+    pub tree: String,
+    /// The returned text is not the whole tree (other pages, or levels past maxDepth).
+    pub truncated: bool,
+    /// Another page follows this one.
+    pub has_more: bool,
+    /// The tree exceeded `maxChars` and was cut automatically.
+    pub auto_degraded: bool,
+    /// What the reader should know and do next, in a sentence or two.
+    pub notice: Option<String>,
+    pub page: usize,
+    pub page_count: usize,
+    pub continuation_args: Option<ContinuationArgs>,
+}
+
+/// Why a text tree could not be produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextTreeError {
+    /// The requested page is past the last one.
+    PageOutOfRange { requested: usize, page_count: usize },
+    /// The anchor is hidden or gone, so there is no tree to show.
+    EmptyAnchor,
+}
+
+impl std::fmt::Display for TextTreeError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextTreeError::PageOutOfRange {
+                requested,
+                page_count,
+            } => {
+                write!(
+                    formatter,
+                    "page {requested} does not exist: the tree has {page_count} page(s)"
+                )
+            }
+            TextTreeError::EmptyAnchor => write!(
+                formatter,
+                "the anchored element is hidden or no longer in the page"
+            ),
+        }
+    }
+}
+
+/// Renders the text tree. `reference` gives the `ref_N` of an element (the glue owns the
+/// registry; tests number them).
+pub fn render_text_tree(
+    tree: &AxTree,
+    options: &TextTreeOptions,
+    reference: &mut dyn FnMut(NodeId) -> String,
+) -> Result<TextTree, TextTreeError> {
+    let Some(root) = tree.root else {
+        return Err(TextTreeError::EmptyAnchor);
+    };
+    let max_depth = options.max_depth.max(1);
+    let subtree_visible = subtree_flags(tree, |node| node.in_viewport);
+    let overlays = find_overlays(tree, root);
+    let mut lines: Vec<String> = Vec::new();
+    let mut cut_by_depth = 0usize;
+    let mut renderer = Renderer {
+        tree,
+        options,
+        max_depth,
+        subtree_visible: &subtree_visible,
+        reference,
+        overlays: &overlays,
+    };
+    if !overlays.is_empty() {
+        lines.push("[open overlays]".to_string());
+        for &overlay in &overlays {
+            cut_by_depth += renderer.render(overlay, false, &mut lines);
+        }
+    }
+    // The document root has no line of its own: its children start at depth 0. An anchor does
+    // have its line.
+    let skip_root = tree
+        .node(root)
+        .is_some_and(|node| node.role == AxRole::Document);
+    cut_by_depth += renderer.render(root, skip_root, &mut lines);
+
+    let (pages, auto_degraded) = paginate(&lines, options.max_chars);
+    let page_count = pages.len().max(1);
+    if options.page == 0 || options.page > page_count {
+        return Err(TextTreeError::PageOutOfRange {
+            requested: options.page,
+            page_count,
+        });
+    }
+    let has_more = options.page < page_count;
+    let mut notices = Vec::new();
+    if page_count > 1 {
+        notices.push(format!(
+            "Page {} of {page_count}: the tree is longer than maxChars ({}).{}",
+            options.page,
+            options.max_chars.unwrap_or(0),
+            if has_more {
+                " Call again with continuationArgs for the next page, or anchor on a ref_id to zoom in."
+            } else {
+                " This is the last page."
+            }
+        ));
+    }
+    if cut_by_depth > 0 {
+        notices.push(format!(
+            "{cut_by_depth} node(s) deeper than maxDepth ({max_depth}) were left out; anchor on a ref_id or raise maxDepth to read them."
+        ));
+    }
+    let continuation_args = has_more.then(|| ContinuationArgs {
+        filter: options.filter,
+        max_depth,
+        max_chars: options.max_chars.unwrap_or(0),
+        ref_id: options.anchor_ref.clone(),
+        page: options.page + 1,
+    });
+    Ok(TextTree {
+        tree: pages.get(options.page - 1).cloned().unwrap_or_default(),
+        truncated: page_count > 1 || cut_by_depth > 0,
+        has_more,
+        auto_degraded,
+        notice: (!notices.is_empty()).then(|| notices.join(" ")),
+        page: options.page,
+        page_count,
+        continuation_args,
+    })
+}
+
+struct Renderer<'a> {
+    tree: &'a AxTree,
+    options: &'a TextTreeOptions,
+    max_depth: usize,
+    subtree_visible: &'a [bool],
+    reference: &'a mut dyn FnMut(NodeId) -> String,
+    overlays: &'a [u32],
+}
+
+impl Renderer<'_> {
+    /// Renders the subtree of `start` into `lines`; returns how many nodes maxDepth cut.
+    fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<String>) -> usize {
+        let mut cut = 0;
+        // (node, depth of its line if shown, whether this is the start node)
+        let mut stack: Vec<(u32, usize, bool)> = vec![(start, 0, true)];
+        while let Some((index, depth, is_start)) = stack.pop() {
+            let Some(node) = self.tree.node(index) else {
+                continue;
+            };
+            // An overlay shown under the banner is not repeated in the page tree.
+            if !is_start && self.overlays.contains(&index) {
+                continue;
+            }
+            if self.options.filter == Filter::Visible && !self.subtree_visible[index as usize] {
+                continue;
+            }
+            let shown = !(is_start && skip_start) && self.shows(node);
+            let child_depth = if shown { depth + 1 } else { depth };
+            if shown {
+                if depth >= self.max_depth {
+                    cut += 1;
+                    continue;
+                }
+                lines.push(self.line(node, depth));
+            }
+            for &child in node.children.iter().rev() {
+                stack.push((child, child_depth, false));
+            }
+        }
+        cut
+    }
+
+    fn shows(&self, node: &AxNode) -> bool {
+        match self.options.filter {
+            Filter::All => true,
+            Filter::Visible => node.in_viewport,
+            Filter::Interactive => node.interactive,
+        }
+    }
+
+    fn line(&mut self, node: &AxNode, depth: usize) -> String {
+        let mut line = " ".repeat(depth);
+        line.push_str(node.role.as_str());
+        if !node.name.is_empty() && !omits_name_in_text(node, self.tree) {
+            line.push_str(" \"");
+            push_escaped(&mut line, &node.name);
+            line.push('"');
+        }
+        if node.role != AxRole::Text {
+            line.push_str(" [");
+            line.push_str(&(self.reference)(node.dom_node));
+            line.push(']');
+        }
+        let property = |key: &str| {
+            node.properties
+                .iter()
+                .find(|(name, _)| *name == key)
+                .map(|(_, value)| value.to_text())
+        };
+        let attribute = |line: &mut String, key: &str, value: Option<String>| {
+            if let Some(value) = value {
+                line.push(' ');
+                line.push_str(key);
+                line.push_str("=\"");
+                push_escaped(line, &value);
+                line.push('"');
+            }
+        };
+        attribute(&mut line, "href", property("url"));
+        attribute(&mut line, "type", node.control_type.clone());
+        attribute(&mut line, "placeholder", property("placeholder"));
+        attribute(&mut line, "value", property("value"));
+        for (key, value) in &node.states {
+            attribute(&mut line, key, Some(value.to_text()));
+        }
+        line
+    }
+}
+
+/// Rows, cells and list items named from their own content would repeat it before their
+/// children; the text tree leaves such names out when the node has element children.
+fn omits_name_in_text(node: &AxNode, tree: &AxTree) -> bool {
+    let AxRole::Aria(role) = node.role else {
+        return false;
+    };
+    matches!(
+        role,
+        Role::ListItem | Role::Row | Role::Cell | Role::GridCell | Role::TreeItem | Role::Option
+    ) && node.children.iter().any(|&child| {
+        tree.node(child)
+            .is_some_and(|child| child.role != AxRole::Text)
+    })
+}
+
+/// For each node, whether it or a descendant satisfies `predicate`. Children always come after
+/// their parent in the arena, so one backward pass suffices.
+fn subtree_flags(tree: &AxTree, predicate: impl Fn(&AxNode) -> bool) -> Vec<bool> {
+    let mut flags: Vec<bool> = tree.nodes.iter().map(&predicate).collect();
+    for index in (0..tree.nodes.len()).rev() {
+        if flags[index] {
+            continue;
+        }
+        flags[index] = tree.nodes[index]
+            .children
+            .iter()
+            .any(|&child| flags.get(child as usize).copied().unwrap_or(false));
+    }
+    flags
+}
+
+/// The outermost open overlays under `root`, in tree order: dialogs, popup listboxes and menus
+/// (author-made ones; a native `<select size>` listbox is part of its page), and comboboxes with
+/// `aria-expanded="true"`.
+fn find_overlays(tree: &AxTree, root: u32) -> Vec<u32> {
+    let mut overlays = Vec::new();
+    let mut stack = vec![root];
+    while let Some(index) = stack.pop() {
+        let Some(node) = tree.node(index) else {
+            continue;
+        };
+        if index != root && is_overlay(node) {
+            overlays.push(index);
+            continue;
+        }
+        stack.extend(node.children.iter().rev().copied());
+    }
+    overlays
+}
+
+fn is_overlay(node: &AxNode) -> bool {
+    let AxRole::Aria(role) = node.role else {
+        return false;
+    };
+    let expanded = node
+        .states
+        .iter()
+        .any(|(key, value)| *key == "expanded" && *value == crate::value::Value::Bool(true));
+    match role {
+        Role::Dialog | Role::AlertDialog => true,
+        Role::ListBox | Role::Menu => node.author_role,
+        Role::Combobox => expanded,
+        _ => false,
+    }
+}
+
+/// Splits lines into pages of at most `max_chars` characters (lines joined by newlines). A line
+/// longer than a page is shortened with an ellipsis. Returns the pages and whether anything
+/// was cut.
+fn paginate(lines: &[String], max_chars: Option<usize>) -> (Vec<String>, bool) {
+    let Some(max_chars) = max_chars else {
+        return (vec![lines.join("\n")], false);
+    };
+    let max_chars = max_chars.max(16);
+    let mut pages = Vec::new();
+    let mut current = String::new();
+    let mut current_chars = 0usize;
+    let mut degraded = false;
+    for line in lines {
+        let mut line = line.as_str();
+        let shortened;
+        let mut line_chars = line.chars().count();
+        if line_chars > max_chars {
+            shortened = shorten(line, max_chars);
+            line = &shortened;
+            line_chars = max_chars;
+            degraded = true;
+        }
+        let needed = if current.is_empty() {
+            line_chars
+        } else {
+            current_chars + 1 + line_chars
+        };
+        if needed > max_chars && !current.is_empty() {
+            pages.push(std::mem::take(&mut current));
+            current_chars = 0;
+            degraded = true;
+        }
+        if !current.is_empty() {
+            current.push('\n');
+            current_chars += 1;
+        }
+        current.push_str(line);
+        current_chars += line_chars;
+    }
+    pages.push(current);
+    (pages, degraded)
+}
+
+/// Cuts a line to `max_chars` characters ending in an ellipsis, and closes an open quote so the
+/// line still parses.
+fn shorten(line: &str, max_chars: usize) -> String {
+    let mut out: String = line.chars().take(max_chars.saturating_sub(2)).collect();
+    // A trailing lone backslash would escape the closing quote.
+    let trailing_backslashes = out
+        .chars()
+        .rev()
+        .take_while(|&character| character == '\\')
+        .count();
+    if trailing_backslashes % 2 == 1 {
+        out.pop();
+    }
+    let quotes = count_unescaped_quotes(&out);
+    out.push('…');
+    if quotes % 2 == 1 {
+        out.push('"');
+    }
+    out
+}
+
+fn count_unescaped_quotes(text: &str) -> usize {
+    let mut count = 0;
+    let mut escaped = false;
+    for character in text.chars() {
+        match (escaped, character) {
+            (true, _) => escaped = false,
+            (false, '\\') => escaped = true,
+            (false, '"') => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
+/// Appends `text` escaped for a double-quoted string of the text tree.
+pub fn push_escaped(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(character) = rest.chars().next() {
+        match character {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '[' if starts_reference(&rest[1..]) => out.push_str("\\["),
+            character if needs_unicode_escape(character) => {
+                out.push_str(&format!("\\u{{{:04x}}}", character as u32));
+            }
+            character => out.push(character),
+        }
+        rest = &rest[character.len_utf8()..];
+    }
+}
+
+/// Whether text right after a `[` would make it read as a reference (`[ref_`).
+fn starts_reference(after_bracket: &str) -> bool {
+    after_bracket
+        .get(..4)
+        .is_some_and(|prefix| prefix.eq_ignore_ascii_case("ref_"))
+}
+
+/// Control characters, Unicode line and paragraph separators, and bidirectional overrides (which
+/// could make a line read differently from how it parses).
+fn needs_unicode_escape(character: char) -> bool {
+    character.is_control()
+        || matches!(character, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn escaped(text: &str) -> String {
+        let mut out = String::new();
+        push_escaped(&mut out, text);
+        out
+    }
+
+    #[test]
+    fn escaping_keeps_page_text_inside_its_quotes() {
+        assert_eq!(escaped("a\"b"), "a\\\"b");
+        assert_eq!(
+            escaped("line\nbreak\r\u{2028}x"),
+            "line\\nbreak\\r\\u{2028}x"
+        );
+        assert_eq!(
+            escaped("see [ref_9] and [REF_1]"),
+            "see \\[ref_9] and \\[REF_1]"
+        );
+        assert_eq!(escaped("[x] [re"), "[x] [re");
+        assert_eq!(escaped("back\\slash"), "back\\\\slash");
+    }
+
+    #[test]
+    fn pages_never_exceed_max_chars() {
+        let lines: Vec<String> = (0..50)
+            .map(|index| format!("button \"Item {index}\" [ref_{index}]"))
+            .collect();
+        let (pages, degraded) = paginate(&lines, Some(100));
+        assert!(degraded);
+        assert!(pages.len() > 5);
+        for page in &pages {
+            assert!(page.chars().count() <= 100, "{page}");
+        }
+        assert_eq!(pages.join("\n"), lines.join("\n"));
+    }
+
+    #[test]
+    fn an_overlong_line_is_shortened_with_its_quote_closed() {
+        let line = format!("text \"{}\"", "x".repeat(200));
+        let (pages, degraded) = paginate(&[line], Some(50));
+        assert!(degraded);
+        assert_eq!(pages.len(), 1);
+        assert_eq!(pages[0].chars().count(), 50);
+        assert!(pages[0].ends_with("…\""));
+    }
+}

@@ -1,1 +1,518 @@
-//! (Being written: see the issue "Core engine".)
+//! The accessibility tree: one pass over the composed tree (flat tree + aria-owns) that keeps
+//! what an agent needs and drops the rest.
+//!
+//! Rules (shared by the text tree and the structured snapshot):
+//! - hidden and inert subtrees are left out (`hidden.rs`); off-screen content stays;
+//! - containers without semantics (`generic`, `none`) are flattened: their children take their
+//!   place. Focusable or editable ones are kept, since the agent may need to act on them;
+//! - text becomes `text` nodes; text split only by inline containers is merged, a block-level
+//!   container between two texts keeps them apart;
+//! - iframes stay as `iframe` nodes; their documents are collected separately;
+//! - a node whose only content is text equal to its name does not repeat it as a child.
+//!
+//! The walk is iterative (explicit stack), so any depth works, and the tree is an arena of
+//! nodes, so dropping it does not recurse either.
+
+use crate::aria::Role;
+use crate::context::Context;
+use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
+use crate::name::NameSource;
+use crate::value::Value;
+
+/// The role of a tree node: an ARIA role, or one of the node kinds the outputs name themselves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AxRole {
+    Aria(Role),
+    /// A run of text (`role: text` in the structured snapshot).
+    Text,
+    /// The root of a document.
+    Document,
+    /// An `<iframe>` or `<frame>`: its document is read separately.
+    Iframe,
+}
+
+impl AxRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AxRole::Aria(role) => role.as_str(),
+            AxRole::Text => "text",
+            AxRole::Document => "document",
+            AxRole::Iframe => "iframe",
+        }
+    }
+}
+
+/// One node of the accessibility tree.
+#[derive(Clone, Debug)]
+pub struct AxNode {
+    /// The DOM node it stands for (for a merged text run: the first text node of the run).
+    pub dom_node: NodeId,
+    pub role: AxRole,
+    pub name: String,
+    pub name_source: NameSource,
+    /// States in a fixed order; undefined states are absent, explicit false is kept.
+    pub states: Vec<(&'static str, Value)>,
+    /// Properties in a fixed order: description, value, placeholder, url, ARIA metadata.
+    pub properties: Vec<(&'static str, Value)>,
+    /// The element's `type` attribute for inputs and buttons, as the text tree shows it.
+    pub control_type: Option<String>,
+    /// Indices of the children in `AxTree::nodes`.
+    pub children: Vec<u32>,
+    /// Clickable or typable: the `interactive` filter keeps these.
+    pub interactive: bool,
+    /// The layout box intersects the viewport (for text: the parent's box).
+    pub in_viewport: bool,
+    /// Rendered and able to receive pointer events: may carry a reference in "ai" mode.
+    pub pointer_target: bool,
+    /// The role comes from the author's `role` attribute (a native `<select>` listbox does not).
+    pub author_role: bool,
+    /// The opaque `aria-ref` of "ai" mode, set by the caller before serializing.
+    pub aria_ref: Option<String>,
+}
+
+/// The tree of one document (or of one anchored subtree), as an arena.
+#[derive(Clone, Debug, Default)]
+pub struct AxTree {
+    pub nodes: Vec<AxNode>,
+    /// Index of the root node; `None` when the anchor was hidden or absent.
+    pub root: Option<u32>,
+}
+
+impl AxTree {
+    pub fn node(&self, index: u32) -> Option<&AxNode> {
+        self.nodes.get(index as usize)
+    }
+}
+
+/// What to build.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildOptions {
+    /// Build only the subtree of this element (the text tree's `ref_id` anchoring). `None`: the
+    /// whole document, under a `document` root.
+    pub anchor: Option<NodeId>,
+}
+
+/// One item of a node's child list while the walk is under way.
+enum Entry {
+    Node(u32),
+    /// Raw (not yet normalised) text and the first DOM text node it came from.
+    Text(String, NodeId),
+    /// A block-level boundary: texts on either side are not merged.
+    Break,
+}
+
+/// A DOM node whose children are being walked.
+struct Frame {
+    dom_node: NodeId,
+    /// The node this frame produces, or `None` when the node is flattened away.
+    output: Option<u32>,
+    /// Whether the flattened node is block-level (its entries are fenced by breaks).
+    block: bool,
+    children: Vec<NodeId>,
+    next_child: usize,
+    entries: Vec<Entry>,
+}
+
+/// Builds the accessibility tree.
+pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptions) -> AxTree {
+    let dom = context.dom();
+    let mut tree = AxTree::default();
+    let start = match options.anchor {
+        Some(anchor) => {
+            if !context.in_range(anchor) || context.is_hidden(anchor) {
+                return tree;
+            }
+            anchor
+        }
+        None => dom.document(),
+    };
+    let mut visited = vec![false; dom.node_count()];
+    let mut stack: Vec<Frame> = Vec::new();
+    let root_output = if start == dom.document() {
+        Some(push_node(&mut tree, document_node(context, start)))
+    } else {
+        // An anchor is always shown, even a generic container: the agent asked for it.
+        let node = element_node(context, start).unwrap_or_else(|| generic_node(context, start));
+        Some(push_node(&mut tree, node))
+    };
+    tree.root = root_output;
+    visited[start.index()] = true;
+    stack.push(Frame {
+        dom_node: start,
+        output: root_output,
+        block: true,
+        children: walkable_children(context, start),
+        next_child: 0,
+        entries: Vec::new(),
+    });
+    while let Some(frame) = stack.last_mut() {
+        if frame.next_child < frame.children.len() {
+            let child = frame.children[frame.next_child];
+            frame.next_child += 1;
+            if child.index() >= visited.len() || visited[child.index()] {
+                continue;
+            }
+            visited[child.index()] = true;
+            match dom.node_kind(child) {
+                NodeKind::Text => {
+                    if !context.is_hidden(child) {
+                        frame
+                            .entries
+                            .push(Entry::Text(dom.text_data(child).to_string(), child));
+                    }
+                }
+                NodeKind::Element => {
+                    if context.is_hidden(child) && context.is_subtree_hidden(child) {
+                        continue;
+                    }
+                    let shown = !context.is_hidden(child);
+                    let output = if shown {
+                        element_node(context, child)
+                    } else {
+                        None
+                    };
+                    let output = output.map(|node| push_node(&mut tree, node));
+                    let block = dom.style(child).display == Display::Block;
+                    let children = if output
+                        .is_some_and(|index| tree.nodes[index as usize].role == AxRole::Iframe)
+                    {
+                        Vec::new()
+                    } else {
+                        walkable_children(context, child)
+                    };
+                    stack.push(Frame {
+                        dom_node: child,
+                        output,
+                        block,
+                        children,
+                        next_child: 0,
+                        entries: Vec::new(),
+                    });
+                }
+                _ => {}
+            }
+            continue;
+        }
+        // All children walked: finish this frame and hand its result to the parent frame.
+        let Some(finished) = stack.pop() else { break };
+        let Frame {
+            dom_node,
+            output,
+            block,
+            entries,
+            ..
+        } = finished;
+        match output {
+            Some(index) => {
+                let children = finish_children(&mut tree, context, entries);
+                attach_children(&mut tree, index, children);
+                if let Some(parent) = stack.last_mut() {
+                    parent.entries.push(Entry::Node(index));
+                }
+            }
+            None => {
+                if let Some(parent) = stack.last_mut() {
+                    if block {
+                        parent.entries.push(Entry::Break);
+                    }
+                    parent.entries.extend(entries);
+                    if block {
+                        parent.entries.push(Entry::Break);
+                    }
+                }
+                let _ = dom_node;
+            }
+        }
+    }
+    tree
+}
+
+fn push_node(tree: &mut AxTree, node: AxNode) -> u32 {
+    tree.nodes.push(node);
+    (tree.nodes.len() - 1) as u32
+}
+
+/// The children the walk visits: accessibility-tree children (flat tree + aria-owns).
+fn walkable_children<D: Dom + ?Sized>(context: &Context<'_, D>, node: NodeId) -> Vec<NodeId> {
+    context.ax_children(node)
+}
+
+/// Turns a finished child list into node indices: merges text runs, normalises whitespace,
+/// drops empty text.
+fn finish_children<D: Dom + ?Sized>(
+    tree: &mut AxTree,
+    context: &Context<'_, D>,
+    entries: Vec<Entry>,
+) -> Vec<u32> {
+    let mut children = Vec::new();
+    let mut run: Option<(String, NodeId)> = None;
+    let flush = |tree: &mut AxTree, run: &mut Option<(String, NodeId)>, children: &mut Vec<u32>| {
+        if let Some((raw, first)) = run.take() {
+            let text = normalize_whitespace(&raw);
+            if !text.is_empty() {
+                children.push(push_node(tree, text_node(context, first, text)));
+            }
+        }
+    };
+    for entry in entries {
+        match entry {
+            Entry::Text(raw, node) => match &mut run {
+                Some((text, _)) => text.push_str(&raw),
+                None => run = Some((raw, node)),
+            },
+            Entry::Break => flush(tree, &mut run, &mut children),
+            Entry::Node(index) => {
+                flush(tree, &mut run, &mut children);
+                children.push(index);
+            }
+        }
+    }
+    flush(tree, &mut run, &mut children);
+    children
+}
+
+/// Sets a node's children, dropping a lone text child that only repeats the node's name.
+fn attach_children(tree: &mut AxTree, index: u32, children: Vec<u32>) {
+    let name = &tree.nodes[index as usize].name;
+    let repeats_name = children.len() == 1
+        && tree.nodes[children[0] as usize].role == AxRole::Text
+        && !name.is_empty()
+        && tree.nodes[children[0] as usize].name == *name;
+    tree.nodes[index as usize].children = if repeats_name { Vec::new() } else { children };
+}
+
+/// Collapses runs of ASCII whitespace to one space and trims (NBSP is kept, as browsers do).
+pub fn normalize_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_ascii_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+fn document_node<D: Dom + ?Sized>(context: &Context<'_, D>, document: NodeId) -> AxNode {
+    let title = document_title(context);
+    AxNode {
+        dom_node: document,
+        role: AxRole::Document,
+        name: title,
+        name_source: NameSource::Spec,
+        states: Vec::new(),
+        properties: Vec::new(),
+        control_type: None,
+        children: Vec::new(),
+        interactive: false,
+        in_viewport: true,
+        pointer_target: false,
+        author_role: false,
+        aria_ref: None,
+    }
+}
+
+/// The document's title: the text of the first `<title>` in the document's head (HTML "The
+/// title element"), whitespace-normalised; for SVG documents, the root's `<title>`.
+pub fn document_title<D: Dom + ?Sized>(context: &Context<'_, D>) -> String {
+    let dom = context.dom();
+    let mut stack: Vec<NodeId> = dom.children(dom.document()).iter().rev().copied().collect();
+    while let Some(node) = stack.pop() {
+        if dom.node_kind(node) != NodeKind::Element {
+            continue;
+        }
+        if dom.local_name(node) == "title"
+            && matches!(dom.namespace(node), Namespace::Html | Namespace::Svg)
+        {
+            let text: String = dom
+                .children(node)
+                .iter()
+                .map(|&child| dom.text_data(child))
+                .collect();
+            return normalize_whitespace(&text);
+        }
+        // The title lives in <head>: no need to look inside <body>.
+        if dom.local_name(node) != "body" {
+            stack.extend(dom.children(node).iter().rev().copied());
+        }
+    }
+    String::new()
+}
+
+fn text_node<D: Dom + ?Sized>(context: &Context<'_, D>, first: NodeId, text: String) -> AxNode {
+    let parent = context.flat_tree().parent(first);
+    let in_viewport = parent.is_none_or(|parent| element_in_viewport(context, parent));
+    AxNode {
+        dom_node: first,
+        role: AxRole::Text,
+        name: text,
+        name_source: NameSource::Spec,
+        states: Vec::new(),
+        properties: Vec::new(),
+        control_type: None,
+        children: Vec::new(),
+        interactive: false,
+        in_viewport,
+        pointer_target: false,
+        author_role: false,
+        aria_ref: None,
+    }
+}
+
+/// The node for a generic container that must be shown anyway (an anchor, a focusable div).
+fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> AxNode {
+    AxNode {
+        dom_node: element,
+        role: AxRole::Aria(Role::Generic),
+        name: String::new(),
+        name_source: NameSource::Spec,
+        states: Vec::new(),
+        properties: Vec::new(),
+        control_type: None,
+        children: Vec::new(),
+        interactive: is_interactive(context, element, Role::Generic),
+        in_viewport: element_in_viewport(context, element),
+        pointer_target: is_pointer_target(context, element),
+        author_role: false,
+        aria_ref: None,
+    }
+}
+
+/// The node for an element, or `None` when it is flattened away.
+fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> Option<AxNode> {
+    let dom = context.dom();
+    let is_frame = dom.namespace(element) == Namespace::Html
+        && matches!(dom.local_name(element), "iframe" | "frame");
+    let role = context.role(element);
+    let interactive = is_interactive(context, element, role);
+    if !is_frame && matches!(role, Role::Generic | Role::None) && !interactive {
+        return None;
+    }
+    let name = if role.prohibits_naming() && !is_frame {
+        Default::default()
+    } else {
+        context.name(element)
+    };
+    let mut properties = Vec::new();
+    let description = context.description(element);
+    if !description.is_empty() {
+        properties.push(("description", Value::String(description)));
+    }
+    properties.extend(property_entries(context, element, role));
+    if name.source == NameSource::Heuristic && !name.text.is_empty() {
+        properties.push(("nameSource", Value::String("heuristic".to_string())));
+    }
+    let control_type = if dom.namespace(element) == Namespace::Html
+        && matches!(dom.local_name(element), "input" | "button")
+    {
+        dom.attribute(element, "type")
+            .map(|kind| kind.trim().to_ascii_lowercase())
+            .or_else(|| {
+                Some(
+                    if dom.local_name(element) == "input" {
+                        "text"
+                    } else {
+                        "submit"
+                    }
+                    .to_string(),
+                )
+            })
+    } else {
+        None
+    };
+    Some(AxNode {
+        dom_node: element,
+        role: if is_frame {
+            AxRole::Iframe
+        } else {
+            AxRole::Aria(role)
+        },
+        name: name.text,
+        name_source: name.source,
+        states: state_entries(context, element, role),
+        properties,
+        control_type,
+        children: Vec::new(),
+        interactive,
+        in_viewport: element_in_viewport(context, element),
+        pointer_target: is_pointer_target(context, element),
+        author_role: dom.attribute(element, "role").is_some_and(|tokens| {
+            tokens
+                .split_ascii_whitespace()
+                .next()
+                .and_then(Role::from_token)
+                == Some(role)
+        }),
+        aria_ref: None,
+    })
+}
+
+/// Clickable or typable: widget roles, focusable elements (tabindex), editable content, and
+/// elements with an inline click handler.
+fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, role: Role) -> bool {
+    let dom = context.dom();
+    if role.is_widget() && !matches!(role, Role::ProgressBar) {
+        return true;
+    }
+    if dom
+        .attribute(element, "tabindex")
+        .and_then(|value| value.trim().parse::<i64>().ok())
+        .is_some_and(|index| index >= 0)
+    {
+        return true;
+    }
+    if dom
+        .attribute(element, "contenteditable")
+        .is_some_and(|value| !value.eq_ignore_ascii_case("false"))
+    {
+        return true;
+    }
+    if dom.attribute(element, "onclick").is_some() {
+        return true;
+    }
+    dom.namespace(element) == Namespace::Html && dom.local_name(element) == "summary"
+}
+
+fn element_in_viewport<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> bool {
+    let dom = context.dom();
+    let viewport = dom.viewport();
+    // `display: contents` has no box: judge by the nearest ancestor that has one.
+    let mut current = Some(element);
+    for _ in 0..64 {
+        let Some(node) = current else { break };
+        if dom.node_kind(node) != NodeKind::Element {
+            break;
+        }
+        if let Some(rect) = dom.bounding_box(node) {
+            return rect.intersects(&viewport);
+        }
+        current = context.flat_tree().parent(node);
+    }
+    false
+}
+
+fn is_pointer_target<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> bool {
+    let dom = context.dom();
+    dom.node_kind(element) == NodeKind::Element
+        && !dom.style(element).pointer_events_none
+        && dom.bounding_box(element).is_some()
+        && !context.is_hidden(element)
+}
+
+/// The element's states as ordered entries (see `state.rs` for the rules).
+fn state_entries<D: Dom + ?Sized>(
+    _context: &Context<'_, D>,
+    _element: NodeId,
+    _role: Role,
+) -> Vec<(&'static str, Value)> {
+    Vec::new()
+}
+
+/// The element's properties other than the description, as ordered entries.
+fn property_entries<D: Dom + ?Sized>(
+    _context: &Context<'_, D>,
+    _element: NodeId,
+    _role: Role,
+) -> Vec<(&'static str, Value)> {
+    Vec::new()
+}
