@@ -287,7 +287,8 @@ impl Renderer<'_> {
                 .map(|(_, value)| value.to_text())
         };
         let attribute = |line: &mut String, key: &str, value: Option<String>| {
-            if let Some(value) = value {
+            // Empty values say nothing the line does not already say.
+            if let Some(value) = value.filter(|value| !value.is_empty()) {
                 line.push(' ');
                 line.push_str(key);
                 line.push_str("=\"");

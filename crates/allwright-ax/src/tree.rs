@@ -3,8 +3,9 @@
 //!
 //! Rules (shared by the text tree and the structured snapshot):
 //! - hidden and inert subtrees are left out (`hidden.rs`); off-screen content stays;
-//! - containers without semantics (`generic`, `none`) are flattened: their children take their
-//!   place. Focusable or editable ones are kept, since the agent may need to act on them;
+//! - containers without semantics (`generic`, `none`) and inline formatting (`strong`,
+//!   `emphasis`, ...) are flattened: their children take their place. Focusable or editable ones
+//!   are kept, since the agent may need to act on them;
 //! - text becomes `text` nodes; text split only by inline containers is merged, a block-level
 //!   container between two texts keeps them apart;
 //! - iframes stay as `iframe` nodes; their documents are collected separately;
@@ -17,6 +18,7 @@ use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
 use crate::name::NameSource;
+use crate::state::{self, Checked, PropertyValue};
 use crate::value::Value;
 
 /// The role of a tree node: an ARIA role, or one of the node kinds the outputs name themselves.
@@ -233,7 +235,14 @@ fn push_node(tree: &mut AxTree, node: AxNode) -> u32 {
 }
 
 /// The children the walk visits: accessibility-tree children (flat tree + aria-owns).
+///
+/// A `<textarea>`'s text children are its default value, which the node's `value` already
+/// shows (as typed, not as first loaded), so they are not walked.
 fn walkable_children<D: Dom + ?Sized>(context: &Context<'_, D>, node: NodeId) -> Vec<NodeId> {
+    let dom = context.dom();
+    if dom.namespace(node) == Namespace::Html && dom.local_name(node) == "textarea" {
+        return Vec::new();
+    }
     context.ax_children(node)
 }
 
@@ -385,7 +394,7 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
         && matches!(dom.local_name(element), "iframe" | "frame");
     let role = context.role(element);
     let interactive = is_interactive(context, element, role);
-    if !is_frame && matches!(role, Role::Generic | Role::None) && !interactive {
+    if !is_frame && flattens(role) && !interactive {
         return None;
     }
     let name = if role.prohibits_naming() && !is_frame {
@@ -398,7 +407,13 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
     if !description.is_empty() {
         properties.push(("description", Value::String(description)));
     }
-    properties.extend(property_entries(context, element, role));
+    let states = state::compute_states(context, element, role);
+    properties.extend(property_entries(
+        context,
+        element,
+        role,
+        states.value_text.clone(),
+    ));
     if name.source == NameSource::Heuristic && !name.text.is_empty() {
         properties.push(("nameSource", Value::String("heuristic".to_string())));
     }
@@ -429,7 +444,7 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
         },
         name: name.text,
         name_source: name.source,
-        states: state_entries(context, element, role),
+        states: state_entries(&states),
         properties,
         control_type,
         children: Vec::new(),
@@ -446,6 +461,23 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
         aria_ref: None,
     })
 }
+
+/// Roles whose elements the tree replaces by their children: containers without semantics, and
+/// the inline formatting roles (strong, emphasis, mark, subscript, superscript), whose text reads
+/// better merged into the surrounding sentence than split over several nodes.
+fn flattens(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Generic
+            | Role::None
+            | Role::Strong
+            | Role::Emphasis
+            | Role::Mark
+            | Role::Subscript
+            | Role::Superscript
+    )
+}
+
 
 /// Clickable or typable: widget roles, focusable elements (tabindex), editable content, and
 /// elements with an inline click handler.
@@ -499,20 +531,69 @@ fn is_pointer_target<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId)
         && !context.is_hidden(element)
 }
 
-/// The element's states as ordered entries (see `state.rs` for the rules).
-fn state_entries<D: Dom + ?Sized>(
-    _context: &Context<'_, D>,
-    _element: NodeId,
-    _role: Role,
-) -> Vec<(&'static str, Value)> {
-    Vec::new()
+/// The element's states as ordered entries under the snapshot's keys (see `state.rs` for the
+/// rules). Non-finite numbers, which JSON cannot carry, are dropped.
+fn state_entries(states: &state::States) -> Vec<(&'static str, Value)> {
+    let tristate = |value: Checked| match value {
+        Checked::True => Value::Bool(true),
+        Checked::False => Value::Bool(false),
+        Checked::Mixed => Value::String("mixed".to_string()),
+    };
+    let mut entries = Vec::new();
+    let mut push = |key: &'static str, value: Option<Value>| {
+        if let Some(value) = value {
+            if !matches!(value, Value::Number(number) if !number.is_finite()) {
+                entries.push((key, value));
+            }
+        }
+    };
+    push("checked", states.checked.map(tristate));
+    push("selected", states.selected.map(Value::Bool));
+    push("expanded", states.expanded.map(Value::Bool));
+    push("pressed", states.pressed.map(tristate));
+    push("disabled", states.disabled.map(Value::Bool));
+    push("required", states.required.map(Value::Bool));
+    push("readonly", states.readonly.map(Value::Bool));
+    push(
+        "level",
+        states
+            .level
+            .map(|level| Value::Number(f64::from(level.max(1)))),
+    );
+    push("valueNow", states.value_now.map(Value::Number));
+    push("valueMin", states.value_min.map(Value::Number));
+    push("valueMax", states.value_max.map(Value::Number));
+    entries
 }
 
 /// The element's properties other than the description, as ordered entries.
 fn property_entries<D: Dom + ?Sized>(
-    _context: &Context<'_, D>,
-    _element: NodeId,
-    _role: Role,
+    context: &Context<'_, D>,
+    element: NodeId,
+    role: Role,
+    value_text: Option<String>,
 ) -> Vec<(&'static str, Value)> {
-    Vec::new()
+    let properties = state::compute_properties(context, element, role);
+    let mut entries = Vec::new();
+    for (key, value) in [
+        ("value", properties.value),
+        ("placeholder", properties.placeholder),
+        ("url", properties.url),
+        ("valueText", value_text),
+    ] {
+        if let Some(value) = value {
+            entries.push((key, Value::String(value)));
+        }
+    }
+    for (key, value) in properties.aria {
+        entries.push((
+            key,
+            match value {
+                PropertyValue::Text(text) => Value::String(text),
+                PropertyValue::Bool(flag) => Value::Bool(flag),
+                PropertyValue::Integer(number) => Value::Number(number as f64),
+            },
+        ));
+    }
+    entries
 }
