@@ -148,7 +148,7 @@ pub fn render_text_tree(
     let max_depth = options.max_depth.max(1);
     let subtree_visible = subtree_flags(tree, |node| node.in_viewport);
     let overlays = find_overlays(tree, root);
-    let mut lines: Vec<String> = Vec::new();
+    let mut lines: Vec<Line> = Vec::new();
     let mut cut_by_depth = 0usize;
     let mut renderer = Renderer {
         tree,
@@ -159,7 +159,7 @@ pub fn render_text_tree(
         overlays: &overlays,
     };
     if !overlays.is_empty() {
-        lines.push("[open overlays]".to_string());
+        lines.push(Line::banner());
         for &overlay in &overlays {
             cut_by_depth += renderer.render(overlay, false, &mut lines);
         }
@@ -228,7 +228,7 @@ struct Renderer<'a> {
 
 impl Renderer<'_> {
     /// Renders the subtree of `start` into `lines`; returns how many nodes maxDepth cut.
-    fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<String>) -> usize {
+    fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<Line>) -> usize {
         let mut cut = 0;
         // (node, depth of its line if shown, whether this is the start node)
         let mut stack: Vec<(u32, usize, bool)> = vec![(start, 0, true)];
@@ -267,45 +267,174 @@ impl Renderer<'_> {
         }
     }
 
-    fn line(&mut self, node: &AxNode, depth: usize) -> String {
-        let mut line = " ".repeat(depth);
-        line.push_str(node.role.as_str());
-        if !node.name.is_empty() && !omits_name_in_text(node, self.tree) {
-            line.push_str(" \"");
-            push_escaped(&mut line, &node.name);
-            line.push('"');
-        }
-        if node.role != AxRole::Text {
-            line.push_str(" [");
-            line.push_str(&(self.reference)(node.dom_node));
-            line.push(']');
-        }
+    fn line(&mut self, node: &AxNode, depth: usize) -> Line {
+        let name = (!node.name.is_empty() && !omits_name_in_text(node, self.tree))
+            .then(|| node.name.clone());
+        let reference = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));
         let property = |key: &str| {
             node.properties
                 .iter()
                 .find(|(name, _)| *name == key)
                 .map(|(_, value)| value.to_text())
         };
-        let attribute = |line: &mut String, key: &str, value: Option<String>| {
+        let mut attributes = Vec::new();
+        let candidates = [
+            ("href", property("url")),
+            ("type", node.control_type.clone()),
+            ("placeholder", property("placeholder")),
+            ("value", property("value")),
+        ];
+        let states = node
+            .states
+            .iter()
+            .map(|(key, value)| (*key, Some(value.to_text())));
+        for (key, value) in candidates.into_iter().chain(states) {
             // Empty values say nothing the line does not already say.
             if let Some(value) = value.filter(|value| !value.is_empty()) {
+                attributes.push((key, value));
+            }
+        }
+        Line {
+            indent: depth,
+            role: node.role.as_str(),
+            name,
+            reference,
+            attributes,
+        }
+    }
+}
+
+/// One line of the text tree before it is written, so that an overlong line can be shortened
+/// without cutting through its structure.
+struct Line {
+    indent: usize,
+    role: &'static str,
+    name: Option<String>,
+    reference: Option<String>,
+    attributes: Vec<(&'static str, String)>,
+}
+
+/// Marks a line whose attributes were left out to fit `maxChars`.
+const OMITTED_ATTRIBUTES: &str = " …";
+
+impl Line {
+    fn banner() -> Line {
+        Line {
+            indent: 0,
+            role: "",
+            name: None,
+            reference: None,
+            attributes: Vec::new(),
+        }
+    }
+
+    /// Writes the line; `budgets` limits each string (name first, then attribute values) to
+    /// that many characters once escaped, an ellipsis included.
+    fn write(&self, budgets: Option<&[usize]>, with_attributes: bool) -> String {
+        if self.role.is_empty() {
+            return OVERLAYS_BANNER.to_string();
+        }
+        let mut line = " ".repeat(self.indent);
+        line.push_str(self.role);
+        let mut budget_of = budgets.map(|budgets| budgets.iter().copied());
+        let mut next_budget = || budget_of.as_mut().and_then(Iterator::next);
+        if let Some(name) = &self.name {
+            line.push_str(" \"");
+            push_escaped_within(&mut line, name, next_budget());
+            line.push('"');
+        }
+        if let Some(reference) = &self.reference {
+            line.push_str(" [");
+            line.push_str(reference);
+            line.push(']');
+        }
+        if with_attributes {
+            for (key, value) in &self.attributes {
                 line.push(' ');
                 line.push_str(key);
                 line.push_str("=\"");
-                push_escaped(line, &value);
+                push_escaped_within(&mut line, value, next_budget());
                 line.push('"');
             }
-        };
-        attribute(&mut line, "href", property("url"));
-        attribute(&mut line, "type", node.control_type.clone());
-        attribute(&mut line, "placeholder", property("placeholder"));
-        attribute(&mut line, "value", property("value"));
-        for (key, value) in &node.states {
-            attribute(&mut line, key, Some(value.to_text()));
+        } else if !self.attributes.is_empty() {
+            line.push_str(OMITTED_ATTRIBUTES);
         }
         line
     }
+
+    /// Writes the line in at most `max_chars` characters: long strings are shortened first
+    /// (each gets a fair share of the room left), then attributes are left out, then the name;
+    /// the structure (role, reference, quotes, escapes) is never cut. Returns the line and
+    /// whether it had to be shortened.
+    fn write_within(&self, max_chars: usize) -> (String, bool) {
+        let full = self.write(None, true);
+        if full.chars().count() <= max_chars {
+            return (full, false);
+        }
+        for with_attributes in [true, false] {
+            let strings: Vec<&str> = self
+                .name
+                .iter()
+                .map(String::as_str)
+                .chain(
+                    self.attributes
+                        .iter()
+                        .filter(|_| with_attributes)
+                        .map(|(_, value)| value.as_str()),
+                )
+                .collect();
+            let empty_budgets = vec![0; strings.len()];
+            let fixed = self
+                .write(Some(&empty_budgets), with_attributes)
+                .chars()
+                .count();
+            let Some(room) = max_chars.checked_sub(fixed) else {
+                continue;
+            };
+            let lengths: Vec<usize> = strings.iter().map(|text| escaped_length(text)).collect();
+            let budgets = fair_shares(&lengths, room);
+            if strings.is_empty()
+                || budgets
+                    .iter()
+                    .zip(&lengths)
+                    .all(|(budget, length)| *budget >= 2.min(*length))
+            {
+                return (self.write(Some(&budgets), with_attributes), true);
+            }
+        }
+        // Not even the name fits: role and reference only, indentation reduced if need be.
+        let bare = Line {
+            indent: self.indent,
+            role: self.role,
+            name: None,
+            reference: self.reference.clone(),
+            attributes: Vec::new(),
+        };
+        let mut line = bare.write(None, true);
+        line.push_str(OMITTED_ATTRIBUTES);
+        let overflow = line.chars().count().saturating_sub(max_chars);
+        let trimmed_indent = overflow.min(self.indent);
+        (line[trimmed_indent..].to_string(), true)
+    }
 }
+
+/// Splits `room` among strings of these lengths: short strings keep all they need, the long
+/// ones share the rest equally ("water filling").
+fn fair_shares(lengths: &[usize], room: usize) -> Vec<usize> {
+    let mut budgets = vec![0; lengths.len()];
+    let mut order: Vec<usize> = (0..lengths.len()).collect();
+    order.sort_by_key(|&index| lengths[index]);
+    let mut room_left = room;
+    for (position, &index) in order.iter().enumerate() {
+        let share = room_left / (order.len() - position);
+        let given = lengths[index].min(share);
+        budgets[index] = given;
+        room_left -= given;
+    }
+    budgets
+}
+
+const OVERLAYS_BANNER: &str = "[open overlays]";
 
 /// Rows, cells and list items named from their own content would repeat it before their
 /// children; the text tree leaves such names out when the node has element children.
@@ -373,28 +502,26 @@ fn is_overlay(node: &AxNode) -> bool {
     }
 }
 
+/// The smallest `maxChars` honoured: below it not even a role and a reference fit on a line.
+pub const MIN_MAX_CHARS: usize = 100;
+
 /// Splits lines into pages of at most `max_chars` characters (lines joined by newlines). A line
-/// longer than a page is shortened with an ellipsis. Returns the pages and whether anything
-/// was cut.
-fn paginate(lines: &[String], max_chars: Option<usize>) -> (Vec<String>, bool) {
+/// longer than a page is shortened without breaking its structure. Returns the pages and whether
+/// anything was cut.
+fn paginate(lines: &[Line], max_chars: Option<usize>) -> (Vec<String>, bool) {
     let Some(max_chars) = max_chars else {
-        return (vec![lines.join("\n")], false);
+        let written: Vec<String> = lines.iter().map(|line| line.write(None, true)).collect();
+        return (vec![written.join("\n")], false);
     };
-    let max_chars = max_chars.max(16);
+    let max_chars = max_chars.max(MIN_MAX_CHARS);
     let mut pages = Vec::new();
     let mut current = String::new();
     let mut current_chars = 0usize;
     let mut degraded = false;
     for line in lines {
-        let mut line = line.as_str();
-        let shortened;
-        let mut line_chars = line.chars().count();
-        if line_chars > max_chars {
-            shortened = shorten(line, max_chars);
-            line = &shortened;
-            line_chars = max_chars;
-            degraded = true;
-        }
+        let (line, shortened) = line.write_within(max_chars);
+        degraded |= shortened;
+        let line_chars = line.chars().count();
         let needed = if current.is_empty() {
             line_chars
         } else {
@@ -409,46 +536,54 @@ fn paginate(lines: &[String], max_chars: Option<usize>) -> (Vec<String>, bool) {
             current.push('\n');
             current_chars += 1;
         }
-        current.push_str(line);
+        current.push_str(&line);
         current_chars += line_chars;
     }
     pages.push(current);
     (pages, degraded)
 }
 
-/// Cuts a line to `max_chars` characters ending in an ellipsis, and closes an open quote so the
-/// line still parses.
-fn shorten(line: &str, max_chars: usize) -> String {
-    let mut out: String = line.chars().take(max_chars.saturating_sub(2)).collect();
-    // A trailing lone backslash would escape the closing quote.
-    let trailing_backslashes = out
-        .chars()
-        .rev()
-        .take_while(|&character| character == '\\')
-        .count();
-    if trailing_backslashes % 2 == 1 {
-        out.pop();
-    }
-    let quotes = count_unescaped_quotes(&out);
-    out.push('…');
-    if quotes % 2 == 1 {
-        out.push('"');
-    }
-    out
+/// The length of `text` once escaped.
+fn escaped_length(text: &str) -> usize {
+    let mut out = String::new();
+    push_escaped(&mut out, text);
+    out.chars().count()
 }
 
-fn count_unescaped_quotes(text: &str) -> usize {
-    let mut count = 0;
-    let mut escaped = false;
-    for character in text.chars() {
-        match (escaped, character) {
-            (true, _) => escaped = false,
-            (false, '\\') => escaped = true,
-            (false, '"') => count += 1,
-            _ => {}
-        }
+/// Appends `text` escaped; with a budget, only as many whole characters (never half an escape)
+/// as fit in `budget - 1`, then an ellipsis, when the whole does not fit.
+fn push_escaped_within(out: &mut String, text: &str, budget: Option<usize>) {
+    let Some(budget) = budget else {
+        push_escaped(out, text);
+        return;
+    };
+    if escaped_length(text) <= budget {
+        push_escaped(out, text);
+        return;
     }
-    count
+    if budget == 0 {
+        return;
+    }
+    let mut used = 0;
+    let mut piece = String::new();
+    for (index, character) in text.char_indices() {
+        piece.clear();
+        // Escape each character with what follows it, so that `[ref_` is still recognised.
+        let next_boundary = index + character.len_utf8();
+        let mut probe = String::new();
+        push_escaped(&mut probe, &text[index..next_boundary.min(text.len())]);
+        if character == '[' && starts_reference(&text[next_boundary..]) {
+            probe = "\\[".to_string();
+        }
+        piece.push_str(&probe);
+        let length = piece.chars().count();
+        if used + length > budget - 1 {
+            break;
+        }
+        out.push_str(&piece);
+        used += length;
+    }
+    out.push('…');
 }
 
 /// Appends `text` escaped for a double-quoted string of the text tree.
@@ -510,10 +645,20 @@ mod tests {
         assert_eq!(escaped("back\\slash"), "back\\\\slash");
     }
 
+    fn button(index: usize, name: String) -> Line {
+        Line {
+            indent: 1,
+            role: "button",
+            name: Some(name),
+            reference: Some(format!("ref_{index}")),
+            attributes: vec![("type", "submit".to_string())],
+        }
+    }
+
     #[test]
     fn pages_never_exceed_max_chars() {
-        let lines: Vec<String> = (0..50)
-            .map(|index| format!("button \"Item {index}\" [ref_{index}]"))
+        let lines: Vec<Line> = (0..50)
+            .map(|index| button(index, format!("Item {index}")))
             .collect();
         let (pages, degraded) = paginate(&lines, Some(100));
         assert!(degraded);
@@ -521,16 +666,45 @@ mod tests {
         for page in &pages {
             assert!(page.chars().count() <= 100, "{page}");
         }
-        assert_eq!(pages.join("\n"), lines.join("\n"));
+        let whole: Vec<String> = lines.iter().map(|line| line.write(None, true)).collect();
+        assert_eq!(pages.join("\n"), whole.join("\n"));
     }
 
     #[test]
-    fn an_overlong_line_is_shortened_with_its_quote_closed() {
-        let line = format!("text \"{}\"", "x".repeat(200));
-        let (pages, degraded) = paginate(&[line], Some(50));
+    fn an_overlong_line_is_shortened_inside_its_strings_only() {
+        let line = button(7, format!("{}\n[ref_1]", "x".repeat(300)));
+        let (pages, degraded) = paginate(std::slice::from_ref(&line), Some(100));
         assert!(degraded);
         assert_eq!(pages.len(), 1);
-        assert_eq!(pages[0].chars().count(), 50);
-        assert!(pages[0].ends_with("…\""));
+        assert!(pages[0].chars().count() <= 100);
+        assert!(pages[0].starts_with(" button \"xxx"), "{}", pages[0]);
+        assert!(
+            pages[0].ends_with("…\" [ref_7] type=\"submit\""),
+            "{}",
+            pages[0]
+        );
+    }
+
+    #[test]
+    fn escapes_are_never_cut_in_half() {
+        let mut out = String::new();
+        push_escaped_within(&mut out, "ab\n[ref_2]cd", Some(6));
+        assert_eq!(out, "ab\\n…");
+        out.clear();
+        push_escaped_within(&mut out, "a[ref_2]", Some(4));
+        assert_eq!(out, "a\\[…");
+    }
+
+    #[test]
+    fn huge_attribute_values_give_way_to_the_name() {
+        let mut line = button(3, "Pay".to_string());
+        line.attributes.push(("value", "v".repeat(10_000)));
+        let (written, shortened) = line.write_within(100);
+        assert!(shortened);
+        assert!(written.chars().count() <= 100, "{written}");
+        assert!(
+            written.contains("button \"Pay\" [ref_3] type=\"submit\" value=\"vvv"),
+            "{written}"
+        );
     }
 }
