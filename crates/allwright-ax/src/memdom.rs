@@ -471,9 +471,7 @@ impl Dom for MemDom {
     }
 
     fn element_by_id(&self, context: NodeId, id: &str) -> Option<NodeId> {
-        if self.node(context).is_none() {
-            return None;
-        }
+        self.node(context)?;
         let computed = self.computed();
         let root = computed.tree_roots[context.index()];
         computed.ids.get(&(root, id.to_string())).copied()
@@ -880,10 +878,7 @@ fn parse_selector(text: &str) -> Option<Selector> {
 fn parse_compound(token: &str) -> Option<Compound> {
     let mut compound = Compound::default();
     let mut rest = token;
-    let name_end = |text: &str| {
-        text.find(|character: char| matches!(character, '#' | '.' | '[' | ':'))
-            .unwrap_or(text.len())
-    };
+    let name_end = |text: &str| text.find(['#', '.', '[', ':']).unwrap_or(text.len());
     let end = name_end(rest);
     if end > 0 {
         let tag = &rest[..end];

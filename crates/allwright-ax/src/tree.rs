@@ -156,15 +156,13 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
             }
             visited[child.index()] = true;
             match dom.node_kind(child) {
-                NodeKind::Text => {
-                    if !context.is_hidden(child) {
-                        frame
-                            .entries
-                            .push(Entry::Text(dom.text_data(child).to_string(), child));
-                    }
+                NodeKind::Text if !context.is_hidden(child) => {
+                    frame
+                        .entries
+                        .push(Entry::Text(dom.text_data(child).to_string(), child));
                 }
                 NodeKind::Element => {
-                    if context.is_hidden(child) && context.is_subtree_hidden(child) {
+                    if context.is_subtree_hidden(child) {
                         continue;
                     }
                     let shown = !context.is_hidden(child);
@@ -477,7 +475,6 @@ fn flattens(role: Role) -> bool {
             | Role::Superscript
     )
 }
-
 
 /// Clickable or typable: widget roles, focusable elements (tabindex), editable content, and
 /// elements with an inline click handler.

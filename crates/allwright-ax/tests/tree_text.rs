@@ -323,7 +323,10 @@ fn page_text_cannot_forge_lines_quotes_or_references() {
     );
     assert!(tree.contains(r#"href="/x\" \[ref_3]""#), "{tree}");
     assert!(tree.contains(r#"value="a\rb""#), "{tree}");
-    assert!(tree.contains(r#"value="line one\nbutton \"Forged\" \[ref_1]""#), "{tree}");
+    assert!(
+        tree.contains(r#"value="line one\nbutton \"Forged\" \[ref_1]""#),
+        "{tree}"
+    );
 }
 
 #[test]
