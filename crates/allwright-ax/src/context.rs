@@ -1,7 +1,8 @@
 //! The per-call context: one DOM, the composed tree computed once, and the caches of one
 //! snapshot. It is dropped when the call ends, so nothing leaks between calls (STYLE.md 5).
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
+use std::collections::HashMap;
 
 use crate::aria::Role;
 use crate::composed::{FlatTree, Ownership};
@@ -28,6 +29,8 @@ pub struct Context<'dom, D: Dom + ?Sized> {
     hidden_cache: Vec<Cell<u8>>,
     name_cache: RefCell<Vec<Option<AccessibleName>>>,
     diagnostics: RefCell<Vec<Diagnostic>>,
+    /// Labeled control -> its `<label>` elements, built on first use.
+    label_index: OnceCell<HashMap<NodeId, Vec<NodeId>>>,
 }
 
 impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
@@ -45,6 +48,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
             hidden_cache: (0..node_count).map(|_| Cell::new(0)).collect(),
             name_cache: RefCell::new(vec![None; node_count]),
             diagnostics: RefCell::new(diagnostics),
+            label_index: OnceCell::new(),
         }
     }
 
@@ -167,6 +171,15 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
             return String::new();
         }
         crate::name::compute_description(self, element)
+    }
+
+    /// The `<label>` elements of a labeled control (HTML `control.labels`), in tree order.
+    pub fn labels_of(&self, control: NodeId) -> &[NodeId] {
+        self.label_index
+            .get_or_init(|| crate::name::build_label_index(self.dom, &self.flat))
+            .get(&control)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// Notes something worth telling the caller; never fatal.

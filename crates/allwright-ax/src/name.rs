@@ -20,7 +20,6 @@
 use std::collections::HashSet;
 
 use crate::aria::Role;
-use crate::composed::tree_root;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement};
 
@@ -1025,57 +1024,43 @@ fn is_labelable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
     }
 }
 
-/// HTML `control.labels`: every `<label>` whose labeled control is this element, in tree order.
-/// A label with `for` labels the element with that id in its tree; one without labels its first
-/// labelable descendant.
+/// HTML `control.labels`: every `<label>` whose labeled control is this element, in tree order
+/// (from the context's label index, built once per snapshot).
 fn labels_of<D: Dom + ?Sized>(context: &Context<'_, D>, control: NodeId) -> Vec<NodeId> {
-    let dom = context.dom();
-    if !is_labelable(dom, control) {
+    if !is_labelable(context.dom(), control) {
         return Vec::new();
     }
-    let mut labels = Vec::new();
-    // Labels that name the control by id, searched in the control's own tree (the document or
-    // its shadow root), as `for` resolves there.
-    if let Some(id) = dom.attribute(control, "id").filter(|id| !id.is_empty()) {
-        let mut stack: Vec<NodeId> = dom
-            .children(tree_root(dom, control))
-            .iter()
-            .rev()
-            .copied()
-            .collect();
-        while let Some(node) = stack.pop() {
-            if dom.node_kind(node) != NodeKind::Element {
-                continue;
-            }
-            if is_html(dom, node, "label")
-                && dom.attribute(node, "for") == Some(id)
-                && dom.element_by_id(node, id) == Some(control)
-            {
-                labels.push(node);
-            }
-            stack.extend(dom.children(node).iter().rev().copied());
+    context.labels_of(control).to_vec()
+}
+
+/// Maps each labeled control to its labels, in flat-tree order, in one pass over the document's
+/// `<label>` elements: a label with `for` labels the element with that id in its own tree (the
+/// document or a shadow root); one without labels its first labelable descendant (HTML "The label
+/// element", "labeled control").
+pub(crate) fn build_label_index<D: Dom + ?Sized>(
+    dom: &D,
+    flat: &crate::composed::FlatTree,
+) -> std::collections::HashMap<NodeId, Vec<NodeId>> {
+    let mut index: std::collections::HashMap<NodeId, Vec<NodeId>> = Default::default();
+    for position in 0..dom.node_count() {
+        let label = NodeId(position as u32);
+        if !is_html(dom, label, "label") {
+            continue;
+        }
+        let control = match dom.attribute(label, "for") {
+            Some(id) => dom
+                .element_by_id(label, id)
+                .filter(|&target| is_labelable(dom, target)),
+            None => first_labelable_descendant(dom, label),
+        };
+        if let Some(control) = control {
+            index.entry(control).or_default().push(label);
         }
     }
-    // The ancestor labels without `for` whose first labelable descendant is the control.
-    let mut ancestor = dom.parent(control);
-    let mut steps = 0;
-    while let Some(node) = ancestor {
-        steps += 1;
-        if steps > dom.node_count() {
-            break;
-        }
-        if is_html(dom, node, "label")
-            && dom.attribute(node, "for").is_none()
-            && first_labelable_descendant(dom, node) == Some(control)
-        {
-            labels.push(node);
-        }
-        ancestor = dom.parent(node);
+    for labels in index.values_mut() {
+        labels.sort_by_key(|&label| (flat.position(label), label));
     }
-    let flat = context.flat_tree();
-    labels.sort_by_key(|&label| (flat.position(label), label));
-    labels.dedup();
-    labels
+    index
 }
 
 /// The first labelable element among the label's descendants, in tree order.

@@ -426,12 +426,20 @@ fn a_hundred_thousand_deep_dom_renders_without_overflowing_the_stack() {
     let mut dom = MemDom::new();
     let html = dom.append_element(dom.document(), "html", &[]);
     let body = dom.append_element(html, "body", &[]);
+    // The name comes from content that sits above a 100,000-deep chain; the chain's own text
+    // lies past the name's node budget (name.rs), so it does not join the name but does appear
+    // in the tree, below maxDepth.
     let button = dom.append_element(body, "button", &[]);
+    dom.append_text(button, "Deep label");
     let mut parent = button;
     for _ in 0..100_000 {
         parent = dom.append_element(parent, "span", &[]);
     }
-    dom.append_text(parent, "Deep label");
+    dom.append_text(parent, "bottom");
+    let mut chain = dom.append_element(body, "div", &[]);
+    for _ in 0..100_000 {
+        chain = dom.append_element(chain, "section", &[("aria-label", "level")]);
+    }
     let mut list = body;
     for _ in 0..1_000 {
         let items = dom.append_element(list, "ul", &[]);
