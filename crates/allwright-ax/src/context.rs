@@ -29,6 +29,8 @@ pub struct Context<'dom, D: Dom + ?Sized> {
     hidden_cache: Vec<Cell<u8>>,
     name_cache: RefCell<Vec<Option<AccessibleName>>>,
     diagnostics: RefCell<Vec<Diagnostic>>,
+    /// Role computations under way (see `role::RolesInProgress`).
+    roles_in_progress: crate::role::RolesInProgress,
     /// Labeled control -> its `<label>` elements, built on first use.
     label_index: OnceCell<HashMap<NodeId, Vec<NodeId>>>,
 }
@@ -49,6 +51,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
             name_cache: RefCell::new(vec![None; node_count]),
             diagnostics: RefCell::new(diagnostics),
             label_index: OnceCell::new(),
+            roles_in_progress: Default::default(),
         }
     }
 
@@ -171,6 +174,11 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
             return String::new();
         }
         crate::name::compute_description(self, element)
+    }
+
+    /// The role computations under way in this context.
+    pub(crate) fn roles_in_progress(&self) -> &crate::role::RolesInProgress {
+        &self.roles_in_progress
     }
 
     /// The `<label>` elements of a labeled control (HTML `control.labels`), in tree order.

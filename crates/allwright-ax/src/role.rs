@@ -16,7 +16,7 @@
 //!   asked bottom-up), the element's ancestors are computed top-down first, so each of them finds
 //!   its own ancestors cached; past `MAX_DEPTH` a role is decided without asking other elements.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use crate::aria::Role;
 use crate::context::Context;
@@ -28,8 +28,8 @@ pub(crate) fn compute_role<D: Dom + ?Sized>(context: &Context<'_, D>, element: N
     if !context.is_element(element) {
         return Role::None;
     }
-    let key = context_key(context);
-    let guard = match RoleGuard::enter(key, element) {
+    let roles = context.roles_in_progress();
+    let guard = match RoleGuard::enter(roles, element) {
         Entry::Fresh(guard) => guard,
         Entry::Nested(provisional) => {
             return provisional.unwrap_or_else(|| static_role(context.dom(), element));
@@ -38,7 +38,7 @@ pub(crate) fn compute_role<D: Dom + ?Sized>(context: &Context<'_, D>, element: N
     if guard.depth > MAX_DEPTH {
         return static_role(context.dom(), element);
     }
-    if guard.depth > WARM_DEPTH && !guard.warming_active() {
+    if guard.depth > WARM_DEPTH && !roles.warming.get() {
         warm_ancestor_roles(context, element, &guard);
     }
     let role = computed_role(context, element, &guard);
@@ -54,74 +54,55 @@ const MAX_DEPTH: usize = 160;
 // ---------------------------------------------------------------------------------------------
 // Re-entrance and depth guard.
 
-/// One role computation in progress: which context (by address), which element, and the role
-/// it provisionally has while a name check of that role is pending.
-struct InProgress {
-    context: usize,
-    element: NodeId,
-    provisional: Option<Role>,
+/// The role computations in progress within one context: a section's role asks for its name,
+/// and the name may ask for the section's role again; the nested request gets the provisional
+/// role instead of looping. Owned by the `Context`, so nothing outlives the snapshot.
+#[derive(Default)]
+pub(crate) struct RolesInProgress {
+    /// (element, the role it provisionally has while a name check of that role is pending)
+    stack: RefCell<Vec<(NodeId, Option<Role>)>>,
+    /// Ancestors are being computed top-down (see `warm_ancestor_roles`).
+    warming: Cell<bool>,
 }
 
-thread_local! {
-    static IN_PROGRESS: RefCell<Vec<InProgress>> = const { RefCell::new(Vec::new()) };
-    static WARMING: RefCell<bool> = const { RefCell::new(false) };
-}
-
-fn context_key<D: Dom + ?Sized>(context: &Context<'_, D>) -> usize {
-    context as *const Context<'_, D> as *const () as usize
-}
-
-enum Entry {
-    Fresh(RoleGuard),
+enum Entry<'a> {
+    Fresh(RoleGuard<'a>),
     Nested(Option<Role>),
 }
 
-/// Pops its entry from `IN_PROGRESS` when dropped.
-struct RoleGuard {
-    context: usize,
+/// Pops its entry from the in-progress stack when dropped.
+struct RoleGuard<'a> {
+    roles: &'a RolesInProgress,
     element: NodeId,
     depth: usize,
 }
 
-impl RoleGuard {
-    fn enter(context: usize, element: NodeId) -> Entry {
-        IN_PROGRESS.with(|stack| {
-            let mut stack = stack.borrow_mut();
-            if let Some(entry) = stack
-                .iter()
-                .find(|entry| entry.context == context && entry.element == element)
-            {
-                return Entry::Nested(entry.provisional);
-            }
-            stack.push(InProgress {
-                context,
-                element,
-                provisional: None,
-            });
-            Entry::Fresh(RoleGuard {
-                context,
-                element,
-                depth: stack.len(),
-            })
+impl<'a> RoleGuard<'a> {
+    fn enter(roles: &'a RolesInProgress, element: NodeId) -> Entry<'a> {
+        let mut stack = roles.stack.borrow_mut();
+        if let Some((_, provisional)) = stack.iter().find(|(pending, _)| *pending == element) {
+            return Entry::Nested(*provisional);
+        }
+        stack.push((element, None));
+        Entry::Fresh(RoleGuard {
+            roles,
+            element,
+            depth: stack.len(),
         })
     }
 
     /// Declares the role this element has if the name check about to run succeeds.
     fn set_provisional(&self, role: Role) {
-        IN_PROGRESS.with(|stack| {
-            if let Some(entry) = stack
-                .borrow_mut()
-                .iter_mut()
-                .rev()
-                .find(|entry| entry.context == self.context && entry.element == self.element)
-            {
-                entry.provisional = Some(role);
-            }
-        });
-    }
-
-    fn warming_active(&self) -> bool {
-        WARMING.with(|warming| *warming.borrow())
+        if let Some(entry) = self
+            .roles
+            .stack
+            .borrow_mut()
+            .iter_mut()
+            .rev()
+            .find(|(pending, _)| *pending == self.element)
+        {
+            entry.1 = Some(role);
+        }
     }
 
     /// Whether nested lookups must not ask other elements any more.
@@ -130,17 +111,15 @@ impl RoleGuard {
     }
 }
 
-impl Drop for RoleGuard {
+impl Drop for RoleGuard<'_> {
     fn drop(&mut self) {
-        IN_PROGRESS.with(|stack| {
-            let mut stack = stack.borrow_mut();
-            if let Some(position) = stack
-                .iter()
-                .rposition(|entry| entry.context == self.context && entry.element == self.element)
-            {
-                stack.remove(position);
-            }
-        });
+        let mut stack = self.roles.stack.borrow_mut();
+        if let Some(position) = stack
+            .iter()
+            .rposition(|(pending, _)| *pending == self.element)
+        {
+            stack.remove(position);
+        }
     }
 }
 
@@ -149,9 +128,9 @@ impl Drop for RoleGuard {
 fn warm_ancestor_roles<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    _guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) {
-    WARMING.with(|warming| *warming.borrow_mut() = true);
+    guard.roles.warming.set(true);
     let mut chain = Vec::new();
     let mut current = element;
     for _ in 0..=context.dom().node_count() {
@@ -166,7 +145,7 @@ fn warm_ancestor_roles<D: Dom + ?Sized>(
     for &ancestor in chain.iter().rev() {
         context.role(ancestor);
     }
-    WARMING.with(|warming| *warming.borrow_mut() = false);
+    guard.roles.warming.set(false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,7 +154,7 @@ fn warm_ancestor_roles<D: Dom + ?Sized>(
 fn computed_role<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> Role {
     let dom = context.dom();
     let explicit = explicit_role(context, element, guard);
@@ -208,7 +187,7 @@ fn computed_role<D: Dom + ?Sized>(
 fn explicit_role<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> Option<Role> {
     let dom = context.dom();
     let attribute = dom.attribute(element, "role")?;
@@ -537,7 +516,7 @@ fn table_role(tag: &str) -> Option<Role> {
 fn implicit_role<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> Role {
     let dom = context.dom();
     match dom.namespace(element) {
@@ -566,7 +545,7 @@ fn implicit_role<D: Dom + ?Sized>(
 fn implicit_html_role<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> Role {
     let dom = context.dom();
     let tag = dom.local_name(element);
@@ -757,7 +736,7 @@ fn has_accessible_name<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
     candidate: Role,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> bool {
     let dom = context.dom();
     let non_empty = |name: &str| {
@@ -781,7 +760,7 @@ fn has_accessible_name<D: Dom + ?Sized>(
 fn image_role<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> Role {
     let dom = context.dom();
     let non_empty = |name: &str| {
@@ -944,7 +923,7 @@ fn is_html<D: Dom + ?Sized>(dom: &D, node: NodeId, tag: &str) -> bool {
 fn enclosing_table_role<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> Option<Role> {
     let dom = context.dom();
     let table = enclosing_table(dom, element)?;
@@ -971,7 +950,7 @@ fn enclosing_table<D: Dom + ?Sized>(dom: &D, element: NodeId) -> Option<NodeId> 
 fn header_cell_role<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
-    guard: &RoleGuard,
+    guard: &RoleGuard<'_>,
 ) -> Role {
     let dom = context.dom();
     if enclosing_table_role(context, element, guard) == Some(Role::None) {
