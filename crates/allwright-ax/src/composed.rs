@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::context::Diagnostic;
-use crate::dom::{Dom, Namespace, NodeId, NodeKind};
+use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, Visibility};
 
 const NO_NODE: u32 = u32::MAX;
 
@@ -210,6 +210,57 @@ pub fn find_element_by_id_by_walking<D: Dom + ?Sized>(
     None
 }
 
+/// Which nodes the DOM alone excludes, before ownership moves anything: computed in one pass
+/// over the flat tree, for the aria-owns rules.
+struct DomExclusion {
+    /// Not rendered: `display: none` on the node or an ancestor.
+    not_rendered: Vec<bool>,
+    /// Excluded from the accessibility tree: not rendered, `aria-hidden="true"` or `inert` on
+    /// the node or an ancestor.
+    excluded: Vec<bool>,
+}
+
+impl DomExclusion {
+    fn compute<D: Dom + ?Sized>(dom: &D, flat: &FlatTree) -> DomExclusion {
+        let count = dom.node_count();
+        let mut exclusion = DomExclusion {
+            not_rendered: vec![false; count],
+            excluded: vec![false; count],
+        };
+        for &node in flat.preorder() {
+            let (parent_not_rendered, parent_excluded) =
+                flat.parent(node).map_or((false, false), |parent| {
+                    (
+                        exclusion.not_rendered[parent.index()],
+                        exclusion.excluded[parent.index()],
+                    )
+                });
+            let element = dom.node_kind(node) == NodeKind::Element;
+            let not_rendered =
+                parent_not_rendered || (element && dom.style(node).display == Display::None);
+            let excluded = parent_excluded
+                || not_rendered
+                || (element
+                    && (dom.attribute(node, "inert").is_some()
+                        || dom
+                            .attribute(node, "aria-hidden")
+                            .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"))));
+            exclusion.not_rendered[node.index()] = not_rendered;
+            exclusion.excluded[node.index()] = excluded;
+        }
+        exclusion
+    }
+
+    fn excluded(&self, node: NodeId) -> bool {
+        self.excluded.get(node.index()).copied().unwrap_or(true)
+    }
+
+    fn hidden_from_all_users<D: Dom + ?Sized>(&self, dom: &D, node: NodeId) -> bool {
+        self.not_rendered.get(node.index()).copied().unwrap_or(true)
+            || dom.style(node).visibility != Visibility::Visible
+    }
+}
+
 /// The resolved aria-owns relationships.
 ///
 /// WAI-ARIA 1.2 (aria-owns): an element is owned by at most one owner, and ownership must not
@@ -233,9 +284,24 @@ impl Ownership {
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Ownership {
         let mut ownership = Ownership::default();
+        let owners: Vec<NodeId> = flat
+            .preorder()
+            .iter()
+            .copied()
+            .filter(|&node| {
+                dom.node_kind(node) == NodeKind::Element
+                    && dom.attribute(node, "aria-owns").is_some()
+            })
+            .collect();
+        if owners.is_empty() {
+            return ownership;
+        }
+        let exclusion = DomExclusion::compute(dom, flat);
         let mut budget = OWNERSHIP_STEP_BUDGET;
-        for &owner in flat.preorder() {
-            if dom.node_kind(owner) != NodeKind::Element {
+        for owner in owners {
+            // WAI-ARIA (aria-owns, w3c/aria#1839): "User agents MUST NOT resolve aria-owns when
+            // it is set on an element that has been excluded from the accessibility tree."
+            if exclusion.excluded(owner) {
                 continue;
             }
             let Some(tokens) = dom.attribute(owner, "aria-owns") else {
@@ -254,7 +320,12 @@ impl Ownership {
                     });
                     continue;
                 }
-                if !flat.contains(owned) || dom.node_kind(owned) != NodeKind::Element {
+                // "... nor when it references an element that is, or has a DOM ancestor that is,
+                // hidden from all users" (not rendered, or itself invisible).
+                if !flat.contains(owned)
+                    || dom.node_kind(owned) != NodeKind::Element
+                    || exclusion.hidden_from_all_users(dom, owned)
+                {
                     continue;
                 }
                 if ownership.owner_of.contains_key(&owned) {

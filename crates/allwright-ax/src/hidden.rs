@@ -1,7 +1,7 @@
 //! Which nodes are excluded from the accessibility tree.
 //!
-//! A node is hidden when it, or an ancestor in the flat tree, is not rendered or is hidden from
-//! assistive technologies:
+//! A node is hidden when it, or an ancestor in the accessibility tree (the flat tree with
+//! aria-owns applied), is not rendered or is hidden from assistive technologies:
 //! - `display: none` (this includes the `hidden` attribute through the user-agent style sheet,
 //!   which the `Dom` reports as computed style);
 //! - `visibility: hidden | collapse` on the node itself (visibility inherits, and a descendant may
@@ -24,6 +24,8 @@ use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, Visibility};
 /// Computes (and caches, for the node and the ancestors it had to look at) whether `node` is
 /// hidden. Iterative: walks up to the nearest ancestor with a cached answer, then back down.
 pub(crate) fn compute_hidden<D: Dom + ?Sized>(context: &Context<'_, D>, node: NodeId) -> bool {
+    // Owned elements inherit from their owner, not from their DOM ancestors: an element that
+    // aria-owns takes out of an aria-hidden subtree is shown (wpt/accname/aria-owns.html).
     let flat = context.flat_tree();
     if !flat.contains(node) {
         context.cache_hidden(node, true, true);
@@ -33,7 +35,7 @@ pub(crate) fn compute_hidden<D: Dom + ?Sized>(context: &Context<'_, D>, node: No
     let mut chain = vec![node];
     let mut subtree_hidden = false;
     let mut current = node;
-    while let Some(parent) = flat.parent(current) {
+    while let Some(parent) = context.ax_parent(current) {
         if let Some(parent_subtree_hidden) = context.cached_subtree_hidden(parent) {
             subtree_hidden = parent_subtree_hidden;
             break;
@@ -45,7 +47,7 @@ pub(crate) fn compute_hidden<D: Dom + ?Sized>(context: &Context<'_, D>, node: No
     let mut hidden = subtree_hidden;
     for &step in chain.iter().rev() {
         if !subtree_hidden {
-            subtree_hidden = hides_subtree(context, step, flat.parent(step));
+            subtree_hidden = hides_subtree(context, step, context.ax_parent(step));
         }
         let self_hidden = subtree_hidden || hides_only_itself(context, step);
         context.cache_hidden(step, subtree_hidden, self_hidden);
@@ -58,10 +60,10 @@ pub(crate) fn compute_hidden<D: Dom + ?Sized>(context: &Context<'_, D>, node: No
 fn hides_subtree<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     node: NodeId,
-    flat_parent: Option<NodeId>,
+    parent: Option<NodeId>,
 ) -> bool {
     let dom = context.dom();
-    if let Some(parent) = flat_parent {
+    if let Some(parent) = parent {
         if closed_details_hides_child(dom, parent, node) {
             return true;
         }
@@ -94,7 +96,7 @@ fn hides_only_itself<D: Dom + ?Sized>(context: &Context<'_, D>, node: NodeId) ->
     let element = match dom.node_kind(node) {
         NodeKind::Element => node,
         // A text node has the visibility of its parent element.
-        NodeKind::Text => match context.flat_tree().parent(node) {
+        NodeKind::Text => match context.ax_parent(node) {
             Some(parent) if dom.node_kind(parent) == NodeKind::Element => parent,
             _ => return false,
         },
