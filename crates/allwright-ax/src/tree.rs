@@ -72,6 +72,27 @@ pub struct AxNode {
     pub aria_ref: Option<String>,
 }
 
+impl AxNode {
+    /// A node with a role and nothing else: no name, states, properties or children.
+    fn bare(dom_node: NodeId, role: AxRole) -> AxNode {
+        AxNode {
+            dom_node,
+            role,
+            name: String::new(),
+            name_source: NameSource::Spec,
+            states: Vec::new(),
+            properties: Vec::new(),
+            control_type: None,
+            children: Vec::new(),
+            interactive: false,
+            in_viewport: false,
+            pointer_target: false,
+            author_role: false,
+            aria_ref: None,
+        }
+    }
+}
+
 /// The tree of one document (or of one anchored subtree), as an arena.
 #[derive(Clone, Debug, Default)]
 pub struct AxTree {
@@ -303,19 +324,9 @@ pub fn normalize_whitespace(text: &str) -> String {
 fn document_node<D: Dom + ?Sized>(context: &Context<'_, D>, document: NodeId) -> AxNode {
     let title = document_title(context);
     AxNode {
-        dom_node: document,
-        role: AxRole::Document,
         name: title,
-        name_source: NameSource::Spec,
-        states: Vec::new(),
-        properties: Vec::new(),
-        control_type: None,
-        children: Vec::new(),
-        interactive: false,
         in_viewport: true,
-        pointer_target: false,
-        author_role: false,
-        aria_ref: None,
+        ..AxNode::bare(document, AxRole::Document)
     }
 }
 
@@ -350,38 +361,19 @@ fn text_node<D: Dom + ?Sized>(context: &Context<'_, D>, first: NodeId, text: Str
     let parent = context.flat_tree().parent(first);
     let in_viewport = parent.is_none_or(|parent| element_in_viewport(context, parent));
     AxNode {
-        dom_node: first,
-        role: AxRole::Text,
         name: text,
-        name_source: NameSource::Spec,
-        states: Vec::new(),
-        properties: Vec::new(),
-        control_type: None,
-        children: Vec::new(),
-        interactive: false,
         in_viewport,
-        pointer_target: false,
-        author_role: false,
-        aria_ref: None,
+        ..AxNode::bare(first, AxRole::Text)
     }
 }
 
 /// The node for a generic container that must be shown anyway (an anchor, a focusable div).
 fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> AxNode {
     AxNode {
-        dom_node: element,
-        role: AxRole::Aria(Role::Generic),
-        name: String::new(),
-        name_source: NameSource::Spec,
-        states: Vec::new(),
-        properties: Vec::new(),
-        control_type: None,
-        children: Vec::new(),
         interactive: is_interactive(context, element, Role::Generic),
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
-        author_role: false,
-        aria_ref: None,
+        ..AxNode::bare(element, AxRole::Aria(Role::Generic))
     }
 }
 
