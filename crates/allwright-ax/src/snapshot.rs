@@ -160,36 +160,58 @@ fn push_flow_tree(out: &mut String, tree: &AxTree, start: u32) {
 
 /// Writes the snapshot as compact JSON.
 pub fn write_json(documents: &[SnapshotDocument<'_>]) -> String {
-    let mut out = String::with_capacity(
-        documents
-            .iter()
-            .map(|document| document.tree.nodes.len() * 80)
-            .sum(),
-    );
-    out.push_str("{\"version\":1,\"documents\":[");
-    for (position, document) in documents.iter().enumerate() {
-        if position > 0 {
-            out.push(',');
+    let written: Vec<String> = documents.iter().map(write_json_document).collect();
+    assemble(Format::Json, &written)
+}
+
+/// Writes the snapshot as YAML with every string key and value quoted.
+pub fn write_yaml(documents: &[SnapshotDocument<'_>]) -> String {
+    let written: Vec<String> = documents.iter().map(write_yaml_document).collect();
+    assemble(Format::Yaml, &written)
+}
+
+/// Joins documents written one by one (each frame writes its own, in its own browsing context)
+/// into a snapshot: for JSON, `{"version":1,"documents":[` + documents joined by `,` + `]}`; for
+/// YAML, `"version": 1` and `"documents":` lines followed by the documents as written.
+pub fn assemble(format: Format, documents: &[String]) -> String {
+    match format {
+        Format::Json => {
+            let mut out = String::from("{\"version\":1,\"documents\":[");
+            out.push_str(&documents.join(","));
+            out.push_str("]}");
+            out
         }
-        out.push_str("{\"contextId\":");
-        push_quoted(&mut out, &document.context_id);
-        out.push_str(",\"parentContextId\":");
-        match &document.parent_context_id {
-            Some(parent) => push_quoted(&mut out, parent),
-            None => out.push_str("null"),
+        Format::Yaml if documents.is_empty() => "\"version\": 1\n\"documents\": []\n".to_string(),
+        Format::Yaml => {
+            let mut out = String::from("\"version\": 1\n\"documents\":\n");
+            for document in documents {
+                out.push_str(document);
+            }
+            out
         }
-        out.push_str(",\"url\":");
-        push_quoted(&mut out, &document.url);
-        out.push_str(",\"title\":");
-        push_quoted(&mut out, &document.title);
-        out.push_str(",\"root\":");
-        match document.tree.root {
-            Some(root) => push_flow_tree(&mut out, document.tree, root),
-            None => out.push_str(EMPTY_ROOT_JSON),
-        }
-        out.push('}');
     }
-    out.push_str("]}");
+}
+
+/// One document as compact JSON: an element of the `documents` array.
+pub fn write_json_document(document: &SnapshotDocument<'_>) -> String {
+    let mut out = String::with_capacity(document.tree.nodes.len() * 80);
+    out.push_str("{\"contextId\":");
+    push_quoted(&mut out, &document.context_id);
+    out.push_str(",\"parentContextId\":");
+    match &document.parent_context_id {
+        Some(parent) => push_quoted(&mut out, parent),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"url\":");
+    push_quoted(&mut out, &document.url);
+    out.push_str(",\"title\":");
+    push_quoted(&mut out, &document.title);
+    out.push_str(",\"root\":");
+    match document.tree.root {
+        Some(root) => push_flow_tree(&mut out, document.tree, root),
+        None => out.push_str(EMPTY_ROOT_JSON),
+    }
+    out.push('}');
     out
 }
 
@@ -197,40 +219,28 @@ pub fn write_json(documents: &[SnapshotDocument<'_>]) -> String {
 const EMPTY_ROOT_JSON: &str =
     "{\"role\":\"document\",\"name\":\"\",\"states\":{},\"properties\":{},\"children\":[]}";
 
-/// Writes the snapshot as YAML with every string key and value quoted.
-pub fn write_yaml(documents: &[SnapshotDocument<'_>]) -> String {
-    let mut out = String::with_capacity(
-        documents
-            .iter()
-            .map(|document| document.tree.nodes.len() * 120)
-            .sum(),
-    );
-    out.push_str("\"version\": 1\n");
-    if documents.is_empty() {
-        out.push_str("\"documents\": []\n");
-        return out;
+/// One document as a YAML sequence item of `"documents":` (it starts with `  - ` and ends with a
+/// line break).
+pub fn write_yaml_document(document: &SnapshotDocument<'_>) -> String {
+    let mut out = String::with_capacity(document.tree.nodes.len() * 120);
+    out.push_str("  - \"contextId\": ");
+    push_quoted(&mut out, &document.context_id);
+    out.push_str("\n    \"parentContextId\": ");
+    match &document.parent_context_id {
+        Some(parent) => push_quoted(&mut out, parent),
+        None => out.push_str("null"),
     }
-    out.push_str("\"documents\":\n");
-    for document in documents {
-        out.push_str("  - \"contextId\": ");
-        push_quoted(&mut out, &document.context_id);
-        out.push_str("\n    \"parentContextId\": ");
-        match &document.parent_context_id {
-            Some(parent) => push_quoted(&mut out, parent),
-            None => out.push_str("null"),
-        }
-        out.push_str("\n    \"url\": ");
-        push_quoted(&mut out, &document.url);
-        out.push_str("\n    \"title\": ");
-        push_quoted(&mut out, &document.title);
-        out.push_str("\n    \"root\":");
-        match document.tree.root {
-            Some(root) => push_yaml_tree(&mut out, document.tree, root, 6),
-            None => {
-                out.push(' ');
-                out.push_str(EMPTY_ROOT_JSON);
-                out.push('\n');
-            }
+    out.push_str("\n    \"url\": ");
+    push_quoted(&mut out, &document.url);
+    out.push_str("\n    \"title\": ");
+    push_quoted(&mut out, &document.title);
+    out.push_str("\n    \"root\":");
+    match document.tree.root {
+        Some(root) => push_yaml_tree(&mut out, document.tree, root, 6),
+        None => {
+            out.push(' ');
+            out.push_str(EMPTY_ROOT_JSON);
+            out.push('\n');
         }
     }
     out
