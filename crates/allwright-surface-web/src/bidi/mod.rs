@@ -1,0 +1,10 @@
+//! The WebDriver BiDi client: the wire messages ([`protocol`]), one WebSocket connection that
+//! correlates command ids with responses and fans out events ([`BidiConnection`]), and typed
+//! helpers for the commands allwright uses ([`commands`]).
+
+pub mod commands;
+mod connection;
+pub mod protocol;
+
+pub use connection::BidiConnection;
+pub use protocol::{BidiError, BidiErrorKind};

@@ -1,0 +1,86 @@
+//! A child process in a process group of its own, so that everything it starts (Chromium's
+//! renderers and zygotes, Firefox's content processes, the native host they spawn) can be ended
+//! together.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use rustix::process::{kill_process_group, Pid, Signal};
+use tokio::process::{Child, Command};
+
+pub(crate) struct ProcessGroup {
+    child: Child,
+    /// The group id (the leader's pid); `None` once the group has been ended.
+    group: Option<Pid>,
+}
+
+impl ProcessGroup {
+    /// Starts `command` as the leader of a new process group. Its output goes to `log_path`
+    /// (appended) when given, so that a failed launch can show the browser's own words.
+    pub(crate) fn spawn(
+        mut command: Command,
+        log_path: Option<&Path>,
+    ) -> Result<Self, std::io::Error> {
+        command
+            .process_group(0)
+            .stdin(Stdio::null())
+            .kill_on_drop(true);
+        match log_path {
+            Some(path) => {
+                let log = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)?;
+                let log_for_stderr = log.try_clone()?;
+                command
+                    .stdout(Stdio::from(log))
+                    .stderr(Stdio::from(log_for_stderr));
+            }
+            None => {
+                command.stdout(Stdio::null()).stderr(Stdio::null());
+            }
+        }
+        let child = command.spawn()?;
+        let group = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(Pid::from_raw);
+        Ok(Self { child, group })
+    }
+
+    /// Whether the leader has exited (without waiting).
+    pub(crate) fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Waits up to `grace` for the leader to exit by itself, then sends SIGTERM to the whole
+    /// group, waits up to `grace` again, and finally SIGKILLs the group.
+    pub(crate) async fn terminate(&mut self, grace: Duration) {
+        let Some(group) = self.group else { return };
+        if tokio::time::timeout(grace, self.child.wait())
+            .await
+            .is_err()
+        {
+            let _ = kill_process_group(group, Signal::TERM);
+            if tokio::time::timeout(grace, self.child.wait())
+                .await
+                .is_err()
+            {
+                let _ = kill_process_group(group, Signal::KILL);
+                let _ = self.child.wait().await;
+            }
+        }
+        // The leader is gone; stragglers in its group (a renderer, a native host) go too.
+        let _ = kill_process_group(group, Signal::KILL);
+        self.group = None;
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        if let Some(group) = self.group.take() {
+            let _ = kill_process_group(group, Signal::KILL);
+        }
+    }
+}
