@@ -1,0 +1,51 @@
+// Lint rules for the extension, its build scripts and the browser tests:
+// `npx eslint extension scripts tests/browser` (npm run lint). @eslint/js's recommended rules,
+// with each part of the tree given the globals of the place its code runs.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  {
+    // Written by scripts/build-wasm (wasm-bindgen, wasm2js, esbuild output): not ours to lint.
+    ignores: ["extension/generated/**", "dist/**", "target/**", "node_modules/**"],
+  },
+  js.configs.recommended,
+  {
+    // Content scripts are classic scripts in a page's frame, with the extension API.
+    files: ["extension/content/**/*.js", "extension/shared/**/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: { ...globals.browser, ...globals.webextensions },
+    },
+  },
+  {
+    // The background is an ES module: Chrome's service worker, Firefox's background scripts.
+    files: ["extension/background/**/*.js"],
+    languageOptions: {
+      sourceType: "module",
+      globals: { ...globals.serviceworker, ...globals.webextensions },
+    },
+  },
+  {
+    // Build scripts run in Node.
+    files: ["scripts/**/*.{js,mjs}", "eslint.config.js"],
+    languageOptions: {
+      sourceType: "module",
+      globals: { ...globals.node },
+    },
+  },
+  {
+    // Browser tests run in Node and hand functions to pages (page.evaluate), so both apply.
+    files: ["tests/browser/**/*.{js,mjs}"],
+    languageOptions: {
+      sourceType: "module",
+      globals: { ...globals.node, ...globals.browser },
+    },
+  },
+  {
+    rules: {
+      // Unused arguments often document a callback's signature (sender, sendResponse).
+      "no-unused-vars": ["error", { args: "none", caughtErrors: "none" }],
+    },
+  },
+];

@@ -1,0 +1,129 @@
+// Reaching a tab's frames: which tab a call means, and asking one frame's content script to run a
+// tool, with the browser's many ways of failing mapped onto the protocol's error codes.
+
+import { api, fail, messages, ToolFailure } from "./platform.js";
+
+/**
+ * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
+ * lacks them (a tab open before the extension was installed or reloaded) gets them injected.
+ */
+export const CONTENT_SCRIPT_FILES = Object.freeze([
+  "shared/messages.js",
+  "content/accessibility-tree.js",
+  "content/content.js",
+]);
+
+/**
+ * The tab a call targets: the given id, else the active tab of the last focused window.
+ * @param {number|undefined} tabId
+ * @returns {Promise<chrome.tabs.Tab>}
+ */
+export async function resolveTab(tabId) {
+  if (tabId !== undefined) {
+    try {
+      return await api.tabs.get(tabId);
+    } catch {
+      fail("no_tab", `there is no tab with id ${tabId}`, {
+        hint: "Leave tabId out to use the active tab of the last focused window.",
+      });
+    }
+  }
+  const [tab] = await api.tabs.query({ active: true, lastFocusedWindow: true });
+  if (tab !== undefined) return tab;
+  // A headless browser or a focus change can leave no "last focused" window; any active tab
+  // is still better than refusing.
+  const [anyActive] = await api.tabs.query({ active: true });
+  if (anyActive !== undefined) return anyActive;
+  fail("no_tab", "the browser has no open tab", { hint: "Open a tab (e.g. with navigate) and try again." });
+}
+
+/**
+ * Asks one frame's content script to run a tool and returns its result object. If the frame
+ * has no content script, injects them and retries once. Every failure becomes a ToolFailure.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {import("../shared/messages.js").ContentToolRequest} request
+ * @param {{deadline: number, frameLabel?: string}} options deadline is a Date.now() value.
+ */
+export async function callFrame(tabId, frameId, request, { deadline, frameLabel }) {
+  const label = frameLabel ?? `frame ${frameId}`;
+  let reply;
+  try {
+    reply = await beforeDeadline(api.tabs.sendMessage(tabId, request, { frameId }), deadline, label);
+  } catch (error) {
+    if (error instanceof ToolFailure || !isNoReceiver(error)) throw asFrameFailure(error, label);
+    await injectContentScripts(tabId, frameId, label);
+    try {
+      reply = await beforeDeadline(api.tabs.sendMessage(tabId, request, { frameId }), deadline, label);
+    } catch (retryError) {
+      if (retryError instanceof ToolFailure) throw retryError;
+      if (isNoReceiver(retryError)) {
+        fail("script_failed", `the content script did not start in ${label}`, {
+          hint: "The frame may be navigating, or the page blocks the extension; read the page again.",
+        });
+      }
+      throw asFrameFailure(retryError, label);
+    }
+  }
+  if (!messages.isContentToolReply(reply)) {
+    fail("script_failed", `the content script of ${label} gave no usable answer`, {
+      hint: "The page may have replaced the frame while it was read; read it again.",
+    });
+  }
+  if (!reply.ok) throw new ToolFailure(reply.error);
+  return reply.result;
+}
+
+/** Injects the content scripts into one frame, for frames that never got them. */
+async function injectContentScripts(tabId, frameId, label) {
+  try {
+    await api.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [...CONTENT_SCRIPT_FILES] });
+  } catch (error) {
+    throw asFrameFailure(error, label, true);
+  }
+}
+
+function beforeDeadline(promise, deadline, label) {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return Promise.reject(timeoutFailure(label));
+  let timer;
+  const expiry = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(timeoutFailure(label)), remaining);
+  });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
+
+function timeoutFailure(label) {
+  return new ToolFailure(messages.toolError("timeout", `${label} did not answer in time`, {
+    hint: "The page may be busy; retry, or pass a larger timeoutMs.",
+  }));
+}
+
+// "Could not establish connection. Receiving end does not exist." in both browsers.
+function isNoReceiver(error) {
+  return /receiving end does not exist/i.test(String(error?.message ?? error));
+}
+
+/**
+ * Maps a browser error about a frame onto the protocol's codes. The texts are the browsers'
+ * own (Chrome: "No frame with id", "message channel closed", "Cannot access contents";
+ * Firefox: "Message manager disconnected", "Missing host permission").
+ */
+function asFrameFailure(error, label, whileInjecting = false) {
+  if (error instanceof ToolFailure) return error;
+  const text = String(error?.message ?? error);
+  if (/no tab with id/i.test(text)) {
+    return new ToolFailure(messages.toolError("no_tab", `the tab closed while ${label} was read`));
+  }
+  if (/no frame with id|frame not found|invalid frame|message (channel|port) closed|message manager disconnected/i.test(text)) {
+    return new ToolFailure(messages.toolError("frame_detached", `${label} went away while it was read (${text})`, {
+      hint: "The page removed or navigated the frame; read the page again.",
+    }));
+  }
+  if (whileInjecting) {
+    return new ToolFailure(messages.toolError("script_failed", `the extension cannot run in ${label} (${text})`, {
+      hint: "Browser pages, the extension gallery and pages of other extensions cannot be read; navigate to an ordinary web page.",
+    }));
+  }
+  return new ToolFailure(messages.toolError("script_failed", `${label} failed: ${text}`));
+}

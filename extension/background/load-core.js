@@ -1,0 +1,47 @@
+// Answers a content script's `allwright/load-core` request: picks the core build its frame may
+// run without the page noticing (csp.js), injects it into exactly that frame, and says which.
+
+import { api, asToolError, BROWSER, messages } from "./platform.js";
+import { chooseCore } from "./csp.js";
+import { framePolicies } from "./csp-records.js";
+
+/** The two builds of the core that scripts/build-wasm writes into extension/generated/. */
+export const CORE_FILES = Object.freeze({
+  wasm: "generated/ax-core-wasm.js",
+  js: "generated/ax-core-js.js",
+});
+
+/**
+ * @param {import("../shared/messages.js").LoadCoreRequest} request
+ * @param {chrome.runtime.MessageSender} sender
+ * @returns {Promise<import("../shared/messages.js").LoadCoreReply>}
+ */
+export async function loadCore(request, sender) {
+  try {
+    const tabId = sender.tab?.id;
+    const frameId = sender.frameId;
+    if (tabId === undefined || frameId === undefined) {
+      return { error: messages.toolError("script_failed", "load-core came from outside a tab's frame") };
+    }
+    let core = "wasm";
+    if (BROWSER === "chrome") {
+      const headerPolicies = await framePolicies(tabId, frameId, sender.url ?? "");
+      core = chooseCore({
+        browser: BROWSER,
+        policies: headerPolicies === null ? null : [...headerPolicies, ...request.metaPolicies],
+      });
+    }
+    // Chrome names the exact document, so a frame that navigated meanwhile is not injected
+    // into; Firefox has no document ids and targets the frame.
+    const target = typeof sender.documentId === "string"
+      ? { tabId, documentIds: [sender.documentId] }
+      : { tabId, frameIds: [frameId] };
+    const [injection] = await api.scripting.executeScript({ target, files: [CORE_FILES[core]] });
+    if (injection?.error !== undefined) {
+      return { error: messages.toolError("script_failed", `the ${core} core failed to start: ${String(injection.error?.message ?? injection.error)}`) };
+    }
+    return { core };
+  } catch (error) {
+    return { error: asToolError(error) };
+  }
+}

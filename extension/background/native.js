@@ -1,0 +1,103 @@
+// The native-messaging connection to the allwright host (docs/protocol.md, section 2).
+//
+// One port per worker lifetime. The open port keeps Chrome's service worker alive; if the worker
+// dies anyway, or the host exits, the port closes, the host fails the calls in flight, and the
+// next worker start (or the backoff timer below) connects again and says hello. Nothing here
+// has to survive a restart: the chunk assembler and the reconnect counter belong to one port.
+
+import { api, asToolError, messages } from "./platform.js";
+import { ChunkAssembler, ChunkError } from "./chunks.js";
+
+/** Reconnect delays grow from the first to the last value, doubling. */
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 30_000;
+/** A port that stays open this long counts as a good connection and resets the backoff. */
+const STABLE_AFTER_MS = 5_000;
+
+/**
+ * @param {{hostName: string, browser: "chrome"|"firefox",
+ *   runTool: (tool: string, args: unknown) => Promise<object>}} options
+ */
+export function createNativeConnection({ hostName, browser, runTool }) {
+  /** @type {chrome.runtime.Port|null} */
+  let port = null;
+  let failures = 0;
+  let retryTimer = null;
+  let stableTimer = null;
+
+  function ensureConnected() {
+    if (port !== null || retryTimer !== null) return;
+    connect();
+  }
+
+  function connect() {
+    retryTimer = null;
+    let opened;
+    try {
+      opened = api.runtime.connectNative(hostName);
+    } catch (error) {
+      console.warn(`allwright: cannot start the native host ${hostName}: ${error.message}`);
+      scheduleReconnect();
+      return;
+    }
+    port = opened;
+    const assembler = new ChunkAssembler();
+    opened.onMessage.addListener((message) => receive(opened, assembler, message));
+    opened.onDisconnect.addListener(() => {
+      // Reading lastError marks it as handled in Chrome; Firefox puts the reason on the port.
+      const reason = api.runtime.lastError?.message ?? opened.error?.message ?? "closed";
+      console.warn(`allwright: native host ${hostName} disconnected: ${reason}`);
+      clearTimeout(stableTimer);
+      if (port === opened) port = null;
+      scheduleReconnect();
+    });
+    stableTimer = setTimeout(() => { failures = 0; }, STABLE_AFTER_MS);
+    opened.postMessage(messages.hello(browser, api.runtime.getManifest().version));
+  }
+
+  function scheduleReconnect() {
+    if (retryTimer !== null) return;
+    const delay = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** failures);
+    failures += 1;
+    retryTimer = setTimeout(connect, delay);
+  }
+
+  function receive(from, assembler, message) {
+    failures = 0;
+    if (messages.isNativeChunk(message)) {
+      let whole;
+      try {
+        whole = assembler.add(message);
+      } catch (error) {
+        if (!(error instanceof ChunkError)) throw error;
+        console.error(`allwright: ${error.message}`);
+        return;
+      }
+      if (whole !== null) receive(from, assembler, whole);
+      return;
+    }
+    if (messages.isNativeCall(message)) {
+      answer(from, message);
+      return;
+    }
+    console.warn("allwright: ignoring an unknown message from the native host", message?.type);
+  }
+
+  async function answer(from, call) {
+    let reply;
+    try {
+      reply = messages.resultOk(call.id, await runTool(call.tool, call.arguments));
+    } catch (error) {
+      reply = messages.resultError(call.id, asToolError(error));
+    }
+    // A port that closed meanwhile has no one to answer: the host already failed this call.
+    if (from !== port) return;
+    try {
+      from.postMessage(reply);
+    } catch (error) {
+      console.warn(`allwright: could not answer call ${call.id}: ${error.message}`);
+    }
+  }
+
+  return { ensureConnected };
+}

@@ -1,0 +1,110 @@
+// The `navigate` tool: point a tab at a URL and wait until the new document has loaded.
+//
+// The webNavigation listeners are registered once, at the top level of main.js (MV3 wakes a
+// worker only for listeners registered in its first turn); they forward events here, where the
+// navigations in flight wait. Waiters live only in memory, on purpose: a waiter belongs to a
+// call in flight, and a call in flight dies with the worker (the host then fails it).
+
+import { api, fail, messages, ToolFailure } from "./platform.js";
+import { resolveTab } from "./frames.js";
+
+/** How long a navigation may take before the call fails with `timeout`. */
+const NAVIGATION_TIMEOUT_MS = 30_000;
+
+/**
+ * One navigation waiting for its load.
+ * @typedef {{tabId: number, startedUrl: string|null, settle: (error?: ToolFailure) => void}} Waiter
+ */
+
+/** @type {Set<Waiter>} */
+const waiters = new Set();
+
+/**
+ * Feeds one webNavigation or tabs event to the waiting navigations.
+ * @param {"beforeNavigate"|"committed"|"completed"|"errorOccurred"|"sameDocument"|"tabRemoved"} kind
+ * @param {{tabId: number, frameId?: number, url?: string, error?: string}} details
+ */
+export function onNavigationEvent(kind, details) {
+  for (const waiter of [...waiters]) {
+    if (waiter.tabId !== details.tabId) continue;
+    if (kind === "tabRemoved") {
+      waiter.settle(new ToolFailure(messages.toolError("navigation_failed", "the tab was closed during the navigation")));
+      continue;
+    }
+    if (details.frameId !== 0) continue;
+    switch (kind) {
+      case "beforeNavigate":
+      case "committed":
+        // Events of a navigation that was already running when ours started come before our
+        // own start; from here on, events are ours.
+        waiter.startedUrl ??= details.url ?? "";
+        break;
+      case "completed":
+        if (waiter.startedUrl !== null) waiter.settle();
+        break;
+      case "sameDocument":
+        // A URL that differs only in its fragment loads nothing: the browser reports a
+        // same-document navigation and no completion.
+        waiter.settle();
+        break;
+      case "errorOccurred":
+        // The navigation we replaced reports its abort, possibly after ours has started;
+        // only an error for our own URL, or any error other than an abort, is ours.
+        if (waiter.startedUrl === null) break;
+        if (/ERR_ABORTED|NS_BINDING_ABORTED/.test(details.error ?? "") && details.url !== waiter.startedUrl) break;
+        waiter.settle(new ToolFailure(messages.toolError("navigation_failed", `loading ${details.url} failed: ${details.error}`, {
+          hint: "Check the URL; the site may be down, or the address may not exist.",
+        })));
+        break;
+    }
+  }
+}
+
+/**
+ * The `navigate` tool.
+ * @param {{tabId?: number, url: string}} args validated arguments
+ * @returns {Promise<{url: string, title: string}>}
+ */
+export async function navigate({ tabId, url }) {
+  const tab = await resolveTab(tabId);
+  const loaded = waitForLoad(tab.id);
+  try {
+    await api.tabs.update(tab.id, { url });
+  } catch (error) {
+    loaded.cancel();
+    fail("navigation_failed", `the browser refused to open ${url}: ${error.message}`, {
+      hint: url.startsWith("file:")
+        ? "Chrome needs \"Allow access to file URLs\" for this extension (chrome://extensions); or serve the file over http."
+        : "Check the URL.",
+    });
+  }
+  await loaded.promise;
+  const final = await api.tabs.get(tab.id);
+  return { url: final.url ?? url, title: final.title ?? "" };
+}
+
+function waitForLoad(tabId) {
+  let timer;
+  /** @type {Waiter} */
+  const waiter = { tabId, startedUrl: null, settle: () => {} };
+  const promise = new Promise((resolve, reject) => {
+    waiter.settle = (error) => {
+      waiters.delete(waiter);
+      clearTimeout(timer);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+  });
+  waiters.add(waiter);
+  timer = setTimeout(() => waiter.settle(new ToolFailure(messages.toolError("timeout",
+    `the page did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s`, {
+      hint: "The page may still be usable: read it with get_accessibility_tree.",
+    }))), NAVIGATION_TIMEOUT_MS);
+  return {
+    promise,
+    cancel: () => {
+      waiters.delete(waiter);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// The tool router: validates a call's arguments, then runs the tool against the right tab and
+// frames (docs/protocol.md, "Tools"). Results and errors leave as plain objects.
+
+import { api, fail, messages } from "./platform.js";
+import { validateArguments } from "./validate.js";
+import { callFrame, resolveTab } from "./frames.js";
+import { navigate } from "./navigation.js";
+import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
+
+/** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
+const TREE_TIMEOUT_MS = 60_000;
+
+const TOOLS = Object.freeze({
+  get_accessibility_tree: getAccessibilityTree,
+  accessibility_snapshot: accessibilitySnapshot,
+  navigate,
+});
+
+/**
+ * Runs one tool call. Resolves with the result object, or rejects with a ToolFailure (or an
+ * unexpected error, which the caller turns into a structured one).
+ * @param {string} tool
+ * @param {unknown} rawArguments
+ */
+export async function runTool(tool, rawArguments) {
+  const checked = validateArguments(tool, rawArguments);
+  if (!checked.ok) fail(checked.error.code, checked.error.message, checked.error);
+  return TOOLS[tool](checked.value);
+}
+
+async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
+  const tab = await resolveTab(tabId);
+  if (frameId !== 0) await requireFrame(tab.id, frameId);
+  const request = messages.contentToolRequest("get_accessibility_tree", treeArguments);
+  return callFrame(tab.id, frameId, request, { deadline: Date.now() + TREE_TIMEOUT_MS, frameLabel: `frame ${frameId}` });
+}
+
+/** Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame. */
+async function requireFrame(tabId, frameId) {
+  const frame = await api.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (frame != null) return;
+  const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId })) ?? []);
+  fail("frame_not_found", `tab ${tabId} has no frame ${frameId}`, {
+    hint: `Frames in this tab: ${frames.map((f) => `${f.frameId} (${f.url})`).join(", ")}. Leave frameId out for the top document.`,
+    suggestions: frames.map((f) => String(f.frameId)),
+  });
+}
+
+/**
+ * Collects one document per frame, each in its own frame, sequentially and depth-first from the
+ * top; any frame that cannot answer fails the whole call, because a snapshot silently missing a
+ * frame would mislead the agent (spec/surface-web-snapshot.txt).
+ */
+async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
+  const deadline = Date.now() + timeoutMs;
+  const tab = await resolveTab(tabId);
+  const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId: tab.id })) ?? []);
+  if (frames.length === 0) {
+    fail("frame_detached", `tab ${tab.id} shows no document right now`, { hint: "Wait for the page to load, then retry." });
+  }
+  const documents = [];
+  for (const frame of frames) {
+    const snapshotArguments = {
+      format,
+      contextId: contextIdFor(tab.id, frame.frameId),
+      parentContextId: frame.parentFrameId < 0 ? null : contextIdFor(tab.id, frame.parentFrameId),
+    };
+    if (mode !== undefined) snapshotArguments.mode = mode;
+    const request = messages.contentToolRequest("snapshot_document", snapshotArguments);
+    const result = await callFrame(tab.id, frame.frameId, request, {
+      deadline,
+      frameLabel: `frame ${frame.frameId} (${frame.url})`,
+    });
+    if (typeof result.document !== "string") {
+      fail("script_failed", `frame ${frame.frameId} (${frame.url}) returned no document`);
+    }
+    documents.push(result.document);
+  }
+  return { format, snapshot: assembleSnapshot(format, documents), documentCount: documents.length };
+}

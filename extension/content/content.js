@@ -1,0 +1,67 @@
+// The content-side router: runs the tools the background sends to this frame
+// (`allwright/tool`, docs/protocol.md section 3) on the page-side API that accessibility-tree.js
+// installs in the content script's world, and answers `{ok, result}` or `{ok: false, error}`.
+//
+// A classic script, listed after shared/messages.js and accessibility-tree.js. The background
+// may inject it again into a frame that lacked it; the guard below keeps a second copy from
+// answering twice.
+"use strict";
+
+(function startContentRouter() {
+  if (globalThis.allwrightContentRouter === true) return;
+  globalThis.allwrightContentRouter = true;
+
+  const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
+  const messages = globalThis.allwrightMessages;
+
+  /** The page-side entry point of each content tool. */
+  const HANDLERS = {
+    get_accessibility_tree: async (ax, args) => {
+      const result = await ax.generateAccessibilityTree(args);
+      // The tool's result names the document it read; the tree builder may already have.
+      return { url: document.URL, title: document.title, ...result };
+    },
+    snapshot_document: (ax, args) => ax.snapshotDocument(args),
+  };
+
+  runtime.onMessage.addListener((message, _sender, sendResponse) => {
+    if (!messages.isContentToolRequest(message)) return false;
+    run(message).then(sendResponse);
+    // The answer comes asynchronously; Chrome needs `true` to keep the channel open.
+    return true;
+  });
+
+  /**
+   * @param {import("../shared/messages.js").ContentToolRequest} request
+   * @returns {Promise<import("../shared/messages.js").ContentToolReply>}
+   */
+  async function run({ tool, arguments: args }) {
+    const ax = globalThis.allwrightAx;
+    if (ax === undefined) {
+      return {
+        ok: false,
+        error: messages.toolError("script_failed", "the accessibility tree script is not running in this frame", {
+          hint: "Reload the page so the extension's scripts start, then read it again.",
+        }),
+      };
+    }
+    try {
+      const result = await HANDLERS[tool](ax, args);
+      return { ok: true, result };
+    } catch (thrown) {
+      return { ok: false, error: asError(thrown) };
+    }
+  }
+
+  // The tree builder throws structured errors ({code, message, hint?, suggestions?}); anything
+  // else is a failure of the script itself.
+  function asError(thrown) {
+    if (messages.isToolError(thrown)) {
+      return messages.toolError(thrown.code, thrown.message, thrown);
+    }
+    const text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+    return messages.toolError("script_failed", `the page-side script failed: ${text}`, {
+      hint: "Read the page again; if it keeps failing, the page may defeat the tree builder.",
+    });
+  }
+})();

@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// Renders the extension for each browser: dist/chrome/ and dist/firefox/.
+//
+//   node scripts/build-extension.mjs [chrome|firefox ...] [--out DIR] [--source DIR]
+//
+// --out puts the builds in DIR/<browser> instead of dist/; --source reads another copy of
+// extension/ (the smoke test builds one with stand-ins for the page-side core).
+//
+// One manifest source (manifest/base.json) plus a small patch per browser (manifest/chrome.json,
+// manifest/firefox.json), the identity fixed in manifest/identity.json and the version from
+// package.json. Every permission must be explained in a "//permissions" entry; the build fails
+// otherwise, and strips every "//" key from what it writes. The files of extension/ are copied
+// as they are, minus what a browser never loads. No dependencies beyond Node.
+
+import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BROWSERS = ["chrome", "firefox"];
+
+/**
+ * Files of extension/ a browser never loads, as paths relative to extension/.
+ * Firefox compiles WASM in content scripts under any page policy, so it never needs the JS
+ * build of the core (extension/background/load-core.js picks "wasm" there).
+ */
+const EXCLUDED = {
+  chrome: new Set(),
+  firefox: new Set(["generated/ax-core-js.js"]),
+};
+
+/** Files the page-side core needs; scripts/build-wasm writes them. */
+const REQUIRED_GENERATED = ["generated/ax-core-wasm.js", "generated/ax-core-js.js"];
+
+class BuildError extends Error {}
+
+async function main(argv) {
+  const options = { "--out": path.join(root, "dist"), "--source": path.join(root, "extension") };
+  const positional = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (!(argv[i] in options)) positional.push(argv[i]);
+    else if (argv[i + 1] === undefined) throw new BuildError(`${argv[i]} needs a folder`);
+    else options[argv[i]] = path.resolve(argv[(i += 1)]);
+  }
+  const outRoot = options["--out"];
+  const extensionDir = options["--source"];
+  const wanted = positional.length === 0 ? BROWSERS : positional;
+  for (const browser of wanted) {
+    if (!BROWSERS.includes(browser)) throw new BuildError(`unknown browser ${JSON.stringify(browser)}; use ${BROWSERS.join(" or ")}`);
+  }
+  await requireGenerated(extensionDir);
+  const base = await readJson("manifest/base.json");
+  const identity = await readJson("manifest/identity.json");
+  const { version } = await readJson("package.json");
+  for (const browser of wanted) {
+    const patch = await readJson(`manifest/${browser}.json`);
+    const manifest = renderManifest({ base, patch, browser, identity, version });
+    const outDir = path.join(outRoot, browser);
+    await rm(outDir, { recursive: true, force: true });
+    await copyExtension(extensionDir, outDir, EXCLUDED[browser]);
+    await writeFile(path.join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFile(path.join(outDir, "background", "build-config.js"), buildConfig(browser, identity));
+    await checkManifestFiles(manifest, outDir);
+    console.log(`built ${path.relative(process.cwd(), outDir) || outDir} (${browser}, version ${version})`);
+  }
+}
+
+/**
+ * The rendered manifest for one browser (exported for tests).
+ * @param {{base: object, patch: object, browser: "chrome"|"firefox", identity: object, version: string}} input
+ */
+export function renderManifest({ base, patch, browser, identity, version }) {
+  const merged = mergePatch(base, patch);
+  checkPermissionsExplained(merged, browser);
+  const manifest = stripDocKeys(merged);
+  manifest.version = version;
+  if (browser === "chrome") {
+    manifest.key = identity.chromeKey;
+  } else {
+    manifest.browser_specific_settings ??= {};
+    manifest.browser_specific_settings.gecko = { id: identity.geckoId, ...manifest.browser_specific_settings.gecko };
+  }
+  return orderKeys(manifest);
+}
+
+/**
+ * Merges a per-browser patch over the base. Objects merge key by key; `"key+": [...]` appends
+ * to the base's array; arrays of objects merge element by element (so a patch can add a key to
+ * the one content_scripts entry without repeating it); null removes a key; anything else
+ * replaces.
+ */
+export function mergePatch(base, patch) {
+  if (Array.isArray(base) && Array.isArray(patch) && base.every(isPlainObject) && patch.every(isPlainObject)) {
+    const length = Math.max(base.length, patch.length);
+    return Array.from({ length }, (_, i) => (i < patch.length ? mergePatch(base[i], patch[i]) : structuredClone(base[i])));
+  }
+  if (!isPlainObject(base) || !isPlainObject(patch)) return structuredClone(patch);
+  const out = structuredClone(base);
+  for (const [rawKey, value] of Object.entries(patch)) {
+    if (rawKey.endsWith("+") && !rawKey.startsWith("//")) {
+      const key = rawKey.slice(0, -1);
+      if (!Array.isArray(value) || (out[key] !== undefined && !Array.isArray(out[key]))) {
+        throw new BuildError(`patch key ${rawKey} must append an array to an array`);
+      }
+      out[key] = [...(out[key] ?? []), ...structuredClone(value)];
+    } else if (value === null) {
+      delete out[rawKey];
+    } else {
+      out[rawKey] = rawKey in out ? mergePatch(out[rawKey], value) : structuredClone(value);
+    }
+  }
+  return out;
+}
+
+/** Fails the build when a permission or host permission has no "//permissions" reason. */
+function checkPermissionsExplained(manifest, browser) {
+  const reasons = manifest["//permissions"] ?? {};
+  const requested = [...(manifest.permissions ?? []), ...(manifest.host_permissions ?? [])];
+  const missing = requested.filter((permission) => typeof reasons[permission] !== "string" || reasons[permission].trim() === "");
+  if (missing.length > 0) {
+    throw new BuildError(`${browser}: permissions without a reason in "//permissions": ${missing.join(", ")}`);
+  }
+  const duplicates = requested.filter((permission, i) => requested.indexOf(permission) !== i);
+  if (duplicates.length > 0) throw new BuildError(`${browser}: permissions listed twice: ${duplicates.join(", ")}`);
+}
+
+/** Removes every key starting with "//", at any depth: they document the source only. */
+function stripDocKeys(value) {
+  if (Array.isArray(value)) return value.map(stripDocKeys);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith("//")).map(([key, v]) => [key, stripDocKeys(v)]));
+}
+
+/** Puts the identifying keys first, as people expect to read a manifest. */
+function orderKeys(manifest) {
+  const first = ["manifest_version", "name", "version", "description", "key", "browser_specific_settings", "minimum_chrome_version"];
+  const ordered = {};
+  for (const key of first) if (key in manifest) ordered[key] = manifest[key];
+  for (const [key, value] of Object.entries(manifest)) if (!(key in ordered)) ordered[key] = value;
+  return ordered;
+}
+
+function buildConfig(browser, identity) {
+  return [
+    "// Written by scripts/build-extension.mjs for this browser's build; not in the source tree.",
+    `export const BROWSER = ${JSON.stringify(browser)};`,
+    `export const NATIVE_HOST_NAME = ${JSON.stringify(identity.nativeHostName)};`,
+    "",
+  ].join("\n");
+}
+
+async function requireGenerated(extensionDir) {
+  const missing = [];
+  for (const file of REQUIRED_GENERATED) {
+    if (!(await isFile(path.join(extensionDir, file)))) missing.push(`extension/${file}`);
+  }
+  if (missing.length > 0) {
+    throw new BuildError(`missing ${missing.join(" and ")}: build the page-side core first with scripts/build-wasm, then run this again`);
+  }
+}
+
+async function copyExtension(from, to, excluded) {
+  await mkdir(to, { recursive: true });
+  await cp(from, to, {
+    recursive: true,
+    filter: (source) => {
+      const relative = path.relative(from, source).split(path.sep).join("/");
+      return !excluded.has(relative) && !path.basename(source).startsWith(".");
+    },
+  });
+}
+
+/** Every file the manifest names must exist in the output, or the browser refuses to load it. */
+async function checkManifestFiles(manifest, outDir) {
+  const named = [
+    manifest.background?.service_worker,
+    ...(manifest.background?.scripts ?? []),
+    ...(manifest.content_scripts ?? []).flatMap((entry) => [...(entry.js ?? []), ...(entry.css ?? [])]),
+  ].filter(Boolean);
+  for (const file of named) {
+    if (!(await isFile(path.join(outDir, file)))) throw new BuildError(`the manifest names ${file}, which is not in ${outDir}`);
+  }
+}
+
+async function readJson(relative) {
+  const file = path.join(root, relative);
+  try {
+    return JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new BuildError(`cannot read ${relative}: ${error.message}`);
+  }
+}
+
+async function isFile(file) {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(`build-extension: ${error instanceof BuildError ? error.message : error.stack}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,51 @@
+// The shared message vocabulary (extension/shared/messages.js), loaded the way the background
+// loads it: for its effect on globalThis.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import "../../../extension/shared/messages.js";
+
+const m = globalThis.allwrightMessages;
+
+test("NativeToBackground guards", () => {
+  assert.ok(m.isNativeCall({ type: "call", id: "1", tool: "navigate", arguments: { url: "x" } }));
+  assert.ok(m.isNativeCall({ type: "call", id: "1", tool: "navigate" }));
+  assert.ok(!m.isNativeCall({ type: "call", id: 1, tool: "navigate", arguments: {} }));
+  assert.ok(!m.isNativeCall({ type: "call", id: "1", tool: "navigate", arguments: [] }));
+  assert.ok(m.isNativeChunk({ type: "chunk", id: "s", index: 0, count: 1, data: "" }));
+  assert.ok(!m.isNativeChunk({ type: "chunk", id: "s", index: 1, count: 1, data: "" }));
+  assert.ok(!m.isNativeChunk(null));
+});
+
+test("BackgroundToNative constructors build messages their guard accepts", () => {
+  assert.deepEqual(m.hello("chrome", "0.1.0"), { type: "hello", browser: "chrome", extensionVersion: "0.1.0", protocol: 1 });
+  assert.ok(m.isBackgroundToNative(m.hello("firefox", "0.1.0")));
+  assert.ok(!m.isBackgroundToNative(m.hello("safari", "0.1.0")));
+  assert.ok(m.isBackgroundToNative(m.resultOk("4", { url: "u" })));
+  assert.ok(m.isBackgroundToNative(m.resultError("4", m.toolError("timeout", "slow"))));
+  assert.ok(!m.isBackgroundToNative(m.resultError("4", { code: "oops", message: "no such code" })));
+});
+
+test("BackgroundToContent and its reply", () => {
+  const request = m.contentToolRequest("snapshot_document", { format: "json", contextId: "c", parentContextId: null });
+  assert.ok(m.isContentToolRequest(request));
+  assert.ok(!m.isContentToolRequest({ kind: "allwright/tool", tool: "navigate", arguments: {} }));
+  assert.ok(m.isContentToolReply({ ok: true, result: { document: "{}" } }));
+  assert.ok(m.isContentToolReply({ ok: false, error: { code: "ref_not_found", message: "gone", suggestions: ["ref_2"] } }));
+  assert.ok(!m.isContentToolReply({ ok: true, result: "text" }));
+  assert.ok(!m.isContentToolReply(undefined));
+});
+
+test("ContentToBackground load-core and its reply", () => {
+  assert.ok(m.isLoadCoreRequest(m.loadCoreRequest(["script-src 'self'"])));
+  assert.ok(!m.isLoadCoreRequest({ kind: "allwright/load-core" }));
+  assert.ok(!m.isLoadCoreRequest({ kind: "allwright/load-core", metaPolicies: [1] }));
+  assert.ok(m.isLoadCoreReply({ core: "wasm" }) && m.isLoadCoreReply({ core: "js" }));
+  assert.ok(m.isLoadCoreReply({ error: m.toolError("script_failed", "no") }));
+  assert.ok(!m.isLoadCoreReply({ core: "asm" }));
+});
+
+test("toolError leaves out empty optional fields", () => {
+  assert.deepEqual(m.toolError("no_tab", "none"), { code: "no_tab", message: "none" });
+  assert.deepEqual(m.toolError("ref_not_found", "gone", { hint: "", suggestions: ["ref_1"] }), { code: "ref_not_found", message: "gone", suggestions: ["ref_1"] });
+  assert.ok(Object.isFrozen(m));
+});

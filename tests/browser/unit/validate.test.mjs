@@ -1,0 +1,88 @@
+// Argument validation of the tools (extension/background/validate.js).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { closestNames, validateArguments } from "../../../extension/background/validate.js";
+
+const ok = (tool, args) => {
+  const outcome = validateArguments(tool, args);
+  assert.equal(outcome.ok, true, JSON.stringify(outcome.error));
+  return outcome.value;
+};
+const refused = (tool, args) => {
+  const outcome = validateArguments(tool, args);
+  assert.equal(outcome.ok, false, `expected ${tool}(${JSON.stringify(args)}) to be refused`);
+  assert.equal(outcome.error.code, "invalid_arguments");
+  assert.equal(typeof outcome.error.message, "string");
+  assert.equal(typeof outcome.error.hint, "string", "every refusal carries a hint");
+  return outcome.error;
+};
+
+test("get_accessibility_tree fills its defaults and keeps given values", () => {
+  assert.deepEqual(ok("get_accessibility_tree", undefined), { filter: "all", maxDepth: 15 });
+  assert.deepEqual(ok("get_accessibility_tree", {}), { filter: "all", maxDepth: 15 });
+  assert.deepEqual(
+    ok("get_accessibility_tree", { filter: "interactive", maxDepth: 100, maxChars: 100, ref_id: "ref_12", page: 2, frameId: 3, tabId: 9 }),
+    { tabId: 9, frameId: 3, filter: "interactive", maxDepth: 100, maxChars: 100, ref_id: "ref_12", page: 2 },
+  );
+});
+
+test("null means not given", () => {
+  assert.deepEqual(ok("get_accessibility_tree", { filter: null, page: null }), { filter: "all", maxDepth: 15 });
+});
+
+test("get_accessibility_tree refuses bad values with a useful hint", () => {
+  const filter = refused("get_accessibility_tree", { filter: "everything" });
+  assert.deepEqual(filter.suggestions, ["all", "visible", "interactive"]);
+  assert.match(refused("get_accessibility_tree", { maxDepth: 0 }).hint, /1 to 100/);
+  assert.match(refused("get_accessibility_tree", { maxDepth: 101 }).message, /out of range/);
+  assert.match(refused("get_accessibility_tree", { maxDepth: 2.5 }).message, /integer/);
+  assert.match(refused("get_accessibility_tree", { maxDepth: "5" }).message, /integer/);
+  refused("get_accessibility_tree", { maxChars: 99 });
+  refused("get_accessibility_tree", { maxChars: 1_000_001 });
+  assert.match(refused("get_accessibility_tree", { ref_id: "12" }).hint, /ref_12/);
+  refused("get_accessibility_tree", { ref_id: "ref_" });
+  refused("get_accessibility_tree", { page: 0 });
+  refused("get_accessibility_tree", { frameId: -1 });
+  refused("get_accessibility_tree", { tabId: "1" });
+});
+
+test("unknown arguments are refused, with the closest accepted names", () => {
+  const error = refused("get_accessibility_tree", { maxdepth: 3 });
+  assert.match(error.message, /unknown argument "maxdepth"/);
+  assert.deepEqual(error.suggestions, ["maxDepth"]);
+  assert.match(error.hint, /filter, maxDepth/);
+  assert.deepEqual(closestNames("refId", ["ref_id", "page", "filter"]), ["ref_id"]);
+});
+
+test("arguments must be an object", () => {
+  refused("get_accessibility_tree", [1, 2]);
+  refused("get_accessibility_tree", "all");
+});
+
+test("accessibility_snapshot defaults and bounds", () => {
+  assert.deepEqual(ok("accessibility_snapshot", {}), { format: "json", timeoutMs: 10_000 });
+  assert.deepEqual(ok("accessibility_snapshot", { format: "yaml", mode: "ai", timeoutMs: 100 }), { format: "yaml", mode: "ai", timeoutMs: 100 });
+  refused("accessibility_snapshot", { format: "xml" });
+  refused("accessibility_snapshot", { mode: "default" });
+  refused("accessibility_snapshot", { timeoutMs: 99 });
+  refused("accessibility_snapshot", { timeoutMs: 120_001 });
+});
+
+test("navigate needs an http, https, file or about:blank URL", () => {
+  for (const url of ["https://example.com/", "http://127.0.0.1:8080/x?y#z", "file:///tmp/page.html", "about:blank"]) {
+    assert.equal(ok("navigate", { url }).url, url);
+  }
+  assert.match(refused("navigate", {}).message, /url is required/);
+  assert.match(refused("navigate", { url: "example.com" }).message, /not an absolute URL/);
+  for (const url of ["javascript:alert(1)", "chrome://settings", "about:config", "data:text/html,hi", "ftp://x.test/"]) {
+    assert.match(refused("navigate", { url }).message, /scheme/, url);
+  }
+  refused("navigate", { url: 42 });
+});
+
+test("unknown tools are refused with the known ones as suggestions", () => {
+  const error = refused("click_everything", {});
+  assert.deepEqual(error.suggestions, ["get_accessibility_tree", "accessibility_snapshot", "navigate"]);
+  refused("__proto__", {});
+  refused("toString", {});
+});
