@@ -67,10 +67,12 @@ export function forgetTab(tabId) {
 }
 
 /**
- * The header policies that govern the document a frame shows now, or null when unknown.
- * Documents that inherit their policies (about:blank, srcdoc, data:, blob:) take their parent
- * frame's; a top-level one takes none when nothing opened it, and is unknown when another tab
- * did (its creator may be any frame of that tab).
+ * The policies that govern the document a frame shows now, besides its own meta elements (the
+ * content script sends those), or null when unknown. Documents that inherit their policies
+ * (about:blank, srcdoc, data:, blob:) take their parent's: the parent's header policies and its
+ * meta policies, which are part of the policy container the child copied. A top-level one takes
+ * none when nothing opened it, and is unknown when another tab did (its creator may be any frame
+ * of that tab).
  * @param {number} tabId
  * @param {number} frameId
  * @param {string} documentUrl
@@ -79,27 +81,51 @@ export function forgetTab(tabId) {
 export async function framePolicies(tabId, frameId, documentUrl) {
   // Wait for events already queued, so a just-committed document is seen.
   await queue;
+  const inherited = [];
   let currentFrameId = frameId;
   let currentUrl = documentUrl;
   // Inheritance chains are short (about:blank inside srcdoc inside a page); the bound only stops
   // a frame table that changes under us from looping.
   for (let depth = 0; depth < 32; depth += 1) {
-    if (/^file:/i.test(currentUrl)) return [];
+    if (/^file:/i.test(currentUrl)) return inherited;
     if (!inheritsPolicies(currentUrl)) {
       const key = keyFor(tabId, currentFrameId);
       const stored = await api.storage.session.get(key);
-      return recordedPolicies(stored[key], currentUrl);
+      const own = recordedPolicies(stored[key], currentUrl);
+      return own === null ? null : [...own, ...inherited];
     }
     const frame = await api.webNavigation.getFrame({ tabId, frameId: currentFrameId });
     if (frame == null) return null;
     if (frame.parentFrameId < 0) {
       const tab = await api.tabs.get(tabId);
-      return tab.openerTabId === undefined ? [] : null;
+      return tab.openerTabId === undefined ? inherited : null;
     }
     const parent = await api.webNavigation.getFrame({ tabId, frameId: frame.parentFrameId });
     if (parent == null) return null;
+    const parentMeta = await metaPoliciesOf(tabId, frame.parentFrameId);
+    if (parentMeta === null) return null;
+    inherited.push(...parentMeta);
     currentFrameId = frame.parentFrameId;
     currentUrl = parent.url;
   }
   return null;
+}
+
+/**
+ * The meta-element policies of a frame's document, read in the content-script world (nothing
+ * runs in the page's world); null when the frame cannot be read.
+ */
+async function metaPoliciesOf(tabId, frameId) {
+  try {
+    const [injection] = await api.scripting.executeScript({
+      target: { tabId, frameIds: [frameId] },
+      // The function is serialized and runs in the frame, where `document` is the frame's.
+      func: () => Array.from(globalThis.document.querySelectorAll("meta[http-equiv]"))
+        .filter((meta) => meta.getAttribute("http-equiv")?.trim().toLowerCase() === "content-security-policy")
+        .map((meta) => meta.getAttribute("content") ?? ""),
+    });
+    return Array.isArray(injection?.result) ? injection.result : null;
+  } catch {
+    return null;
+  }
 }

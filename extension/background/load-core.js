@@ -21,7 +21,7 @@ export async function loadCore(request, sender) {
     const tabId = sender.tab?.id;
     const frameId = sender.frameId;
     if (tabId === undefined || frameId === undefined) {
-      return { error: messages.toolError("script_failed", "load-core came from outside a tab's frame") };
+      return { ok: false, error: messages.toolError("script_failed", "load-core came from outside a tab's frame") };
     }
     let core = "wasm";
     if (BROWSER === "chrome") {
@@ -38,10 +38,10 @@ export async function loadCore(request, sender) {
       : { tabId, frameIds: [frameId] };
     const [injection] = await api.scripting.executeScript({ target, files: [CORE_FILES[core]] });
     if (injection?.error !== undefined) {
-      return { error: messages.toolError("script_failed", `the ${core} core failed to start: ${String(injection.error?.message ?? injection.error)}`) };
+      return { ok: false, error: messages.toolError("script_failed", `the ${core} core failed to start: ${String(injection.error?.message ?? injection.error)}`) };
     }
     return { core };
   } catch (error) {
-    return { error: asToolError(error) };
+    return { ok: false, error: asToolError(error) };
   }
 }

@@ -153,13 +153,13 @@
 
   /**
    * The background's answer: which core it injected into the frame, or why it could not.
-   * @typedef {{core: "wasm"|"js"}|{error: ToolError}} LoadCoreReply
+   * @typedef {{core: "wasm"|"js"}|{ok: false, error: ToolError}} LoadCoreReply
    */
 
   /** @returns {value is LoadCoreReply} */
   function isLoadCoreReply(value) {
     return isObject(value)
-      && ((value.core === "wasm" || value.core === "js") || isToolError(value.error));
+      && ((value.core === "wasm" || value.core === "js") || (value.ok === false && isToolError(value.error)));
   }
 
   // ---- Errors. ----

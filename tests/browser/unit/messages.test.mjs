@@ -40,7 +40,8 @@ test("ContentToBackground load-core and its reply", () => {
   assert.ok(!m.isLoadCoreRequest({ kind: "allwright/load-core" }));
   assert.ok(!m.isLoadCoreRequest({ kind: "allwright/load-core", metaPolicies: [1] }));
   assert.ok(m.isLoadCoreReply({ core: "wasm" }) && m.isLoadCoreReply({ core: "js" }));
-  assert.ok(m.isLoadCoreReply({ error: m.toolError("script_failed", "no") }));
+  assert.ok(m.isLoadCoreReply({ ok: false, error: m.toolError("script_failed", "no") }));
+  assert.ok(!m.isLoadCoreReply({ error: m.toolError("script_failed", "no") }));
   assert.ok(!m.isLoadCoreReply({ core: "asm" }));
 });
 
