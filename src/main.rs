@@ -1,34 +1,173 @@
-//! The `allwright` binary. Its commands (the MCP server, the native-messaging host, one-shot
-//! snapshots, install/uninstall) arrive with the end-to-end issue; today it only explains itself.
+//! The `allwright` binary: the native-messaging host (when a browser starts it), the MCP server,
+//! one-shot snapshots, and the registration of the host with the user's browsers.
+//!
+//! `main` only turns `try_main`'s outcome into an exit status: 0 on success, 1 when the command
+//! failed, 2 for a command line that cannot be understood (clap's convention).
 
-use std::process::ExitCode;
+mod browser_launch;
+mod file_server;
+mod host;
+mod host_client;
+mod identity;
+mod install;
+mod local_socket;
+mod logging;
+mod mcp;
+mod native_messaging;
+mod snapshot_command;
+mod tool_error;
+mod tools;
+mod wire;
 
-fn main() -> ExitCode {
-    match try_main(std::env::args().skip(1).collect()) {
-        Ok(()) => ExitCode::SUCCESS,
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use browser_launch::{BrowserChoice, LaunchRequest};
+use snapshot_command::{OutputFormat, SnapshotMode, TreeFilter};
+use tools::Tier;
+
+/// Lets an AI agent see and act on real web pages through a browser extension.
+#[derive(Parser)]
+#[command(name = "allwright", version, about, long_about = None)]
+struct CommandLine {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the browser tools to an agent over MCP (stdio).
+    ///
+    /// Without --launch it drives the user's own browser, which must have the allwright extension
+    /// loaded (and `allwright install` run once). With --launch it starts its own browser.
+    Mcp {
+        /// Start this browser with a temporary profile and the extension installed.
+        #[arg(long, value_enum)]
+        launch: Option<BrowserChoice>,
+        /// With --launch: run the browser without a window.
+        #[arg(long, requires = "launch")]
+        headless: bool,
+        /// The tool tier to list.
+        #[arg(long, value_enum, default_value = "full")]
+        tier: Tier,
+        /// Add the developer tools to the Mid and Full tiers.
+        #[arg(long)]
+        dev: bool,
+        /// With --launch: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then dist/<browser>).
+        #[arg(long, value_name = "DIR", requires = "launch")]
+        extension: Option<PathBuf>,
+    },
+    /// Load a page in a headless browser and print its accessibility tree or snapshot.
+    Snapshot {
+        /// An http(s) URL, or a local HTML file (served from a temporary localhost server).
+        #[arg(value_name = "URL_OR_FILE")]
+        target: String,
+        #[arg(long, value_enum, default_value = "chromium")]
+        browser: BrowserChoice,
+        /// text: the agent's tree; json or yaml: the version-1 structured snapshot.
+        #[arg(long, value_enum, default_value = "text")]
+        format: OutputFormat,
+        /// Which elements the text tree shows.
+        #[arg(long, value_enum, default_value = "all")]
+        filter: TreeFilter,
+        /// ai: give actionable elements an aria-ref (json and yaml only).
+        #[arg(long, value_enum)]
+        mode: Option<SnapshotMode>,
+        /// Show the browser window instead of running headless.
+        #[arg(long)]
+        headed: bool,
+        /// The built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then dist/<browser>).
+        #[arg(long, value_name = "DIR")]
+        extension: Option<PathBuf>,
+    },
+    /// Register the native host with the user's Chrome, Chromium and Firefox.
+    Install,
+    /// Remove what `allwright install` wrote.
+    Uninstall,
+}
+
+fn main() {
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    let status = match try_main(arguments) {
+        Ok(()) => 0,
         Err(message) => {
             eprintln!("allwright: {message}");
-            ExitCode::from(2)
+            1
         }
-    }
+    };
+    // Reading stdin blocks a runtime thread that would otherwise keep the process alive after
+    // the work is done; leave at once with the status.
+    std::process::exit(status);
 }
 
 fn try_main(arguments: Vec<String>) -> Result<(), String> {
-    match arguments.first().map(String::as_str) {
-        None | Some("--help" | "-h" | "help") => {
-            println!("allwright {}\n\n{}", env!("CARGO_PKG_VERSION"), USAGE);
-            Ok(())
+    // A browser starting the host passes its own arguments, which are not a command line.
+    if let Some(invocation) = host::HostInvocation::from_arguments(&arguments) {
+        logging::init("host");
+        return runtime()?.block_on(host::run(invocation));
+    }
+    let command_line =
+        match CommandLine::try_parse_from(std::iter::once("allwright".to_owned()).chain(arguments))
+        {
+            Ok(command_line) => command_line,
+            Err(error) => {
+                let usage_error = error.use_stderr();
+                let _ = error.print();
+                // --help and --version are successes; anything else is a usage error (status 2).
+                std::process::exit(if usage_error { 2 } else { 0 });
+            }
+        };
+    match command_line.command {
+        Command::Mcp {
+            launch,
+            headless,
+            tier,
+            dev,
+            extension,
+        } => {
+            logging::init("mcp");
+            let launch = launch.map(|browser| LaunchRequest {
+                browser,
+                headless,
+                extension_dir: extension,
+            });
+            if let Some(request) = &launch {
+                // Fail before the MCP handshake when the extension is not built.
+                browser_launch::locate_extension(request)?;
+            }
+            runtime()?.block_on(mcp::run(mcp::McpOptions { tier, dev, launch }))
         }
-        Some("--version" | "-V") => {
-            println!("allwright {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
+        Command::Snapshot {
+            target,
+            browser,
+            format,
+            filter,
+            mode,
+            headed,
+            extension,
+        } => {
+            logging::init("snapshot");
+            let options = snapshot_command::SnapshotOptions {
+                target,
+                browser,
+                format,
+                filter,
+                mode,
+                headless: !headed,
+                extension_dir: extension,
+            };
+            runtime()?.block_on(snapshot_command::run(options))
         }
-        Some(other) => Err(format!("unknown command {other:?}\n\n{USAGE}")),
+        Command::Install => install::install(),
+        Command::Uninstall => install::uninstall(),
     }
 }
 
-const USAGE: &str = "\
-Usage: allwright [--help | --version]
-
-allwright turns web pages into accessibility trees for AI agents. This build contains the core
-engine (crate allwright-ax); the browser extension and the MCP server are not part of it yet.";
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the async runtime: {error}"))
+}

@@ -1,0 +1,257 @@
+//! `--launch chromium|firefox`: a browser of our own, with a temporary profile, the extension
+//! installed over WebDriver BiDi, and the native host registered for that profile only. The host
+//! learns where to listen from `ALLWRIGHT_SOCKET`, set in the browser's environment and inherited
+//! by the host the browser starts.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use allwright_surface_web::launch::log_tail;
+use allwright_surface_web::{
+    BidiConnection, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
+};
+
+use crate::host_client::HostClient;
+use crate::identity::ExtensionIdentity;
+use crate::install;
+use crate::local_socket::SOCKET_ENVIRONMENT_VARIABLE;
+use crate::log;
+use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
+
+/// How long the extension may take, after installation, to start the host and say hello.
+const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BrowserChoice {
+    Chromium,
+    Firefox,
+}
+
+impl BrowserChoice {
+    /// The folder of the built extension for this browser under `dist/`.
+    fn dist_folder_name(self) -> &'static str {
+        match self {
+            Self::Chromium => "chrome",
+            Self::Firefox => "firefox",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct LaunchRequest {
+    pub browser: BrowserChoice,
+    pub headless: bool,
+    /// `--extension DIR`: the built extension to install, instead of the default search.
+    pub extension_dir: Option<PathBuf>,
+}
+
+/// A launched browser with its host ready. [`LaunchedSession::shutdown`] closes the browser and
+/// removes every temporary file; dropping it kills the browser's processes.
+pub struct LaunchedSession {
+    browser: LaunchedBrowser,
+    host: Arc<HostClient>,
+    // Declared last: dropped after the browser is gone, so the profile is removed whole.
+    temporary_root: tempfile::TempDir,
+}
+
+impl LaunchedSession {
+    /// The connection to the host, already past `ready`. The host serves one client at a time,
+    /// so this is the connection every later call must use.
+    pub fn host(&self) -> Arc<HostClient> {
+        Arc::clone(&self.host)
+    }
+
+    pub fn bidi(&self) -> &BidiConnection {
+        self.browser.bidi()
+    }
+
+    pub async fn shutdown(self) {
+        let Self {
+            browser,
+            host,
+            temporary_root,
+            ..
+        } = self;
+        drop(host);
+        browser.shutdown().await;
+        let path = temporary_root.path().to_owned();
+        if let Err(error) = temporary_root.close() {
+            log!("could not remove {}: {error}", path.display());
+        }
+    }
+}
+
+/// Finds the built extension: `--extension DIR`, else `$ALLWRIGHT_EXTENSION_DIR`, else
+/// `dist/<browser>` next to the binary's checkout (`<exe>/../../dist`) or in the source tree.
+pub fn locate_extension(request: &LaunchRequest) -> Result<PathBuf, String> {
+    let folder = request.browser.dist_folder_name();
+    let mut candidates = Vec::new();
+    if let Some(explicit) = &request.extension_dir {
+        candidates.push(explicit.clone());
+    } else if let Some(from_environment) =
+        std::env::var_os("ALLWRIGHT_EXTENSION_DIR").filter(|value| !value.is_empty())
+    {
+        candidates.push(PathBuf::from(from_environment));
+    } else {
+        if let Some(executable_folder) = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(Path::to_owned))
+        {
+            candidates.push(executable_folder.join("../../dist").join(folder));
+        }
+        candidates.push(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("dist")
+                .join(folder),
+        );
+    }
+    for candidate in &candidates {
+        if candidate.join("manifest.json").is_file() {
+            return candidate
+                .canonicalize()
+                .map_err(|error| format!("cannot resolve {}: {error}", candidate.display()));
+        }
+    }
+    let tried: Vec<String> = candidates
+        .iter()
+        .map(|candidate| candidate.display().to_string())
+        .collect();
+    Err(format!(
+        "the {folder} extension is not built (no manifest.json in {}). Build it with `node scripts/build-extension.mjs` \
+(or scripts/build), or pass --extension DIR",
+        tried.join(", ")
+    ))
+}
+
+pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> {
+    let identity = ExtensionIdentity::compiled_in()?;
+    let extension_folder = locate_extension(request)?;
+    let executable = std::env::current_exe()
+        .and_then(|exe| exe.canonicalize())
+        .map_err(|error| {
+            format!("cannot find this program's own path for the native host manifest: {error}")
+        })?;
+    let temporary_root = tempfile::Builder::new()
+        .prefix("allwright-")
+        .tempdir()
+        .map_err(|error| format!("cannot create a temporary folder: {error}"))?;
+    let root = temporary_root.path();
+    let socket_path = root.join("run").join("host.sock");
+    let browser_log = root.join("browser.log");
+    let host_log = root.join("host.log");
+    for folder in ["tmp", "config", "cache", "home"] {
+        std::fs::create_dir_all(root.join(folder))
+            .map_err(|error| format!("cannot prepare {}: {error}", root.display()))?;
+    }
+    // The browser inherits these and passes them to the host it starts: the host listens on our
+    // socket and logs to our file, and nothing is written outside the temporary folder.
+    let environment: Vec<(String, OsString)> = vec![
+        (
+            SOCKET_ENVIRONMENT_VARIABLE.into(),
+            socket_path.clone().into(),
+        ),
+        (
+            LOG_FILE_ENVIRONMENT_VARIABLE.into(),
+            host_log.clone().into(),
+        ),
+        ("TMPDIR".into(), root.join("tmp").into()),
+        ("XDG_CONFIG_HOME".into(), root.join("config").into()),
+        ("XDG_CACHE_HOME".into(), root.join("cache").into()),
+        ("HOME".into(), root.join("home").into()),
+    ];
+
+    log!(
+        "launching {:?} with the extension in {}",
+        request.browser,
+        extension_folder.display()
+    );
+    let (browser, expected_extension_id) = match request.browser {
+        BrowserChoice::Chromium => {
+            let user_data_dir = root.join("profile");
+            let manifest_folder = user_data_dir.join("NativeMessagingHosts");
+            install::write_manifest(
+                &manifest_folder,
+                &identity,
+                &install::chrome_host_manifest(&identity, &executable),
+            )?;
+            let mut options = ChromiumLaunchOptions::new(user_data_dir);
+            options.headless = request.headless;
+            options.environment = environment;
+            options.log_path = Some(browser_log.clone());
+            let browser = LaunchedBrowser::launch_chromium(&options).await;
+            (browser, identity.chrome_extension_id.clone())
+        }
+        BrowserChoice::Firefox => {
+            let manifest_folder = root
+                .join("home")
+                .join(".mozilla")
+                .join("native-messaging-hosts");
+            install::write_manifest(
+                &manifest_folder,
+                &identity,
+                &install::firefox_host_manifest(&identity, &executable),
+            )?;
+            let mut options = FirefoxLaunchOptions::new(root.join("profile"));
+            options.headless = request.headless;
+            options.environment = environment;
+            options.log_path = Some(browser_log.clone());
+            let browser = LaunchedBrowser::launch_firefox(&options).await;
+            (browser, identity.gecko_id.clone())
+        }
+    };
+    let browser = browser.map_err(|error| format!("{error}\n{}", log_excerpt(&browser_log)))?;
+
+    let ready = async {
+        let installed_id = browser
+            .bidi()
+            .install_web_extension(&extension_folder)
+            .await
+            .map_err(|error| format!("installing the extension from {} failed: {error}", extension_folder.display()))?;
+        if installed_id != expected_extension_id {
+            return Err(format!(
+                "the browser installed the extension as {installed_id}, not {expected_extension_id}: the built manifest's \
+key or gecko id differs from manifest/identity.json, so the native host would refuse it"
+            ));
+        }
+        log!("extension {installed_id} installed; waiting for its native host");
+        let host = Arc::new(HostClient::new(socket_path.clone()));
+        let hello = host.wait_until_ready(HOST_READY_TIMEOUT).await.map_err(|error| {
+            format!(
+                "the extension did not start the native host within {} s: {}\n{}\n{}",
+                HOST_READY_TIMEOUT.as_secs(),
+                error.message,
+                log_excerpt(&host_log),
+                log_excerpt(&browser_log)
+            )
+        })?;
+        log!("host ready: {} extension {}", hello.browser, hello.extension_version);
+        Ok(host)
+    }
+    .await;
+    match ready {
+        Ok(host) => Ok(LaunchedSession {
+            browser,
+            host,
+            temporary_root,
+        }),
+        Err(message) => {
+            browser.shutdown().await;
+            Err(message)
+        }
+    }
+}
+
+fn log_excerpt(path: &Path) -> String {
+    let tail = log_tail(path, 15);
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if tail.trim().is_empty() {
+        format!("({name}: empty)")
+    } else {
+        format!("last lines of {name}:\n{tail}")
+    }
+}

@@ -1,0 +1,416 @@
+//! Native-host mode: the browser starts the binary for the extension's native port, and the host
+//! relays tool calls between the extension (native messaging on stdin/stdout) and one client on
+//! the local socket (docs/protocol.md, sections 1 and 2).
+//!
+//! One task owns all the state (who is connected, which calls are in flight) and reacts to events
+//! from small reader and writer tasks, so no lock guards the relay and every rule of the protocol
+//! is a branch of one `select!`.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::net::UnixStream;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::mpsc;
+
+use crate::local_socket::{self, LineError, LineReader, PrivateSocket};
+use crate::log;
+use crate::native_messaging::{NativeMessageReader, NativeMessageWriter, NativeMessagingError};
+use crate::tool_error::ToolError;
+use crate::wire::{
+    ClientToHost, ExtensionToHost, HostToClient, HostToExtension, ToolResultMessage,
+};
+
+/// Who started the host, as recognised from the browser's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostInvocation {
+    /// Chrome/Chromium: argv `[path, "chrome-extension://<id>/", ...]`.
+    Chrome { origin: String },
+    /// Firefox: argv `[path, <manifest path>, <gecko id>]`.
+    Firefox {
+        manifest_path: String,
+        extension_id: String,
+    },
+}
+
+impl HostInvocation {
+    /// Recognises the browser's argv (without the program name). Anything else is a command line
+    /// for the CLI.
+    pub fn from_arguments(arguments: &[String]) -> Option<Self> {
+        let first = arguments.first()?;
+        if first.starts_with("chrome-extension://") {
+            return Some(Self::Chrome {
+                origin: first.clone(),
+            });
+        }
+        let second = arguments.get(1)?;
+        let looks_like_manifest =
+            first.ends_with(".json") && std::path::Path::new(first).is_absolute();
+        if looks_like_manifest && !second.starts_with('-') {
+            return Some(Self::Firefox {
+                manifest_path: first.clone(),
+                extension_id: second.clone(),
+            });
+        }
+        None
+    }
+
+    fn caller(&self) -> String {
+        match self {
+            Self::Chrome { origin } => origin.clone(),
+            Self::Firefox { extension_id, .. } => extension_id.clone(),
+        }
+    }
+}
+
+/// What the reader of stdin reports.
+enum ExtensionEvent {
+    Message(ExtensionToHost),
+    /// Clean end of stream (`Ok`) or a broken one.
+    Ended(Result<(), NativeMessagingError>),
+}
+
+/// What a client connection's reader reports. `generation` tells the current client from one
+/// that has already left.
+enum ClientEvent {
+    Call {
+        generation: u64,
+        id: String,
+        tool: String,
+        arguments: Value,
+    },
+    Malformed {
+        generation: u64,
+        id: Option<String>,
+        reason: String,
+    },
+    Gone {
+        generation: u64,
+    },
+}
+
+struct ActiveClient {
+    generation: u64,
+    sender: mpsc::UnboundedSender<HostToClient>,
+    writer_task: tokio::task::JoinHandle<()>,
+}
+
+/// A call forwarded to the extension under the host's own id.
+struct PendingCall {
+    client_generation: u64,
+    client_call_id: String,
+}
+
+struct ExtensionHello {
+    browser: String,
+    extension_version: String,
+}
+
+#[derive(Default)]
+struct RelayState {
+    hello: Option<ExtensionHello>,
+    client: Option<ActiveClient>,
+    pending: HashMap<String, PendingCall>,
+    next_host_call_id: u64,
+    next_client_generation: u64,
+}
+
+impl RelayState {
+    fn send_to_client(&self, generation: u64, message: HostToClient) {
+        if let Some(client) = self
+            .client
+            .as_ref()
+            .filter(|client| client.generation == generation)
+        {
+            let _ = client.sender.send(message);
+        }
+    }
+
+    fn send_ready(&self) {
+        if let (Some(client), Some(hello)) = (&self.client, &self.hello) {
+            let _ = client.sender.send(HostToClient::Ready {
+                browser: hello.browser.clone(),
+                extension_version: hello.extension_version.clone(),
+            });
+        }
+    }
+
+    /// Answers every call in flight with `extension_disconnected`: a call is never silently lost.
+    fn fail_pending_calls(&mut self) {
+        for (_, call) in std::mem::take(&mut self.pending) {
+            let answer = ToolResultMessage::from_outcome(
+                call.client_call_id,
+                Err(ToolError::extension_disconnected()),
+            );
+            self.send_to_client(call.client_generation, HostToClient::Result(answer));
+        }
+    }
+}
+
+pub async fn run(invocation: HostInvocation) -> Result<(), String> {
+    log!("started by {} (protocol 1)", invocation.caller());
+    if let (HostInvocation::Chrome { origin }, Ok(identity)) = (
+        &invocation,
+        crate::identity::ExtensionIdentity::compiled_in(),
+    ) {
+        if *origin != identity.chrome_origin() {
+            log!(
+                "warning: started by {origin}, not by allwright's extension {}",
+                identity.chrome_origin()
+            );
+        }
+    }
+    let socket_path = local_socket::default_socket_path();
+    let socket = PrivateSocket::bind(&socket_path)?;
+    log!("listening on {}", socket.path().display());
+
+    let (extension_event_sender, mut extension_events) = mpsc::channel::<ExtensionEvent>(64);
+    let reader_task = tokio::spawn(async move {
+        let mut reader = NativeMessageReader::new(tokio::io::stdin());
+        loop {
+            let event = match reader.read_message().await {
+                Ok(Some(Ok(message))) => ExtensionEvent::Message(message),
+                Ok(Some(Err(unreadable))) => {
+                    log!(
+                        "ignoring a message from the extension: {}",
+                        unreadable.reason
+                    );
+                    continue;
+                }
+                Ok(None) => ExtensionEvent::Ended(Ok(())),
+                Err(error) => ExtensionEvent::Ended(Err(error)),
+            };
+            let ended = matches!(event, ExtensionEvent::Ended(_));
+            if extension_event_sender.send(event).await.is_err() || ended {
+                return;
+            }
+        }
+    });
+    let (to_extension, mut outgoing_to_extension) = mpsc::unbounded_channel::<HostToExtension>();
+    let mut extension_writer_task = tokio::spawn(async move {
+        let mut writer = NativeMessageWriter::new(tokio::io::stdout());
+        while let Some(message) = outgoing_to_extension.recv().await {
+            writer.write_message(&message).await?;
+        }
+        Ok::<(), NativeMessagingError>(())
+    });
+
+    let (client_event_sender, mut client_events) = mpsc::unbounded_channel::<ClientEvent>();
+    let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
+    let mut state = RelayState::default();
+
+    let outcome: Result<(), String> = loop {
+        tokio::select! {
+            event = extension_events.recv() => match event {
+                Some(ExtensionEvent::Message(ExtensionToHost::Hello { browser, extension_version, protocol })) => {
+                    if state.hello.is_some() {
+                        // The background restarted (a Chrome service worker wakes up again): the
+                        // calls sent to the old one will never be answered.
+                        log!("the extension said hello again; failing {} call(s) in flight", state.pending.len());
+                        state.fail_pending_calls();
+                    }
+                    log!("extension hello: {browser} {extension_version} (protocol {})", protocol.map_or("?".into(), |p| p.to_string()));
+                    state.hello = Some(ExtensionHello { browser, extension_version });
+                    state.send_ready();
+                }
+                Some(ExtensionEvent::Message(ExtensionToHost::Result(result))) => match state.pending.remove(&result.id) {
+                    Some(call) => {
+                        let answer = ToolResultMessage { id: call.client_call_id, ..result };
+                        state.send_to_client(call.client_generation, HostToClient::Result(answer));
+                    }
+                    None => log!("dropping a result for call {:?}, whose client has left", result.id),
+                },
+                Some(ExtensionEvent::Ended(Ok(()))) | None => {
+                    log!("the extension closed the native port");
+                    break Ok(());
+                }
+                Some(ExtensionEvent::Ended(Err(error))) => break Err(error.to_string()),
+            },
+            accepted = socket.listener.accept() => match accepted {
+                Ok((stream, _)) => accept_client(&mut state, stream, &client_event_sender),
+                Err(error) => log!("accept failed: {error}"),
+            },
+            Some(event) = client_events.recv() => match event {
+                ClientEvent::Call { generation, id, tool, arguments } => {
+                    if state.client.as_ref().map(|client| client.generation) != Some(generation) {
+                        continue;
+                    }
+                    state.next_host_call_id += 1;
+                    let host_call_id = format!("h{}", state.next_host_call_id);
+                    state.pending.insert(host_call_id.clone(), PendingCall { client_generation: generation, client_call_id: id });
+                    let _ = to_extension.send(HostToExtension::Call { id: host_call_id, tool, arguments });
+                }
+                ClientEvent::Malformed { generation, id, reason } => {
+                    log!("unreadable message from the client: {reason}");
+                    if let Some(id) = id {
+                        let answer = ToolResultMessage::from_outcome(id, Err(ToolError::invalid_arguments(format!("the host could not read this call: {reason}"))));
+                        state.send_to_client(generation, HostToClient::Result(answer));
+                    }
+                }
+                ClientEvent::Gone { generation } => {
+                    if state.client.as_ref().map(|client| client.generation) == Some(generation) {
+                        log!("client {generation} left");
+                        state.client = None;
+                        state.pending.retain(|_, call| call.client_generation != generation);
+                    }
+                }
+            },
+            written = &mut extension_writer_task => {
+                let reason = match written {
+                    Ok(Ok(())) => "the writer stopped".to_owned(),
+                    Ok(Err(error)) => error.to_string(),
+                    Err(error) => error.to_string(),
+                };
+                break Err(format!("cannot write to the browser: {reason}"));
+            }
+            _ = terminate.recv() => { log!("SIGTERM"); break Ok(()); }
+            _ = interrupt.recv() => { log!("SIGINT"); break Ok(()); }
+        }
+    };
+
+    state.fail_pending_calls();
+    if let Some(client) = state.client.take() {
+        drop(client.sender);
+        // Let the writer deliver the last answers before the socket goes away.
+        let _ = tokio::time::timeout(Duration::from_secs(2), client.writer_task).await;
+    }
+    reader_task.abort();
+    drop(socket);
+    match &outcome {
+        Ok(()) => log!("exiting"),
+        Err(error) => log!("exiting after an error: {error}"),
+    }
+    outcome
+}
+
+/// Takes a new connection: another user's is dropped, a second client is told `busy`, the first
+/// one becomes the client and gets `ready` at once if the extension has already said hello.
+fn accept_client(
+    state: &mut RelayState,
+    stream: UnixStream,
+    events: &mpsc::UnboundedSender<ClientEvent>,
+) {
+    if !local_socket::peer_is_same_user(&stream) {
+        log!("refused a connection from another user");
+        return;
+    }
+    if state.client.is_some() {
+        log!("refused a second client: busy");
+        tokio::spawn(async move {
+            let mut stream = stream;
+            let busy = HostToClient::Busy {
+                message: "another agent is connected to this browser's allwright host; only one client at a time".into(),
+            };
+            let _ = local_socket::write_line(&mut stream, &busy).await;
+        });
+        return;
+    }
+    state.next_client_generation += 1;
+    let generation = state.next_client_generation;
+    let (read_half, mut write_half) = stream.into_split();
+    let (sender, mut outgoing) = mpsc::unbounded_channel::<HostToClient>();
+    let writer_task = tokio::spawn(async move {
+        while let Some(message) = outgoing.recv().await {
+            if local_socket::write_line(&mut write_half, &message)
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    let events = events.clone();
+    tokio::spawn(async move {
+        let mut reader = LineReader::new(read_half);
+        loop {
+            let event = match reader.read_message::<Value>().await {
+                Ok(Some(value)) => {
+                    let id = value.get("id").and_then(Value::as_str).map(str::to_owned);
+                    match serde_json::from_value::<ClientToHost>(value) {
+                        Ok(ClientToHost::Call {
+                            id,
+                            tool,
+                            arguments,
+                        }) => ClientEvent::Call {
+                            generation,
+                            id,
+                            tool,
+                            arguments,
+                        },
+                        Err(error) => ClientEvent::Malformed {
+                            generation,
+                            id,
+                            reason: error.to_string(),
+                        },
+                    }
+                }
+                Ok(None) | Err(LineError::Io(_) | LineError::TooLong) => {
+                    let _ = events.send(ClientEvent::Gone { generation });
+                    return;
+                }
+                Err(LineError::Unreadable { reason, .. }) => ClientEvent::Malformed {
+                    generation,
+                    id: None,
+                    reason,
+                },
+            };
+            if events.send(event).is_err() {
+                return;
+            }
+        }
+    });
+    log!("client {generation} connected");
+    state.client = Some(ActiveClient {
+        generation,
+        sender,
+        writer_task,
+    });
+    state.send_ready();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arguments(list: &[&str]) -> Vec<String> {
+        list.iter().map(|argument| argument.to_string()).collect()
+    }
+
+    #[test]
+    fn browser_invocations_are_recognised() {
+        assert_eq!(
+            HostInvocation::from_arguments(&arguments(&[
+                "chrome-extension://abc/",
+                "--parent-window=0"
+            ])),
+            Some(HostInvocation::Chrome {
+                origin: "chrome-extension://abc/".into()
+            })
+        );
+        assert_eq!(
+            HostInvocation::from_arguments(&arguments(&[
+                "/home/u/.mozilla/native-messaging-hosts/dev.allwright.host.json",
+                "allwright@allwright.dev"
+            ])),
+            Some(HostInvocation::Firefox {
+                manifest_path: "/home/u/.mozilla/native-messaging-hosts/dev.allwright.host.json"
+                    .into(),
+                extension_id: "allwright@allwright.dev".into()
+            })
+        );
+        for command_line in [
+            &["mcp"][..],
+            &["snapshot", "page.json", "x"],
+            &["install"],
+            &[],
+        ] {
+            assert_eq!(
+                HostInvocation::from_arguments(&arguments(command_line)),
+                None,
+                "{command_line:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! The client side of the local socket, used by `allwright mcp` and `allwright snapshot`: connect,
+//! wait for `ready`, send calls and match their results by id. A host exits whenever its extension
+//! goes away and the browser starts a new one, so a dead connection is replaced on the next call.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::net::unix::OwnedWriteHalf;
+use tokio::net::UnixStream;
+use tokio::sync::oneshot;
+
+use crate::local_socket::{self, LineReader};
+use crate::tool_error::ToolError;
+use crate::wire::{ClientToHost, HostToClient};
+
+/// How long a fresh connection waits for `ready` before the call reports `not_connected`.
+const READY_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostReady {
+    pub browser: String,
+    pub extension_version: String,
+}
+
+type Waiters = Arc<Mutex<Option<HashMap<String, oneshot::Sender<Result<Value, ToolError>>>>>>;
+
+struct Connection {
+    writer: OwnedWriteHalf,
+    /// Calls waiting for their result. `None` once the connection is gone.
+    waiters: Waiters,
+    reader_task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.reader_task.abort();
+    }
+}
+
+pub struct HostClient {
+    socket_path: PathBuf,
+    connection: tokio::sync::Mutex<Option<Connection>>,
+    next_call_id: std::sync::atomic::AtomicU64,
+}
+
+fn lock(
+    waiters: &Waiters,
+) -> std::sync::MutexGuard<'_, Option<HashMap<String, oneshot::Sender<Result<Value, ToolError>>>>> {
+    waiters
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl HostClient {
+    pub fn new(socket_path: PathBuf) -> Self {
+        Self {
+            socket_path,
+            connection: tokio::sync::Mutex::new(None),
+            next_call_id: std::sync::atomic::AtomicU64::new(1),
+        }
+    }
+
+    pub fn socket_path(&self) -> &Path {
+        &self.socket_path
+    }
+
+    /// Connects (if not connected) and waits for `ready`, retrying until `deadline_after`:
+    /// used right after a launch, while the browser is still starting the host.
+    pub async fn wait_until_ready(&self, deadline_after: Duration) -> Result<HostReady, ToolError> {
+        let deadline = Instant::now() + deadline_after;
+        loop {
+            let mut slot = self.connection.lock().await;
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            match connect(&self.socket_path, remaining.min(READY_TIMEOUT)).await {
+                Ok((connection, ready)) => {
+                    *slot = Some(connection);
+                    return Ok(ready);
+                }
+                Err(error) if Instant::now() >= deadline => return Err(error),
+                Err(_) => {
+                    drop(slot);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    }
+
+    /// Sends one tool call and waits for its result, at most `timeout`.
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let id = format!(
+            "c{}",
+            self.next_call_id
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let receiver = {
+            let mut slot = self.connection.lock().await;
+            let alive = slot
+                .as_ref()
+                .is_some_and(|connection| lock(&connection.waiters).is_some());
+            if !alive {
+                *slot = None;
+                let (connection, _ready) = connect(&self.socket_path, READY_TIMEOUT).await?;
+                *slot = Some(connection);
+            }
+            let Some(connection) = slot.as_mut() else {
+                return Err(ToolError::not_connected(
+                    "no connection to the browser's allwright host",
+                ));
+            };
+            let (sender, receiver) = oneshot::channel();
+            match lock(&connection.waiters).as_mut() {
+                Some(waiters) => waiters.insert(id.clone(), sender),
+                None => return Err(ToolError::extension_disconnected()),
+            };
+            let message = ClientToHost::Call {
+                id: id.clone(),
+                tool: tool.to_owned(),
+                arguments,
+            };
+            if local_socket::write_line(&mut connection.writer, &message)
+                .await
+                .is_err()
+            {
+                *slot = None;
+                return Err(ToolError::extension_disconnected());
+            }
+            receiver
+        };
+        match tokio::time::timeout(timeout, receiver).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) => Err(ToolError::extension_disconnected()),
+            Err(_) => {
+                if let Some(connection) = self.connection.lock().await.as_ref() {
+                    if let Some(waiters) = lock(&connection.waiters).as_mut() {
+                        waiters.remove(&id);
+                    }
+                }
+                Err(ToolError::new(crate::tool_error::codes::TIMEOUT, format!("{tool} got no answer from the browser within {} s", timeout.as_secs()))
+                    .with_hint("The page may be very large or busy. Retry once; for snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id."))
+            }
+        }
+    }
+}
+
+/// Opens the socket and waits for the host's first message, which must be `ready`.
+async fn connect(
+    socket_path: &Path,
+    ready_timeout: Duration,
+) -> Result<(Connection, HostReady), ToolError> {
+    let stream = UnixStream::connect(socket_path).await.map_err(|error| {
+        ToolError::not_connected(format!(
+            "no allwright host is listening at {} ({error}): the browser with the extension is not running, or the extension has not connected yet",
+            socket_path.display()
+        ))
+    })?;
+    let (read_half, writer) = stream.into_split();
+    let mut reader = LineReader::new(read_half);
+    let first = tokio::time::timeout(ready_timeout, reader.read_message::<HostToClient>()).await;
+    let ready = match first {
+        Ok(Ok(Some(HostToClient::Ready { browser, extension_version }))) => HostReady { browser, extension_version },
+        Ok(Ok(Some(HostToClient::Busy { message }))) => {
+            return Err(ToolError::not_connected(format!("the browser's allwright host is busy: {message}"))
+                .with_hint("Another MCP client is connected to this browser. Close it, or start a separate browser with `allwright mcp --launch chromium`."))
+        }
+        Ok(Ok(Some(HostToClient::Result(_)))) | Ok(Ok(None)) | Ok(Err(_)) => {
+            return Err(ToolError::not_connected("the allwright host closed the connection before it was ready"))
+        }
+        Err(_) => {
+            return Err(ToolError::not_connected(format!(
+                "the allwright host at {} is running but the extension has not said hello within {} s",
+                socket_path.display(),
+                ready_timeout.as_secs()
+            )))
+        }
+    };
+    let waiters: Waiters = Arc::new(Mutex::new(Some(HashMap::new())));
+    let reader_waiters = Arc::clone(&waiters);
+    let reader_task = tokio::spawn(async move {
+        loop {
+            match reader.read_message::<HostToClient>().await {
+                Ok(Some(HostToClient::Result(result))) => {
+                    let id = result.id.clone();
+                    let waiter = lock(&reader_waiters)
+                        .as_mut()
+                        .and_then(|waiters| waiters.remove(&id));
+                    if let Some(waiter) = waiter {
+                        let _ = waiter.send(result.into_outcome());
+                    }
+                }
+                // A repeated `ready` (the extension restarted) changes nothing for the client.
+                Ok(Some(HostToClient::Ready { .. } | HostToClient::Busy { .. })) => {}
+                Err(crate::local_socket::LineError::Unreadable { .. }) => {}
+                Ok(None) | Err(_) => break,
+            }
+        }
+        // The host is gone: every call still waiting failed with the extension.
+        if let Some(waiters) = lock(&reader_waiters).take() {
+            for (_, waiter) in waiters {
+                let _ = waiter.send(Err(ToolError::extension_disconnected()));
+            }
+        }
+    });
+    Ok((
+        Connection {
+            writer,
+            waiters,
+            reader_task,
+        },
+        ready,
+    ))
+}

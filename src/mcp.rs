@@ -1,0 +1,179 @@
+//! `allwright mcp`: the MCP server over stdio (rmcp). It lists the tools of the chosen tier with
+//! their JSON Schemas, validates each call against the same table, forwards it over the local
+//! socket to the native host, and answers with the result object as `structuredContent` and as
+//! JSON text, or with an `isError` result carrying `{code, message, hint?, suggestions?}`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Value};
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::browser_launch::{self, LaunchRequest};
+use crate::host_client::HostClient;
+use crate::log;
+use crate::tool_error::ToolError;
+use crate::tools::{self, Tier, ToolDefinition};
+
+/// What the model reads before it calls anything.
+const SERVER_INSTRUCTIONS: &str = "allwright lets you read and drive a real web browser through its accessibility tree. \
+Start with get_accessibility_tree: it prints each element as `role \"name\" [ref_N]`. Use navigate to open pages. \
+Refs stop working after navigation or re-rendering: read the tree again when one fails. \
+Errors come back as {code, message, hint}: follow the hint.";
+
+pub struct McpOptions {
+    pub tier: Tier,
+    pub dev: bool,
+    pub launch: Option<LaunchRequest>,
+}
+
+pub struct AllwrightMcpServer {
+    host: Arc<HostClient>,
+    tier: Tier,
+    dev: bool,
+}
+
+impl AllwrightMcpServer {
+    pub fn new(host: Arc<HostClient>, tier: Tier, dev: bool) -> Self {
+        Self { host, tier, dev }
+    }
+
+    fn listed_tool(&self, name: &str) -> Option<&'static ToolDefinition> {
+        tools::listed_tools(self.tier, self.dev).find(|tool| tool.name == name)
+    }
+
+    async fn answer(&self, request: CallToolRequestParams) -> Result<Value, ToolError> {
+        let Some(tool) = self.listed_tool(&request.name) else {
+            let listed: Vec<Value> = tools::listed_tools(self.tier, self.dev)
+                .map(|tool| json!(tool.name))
+                .collect();
+            return Err(ToolError::invalid_arguments(format!(
+                "there is no tool {:?} in this session",
+                request.name
+            ))
+            .with_hint("Call one of the listed tools.")
+            .with_suggestions(listed));
+        };
+        let arguments = tool.validate(request.arguments.as_ref())?;
+        let timeout = call_timeout(tool.name, &arguments);
+        let result = self.host.call(tool.name, arguments, timeout).await?;
+        // MCP wants structuredContent to be an object; the extension's results are, but a stray
+        // scalar is wrapped rather than breaking the client.
+        Ok(if result.is_object() {
+            result
+        } else {
+            json!({ "result": result })
+        })
+    }
+}
+
+/// How long the server waits for the browser: the snapshot's own budget plus a margin, and a
+/// minute for everything else (page loads included).
+fn call_timeout(tool: &str, arguments: &Value) -> Duration {
+    match tool {
+        "accessibility_snapshot" => {
+            let budget = arguments
+                .get("timeoutMs")
+                .and_then(Value::as_u64)
+                .unwrap_or(10_000);
+            Duration::from_millis(budget) + Duration::from_secs(10)
+        }
+        _ => Duration::from_secs(60),
+    }
+}
+
+fn mcp_tool(definition: &ToolDefinition) -> Tool {
+    let annotations = ToolAnnotations::new()
+        .read_only(definition.read_only)
+        .destructive(false)
+        .open_world(true);
+    Tool::new(
+        definition.name,
+        definition.description,
+        Arc::new(definition.input_schema()),
+    )
+    .with_title(definition.title)
+    .with_annotations(annotations)
+}
+
+impl ServerHandler for AllwrightMcpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("allwright", env!("CARGO_PKG_VERSION")))
+            .with_instructions(SERVER_INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            tools::listed_tools(self.tier, self.dev)
+                .map(mcp_tool)
+                .collect(),
+        ))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.listed_tool(name).map(mcp_tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        let result = match self.answer(request).await {
+            Ok(result) => CallToolResult::structured(result),
+            Err(error) => {
+                log!("{name}: {error}");
+                CallToolResult::structured_error(error.to_value())
+            }
+        };
+        Ok(result.into())
+    }
+}
+
+pub async fn run(options: McpOptions) -> Result<(), String> {
+    let launched = match &options.launch {
+        Some(request) => Some(browser_launch::launch(request).await?),
+        None => None,
+    };
+    // A launched browser's host is already connected (and serves one client at a time); otherwise
+    // the user's browser's host is reached lazily, on the first call.
+    let host = match &launched {
+        Some(session) => session.host(),
+        None => Arc::new(HostClient::new(crate::local_socket::default_socket_path())),
+    };
+    log!(
+        "serving MCP on stdio; host socket {}",
+        host.socket_path().display()
+    );
+    let server = AllwrightMcpServer::new(host, options.tier, options.dev);
+    let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
+    let outcome = match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => {
+            tokio::select! {
+                finished = running.waiting() => finished.map(|_| ()).map_err(|error| format!("the MCP session failed: {error}")),
+                _ = terminate.recv() => Ok(()),
+                _ = interrupt.recv() => Ok(()),
+            }
+        }
+        Err(error) => Err(format!(
+            "the MCP client did not initialize the session: {error}"
+        )),
+    };
+    if let Some(session) = launched {
+        session.shutdown().await;
+    }
+    outcome
+}

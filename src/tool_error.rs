@@ -1,0 +1,124 @@
+//! The error object every hop carries: `{code, message, hint?, suggestions?}` (docs/protocol.md).
+//! Errors from anywhere in the binary become one of these at the edge where a tool call ends.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The error codes of docs/protocol.md, "Error codes". Other codes from the extension are passed
+/// through unchanged; these are the ones this binary produces itself.
+pub mod codes {
+    pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
+    pub const TIMEOUT: &str = "timeout";
+    pub const SCRIPT_FAILED: &str = "script_failed";
+    pub const EXTENSION_DISCONNECTED: &str = "extension_disconnected";
+    pub const NOT_CONNECTED: &str = "not_connected";
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolError {
+    pub code: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestions: Option<Vec<Value>>,
+}
+
+impl ToolError {
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        Self {
+            code: code.to_owned(),
+            message: message.into(),
+            hint: None,
+            suggestions: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_suggestions(mut self, suggestions: Vec<Value>) -> Self {
+        self.suggestions = Some(suggestions);
+        self
+    }
+
+    pub fn invalid_arguments(message: impl Into<String>) -> Self {
+        Self::new(codes::INVALID_ARGUMENTS, message)
+    }
+
+    /// The extension went away with this call in flight.
+    pub fn extension_disconnected() -> Self {
+        Self::new(codes::EXTENSION_DISCONNECTED, "the browser extension disconnected before answering this call")
+            .with_hint("The browser was closed or the extension restarted. Retry the call; if it fails again with not_connected, ask the user to reopen the browser.")
+    }
+
+    /// Nothing answers on the local socket, or the host there is taken.
+    pub fn not_connected(message: impl Into<String>) -> Self {
+        Self::new(codes::NOT_CONNECTED, message).with_hint(
+            "Open Chrome, Chromium or Firefox with the allwright extension loaded (run `allwright install` once so the browser can start the host), or start the server with `allwright mcp --launch chromium`.",
+        )
+    }
+
+    /// Reads an error object written by someone else (the extension), keeping whatever is
+    /// usable: a missing code or message becomes `script_failed` with a generic message rather
+    /// than a lost error.
+    pub fn from_foreign_value(value: Option<&Value>) -> Self {
+        let Some(value) = value else {
+            return Self::new(
+                codes::SCRIPT_FAILED,
+                "the extension reported a failure without details",
+            );
+        };
+        if let Ok(error) = serde_json::from_value::<ToolError>(value.clone()) {
+            return error;
+        }
+        let code = value
+            .get("code")
+            .and_then(Value::as_str)
+            .unwrap_or(codes::SCRIPT_FAILED);
+        let message = value
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("the extension reported a failure: {value}"));
+        let mut error = Self::new(code, message);
+        error.hint = value.get("hint").and_then(Value::as_str).map(str::to_owned);
+        error.suggestions = value.get("suggestions").and_then(Value::as_array).cloned();
+        error
+    }
+
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self)
+            .unwrap_or_else(|_| serde_json::json!({"code": self.code, "message": self.message}))
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}: {}", self.code, self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(formatter, " ({hint})")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn foreign_errors_keep_what_they_have() {
+        let full = json!({"code": "ref_not_found", "message": "ref_9 is gone", "hint": "re-read", "suggestions": ["ref_8"]});
+        let error = ToolError::from_foreign_value(Some(&full));
+        assert_eq!(error.code, "ref_not_found");
+        assert_eq!(error.suggestions, Some(vec![json!("ref_8")]));
+        assert_eq!(error.to_value(), full);
+        let odd = ToolError::from_foreign_value(Some(&json!({"message": 3})));
+        assert_eq!(odd.code, "script_failed");
+        assert_eq!(ToolError::from_foreign_value(None).code, "script_failed");
+    }
+}
