@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Smoke check of the built Chrome extension in Debian's Chromium, through its real native port.
 //
-//   node scripts/smoke-extension.mjs [--stand-ins]
+//   node scripts/smoke-extension.mjs [--stand-ins] [--browser chromium|firefox]
 //
 // Builds the extension into a temporary folder, serves fixtures/ on two origins, registers a
 // stand-in native host (a small Node relay) in a fresh profile, starts headless Chromium with the
@@ -12,6 +12,9 @@
 // With --stand-ins (automatic when extension/generated/ is incomplete) the page-side tree builder
 // and both core builds are replaced by tiny stand-ins that report which core the background
 // picked, so the background and content router are checked on their own.
+//
+// Firefox (firefox-esr, through WebDriver BiDi's webExtension.install) runs the same tool calls;
+// the checks that need Chromium's DevTools (service-worker id and restart) are Chromium-only.
 
 import { spawn } from "node:child_process";
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -35,6 +38,13 @@ function check(condition, label, detail) {
   }
 }
 
+// Node 20 has WebSocket (for Firefox's BiDi) only behind a flag: run again with it.
+if (typeof WebSocket === "undefined" && process.argv.includes("firefox")) {
+  const child = spawn(process.execPath, ["--experimental-websocket", ...process.argv.slice(1)], { stdio: "inherit" });
+  child.on("exit", (code) => process.exit(code ?? 1));
+  await new Promise(() => {});
+}
+
 const work = await mkdtemp(path.join(os.tmpdir(), "allwright-smoke-"));
 const cleanups = [() => rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })];
 try {
@@ -49,19 +59,26 @@ console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} ch
 process.exit(failures === 0 ? 0 : 1);
 
 async function run() {
+  const browserIndex = process.argv.indexOf("--browser");
+  const browserName = browserIndex === -1 ? "chromium" : process.argv[browserIndex + 1];
   const standIns = process.argv.includes("--stand-ins") || !(await generatedComplete());
-  console.log(standIns ? "using stand-ins for the page-side tree builder and cores" : "using the real page-side core");
+  console.log(`${browserName}: ${standIns ? "using stand-ins for the page-side tree builder and cores" : "using the real page-side core"}`);
   const source = path.join(work, "extension");
   await cp(path.join(root, "extension"), source, { recursive: true });
   if (standIns) await writeStandIns(source);
-  await runNode([path.join(root, "scripts/build-extension.mjs"), "chrome", "--source", source, "--out", path.join(work, "dist")]);
-  const extensionDir = path.join(work, "dist", "chrome");
+  const target = browserName === "firefox" ? "firefox" : "chrome";
+  await runNode([path.join(root, "scripts/build-extension.mjs"), target, "--source", source, "--out", path.join(work, "dist")]);
+  const extensionDir = path.join(work, "dist", target);
 
   const reports = [];
   const origins = await startFixtureServers(reports);
   const relay = await startRelay();
   const profile = path.join(work, "profile");
-  await installStandInHost(profile, relay.port);
+  await installStandInHost(profile, relay.port, target);
+  if (target === "firefox") {
+    await runFirefox({ extensionDir, profile, relay, origins, reports, standIns });
+    return;
+  }
 
   const chrome = await startChromium(extensionDir, profile);
   const browser = await chromium.connectOverCDP(chrome.endpoint);
@@ -163,6 +180,96 @@ async function run() {
   const afterRestart = await relay.call("get_accessibility_tree", { tabId: plainTabId });
   check(afterRestart.ok, "a tool call works after the restart", afterRestart);
   if (standIns) check(afterRestart.ok && afterRestart.result.core === "wasm", "the CSP record survived the restart (WASM for a page without CSP)", afterRestart.result?.core);
+}
+
+/** The same tool calls in Firefox, installed as a temporary add-on over WebDriver BiDi. */
+async function runFirefox({ extensionDir, profile, relay, origins, reports, standIns }) {
+  const bidi = await startFirefox(profile);
+  const installed = await bidi.send("webExtension.install", { extensionData: { type: "path", path: extensionDir } });
+  check(installed.extension === identity.geckoId, "Firefox installs the extension under identity.json's geckoId", installed);
+  const hello = await relay.nextHello(20_000);
+  check(hello.type === "hello" && hello.browser === "firefox" && hello.protocol === 1, "hello from the extension", hello);
+
+  const framesUrl = `${origins.a}/pages/frames.html`;
+  const nav = await relay.call("navigate", { url: framesUrl });
+  check(nav.ok && nav.result.url === framesUrl && nav.result.title === "Frames fixture", "navigate returns the final url and title", nav);
+  const tree = await relay.call("get_accessibility_tree", { filter: "interactive" });
+  check(tree.ok && typeof tree.result.tree === "string" && tree.result.url === framesUrl, "get_accessibility_tree answers from the top frame", tree);
+  if (standIns) check(tree.ok && tree.result.core === "wasm", "Firefox gets the WASM core", tree.result?.core);
+  const json = await relay.call("accessibility_snapshot", { format: "json" });
+  const parsed = json.ok ? JSON.parse(json.result.snapshot) : null;
+  check(json.ok && json.result.documentCount === 4, "accessibility_snapshot collects the top document and its three frames", json.ok ? json.result.documentCount : json);
+  if (parsed) {
+    const whos = parsed.documents.slice(1).map((d) => new URL(d.url).searchParams.get("who"));
+    check(JSON.stringify(whos) === JSON.stringify(["same", "cross", "hidden"]), "frames come in document order, cross-origin included", whos);
+  }
+  const noFrame = await relay.call("get_accessibility_tree", { frameId: 987654 });
+  check(!noFrame.ok && noFrame.error.code === "frame_not_found", "an unknown frameId is frame_not_found", noFrame);
+  const big = await relay.call("get_accessibility_tree", { padding: "x".repeat(600 * 1024) });
+  check(!big.ok && big.error.code === "invalid_arguments", "a chunked call is reassembled (and its unknown argument refused)", big.ok ? "ok" : big.error.message);
+
+  for (const page of ["script-self", "report-only", "meta"]) {
+    const url = `${origins.a}/pages/csp/${page}.html`;
+    const opened = await relay.call("navigate", { url });
+    check(opened.ok && opened.result.url === url, `${page}: navigate`, opened);
+    const snapshot = await relay.call("accessibility_snapshot", { format: "yaml" });
+    check(snapshot.ok && snapshot.result.documentCount >= 2, `${page}: snapshot of every frame`, snapshot.ok ? snapshot.result.documentCount : snapshot);
+    const { contexts } = await bidi.send("browsingContext.getTree", {});
+    const evaluated = await bidi.send("script.evaluate", {
+      expression: "document.getElementById('violations')?.textContent ?? 'none'",
+      target: { context: contexts[0].context },
+      awaitPromise: false,
+    });
+    check(evaluated.result?.value === "0", `${page}: the page saw no CSP violation`, evaluated.result);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  check(reports.length === 0, "no CSP report reached the fixture server", reports);
+}
+
+async function startFirefox(profile) {
+  await mkdir(profile, { recursive: true });
+  const home = path.join(work, "home");
+  await mkdir(home, { recursive: true });
+  const child = spawn("firefox-esr", ["-headless", "-no-remote", "-profile", profile, "--remote-debugging-port=0"], {
+    env: { ...process.env, HOME: home, TMPDIR: home, XDG_CONFIG_HOME: home },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  cleanups.push(() => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  }));
+  const endpoint = await withTimeout(new Promise((resolve, reject) => {
+    let text = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (piece) => {
+      text += piece;
+      const match = /WebDriver BiDi listening on (ws:\/\/\S+)/.exec(text);
+      if (match) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`firefox exited with ${code}: ${text.slice(-2000)}`)));
+  }), 30_000, "firefox did not start");
+  const socket = new WebSocket(`${endpoint.replace(/\/$/, "")}/session`);
+  await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = () => reject(new Error("BiDi socket failed")); });
+  cleanups.push(() => socket.close());
+  let nextId = 1;
+  const pending = new Map();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.id !== undefined && pending.has(message.id)) {
+      pending.get(message.id)(message);
+      pending.delete(message.id);
+    }
+  };
+  const send = async (method, params) => {
+    const id = nextId++;
+    socket.send(JSON.stringify({ id, method, params }));
+    const reply = await withTimeout(new Promise((resolve) => pending.set(id, resolve)), 30_000, `BiDi ${method} timed out`);
+    if (reply.type === "error") throw new Error(`BiDi ${method}: ${reply.error}: ${reply.message}`);
+    return reply.result;
+  };
+  await send("session.new", { capabilities: {} });
+  return { send };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,7 +430,7 @@ async function startRelay() {
 }
 
 /** A native host that relays to the test over TCP and chunks large messages as the real one does. */
-async function installStandInHost(profile, relayPort) {
+async function installStandInHost(profile, relayPort, target) {
   const hostScript = path.join(work, "stand-in-host.mjs");
   await writeFile(hostScript, `import net from "node:net";
 const socket = net.connect(${relayPort}, "127.0.0.1");
@@ -368,14 +475,21 @@ socket.on("close", () => process.exit(0));
   const launcher = path.join(work, "stand-in-host.sh");
   await writeFile(launcher, `#!/bin/sh\nexec "${process.execPath}" "${hostScript}" "$@"\n`);
   await chmod(launcher, 0o755);
-  const manifestDir = path.join(profile, "NativeMessagingHosts");
+  // Chromium with --user-data-dir reads <profile>/NativeMessagingHosts; Firefox reads
+  // $HOME/.mozilla/native-messaging-hosts, with HOME pointed at the test's folder (RECIPES.md).
+  const manifestDir = target === "firefox"
+    ? path.join(work, "home", ".mozilla", "native-messaging-hosts")
+    : path.join(profile, "NativeMessagingHosts");
   await mkdir(manifestDir, { recursive: true });
+  const allowed = target === "firefox"
+    ? { allowed_extensions: [identity.geckoId] }
+    : { allowed_origins: [`chrome-extension://${identity.chromeExtensionId}/`] };
   await writeFile(path.join(manifestDir, `${identity.nativeHostName}.json`), JSON.stringify({
     name: identity.nativeHostName,
     description: "allwright smoke-test stand-in host",
     path: launcher,
     type: "stdio",
-    allowed_origins: [`chrome-extension://${identity.chromeExtensionId}/`],
+    ...allowed,
   }));
 }
 

@@ -13,8 +13,20 @@ const NAVIGATION_TIMEOUT_MS = 30_000;
 
 /**
  * One navigation waiting for its load.
- * @typedef {{tabId: number, startedUrl: string|null, settle: (error?: ToolFailure) => void}} Waiter
+ * @typedef {{tabId: number, startedUrl: string|null, abortTimer: ReturnType<typeof setTimeout>|null,
+ *   settle: (error?: ToolFailure) => void}} Waiter
  */
+
+/**
+ * How long an aborted load may be followed by its continuation. Firefox aborts and restarts a
+ * load when it moves the tab to another process (the first attempt reports NS_BINDING_ABORTED,
+ * "Error code 2152398850"), and a navigation we replaced reports its abort late; a load that is
+ * really over (a download, a 204) has no continuation.
+ */
+const ABORT_GRACE_MS = 2_000;
+
+/** Browsers' texts for an aborted load: Chrome's, and Firefox's by name or by number. */
+const ABORTED = /ERR_ABORTED|NS_BINDING_ABORTED|2152398850/;
 
 /** @type {Set<Waiter>} */
 const waiters = new Set();
@@ -32,6 +44,10 @@ export function onNavigationEvent(kind, details) {
       continue;
     }
     if (details.frameId !== 0) continue;
+    if (kind !== "errorOccurred" && waiter.abortTimer !== null) {
+      clearTimeout(waiter.abortTimer);
+      waiter.abortTimer = null;
+    }
     switch (kind) {
       case "beforeNavigate":
       case "committed":
@@ -47,15 +63,20 @@ export function onNavigationEvent(kind, details) {
         // same-document navigation and no completion.
         waiter.settle();
         break;
-      case "errorOccurred":
-        // The navigation we replaced reports its abort, possibly after ours has started;
-        // only an error for our own URL, or any error other than an abort, is ours.
+      case "errorOccurred": {
         if (waiter.startedUrl === null) break;
-        if (/ERR_ABORTED|NS_BINDING_ABORTED/.test(details.error ?? "") && details.url !== waiter.startedUrl) break;
-        waiter.settle(new ToolFailure(messages.toolError("navigation_failed", `loading ${details.url} failed: ${details.error}`, {
+        const failure = new ToolFailure(messages.toolError("navigation_failed", `loading ${details.url} failed: ${details.error}`, {
           hint: "Check the URL; the site may be down, or the address may not exist.",
-        })));
+        }));
+        // An abort fails the call only if nothing continues the load (see ABORT_GRACE_MS).
+        if (ABORTED.test(details.error ?? "")) {
+          clearTimeout(waiter.abortTimer);
+          waiter.abortTimer = setTimeout(() => waiter.settle(failure), ABORT_GRACE_MS);
+        } else {
+          waiter.settle(failure);
+        }
         break;
+      }
     }
   }
 }
@@ -86,11 +107,12 @@ export async function navigate({ tabId, url }) {
 function waitForLoad(tabId) {
   let timer;
   /** @type {Waiter} */
-  const waiter = { tabId, startedUrl: null, settle: () => {} };
+  const waiter = { tabId, startedUrl: null, abortTimer: null, settle: () => {} };
   const promise = new Promise((resolve, reject) => {
     waiter.settle = (error) => {
       waiters.delete(waiter);
       clearTimeout(timer);
+      clearTimeout(waiter.abortTimer);
       if (error === undefined) resolve();
       else reject(error);
     };
@@ -105,6 +127,7 @@ function waitForLoad(tabId) {
     cancel: () => {
       waiters.delete(waiter);
       clearTimeout(timer);
+      clearTimeout(waiter.abortTimer);
     },
   };
 }
