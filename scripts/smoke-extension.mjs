@@ -105,6 +105,7 @@ async function run() {
   const tree = await relay.call("get_accessibility_tree", {});
   check(tree.ok && typeof tree.result.tree === "string" && tree.result.url === framesUrl && tree.result.title === "Frames fixture", "get_accessibility_tree answers from the top frame", tree);
   if (standIns) check(tree.ok && tree.result.core === "wasm", "a page without CSP gets the WASM core", tree.result?.core);
+  if (tree.ok) console.log(`     tree: ${JSON.stringify(tree.result.tree.slice(0, 160))}`);
 
   const json = await relay.call("accessibility_snapshot", { format: "json" });
   const parsed = json.ok ? JSON.parse(json.result.snapshot) : null;
