@@ -89,6 +89,10 @@ async function run() {
   check(hello.type === "hello" && hello.browser === "chrome" && hello.protocol === 1 && hello.extensionVersion === "0.1.0", "hello from the extension", hello);
 
   const worker = await serviceWorker(context);
+  const workerErrors = [];
+  worker.on("console", (message) => {
+    if (message.type() === "error") workerErrors.push(message.text());
+  });
   const workerUrl = new URL(worker.url());
   check(workerUrl.host === identity.chromeExtensionId, "extension id equals identity.json's chromeExtensionId", workerUrl.host);
   // The function runs in the service worker, where `chrome` is the extension API.
@@ -178,6 +182,7 @@ async function run() {
   await waker.goto(`${origins.a}/pages/frame-child.html?who=waker`);
   const hello2 = await relay.nextHello(15_000).catch((error) => error);
   check(hello2?.type === "hello", "the restarted worker reconnects and says hello again", String(hello2));
+  check(workerErrors.length === 0, "the service worker logged no error before the restart", workerErrors);
   const afterRestart = await relay.call("get_accessibility_tree", { tabId: plainTabId });
   check(afterRestart.ok, "a tool call works after the restart", afterRestart);
   if (standIns) check(afterRestart.ok && afterRestart.result.core === "wasm", "the CSP record survived the restart (WASM for a page without CSP)", afterRestart.result?.core);

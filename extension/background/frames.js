@@ -52,7 +52,7 @@ export async function callFrame(tabId, frameId, request, { deadline, frameLabel 
     reply = await beforeDeadline(api.tabs.sendMessage(tabId, request, { frameId }), deadline, label);
   } catch (error) {
     if (error instanceof ToolFailure || !isNoReceiver(error)) throw asFrameFailure(error, label);
-    await injectContentScripts(tabId, frameId, label);
+    await beforeDeadline(injectContentScripts(tabId, frameId, label), deadline, label);
     try {
       reply = await beforeDeadline(api.tabs.sendMessage(tabId, request, { frameId }), deadline, label);
     } catch (retryError) {
