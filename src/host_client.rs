@@ -25,7 +25,9 @@ pub struct HostReady {
     pub extension_version: String,
 }
 
-type Waiters = Arc<Mutex<Option<HashMap<String, oneshot::Sender<Result<Value, ToolError>>>>>>;
+/// The calls waiting for their result, by call id; `None` once the connection is gone.
+type WaiterTable = Option<HashMap<String, oneshot::Sender<Result<Value, ToolError>>>>;
+type Waiters = Arc<Mutex<WaiterTable>>;
 
 struct Connection {
     writer: OwnedWriteHalf,
@@ -46,9 +48,7 @@ pub struct HostClient {
     next_call_id: std::sync::atomic::AtomicU64,
 }
 
-fn lock(
-    waiters: &Waiters,
-) -> std::sync::MutexGuard<'_, Option<HashMap<String, oneshot::Sender<Result<Value, ToolError>>>>> {
+fn lock(waiters: &Waiters) -> std::sync::MutexGuard<'_, WaiterTable> {
     waiters
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -39,12 +39,23 @@ pub(crate) async fn request(
             .write_all(body_text.as_bytes())
             .await
             .map_err(|error| error.to_string())?;
+        // chromedriver keeps the connection open despite `Connection: close`, so the response
+        // ends where its framing says, not at the end of the stream.
         let mut raw = Vec::new();
-        stream
-            .read_to_end(&mut raw)
-            .await
-            .map_err(|error| error.to_string())?;
-        parse_response(&raw)
+        let mut buffer = [0u8; 16 * 1024];
+        loop {
+            let read = stream
+                .read(&mut buffer)
+                .await
+                .map_err(|error| error.to_string())?;
+            if read == 0 {
+                return parse_response(&raw);
+            }
+            raw.extend_from_slice(&buffer[..read]);
+            if response_is_complete(&raw) {
+                return parse_response(&raw);
+            }
+        }
     };
     tokio::time::timeout(timeout, exchange).await.map_err(|_| {
         format!(
@@ -52,6 +63,28 @@ pub(crate) async fn request(
             timeout.as_secs()
         )
     })?
+}
+
+/// Whether `raw` holds a whole response: headers plus a `Content-Length` body, or a chunked
+/// body up to its last chunk. A body framed by the end of the stream is never complete here.
+fn response_is_complete(raw: &[u8]) -> bool {
+    let Some(header_end) = raw.windows(4).position(|window| window == b"\r\n\r\n") else {
+        return false;
+    };
+    let head = String::from_utf8_lossy(&raw[..header_end]).to_ascii_lowercase();
+    let body_length = raw.len() - header_end - 4;
+    for line in head.split("\r\n") {
+        if let Some(value) = line.strip_prefix("content-length:") {
+            return value
+                .trim()
+                .parse::<usize>()
+                .is_ok_and(|length| body_length >= length);
+        }
+        if line.starts_with("transfer-encoding:") && line.contains("chunked") {
+            return raw.ends_with(b"0\r\n\r\n");
+        }
+    }
+    false
 }
 
 /// Reads a complete HTTP/1.1 response: the status line, headers, and a body framed by
@@ -152,6 +185,22 @@ mod tests {
                 body: json!({"value": 2})
             })
         );
+    }
+
+    #[test]
+    fn completeness_follows_the_framing_not_the_end_of_stream() {
+        assert!(!response_is_complete(
+            b"HTTP/1.1 200 OK\r\nContent-Length:5\r\n\r\n{}"
+        ));
+        assert!(response_is_complete(
+            b"HTTP/1.1 200 OK\r\nContent-Length:2\r\n\r\n{}"
+        ));
+        assert!(!response_is_complete(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n"
+        ));
+        assert!(response_is_complete(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+        ));
     }
 
     #[test]

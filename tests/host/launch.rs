@@ -1,0 +1,130 @@
+//! Opt-in browser checks of `--launch` and `snapshot` with a stand-in extension: a background
+//! that connects to the native host, says hello and answers every call with what it knows about
+//! the active tab. It carries the real extension's identity (the public `key` and the gecko id
+//! of manifest/identity.json), so the launcher's id check and the native-host manifests are
+//! exercised for real. `cargo test --test host -- --ignored`.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+const STAND_IN_BACKGROUND: &str = r#"
+const port = chrome.runtime.connectNative("NATIVE_HOST_NAME");
+port.postMessage({type: "hello", browser: "BROWSER", extensionVersion: "0.0.0-stand-in", protocol: 1});
+port.onMessage.addListener(async (message) => {
+  if (message.type !== "call") return;
+  const [tab] = await chrome.tabs.query({active: true, lastFocusedWindow: true});
+  const url = tab ? tab.url : null;
+  port.postMessage({type: "result", id: message.id, ok: true,
+    result: {tree: `stand-in tree of ${url}`, snapshot: JSON.stringify({url}), tool: message.tool, url}});
+});
+"#;
+
+fn identity() -> Value {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("manifest/identity.json"),
+    )
+    .expect("identity.json");
+    serde_json::from_str(&text).expect("identity JSON")
+}
+
+/// Writes the stand-in extension for `browser` ("chrome" or "firefox") into `folder`.
+fn write_stand_in_extension(folder: &Path, browser: &str) {
+    let identity = identity();
+    let background = STAND_IN_BACKGROUND
+        .replace(
+            "NATIVE_HOST_NAME",
+            identity["nativeHostName"].as_str().expect("name"),
+        )
+        .replace("BROWSER", browser);
+    let manifest = if browser == "chrome" {
+        json!({"manifest_version": 3, "name": "allwright stand-in", "version": "0.0.0", "key": identity["chromeKey"],
+               "permissions": ["nativeMessaging", "tabs"], "background": {"service_worker": "background.js"}})
+    } else {
+        json!({"manifest_version": 3, "name": "allwright stand-in", "version": "0.0.0",
+               "browser_specific_settings": {"gecko": {"id": identity["geckoId"]}},
+               "permissions": ["nativeMessaging", "tabs"], "background": {"scripts": ["background.js"]}})
+    };
+    std::fs::create_dir_all(folder).expect("folder");
+    std::fs::write(folder.join("manifest.json"), manifest.to_string()).expect("manifest");
+    std::fs::write(folder.join("background.js"), background).expect("background");
+}
+
+fn snapshot_through_the_stand_in(browser_flag: &str, extension_flavour: &str) {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let extension = folder.path().join("extension");
+    write_stand_in_extension(&extension, extension_flavour);
+    let page = folder.path().join("page with space.html");
+    std::fs::write(&page, "<title>Stand-in</title><button>Go</button>").expect("page");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args([
+            "snapshot",
+            page.to_str().expect("utf-8 path"),
+            "--browser",
+            browser_flag,
+            "--extension",
+        ])
+        .arg(&extension)
+        .output()
+        .expect("run allwright snapshot");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "snapshot failed:\n{stderr}");
+    assert!(
+        stdout.starts_with("stand-in tree of http://127.0.0.1:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.trim_end().ends_with("/page%20with%20space.html"),
+        "{stdout}"
+    );
+}
+
+#[test]
+#[ignore = "starts Chromium through chromedriver"]
+fn snapshot_launches_chromium_installs_the_extension_and_reaches_the_host() {
+    snapshot_through_the_stand_in("chromium", "chrome");
+}
+
+#[test]
+#[ignore = "starts Firefox"]
+fn snapshot_launches_firefox_installs_the_extension_and_reaches_the_host() {
+    snapshot_through_the_stand_in("firefox", "firefox");
+}
+
+#[test]
+fn snapshot_without_a_built_extension_fails_clearly() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let page = folder.path().join("page.html");
+    std::fs::write(&page, "<p>x</p>").expect("page");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args([
+            "snapshot",
+            page.to_str().expect("utf-8 path"),
+            "--extension",
+        ])
+        .arg(folder.path().join("missing"))
+        .output()
+        .expect("run allwright snapshot");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("not built") && stderr.contains("build-extension"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_bad_command_line_is_a_usage_error() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args(["mcp", "--tier", "huge"])
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(2));
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .arg("--help")
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("mcp"));
+}

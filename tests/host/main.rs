@@ -1,0 +1,11 @@
+//! Host tests: the built `allwright` binary, spawned the way a browser spawns it, spoken to over
+//! framed stdin/stdout as the extension and over its local socket as a client; and `allwright mcp`
+//! driven by the rmcp client with this test playing the native host on the socket.
+//!
+//! Nothing here needs a browser. The opt-in browser checks of the launcher are in `launch.rs`
+//! (`cargo test --test host -- --ignored`).
+
+mod launch;
+mod mcp;
+mod relay;
+mod support;

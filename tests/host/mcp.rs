@@ -1,0 +1,247 @@
+//! `allwright mcp` through the official rmcp client, with this test playing the native host on
+//! the socket that `ALLWRIGHT_SOCKET` names.
+
+use std::path::Path;
+use std::process::Stdio;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::UnixListener;
+use tokio::sync::mpsc;
+
+use crate::support::PATIENCE;
+
+async fn start_mcp(socket_path: &Path, extra_arguments: &[&str]) -> RunningService<RoleClient, ()> {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+    command
+        .arg("mcp")
+        .args(extra_arguments)
+        .env("ALLWRIGHT_SOCKET", socket_path);
+    let (transport, _stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn allwright mcp");
+    tokio::time::timeout(PATIENCE, ().serve(transport))
+        .await
+        .expect("initialize in time")
+        .expect("MCP initialize")
+}
+
+/// A stand-in host: says ready, records each call, answers with a canned result per tool.
+async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
+    std::fs::create_dir_all(socket_path.parent().expect("folder")).expect("folder");
+    let listener = UnixListener::bind(socket_path).expect("bind the fake host");
+    let (calls_sender, calls) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let Ok((stream, _)) = listener.accept().await else {
+            return;
+        };
+        let (read_half, mut write_half) = stream.into_split();
+        let ready = json!({"type": "ready", "browser": "chrome", "extensionVersion": "0.1.0"});
+        let _ = write_half.write_all(format!("{ready}\n").as_bytes()).await;
+        let mut lines = BufReader::new(read_half).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let Ok(call) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let result = match call["tool"].as_str() {
+                Some("get_accessibility_tree") => json!({
+                    "tree": "button \"Send\" [ref_1]", "truncated": false, "hasMore": false, "autoDegraded": false,
+                    "page": 1, "pageCount": 1, "url": "https://example.com/", "title": "Example"
+                }),
+                _ => json!({"url": "about:blank", "title": ""}),
+            };
+            let answer = json!({"type": "result", "id": call["id"], "ok": true, "result": result});
+            let _ = calls_sender.send(call);
+            let _ = write_half.write_all(format!("{answer}\n").as_bytes()).await;
+        }
+    });
+    calls
+}
+
+fn error_object(result: &CallToolResult) -> &Value {
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "expected an isError result: {result:?}"
+    );
+    result
+        .structured_content
+        .as_ref()
+        .expect("the error as structuredContent")
+}
+
+#[tokio::test]
+async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_text() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("host.sock");
+    let mut calls = start_fake_host(&socket_path).await;
+    let client = start_mcp(&socket_path, &[]).await;
+
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "get_accessibility_tree",
+            "accessibility_snapshot",
+            "navigate"
+        ]
+    );
+    for tool in &tools {
+        assert_eq!(
+            tool.input_schema.get("type"),
+            Some(&json!("object")),
+            "{}",
+            tool.name
+        );
+        assert!(
+            tool.input_schema
+                .get("properties")
+                .is_some_and(Value::is_object),
+            "{}",
+            tool.name
+        );
+        assert!(
+            tool.description
+                .as_ref()
+                .is_some_and(|text| text.len() > 200),
+            "{} explains itself to the model",
+            tool.name
+        );
+    }
+    let tree_tool = &tools[0];
+    assert_eq!(
+        tree_tool.input_schema["properties"]["filter"]["enum"],
+        json!(["all", "visible", "interactive"])
+    );
+    assert_eq!(tools[2].input_schema["required"], json!(["url"]));
+
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("get_accessibility_tree").with_arguments(
+                json!({"filter": "interactive"})
+                    .as_object()
+                    .cloned()
+                    .expect("object"),
+            ),
+        )
+        .await
+        .expect("tools/call");
+    assert_ne!(result.is_error, Some(true));
+    let structured = result
+        .structured_content
+        .clone()
+        .expect("structuredContent");
+    assert_eq!(structured["tree"], "button \"Send\" [ref_1]");
+    let text = result
+        .content
+        .first()
+        .and_then(|content| content.as_text())
+        .map(|text| text.text.clone())
+        .expect("a text block");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).expect("the text is the JSON result"),
+        structured
+    );
+
+    let forwarded = tokio::time::timeout(PATIENCE, calls.recv())
+        .await
+        .expect("in time")
+        .expect("the host got the call");
+    assert_eq!(forwarded["type"], "call");
+    assert_eq!(forwarded["tool"], "get_accessibility_tree");
+    assert_eq!(forwarded["arguments"], json!({"filter": "interactive"}));
+    client.cancel().await.expect("close the session");
+}
+
+#[tokio::test]
+async fn bad_arguments_come_back_as_invalid_arguments_without_reaching_the_host() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("host.sock");
+    let mut calls = start_fake_host(&socket_path).await;
+    let client = start_mcp(&socket_path, &["--tier", "ask"]).await;
+
+    let cases = [
+        ("navigate", json!({"url": "example.com"})),
+        ("navigate", json!({})),
+        ("get_accessibility_tree", json!({"maxDepth": 0})),
+        ("get_accessibility_tree", json!({"depth": 3})),
+        ("accessibility_snapshot", json!({"format": "xml"})),
+        ("no_such_tool", json!({})),
+    ];
+    for (tool, arguments) in cases {
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new(tool)
+                    .with_arguments(arguments.as_object().cloned().expect("object")),
+            )
+            .await
+            .expect("an isError result, not a protocol error");
+        let error = error_object(&result);
+        assert_eq!(error["code"], "invalid_arguments", "{tool} {arguments}");
+        assert!(error["message"]
+            .as_str()
+            .is_some_and(|message| !message.is_empty()));
+        let text = result
+            .content
+            .first()
+            .and_then(|content| content.as_text())
+            .map(|text| text.text.clone())
+            .expect("text");
+        assert_eq!(
+            &serde_json::from_str::<Value>(&text).expect("JSON text"),
+            error
+        );
+    }
+    let schemeless = client
+        .call_tool(
+            CallToolRequestParams::new("navigate").with_arguments(
+                json!({"url": "example.com"})
+                    .as_object()
+                    .cloned()
+                    .expect("object"),
+            ),
+        )
+        .await
+        .expect("result");
+    assert!(error_object(&schemeless)["hint"]
+        .as_str()
+        .is_some_and(|hint| hint.contains("https://example.com")));
+    assert!(
+        calls.try_recv().is_err(),
+        "no invalid call reached the host"
+    );
+    client.cancel().await.expect("close the session");
+}
+
+#[tokio::test]
+async fn without_a_host_calls_fail_with_not_connected_and_a_hint() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("nobody-listens.sock");
+    let client = start_mcp(&socket_path, &[]).await;
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("navigate").with_arguments(
+                json!({"url": "https://example.com"})
+                    .as_object()
+                    .cloned()
+                    .expect("object"),
+            ),
+        )
+        .await
+        .expect("result");
+    let error = error_object(&result);
+    assert_eq!(error["code"], "not_connected");
+    assert!(
+        error["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("allwright install")),
+        "{error}"
+    );
+    client.cancel().await.expect("close the session");
+}
