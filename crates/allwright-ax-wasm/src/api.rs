@@ -1,0 +1,338 @@
+//! The two operations the content script asks of the core, over any [`Dom`], and the one place
+//! where their results become text for JavaScript.
+//!
+//! Every operation returns one string: a line of JSON (the envelope), a line break, then the
+//! body. The envelope is `{"ok":true,...}` with the metadata, or `{"ok":false,"error":{code,
+//! message, hint?}}` with an empty body. The body is the text tree or the snapshot document as
+//! written by the core, sent raw so that a large document is not escaped into JSON and parsed
+//! back. The envelope never holds a raw line break (`push_quoted` escapes them), so the first
+//! `\n` ends it.
+//!
+//! The operations are generic over the DOM so that the native example and tests run exactly the
+//! code the browser runs, over the in-memory DOM.
+
+use allwright_ax::snapshot::{push_quoted, write_json_document, write_yaml_document};
+use allwright_ax::text::TextTreeOptions;
+use allwright_ax::{
+    generate_accessibility_tree, snapshot_tree, AxRole, Dom, Filter, Format, NodeId, NodeKind,
+    SnapshotDocument, TextTreeError,
+};
+
+/// The arguments of `get_accessibility_tree` once the content script has resolved `ref_id` to a
+/// node, plus the registry facts the glue needs to keep references stable.
+#[derive(Clone, Debug)]
+pub struct TextTreeRequest<'input> {
+    pub filter: &'input str,
+    pub max_depth: u32,
+    pub max_chars: Option<u32>,
+    /// The node of `ref_id`, when anchored.
+    pub anchor: Option<NodeId>,
+    /// The `ref_id` itself, echoed in `continuationArgs`.
+    pub anchor_ref: Option<&'input str>,
+    pub page: u32,
+    /// `[node, N]` pairs: elements that already own `ref_N` and must keep it.
+    pub known_refs: &'input [u32],
+    /// `window.__wbRefCounter`: new references are numbered from this plus one.
+    pub ref_counter: u32,
+    pub url: &'input str,
+    pub title: &'input str,
+}
+
+/// An error for the agent: one of the codes of docs/protocol.md.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError {
+    pub code: &'static str,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl ToolError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The output string of a failed operation.
+    pub fn to_output(&self) -> String {
+        let mut out = String::from("{\"ok\":false,\"error\":{\"code\":");
+        push_quoted(&mut out, self.code);
+        out.push_str(",\"message\":");
+        push_quoted(&mut out, &self.message);
+        if let Some(hint) = &self.hint {
+            out.push_str(",\"hint\":");
+            push_quoted(&mut out, hint);
+        }
+        out.push_str("}}\n");
+        out
+    }
+}
+
+fn push_field_name(out: &mut String, name: &str) {
+    out.push(',');
+    push_quoted(out, name);
+    out.push(':');
+}
+
+/// `get_accessibility_tree`: the envelope holds `result` (every metadata field of the French
+/// document, `tree` excepted: it is the body) and `newRefs`, the nodes that received new
+/// references, in order: the first is `ref_{ref_counter + 1}`, the next one more, and so on.
+pub fn text_tree_output<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> String {
+    match text_tree(dom, request) {
+        Ok(output) => output,
+        Err(error) => error.to_output(),
+    }
+}
+
+fn text_tree<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> Result<String, ToolError> {
+    let filter = Filter::parse(request.filter).ok_or_else(|| {
+        ToolError::new(
+            "invalid_arguments",
+            format!("unknown filter {:?}", request.filter),
+        )
+        .with_hint("Use \"all\", \"visible\" or \"interactive\".")
+    })?;
+    if request
+        .anchor
+        .is_some_and(|node| dom.node_kind(node) != NodeKind::Element)
+    {
+        return Err(ToolError::new(
+            "ref_not_found",
+            "the ref_id is not an element",
+        ));
+    }
+    let options = TextTreeOptions {
+        filter,
+        max_depth: request.max_depth as usize,
+        max_chars: request.max_chars.map(|chars| chars as usize),
+        anchor_ref: request.anchor_ref.map(str::to_string),
+        page: request.page as usize,
+    };
+    // Dense: node -> its reference number, 0 for none.
+    let mut numbers = vec![0u32; dom.node_count()];
+    for pair in request.known_refs.chunks_exact(2) {
+        if let Some(slot) = numbers.get_mut(pair[0] as usize) {
+            *slot = pair[1];
+        }
+    }
+    let mut counter = request.ref_counter;
+    let mut new_refs: Vec<u32> = Vec::new();
+    let mut reference = |node: NodeId| {
+        let number = match numbers.get_mut(node.index()) {
+            Some(known) if *known != 0 => *known,
+            Some(slot) => {
+                counter = counter.saturating_add(1);
+                *slot = counter;
+                new_refs.push(node.0);
+                counter
+            }
+            // Not a node of this DOM; the core does not hand these out.
+            None => 0,
+        };
+        format!("ref_{number}")
+    };
+    let tree = generate_accessibility_tree(dom, request.anchor, &options, &mut reference).map_err(
+        |error| match error {
+            TextTreeError::PageOutOfRange { page_count, .. } => {
+                ToolError::new("page_out_of_range", error.to_string()).with_hint(format!(
+                    "Ask for a page from 1 to {page_count}, or reuse continuationArgs exactly."
+                ))
+            }
+            TextTreeError::EmptyAnchor => ToolError::new("ref_not_found", error.to_string())
+                .with_hint("Read the tree again without ref_id and use a current ref."),
+        },
+    )?;
+
+    let mut out = String::with_capacity(tree.tree.len() + 256 + new_refs.len() * 7);
+    out.push_str("{\"ok\":true,\"result\":{\"truncated\":");
+    out.push_str(bool_text(tree.truncated));
+    push_field_name(&mut out, "hasMore");
+    out.push_str(bool_text(tree.has_more));
+    push_field_name(&mut out, "autoDegraded");
+    out.push_str(bool_text(tree.auto_degraded));
+    if let Some(notice) = &tree.notice {
+        push_field_name(&mut out, "notice");
+        push_quoted(&mut out, notice);
+    }
+    push_field_name(&mut out, "page");
+    out.push_str(&tree.page.to_string());
+    push_field_name(&mut out, "pageCount");
+    out.push_str(&tree.page_count.to_string());
+    if let Some(next) = &tree.continuation_args {
+        out.push_str(",\"continuationArgs\":{\"filter\":");
+        push_quoted(&mut out, next.filter.as_str());
+        push_field_name(&mut out, "maxDepth");
+        out.push_str(&next.max_depth.to_string());
+        push_field_name(&mut out, "maxChars");
+        out.push_str(&next.max_chars.to_string());
+        if let Some(ref_id) = &next.ref_id {
+            push_field_name(&mut out, "ref_id");
+            push_quoted(&mut out, ref_id);
+        }
+        push_field_name(&mut out, "page");
+        out.push_str(&next.page.to_string());
+        out.push('}');
+    }
+    push_field_name(&mut out, "url");
+    push_quoted(&mut out, request.url);
+    push_field_name(&mut out, "title");
+    push_quoted(&mut out, request.title);
+    out.push_str("},\"newRefs\":[");
+    push_numbers(&mut out, &new_refs);
+    out.push_str("]}\n");
+    out.push_str(&tree.tree);
+    Ok(out)
+}
+
+fn bool_text(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+fn push_numbers(out: &mut String, numbers: &[u32]) {
+    for (position, number) in numbers.iter().enumerate() {
+        if position > 0 {
+            out.push(',');
+        }
+        out.push_str(&number.to_string());
+    }
+}
+
+/// The "ai" mode registry facts of one capture.
+#[derive(Clone, Debug)]
+pub struct AiRefs<'input> {
+    /// The random per-document prefix; every reference starts with it.
+    pub prefix: &'input str,
+    /// References handed out so far in this document; new ones count on from here.
+    pub counter: u32,
+    /// `(node, reference, key)` of elements that hold a reference from an earlier capture; the
+    /// key identifies the role and name it was given for (see [`role_name_key`]).
+    pub known: Vec<(NodeId, &'input str, &'input str)>,
+}
+
+/// The arguments of `snapshot_document`.
+#[derive(Clone, Debug)]
+pub struct SnapshotRequest<'input> {
+    pub format: &'input str,
+    pub context_id: &'input str,
+    pub parent_context_id: Option<&'input str>,
+    pub url: &'input str,
+    pub title: &'input str,
+    /// `Some` in "ai" mode.
+    pub ai: Option<AiRefs<'input>>,
+}
+
+/// `snapshot_document`: the body is this frame's document as written by the core. In "ai" mode
+/// the envelope holds `ariaRefs`, `[node, reference, key]` for every referenced element, and
+/// `ariaCounter`, the registry's new counter.
+pub fn snapshot_document_output<D: Dom + ?Sized>(dom: &D, request: &SnapshotRequest<'_>) -> String {
+    let Some(format) = Format::parse(request.format) else {
+        return ToolError::new(
+            "invalid_arguments",
+            format!("unknown format {:?}", request.format),
+        )
+        .with_hint("Use \"json\" or \"yaml\".")
+        .to_output();
+    };
+    let (mut tree, _diagnostics) = snapshot_tree(dom);
+    let mut envelope = String::from("{\"ok\":true");
+    if let Some(ai) = &request.ai {
+        // Dense: node -> (reference, key) from earlier captures.
+        let mut known: Vec<Option<(&str, &str)>> = vec![None; dom.node_count()];
+        for &(node, reference, key) in &ai.known {
+            if let Some(slot) = known.get_mut(node.index()) {
+                *slot = Some((reference, key));
+            }
+        }
+        let mut counter = ai.counter;
+        envelope.push_str(",\"ariaRefs\":[");
+        let mut first = true;
+        for node in &mut tree.nodes {
+            // "Text nodes and non-rendered/non-pointer elements have no reference."
+            if matches!(node.role, AxRole::Text | AxRole::Document) || !node.pointer_target {
+                continue;
+            }
+            let key = role_name_key(node.role.as_str(), &node.name);
+            // "They stay stable while the element, role, and accessible name remain unchanged."
+            let reference = match known.get(node.dom_node.index()).copied().flatten() {
+                Some((reference, old_key)) if old_key == key => reference.to_string(),
+                _ => {
+                    counter = counter.saturating_add(1);
+                    format!("{}e{counter}", ai.prefix)
+                }
+            };
+            if !first {
+                envelope.push(',');
+            }
+            first = false;
+            envelope.push('[');
+            envelope.push_str(&node.dom_node.0.to_string());
+            envelope.push(',');
+            push_quoted(&mut envelope, &reference);
+            envelope.push(',');
+            push_quoted(&mut envelope, &key);
+            envelope.push(']');
+            node.aria_ref = Some(reference);
+        }
+        envelope.push_str("],\"ariaCounter\":");
+        envelope.push_str(&counter.to_string());
+    }
+    envelope.push_str("}\n");
+    let document = SnapshotDocument {
+        context_id: request.context_id.to_string(),
+        parent_context_id: request.parent_context_id.map(str::to_string),
+        url: request.url.to_string(),
+        title: request.title.to_string(),
+        tree: &tree,
+    };
+    let body = match format {
+        Format::Json => write_json_document(&document),
+        Format::Yaml => write_yaml_document(&document),
+    };
+    envelope.push_str(&body);
+    envelope
+}
+
+/// A short fingerprint of a role and a name (64-bit FNV-1a, as 16 hex digits): the glue keeps
+/// it beside each "ai" reference to notice when the element's role or name changed, without
+/// sending every name back to JavaScript.
+pub fn role_name_key(role: &str, name: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in role.bytes().chain([0u8]).chain(name.bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// Splits an output string into its envelope and body.
+pub fn split_output(output: &str) -> (&str, &str) {
+    output.split_once('\n').unwrap_or((output, ""))
+}
+
+/// Pairs `known_aria_nodes[i]` with the i-th `reference \u{1} key` pair of `known_aria` (the
+/// references and keys are the glue's own ASCII strings). Extra or missing entries are ignored:
+/// an element without its old reference simply gets a new one.
+pub fn known_aria_refs<'input>(
+    nodes: &[u32],
+    joined: &'input str,
+) -> Vec<(NodeId, &'input str, &'input str)> {
+    if joined.is_empty() {
+        return Vec::new();
+    }
+    let mut parts = joined.split(crate::facts::STRING_SEPARATOR);
+    nodes
+        .iter()
+        .map_while(|&node| Some((NodeId(node), parts.next()?, parts.next()?)))
+        .collect()
+}

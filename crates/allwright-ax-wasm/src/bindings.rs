@@ -1,0 +1,155 @@
+//! The wasm-bindgen exports: argument conversion only. Each export decodes the facts, runs one
+//! operation of [`crate::api`] and returns its output string (envelope line + body); a decoding
+//! failure becomes a `script_failed` envelope, so JavaScript has one way to read every outcome.
+
+use wasm_bindgen::prelude::*;
+
+use allwright_ax::{NodeId, PseudoElement};
+
+use crate::api::{
+    snapshot_document_output, text_tree_output, AiRefs, SnapshotRequest, TextTreeRequest, ToolError,
+};
+use crate::facts::{FactDom, Facts, PseudoContentSource, FACTS_VERSION};
+
+#[wasm_bindgen]
+extern "C" {
+    /// The content script's `{read(node, after)}` object: the computed `content` of a node's
+    /// `::before` (or `::after`) as CSS text, or null.
+    pub type PseudoContentReader;
+
+    // `catch`: an exception thrown by the page-facing call-back must not unwind through Rust
+    // frames; it is read as "no generated content".
+    #[wasm_bindgen(method, catch, js_name = read)]
+    fn read(this: &PseudoContentReader, node: u32, after: bool) -> Result<Option<String>, JsValue>;
+}
+
+struct JsPseudoContent<'reader>(&'reader PseudoContentReader);
+
+impl PseudoContentSource for JsPseudoContent<'_> {
+    fn computed_content(&self, node: NodeId, pseudo: PseudoElement) -> Option<String> {
+        self.0
+            .read(node.0, pseudo == PseudoElement::After)
+            .ok()
+            .flatten()
+    }
+}
+
+/// The fact format this core reads; the content script refuses a core that disagrees.
+#[wasm_bindgen(js_name = factsVersion)]
+pub fn facts_version() -> u32 {
+    FACTS_VERSION
+}
+
+fn decode<'input, 'reader>(
+    facts: Facts<'input>,
+    pseudo: &'reader PseudoContentReader,
+) -> Result<FactDom<'input, JsPseudoContent<'reader>>, String> {
+    FactDom::decode(facts, JsPseudoContent(pseudo))
+        .map_err(|error| ToolError::new("script_failed", error.to_string()).to_output())
+}
+
+/// `get_accessibility_tree` over one frame's facts. See `api::text_tree_output`.
+// The facts travel as separate typed arrays (one copy each, no per-node crossing); grouping
+// them in a JS object would cost a property read and a conversion per field for nothing.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = buildTextTree)]
+pub fn build_text_tree(
+    strings: &str,
+    string_lengths: &[u32],
+    nodes: &[u32],
+    attributes: &[u32],
+    rects: &[f64],
+    slots: &[u32],
+    viewport: &[f64],
+    pseudo: &PseudoContentReader,
+    filter: &str,
+    max_depth: u32,
+    max_chars: Option<u32>,
+    anchor: Option<u32>,
+    anchor_ref: Option<String>,
+    page: u32,
+    known_refs: &[u32],
+    ref_counter: u32,
+    url: &str,
+    title: &str,
+) -> String {
+    let facts = Facts {
+        strings,
+        string_lengths,
+        nodes,
+        attributes,
+        rects,
+        slots,
+        viewport,
+    };
+    let dom = match decode(facts, pseudo) {
+        Ok(dom) => dom,
+        Err(output) => return output,
+    };
+    let request = TextTreeRequest {
+        filter,
+        max_depth,
+        max_chars,
+        anchor: anchor.map(NodeId),
+        anchor_ref: anchor_ref.as_deref(),
+        page,
+        known_refs,
+        ref_counter,
+        url,
+        title,
+    };
+    text_tree_output(&dom, &request)
+}
+
+/// `snapshot_document` over one frame's facts. See `api::snapshot_document_output`.
+/// In "ai" mode `ai_prefix` is set and `known_aria` holds `reference \u{1} key` pairs joined by
+/// `\u{1}`, one pair per entry of `known_aria_nodes`.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = writeSnapshotDocument)]
+pub fn write_snapshot_document(
+    strings: &str,
+    string_lengths: &[u32],
+    nodes: &[u32],
+    attributes: &[u32],
+    rects: &[f64],
+    slots: &[u32],
+    viewport: &[f64],
+    pseudo: &PseudoContentReader,
+    format: &str,
+    context_id: &str,
+    parent_context_id: Option<String>,
+    url: &str,
+    title: &str,
+    ai_prefix: Option<String>,
+    ai_counter: u32,
+    known_aria_nodes: &[u32],
+    known_aria: &str,
+) -> String {
+    let facts = Facts {
+        strings,
+        string_lengths,
+        nodes,
+        attributes,
+        rects,
+        slots,
+        viewport,
+    };
+    let dom = match decode(facts, pseudo) {
+        Ok(dom) => dom,
+        Err(output) => return output,
+    };
+    let ai = ai_prefix.as_deref().map(|prefix| AiRefs {
+        prefix,
+        counter: ai_counter,
+        known: crate::api::known_aria_refs(known_aria_nodes, known_aria),
+    });
+    let request = SnapshotRequest {
+        format,
+        context_id,
+        parent_context_id: parent_context_id.as_deref(),
+        url,
+        title,
+        ai,
+    };
+    snapshot_document_output(&dom, &request)
+}

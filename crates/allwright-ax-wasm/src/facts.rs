@@ -1,0 +1,677 @@
+//! The DOM facts that the content script gathers in one pass, and the core's [`Dom`] trait over
+//! them.
+//!
+//! Reading the DOM node by node from WASM costs a boundary crossing and a string conversion per
+//! read (RECIPES.md measured about 3x plain JS). So `accessibility-tree.js` walks the page once in
+//! plain JS and hands over a handful of flat arrays in a single call; the core then reads only
+//! Rust memory. The one fact gathered on demand is the `content` of `::before` / `::after`,
+//! which the core asks for a few elements only (names from content) and which costs a style
+//! resolution per pseudo-element in the browser.
+//!
+//! The format (version [`FACTS_VERSION`]; `accessibility-tree.js` writes the same constants):
+//!
+//! - `strings`: every string of the page, joined with one separator character (U+0001) so that
+//!   two neighbouring lone surrogates cannot fuse into one character when the joined text is
+//!   encoded; `string_lengths[i]` is the length of string `i` in UTF-16 code units, as JavaScript
+//!   counts. Tag and attribute names are interned by the gatherer, values and text are not.
+//! - `nodes`: [`NODE_STRIDE`] numbers per node, in tree order (each tree: the document, then each
+//!   open shadow root, in preorder), node 0 being the document:
+//!   `[flags, parent + 1, string, attribute count, value string + 1]`. `parent` is the light-tree
+//!   parent; for a shadow root it is the host. `string` is the local name of an element or the
+//!   data of a text node. Comments and other node kinds are not sent: the core ignores them.
+//! - `attributes`: `[name string, value string]` pairs, in node order, `attribute count` per
+//!   element.
+//! - `rects`: `[x, y, width, height]` for each element with [`HAS_BOX`], in node order (empty
+//!   when the document node carries [`BOXES_UNMEASURED`]).
+//! - `slots`: `[slot node, count, assigned node...]` for each `<slot>` with assigned nodes.
+//! - `viewport`: `[width, height]`.
+//!
+//! Decoding checks every index: facts come from the page, so a bad index or length is an error
+//! to report, never a panic.
+
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+use std::fmt;
+
+use allwright_ax::{
+    Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility,
+};
+
+/// Bumped whenever the layout below changes, so that a content script and a core from different
+/// builds refuse each other instead of misreading.
+pub const FACTS_VERSION: u32 = 1;
+
+/// Numbers per node in `nodes`.
+pub const NODE_STRIDE: usize = 5;
+
+/// Node kind: bits 0-2 of the flags.
+pub const KIND_MASK: u32 = 0b111;
+pub const KIND_DOCUMENT: u32 = 0;
+pub const KIND_ELEMENT: u32 = 1;
+pub const KIND_TEXT: u32 = 2;
+pub const KIND_SHADOW_ROOT: u32 = 3;
+
+/// Namespace: bits 3-4 (0 HTML, 1 SVG, 2 MathML, 3 other).
+pub const NAMESPACE_SHIFT: u32 = 3;
+/// Computed `display`: bits 5-6 (0 none, 1 contents, 2 inline-level, 3 any other box).
+pub const DISPLAY_SHIFT: u32 = 5;
+/// Computed `visibility`: bits 7-8 (0 visible, 1 hidden, 2 collapse).
+pub const VISIBILITY_SHIFT: u32 = 7;
+pub const CONTENT_VISIBILITY_HIDDEN: u32 = 1 << 9;
+pub const POINTER_EVENTS_NONE: u32 = 1 << 10;
+/// The element has a layout box; its rectangle is the next one in `rects`.
+pub const HAS_BOX: u32 = 1 << 11;
+pub const CHECKED: u32 = 1 << 12;
+pub const INDETERMINATE: u32 = 1 << 13;
+pub const OPTION_SELECTED: u32 = 1 << 14;
+pub const FILES_ATTACHED: u32 = 1 << 15;
+/// The element matches `:disabled` (asked of form controls only).
+pub const DISABLED: u32 = 1 << 16;
+/// On the document node: boxes were not measured. Elements with [`HAS_BOX`] have a box, but
+/// `rects` is empty and each box reads as an empty rectangle at the viewport's origin. The
+/// gatherer skips `getBoundingClientRect` (a fifth of its time) when the operation reads no
+/// position: every text-tree filter but `visible`, and the snapshot, which only asks whether an
+/// element has a box ("non-rendered elements have no reference").
+pub const BOXES_UNMEASURED: u32 = 1 << 17;
+
+/// Separates the strings in the joined string table.
+pub const STRING_SEPARATOR: char = '\u{1}';
+
+/// The raw facts as the content script sends them.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts<'input> {
+    pub strings: &'input str,
+    pub string_lengths: &'input [u32],
+    pub nodes: &'input [u32],
+    pub attributes: &'input [u32],
+    pub rects: &'input [f64],
+    pub slots: &'input [u32],
+    pub viewport: &'input [f64],
+}
+
+/// Why facts could not be read. Each is a bug in the gatherer or a version mismatch, reported
+/// as `script_failed` with this text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError(pub String);
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "malformed DOM facts: {}", self.0)
+    }
+}
+
+fn malformed(message: impl Into<String>) -> DecodeError {
+    DecodeError(message.into())
+}
+
+/// One node, decoded.
+#[derive(Clone, Debug)]
+struct NodeFacts<'input> {
+    flags: u32,
+    kind: NodeKind,
+    namespace: Namespace,
+    /// Light-tree parent (none for the document and for shadow roots).
+    parent: Option<NodeId>,
+    /// For a shadow root: its host. For an element: its open shadow root.
+    shadow_link: Option<NodeId>,
+    /// Local name of an element, data of a text node.
+    string: &'input str,
+    attributes: std::ops::Range<usize>,
+    value: Option<&'input str>,
+    rect: Option<Rect>,
+}
+
+/// Where `::before` / `::after` content comes from: the live page through a JavaScript
+/// call-back in the browser, a table in tests.
+pub trait PseudoContentSource {
+    /// The computed `content` of the pseudo-element as CSS text (`"\"Note: \""`, `none`,
+    /// `normal`, ...), or `None` when it generates no box.
+    fn computed_content(&self, node: NodeId, pseudo: PseudoElement) -> Option<String>;
+}
+
+/// A page without generated content.
+pub struct NoPseudoContent;
+
+impl PseudoContentSource for NoPseudoContent {
+    fn computed_content(&self, _node: NodeId, _pseudo: PseudoElement) -> Option<String> {
+        None
+    }
+}
+
+/// The core's view of one page, over decoded facts. Built per call and dropped with it.
+pub struct FactDom<'input, P> {
+    nodes: Vec<NodeFacts<'input>>,
+    attributes: Vec<(&'input str, &'input str)>,
+    children: Vec<NodeId>,
+    /// `children[child_ranges[n]]` are node n's light children.
+    child_ranges: Vec<std::ops::Range<usize>>,
+    slots: HashMap<NodeId, Vec<NodeId>>,
+    viewport: Rect,
+    /// `(tree root, id)` -> first element with that id in that tree, built on first use.
+    ids: OnceCell<HashMap<(NodeId, &'input str), NodeId>>,
+    pseudo_source: P,
+    pseudo_cache: RefCell<HashMap<(NodeId, bool), Option<String>>>,
+}
+
+/// Splits the joined string table into one slice per string.
+fn split_strings<'input>(
+    joined: &'input str,
+    lengths: &[u32],
+) -> Result<Vec<&'input str>, DecodeError> {
+    let bytes = joined.as_bytes();
+    let mut strings = Vec::with_capacity(lengths.len());
+    let mut position = 0usize;
+    for (index, &length) in lengths.iter().enumerate() {
+        if index > 0 {
+            // The separator is one byte in UTF-8.
+            if bytes.get(position) != Some(&(STRING_SEPARATOR as u8)) {
+                return Err(malformed(format!("string {index}: separator missing")));
+            }
+            position += 1;
+        }
+        let start = position;
+        let mut units = 0u32;
+        while units < length {
+            let Some(&lead) = bytes.get(position) else {
+                return Err(malformed(format!("string {index}: table too short")));
+            };
+            // UTF-8 lead byte -> (bytes, UTF-16 units): 4-byte sequences are surrogate pairs.
+            let (width, width_units) = match lead {
+                0x00..=0x7f => (1, 1),
+                0xc0..=0xdf => (2, 1),
+                0xe0..=0xef => (3, 1),
+                _ => (4, 2),
+            };
+            position += width;
+            units += width_units;
+        }
+        if units != length {
+            return Err(malformed(format!(
+                "string {index}: length splits a character"
+            )));
+        }
+        let Some(text) = joined.get(start..position) else {
+            return Err(malformed(format!(
+                "string {index}: not on a character boundary"
+            )));
+        };
+        strings.push(text);
+    }
+    if position != bytes.len() {
+        return Err(malformed("string table longer than its lengths"));
+    }
+    Ok(strings)
+}
+
+fn kind_of(flags: u32) -> Result<NodeKind, DecodeError> {
+    match flags & KIND_MASK {
+        KIND_DOCUMENT => Ok(NodeKind::Document),
+        KIND_ELEMENT => Ok(NodeKind::Element),
+        KIND_TEXT => Ok(NodeKind::Text),
+        KIND_SHADOW_ROOT => Ok(NodeKind::ShadowRoot),
+        other => Err(malformed(format!("unknown node kind {other}"))),
+    }
+}
+
+fn namespace_of(flags: u32) -> Namespace {
+    match (flags >> NAMESPACE_SHIFT) & 0b11 {
+        0 => Namespace::Html,
+        1 => Namespace::Svg,
+        2 => Namespace::MathMl,
+        _ => Namespace::Other,
+    }
+}
+
+impl<'input, P: PseudoContentSource> FactDom<'input, P> {
+    /// Decodes and checks the facts.
+    pub fn decode(facts: Facts<'input>, pseudo_source: P) -> Result<Self, DecodeError> {
+        let strings = split_strings(facts.strings, facts.string_lengths)?;
+        let lookup = |index: u32, what: &str| {
+            strings
+                .get(index as usize)
+                .copied()
+                .ok_or_else(|| malformed(format!("{what}: no string {index}")))
+        };
+        if facts.nodes.len() % NODE_STRIDE != 0 || facts.nodes.is_empty() {
+            return Err(malformed("node table size"));
+        }
+        if facts.attributes.len() % 2 != 0 {
+            return Err(malformed("attribute table size"));
+        }
+        let node_count = facts.nodes.len() / NODE_STRIDE;
+        if u32::try_from(node_count).is_err() {
+            return Err(malformed("too many nodes"));
+        }
+        let mut attributes = Vec::with_capacity(facts.attributes.len() / 2);
+        for pair in facts.attributes.chunks_exact(2) {
+            attributes.push((
+                lookup(pair[0], "attribute name")?,
+                lookup(pair[1], "attribute value")?,
+            ));
+        }
+        let mut rects = facts.rects.chunks_exact(4);
+        let boxes_measured = facts.nodes[0] & BOXES_UNMEASURED == 0;
+        let mut nodes = Vec::with_capacity(node_count);
+        let mut next_attribute = 0usize;
+        for (index, record) in facts.nodes.chunks_exact(NODE_STRIDE).enumerate() {
+            let [flags, parent, string_index, attribute_count, value] =
+                [record[0], record[1], record[2], record[3], record[4]];
+            let kind = kind_of(flags)?;
+            if (index == 0) != (kind == NodeKind::Document) {
+                return Err(malformed("the document must be node 0, and only it"));
+            }
+            let parent = match parent {
+                0 => None,
+                parent if (parent as usize) <= node_count && parent as usize - 1 != index => {
+                    Some(NodeId(parent - 1))
+                }
+                parent => return Err(malformed(format!("node {index}: parent {parent}"))),
+            };
+            let attribute_end = next_attribute + attribute_count as usize;
+            if attribute_end > attributes.len() {
+                return Err(malformed(format!(
+                    "node {index}: attributes past the table"
+                )));
+            }
+            let rect = if flags & HAS_BOX != 0 && !boxes_measured {
+                Some(Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    width: 0.0,
+                    height: 0.0,
+                })
+            } else if flags & HAS_BOX != 0 {
+                let Some(quad) = rects.next() else {
+                    return Err(malformed(format!("node {index}: rectangle missing")));
+                };
+                Some(Rect {
+                    x: quad[0],
+                    y: quad[1],
+                    width: quad[2],
+                    height: quad[3],
+                })
+            } else {
+                None
+            };
+            let string = match kind {
+                NodeKind::Element | NodeKind::Text => lookup(string_index, "node")?,
+                _ => "",
+            };
+            let value = match value {
+                0 => None,
+                value => Some(lookup(value - 1, "value")?),
+            };
+            let (parent, shadow_link) = match kind {
+                NodeKind::ShadowRoot => (None, parent),
+                _ => (parent, None),
+            };
+            nodes.push(NodeFacts {
+                flags,
+                kind,
+                namespace: namespace_of(flags),
+                parent,
+                shadow_link,
+                string,
+                attributes: next_attribute..attribute_end,
+                value,
+                rect,
+            });
+            next_attribute = attribute_end;
+        }
+        if next_attribute != attributes.len() || rects.next().is_some() {
+            return Err(malformed("attributes or rectangles left over"));
+        }
+        // Link shadow roots to their hosts, then lay the light children out contiguously.
+        for index in 0..nodes.len() {
+            if nodes[index].kind == NodeKind::ShadowRoot {
+                let Some(host) = nodes[index].shadow_link else {
+                    return Err(malformed(format!("shadow root {index} without a host")));
+                };
+                let host = &mut nodes[host.index()];
+                if host.kind != NodeKind::Element || host.shadow_link.is_some() {
+                    return Err(malformed(format!("shadow root {index}: bad host")));
+                }
+                host.shadow_link = Some(NodeId(index as u32));
+            }
+        }
+        let mut counts = vec![0usize; nodes.len()];
+        for node in &nodes {
+            if let Some(parent) = node.parent {
+                counts[parent.index()] += 1;
+            }
+        }
+        let mut child_ranges = Vec::with_capacity(nodes.len());
+        let mut start = 0usize;
+        for count in &counts {
+            child_ranges.push(start..start);
+            start += count;
+        }
+        let mut children = vec![NodeId(0); start];
+        for (index, node) in nodes.iter().enumerate() {
+            if let Some(parent) = node.parent {
+                let range = &mut child_ranges[parent.index()];
+                children[range.end] = NodeId(index as u32);
+                range.end += 1;
+            }
+        }
+        let mut slots = HashMap::new();
+        let mut cursor = facts.slots;
+        while let [slot, count, rest @ ..] = cursor {
+            let count = *count as usize;
+            let (Some(assigned), true) = (rest.get(..count), (*slot as usize) < nodes.len()) else {
+                return Err(malformed("slot table"));
+            };
+            if assigned.iter().any(|&node| node as usize >= nodes.len()) {
+                return Err(malformed("slot assigns an unknown node"));
+            }
+            slots.insert(
+                NodeId(*slot),
+                assigned.iter().map(|&node| NodeId(node)).collect(),
+            );
+            cursor = &rest[count..];
+        }
+        if !cursor.is_empty() {
+            return Err(malformed("slot table"));
+        }
+        let viewport = match facts.viewport {
+            [width, height] => Rect {
+                x: 0.0,
+                y: 0.0,
+                width: *width,
+                height: *height,
+            },
+            _ => return Err(malformed("viewport")),
+        };
+        Ok(FactDom {
+            nodes,
+            attributes,
+            children,
+            child_ranges,
+            slots,
+            viewport,
+            ids: OnceCell::new(),
+            pseudo_source,
+            pseudo_cache: RefCell::new(HashMap::new()),
+        })
+    }
+
+    fn node(&self, node: NodeId) -> Option<&NodeFacts<'input>> {
+        self.nodes.get(node.index())
+    }
+
+    fn flag(&self, node: NodeId, flag: u32) -> bool {
+        self.node(node).is_some_and(|facts| facts.flags & flag != 0)
+    }
+
+    /// The document or shadow root that holds `node`.
+    fn tree_root(&self, node: NodeId) -> NodeId {
+        let mut current = node;
+        // Parents always exist and the chain ends at a root; the bound only guards against a
+        // malformed cycle, which decoding does not rule out.
+        for _ in 0..=self.nodes.len() {
+            match self.node(current).and_then(|facts| facts.parent) {
+                Some(parent) => current = parent,
+                None => break,
+            }
+        }
+        current
+    }
+
+    fn id_index(&self) -> &HashMap<(NodeId, &'input str), NodeId> {
+        self.ids.get_or_init(|| {
+            let mut index = HashMap::new();
+            // Tree roots, memoised in preorder: a parent comes before its children.
+            let mut roots: Vec<NodeId> = Vec::with_capacity(self.nodes.len());
+            for (position, facts) in self.nodes.iter().enumerate() {
+                let root = match facts.parent {
+                    Some(parent) if parent.index() < position => roots[parent.index()],
+                    Some(_) => self.tree_root(NodeId(position as u32)),
+                    None => NodeId(position as u32),
+                };
+                roots.push(root);
+                if facts.kind != NodeKind::Element {
+                    continue;
+                }
+                let attributes = self.attributes.get(facts.attributes.clone()).unwrap_or(&[]);
+                if let Some(&(_, id)) = attributes.iter().find(|(name, _)| *name == "id") {
+                    index.entry((root, id)).or_insert(NodeId(position as u32));
+                }
+            }
+            index
+        })
+    }
+}
+
+impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
+    fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn document(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    fn node_kind(&self, node: NodeId) -> NodeKind {
+        self.node(node).map_or(NodeKind::Other, |facts| facts.kind)
+    }
+
+    fn namespace(&self, node: NodeId) -> Namespace {
+        self.node(node)
+            .map_or(Namespace::Other, |facts| facts.namespace)
+    }
+
+    fn local_name(&self, node: NodeId) -> &str {
+        match self.node(node) {
+            Some(facts) if facts.kind == NodeKind::Element => facts.string,
+            _ => "",
+        }
+    }
+
+    fn attribute(&self, node: NodeId, name: &str) -> Option<&str> {
+        let facts = self.node(node)?;
+        self.attributes
+            .get(facts.attributes.clone())?
+            .iter()
+            .find(|(attribute, _)| *attribute == name)
+            .map(|(_, value)| *value)
+    }
+
+    fn for_each_attribute(&self, node: NodeId, visit: &mut dyn FnMut(&str, &str)) {
+        let Some(facts) = self.node(node) else { return };
+        for (name, value) in self.attributes.get(facts.attributes.clone()).unwrap_or(&[]) {
+            visit(name, value);
+        }
+    }
+
+    fn text_data(&self, node: NodeId) -> &str {
+        match self.node(node) {
+            Some(facts) if facts.kind == NodeKind::Text => facts.string,
+            _ => "",
+        }
+    }
+
+    fn parent(&self, node: NodeId) -> Option<NodeId> {
+        self.node(node)?.parent
+    }
+
+    fn children(&self, node: NodeId) -> &[NodeId] {
+        self.child_ranges
+            .get(node.index())
+            .and_then(|range| self.children.get(range.clone()))
+            .unwrap_or(&[])
+    }
+
+    fn shadow_root(&self, host: NodeId) -> Option<NodeId> {
+        let facts = self.node(host)?;
+        (facts.kind == NodeKind::Element)
+            .then_some(facts.shadow_link)
+            .flatten()
+    }
+
+    fn shadow_host(&self, shadow_root: NodeId) -> Option<NodeId> {
+        let facts = self.node(shadow_root)?;
+        (facts.kind == NodeKind::ShadowRoot)
+            .then_some(facts.shadow_link)
+            .flatten()
+    }
+
+    fn assigned_nodes(&self, slot: NodeId) -> Vec<NodeId> {
+        // The gatherer sends `slot.assignedNodes()`, which honours manual assignment too; a
+        // slot it does not list has nothing assigned.
+        self.slots.get(&slot).cloned().unwrap_or_default()
+    }
+
+    fn element_by_id(&self, context: NodeId, id: &str) -> Option<NodeId> {
+        let root = self.tree_root(context);
+        self.id_index().get(&(root, id)).copied()
+    }
+
+    fn style(&self, element: NodeId) -> Style {
+        let Some(facts) = self.node(element) else {
+            return Style::DEFAULT_INLINE;
+        };
+        let flags = facts.flags;
+        Style {
+            display: match (flags >> DISPLAY_SHIFT) & 0b11 {
+                0 => Display::None,
+                1 => Display::Contents,
+                2 => Display::Inline,
+                _ => Display::Block,
+            },
+            visibility: match (flags >> VISIBILITY_SHIFT) & 0b11 {
+                0 => Visibility::Visible,
+                1 => Visibility::Hidden,
+                _ => Visibility::Collapse,
+            },
+            content_visibility_hidden: flags & CONTENT_VISIBILITY_HIDDEN != 0,
+            pointer_events_none: flags & POINTER_EVENTS_NONE != 0,
+        }
+    }
+
+    fn pseudo_content(&self, element: NodeId, pseudo: PseudoElement) -> Option<String> {
+        if self.node_kind(element) != NodeKind::Element {
+            return None;
+        }
+        let key = (element, pseudo == PseudoElement::After);
+        if let Some(cached) = self.pseudo_cache.borrow().get(&key) {
+            return cached.clone();
+        }
+        let text = self
+            .pseudo_source
+            .computed_content(element, pseudo)
+            .and_then(|css| content_text(&css));
+        self.pseudo_cache.borrow_mut().insert(key, text.clone());
+        text
+    }
+
+    fn bounding_box(&self, element: NodeId) -> Option<Rect> {
+        self.node(element)?.rect
+    }
+
+    fn viewport(&self) -> Rect {
+        self.viewport
+    }
+
+    fn value(&self, element: NodeId) -> Option<&str> {
+        self.node(element)?.value
+    }
+
+    fn checked(&self, element: NodeId) -> bool {
+        self.flag(element, CHECKED)
+    }
+
+    fn indeterminate(&self, element: NodeId) -> bool {
+        self.flag(element, INDETERMINATE)
+    }
+
+    fn option_selected(&self, element: NodeId) -> bool {
+        self.flag(element, OPTION_SELECTED)
+    }
+
+    fn files_attached(&self, element: NodeId) -> bool {
+        self.flag(element, FILES_ATTACHED)
+    }
+
+    fn disabled(&self, element: NodeId) -> bool {
+        self.flag(element, DISABLED)
+    }
+}
+
+/// The text that a computed `content` value generates: its strings joined, or, when it gives
+/// alternative text after a `/` (`content: "★" / "Favourite"`), that text, which is what
+/// assistive technology reads. `none`, `normal`, images, counters and quotes give nothing we can
+/// read as text; an empty result is `None`.
+pub fn content_text(css: &str) -> Option<String> {
+    let mut main = String::new();
+    let mut alternative: Option<String> = None;
+    let mut characters = css.chars().peekable();
+    while let Some(character) = characters.next() {
+        match character {
+            '"' | '\'' => {
+                let quote = character;
+                let mut text = String::new();
+                while let Some(inner) = characters.next() {
+                    match inner {
+                        '\\' => {
+                            if let Some(escaped) = read_css_escape(&mut characters) {
+                                text.push(escaped);
+                            }
+                        }
+                        inner if inner == quote => break,
+                        inner => text.push(inner),
+                    }
+                }
+                match &mut alternative {
+                    Some(alternative) => alternative.push_str(&text),
+                    None => main.push_str(&text),
+                }
+            }
+            '/' => alternative = Some(String::new()),
+            // Functions such as url(...), counter(...), attr(...) left unresolved: skip to the
+            // closing parenthesis so a string inside them is not read as content.
+            '(' => {
+                for inner in characters.by_ref() {
+                    if inner == ')' {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let text = alternative.unwrap_or(main);
+    (!text.is_empty()).then_some(text)
+}
+
+/// Reads a CSS escape after its backslash: up to six hex digits and one optional whitespace,
+/// an escaped line break (nothing), or the next character itself.
+fn read_css_escape(characters: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<char> {
+    let mut hex = String::new();
+    while hex.len() < 6 {
+        match characters.peek() {
+            Some(digit) if digit.is_ascii_hexdigit() => {
+                hex.push(*digit);
+                characters.next();
+            }
+            _ => break,
+        }
+    }
+    if hex.is_empty() {
+        return match characters.next() {
+            Some('\n') | None => None,
+            Some(other) => Some(other),
+        };
+    }
+    if characters
+        .peek()
+        .is_some_and(|next| next.is_ascii_whitespace())
+    {
+        characters.next();
+    }
+    let code = u32::from_str_radix(&hex, 16).unwrap_or(0xfffd);
+    Some(
+        char::from_u32(code)
+            .filter(|&c| c != '\0')
+            .unwrap_or('\u{fffd}'),
+    )
+}

@@ -1,0 +1,16 @@
+//! allwright-ax-wasm: the glue between the content script and the core.
+//!
+//! The content script (`extension/content/accessibility-tree.js`) walks the page once in plain
+//! JavaScript and sends the raw facts in a few flat arrays ([`facts`]); this crate implements the
+//! core's `Dom` trait over them and runs the core ([`api`]). It does nothing else: roles, names,
+//! states, trees and serializers live in `allwright-ax`, and the `ref_N` WeakRef registry lives
+//! in the content script, which alone can hold WeakRefs to elements.
+//!
+//! Everything except the wasm-bindgen exports is target-independent and tested natively; the
+//! exports ([`bindings`], wasm32 only) only convert arguments.
+
+pub mod api;
+pub mod facts;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;

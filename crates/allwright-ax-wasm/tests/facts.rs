@@ -1,0 +1,475 @@
+//! The fact format, natively: pages parsed by the in-memory DOM are encoded the way
+//! `accessibility-tree.js` encodes the live DOM, decoded by the glue, and must give the core
+//! exactly the answers the in-memory DOM gives. Malformed facts are errors, never panics.
+
+use allwright_ax::memdom::MemDom;
+use allwright_ax::{Dom, NodeId, NodeKind, PseudoElement};
+use allwright_ax_wasm::api::{
+    role_name_key, snapshot_document_output, split_output, text_tree_output, AiRefs,
+    SnapshotRequest, TextTreeRequest,
+};
+use allwright_ax_wasm::facts::*;
+
+/// Facts as the content script would send them, owned.
+#[derive(Default)]
+struct Encoded {
+    strings: String,
+    lengths: Vec<u32>,
+    nodes: Vec<u32>,
+    attributes: Vec<u32>,
+    rects: Vec<f64>,
+    slots: Vec<u32>,
+    viewport: Vec<f64>,
+    /// Encoded index -> memdom node.
+    origin: Vec<NodeId>,
+}
+
+impl Encoded {
+    fn add(&mut self, text: &str) -> u32 {
+        if !self.lengths.is_empty() {
+            self.strings.push(STRING_SEPARATOR);
+        }
+        self.strings.push_str(text);
+        self.lengths.push(text.encode_utf16().count() as u32);
+        (self.lengths.len() - 1) as u32
+    }
+
+    fn facts(&self) -> Facts<'_> {
+        Facts {
+            strings: &self.strings,
+            string_lengths: &self.lengths,
+            nodes: &self.nodes,
+            attributes: &self.attributes,
+            rects: &self.rects,
+            slots: &self.slots,
+            viewport: &self.viewport,
+        }
+    }
+}
+
+/// The JavaScript gatherer's walk, over the in-memory DOM.
+fn encode(dom: &MemDom) -> Encoded {
+    let mut out = Encoded::default();
+    let viewport = dom.viewport();
+    out.viewport = vec![viewport.width, viewport.height];
+    let mut index_of = vec![u32::MAX; dom.node_count()];
+    let mut pending = vec![(dom.document(), 0u32)];
+    while let Some((node, parent)) = pending.pop() {
+        let index = out.origin.len() as u32;
+        let kind = match dom.node_kind(node) {
+            NodeKind::Document => KIND_DOCUMENT,
+            NodeKind::Element => KIND_ELEMENT,
+            NodeKind::Text => KIND_TEXT,
+            NodeKind::ShadowRoot => KIND_SHADOW_ROOT,
+            NodeKind::Other => continue,
+        };
+        index_of[node.index()] = index;
+        out.origin.push(node);
+        let mut flags = kind;
+        let mut string = 0;
+        let mut attribute_count = 0;
+        let mut value = 0;
+        if kind == KIND_ELEMENT {
+            let namespace = match dom.namespace(node) {
+                allwright_ax::Namespace::Html => 0,
+                allwright_ax::Namespace::Svg => 1,
+                allwright_ax::Namespace::MathMl => 2,
+                allwright_ax::Namespace::Other => 3,
+            };
+            flags |= namespace << NAMESPACE_SHIFT;
+            let style = dom.style(node);
+            flags |= (match style.display {
+                allwright_ax::Display::None => 0,
+                allwright_ax::Display::Contents => 1,
+                allwright_ax::Display::Inline => 2,
+                allwright_ax::Display::Block => 3,
+            }) << DISPLAY_SHIFT;
+            flags |= (match style.visibility {
+                allwright_ax::Visibility::Visible => 0,
+                allwright_ax::Visibility::Hidden => 1,
+                allwright_ax::Visibility::Collapse => 2,
+            }) << VISIBILITY_SHIFT;
+            if style.content_visibility_hidden {
+                flags |= CONTENT_VISIBILITY_HIDDEN;
+            }
+            if style.pointer_events_none {
+                flags |= POINTER_EVENTS_NONE;
+            }
+            if let Some(rect) = dom.bounding_box(node) {
+                flags |= HAS_BOX;
+                out.rects.extend([rect.x, rect.y, rect.width, rect.height]);
+            }
+            for (flag, set) in [
+                (CHECKED, dom.checked(node)),
+                (INDETERMINATE, dom.indeterminate(node)),
+                (OPTION_SELECTED, dom.option_selected(node)),
+                (FILES_ATTACHED, dom.files_attached(node)),
+                (DISABLED, dom.disabled(node)),
+            ] {
+                if set {
+                    flags |= flag;
+                }
+            }
+            string = out.add(dom.local_name(node));
+            let mut pairs = Vec::new();
+            dom.for_each_attribute(node, &mut |name, value| {
+                pairs.push((name.to_string(), value.to_string()))
+            });
+            attribute_count = pairs.len() as u32;
+            for (name, attribute_value) in pairs {
+                let name = out.add(&name);
+                let attribute_value = out.add(&attribute_value);
+                out.attributes.extend([name, attribute_value]);
+            }
+            if let Some(text) = dom.value(node) {
+                value = out.add(text) + 1;
+            }
+        } else if kind == KIND_TEXT {
+            string = out.add(dom.text_data(node));
+        }
+        out.nodes
+            .extend([flags, parent, string, attribute_count, value]);
+        for &child in dom.children(node).iter().rev() {
+            pending.push((child, index + 1));
+        }
+        if let Some(root) = dom.shadow_root(node) {
+            pending.push((root, index + 1));
+        }
+    }
+    for (index, &node) in out.origin.clone().iter().enumerate() {
+        if dom.node_kind(node) == NodeKind::Element && dom.local_name(node) == "slot" {
+            let assigned: Vec<u32> = dom
+                .assigned_nodes(node)
+                .iter()
+                .map(|assigned| index_of[assigned.index()])
+                .filter(|&assigned| assigned != u32::MAX)
+                .collect();
+            if !assigned.is_empty() {
+                out.slots.extend([index as u32, assigned.len() as u32]);
+                out.slots.extend(assigned);
+            }
+        }
+    }
+    out
+}
+
+/// The memdom's pseudo-element content, as the live page would report it (CSS text).
+struct MemPseudo<'dom> {
+    dom: &'dom MemDom,
+    origin: Vec<NodeId>,
+}
+
+impl PseudoContentSource for MemPseudo<'_> {
+    fn computed_content(&self, node: NodeId, pseudo: PseudoElement) -> Option<String> {
+        let original = *self.origin.get(node.index())?;
+        let text = self.dom.pseudo_content(original, pseudo)?;
+        Some(format!(
+            "\"{}\"",
+            text.replace('\\', "\\\\").replace('"', "\\\"")
+        ))
+    }
+}
+
+fn request<'a>(filter: &'a str) -> TextTreeRequest<'a> {
+    TextTreeRequest {
+        filter,
+        max_depth: 15,
+        max_chars: None,
+        anchor: None,
+        anchor_ref: None,
+        page: 1,
+        known_refs: &[],
+        ref_counter: 0,
+        url: "u",
+        title: "t",
+    }
+}
+
+const PAGE: &str = r#"<!doctype html><html><head><title>Glue 🧪</title>
+<style>.star::before { content: "★ "; } .gone { display: none } .ghost { visibility: hidden }
+.box { --memdom-box: 0 900 10 10 }</style></head><body>
+<h1>Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢</h1>
+<button class="star">Favourite</button>
+<p title="a&#1;b">Text with the separator &#1; inside</p>
+<label for="pw">Password</label><input id="pw" type="password" value="secret">
+<label>Agree <input type="checkbox" checked></label>
+<select aria-label="Size"><option>S</option><option selected>M</option></select>
+<fieldset disabled><button>Locked</button></fieldset>
+<div class="gone"><button>Not rendered</button></div>
+<div class="ghost"><button>Invisible</button></div>
+<button class="box">Below the fold</button>
+<div role="listbox" aria-label="Owner" aria-owns="o1"></div><div role="option" id="o1">Owned</div>
+<x-card><template shadowrootmode="open"><section aria-labelledby="t"><h2 id="t">Shadow title</h2>
+<slot name="a"></slot><slot></slot></section></template>
+<button slot="a">Slotted</button><span>Default slot</span></x-card>
+<!-- a comment the gatherer does not send -->
+</body></html>"#;
+
+#[test]
+fn decoded_facts_give_the_core_the_same_answers_as_the_original_dom() {
+    let dom = MemDom::parse(PAGE);
+    let encoded = encode(&dom);
+    let pseudo = MemPseudo {
+        dom: &dom,
+        origin: encoded.origin.clone(),
+    };
+    let decoded = FactDom::decode(encoded.facts(), pseudo).expect("valid facts");
+    for filter in ["all", "visible", "interactive"] {
+        let ours = text_tree_output(&decoded, &request(filter));
+        let theirs = text_tree_output(&dom, &request(filter));
+        assert_eq!(
+            split_output(&ours).1,
+            split_output(&theirs).1,
+            "filter {filter}"
+        );
+        // New references name nodes by index: the same nodes once mapped back (the gatherer
+        // skips comments, so indices differ).
+        let mapped: Vec<u32> = new_refs(&ours)
+            .iter()
+            .map(|&index| encoded.origin[index as usize].0)
+            .collect();
+        assert_eq!(mapped, new_refs(&theirs), "filter {filter}");
+    }
+    for format in ["json", "yaml"] {
+        let snapshot = |dom: &dyn Dom| {
+            snapshot_document_output(
+                dom,
+                &SnapshotRequest {
+                    format,
+                    context_id: "c",
+                    parent_context_id: Some("p"),
+                    url: "u",
+                    title: "t",
+                    ai: None,
+                },
+            )
+        };
+        assert_eq!(snapshot(&decoded), snapshot(&dom), "format {format}");
+    }
+    // Spot checks of what decoding must preserve.
+    let (_, body) = {
+        let output = text_tree_output(&decoded, &request("all"));
+        let (envelope, body) = split_output(&output);
+        (envelope.to_string(), body.to_string())
+    };
+    assert!(body.contains("heading \"Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢\""), "{body}");
+    assert!(body.contains("button \"★ Favourite\""), "{body}");
+    assert!(body.contains("Slotted"), "{body}");
+    assert!(!body.contains("secret"), "{body}");
+    assert!(!body.contains("Not rendered"), "{body}");
+}
+
+/// The `newRefs` list of a text-tree output.
+fn new_refs(output: &str) -> Vec<u32> {
+    let (envelope, _) = split_output(output);
+    let start = envelope.find("\"newRefs\":[").expect("newRefs") + 11;
+    let end = envelope[start..].find(']').expect("end") + start;
+    envelope[start..end]
+        .split(',')
+        .filter(|part| !part.is_empty())
+        .map(|part| part.parse().expect("number"))
+        .collect()
+}
+
+#[test]
+fn known_refs_are_kept_and_new_ones_numbered_after_the_counter() {
+    let dom = MemDom::parse(PAGE);
+    let first = text_tree_output(&dom, &request("all"));
+    let (_, body) = split_output(&first);
+    let new_refs = new_refs(&first);
+    assert!(body.contains("[ref_1]"));
+    // The second build knows every element: the same text, nothing new.
+    let known: Vec<u32> = new_refs
+        .iter()
+        .enumerate()
+        .flat_map(|(position, &node)| [node, position as u32 + 1])
+        .collect();
+    let second = text_tree_output(
+        &dom,
+        &TextTreeRequest {
+            known_refs: &known,
+            ref_counter: new_refs.len() as u32,
+            ..request("all")
+        },
+    );
+    let (second_envelope, second_body) = split_output(&second);
+    assert_eq!(second_body, body);
+    assert!(
+        second_envelope.ends_with("\"newRefs\":[]}"),
+        "{second_envelope}"
+    );
+    // With an older registry that already counted to 100, new references continue from there.
+    let third = text_tree_output(
+        &dom,
+        &TextTreeRequest {
+            ref_counter: 100,
+            ..request("all")
+        },
+    );
+    assert!(split_output(&third).1.contains("[ref_101]"));
+}
+
+#[test]
+fn errors_are_envelopes_with_protocol_codes() {
+    let dom = MemDom::parse(PAGE);
+    let bad_filter = text_tree_output(&dom, &request("everything"));
+    assert!(bad_filter.starts_with("{\"ok\":false,\"error\":{\"code\":\"invalid_arguments\""));
+    let bad_page = text_tree_output(
+        &dom,
+        &TextTreeRequest {
+            page: 9,
+            ..request("all")
+        },
+    );
+    assert!(
+        bad_page.contains("\"code\":\"page_out_of_range\""),
+        "{bad_page}"
+    );
+    let text_anchor = text_tree_output(
+        &dom,
+        &TextTreeRequest {
+            anchor: Some(NodeId(0)),
+            ..request("all")
+        },
+    );
+    assert!(
+        text_anchor.contains("\"code\":\"ref_not_found\""),
+        "{text_anchor}"
+    );
+}
+
+#[test]
+fn ai_references_stay_while_role_and_name_hold() {
+    let dom = MemDom::parse(PAGE);
+    let capture = |known: Vec<(NodeId, &'static str, &'static str)>| {
+        snapshot_document_output(
+            &dom,
+            &SnapshotRequest {
+                format: "json",
+                context_id: "c",
+                parent_context_id: None,
+                url: "u",
+                title: "t",
+                ai: Some(AiRefs {
+                    prefix: "p-",
+                    counter: 0,
+                    known,
+                }),
+            },
+        )
+    };
+    let first = capture(Vec::new());
+    assert!(first.contains("\"aria-ref\":\"p-e1\""));
+    let heading = (0..dom.node_count() as u32)
+        .map(NodeId)
+        .find(|&node| dom.local_name(node) == "h1")
+        .expect("h1");
+    let kept = capture(vec![(
+        heading,
+        "old-ref",
+        Box::leak(role_name_key("heading", "Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢").into_boxed_str()),
+    )]);
+    assert!(kept.contains("\"aria-ref\":\"old-ref\""));
+    let renamed = capture(vec![(heading, "old-ref", "0000000000000000")]);
+    assert!(!renamed.contains("old-ref"));
+    // Text nodes and unrendered elements get none.
+    let (envelope, _) = split_output(&first);
+    assert!(envelope.contains("\"ariaCounter\":"));
+}
+
+#[test]
+fn strings_split_by_utf16_lengths_including_astral_characters() {
+    let mut encoded = encode(&MemDom::parse("<p>x</p>"));
+    let index = encoded.add("a😀b");
+    let tail = encoded.add("");
+    encoded.nodes[2] = index; // The document's string slot is ignored; any valid index will do.
+    let decoded = FactDom::decode(encoded.facts(), NoPseudoContent).expect("valid");
+    assert_eq!(decoded.node_count(), encoded.nodes.len() / NODE_STRIDE);
+    assert_eq!(tail as usize + 1, encoded.lengths.len());
+}
+
+#[test]
+fn boxes_can_be_left_unmeasured() {
+    let dom = MemDom::parse(PAGE);
+    let mut encoded = encode(&dom);
+    encoded.rects.clear();
+    encoded.nodes[0] |= BOXES_UNMEASURED;
+    let decoded = FactDom::decode(encoded.facts(), NoPseudoContent).expect("valid");
+    let rendered = (0..decoded.node_count() as u32)
+        .map(NodeId)
+        .find(|&node| decoded.local_name(node) == "h1")
+        .expect("h1");
+    let rect = decoded.bounding_box(rendered).expect("a box");
+    assert_eq!((rect.width, rect.height), (0.0, 0.0));
+}
+
+#[test]
+fn malformed_facts_are_errors_not_panics() {
+    let dom = MemDom::parse(PAGE);
+    let good = encode(&dom);
+    let decode = |change: &dyn Fn(&mut Encoded)| {
+        let mut encoded = encode(&dom);
+        change(&mut encoded);
+        FactDom::decode(encoded.facts(), NoPseudoContent).map(|_| ())
+    };
+    assert!(FactDom::decode(good.facts(), NoPseudoContent).is_ok());
+    type Change = Box<dyn Fn(&mut Encoded)>;
+    let cases: Vec<(&str, Change)> = vec![
+        ("empty", Box::new(|e| e.nodes.clear())),
+        ("stride", Box::new(|e| e.nodes.push(1))),
+        ("kind", Box::new(|e| e.nodes[NODE_STRIDE] = 7)),
+        (
+            "second document",
+            Box::new(|e| e.nodes[NODE_STRIDE] = KIND_DOCUMENT),
+        ),
+        ("parent", Box::new(|e| e.nodes[NODE_STRIDE + 1] = u32::MAX)),
+        ("self parent", Box::new(|e| e.nodes[NODE_STRIDE + 1] = 2)),
+        ("string", Box::new(|e| e.nodes[NODE_STRIDE + 2] = u32::MAX)),
+        (
+            "attributes",
+            Box::new(|e| e.nodes[NODE_STRIDE + 3] = u32::MAX),
+        ),
+        ("value", Box::new(|e| e.nodes[NODE_STRIDE + 4] = u32::MAX)),
+        ("lengths", Box::new(|e| e.lengths[0] += 1)),
+        ("long lengths", Box::new(|e| e.lengths.push(u32::MAX))),
+        ("extra text", Box::new(|e| e.strings.push('x'))),
+        ("rects", Box::new(|e| e.rects.truncate(e.rects.len() - 4))),
+        ("extra rect", Box::new(|e| e.rects.extend([0.0; 4]))),
+        ("slot", Box::new(|e| e.slots.extend([u32::MAX, 0]))),
+        ("slot count", Box::new(|e| e.slots.extend([0, 5, 1]))),
+        ("viewport", Box::new(|e| e.viewport.clear())),
+        ("odd attributes", Box::new(|e| e.attributes.push(0))),
+    ];
+    for (name, change) in cases {
+        assert!(
+            decode(change.as_ref()).is_err(),
+            "{name} should be rejected"
+        );
+    }
+}
+
+#[test]
+fn css_content_values_become_text() {
+    assert_eq!(content_text("\"Note: \""), Some("Note: ".to_string()));
+    assert_eq!(content_text("none"), None);
+    assert_eq!(content_text("normal"), None);
+    assert_eq!(content_text("\"\""), None);
+    assert_eq!(content_text("\"a\" \"b\""), Some("ab".to_string()));
+    assert_eq!(content_text("'it\\'s'"), Some("it's".to_string()));
+    assert_eq!(content_text("\"\\2605  x\""), Some("★ x".to_string()));
+    assert_eq!(
+        content_text("\"★\" / \"Favourite\""),
+        Some("Favourite".to_string())
+    );
+    assert_eq!(content_text("url(\"a.png\")"), None);
+    assert_eq!(
+        content_text("url(\"a.png\") \"caption\""),
+        Some("caption".to_string())
+    );
+    assert_eq!(content_text("counter(item) \". \""), Some(". ".to_string()));
+    assert_eq!(
+        content_text("\"unterminated"),
+        Some("unterminated".to_string())
+    );
+    assert_eq!(content_text("\"\\0\""), Some("\u{fffd}".to_string()));
+}

@@ -1,0 +1,456 @@
+// Smoke test and measurements of the tree core in a real Chromium, below the extension.
+//
+//   node tests/browser/wasm-smoke.mjs [--bench-only] [--elements 10000] [--runs 7]
+//
+// Needs `scripts/build-wasm` first (extension/generated/). For each build of the core (WASM and
+// wasm2js) it loads fixture pages over HTTP, injects the core and
+// extension/content/accessibility-tree.js into the PAGE's world (only acceptable here: a unit-level
+// smoke test; the extension itself runs them in the content script's isolated world), and checks:
+//   - the text tree and the JSON/YAML snapshot documents equal what the same crate computes
+//     natively over the same HTML (the `native_tree` example, in-memory DOM);
+//   - the ref registry: lookup, stable refs across builds, release, sweep, suggestions, the
+//     ref_not_found error;
+//   - "ai" mode: aria-ref attributes set, stable while role and name hold, stale ones removed.
+// Then, on a generated page of N elements, it times (medians, ms) our in-page
+// get_accessibility_tree and snapshot, a bare JS DOM walk, and Playwright's
+// `locator('body').ariaSnapshot()` round trip, and prints a table.
+//
+// Chromium: Debian's /usr/lib/chromium/chromium, driven by playwright-core.
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = argv.indexOf(name);
+  return index >= 0 ? Number(argv[index + 1]) : fallback;
+};
+const benchOnly = argv.includes('--bench-only');
+const elementCount = option('--elements', 10_000);
+const runs = option('--runs', 7);
+
+const CORES = {
+  wasm: readFileSync(path.join(root, 'extension/generated/ax-core-wasm.js'), 'utf8'),
+  js: readFileSync(path.join(root, 'extension/generated/ax-core-js.js'), 'utf8'),
+};
+const TREE_SCRIPT = readFileSync(path.join(root, 'extension/content/accessibility-tree.js'), 'utf8');
+
+// ---- Fixtures ----------------------------------------------------------------------------------
+
+const DEMO = readFileSync(path.join(root, 'fixtures/demo/index.html'), 'utf8');
+
+// Cases the glue must carry faithfully: open shadow roots with named and default slots, ids
+// inside shadow trees, aria-owns, pseudo-element content, form state, hidden content, text with
+// characters outside the BMP, lone surrogates and the separator character in attributes.
+const GLUE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Glue fixture 🧪</title>
+<style>
+  .star::before { content: "★ "; }
+  .note::after { content: " (note)"; }
+  .gone { display: none; }
+  .ghost { visibility: hidden; }
+  .contents { display: contents; }
+  .inline { display: inline; }
+</style></head>
+<body>
+  <h1>Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 check</h1>
+  <button class="star">Favourite</button>
+  <a href="/x" class="note">Read</a>
+  <p title="sep\u0001arator">Separator <span class="inline">inside</span> text</p>
+  <label for="pw">Password</label><input id="pw" type="password" value="secret">
+  <label>Agree <input type="checkbox" checked></label>
+  <select aria-label="Size"><option>S</option><option selected>M</option><option disabled>L</option></select>
+  <fieldset disabled><legend>Locked</legend><button>Inside disabled fieldset</button></fieldset>
+  <textarea aria-label="Notes">Typed notes</textarea>
+  <div class="gone"><button>Not rendered</button></div>
+  <div class="ghost"><button>Invisible</button></div>
+  <div class="contents"><button>In contents</button></div>
+  <div role="listbox" aria-label="Owner" aria-owns="owned1"></div>
+  <div role="option" id="owned1">Owned option</div>
+  <x-card>
+    <template shadowrootmode="open">
+      <section aria-labelledby="t"><h2 id="t">Shadow title</h2>
+        <slot name="actions"></slot><slot></slot>
+      </section>
+    </template>
+    <button slot="actions">Slotted action</button>
+    <span>Default slot text</span>
+  </x-card>
+  <div aria-hidden="true"><button>Hidden from AT</button></div>
+</body></html>`;
+
+/** A page of about `target` elements, shaped like the core's benchmark page. */
+function generatedPage(target) {
+  const sections = [];
+  // The page's frame (html, head, nav, ...) and each section's elements are counted from the
+  // markup itself, so the page has at least `target` elements whatever the section holds.
+  const elementsIn = (markup) => (markup.match(/<[a-z]/g) ?? []).length;
+  let count = 20;
+  let index = 0;
+  while (count < target) {
+    sections.push(`<section id="s${index}" aria-labelledby="h${index}"><h2 id="h${index}">Section ${index}: quarterly results</h2>
+${[0, 1, 2].map((p) => `<p>Revenue grew in every region this quarter, <strong>led by the north</strong>, while costs stayed <em>flat</em>. <a href="/report/${index}/${p}">Read the full report</a></p>`).join('')}
+<form aria-label="Filter">${['name', 'email', 'age'].map((f, i) => `<label for="${f}-${index}">${f}</label><input id="${f}-${index}" type="${['text', 'email', 'number'][i]}" placeholder="${f}">`).join('')}
+<label><input type="checkbox" checked>Subscribe</label><select aria-label="Region"><option>North</option><option>South</option><option>East</option><option>West</option></select>
+<button type="submit">Apply</button><button type="reset">Reset</button></form>
+<ul>${[0, 1, 2, 3, 4].map((i) => `<li>Highlight ${i} of section ${index}</li>`).join('')}</ul>
+<table><caption>Sales by region</caption><thead><tr><th scope="col">Region</th><th scope="col">Q1</th><th scope="col">Q2</th></tr></thead>
+<tbody>${['North', 'South', 'East', 'West'].map((r) => `<tr><th scope="row">${r}</th><td>12</td><td>15</td></tr>`).join('')}</tbody></table>
+<div class="layout-0"><div class="layout-1"><div class="layout-2"><div class="layout-3"><div class="layout-4">
+<img src="data:," alt="Quarterly chart"><button aria-label="Close card"><svg aria-hidden="true"></svg></button><span>Updated today</span>
+</div></div></div></div></div>
+<div aria-hidden="true"><p>Decorative duplicate</p></div><details><summary>More details</summary><p>Shown when the disclosure is open.</p></details>
+</section>`);
+    count += elementsIn(sections[sections.length - 1]);
+    index += 1;
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Synthetic benchmark page</title></head><body>
+<header><nav aria-label="Main"><ul>${['Home', 'Products', 'Pricing', 'Docs', 'Blog', 'Contact'].map((i) => `<li><a href="/${i.toLowerCase()}">${i}</a></li>`).join('')}</ul></nav></header>
+<main>${sections.join('\n')}</main></body></html>`;
+}
+
+const PAGES = {
+  '/demo.html': DEMO,
+  '/glue.html': GLUE,
+  '/big.html': generatedPage(elementCount),
+};
+
+// ---- Native results ----------------------------------------------------------------------------
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'allwright-smoke-'));
+
+/** Output of the `native_tree` example (same crate, in-memory DOM): envelope line + body. */
+function native(html, ...args) {
+  const file = path.join(scratch, 'page.html');
+  execFileSync('sh', ['-c', 'cat > "$0"', file], { input: html });
+  const output = execFileSync(
+    'cargo',
+    ['run', '-q', '--locked', '-p', 'allwright-ax-wasm', '--example', 'native_tree', '--', file, ...args],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
+  const end = output.indexOf('\n');
+  return { envelope: JSON.parse(output.slice(0, end)), body: output.slice(end + 1) };
+}
+
+// ---- Browser -----------------------------------------------------------------------------------
+
+const server = createServer((request, response) => {
+  const page = PAGES[new URL(request.url ?? '/', 'http://x').pathname];
+  response.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+  response.end(page ?? 'not found');
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+process.env.TMPDIR = scratch;
+process.env.XDG_CONFIG_HOME = scratch;
+const browser = await chromium.launch({
+  executablePath: '/usr/lib/chromium/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+/** Opens a page with the given core and the tree script in its world. */
+async function openWithCore(flavour, pathname) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(origin + pathname);
+  await page.addScriptTag({ content: CORES[flavour] });
+  await page.evaluate(() => globalThis.allwrightAxCore.ready);
+  await page.addScriptTag({ content: TREE_SCRIPT });
+  return page;
+}
+
+let failures = 0;
+async function check(name, body) {
+  try {
+    await body();
+    console.log(`ok   ${name}`);
+  } catch (error) {
+    failures += 1;
+    console.log(`FAIL ${name}\n${String(error?.stack ?? error).split('\n').slice(0, 30).join('\n')}`);
+  }
+}
+
+/** Removes the per-run fields so documents can be compared. */
+const rootOf = (document) => JSON.parse(document).root;
+
+if (!benchOnly) {
+  for (const flavour of ['wasm', 'js']) {
+    for (const pathname of ['/demo.html', '/glue.html']) {
+      await check(`${flavour}: ${pathname} text tree and snapshots equal the native core`, async () => {
+        const page = await openWithCore(flavour, pathname);
+        const html = PAGES[pathname];
+        const result = await page.evaluate(() => globalThis.allwrightAx.generateAccessibilityTree({}));
+        const expected = native(html, 'text');
+        assert.equal(result.tree, expected.body);
+        for (const key of ['truncated', 'hasMore', 'autoDegraded', 'page', 'pageCount']) {
+          assert.equal(result[key], expected.envelope.result[key], key);
+        }
+        assert.equal(result.url, origin + pathname);
+        const json = await page.evaluate(() =>
+          globalThis.allwrightAx.snapshotDocument({ format: 'json', contextId: 'c1', parentContextId: null }));
+        assert.deepEqual(rootOf(json.document), rootOf(native(html, 'json').body));
+        const yaml = await page.evaluate(() =>
+          globalThis.allwrightAx.snapshotDocument({ format: 'yaml', contextId: 'c1' }));
+        const nativeYaml = native(html, 'yaml').body;
+        const tail = (text) => text.slice(text.indexOf('"root":'));
+        assert.equal(tail(yaml.document), tail(nativeYaml));
+        await page.close();
+      });
+    }
+
+    await check(`${flavour}: ref registry`, async () => {
+      const page = await openWithCore(flavour, '/demo.html');
+      const outcome = await page.evaluate(async () => {
+        const ax = globalThis.allwrightAx;
+        const first = await ax.generateAccessibilityTree({});
+        const second = await ax.generateAccessibilityTree({});
+        const counter = window.__wbRefCounter;
+        const button = window.__wb_ax_lookup('ref_3');
+        const anchored = await ax.generateAccessibilityTree({ ref_id: 'ref_4', maxChars: 100 });
+        const keys = Object.keys(window.__wbElementMap).length;
+        // Remove an element, then ask for its ref.
+        const target = window.__wb_ax_lookup('ref_2');
+        target.remove();
+        let error = null;
+        try {
+          await ax.generateAccessibilityTree({ ref_id: 'ref_2' });
+        } catch (thrown) {
+          error = thrown;
+        }
+        let invalid = null;
+        try {
+          await ax.generateAccessibilityTree({ filter: 'everything' });
+        } catch (thrown) {
+          invalid = thrown;
+        }
+        const released = window.__wb_ax_release('ref_5');
+        return {
+          same: first.tree === second.tree,
+          counter,
+          counterAfter: window.__wbRefCounter,
+          buttonTag: button?.tagName,
+          anchored,
+          keys,
+          error,
+          invalid,
+          released,
+          lookupReleased: window.__wb_ax_lookup('ref_5'),
+          suggest: window.__wb_ax_suggest('ref_2', 3),
+          prototype: Object.getPrototypeOf(window.__wbElementMap),
+        };
+      });
+      assert.ok(outcome.same, 'a second build keeps every ref');
+      assert.ok(outcome.counter > 0 && outcome.counter === outcome.keys, 'one entry per ref handed out');
+      assert.equal(outcome.buttonTag, 'BUTTON');
+      // The anchored form holds an expanded combobox, which the core lists first as an overlay.
+      assert.match(outcome.anchored.tree, /^form "New product" \[ref_4\]$/m);
+      assert.equal(outcome.anchored.continuationArgs?.ref_id, 'ref_4');
+      assert.equal(outcome.anchored.hasMore, true);
+      assert.equal(outcome.error?.code, 'ref_not_found');
+      assert.deepEqual(outcome.error?.suggestions, ['ref_1', 'ref_3', 'ref_4']);
+      assert.equal(outcome.invalid?.code, 'invalid_arguments');
+      assert.equal(outcome.released, true);
+      assert.equal(outcome.lookupReleased, null);
+      assert.deepEqual(outcome.suggest, ['ref_1', 'ref_3', 'ref_4']);
+      assert.equal(outcome.prototype, null);
+      await page.close();
+    });
+
+    await check(`${flavour}: page out of range and anchored paging`, async () => {
+      const page = await openWithCore(flavour, '/demo.html');
+      const error = await page.evaluate(() =>
+        globalThis.allwrightAx.generateAccessibilityTree({ maxChars: 100, page: 999 }).catch((thrown) => thrown));
+      assert.equal(error.code, 'page_out_of_range');
+      const pages = await page.evaluate(async () => {
+        const ax = globalThis.allwrightAx;
+        const seen = [];
+        let args = { maxChars: 400 };
+        for (let guard = 0; guard < 50 && args; guard++) {
+          const result = await ax.generateAccessibilityTree(args);
+          seen.push(result.tree);
+          args = result.continuationArgs;
+        }
+        return seen;
+      });
+      const whole = await page.evaluate(() => globalThis.allwrightAx.generateAccessibilityTree({}));
+      assert.ok(pages.length > 1);
+      assert.equal(pages.join('\n'), whole.tree, 'pages joined are the whole tree');
+      await page.close();
+    });
+
+    await check(`${flavour}: "ai" mode references`, async () => {
+      const page = await openWithCore(flavour, '/demo.html');
+      const outcome = await page.evaluate(async () => {
+        const ax = globalThis.allwrightAx;
+        const refsOf = (document) => {
+          const found = [];
+          const stack = [JSON.parse(document).root];
+          while (stack.length) {
+            const node = stack.pop();
+            if (node['aria-ref']) found.push([node.role, node.name, node['aria-ref']]);
+            stack.push(...node.children);
+          }
+          return found;
+        };
+        const first = refsOf((await ax.snapshotDocument({ format: 'json', mode: 'ai', contextId: 'c' })).document);
+        const second = refsOf((await ax.snapshotDocument({ format: 'json', mode: 'ai', contextId: 'c' })).document);
+        const heading = document.querySelector('h1');
+        const headingRef = heading.getAttribute('aria-ref');
+        heading.textContent = 'Renamed products';
+        const third = refsOf((await ax.snapshotDocument({ format: 'json', mode: 'ai', contextId: 'c' })).document);
+        // Hide a referenced button: its attribute must go on the next capture.
+        const danger = document.querySelector('button[disabled]');
+        const dangerRef = danger.getAttribute('aria-ref');
+        danger.style.display = 'none';
+        await ax.snapshotDocument({ format: 'json', mode: 'ai', contextId: 'c' });
+        const plain = await ax.snapshotDocument({ format: 'json', contextId: 'c' });
+        return {
+          first, second, third, headingRef,
+          headingRefAfter: heading.getAttribute('aria-ref'),
+          dangerRef,
+          dangerAfter: danger.getAttribute('aria-ref'),
+          attributeCount: document.querySelectorAll('[aria-ref]').length,
+          plainHasRefs: plain.document.includes('"aria-ref"'),
+          textRefs: first.filter(([role]) => role === 'text').length,
+        };
+      });
+      assert.ok(outcome.first.length > 5);
+      assert.deepEqual(outcome.second, outcome.first, 'stable while role and name hold');
+      assert.equal(new Set(outcome.first.map(([, , ref]) => ref)).size, outcome.first.length, 'unique');
+      assert.notEqual(outcome.headingRefAfter, outcome.headingRef, 'a new name gets a new reference');
+      assert.ok(outcome.dangerRef !== null);
+      assert.equal(outcome.dangerAfter, null, 'stale attribute removed');
+      assert.equal(outcome.textRefs, 0);
+      assert.equal(outcome.plainHasRefs, false);
+      await page.close();
+    });
+  }
+}
+
+// ---- Measurements ------------------------------------------------------------------------------
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** In-page medians: ours (tree, snapshot, and the core call alone) and the bare walk. */
+async function measure(flavour) {
+  const page = await openWithCore(flavour, '/big.html');
+  const inPage = await page.evaluate(async (runs) => {
+    const ax = globalThis.allwrightAx;
+    // Times the core call alone by wrapping the core object (smoke test only).
+    const core = globalThis.allwrightAxCore;
+    let coreTime = 0;
+    globalThis.allwrightAxCore = {
+      ...core,
+      buildTextTree: (...args) => {
+        const start = performance.now();
+        const output = core.buildTextTree(...args);
+        coreTime = performance.now() - start;
+        return output;
+      },
+    };
+    const bareWalk = () => {
+      // The floor: every element once, reading what RECIPES.md's walk reads.
+      let count = 0;
+      const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.currentNode; node; node = walker.nextNode()) {
+        const element = /** @type {Element} */ (node);
+        if (element.tagName && element.id !== undefined && element.getAttribute('role') !== 'x'
+          && element.getAttribute('aria-label') !== 'x' && element.className !== undefined
+          && getComputedStyle(element).display) count++;
+      }
+      return count;
+    };
+    const samples = { tree: [], core: [], snapshot: [], walk: [] };
+    let chars = 0;
+    let elements = 0;
+    for (let run = 0; run < runs + 1; run++) {
+      let start = performance.now();
+      const result = await ax.generateAccessibilityTree({});
+      const tree = performance.now() - start;
+      chars = result.tree.length;
+      start = performance.now();
+      const snapshot = await ax.snapshotDocument({ format: 'json', contextId: 'c' });
+      const snapshotTime = performance.now() - start;
+      start = performance.now();
+      elements = bareWalk();
+      const walk = performance.now() - start;
+      if (run > 0) {
+        samples.tree.push(tree);
+        samples.core.push(coreTime);
+        samples.snapshot.push(snapshotTime);
+        samples.walk.push(walk);
+      }
+      void snapshot;
+    }
+    return { samples, chars, elements };
+  }, runs);
+  // The same call as seen from the client (one CDP round trip), like Playwright's below.
+  const roundTrips = [];
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    await page.evaluate(() => globalThis.allwrightAx.generateAccessibilityTree({}).then((r) => r.tree.length));
+    roundTrips.push(performance.now() - start);
+  }
+  await page.close();
+  return {
+    tree: median(inPage.samples.tree),
+    core: median(inPage.samples.core),
+    snapshot: median(inPage.samples.snapshot),
+    walk: median(inPage.samples.walk),
+    roundTrip: median(roundTrips),
+    chars: inPage.chars,
+    elements: inPage.elements,
+  };
+}
+
+async function measurePlaywright() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${origin}/big.html`);
+  const times = [];
+  let chars = 0;
+  for (let run = 0; run < runs + 1; run++) {
+    const start = performance.now();
+    const snapshot = await page.locator('body').ariaSnapshot();
+    if (run > 0) times.push(performance.now() - start);
+    chars = snapshot.length;
+  }
+  let aiChars = 0;
+  try {
+    aiChars = (await page.locator('body').ariaSnapshot({ mode: 'ai' })).length;
+  } catch {
+    aiChars = 0;
+  }
+  await page.close();
+  return { roundTrip: median(times), chars, aiChars };
+}
+
+const results = {};
+for (const flavour of ['wasm', 'js']) results[flavour] = await measure(flavour);
+const playwright = await measurePlaywright();
+const fixed = (value) => value.toFixed(1).padStart(8);
+console.log(`\n${results.wasm.elements} elements, medians of ${runs} runs (ms), headless Chromium`);
+console.log('path   tree(in-page)  core-call  snapshot(in-page)  bare-walk  tree/walk  tree round trip  /Playwright');
+for (const [flavour, r] of Object.entries(results)) {
+  console.log(`${flavour.padEnd(6)} ${fixed(r.tree)}      ${fixed(r.core)}   ${fixed(r.snapshot)}          ${fixed(r.walk)}   ${(r.tree / r.walk).toFixed(2).padStart(6)}x   ${fixed(r.roundTrip)}        ${(r.roundTrip / playwright.roundTrip).toFixed(2)}x`);
+}
+console.log(`Playwright locator('body').ariaSnapshot() round trip: ${playwright.roundTrip.toFixed(1)} ms`);
+console.log(`output characters: ours ${results.wasm.chars}, Playwright ${playwright.chars}, Playwright ai mode ${playwright.aiChars || 'n/a'}`);
+
+await browser.close();
+server.close();
+rmSync(scratch, { recursive: true, force: true });
+if (failures > 0) {
+  console.log(`\n${failures} check(s) failed`);
+  process.exit(1);
+}
