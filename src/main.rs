@@ -105,7 +105,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
     // A browser starting the host passes its own arguments, which are not a command line.
     if let Some(invocation) = host::HostInvocation::from_arguments(&arguments) {
         logging::init("host");
-        return runtime()?.block_on(host::run(invocation));
+        return run_async(host::run(invocation));
     }
     let command_line =
         match CommandLine::try_parse_from(std::iter::once("allwright".to_owned()).chain(arguments))
@@ -136,7 +136,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 // Fail before the MCP handshake when the extension is not built.
                 browser_launch::locate_extension(request)?;
             }
-            runtime()?.block_on(mcp::run(mcp::McpOptions { tier, dev, launch }))
+            run_async(mcp::run(mcp::McpOptions { tier, dev, launch }))
         }
         Command::Snapshot {
             target,
@@ -157,17 +157,23 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 headless: !headed,
                 extension_dir: extension,
             };
-            runtime()?.block_on(snapshot_command::run(options))
+            run_async(snapshot_command::run(options))
         }
         Command::Install => install::install(),
         Command::Uninstall => install::uninstall(),
     }
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread()
+/// Runs `work` on a fresh runtime. The runtime is shut down without waiting for its blocking
+/// threads: one of them may be parked forever in a read of stdin, which must not keep the
+/// process alive once the work is done.
+fn run_async(work: impl std::future::Future<Output = Result<(), String>>) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|error| format!("cannot start the async runtime: {error}"))
+        .map_err(|error| format!("cannot start the async runtime: {error}"))?;
+    let outcome = runtime.block_on(work);
+    runtime.shutdown_background();
+    outcome
 }

@@ -160,17 +160,23 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     let server = AllwrightMcpServer::new(host, options.tier, options.dev);
     let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
-    let outcome = match server.serve(rmcp::transport::stdio()).await {
-        Ok(running) => {
-            tokio::select! {
-                finished = running.waiting() => finished.map(|_| ()).map_err(|error| format!("the MCP session failed: {error}")),
-                _ = terminate.recv() => Ok(()),
-                _ = interrupt.recv() => Ok(()),
-            }
-        }
-        Err(error) => Err(format!(
-            "the MCP client did not initialize the session: {error}"
-        )),
+    // Signals are watched from the start: a client that never completes the handshake must not
+    // keep a launched browser alive.
+    let serving = async {
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|error| format!("the MCP client did not initialize the session: {error}"))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|error| format!("the MCP session failed: {error}"))
+    };
+    let outcome = tokio::select! {
+        finished = serving => finished,
+        _ = terminate.recv() => { log!("SIGTERM"); Ok(()) }
+        _ = interrupt.recv() => { log!("SIGINT"); Ok(()) }
     };
     if let Some(session) = launched {
         session.shutdown().await;

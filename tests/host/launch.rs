@@ -128,3 +128,71 @@ fn a_bad_command_line_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&output.stdout).contains("mcp"));
 }
+
+/// `allwright mcp --launch`: the MCP session drives a browser of its own; closing the session
+/// (stdin EOF) closes the browser and removes every temporary file.
+async fn mcp_session_through_the_stand_in(browser_flag: &str, extension_flavour: &str) {
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::TokioChildProcess;
+    use rmcp::ServiceExt;
+
+    let folder = tempfile::tempdir().expect("temp dir");
+    let extension = folder.path().join("extension");
+    write_stand_in_extension(&extension, extension_flavour);
+    // The launcher's temporary folder goes under this TMPDIR, so the test can see it removed.
+    let temporary = folder.path().join("tmp");
+    std::fs::create_dir_all(&temporary).expect("tmp");
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+    command
+        .args(["mcp", "--launch", browser_flag, "--headless", "--extension"])
+        .arg(&extension)
+        .env("TMPDIR", &temporary);
+    let (transport, _stderr) = TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn allwright mcp --launch");
+    let client = tokio::time::timeout(std::time::Duration::from_secs(60), ().serve(transport))
+        .await
+        .expect("initialize in time")
+        .expect("MCP initialize");
+    assert!(
+        std::fs::read_dir(&temporary).expect("tmp").count() > 0,
+        "the launcher made its temporary folder"
+    );
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("get_accessibility_tree")
+                .with_arguments(json!({}).as_object().cloned().expect("object")),
+        )
+        .await
+        .expect("tools/call");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let structured = result.structured_content.expect("structuredContent");
+    assert!(
+        structured["tree"]
+            .as_str()
+            .is_some_and(|tree| tree.starts_with("stand-in tree of")),
+        "{structured}"
+    );
+    client.cancel().await.expect("close the session");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_dir(&temporary).expect("tmp").count() > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the launcher's temporary folder was not removed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+#[ignore = "starts Chromium through chromedriver"]
+async fn mcp_launch_chromium_serves_tools_and_cleans_up() {
+    mcp_session_through_the_stand_in("chromium", "chrome").await;
+}
+
+#[tokio::test]
+#[ignore = "starts Firefox"]
+async fn mcp_launch_firefox_serves_tools_and_cleans_up() {
+    mcp_session_through_the_stand_in("firefox", "firefox").await;
+}
