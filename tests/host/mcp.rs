@@ -245,3 +245,52 @@ async fn without_a_host_calls_fail_with_not_connected_and_a_hint() {
     );
     client.cancel().await.expect("close the session");
 }
+
+/// The host exits whenever the extension goes (a browser restart, an extension reload) and the
+/// browser starts a new one: a call in flight fails with extension_disconnected, the next call
+/// reaches the new host.
+#[tokio::test]
+async fn a_call_lost_with_the_host_fails_clearly_and_the_next_call_reaches_the_new_host() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("host.sock");
+    let listener = UnixListener::bind(&socket_path).expect("bind");
+    tokio::spawn(async move {
+        for generation in 0..2 {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let (read_half, mut write_half) = stream.into_split();
+            let ready = json!({"type": "ready", "browser": "firefox", "extensionVersion": "0.1.0"});
+            let _ = write_half.write_all(format!("{ready}\n").as_bytes()).await;
+            let mut lines = BufReader::new(read_half).lines();
+            // The first host dies with the call unanswered; the second one answers.
+            let Ok(Some(line)) = lines.next_line().await else {
+                return;
+            };
+            if generation == 1 {
+                let call: Value = serde_json::from_str(&line).expect("call");
+                let answer = json!({"type": "result", "id": call["id"], "ok": true, "result": {"url": "about:blank", "title": ""}});
+                let _ = write_half.write_all(format!("{answer}\n").as_bytes()).await;
+                let _ = lines.next_line().await;
+            }
+        }
+    });
+    let client = start_mcp(&socket_path, &[]).await;
+    let navigate = || {
+        CallToolRequestParams::new("navigate").with_arguments(
+            json!({"url": "about:blank"})
+                .as_object()
+                .cloned()
+                .expect("object"),
+        )
+    };
+    let lost = client.call_tool(navigate()).await.expect("result");
+    assert_eq!(error_object(&lost)["code"], "extension_disconnected");
+    let next = client.call_tool(navigate()).await.expect("result");
+    assert_ne!(next.is_error, Some(true), "{next:?}");
+    assert_eq!(
+        next.structured_content.expect("structured")["url"],
+        "about:blank"
+    );
+    client.cancel().await.expect("close the session");
+}
