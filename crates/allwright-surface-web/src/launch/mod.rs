@@ -53,6 +53,8 @@ pub struct ChromiumLaunchOptions {
     pub environment: Vec<(String, OsString)>,
     /// Where chromedriver's and Chromium's output goes; `None` discards it.
     pub log_path: Option<PathBuf>,
+    /// More Chromium flags, after the standard ones (tests add `--js-flags=--expose-gc`).
+    pub extra_arguments: Vec<String>,
 }
 
 impl ChromiumLaunchOptions {
@@ -64,6 +66,7 @@ impl ChromiumLaunchOptions {
             headless: true,
             environment: Vec::new(),
             log_path: None,
+            extra_arguments: Vec::new(),
         }
     }
 
@@ -86,6 +89,7 @@ impl ChromiumLaunchOptions {
             arguments.push(flag.to_owned());
         }
         arguments.push(format!("--user-data-dir={}", self.user_data_dir.display()));
+        arguments.extend(self.extra_arguments.iter().cloned());
         arguments
     }
 
@@ -204,6 +208,9 @@ pub struct LaunchedBrowser {
     process: ProcessGroup,
     /// chromedriver's port and session id, to end the classic session (which closes Chromium).
     chromedriver_session: Option<(u16, String)>,
+    /// Chromium's DevTools address (`host:port`) as chromedriver reports it. Only tests use it,
+    /// as an oracle (the product's element operations go through BiDi).
+    chromium_debugger_address: Option<String>,
 }
 
 impl LaunchedBrowser {
@@ -213,6 +220,11 @@ impl LaunchedBrowser {
 
     pub fn bidi(&self) -> &BidiConnection {
         &self.bidi
+    }
+
+    /// Chromium's DevTools address (`host:port`), when the browser is Chromium.
+    pub fn chromium_debugger_address(&self) -> Option<&str> {
+        self.chromium_debugger_address.as_deref()
     }
 
     /// Whether the browser (or its driver) is still running.
@@ -317,11 +329,16 @@ impl LaunchedBrowser {
                 return Err(error.into());
             }
         };
+        let chromium_debugger_address = response.body["value"]["capabilities"]
+            ["goog:chromeOptions"]["debuggerAddress"]
+            .as_str()
+            .map(str::to_owned);
         Ok(Self {
             kind: BrowserKind::Chromium,
             bidi,
             process,
             chromedriver_session: Some((port, session_id)),
+            chromium_debugger_address,
         })
     }
 
@@ -386,6 +403,7 @@ impl LaunchedBrowser {
             bidi,
             process,
             chromedriver_session: None,
+            chromium_debugger_address: None,
         };
         if let Err(error) = browser.bidi.new_session().await {
             browser.process.terminate(Duration::ZERO).await;
