@@ -43,6 +43,7 @@
   const FILES_ATTACHED = 1 << 15;
   const DISABLED = 1 << 16;
   const BOXES_UNMEASURED = 1 << 17;
+  const POINTER_EVENTS_UNREAD = 1 << 18;
   const STRING_SEPARATOR = '\u0001';
 
   const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
@@ -81,6 +82,8 @@
    * @property {boolean} withAriaRefs Send the "ai" references of earlier captures.
    * @property {boolean} measureBoxes Read every element's position (only the `visible` filter
    *   needs one; otherwise boxes are only said to exist, see BOXES_UNMEASURED in facts.rs).
+   * @property {boolean} readPointerEvents Read `pointer-events` (only "ai" references need it,
+   *   see POINTER_EVENTS_UNREAD in facts.rs).
    */
 
   /**
@@ -114,6 +117,11 @@
     const slotElements = [];
     let anchorIndex = -1;
     const measureBoxes = options.measureBoxes;
+    const readPointerEvents = options.readPointerEvents;
+    // Each computed property read costs about as much as the walk itself, so
+    // `content-visibility`, which few pages use, is read only once a style sheet or a style
+    // attribute mentions it (see mentionsContentVisibility).
+    let readContentVisibility = mentionsContentVisibility(document);
 
     // Tag and attribute names repeat on every page; values and text rarely do.
     const intern = (/** @type {string} */ text) => {
@@ -160,13 +168,28 @@
                 ? 2
                 : 3) <<
             NAMESPACE_SHIFT);
+        const shadowRoot = element.shadowRoot;
+        // A shadow tree's sheets can style its host (`:host`), so they are looked at before
+        // the host's own style is read.
+        if (!readContentVisibility && shadowRoot !== null) {
+          readContentVisibility = mentionsContentVisibility(shadowRoot);
+        }
+        if (!readContentVisibility && element.getAttribute('style')?.includes('content-visibility')) {
+          readContentVisibility = true;
+        }
         const style = getComputedStyle(element);
         const display = displayBits(style.display);
         flags |= display << DISPLAY_SHIFT;
         const visibility = style.visibility;
         flags |= (visibility === 'hidden' ? 1 : visibility === 'collapse' ? 2 : 0) << VISIBILITY_SHIFT;
-        if (style.contentVisibility === 'hidden') flags |= CONTENT_VISIBILITY_HIDDEN;
-        if (style.pointerEvents === 'none') flags |= POINTER_EVENTS_NONE;
+        // The user-agent sheet sets it on `hidden="until-found"`.
+        if (
+          (readContentVisibility || element.hasAttribute('hidden')) &&
+          style.contentVisibility === 'hidden'
+        ) {
+          flags |= CONTENT_VISIBILITY_HIDDEN;
+        }
+        if (readPointerEvents && style.pointerEvents === 'none') flags |= POINTER_EVENTS_NONE;
         if (display === 0) rendered = false;
         // `display: contents` and unrendered elements have no box; asking would only cost.
         if (rendered && display !== 1) {
@@ -245,7 +268,6 @@
           pendingParents.push(index + 1);
           pendingRendered.push(rendered);
         }
-        const shadowRoot = element.shadowRoot;
         if (shadowRoot !== null) {
           pendingNodes.push(shadowRoot);
           pendingParents.push(index + 1);
@@ -262,7 +284,10 @@
       if (type === Node.DOCUMENT_NODE) kind = KIND_DOCUMENT;
       else if (type === Node.DOCUMENT_FRAGMENT_NODE) kind = KIND_SHADOW_ROOT;
       else continue;
-      const documentFlags = kind === KIND_DOCUMENT && !measureBoxes ? BOXES_UNMEASURED : 0;
+      const documentFlags =
+        kind === KIND_DOCUMENT
+          ? (measureBoxes ? 0 : BOXES_UNMEASURED) | (readPointerEvents ? 0 : POINTER_EVENTS_UNREAD)
+          : 0;
       nodes.push(kind | documentFlags, parent, 0, 0, 0);
       nodeList.push(node);
       for (let child = node.lastChild; child !== null; child = child.previousSibling) {
@@ -306,6 +331,51 @@
   }
 
   /**
+   * The style rules of a document or shadow root (its sheets, imported sheets and rules nested
+   * in @media, @supports, @layer and the like), or null when one of its sheets cannot be read
+   * (cross-origin).
+   * @param {Document | ShadowRoot} root
+   * @returns {CSSRule[] | null}
+   */
+  function styleRules(root) {
+    /** @type {CSSRule[]} */
+    const rules = [];
+    /** @type {CSSRuleList[]} */
+    const pending = [];
+    try {
+      for (const sheet of [...root.styleSheets, ...root.adoptedStyleSheets]) pending.push(sheet.cssRules);
+      while (pending.length > 0) {
+        for (const rule of /** @type {CSSRuleList} */ (pending.pop())) {
+          rules.push(rule);
+          if (rule instanceof CSSImportRule) {
+            if (rule.styleSheet !== null) pending.push(rule.styleSheet.cssRules);
+          } else if ('cssRules' in rule) {
+            pending.push(/** @type {CSSGroupingRule} */ (rule).cssRules);
+          }
+        }
+      }
+    } catch {
+      return null;
+    }
+    return rules;
+  }
+
+  /**
+   * Whether a document's or shadow root's style sheets may set `content-visibility` (true when
+   * a sheet cannot be read).
+   * @param {Document | ShadowRoot} root
+   */
+  function mentionsContentVisibility(root) {
+    const rules = styleRules(root);
+    return (
+      rules === null ||
+      rules.some(
+        (rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue('content-visibility') !== '',
+      )
+    );
+  }
+
+  /**
    * The selectors (pseudo-element part removed) of the document's rules that give `::before` or
    * `::after` some content, joined into one selector list; '' when no rule does; null when it
    * cannot be known (a cross-origin sheet, nested rules, functional selectors), in which case
@@ -314,39 +384,23 @@
    * @returns {string | null}
    */
   function generatedContentSelector() {
+    const rules = styleRules(document);
+    if (rules === null) return null;
     /** @type {string[]} */
     const selectors = [];
-    /** @type {CSSRuleList[]} */
-    const pending = [];
-    for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets]) {
-      try {
-        pending.push(sheet.cssRules);
-      } catch {
-        return null;
-      }
-    }
-    while (pending.length > 0) {
-      for (const rule of /** @type {CSSRuleList} */ (pending.pop())) {
-        if (rule instanceof CSSImportRule) {
-          try {
-            if (rule.styleSheet !== null) pending.push(rule.styleSheet.cssRules);
-          } catch {
-            return null;
-          }
-        } else if (rule instanceof CSSStyleRule) {
-          if (rule.cssRules.length > 0) return null;
-          const text = rule.selectorText;
-          if (!/:(before|after)\b/i.test(text)) continue;
-          const content = rule.style.getPropertyValue('content').trim();
-          if (['', 'none', 'normal', '""', "''"].includes(content)) continue;
-          if (text.includes('(')) return null;
-          for (const part of text.split(',')) {
-            const stripped = part.replace(/::?(before|after)\b/gi, '').trim();
-            selectors.push(stripped === '' ? '*' : stripped);
-          }
-        } else if ('cssRules' in rule) {
-          pending.push(/** @type {CSSGroupingRule} */ (rule).cssRules);
-        }
+    for (const rule of rules) {
+      if (!(rule instanceof CSSStyleRule)) continue;
+      // Nested rules (`&::before`) have selectors relative to their parent's.
+      if (rule.cssRules.length > 0) return null;
+      const text = rule.selectorText;
+      if (!/:(before|after)\b/i.test(text)) continue;
+      const content = rule.style.getPropertyValue('content').trim();
+      if (['', 'none', 'normal', '""', "''"].includes(content)) continue;
+      // A comma inside :is(...) or :not(...) would be cut wrongly below.
+      if (text.includes('(')) return null;
+      for (const part of text.split(',')) {
+        const stripped = part.replace(/::?(before|after)\b/gi, '').trim();
+        selectors.push(stripped === '' ? '*' : stripped);
       }
     }
     const list = selectors.join(',');
@@ -722,6 +776,7 @@
       withRefs: true,
       withAriaRefs: false,
       measureBoxes: filter === 'visible',
+      readPointerEvents: false,
     });
     if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
     const counter = refCounter();
@@ -793,7 +848,13 @@
 
     const core = await loadCore();
     const ai = mode === 'ai';
-    const facts = gatherFacts({ anchor: null, withRefs: false, withAriaRefs: ai, measureBoxes: false });
+    const facts = gatherFacts({
+      anchor: null,
+      withRefs: false,
+      withAriaRefs: ai,
+      measureBoxes: false,
+      readPointerEvents: ai,
+    });
     const output = runCore(() =>
       core.writeSnapshotDocument(
         facts.strings,

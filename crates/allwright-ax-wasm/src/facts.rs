@@ -73,6 +73,10 @@ pub const DISABLED: u32 = 1 << 16;
 /// position: every text-tree filter but `visible`, and the snapshot, which only asks whether an
 /// element has a box ("non-rendered elements have no reference").
 pub const BOXES_UNMEASURED: u32 = 1 << 17;
+/// On the document node: `pointer-events` was not read and reads as `auto` everywhere. Only
+/// "ai" references depend on it (an element that cannot be a pointer target gets none), so the
+/// text tree does not pay for the read.
+pub const POINTER_EVENTS_UNREAD: u32 = 1 << 18;
 
 /// Separates the strings in the joined string table.
 pub const STRING_SEPARATOR: char = '\u{1}';
