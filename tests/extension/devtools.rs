@@ -1,0 +1,160 @@
+//! A minimal Chrome DevTools Protocol client, for tests only: Chromium's own accessibility engine
+//! as an oracle (`Accessibility.getPartialAXTree`), and a look into the extension's isolated
+//! world (the ref registry). The product never uses CDP for element operations.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub struct DevTools {
+    socket: Socket,
+    next_id: u64,
+    /// Events seen while waiting for answers.
+    pub events: Vec<Value>,
+}
+
+/// `GET http://ADDRESS/json/list`, by hand (the test needs no HTTP client for one request).
+fn targets(address: &str) -> Vec<Value> {
+    let Ok(mut stream) = TcpStream::connect(address) else { return Vec::new() };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let request = format!("GET /json/list HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return Vec::new();
+    }
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    let body = response.split_once("\r\n\r\n").map(|(_, body)| body).unwrap_or("");
+    serde_json::from_str(body).unwrap_or_default()
+}
+
+impl DevTools {
+    /// Attaches to the page target whose URL starts with `url_prefix`.
+    pub async fn attach_to_page(address: &str, url_prefix: &str) -> DevTools {
+        let target = targets(address)
+            .into_iter()
+            .find(|target| target["type"] == "page" && target["url"].as_str().is_some_and(|url| url.starts_with(url_prefix)))
+            .unwrap_or_else(|| panic!("no DevTools page target for {url_prefix}"));
+        let url = target["webSocketDebuggerUrl"].as_str().expect("a debugger URL").to_string();
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("connect to DevTools");
+        DevTools { socket, next_id: 0, events: Vec::new() }
+    }
+
+    /// Sends a command and waits for its answer (events seen meanwhile are kept).
+    pub async fn command(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = json!({"id": id, "method": method, "params": params});
+        self.socket.send(Message::Text(message.to_string().into())).await.expect("send to DevTools");
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.socket.next()).await;
+            let Ok(Some(Ok(Message::Text(text)))) = next else {
+                if next.is_err() {
+                    return Err(json!({"message": format!("{method} timed out")}));
+                }
+                continue;
+            };
+            let value: Value = serde_json::from_str(text.as_str()).unwrap_or(Value::Null);
+            if value["id"] == id {
+                return match value.get("error") {
+                    Some(error) => Err(error.clone()),
+                    None => Ok(value["result"].clone()),
+                };
+            }
+            self.events.push(value);
+        }
+    }
+
+    /// The execution context of the extension's content scripts in this page's main frame.
+    pub async fn extension_world(&mut self, extension_id: &str) -> Option<i64> {
+        self.events.clear();
+        self.command("Runtime.enable", json!({})).await.ok()?;
+        let origin = format!("chrome-extension://{extension_id}");
+        self.events.iter().find_map(|event| {
+            let context = &event["params"]["context"];
+            (event["method"] == "Runtime.executionContextCreated"
+                && context["origin"] == origin.as_str()
+                && context["auxData"]["isDefault"] == false
+                && context["auxData"]["type"] == "isolated")
+                .then(|| context["id"].as_i64())
+                .flatten()
+        })
+    }
+
+    /// Evaluates an expression (by value) in a given execution context.
+    pub async fn evaluate_in(&mut self, context_id: i64, expression: &str) -> Value {
+        let result = self
+            .command(
+                "Runtime.evaluate",
+                json!({"expression": expression, "contextId": context_id, "returnByValue": true, "awaitPromise": true}),
+            )
+            .await
+            .unwrap_or_else(|error| panic!("evaluate {expression}: {error}"));
+        if let Some(exception) = result.get("exceptionDetails") {
+            panic!("evaluate {expression} threw: {exception}");
+        }
+        result["result"]["value"].clone()
+    }
+
+    /// Chromium's computed role and name of the element a page expression designates.
+    pub async fn role_and_name(&mut self, element_expression: &str) -> Option<(String, String)> {
+        let found = self
+            .command("Runtime.evaluate", json!({"expression": element_expression}))
+            .await
+            .ok()?;
+        let object_id = found["result"]["objectId"].as_str()?.to_string();
+        let tree = self
+            .command("Accessibility.getPartialAXTree", json!({"objectId": object_id, "fetchRelatives": false}))
+            .await
+            .ok()?;
+        let _ = self.command("Runtime.releaseObject", json!({"objectId": object_id})).await;
+        let node = tree["nodes"].as_array()?.first()?.clone();
+        if node["ignored"] == true {
+            return Some(("none".to_string(), String::new()));
+        }
+        let role = node["role"]["value"].as_str().unwrap_or("").to_string();
+        let name = node["name"]["value"].as_str().unwrap_or("").to_string();
+        Some((chromium_role_to_aria(&role), normalize(&name)))
+    }
+}
+
+/// Chromium's internal role names, mapped to the ARIA tokens WPT and our snapshot use
+/// (RECIPES.md, "Oracles for correctness").
+pub fn chromium_role_to_aria(role: &str) -> String {
+    match role {
+        "RootWebArea" => "document",
+        "StaticText" | "InlineTextBox" => "text",
+        "LabelText" | "Section" | "Div" | "Pre" | "Abbr" | "Ruby" | "Canvas" => "generic",
+        "image" | "img" => "image",
+        "MenuListPopup" => "listbox",
+        "MenuListOption" => "option",
+        "DisclosureTriangle" => "button",
+        "Iframe" | "IframePresentational" => "iframe",
+        "ListMarker" => "none",
+        "LineBreak" => "none",
+        "DescriptionList" => "list",
+        "DescriptionListTerm" => "term",
+        "DescriptionListDetail" => "definition",
+        "Legend" => "generic",
+        "Figcaption" => "generic",
+        "Audio" | "Video" => "group",
+        "Details" => "group",
+        "HeaderAsNonLandmark" => "sectionheader",
+        "FooterAsNonLandmark" => "sectionfooter",
+        "SearchBox" => "searchbox",
+        "code" => "code",
+        other => other,
+    }
+    .to_string()
+}
+
+/// Collapses ASCII whitespace and trims (WPT's comparison; Chromium keeps stray whitespace).
+pub fn normalize(text: &str) -> String {
+    text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,65 @@
+//! Browser tests of the built extension, in Chromium and Firefox, driven as an agent drives
+//! allwright: through `allwright mcp` and the official MCP client. See tests/README.md.
+
+mod csp;
+mod devtools;
+mod registry;
+mod support;
+mod surface;
+mod wpt;
+
+use support::{available, one_browser_at_a_time, Browser, Session, SessionOptions};
+
+async fn run(browser: Browser, options: SessionOptions, checks: &[(&str, Check)]) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let session = Session::start(browser, options).await;
+    for (name, check) in checks {
+        eprintln!("{}: {name}", browser.name());
+        check(&session).await;
+    }
+    session.shutdown().await;
+}
+
+type Check = for<'a> fn(&'a Session) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>;
+
+macro_rules! checks {
+    ($($name:path),* $(,)?) => {
+        &[$((stringify!($name), |session| Box::pin($name(session)))),*]
+    };
+}
+
+const SURFACE: &[(&str, Check)] = checks![
+    surface::labels_states_hidden_passwords_ownership,
+    surface::shadow_dom_and_slots,
+    surface::frames_same_and_cross_origin,
+    surface::text_tree_metadata_and_paging,
+    surface::ai_mode_references,
+    csp::strict_pages_work_and_stay_silent,
+    registry::lookup_stale_refs_and_suggestions,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_surface_csp_and_registry() {
+    let options = SessionOptions { chromium_flags: vec!["--js-flags=--expose-gc".to_string()] };
+    let mut checks = SURFACE.to_vec();
+    checks.extend_from_slice(checks![registry::removed_elements_are_not_pinned]);
+    run(Browser::Chromium, options, &checks).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_surface_csp_and_registry() {
+    run(Browser::Firefox, SessionOptions::default(), SURFACE).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_wpt_against_chromium_and_agreement() {
+    run(Browser::Chromium, SessionOptions::default(), checks![wpt::wpt_files_with_chromium_oracle, wpt::agreement_with_chromium]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_wpt() {
+    run(Browser::Firefox, SessionOptions::default(), checks![wpt::wpt_files]).await;
+}

@@ -1,0 +1,367 @@
+//! A real browser with the built extension, the native host it starts, and `allwright mcp`
+//! attached to that host: the way a person's own browser is driven. The test keeps the browser's
+//! WebDriver BiDi session to look at the page from outside (and, in Chromium, DevTools as an
+//! oracle), and talks to allwright only through the official MCP client.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{json, Value};
+
+#[path = "../support/fixture_server.rs"]
+pub mod fixture_server;
+
+use fixture_server::FixtureServer;
+
+/// Every wait is bounded: a hang is a failure with a message.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Browser {
+    Chromium,
+    Firefox,
+}
+
+impl Browser {
+    pub fn name(self) -> &'static str {
+        match self {
+            Browser::Chromium => "chromium",
+            Browser::Firefox => "firefox",
+        }
+    }
+
+    fn dist_folder(self) -> PathBuf {
+        repository_root().join("dist").join(match self {
+            Browser::Chromium => "chrome",
+            Browser::Firefox => "firefox",
+        })
+    }
+
+    fn binaries(self) -> &'static [&'static str] {
+        match self {
+            Browser::Chromium => &["/usr/lib/chromium/chromium", "/usr/bin/chromedriver"],
+            Browser::Firefox => &["/usr/bin/firefox-esr"],
+        }
+    }
+}
+
+pub fn repository_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether the browser and the built extension are here. Without them the test says so and
+/// passes, unless `ALLWRIGHT_REQUIRE_BROWSERS=1` (set by scripts/test, so CI cannot skip).
+pub fn available(browser: Browser) -> bool {
+    let mut missing: Vec<String> = browser
+        .binaries()
+        .iter()
+        .filter(|path| !Path::new(path).exists())
+        .map(|path| path.to_string())
+        .collect();
+    if !browser.dist_folder().join("manifest.json").is_file() {
+        missing.push(format!("{} (run scripts/build)", browser.dist_folder().display()));
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let message = format!("{} browser tests need: {}", browser.name(), missing.join(", "));
+    if std::env::var("ALLWRIGHT_REQUIRE_BROWSERS").is_ok_and(|value| value == "1") {
+        panic!("{message}");
+    }
+    eprintln!("SKIPPED: {message}");
+    false
+}
+
+/// Browser tests run one at a time: two cores do not host two browsers well, and timings and
+/// focus stay predictable.
+pub fn one_browser_at_a_time() -> &'static tokio::sync::Mutex<()> {
+    static LOCK: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
+    LOCK.get_or_init(|| tokio::sync::Mutex::new(()))
+}
+
+/// The shared fixture server (two origins) for the whole test binary.
+pub fn fixtures() -> Arc<FixtureServer> {
+    static SERVER: OnceLock<Arc<FixtureServer>> = OnceLock::new();
+    SERVER
+        .get_or_init(|| {
+            let root = repository_root();
+            let wpt = wpt_folder();
+            Arc::new(
+                FixtureServer::start(&root.join("fixtures"), wpt.as_deref())
+                    .expect("start the fixture server"),
+            )
+        })
+        .clone()
+}
+
+/// The shared web-platform-tests copy, when present.
+pub fn wpt_folder() -> Option<PathBuf> {
+    let candidate = std::env::var_os("ALLWRIGHT_WPT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repository_root().join("../shared/wpt"));
+    candidate.is_dir().then_some(candidate)
+}
+
+/// A structured tool error, as the MCP server returns it.
+#[derive(Debug, Clone)]
+pub struct ToolError(pub Value);
+
+impl ToolError {
+    pub fn code(&self) -> &str {
+        self.0["code"].as_str().unwrap_or("")
+    }
+}
+
+pub struct Session {
+    pub browser: Browser,
+    launched: Option<LaunchedBrowser>,
+    mcp: Option<RunningService<RoleClient, ()>>,
+    context: String,
+    folder: tempfile::TempDir,
+}
+
+/// How to start a session.
+#[derive(Default, Clone)]
+pub struct SessionOptions {
+    /// Extra Chromium flags (e.g. `--js-flags=--expose-gc`).
+    pub chromium_flags: Vec<String>,
+}
+
+impl Session {
+    pub async fn start(browser: Browser, options: SessionOptions) -> Session {
+        let folder = tempfile::Builder::new()
+            .prefix("allwright-browser-test-")
+            .tempdir()
+            .expect("temp dir");
+        let root = folder.path().to_path_buf();
+        for sub in ["tmp", "config", "cache", "home", "run"] {
+            std::fs::create_dir_all(root.join(sub)).expect("prepare folders");
+        }
+        let socket = root.join("run").join("host.sock");
+        let host_log = root.join("host.log");
+        let environment: Vec<(String, OsString)> = vec![
+            ("ALLWRIGHT_SOCKET".into(), socket.clone().into()),
+            ("ALLWRIGHT_LOG_FILE".into(), host_log.clone().into()),
+            ("TMPDIR".into(), root.join("tmp").into()),
+            ("XDG_CONFIG_HOME".into(), root.join("config").into()),
+            ("XDG_CACHE_HOME".into(), root.join("cache").into()),
+            ("HOME".into(), root.join("home").into()),
+        ];
+        let host_binary = PathBuf::from(env!("CARGO_BIN_EXE_allwright"));
+        let identity: Value = serde_json::from_str(
+            &std::fs::read_to_string(repository_root().join("manifest/identity.json"))
+                .expect("identity.json"),
+        )
+        .expect("identity is JSON");
+        let host_name = identity["nativeHostName"].as_str().expect("host name").to_string();
+        let launched = match browser {
+            Browser::Chromium => {
+                let profile = root.join("profile");
+                let manifest = json!({
+                    "name": host_name,
+                    "description": "allwright native host (browser test)",
+                    "path": host_binary,
+                    "type": "stdio",
+                    "allowed_origins": [format!("chrome-extension://{}/", identity["chromeExtensionId"].as_str().expect("id"))],
+                });
+                write_json(&profile.join("NativeMessagingHosts").join(format!("{host_name}.json")), &manifest);
+                let mut launch = ChromiumLaunchOptions::new(profile);
+                launch.environment = environment;
+                launch.log_path = Some(root.join("browser.log"));
+                launch.extra_arguments = options.chromium_flags.clone();
+                LaunchedBrowser::launch_chromium(&launch).await
+            }
+            Browser::Firefox => {
+                let manifest = json!({
+                    "name": host_name,
+                    "description": "allwright native host (browser test)",
+                    "path": host_binary,
+                    "type": "stdio",
+                    "allowed_extensions": [identity["geckoId"].as_str().expect("gecko id")],
+                });
+                write_json(
+                    &root.join("home/.mozilla/native-messaging-hosts").join(format!("{host_name}.json")),
+                    &manifest,
+                );
+                let mut launch = FirefoxLaunchOptions::new(root.join("profile"));
+                launch.environment = environment;
+                launch.log_path = Some(root.join("browser.log"));
+                LaunchedBrowser::launch_firefox(&launch).await
+            }
+        }
+        .unwrap_or_else(|error| panic!("launch {}: {error}", browser.name()));
+        launched
+            .bidi()
+            .install_web_extension(&browser.dist_folder())
+            .await
+            .expect("install the extension over BiDi");
+        let context = launched.bidi().first_tab().await.expect("a top-level context");
+        // `allwright mcp` without --launch attaches to the host the extension starts, through the
+        // socket that the browser's environment names.
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+        command.arg("mcp").env("ALLWRIGHT_SOCKET", &socket);
+        let (transport, _) = TokioChildProcess::builder(command)
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn allwright mcp");
+        let mcp = tokio::time::timeout(PATIENCE, ().serve(transport))
+            .await
+            .expect("MCP initialize in time")
+            .expect("MCP initialize");
+        let session = Session { browser, launched: Some(launched), mcp: Some(mcp), context, folder };
+        session.wait_for_host().await;
+        session
+    }
+
+    /// Waits until a tool call reaches the extension (the host starts when the extension's
+    /// background connects to it).
+    async fn wait_for_host(&self) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            match self.call("navigate", json!({"url": "about:blank"})).await {
+                Ok(_) => return,
+                Err(error) if tokio::time::Instant::now() < deadline => {
+                    let _ = error;
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Err(error) => panic!(
+                    "{}: the extension's host never answered: {:?}\n{}",
+                    self.browser.name(),
+                    error,
+                    std::fs::read_to_string(self.folder.path().join("host.log")).unwrap_or_default()
+                ),
+            }
+        }
+    }
+
+    /// Calls a tool over MCP: the result object (structuredContent), or the error object.
+    pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
+        let mcp = self.mcp.as_ref().expect("MCP client");
+        let arguments = arguments.as_object().cloned();
+        let request = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments.unwrap_or_default());
+        let result = tokio::time::timeout(PATIENCE, mcp.call_tool(request))
+            .await
+            .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
+            .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))?;
+        let structured = result.structured_content.clone().unwrap_or(Value::Null);
+        if result.is_error == Some(true) {
+            Err(ToolError(structured))
+        } else {
+            Ok(structured)
+        }
+    }
+
+    /// Calls a tool that must succeed.
+    pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
+        match self.call(tool, arguments.clone()).await {
+            Ok(result) => result,
+            Err(error) => panic!("{}: {tool}({arguments}) failed: {}", self.browser.name(), error.0),
+        }
+    }
+
+    /// Opens a fixture page through the navigate tool, as an agent would.
+    pub async fn open(&self, url: &str) -> Value {
+        let result = self.ok("navigate", json!({"url": url})).await;
+        // Content scripts run at document_idle, just after load: give them their turn.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        result
+    }
+
+    /// Evaluates a script in the top-level page (the page's own world), from outside, over BiDi.
+    pub async fn evaluate(&self, expression: &str) -> Value {
+        let launched = self.launched.as_ref().expect("browser");
+        let response = launched
+            .bidi()
+            .command(
+                "script.evaluate",
+                json!({
+                    "expression": expression,
+                    "target": {"context": self.context},
+                    "awaitPromise": true,
+                    "resultOwnership": "none",
+                }),
+            )
+            .await
+            .unwrap_or_else(|error| panic!("evaluate {expression}: {error}"));
+        if response["type"] == "exception" {
+            panic!("evaluate {expression} threw: {}", response["exceptionDetails"]);
+        }
+        from_remote_value(&response["result"])
+    }
+
+    /// Evaluates a script and returns its JSON-serialised value (JSON.stringify in the page).
+    pub async fn evaluate_json(&self, expression: &str) -> Value {
+        let text = self.evaluate(&format!("JSON.stringify(({expression}))")).await;
+        serde_json::from_str(text.as_str().unwrap_or("null")).unwrap_or(Value::Null)
+    }
+
+    /// Chromium's DevTools address, for oracle checks.
+    pub fn chromium_debugger_address(&self) -> Option<String> {
+        self.launched.as_ref().and_then(|launched| launched.chromium_debugger_address().map(str::to_owned))
+    }
+
+    pub async fn shutdown(mut self) {
+        if let Some(mcp) = self.mcp.take() {
+            let _ = mcp.cancel().await;
+        }
+        if let Some(launched) = self.launched.take() {
+            launched.shutdown().await;
+        }
+    }
+}
+
+fn write_json(path: &Path, value: &Value) {
+    std::fs::create_dir_all(path.parent().expect("a folder")).expect("create folder");
+    std::fs::write(path, serde_json::to_vec_pretty(value).expect("JSON")).expect("write manifest");
+}
+
+/// Turns a BiDi RemoteValue into plain JSON (primitives, arrays, objects).
+fn from_remote_value(value: &Value) -> Value {
+    match value["type"].as_str() {
+        Some("string") | Some("boolean") => value["value"].clone(),
+        Some("number") => match &value["value"] {
+            Value::String(special) => Value::String(special.clone()),
+            number => number.clone(),
+        },
+        Some("null") | Some("undefined") => Value::Null,
+        Some("array") => Value::Array(
+            value["value"].as_array().map(|items| items.iter().map(from_remote_value).collect()).unwrap_or_default(),
+        ),
+        Some("object") => {
+            let mut map = serde_json::Map::new();
+            for pair in value["value"].as_array().into_iter().flatten() {
+                if let (Some(key), Some(item)) = (pair[0].as_str(), pair.get(1)) {
+                    map.insert(key.to_string(), from_remote_value(item));
+                }
+            }
+            Value::Object(map)
+        }
+        _ => Value::Null,
+    }
+}
+
+/// Every node of a snapshot document tree, depth first, with its depth.
+pub fn nodes(root: &Value) -> Vec<&Value> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        out.push(node);
+        if let Some(children) = node["children"].as_array() {
+            stack.extend(children.iter().rev());
+        }
+    }
+    out
+}
+
+/// The first node with this role and name in a document tree.
+pub fn find<'a>(root: &'a Value, role: &str, name: &str) -> Option<&'a Value> {
+    nodes(root).into_iter().find(|node| node["role"] == role && node["name"] == name)
+}

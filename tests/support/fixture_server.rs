@@ -1,0 +1,220 @@
+//! A small HTTP server for browser tests: serves `fixtures/` (and, under `/wpt/`, the shared
+//! web-platform-tests copy) from two loopback origins, so that cross-origin frames are real
+//! cross-origin frames, and records Content-Security-Policy reports.
+//!
+//! - `X.html.headers` next to a file adds its lines as response headers (CSP pages use it).
+//! - `{{OTHER_ORIGIN}}` and `{{SELF_ORIGIN}}` in HTML are replaced by the two origins.
+//! - `POST /csp-report?...` stores the report; `reports()` returns them.
+//!
+//! Standard library only, one thread per connection, `Connection: close`: simple and enough for
+//! tests on loopback.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+/// A CSP report the server received.
+#[derive(Clone, Debug)]
+pub struct CspReport {
+    pub query: String,
+    pub body: String,
+}
+
+pub struct FixtureServer {
+    /// `http://127.0.0.1:PORT`
+    pub origin: String,
+    /// `http://localhost:PORT2`: a different origin served from the same files.
+    pub other_origin: String,
+    reports: Arc<Mutex<Vec<CspReport>>>,
+    stopping: Arc<AtomicBool>,
+}
+
+struct Shared {
+    roots: Vec<(String, PathBuf)>,
+    origin: String,
+    other_origin: String,
+    reports: Arc<Mutex<Vec<CspReport>>>,
+}
+
+impl FixtureServer {
+    /// Starts both origins. `fixtures` is served at `/`, `wpt` (when given) at `/wpt/`.
+    pub fn start(fixtures: &Path, wpt: Option<&Path>) -> std::io::Result<FixtureServer> {
+        let first = TcpListener::bind("127.0.0.1:0")?;
+        let second = TcpListener::bind("127.0.0.1:0")?;
+        let origin = format!("http://127.0.0.1:{}", first.local_addr()?.port());
+        let other_origin = format!("http://localhost:{}", second.local_addr()?.port());
+        let mut roots = vec![("/".to_string(), fixtures.to_path_buf())];
+        if let Some(wpt) = wpt {
+            roots.insert(0, ("/wpt/".to_string(), wpt.to_path_buf()));
+        }
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let stopping = Arc::new(AtomicBool::new(false));
+        let shared = Arc::new(Shared {
+            roots,
+            origin: origin.clone(),
+            other_origin: other_origin.clone(),
+            reports: reports.clone(),
+        });
+        for listener in [first, second] {
+            let shared = shared.clone();
+            let stopping = stopping.clone();
+            thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stopping.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let shared = shared.clone();
+                    thread::spawn(move || {
+                        let _ = serve(stream, &shared);
+                    });
+                }
+            });
+        }
+        Ok(FixtureServer { origin, other_origin, reports, stopping })
+    }
+
+    /// A URL on the first origin.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.origin, path)
+    }
+
+    /// Every CSP report received so far.
+    pub fn reports(&self) -> Vec<CspReport> {
+        self.reports.lock().map(|reports| reports.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for FixtureServer {
+    fn drop(&mut self) {
+        self.stopping.store(true, Ordering::Relaxed);
+    }
+}
+
+fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let mut parts = request_line.split_whitespace();
+    let method = parts.next().unwrap_or("").to_string();
+    let target = parts.next().unwrap_or("/").to_string();
+    let mut content_length = 0usize;
+    let mut host = String::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            let value = value.trim();
+            if name.eq_ignore_ascii_case("content-length") {
+                content_length = value.parse().unwrap_or(0);
+            } else if name.eq_ignore_ascii_case("host") {
+                host = value.to_string();
+            }
+        }
+    }
+    let mut body = vec![0; content_length.min(1 << 20)];
+    reader.read_exact(&mut body)?;
+    let (path, query) = target.split_once('?').unwrap_or((target.as_str(), ""));
+    let mut stream = stream;
+    if method == "POST" && path == "/csp-report" {
+        if let Ok(mut reports) = shared.reports.lock() {
+            reports.push(CspReport {
+                query: query.to_string(),
+                body: String::from_utf8_lossy(&body).into_owned(),
+            });
+        }
+        return respond(&mut stream, 204, "text/plain", &[], b"");
+    }
+    if method != "GET" && method != "HEAD" {
+        return respond(&mut stream, 405, "text/plain", &[], b"method not allowed");
+    }
+    let Some(file) = resolve(&shared.roots, path) else {
+        return respond(&mut stream, 404, "text/plain", &[], b"not found");
+    };
+    let Ok(mut contents) = std::fs::read(&file) else {
+        return respond(&mut stream, 404, "text/plain", &[], b"not found");
+    };
+    let content_type = content_type_of(&file);
+    if content_type.starts_with("text/html") {
+        let self_origin = if host.starts_with("localhost") { &shared.other_origin } else { &shared.origin };
+        let other = if host.starts_with("localhost") { &shared.origin } else { &shared.other_origin };
+        let text = String::from_utf8_lossy(&contents)
+            .replace("{{OTHER_ORIGIN}}", other)
+            .replace("{{SELF_ORIGIN}}", self_origin);
+        contents = text.into_bytes();
+    }
+    let mut headers = Vec::new();
+    let sidecar = PathBuf::from(format!("{}.headers", file.display()));
+    if let Ok(text) = std::fs::read_to_string(&sidecar) {
+        for line in text.lines() {
+            if let Some((name, value)) = line.split_once(':') {
+                headers.push((name.trim().to_string(), value.trim().to_string()));
+            }
+        }
+    }
+    let body = if method == "HEAD" { Vec::new() } else { contents };
+    respond(&mut stream, 200, content_type, &headers, &body)
+}
+
+/// Maps a URL path to a file under one of the roots, refusing `..` and absolute components.
+fn resolve(roots: &[(String, PathBuf)], path: &str) -> Option<PathBuf> {
+    let decoded = path.replace("%20", " ");
+    for (prefix, root) in roots {
+        let Some(rest) = decoded.strip_prefix(prefix.as_str()) else { continue };
+        let relative = Path::new(rest);
+        if relative.components().any(|component| !matches!(component, Component::Normal(_))) {
+            return None;
+        }
+        let mut file = root.join(relative);
+        if file.is_dir() {
+            file = file.join("index.html");
+        }
+        if file.is_file() {
+            return Some(file);
+        }
+    }
+    None
+}
+
+fn content_type_of(file: &Path) -> &'static str {
+    match file.extension().and_then(|extension| extension.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") | Some("mjs") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("json") => "application/json",
+        Some("png") => "image/png",
+        Some("svg") => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
+fn respond(
+    stream: &mut TcpStream,
+    status: u16,
+    content_type: &str,
+    headers: &[(String, String)],
+    body: &[u8],
+) -> std::io::Result<()> {
+    let reason = match status {
+        200 => "OK",
+        204 => "No Content",
+        404 => "Not Found",
+        _ => "Error",
+    };
+    let mut head = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)?;
+    stream.flush()
+}
