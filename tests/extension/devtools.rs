@@ -10,7 +10,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 pub struct DevTools {
     socket: Socket,
@@ -21,15 +22,21 @@ pub struct DevTools {
 
 /// `GET http://ADDRESS/json/list`, by hand (the test needs no HTTP client for one request).
 fn targets(address: &str) -> Vec<Value> {
-    let Ok(mut stream) = TcpStream::connect(address) else { return Vec::new() };
+    let Ok(mut stream) = TcpStream::connect(address) else {
+        return Vec::new();
+    };
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    let request = format!("GET /json/list HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    let request =
+        format!("GET /json/list HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
     if stream.write_all(request.as_bytes()).is_err() {
         return Vec::new();
     }
     let mut response = String::new();
     let _ = stream.read_to_string(&mut response);
-    let body = response.split_once("\r\n\r\n").map(|(_, body)| body).unwrap_or("");
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body)
+        .unwrap_or("");
     serde_json::from_str(body).unwrap_or_default()
 }
 
@@ -38,11 +45,25 @@ impl DevTools {
     pub async fn attach_to_page(address: &str, url_prefix: &str) -> DevTools {
         let target = targets(address)
             .into_iter()
-            .find(|target| target["type"] == "page" && target["url"].as_str().is_some_and(|url| url.starts_with(url_prefix)))
+            .find(|target| {
+                target["type"] == "page"
+                    && target["url"]
+                        .as_str()
+                        .is_some_and(|url| url.starts_with(url_prefix))
+            })
             .unwrap_or_else(|| panic!("no DevTools page target for {url_prefix}"));
-        let url = target["webSocketDebuggerUrl"].as_str().expect("a debugger URL").to_string();
-        let (socket, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("connect to DevTools");
-        DevTools { socket, next_id: 0, events: Vec::new() }
+        let url = target["webSocketDebuggerUrl"]
+            .as_str()
+            .expect("a debugger URL")
+            .to_string();
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("connect to DevTools");
+        DevTools {
+            socket,
+            next_id: 0,
+            events: Vec::new(),
+        }
     }
 
     /// Sends a command and waits for its answer (events seen meanwhile are kept).
@@ -50,7 +71,10 @@ impl DevTools {
         self.next_id += 1;
         let id = self.next_id;
         let message = json!({"id": id, "method": method, "params": params});
-        self.socket.send(Message::Text(message.to_string().into())).await.expect("send to DevTools");
+        self.socket
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .expect("send to DevTools");
         let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
         loop {
             let next = tokio::time::timeout_at(deadline, self.socket.next()).await;
@@ -105,15 +129,23 @@ impl DevTools {
     /// Chromium's computed role and name of the element a page expression designates.
     pub async fn role_and_name(&mut self, element_expression: &str) -> Option<(String, String)> {
         let found = self
-            .command("Runtime.evaluate", json!({"expression": element_expression}))
+            .command(
+                "Runtime.evaluate",
+                json!({"expression": element_expression}),
+            )
             .await
             .ok()?;
         let object_id = found["result"]["objectId"].as_str()?.to_string();
         let tree = self
-            .command("Accessibility.getPartialAXTree", json!({"objectId": object_id, "fetchRelatives": false}))
+            .command(
+                "Accessibility.getPartialAXTree",
+                json!({"objectId": object_id, "fetchRelatives": false}),
+            )
             .await
             .ok()?;
-        let _ = self.command("Runtime.releaseObject", json!({"objectId": object_id})).await;
+        let _ = self
+            .command("Runtime.releaseObject", json!({"objectId": object_id}))
+            .await;
         let node = tree["nodes"].as_array()?.first()?.clone();
         if node["ignored"] == true {
             return Some(("none".to_string(), String::new()));

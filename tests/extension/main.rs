@@ -23,7 +23,8 @@ async fn run(browser: Browser, options: SessionOptions, checks: &[(&str, Check)]
     session.shutdown().await;
 }
 
-type Check = for<'a> fn(&'a Session) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>;
+type Check =
+    for<'a> fn(&'a Session) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>;
 
 macro_rules! checks {
     ($($name:path),* $(,)?) => {
@@ -43,7 +44,9 @@ const SURFACE: &[(&str, Check)] = checks![
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_surface_csp_and_registry() {
-    let options = SessionOptions { chromium_flags: vec!["--js-flags=--expose-gc".to_string()] };
+    let options = SessionOptions {
+        chromium_flags: vec!["--js-flags=--expose-gc".to_string()],
+    };
     let mut checks = SURFACE.to_vec();
     checks.extend_from_slice(checks![registry::removed_elements_are_not_pinned]);
     run(Browser::Chromium, options, &checks).await;
@@ -56,10 +59,23 @@ async fn firefox_surface_csp_and_registry() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_wpt_against_chromium_and_agreement() {
-    run(Browser::Chromium, SessionOptions::default(), checks![wpt::wpt_files_with_chromium_oracle, wpt::agreement_with_chromium]).await;
+    run(
+        Browser::Chromium,
+        SessionOptions::default(),
+        checks![
+            wpt::wpt_files_with_chromium_oracle,
+            wpt::agreement_with_chromium
+        ],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_wpt() {
-    run(Browser::Firefox, SessionOptions::default(), checks![wpt::wpt_files]).await;
+    run(
+        Browser::Firefox,
+        SessionOptions::default(),
+        checks![wpt::wpt_files],
+    )
+    .await;
 }

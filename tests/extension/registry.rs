@@ -21,13 +21,26 @@ pub async fn lookup_stale_refs_and_suggestions(session: &Session) {
     let browser = session.browser.name();
     let server = fixtures();
     session.open(&server.url("/pages/registry.html")).await;
-    let tree = session.ok("get_accessibility_tree", json!({})).await["tree"].as_str().expect("tree").to_string();
+    let tree = session.ok("get_accessibility_tree", json!({})).await["tree"]
+        .as_str()
+        .expect("tree")
+        .to_string();
     let temporary = reference_of(&tree, "button \"Temporary 5\"");
     let kept = reference_of(&tree, "button \"Kept button\"");
-    let anchored = session.ok("get_accessibility_tree", json!({"ref_id": temporary})).await;
-    assert!(anchored["tree"].as_str().unwrap_or("").starts_with("button \"Temporary 5\""), "{browser}: lookup");
+    let anchored = session
+        .ok("get_accessibility_tree", json!({"ref_id": temporary}))
+        .await;
+    assert!(
+        anchored["tree"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("button \"Temporary 5\""),
+        "{browser}: lookup"
+    );
 
-    session.evaluate("document.getElementById('temporary').remove(); true").await;
+    session
+        .evaluate("document.getElementById('temporary').remove(); true")
+        .await;
     let error = session
         .call("get_accessibility_tree", json!({"ref_id": temporary}))
         .await
@@ -37,18 +50,47 @@ pub async fn lookup_stale_refs_and_suggestions(session: &Session) {
     assert!(message.contains("not found"), "{browser}: {message}");
     let suggestions: Vec<String> = error.0["suggestions"]
         .as_array()
-        .map(|items| items.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
-    assert!(!suggestions.is_empty(), "{browser}: a stale ref comes with nearby valid refs");
+    assert!(
+        !suggestions.is_empty(),
+        "{browser}: a stale ref comes with nearby valid refs"
+    );
     for suggestion in &suggestions {
-        session.ok("get_accessibility_tree", json!({"ref_id": suggestion})).await;
+        session
+            .ok("get_accessibility_tree", json!({"ref_id": suggestion}))
+            .await;
     }
     // The kept element keeps its ref; a ref never names another element.
-    let again = session.ok("get_accessibility_tree", json!({})).await["tree"].as_str().expect("tree").to_string();
-    assert_eq!(reference_of(&again, "button \"Kept button\""), kept, "{browser}: refs are stable");
-    assert!(!again.contains(&format!("[{temporary}]")), "{browser}: the stale ref was not reissued");
-    let malformed = session.call("get_accessibility_tree", json!({"ref_id": "button 5"})).await.expect_err("malformed ref");
-    assert_eq!(malformed.code(), "invalid_arguments", "{browser}: {:?}", malformed.0);
+    let again = session.ok("get_accessibility_tree", json!({})).await["tree"]
+        .as_str()
+        .expect("tree")
+        .to_string();
+    assert_eq!(
+        reference_of(&again, "button \"Kept button\""),
+        kept,
+        "{browser}: refs are stable"
+    );
+    assert!(
+        !again.contains(&format!("[{temporary}]")),
+        "{browser}: the stale ref was not reissued"
+    );
+    let malformed = session
+        .call("get_accessibility_tree", json!({"ref_id": "button 5"}))
+        .await
+        .expect_err("malformed ref");
+    assert_eq!(
+        malformed.code(),
+        "invalid_arguments",
+        "{browser}: {:?}",
+        malformed.0
+    );
 }
 
 /// Chromium only: removed elements are collected and swept, which proves the registry holds them
@@ -59,10 +101,13 @@ pub async fn removed_elements_are_not_pinned(session: &Session) {
     let url = server.url("/pages/registry.html");
     session.open(&url).await;
     session.ok("get_accessibility_tree", json!({})).await;
-    let address = session.chromium_debugger_address().expect("Chromium's DevTools address");
+    let address = session
+        .chromium_debugger_address()
+        .expect("Chromium's DevTools address");
     let mut devtools = DevTools::attach_to_page(&address, &url).await;
     let identity: Value = serde_json::from_str(
-        &std::fs::read_to_string(crate::support::repository_root().join("manifest/identity.json")).expect("identity"),
+        &std::fs::read_to_string(crate::support::repository_root().join("manifest/identity.json"))
+            .expect("identity"),
     )
     .expect("JSON");
     let world = devtools
@@ -70,17 +115,39 @@ pub async fn removed_elements_are_not_pinned(session: &Session) {
         .await
         .expect("the extension's isolated world in the page");
     let live = "Object.keys(window.__wbElementMap).filter((key) => window.__wbElementMap[key].deref() !== undefined).length";
-    let before = devtools.evaluate_in(world, live).await.as_i64().unwrap_or(-1);
+    let before = devtools
+        .evaluate_in(world, live)
+        .await
+        .as_i64()
+        .unwrap_or(-1);
     assert!(before >= 42, "the registry holds the page's refs: {before}");
-    session.evaluate("document.getElementById('temporary').remove(); true").await;
+    session
+        .evaluate("document.getElementById('temporary').remove(); true")
+        .await;
     // Collect twice: WeakRef targets survive the job that last dereferenced them.
     for _ in 0..2 {
-        session.evaluate("gc(); new Promise((resolve) => setTimeout(() => resolve(true), 50))").await;
+        session
+            .evaluate("gc(); new Promise((resolve) => setTimeout(() => resolve(true), 50))")
+            .await;
     }
-    let alive = devtools.evaluate_in(world, live).await.as_i64().unwrap_or(-1);
-    assert!(alive <= before - 40, "removed elements are still alive in the registry: {alive} of {before}");
+    let alive = devtools
+        .evaluate_in(world, live)
+        .await
+        .as_i64()
+        .unwrap_or(-1);
+    assert!(
+        alive <= before - 40,
+        "removed elements are still alive in the registry: {alive} of {before}"
+    );
     // The next build sweeps the dead entries.
     session.ok("get_accessibility_tree", json!({})).await;
-    let entries = devtools.evaluate_in(world, "Object.keys(window.__wbElementMap).length").await.as_i64().unwrap_or(-1);
-    assert!(entries <= before - 40, "dead entries were swept: {entries} left of {before}");
+    let entries = devtools
+        .evaluate_in(world, "Object.keys(window.__wbElementMap).length")
+        .await
+        .as_i64()
+        .unwrap_or(-1);
+    assert!(
+        entries <= before - 40,
+        "dead entries were swept: {entries} left of {before}"
+    );
 }

@@ -67,12 +67,19 @@ pub fn available(browser: Browser) -> bool {
         .map(|path| path.to_string())
         .collect();
     if !browser.dist_folder().join("manifest.json").is_file() {
-        missing.push(format!("{} (run scripts/build)", browser.dist_folder().display()));
+        missing.push(format!(
+            "{} (run scripts/build)",
+            browser.dist_folder().display()
+        ));
     }
     if missing.is_empty() {
         return true;
     }
-    let message = format!("{} browser tests need: {}", browser.name(), missing.join(", "));
+    let message = format!(
+        "{} browser tests need: {}",
+        browser.name(),
+        missing.join(", ")
+    );
     if std::env::var("ALLWRIGHT_REQUIRE_BROWSERS").is_ok_and(|value| value == "1") {
         panic!("{message}");
     }
@@ -161,7 +168,10 @@ impl Session {
                 .expect("identity.json"),
         )
         .expect("identity is JSON");
-        let host_name = identity["nativeHostName"].as_str().expect("host name").to_string();
+        let host_name = identity["nativeHostName"]
+            .as_str()
+            .expect("host name")
+            .to_string();
         let launched = match browser {
             Browser::Chromium => {
                 let profile = root.join("profile");
@@ -203,7 +213,11 @@ impl Session {
             .install_web_extension(&browser.dist_folder())
             .await
             .expect("install the extension over BiDi");
-        let context = launched.bidi().first_tab().await.expect("a top-level context");
+        let context = launched
+            .bidi()
+            .first_tab()
+            .await
+            .expect("a top-level context");
         // `allwright mcp` without --launch attaches to the host the extension starts, through the
         // socket that the browser's environment names.
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
@@ -216,7 +230,13 @@ impl Session {
             .await
             .expect("MCP initialize in time")
             .expect("MCP initialize");
-        let session = Session { browser, launched: Some(launched), mcp: Some(mcp), context, folder };
+        let session = Session {
+            browser,
+            launched: Some(launched),
+            mcp: Some(mcp),
+            context,
+            folder,
+        };
         session.wait_for_host().await;
         session
     }
@@ -236,7 +256,8 @@ impl Session {
                     "{}: the extension's host never answered: {:?}\n{}",
                     self.browser.name(),
                     error,
-                    std::fs::read_to_string(self.folder.path().join("host.log")).unwrap_or_default()
+                    std::fs::read_to_string(self.folder.path().join("host.log"))
+                        .unwrap_or_default()
                 ),
             }
         }
@@ -246,7 +267,8 @@ impl Session {
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
         let mcp = self.mcp.as_ref().expect("MCP client");
         let arguments = arguments.as_object().cloned();
-        let request = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments.unwrap_or_default());
+        let request = CallToolRequestParams::new(tool.to_string())
+            .with_arguments(arguments.unwrap_or_default());
         let result = tokio::time::timeout(PATIENCE, mcp.call_tool(request))
             .await
             .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
@@ -263,7 +285,11 @@ impl Session {
     pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
         match self.call(tool, arguments.clone()).await {
             Ok(result) => result,
-            Err(error) => panic!("{}: {tool}({arguments}) failed: {}", self.browser.name(), error.0),
+            Err(error) => panic!(
+                "{}: {tool}({arguments}) failed: {}",
+                self.browser.name(),
+                error.0
+            ),
         }
     }
 
@@ -292,20 +318,27 @@ impl Session {
             .await
             .unwrap_or_else(|error| panic!("evaluate {expression}: {error}"));
         if response["type"] == "exception" {
-            panic!("evaluate {expression} threw: {}", response["exceptionDetails"]);
+            panic!(
+                "evaluate {expression} threw: {}",
+                response["exceptionDetails"]
+            );
         }
         from_remote_value(&response["result"])
     }
 
     /// Evaluates a script and returns its JSON-serialised value (JSON.stringify in the page).
     pub async fn evaluate_json(&self, expression: &str) -> Value {
-        let text = self.evaluate(&format!("JSON.stringify(({expression}))")).await;
+        let text = self
+            .evaluate(&format!("JSON.stringify(({expression}))"))
+            .await;
         serde_json::from_str(text.as_str().unwrap_or("null")).unwrap_or(Value::Null)
     }
 
     /// Chromium's DevTools address, for oracle checks.
     pub fn chromium_debugger_address(&self) -> Option<String> {
-        self.launched.as_ref().and_then(|launched| launched.chromium_debugger_address().map(str::to_owned))
+        self.launched
+            .as_ref()
+            .and_then(|launched| launched.chromium_debugger_address().map(str::to_owned))
     }
 
     pub async fn shutdown(mut self) {
@@ -333,7 +366,10 @@ fn from_remote_value(value: &Value) -> Value {
         },
         Some("null") | Some("undefined") => Value::Null,
         Some("array") => Value::Array(
-            value["value"].as_array().map(|items| items.iter().map(from_remote_value).collect()).unwrap_or_default(),
+            value["value"]
+                .as_array()
+                .map(|items| items.iter().map(from_remote_value).collect())
+                .unwrap_or_default(),
         ),
         Some("object") => {
             let mut map = serde_json::Map::new();
@@ -363,5 +399,7 @@ pub fn nodes(root: &Value) -> Vec<&Value> {
 
 /// The first node with this role and name in a document tree.
 pub fn find<'a>(root: &'a Value, role: &str, name: &str) -> Option<&'a Value> {
-    nodes(root).into_iter().find(|node| node["role"] == role && node["name"] == name)
+    nodes(root)
+        .into_iter()
+        .find(|node| node["role"] == role && node["name"] == name)
 }

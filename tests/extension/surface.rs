@@ -15,22 +15,44 @@ pub async fn snapshot(session: &Session, mode_ai: bool) -> Value {
     if mode_ai {
         arguments["mode"] = json!("ai");
     }
-    let json_result = session.ok("accessibility_snapshot", arguments.clone()).await;
-    let parsed: Value = serde_json::from_str(json_result["snapshot"].as_str().expect("a snapshot string"))
-        .expect("the JSON snapshot parses");
+    let json_result = session
+        .ok("accessibility_snapshot", arguments.clone())
+        .await;
+    let parsed: Value =
+        serde_json::from_str(json_result["snapshot"].as_str().expect("a snapshot string"))
+            .expect("the JSON snapshot parses");
     let schema: Value =
         serde_json::from_str(allwright_ax::snapshot::SCHEMA_V1).expect("the schema is JSON");
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator.iter_errors(&parsed).take(5).map(|error| error.to_string()).collect();
-    assert!(errors.is_empty(), "{}: snapshot not valid against the schema: {errors:?}", session.browser.name());
+    let errors: Vec<String> = validator
+        .iter_errors(&parsed)
+        .take(5)
+        .map(|error| error.to_string())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{}: snapshot not valid against the schema: {errors:?}",
+        session.browser.name()
+    );
     if !mode_ai {
         arguments["format"] = json!("yaml");
         let yaml_result = session.ok("accessibility_snapshot", arguments).await;
         let yaml = yaml_result["snapshot"].as_str().expect("a YAML string");
-        let from_yaml_1_1: Value = serde_yaml::from_str(yaml).expect("YAML 1.1 reader parses the snapshot");
-        assert_eq!(from_yaml_1_1, parsed, "{}: YAML (1.1 reader) differs from JSON", session.browser.name());
+        let from_yaml_1_1: Value =
+            serde_yaml::from_str(yaml).expect("YAML 1.1 reader parses the snapshot");
+        assert_eq!(
+            from_yaml_1_1,
+            parsed,
+            "{}: YAML (1.1 reader) differs from JSON",
+            session.browser.name()
+        );
         let from_yaml_1_2 = yaml_1_2_to_json(yaml);
-        assert_eq!(from_yaml_1_2, parsed, "{}: YAML (1.2 reader) differs from JSON", session.browser.name());
+        assert_eq!(
+            from_yaml_1_2,
+            parsed,
+            "{}: YAML (1.2 reader) differs from JSON",
+            session.browser.name()
+        );
     }
     parsed
 }
@@ -49,7 +71,9 @@ fn yaml_1_2_to_json(text: &str) -> Value {
             Yaml::Sequence(items) => Value::Array(items.iter().map(convert).collect()),
             Yaml::Mapping(map) => Value::Object(
                 map.iter()
-                    .map(|(key, value)| (key.as_str().unwrap_or_default().to_string(), convert(value)))
+                    .map(|(key, value)| {
+                        (key.as_str().unwrap_or_default().to_string(), convert(value))
+                    })
                     .collect(),
             ),
             other => panic!("unexpected YAML node {other:?}"),
@@ -67,7 +91,13 @@ fn expect_node<'a>(root: &'a Value, role: &str, name: &str, browser: &str) -> &'
     find(root, role, name).unwrap_or_else(|| {
         let seen: Vec<String> = nodes(root)
             .iter()
-            .map(|node| format!("{} {:?}", node["role"].as_str().unwrap_or(""), node["name"].as_str().unwrap_or("")))
+            .map(|node| {
+                format!(
+                    "{} {:?}",
+                    node["role"].as_str().unwrap_or(""),
+                    node["name"].as_str().unwrap_or("")
+                )
+            })
             .collect();
         panic!("{browser}: no {role} {name:?} in the snapshot; nodes: {seen:?}")
     })
@@ -83,36 +113,96 @@ pub async fn labels_states_hidden_passwords_ownership(session: &Session) {
 
     // Labels and descriptions.
     let email = expect_node(root, "textbox", "Email address", browser);
-    assert_eq!(email["properties"]["description"], "We never share it.", "{browser}");
-    assert_eq!(email["properties"]["value"], "ada@example.test", "{browser}");
+    assert_eq!(
+        email["properties"]["description"], "We never share it.",
+        "{browser}"
+    );
+    assert_eq!(
+        email["properties"]["value"], "ada@example.test",
+        "{browser}"
+    );
     assert_eq!(email["states"]["required"], true, "{browser}");
     let nickname = expect_node(root, "textbox", "Nickname", browser);
-    assert_eq!(nickname["properties"]["placeholder"], "Your nickname", "{browser}");
+    assert_eq!(
+        nickname["properties"]["placeholder"], "Your nickname",
+        "{browser}"
+    );
     let save = expect_node(root, "button", "Save", browser);
-    assert_eq!(save["properties"]["description"], "Saves all sections", "{browser}: hidden describedby text counts");
+    assert_eq!(
+        save["properties"]["description"], "Saves all sections",
+        "{browser}: hidden describedby text counts"
+    );
     let search = expect_node(root, "searchbox", "Search settings", browser);
-    assert_eq!(search["properties"]["description"], "Filters the list below", "{browser}");
+    assert_eq!(
+        search["properties"]["description"], "Filters the list below",
+        "{browser}"
+    );
     expect_node(root, "button", "Hidden label text", browser);
 
     // Typed states: mixed is a string, explicit false stays, undefined is absent.
-    assert_eq!(expect_node(root, "checkbox", "Select all", browser)["states"]["checked"], "mixed", "{browser}");
-    assert_eq!(expect_node(root, "checkbox", "Newsletter", browser)["states"]["checked"], false, "{browser}");
-    assert_eq!(expect_node(root, "checkbox", "Terms", browser)["states"]["checked"], true, "{browser}");
-    assert_eq!(expect_node(root, "button", "Bold", browser)["states"]["pressed"], true, "{browser}");
-    assert_eq!(expect_node(root, "button", "Italic", browser)["states"]["pressed"], false, "{browser}");
-    assert_eq!(expect_node(root, "button", "More options", browser)["states"]["expanded"], false, "{browser}");
-    assert_eq!(expect_node(root, "heading", "Level three heading", browser)["states"]["level"], 3, "{browser}");
+    assert_eq!(
+        expect_node(root, "checkbox", "Select all", browser)["states"]["checked"],
+        "mixed",
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "checkbox", "Newsletter", browser)["states"]["checked"],
+        false,
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "checkbox", "Terms", browser)["states"]["checked"],
+        true,
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "button", "Bold", browser)["states"]["pressed"],
+        true,
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "button", "Italic", browser)["states"]["pressed"],
+        false,
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "button", "More options", browser)["states"]["expanded"],
+        false,
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "heading", "Level three heading", browser)["states"]["level"],
+        3,
+        "{browser}"
+    );
     let volume = expect_node(root, "slider", "Volume", browser);
     assert_eq!(volume["states"]["valueNow"], 7, "{browser}");
     assert_eq!(volume["states"]["valueMin"], 0, "{browser}");
     assert_eq!(volume["states"]["valueMax"], 10, "{browser}");
-    assert_eq!(expect_node(root, "combobox", "Country", browser)["properties"]["value"], "Japan", "{browser}");
-    assert_eq!(expect_node(root, "textbox", "Account id", browser)["states"]["readonly"], true, "{browser}");
-    assert_eq!(expect_node(root, "button", "Delete account", browser)["states"]["disabled"], true, "{browser}");
-    assert!(expect_node(root, "button", "Save", browser)["states"].as_object().is_some_and(|states| states.is_empty()));
+    assert_eq!(
+        expect_node(root, "combobox", "Country", browser)["properties"]["value"],
+        "Japan",
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "textbox", "Account id", browser)["states"]["readonly"],
+        true,
+        "{browser}"
+    );
+    assert_eq!(
+        expect_node(root, "button", "Delete account", browser)["states"]["disabled"],
+        true,
+        "{browser}"
+    );
+    assert!(expect_node(root, "button", "Save", browser)["states"]
+        .as_object()
+        .is_some_and(|states| states.is_empty()));
 
     // Hidden content is excluded; off-screen content is kept.
-    let names: Vec<&str> = nodes(root).iter().filter_map(|node| node["name"].as_str()).collect();
+    let names: Vec<&str> = nodes(root)
+        .iter()
+        .filter_map(|node| node["name"].as_str())
+        .collect();
     for gone in [
         "Gone by display",
         "Gone by visibility",
@@ -121,18 +211,30 @@ pub async fn labels_states_hidden_passwords_ownership(session: &Session) {
         "Gone by inert",
         "Gone inside closed details",
     ] {
-        assert!(!names.contains(&gone), "{browser}: {gone:?} should be excluded");
+        assert!(
+            !names.contains(&gone),
+            "{browser}: {gone:?} should be excluded"
+        );
     }
     expect_node(root, "button", "Off-screen but present", browser);
     expect_node(root, "button", "Far below the fold", browser);
 
     // Password and file values never appear, in any format or in the text tree.
     let tree = session.ok("get_accessibility_tree", json!({})).await;
-    let yaml = session.ok("accessibility_snapshot", json!({"format": "yaml"})).await;
+    let yaml = session
+        .ok("accessibility_snapshot", json!({"format": "yaml"}))
+        .await;
     for text in [snapshot.to_string(), tree.to_string(), yaml.to_string()] {
-        assert!(!text.contains("correct horse"), "{browser}: a password value leaked");
+        assert!(
+            !text.contains("correct horse"),
+            "{browser}: a password value leaked"
+        );
     }
-    assert!(expect_node(root, "textbox", "Password", browser)["properties"].get("value").is_none());
+    assert!(
+        expect_node(root, "textbox", "Password", browser)["properties"]
+            .get("value")
+            .is_none()
+    );
 
     // aria-owns: the owned item moves under its owner once; the Loop B -> Loop A cycle is cut.
     let list = expect_node(root, "list", "Owned list", browser);
@@ -140,13 +242,40 @@ pub async fn labels_states_hidden_passwords_ownership(session: &Session) {
         .as_array()
         .expect("children")
         .iter()
-        .map(|child| (child["role"].as_str().unwrap_or(""), child["name"].as_str().unwrap_or("")))
+        .map(|child| {
+            (
+                child["role"].as_str().unwrap_or(""),
+                child["name"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
-    assert_eq!(children, vec![("listitem", "First"), ("listitem", "Owned second"), ("group", "Loop A")], "{browser}");
+    assert_eq!(
+        children,
+        vec![
+            ("listitem", "First"),
+            ("listitem", "Owned second"),
+            ("group", "Loop A")
+        ],
+        "{browser}"
+    );
     let loop_a = expect_node(list, "group", "Loop A", browser);
     assert_eq!(loop_a["children"][0]["name"], "Loop B", "{browser}");
-    assert_eq!(nodes(root).iter().filter(|node| node["name"] == "Owned second").count(), 1, "{browser}");
-    assert_eq!(nodes(root).iter().filter(|node| node["name"] == "Loop A").count(), 1, "{browser}");
+    assert_eq!(
+        nodes(root)
+            .iter()
+            .filter(|node| node["name"] == "Owned second")
+            .count(),
+        1,
+        "{browser}"
+    );
+    assert_eq!(
+        nodes(root)
+            .iter()
+            .filter(|node| node["name"] == "Loop A")
+            .count(),
+        1,
+        "{browser}"
+    );
 }
 
 pub async fn shadow_dom_and_slots(session: &Session) {
@@ -160,10 +289,23 @@ pub async fn shadow_dom_and_slots(session: &Session) {
     expect_node(root, "button", "Close card", browser);
     expect_node(root, "navigation", "Declarative nav", browser);
     expect_node(root, "link", "Inside declarative root", browser);
-    let texts: Vec<&str> = nodes(root).iter().filter(|node| node["role"] == "text").filter_map(|node| node["name"].as_str()).collect();
-    assert!(texts.contains(&"Fallback content shown"), "{browser}: fallback of an empty slot is shown: {texts:?}");
-    assert!(!texts.contains(&"Fallback body"), "{browser}: fallback of a filled slot is not shown");
-    assert!(find(root, "button", "Inside a closed root").is_none(), "{browser}: closed roots are not readable");
+    let texts: Vec<&str> = nodes(root)
+        .iter()
+        .filter(|node| node["role"] == "text")
+        .filter_map(|node| node["name"].as_str())
+        .collect();
+    assert!(
+        texts.contains(&"Fallback content shown"),
+        "{browser}: fallback of an empty slot is shown: {texts:?}"
+    );
+    assert!(
+        !texts.contains(&"Fallback body"),
+        "{browser}: fallback of a filled slot is not shown"
+    );
+    assert!(
+        find(root, "button", "Inside a closed root").is_none(),
+        "{browser}: closed roots are not readable"
+    );
 }
 
 pub async fn frames_same_and_cross_origin(session: &Session) {
@@ -172,28 +314,54 @@ pub async fn frames_same_and_cross_origin(session: &Session) {
     session.open(&server.url("/pages/frames.html")).await;
     let snapshot = snapshot(session, false).await;
     let documents = snapshot["documents"].as_array().expect("documents");
-    assert_eq!(documents.len(), 4, "{browser}: top + same-origin + cross-origin + hidden-embedder frame");
+    assert_eq!(
+        documents.len(),
+        4,
+        "{browser}: top + same-origin + cross-origin + hidden-embedder frame"
+    );
     let top = &documents[0];
     assert_eq!(top["parentContextId"], Value::Null, "{browser}");
     expect_node(&top["root"], "iframe", "Same-origin frame", browser);
     expect_node(&top["root"], "iframe", "Cross-origin frame", browser);
-    assert!(find(&top["root"], "iframe", "Hidden frame").is_none(), "{browser}: the hidden embedder is excluded");
+    assert!(
+        find(&top["root"], "iframe", "Hidden frame").is_none(),
+        "{browser}: the hidden embedder is excluded"
+    );
     let mut seen = Vec::new();
     for document in &documents[1..] {
-        assert_eq!(document["parentContextId"], top["contextId"], "{browser}: frames link to the top document");
+        assert_eq!(
+            document["parentContextId"], top["contextId"],
+            "{browser}: frames link to the top document"
+        );
         let url = document["url"].as_str().unwrap_or("");
         let who = url.rsplit("who=").next().unwrap_or("").to_string();
-        expect_node(&document["root"], "heading", &format!("Frame content ({who})"), browser);
-        expect_node(&document["root"], "button", "Button inside the frame", browser);
+        expect_node(
+            &document["root"],
+            "heading",
+            &format!("Frame content ({who})"),
+            browser,
+        );
+        expect_node(
+            &document["root"],
+            "button",
+            "Button inside the frame",
+            browser,
+        );
         if who == "cross" {
-            assert!(url.starts_with(&server.other_origin), "{browser}: the cross-origin frame is on the other origin: {url}");
+            assert!(
+                url.starts_with(&server.other_origin),
+                "{browser}: the cross-origin frame is on the other origin: {url}"
+            );
         }
         seen.push(who);
     }
     seen.sort();
     assert_eq!(seen, vec!["cross", "hidden", "same"], "{browser}");
     // Context ids are unique.
-    let mut ids: Vec<&str> = documents.iter().filter_map(|document| document["contextId"].as_str()).collect();
+    let mut ids: Vec<&str> = documents
+        .iter()
+        .filter_map(|document| document["contextId"].as_str())
+        .collect();
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 4, "{browser}");
@@ -203,22 +371,44 @@ pub async fn text_tree_metadata_and_paging(session: &Session) {
     let browser = session.browser.name();
     session.open(&fixtures().url("/pages/surface.html")).await;
     let whole = session.ok("get_accessibility_tree", json!({})).await;
-    for key in ["tree", "truncated", "hasMore", "autoDegraded", "page", "pageCount", "url", "title"] {
-        assert!(whole.get(key).is_some(), "{browser}: get_accessibility_tree lacks {key}: {whole}");
+    for key in [
+        "tree",
+        "truncated",
+        "hasMore",
+        "autoDegraded",
+        "page",
+        "pageCount",
+        "url",
+        "title",
+    ] {
+        assert!(
+            whole.get(key).is_some(),
+            "{browser}: get_accessibility_tree lacks {key}: {whole}"
+        );
     }
     let tree = whole["tree"].as_str().expect("tree");
-    assert!(tree.contains("textbox \"Email address\" [ref_"), "{browser}: {tree}");
+    assert!(
+        tree.contains("textbox \"Email address\" [ref_"),
+        "{browser}: {tree}"
+    );
     assert!(!tree.contains("Gone by"), "{browser}");
     assert_eq!(whole["title"], "Surface fixture");
-    let interactive = session.ok("get_accessibility_tree", json!({"filter": "interactive"})).await;
+    let interactive = session
+        .ok("get_accessibility_tree", json!({"filter": "interactive"}))
+        .await;
     let interactive_tree = interactive["tree"].as_str().expect("tree");
-    assert!(!interactive_tree.contains("heading"), "{browser}: {interactive_tree}");
+    assert!(
+        !interactive_tree.contains("heading"),
+        "{browser}: {interactive_tree}"
+    );
     assert!(interactive_tree.contains("button \"Save\""), "{browser}");
     // Pages: every page fits, continuationArgs reads the next one, the pages add up to the tree.
     let mut pages = Vec::new();
     let mut arguments = json!({"maxChars": 400});
     loop {
-        let page = session.ok("get_accessibility_tree", arguments.clone()).await;
+        let page = session
+            .ok("get_accessibility_tree", arguments.clone())
+            .await;
         let text = page["tree"].as_str().expect("tree").to_string();
         assert!(text.chars().count() <= 400, "{browser}: page over maxChars");
         pages.push(text);
@@ -228,14 +418,32 @@ pub async fn text_tree_metadata_and_paging(session: &Session) {
         }
         assert!(pages.len() < 100, "{browser}: paging does not end");
     }
-    assert!(pages.len() > 1, "{browser}: the surface page needs several 400-char pages");
-    assert_eq!(pages.join("\n"), tree, "{browser}: pages join to the whole tree");
+    assert!(
+        pages.len() > 1,
+        "{browser}: the surface page needs several 400-char pages"
+    );
+    assert_eq!(
+        pages.join("\n"),
+        tree,
+        "{browser}: pages join to the whole tree"
+    );
     let error = session
-        .call("get_accessibility_tree", json!({"maxChars": 400, "page": 999}))
+        .call(
+            "get_accessibility_tree",
+            json!({"maxChars": 400, "page": 999}),
+        )
         .await
         .expect_err("page 999 does not exist");
-    assert_eq!(error.code(), "page_out_of_range", "{browser}: {:?}", error.0);
-    let bad = session.call("get_accessibility_tree", json!({"filter": "everything"})).await.expect_err("bad filter");
+    assert_eq!(
+        error.code(),
+        "page_out_of_range",
+        "{browser}: {:?}",
+        error.0
+    );
+    let bad = session
+        .call("get_accessibility_tree", json!({"filter": "everything"}))
+        .await
+        .expect_err("bad filter");
     assert_eq!(bad.code(), "invalid_arguments", "{browser}");
     // Anchoring on a ref shows that element's subtree only.
     let section_ref = tree
@@ -245,9 +453,14 @@ pub async fn text_tree_metadata_and_paging(session: &Session) {
         .and_then(|rest| rest.split(']').next())
         .expect("the Typed states region has a ref")
         .to_string();
-    let anchored = session.ok("get_accessibility_tree", json!({"ref_id": section_ref})).await;
+    let anchored = session
+        .ok("get_accessibility_tree", json!({"ref_id": section_ref}))
+        .await;
     let anchored_tree = anchored["tree"].as_str().expect("tree");
-    assert!(anchored_tree.starts_with("region \"Typed states\""), "{browser}: {anchored_tree}");
+    assert!(
+        anchored_tree.starts_with("region \"Typed states\""),
+        "{browser}: {anchored_tree}"
+    );
     assert!(!anchored_tree.contains("Email address"), "{browser}");
 }
 
@@ -257,25 +470,59 @@ pub async fn ai_mode_references(session: &Session) {
     let first = snapshot(session, true).await;
     let root = top_root(&first);
     let save = expect_node(root, "button", "Save", browser);
-    let reference = save["aria-ref"].as_str().expect("a referenced button has aria-ref").to_string();
+    let reference = save["aria-ref"]
+        .as_str()
+        .expect("a referenced button has aria-ref")
+        .to_string();
     let id = session
-        .evaluate(&format!("document.querySelector('[aria-ref=\"{reference}\"]')?.id ?? null"))
+        .evaluate(&format!(
+            "document.querySelector('[aria-ref=\"{reference}\"]')?.id ?? null"
+        ))
         .await;
-    assert_eq!(id, "save", "{browser}: [aria-ref] selects the element in its frame");
-    assert!(nodes(root).iter().filter(|node| node["role"] == "text").all(|node| node.get("aria-ref").is_none()));
+    assert_eq!(
+        id, "save",
+        "{browser}: [aria-ref] selects the element in its frame"
+    );
+    assert!(nodes(root)
+        .iter()
+        .filter(|node| node["role"] == "text")
+        .all(|node| node.get("aria-ref").is_none()));
     // Stable while element, role and name are unchanged.
     let second = snapshot(session, true).await;
-    assert_eq!(expect_node(top_root(&second), "button", "Save", browser)["aria-ref"], reference.as_str(), "{browser}");
+    assert_eq!(
+        expect_node(top_root(&second), "button", "Save", browser)["aria-ref"],
+        reference.as_str(),
+        "{browser}"
+    );
     // A renamed element gets a new reference, and the stale attribute is removed from elements
     // that no longer carry a node.
-    session.evaluate("document.getElementById('save').textContent = 'Store'; true").await;
-    session.evaluate("document.getElementById('nickname').closest('label').style.display = 'none'; true").await;
-    let nickname_reference = expect_node(root, "textbox", "Nickname", browser)["aria-ref"].as_str().map(str::to_owned);
+    session
+        .evaluate("document.getElementById('save').textContent = 'Store'; true")
+        .await;
+    session
+        .evaluate(
+            "document.getElementById('nickname').closest('label').style.display = 'none'; true",
+        )
+        .await;
+    let nickname_reference = expect_node(root, "textbox", "Nickname", browser)["aria-ref"]
+        .as_str()
+        .map(str::to_owned);
     let third = snapshot(session, true).await;
     let store = expect_node(top_root(&third), "button", "Store", browser);
-    assert_ne!(store["aria-ref"], reference.as_str(), "{browser}: a new name means a new reference");
+    assert_ne!(
+        store["aria-ref"],
+        reference.as_str(),
+        "{browser}: a new name means a new reference"
+    );
     if let Some(nickname_reference) = nickname_reference {
-        let left = session.evaluate(&format!("document.querySelectorAll('[aria-ref=\"{nickname_reference}\"]').length")).await;
-        assert_eq!(left, 0, "{browser}: the stale aria-ref of a hidden element is removed");
+        let left = session
+            .evaluate(&format!(
+                "document.querySelectorAll('[aria-ref=\"{nickname_reference}\"]').length"
+            ))
+            .await;
+        assert_eq!(
+            left, 0,
+            "{browser}: the stale aria-ref of a hidden element is removed"
+        );
     }
 }

@@ -20,7 +20,15 @@ use crate::support::{fixtures, nodes, wpt_folder, Browser, Session};
 use crate::surface::snapshot;
 
 /// Names of roles the tree flattens: an element with one of them has no node of its own.
-const FLATTENED_ROLES: &[&str] = &["generic", "none", "strong", "emphasis", "mark", "subscript", "superscript"];
+const FLATTENED_ROLES: &[&str] = &[
+    "generic",
+    "none",
+    "strong",
+    "emphasis",
+    "mark",
+    "subscript",
+    "superscript",
+];
 
 /// The files whose expectations are in static markup (script-built pages and the
 /// platform-API formats are left to the native runner's notes).
@@ -28,20 +36,29 @@ fn static_expectation_files(root: &Path) -> Vec<String> {
     let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(folder) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
                 continue;
             }
-            let Ok(relative) = path.strip_prefix(root) else { continue };
+            let Ok(relative) = path.strip_prefix(root) else {
+                continue;
+            };
             let relative = relative.to_string_lossy().replace('\\', "/");
-            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
             let static_expectations = text.contains("data-expectedlabel")
                 || text.contains("data-expectedrole")
                 || text.contains("ex-generic");
-            if relative.ends_with(".html") && static_expectations && !relative.contains("name_pseudo-content") {
+            if relative.ends_with(".html")
+                && static_expectations
+                && !relative.contains("name_pseudo-content")
+            {
                 files.push(relative);
             }
         }
@@ -68,7 +85,8 @@ struct Counts {
     names_total: usize,
     roles_passed: usize,
     roles_total: usize,
-    unobservable: usize,
+    names_unobservable: usize,
+    roles_unobservable: usize,
     oracle_names_passed: usize,
     oracle_roles_passed: usize,
 }
@@ -87,7 +105,9 @@ fn role_passes(expected: &str, actual: &str, generic_check: bool) -> bool {
     if generic_check || expected.is_empty() {
         return matches!(actual, "generic" | "none" | "");
     }
-    expected == actual || (expected == "img" && actual == "image") || (expected == "presentation" && actual == "none")
+    expected == actual
+        || (expected == "img" && actual == "image")
+        || (expected == "presentation" && actual == "none")
 }
 
 async fn run_wpt(session: &Session, oracle: bool) {
@@ -110,12 +130,16 @@ async fn run_wpt(session: &Session, oracle: bool) {
             .collect();
         let expectations = session.evaluate_json(COLLECT_EXPECTATIONS).await;
         if oracle && devtools.is_none() {
-            let address = session.chromium_debugger_address().expect("DevTools address");
+            let address = session
+                .chromium_debugger_address()
+                .expect("DevTools address");
             devtools = Some(DevTools::attach_to_page(&address, &server.origin).await);
         }
         let counts = per_folder.entry(folder_of(&file)).or_default();
         for expectation in expectations.as_array().into_iter().flatten() {
-            let node = expectation["reference"].as_str().and_then(|reference| by_reference.get(reference));
+            let node = expectation["reference"]
+                .as_str()
+                .and_then(|reference| by_reference.get(reference));
             let chromium = match devtools.as_mut() {
                 Some(devtools) => {
                     let index = expectation["index"].as_u64().unwrap_or(0);
@@ -130,16 +154,26 @@ async fn run_wpt(session: &Session, oracle: bool) {
             if let Some(label) = expectation["label"].as_str() {
                 counts.names_total += 1;
                 match node {
-                    Some(node) if normalize(node["name"].as_str().unwrap_or("")) == normalize(label) => counts.names_passed += 1,
+                    Some(node)
+                        if normalize(node["name"].as_str().unwrap_or("")) == normalize(label) =>
+                    {
+                        counts.names_passed += 1
+                    }
                     Some(_) => {}
-                    None => counts.unobservable += 1,
+                    None => counts.names_unobservable += 1,
                 }
-                if chromium.as_ref().is_some_and(|(_, name)| *name == normalize(label)) {
+                if chromium
+                    .as_ref()
+                    .is_some_and(|(_, name)| *name == normalize(label))
+                {
                     counts.oracle_names_passed += 1;
                 }
             }
             let generic_check = expectation["generic"] == true;
-            if let Some(role) = expectation["role"].as_str().or(generic_check.then_some("generic")) {
+            if let Some(role) = expectation["role"]
+                .as_str()
+                .or(generic_check.then_some("generic"))
+            {
                 counts.roles_total += 1;
                 match node {
                     Some(node) => {
@@ -151,25 +185,38 @@ async fn run_wpt(session: &Session, oracle: bool) {
                     // roles; it passes when the expectation is one of them, and is otherwise
                     // not observable from the tree.
                     None if FLATTENED_ROLES.contains(&role) || generic_check || role.is_empty() => {
-                        counts.unobservable += 1;
+                        counts.roles_unobservable += 1;
                     }
                     None => {}
                 }
-                if chromium.as_ref().is_some_and(|(chromium_role, _)| role_passes(role, chromium_role, generic_check)) {
+                if chromium.as_ref().is_some_and(|(chromium_role, _)| {
+                    role_passes(role, chromium_role, generic_check)
+                }) {
                     counts.oracle_roles_passed += 1;
                 }
             }
         }
     }
     let mut total = Counts::default();
-    eprintln!("\nWPT through the extension in {browser}{}", if oracle { " (and Chromium's own engine)" } else { "" });
+    eprintln!(
+        "\nWPT through the extension in {browser}{}",
+        if oracle {
+            " (and Chromium's own engine)"
+        } else {
+            ""
+        }
+    );
     eprintln!(
         "{:<48} {:>11} {:>11} {:>7}{}",
         "folder",
         "names",
         "roles",
         "no-node",
-        if oracle { "   chromium names   chromium roles" } else { "" }
+        if oracle {
+            "   chromium names   chromium roles"
+        } else {
+            ""
+        }
     );
     for (folder, counts) in &per_folder {
         eprintln!(
@@ -177,9 +224,16 @@ async fn run_wpt(session: &Session, oracle: bool) {
             folder,
             format!("{}/{}", counts.names_passed, counts.names_total),
             format!("{}/{}", counts.roles_passed, counts.roles_total),
-            counts.unobservable,
+            format!(
+                "{}+{}",
+                counts.names_unobservable, counts.roles_unobservable
+            ),
             if oracle {
-                format!("   {:>14} {:>16}", format!("{}/{}", counts.oracle_names_passed, counts.names_total), format!("{}/{}", counts.oracle_roles_passed, counts.roles_total))
+                format!(
+                    "   {:>14} {:>16}",
+                    format!("{}/{}", counts.oracle_names_passed, counts.names_total),
+                    format!("{}/{}", counts.oracle_roles_passed, counts.roles_total)
+                )
             } else {
                 String::new()
             }
@@ -188,33 +242,61 @@ async fn run_wpt(session: &Session, oracle: bool) {
         total.names_total += counts.names_total;
         total.roles_passed += counts.roles_passed;
         total.roles_total += counts.roles_total;
-        total.unobservable += counts.unobservable;
+        total.names_unobservable += counts.names_unobservable;
+        total.roles_unobservable += counts.roles_unobservable;
         total.oracle_names_passed += counts.oracle_names_passed;
         total.oracle_roles_passed += counts.oracle_roles_passed;
     }
-    let percent = |passed: usize, of: usize| if of == 0 { 0.0 } else { 100.0 * passed as f64 / of as f64 };
+    let percent = |passed: usize, of: usize| {
+        if of == 0 {
+            0.0
+        } else {
+            100.0 * passed as f64 / of as f64
+        }
+    };
     eprintln!(
         "{:<48} {:>11} {:>11} {:>7}{}",
         "TOTAL",
         format!("{}/{}", total.names_passed, total.names_total),
         format!("{}/{}", total.roles_passed, total.roles_total),
-        total.unobservable,
+        format!("{}+{}", total.names_unobservable, total.roles_unobservable),
         if oracle {
-            format!("   {:>14} {:>16}", format!("{}/{}", total.oracle_names_passed, total.names_total), format!("{}/{}", total.oracle_roles_passed, total.roles_total))
+            format!(
+                "   {:>14} {:>16}",
+                format!("{}/{}", total.oracle_names_passed, total.names_total),
+                format!("{}/{}", total.oracle_roles_passed, total.roles_total)
+            )
         } else {
             String::new()
         }
     );
+    let observable_names = total.names_total - total.names_unobservable;
+    let observable_roles = total.roles_total - total.roles_unobservable;
     eprintln!(
-        "{browser}: names {:.1}%, roles {:.1}% of all checks (no-node cases count as not passed here)",
-        percent(total.names_passed, total.names_total),
-        percent(total.roles_passed, total.roles_total)
+        "{browser}: of the checks the tree can show (an element with a node), names {:.1}% ({}/{}), roles {:.1}% ({}/{}); \
+         {} name and {} role checks are on elements the tree flattens (no-node: names+roles)",
+        percent(total.names_passed, observable_names),
+        total.names_passed,
+        observable_names,
+        percent(total.roles_passed, observable_roles),
+        total.roles_passed,
+        observable_roles,
+        total.names_unobservable,
+        total.roles_unobservable,
     );
-    // Floors well under today's rates (natively 94% of names, 95% of roles), so that only a real
-    // breakage of the browser path fails the test.
-    assert!(total.names_total > 500, "{browser}: too few name checks ran: {}", total.names_total);
-    assert!(percent(total.names_passed, total.names_total) >= 80.0, "{browser}: names fell under 80%");
-    assert!(percent(total.roles_passed, total.roles_total - total.unobservable.min(total.roles_total)) >= 80.0);
+    // Floors under today's rates, so that only a real breakage of the browser path fails.
+    assert!(
+        observable_names > 400,
+        "{browser}: too few name checks ran: {observable_names}"
+    );
+    assert!(
+        percent(total.names_passed, observable_names) >= 85.0,
+        "{browser}: names fell under 85%"
+    );
+    assert!(
+        percent(total.roles_passed, observable_roles) >= 80.0,
+        "{browser}: roles fell under 80%"
+    );
 }
 
 pub async fn wpt_files(session: &Session) {
@@ -229,19 +311,34 @@ pub async fn wpt_files_with_chromium_oracle(session: &Session) {
 /// Role and name of every referenced node of our fixture pages, against Chromium's own tree.
 pub async fn agreement_with_chromium(session: &Session) {
     let server = fixtures();
-    let address = session.chromium_debugger_address().expect("DevTools address");
+    let address = session
+        .chromium_debugger_address()
+        .expect("DevTools address");
     let mut role_agreements = 0usize;
     let mut name_agreements = 0usize;
     let mut compared = 0usize;
     let mut disagreements = Vec::new();
-    for page in ["/pages/surface.html", "/pages/shadow.html", "/demo/index.html", "/pages/registry.html", "/pages/csp/script-self.html"] {
+    for page in [
+        "/pages/surface.html",
+        "/pages/shadow.html",
+        "/demo/index.html",
+        "/pages/registry.html",
+        "/pages/csp/script-self.html",
+    ] {
         let url = server.url(page);
         session.open(&url).await;
         let parsed = snapshot(session, true).await;
         let mut devtools = DevTools::attach_to_page(&address, &url).await;
         for node in nodes(&parsed["documents"][0]["root"]) {
-            let Some(reference) = node["aria-ref"].as_str() else { continue };
-            let Some((role, name)) = devtools.role_and_name(&format!("document.querySelector('[aria-ref=\"{reference}\"]')")).await else {
+            let Some(reference) = node["aria-ref"].as_str() else {
+                continue;
+            };
+            let Some((role, name)) = devtools
+                .role_and_name(&format!(
+                    "document.querySelector('[aria-ref=\"{reference}\"]')"
+                ))
+                .await
+            else {
                 continue;
             };
             compared += 1;
@@ -255,7 +352,9 @@ pub async fn agreement_with_chromium(session: &Session) {
                 name_agreements += 1;
             }
             if !same_role || name != our_name {
-                disagreements.push(format!("{page}: ours {our_role} {our_name:?} / chromium {role} {name:?}"));
+                disagreements.push(format!(
+                    "{page}: ours {our_role} {our_name:?} / chromium {role} {name:?}"
+                ));
             }
         }
     }
@@ -269,6 +368,9 @@ pub async fn agreement_with_chromium(session: &Session) {
         eprintln!("  {line}");
     }
     assert!(compared > 60, "too few nodes compared: {compared}");
-    assert!(percent(role_agreements) >= 85.0 && percent(name_agreements) >= 85.0, "agreement fell under 85%");
+    assert!(
+        percent(role_agreements) >= 85.0 && percent(name_agreements) >= 85.0,
+        "agreement fell under 85%"
+    );
     let _ = json!(null);
 }
