@@ -1,0 +1,94 @@
+//! The demo: an MCP client (the official rmcp SDK) starts `allwright mcp --launch chromium
+//! --headless`, which launches Chromium with the extension; the client opens the built-in demo
+//! page (fixtures/demo/index.html, served on localhost) and prints what an agent gets back.
+//!
+//! `cargo run --example mcp_demo -- [--browser chromium|firefox] [--filter all|visible|interactive]`
+//! (scripts/demo builds everything first).
+
+use std::process::{ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use rmcp::ServiceExt;
+use serde_json::{json, Value};
+
+#[path = "../tests/support/fixture_server.rs"]
+mod fixture_server;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match try_main().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("demo: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn try_main() -> Result<(), String> {
+    let mut browser = "chromium".to_string();
+    let mut filter = "all".to_string();
+    let mut arguments = std::env::args().skip(1);
+    while let Some(argument) = arguments.next() {
+        match argument.as_str() {
+            "--browser" => browser = arguments.next().ok_or("--browser needs chromium or firefox")?,
+            "--filter" => filter = arguments.next().ok_or("--filter needs all, visible or interactive")?,
+            other => return Err(format!("unexpected argument {other:?}")),
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let server = fixture_server::FixtureServer::start(&root.join("fixtures"), None)
+        .map_err(|error| format!("cannot serve the demo page: {error}"))?;
+    let allwright = root.join("target/debug/allwright");
+    let mut command = tokio::process::Command::new(&allwright);
+    command.args(["mcp", "--launch", &browser, "--headless"]);
+    println!("$ {} mcp --launch {browser} --headless", allwright.display());
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|error| format!("cannot start {} (run scripts/build): {error}", allwright.display()))?;
+    let started = Instant::now();
+    let client = tokio::time::timeout(Duration::from_secs(60), ().serve(transport))
+        .await
+        .map_err(|_| "allwright mcp did not start within 60 s".to_string())?
+        .map_err(|error| format!("MCP initialisation failed: {error}"))?;
+    let tools = client.list_tools(Default::default()).await.map_err(|error| error.to_string())?;
+    let names: Vec<String> = tools.tools.iter().map(|tool| tool.name.to_string()).collect();
+    println!("MCP session ready in {:.1} s; tools: {}", started.elapsed().as_secs_f64(), names.join(", "));
+
+    let call = |tool: &'static str, arguments: Value| {
+        let request = CallToolRequestParams::new(tool).with_arguments(arguments.as_object().cloned().unwrap_or_default());
+        let client = &client;
+        async move {
+            let result = client.call_tool(request).await.map_err(|error| format!("{tool}: {error}"))?;
+            let structured = result.structured_content.unwrap_or(Value::Null);
+            if result.is_error == Some(true) {
+                return Err(format!("{tool} failed: {structured}"));
+            }
+            Ok::<Value, String>(structured)
+        }
+    };
+    let url = server.url("/demo/index.html");
+    let opened = call("navigate", json!({"url": url})).await?;
+    println!("\n> navigate {url}\n{opened}");
+    let started = Instant::now();
+    let tree = call("get_accessibility_tree", json!({"filter": filter})).await?;
+    let elapsed = started.elapsed();
+    println!("\n> get_accessibility_tree {{filter: {filter:?}}} ({:.0} ms)", elapsed.as_secs_f64() * 1000.0);
+    println!("{}", tree["tree"].as_str().unwrap_or(""));
+    let mut metadata = tree.clone();
+    if let Some(object) = metadata.as_object_mut() {
+        object.remove("tree");
+    }
+    println!("-- {metadata}");
+    let snapshot = call("accessibility_snapshot", json!({"format": "yaml"})).await?;
+    let yaml = snapshot["snapshot"].as_str().unwrap_or("");
+    println!("\n> accessibility_snapshot {{format: \"yaml\"}}: {} documents; first lines:", snapshot["documentCount"]);
+    for line in yaml.lines().take(18) {
+        println!("{line}");
+    }
+    client.cancel().await.map_err(|error| error.to_string())?;
+    Ok(())
+}
