@@ -33,8 +33,16 @@ async fn try_main() -> Result<(), String> {
     let mut arguments = std::env::args().skip(1);
     while let Some(argument) = arguments.next() {
         match argument.as_str() {
-            "--browser" => browser = arguments.next().ok_or("--browser needs chromium or firefox")?,
-            "--filter" => filter = arguments.next().ok_or("--filter needs all, visible or interactive")?,
+            "--browser" => {
+                browser = arguments
+                    .next()
+                    .ok_or("--browser needs chromium or firefox")?
+            }
+            "--filter" => {
+                filter = arguments
+                    .next()
+                    .ok_or("--filter needs all, visible or interactive")?
+            }
             other => return Err(format!("unexpected argument {other:?}")),
         }
     }
@@ -44,25 +52,48 @@ async fn try_main() -> Result<(), String> {
     let allwright = root.join("target/debug/allwright");
     let mut command = tokio::process::Command::new(&allwright);
     command.args(["mcp", "--launch", &browser, "--headless"]);
-    println!("$ {} mcp --launch {browser} --headless", allwright.display());
+    println!(
+        "$ {} mcp --launch {browser} --headless",
+        allwright.display()
+    );
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|error| format!("cannot start {} (run scripts/build): {error}", allwright.display()))?;
+        .map_err(|error| {
+            format!(
+                "cannot start {} (run scripts/build): {error}",
+                allwright.display()
+            )
+        })?;
     let started = Instant::now();
     let client = tokio::time::timeout(Duration::from_secs(60), ().serve(transport))
         .await
         .map_err(|_| "allwright mcp did not start within 60 s".to_string())?
         .map_err(|error| format!("MCP initialisation failed: {error}"))?;
-    let tools = client.list_tools(Default::default()).await.map_err(|error| error.to_string())?;
-    let names: Vec<String> = tools.tools.iter().map(|tool| tool.name.to_string()).collect();
-    println!("MCP session ready in {:.1} s; tools: {}", started.elapsed().as_secs_f64(), names.join(", "));
+    let tools = client
+        .list_tools(Default::default())
+        .await
+        .map_err(|error| error.to_string())?;
+    let names: Vec<String> = tools
+        .tools
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    println!(
+        "MCP session ready in {:.1} s; tools: {}",
+        started.elapsed().as_secs_f64(),
+        names.join(", ")
+    );
 
     let call = |tool: &'static str, arguments: Value| {
-        let request = CallToolRequestParams::new(tool).with_arguments(arguments.as_object().cloned().unwrap_or_default());
+        let request = CallToolRequestParams::new(tool)
+            .with_arguments(arguments.as_object().cloned().unwrap_or_default());
         let client = &client;
         async move {
-            let result = client.call_tool(request).await.map_err(|error| format!("{tool}: {error}"))?;
+            let result = client
+                .call_tool(request)
+                .await
+                .map_err(|error| format!("{tool}: {error}"))?;
             let structured = result.structured_content.unwrap_or(Value::Null);
             if result.is_error == Some(true) {
                 return Err(format!("{tool} failed: {structured}"));
@@ -76,7 +107,10 @@ async fn try_main() -> Result<(), String> {
     let started = Instant::now();
     let tree = call("get_accessibility_tree", json!({"filter": filter})).await?;
     let elapsed = started.elapsed();
-    println!("\n> get_accessibility_tree {{filter: {filter:?}}} ({:.0} ms)", elapsed.as_secs_f64() * 1000.0);
+    println!(
+        "\n> get_accessibility_tree {{filter: {filter:?}}} ({:.0} ms)",
+        elapsed.as_secs_f64() * 1000.0
+    );
     println!("{}", tree["tree"].as_str().unwrap_or(""));
     let mut metadata = tree.clone();
     if let Some(object) = metadata.as_object_mut() {
@@ -85,7 +119,10 @@ async fn try_main() -> Result<(), String> {
     println!("-- {metadata}");
     let snapshot = call("accessibility_snapshot", json!({"format": "yaml"})).await?;
     let yaml = snapshot["snapshot"].as_str().unwrap_or("");
-    println!("\n> accessibility_snapshot {{format: \"yaml\"}}: {} documents; first lines:", snapshot["documentCount"]);
+    println!(
+        "\n> accessibility_snapshot {{format: \"yaml\"}}: {} documents; first lines:",
+        snapshot["documentCount"]
+    );
     for line in yaml.lines().take(18) {
         println!("{line}");
     }

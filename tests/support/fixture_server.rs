@@ -74,7 +74,12 @@ impl FixtureServer {
                 }
             });
         }
-        Ok(FixtureServer { origin, other_origin, reports, stopping })
+        Ok(FixtureServer {
+            origin,
+            other_origin,
+            reports,
+            stopping,
+        })
     }
 
     /// A URL on the first origin.
@@ -84,7 +89,10 @@ impl FixtureServer {
 
     /// Every CSP report received so far.
     pub fn reports(&self) -> Vec<CspReport> {
-        self.reports.lock().map(|reports| reports.clone()).unwrap_or_default()
+        self.reports
+            .lock()
+            .map(|reports| reports.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -141,8 +149,16 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     };
     let content_type = content_type_of(&file);
     if content_type.starts_with("text/html") {
-        let self_origin = if host.starts_with("localhost") { &shared.other_origin } else { &shared.origin };
-        let other = if host.starts_with("localhost") { &shared.origin } else { &shared.other_origin };
+        let self_origin = if host.starts_with("localhost") {
+            &shared.other_origin
+        } else {
+            &shared.origin
+        };
+        let other = if host.starts_with("localhost") {
+            &shared.origin
+        } else {
+            &shared.other_origin
+        };
         let text = String::from_utf8_lossy(&contents)
             .replace("{{OTHER_ORIGIN}}", other)
             .replace("{{SELF_ORIGIN}}", self_origin);
@@ -157,7 +173,11 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
             }
         }
     }
-    let body = if method == "HEAD" { Vec::new() } else { contents };
+    let body = if method == "HEAD" {
+        Vec::new()
+    } else {
+        contents
+    };
     respond(&mut stream, 200, content_type, &headers, &body)
 }
 
@@ -165,9 +185,14 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
 fn resolve(roots: &[(String, PathBuf)], path: &str) -> Option<PathBuf> {
     let decoded = path.replace("%20", " ");
     for (prefix, root) in roots {
-        let Some(rest) = decoded.strip_prefix(prefix.as_str()) else { continue };
+        let Some(rest) = decoded.strip_prefix(prefix.as_str()) else {
+            continue;
+        };
         let relative = Path::new(rest);
-        if relative.components().any(|component| !matches!(component, Component::Normal(_))) {
+        if relative
+            .components()
+            .any(|component| !matches!(component, Component::Normal(_)))
+        {
             return None;
         }
         let mut file = root.join(relative);
