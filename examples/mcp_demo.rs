@@ -13,6 +13,8 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
 
+// The demo shares the tests' fixture server and uses only its file serving.
+#[allow(dead_code)]
 #[path = "../tests/support/fixture_server.rs"]
 mod fixture_server;
 
