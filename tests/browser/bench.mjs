@@ -1,0 +1,532 @@
+// Benchmark (not a test; scripts/test never runs it):
+//
+//   npm run bench [-- --sizes 1000,10000,100000] [--runs N] [--no-verify-core]
+//
+// On generated pages of about 1k, 10k and 100k elements (tests/browser/bench-lib.mjs), served
+// by a local HTTP server in two variants: without CSP (the extension runs its WASM core there)
+// and with `Content-Security-Policy: script-src 'self'` (Chromium cannot compile WASM in a
+// content script on such a page, so the extension must run the JS core, wasm2js), it measures in
+// headless Debian Chromium (/usr/lib/chromium/chromium):
+//   1. MCP round trips: `target/release/allwright mcp --launch chromium --headless`, spoken to by
+//      hand (JSON-RPC 2.0 over stdio): navigate, then `get_accessibility_tree {filter: "all"}`
+//      (no maxChars: the whole tree) and `accessibility_snapshot {format: "json"}`. The first
+//      call after a navigation loads the core into the page ("cold"); the others are "warm".
+//      Then, unless --no-verify-core, it asks the same browser over DevTools which core the
+//      extension's isolated world holds on each page (`allwrightAxCore.flavour`).
+//   2. Playwright (playwright-core, same browser binary, same run): `locator('body')
+//      .ariaSnapshot()` and `ariaSnapshot({mode: 'ai'})` round trips, and a bare JS DOM walk
+//      (page.evaluate; the walk of RECIPES.md "Speed", timed inside the page).
+//   3. In-page times of both builds of the core (extension/generated/ax-core-{wasm,js}.js plus
+//      extension/content/accessibility-tree.js injected into the page's world, as
+//      tests/browser/wasm-smoke.mjs does) against the same bare walk.
+// Prints one table per size and writes everything to target/bench/results.json.
+// Needs `./scripts/build-wasm` and `node scripts/build-extension.mjs`; builds the release binary
+// when it is missing.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { bareWalk, generatedPage, McpClient, median, startServer, withTimeout } from './bench-lib.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CHROMIUM = '/usr/lib/chromium/chromium';
+const BINARY = path.join(root, 'target/release/allwright');
+const CSP = "script-src 'self'";
+const RESULTS = path.join(root, 'target/bench/results.json');
+/** The whole run is aborted (and everything closed) after this long. */
+const DEADLINE_MS = 15 * 60_000;
+
+// ---- Options -----------------------------------------------------------------------------------
+
+const argv = process.argv.slice(2);
+const optionValue = (name) => {
+  const index = argv.indexOf(name);
+  return index >= 0 ? argv[index + 1] : undefined;
+};
+const sizes = (optionValue('--sizes') ?? '1000,10000,100000').split(',').map(Number);
+if (sizes.some((size) => !Number.isInteger(size) || size < 100 || size > 500_000)) {
+  console.error('--sizes takes a comma-separated list of element counts from 100 to 500000');
+  process.exit(2);
+}
+const runsOverride = optionValue('--runs') === undefined ? undefined : Number(optionValue('--runs'));
+/** Warm repetitions per measurement: fewer on big pages, to keep the run to a few minutes. */
+const runsFor = (size) => runsOverride ?? (size <= 20_000 ? 11 : 3);
+const verifyCore = !argv.includes('--no-verify-core');
+/**
+ * Generous per-call timeouts, scaled by page size (Playwright's first ariaSnapshot() on a page
+ * of 100k elements took 65-76 s here).
+ */
+const callTimeout = (size) => 30_000 + size * 1.5;
+
+// ---- Inputs ------------------------------------------------------------------------------------
+
+function ensureBuilt() {
+  const missing = [];
+  for (const file of ['extension/generated/ax-core-wasm.js', 'extension/generated/ax-core-js.js']) {
+    if (!existsSync(path.join(root, file))) missing.push(`${file} (run ./scripts/build-wasm)`);
+  }
+  if (!existsSync(path.join(root, 'dist/chrome/manifest.json'))) {
+    missing.push('dist/chrome (run node scripts/build-extension.mjs)');
+  }
+  if (!existsSync(CHROMIUM)) missing.push(`${CHROMIUM} (apt-get install chromium chromium-driver)`);
+  if (missing.length > 0) throw new Error(`missing: ${missing.join('; ')}`);
+  if (!existsSync(BINARY)) {
+    console.log('target/release/allwright is missing: cargo build --release ...');
+    execFileSync('cargo', ['build', '--release', '--locked'], { cwd: root, stdio: 'inherit', timeout: 20 * 60_000 });
+  }
+}
+
+const pagePath = (size, flavour) => (flavour === 'wasm' ? `/bench-${size}.html` : `/csp/bench-${size}.html`);
+const FLAVOURS = /** @type {const} */ (['wasm', 'js']);
+
+// ---- Cleanup -----------------------------------------------------------------------------------
+
+/** Closers run in reverse order at the end, on error, on a signal and at the deadline. */
+const closers = [];
+let cleaning = null;
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const close of closers.reverse()) {
+      await withTimeout(Promise.resolve().then(close), 45_000, 'a cleanup step').catch((error) =>
+        console.error(`bench: cleanup: ${error.message}`));
+    }
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`bench: ${signal}, closing browsers and servers`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+const deadline = setTimeout(() => {
+  console.error(`bench: the run exceeded ${DEADLINE_MS / 60_000} minutes; aborting`);
+  cleanup().finally(() => process.exit(1));
+}, DEADLINE_MS);
+
+// ---- 1. MCP round trips ------------------------------------------------------------------------
+
+/** Pids of `pid`'s descendants, from /proc. */
+function descendants(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(parent)) children.set(parent, []);
+      children.get(parent).push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const found = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    for (const child of children.get(stack.pop()) ?? []) {
+      found.push(child);
+      stack.push(child);
+    }
+  }
+  return found;
+}
+
+/** The DevTools HTTP address of the Chromium that `allwright mcp` (pid) launched, or null. */
+function launchedChromiumEndpoint(pid) {
+  for (const child of descendants(pid)) {
+    let args;
+    try {
+      args = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (!args[0]?.includes('chromium') || args.some((arg) => arg.startsWith('--type='))) continue;
+    const userDataDir = args.find((arg) => arg.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+    const portFile = userDataDir && path.join(userDataDir, 'DevToolsActivePort');
+    if (portFile && existsSync(portFile)) {
+      const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
+      if (port > 0) return `http://127.0.0.1:${port}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Which core the extension's isolated world holds in the page at `url`: reads
+ * `globalThis.allwrightAxCore.flavour` there over DevTools (Runtime.evaluate in the extension's
+ * execution context). Read-only; the page never sees it.
+ */
+async function coreInPage(cdpBrowser, url) {
+  const page = cdpBrowser.contexts().flatMap((context) => context.pages()).find((candidate) => candidate.url() === url);
+  if (!page) return `no page at ${url}`;
+  const session = await page.context().newCDPSession(page);
+  try {
+    const contexts = [];
+    session.on('Runtime.executionContextCreated', ({ context }) => contexts.push(context));
+    await withTimeout(session.send('Runtime.enable'), 10_000, 'Runtime.enable');
+    const isolated = contexts.filter((context) =>
+      context.auxData?.type === 'isolated' && context.origin?.startsWith('chrome-extension://')
+      && context.auxData?.isDefault === false);
+    const flavours = [];
+    for (const context of isolated) {
+      const { result } = await withTimeout(session.send('Runtime.evaluate', {
+        contextId: context.id,
+        expression: 'globalThis.allwrightAxCore?.flavour ?? null',
+        returnByValue: true,
+      }), 10_000, 'Runtime.evaluate');
+      if (result?.value) flavours.push(result.value);
+    }
+    return flavours.length === 1 ? flavours[0] : `unclear (${JSON.stringify(flavours)})`;
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+/** Connects to the launched Chromium over DevTools, reads the core of the page at `url`, disconnects. */
+async function coreOverDevTools(pid, url) {
+  const endpoint = launchedChromiumEndpoint(pid);
+  if (endpoint === null) return 'unknown (no DevTools address found)';
+  let cdpBrowser = null;
+  try {
+    cdpBrowser = await withTimeout(chromium.connectOverCDP(endpoint, { timeout: 20_000 }), 30_000, 'connectOverCDP');
+    return await coreInPage(cdpBrowser, url);
+  } catch (error) {
+    return `unknown (${error.message.split('\n')[0]})`;
+  } finally {
+    // Disconnects only: the browser belongs to allwright mcp.
+    if (cdpBrowser) await withTimeout(cdpBrowser.close(), 10_000, 'DevTools disconnect').catch(() => {});
+  }
+}
+
+async function measureMcp(origin) {
+  const mcp = new McpClient(BINARY, ['mcp', '--launch', 'chromium', '--headless'], { cwd: root });
+  closers.push(() => mcp.close());
+  const started = performance.now();
+  await mcp.initialize(120_000);
+  console.log(`allwright mcp --launch chromium --headless: session ready in ${(performance.now() - started).toFixed(0)} ms`);
+  const results = {};
+  for (const size of sizes) {
+    const runs = runsFor(size);
+    const timeout = callTimeout(size);
+    results[size] = {};
+    for (const flavour of FLAVOURS) {
+      const url = origin + pagePath(size, flavour);
+      const entry = { url, csp: flavour === 'js' ? CSP : null, runs };
+      // get_accessibility_tree: the first call after the navigation loads the core.
+      const navigation = await mcp.callTool('navigate', { url }, timeout);
+      entry.navigateMs = navigation.ms;
+      const tree = [];
+      for (let run = 0; run <= runs; run++) {
+        const call = await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+        tree.push(call.ms);
+        entry.treeChars = call.result.tree.length;
+        entry.treeResponseBytes = call.bytes;
+        entry.treeTruncated = call.result.truncated || call.result.hasMore || call.result.autoDegraded;
+      }
+      entry.treeColdMs = tree[0];
+      entry.treeWarmMs = median(tree.slice(1));
+      entry.treeWarmSamples = tree.slice(1);
+      // accessibility_snapshot on a fresh load of the page, so its first call is cold as well.
+      await mcp.callTool('navigate', { url }, timeout);
+      const snapshot = [];
+      for (let run = 0; run <= runs; run++) {
+        const call = await mcp.callTool('accessibility_snapshot', { format: 'json', timeoutMs: 120_000 }, timeout);
+        snapshot.push(call.ms);
+        entry.snapshotChars = call.result.snapshot.length;
+        entry.snapshotResponseBytes = call.bytes;
+      }
+      entry.snapshotColdMs = snapshot[0];
+      entry.snapshotWarmMs = median(snapshot.slice(1));
+      entry.snapshotWarmSamples = snapshot.slice(1);
+      // Which core ran, read after this page's timings so that no DevTools client shares them.
+      if (verifyCore) entry.coreSeen = await coreOverDevTools(mcp.child.pid, url);
+      results[size][flavour] = entry;
+      console.log(`  MCP ${String(size).padStart(6)} ${flavour.padEnd(4)}: tree warm ${entry.treeWarmMs.toFixed(1)} ms (cold ${entry.treeColdMs.toFixed(1)}), snapshot warm ${entry.snapshotWarmMs.toFixed(1)} ms (cold ${entry.snapshotColdMs.toFixed(1)})${entry.coreSeen ? `; core seen: ${entry.coreSeen}` : ''}`);
+    }
+  }
+
+  const status = await mcp.close();
+  console.log(`allwright mcp closed (${JSON.stringify(status)})`);
+  return results;
+}
+
+// ---- 2 and 3. Playwright, bare walk, in-page cores ---------------------------------------------
+
+/** The scripts injected into the page world (read once ensureBuilt has run). */
+const scripts = {};
+function injectedScripts() {
+  scripts.wasm ??= readFileSync(path.join(root, 'extension/generated/ax-core-wasm.js'), 'utf8');
+  scripts.js ??= readFileSync(path.join(root, 'extension/generated/ax-core-js.js'), 'utf8');
+  scripts.tree ??= readFileSync(path.join(root, 'extension/content/accessibility-tree.js'), 'utf8');
+  return scripts;
+}
+
+async function measurePlaywright(origin, scratch) {
+  const browser = await withTimeout(chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 60_000,
+    // Our own signal handlers close the browser, before its scratch folder is removed.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    env: { ...process.env, TMPDIR: scratch, XDG_CONFIG_HOME: scratch },
+  }), 90_000, 'Chromium to start under Playwright');
+  closers.push(() => browser.close());
+  const version = browser.version();
+  console.log(`Playwright ${readPlaywrightVersion()} with Chromium ${version}`);
+  const results = {};
+  for (const size of sizes) {
+    const runs = runsFor(size);
+    const timeout = callTimeout(size);
+    const url = origin + pagePath(size, 'wasm');
+    const entry = { url, runs };
+    console.log(`  Playwright ${String(size).padStart(6)}: measuring (its first ariaSnapshot() on a big page is slow)`);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(timeout);
+    await page.goto(url, { waitUntil: 'load', timeout });
+
+    const walkInPage = [];
+    const walkRoundTrip = [];
+    for (let run = 0; run <= runs; run++) {
+      const start = performance.now();
+      const walk = await withTimeout(page.evaluate(bareWalk), timeout, 'the bare walk');
+      if (run > 0) {
+        walkRoundTrip.push(performance.now() - start);
+        walkInPage.push(walk.ms);
+      } else {
+        // The first read of computed styles after the load pays the page's style and layout.
+        entry.walkFirstMs = walk.ms;
+      }
+      entry.elements = walk.count;
+    }
+    entry.walkMs = median(walkInPage);
+    entry.walkRoundTripMs = median(walkRoundTrip);
+
+    for (const [key, options] of [['ariaSnapshot', {}], ['ariaSnapshotAi', { mode: 'ai' }]]) {
+      const times = [];
+      for (let run = 0; run <= runs; run++) {
+        const start = performance.now();
+        const text = await page.locator('body').ariaSnapshot({ ...options, timeout });
+        times.push(performance.now() - start);
+        entry[`${key}Chars`] = text.length;
+      }
+      entry[`${key}FirstMs`] = times[0];
+      entry[`${key}Ms`] = median(times.slice(1));
+      entry[`${key}Samples`] = times.slice(1);
+    }
+
+    await page.close();
+
+    entry.inPage = {};
+    for (const flavour of FLAVOURS) entry.inPage[flavour] = await measureInPage(browser, url, flavour, runs, timeout);
+    results[size] = entry;
+    console.log(`  Playwright ${String(size).padStart(6)}: ariaSnapshot ${entry.ariaSnapshotMs.toFixed(1)} ms, ai ${entry.ariaSnapshotAiMs.toFixed(1)} ms, bare walk ${entry.walkMs.toFixed(1)} ms; in-page tree wasm ${entry.inPage.wasm.treeMs.toFixed(1)} ms, js ${entry.inPage.js.treeMs.toFixed(1)} ms`);
+  }
+  await withTimeout(browser.close(), 30_000, 'Chromium to close').catch(() => {});
+  return { version, results };
+}
+
+/**
+ * Our two calls inside the page (core + accessibility-tree.js in the page's world; the page has
+ * no CSP, so both builds can run), interleaved with the bare walk, first run apart.
+ */
+async function measureInPage(browser, url, flavour, runs, timeout) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    page.setDefaultTimeout(timeout);
+    await page.goto(url, { waitUntil: 'load', timeout });
+    // Style and layout first, so that the core's load time is its own.
+    await withTimeout(page.evaluate(bareWalk), timeout, 'the first bare walk');
+    const loadStart = performance.now();
+    await withTimeout(page.addScriptTag({ content: injectedScripts()[flavour] }), timeout, 'core injection');
+    await withTimeout(page.evaluate(() => globalThis.allwrightAxCore.ready), timeout, 'core ready');
+    const coreLoadMs = performance.now() - loadStart;
+    await withTimeout(page.addScriptTag({ content: injectedScripts().tree }), timeout, 'tree script injection');
+    const flavourSeen = await page.evaluate(() => globalThis.allwrightAxCore.flavour);
+    const measured = await withTimeout(page.evaluate(async ({ runs, walkSource }) => {
+      const ax = globalThis.allwrightAx;
+      const walk = (0, eval)(`(${walkSource})`);
+      const samples = { tree: [], snapshot: [], walk: [] };
+      let treeChars = 0;
+      let snapshotChars = 0;
+      for (let run = 0; run <= runs; run++) {
+        let start = performance.now();
+        const tree = await ax.generateAccessibilityTree({ filter: 'all' });
+        samples.tree.push(performance.now() - start);
+        treeChars = tree.tree.length;
+        start = performance.now();
+        const snapshot = await ax.snapshotDocument({ format: 'json', contextId: 'bench' });
+        samples.snapshot.push(performance.now() - start);
+        snapshotChars = snapshot.document.length;
+        samples.walk.push(walk().ms);
+      }
+      return { samples, treeChars, snapshotChars };
+    }, { runs, walkSource: bareWalk.toString() }), timeout * (runs + 1), 'the in-page measurements');
+    const { samples } = measured;
+    return {
+      flavour: flavourSeen,
+      coreLoadMs,
+      treeFirstMs: samples.tree[0],
+      treeMs: median(samples.tree.slice(1)),
+      snapshotFirstMs: samples.snapshot[0],
+      snapshotMs: median(samples.snapshot.slice(1)),
+      walkMs: median(samples.walk.slice(1)),
+      treeSamples: samples.tree.slice(1),
+      snapshotSamples: samples.snapshot.slice(1),
+      treeChars: measured.treeChars,
+      snapshotDocumentChars: measured.snapshotChars,
+    };
+  } finally {
+    await page.close().catch(() => {});
+  }
+}
+
+function readPlaywrightVersion() {
+  return JSON.parse(readFileSync(path.join(root, 'node_modules/playwright-core/package.json'), 'utf8')).version;
+}
+
+// ---- Report ------------------------------------------------------------------------------------
+
+const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
+const ratio = (value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
+const count = (value) => (Number.isFinite(value) ? value.toLocaleString('en-US') : 'n/a');
+const verdict = (value, limit) => (!Number.isFinite(value) ? '' : value <= limit ? ' ok' : ' MISSED');
+
+function table(size, mcp, pw) {
+  const rows = [];
+  const line = (label, wasm, js, note = '') => rows.push(`${label.padEnd(52)}${String(wasm).padStart(16)}${String(js).padStart(30)}${note ? `   ${note}` : ''}`);
+  const atTarget = size === 10_000;
+  const target = (text) => (atTarget ? text : '');
+  rows.push('');
+  rows.push(`=== ${count(size)} elements (${count(pw.elements)} in the DOM); medians in ms; MCP ${mcp.wasm.runs} warm runs, Playwright ${pw.runs} ===`);
+  line('', 'WASM core', 'JS core (wasm2js)');
+  line('', 'page: no CSP', `page: CSP ${CSP}`);
+  const core = (flavour) => mcp[flavour].coreSeen ?? (flavour === 'js' ? 'js (by CSP)' : 'wasm (expected)');
+  line('core the extension ran', core('wasm'), core('js'));
+  for (const flavour of FLAVOURS) {
+    if (mcp[flavour].coreSeen !== undefined && mcp[flavour].coreSeen !== flavour) {
+      rows.push(`WARNING: the ${flavour} column's page ran "${mcp[flavour].coreSeen}": its MCP numbers are not the ${flavour} core's`);
+    }
+  }
+  rows.push('-- MCP client round trips (allwright mcp --launch chromium --headless) --');
+  line('get_accessibility_tree {filter: all}, warm', ms(mcp.wasm.treeWarmMs), ms(mcp.js.treeWarmMs));
+  line('get_accessibility_tree, cold (loads the core)', ms(mcp.wasm.treeColdMs), ms(mcp.js.treeColdMs));
+  line('accessibility_snapshot {format: json}, warm', ms(mcp.wasm.snapshotWarmMs), ms(mcp.js.snapshotWarmMs));
+  line('accessibility_snapshot, cold (loads the core)', ms(mcp.wasm.snapshotColdMs), ms(mcp.js.snapshotColdMs));
+  const treeRatio = (flavour) => mcp[flavour].treeWarmMs / pw.ariaSnapshotMs;
+  const snapshotRatio = (flavour) => mcp[flavour].snapshotWarmMs / pw.ariaSnapshotMs;
+  line('  tree / Playwright ariaSnapshot() round trip',
+    `${ratio(treeRatio('wasm'))}${target(verdict(treeRatio('wasm'), 0.5))}`,
+    `${ratio(treeRatio('js'))}${target(verdict(treeRatio('js'), 0.5))}`, target('target <= 0.5'));
+  line('  snapshot / Playwright ariaSnapshot() round trip', ratio(snapshotRatio('wasm')), ratio(snapshotRatio('js')));
+  rows.push('-- Playwright client round trips (playwright-core, same Chromium binary) --');
+  line('locator(body).ariaSnapshot()', ms(pw.ariaSnapshotMs), '');
+  line('locator(body).ariaSnapshot(), first call on the page', ms(pw.ariaSnapshotFirstMs), '');
+  line("locator(body).ariaSnapshot({mode: 'ai'})", ms(pw.ariaSnapshotAiMs), '');
+  line('bare walk via page.evaluate (round trip)', ms(pw.walkRoundTripMs), '');
+  line('first bare walk after load (pays style + layout)', ms(pw.walkFirstMs), '');
+  rows.push('-- In the page (core + accessibility-tree.js injected into the page world) --');
+  const inPage = pw.inPage;
+  line('generateAccessibilityTree {filter: all}', ms(inPage.wasm.treeMs), ms(inPage.js.treeMs));
+  line('snapshotDocument {format: json}', ms(inPage.wasm.snapshotMs), ms(inPage.js.snapshotMs));
+  line('core load (inject + ready), once per page', ms(inPage.wasm.coreLoadMs), ms(inPage.js.coreLoadMs));
+  line('bare JS walk (RECIPES.md "Speed" walk)', ms(inPage.wasm.walkMs), ms(inPage.js.walkMs));
+  const walkRatio = (flavour, key) => inPage[flavour][key] / inPage[flavour].walkMs;
+  line('  tree / bare walk',
+    `${ratio(walkRatio('wasm', 'treeMs'))}x${target(verdict(walkRatio('wasm', 'treeMs'), 4))}`,
+    `${ratio(walkRatio('js', 'treeMs'))}x${target(verdict(walkRatio('js', 'treeMs'), 4))}`, target('target <= 4x'));
+  line('  snapshot / bare walk', `${ratio(walkRatio('wasm', 'snapshotMs'))}x`, `${ratio(walkRatio('js', 'snapshotMs'))}x`);
+  line('  MCP tree round trip - in-page tree (transport)', ms(mcp.wasm.treeWarmMs - inPage.wasm.treeMs), ms(mcp.js.treeWarmMs - inPage.js.treeMs));
+  rows.push('-- Output characters --');
+  line('ours: get_accessibility_tree text', count(mcp.wasm.treeChars), count(mcp.js.treeChars));
+  line('ours: accessibility_snapshot json', count(mcp.wasm.snapshotChars), count(mcp.js.snapshotChars));
+  line('ours: MCP response bytes, tree (JSON text + structured)', count(mcp.wasm.treeResponseBytes), count(mcp.js.treeResponseBytes));
+  line('Playwright ariaSnapshot()', count(pw.ariaSnapshotChars), '');
+  line("Playwright ariaSnapshot({mode: 'ai'})", count(pw.ariaSnapshotAiChars), '');
+  line('ours tree / Playwright ai mode', ratio(mcp.wasm.treeChars / pw.ariaSnapshotAiChars), ratio(mcp.js.treeChars / pw.ariaSnapshotAiChars));
+  return rows.join('\n');
+}
+
+// ---- Main --------------------------------------------------------------------------------------
+
+const report = { startedAt: new Date().toISOString() };
+let exitCode = 0;
+try {
+  ensureBuilt();
+  const scratch = mkdtempSync(path.join(tmpdir(), 'allwright-bench-'));
+  closers.push(() => rmSync(scratch, { recursive: true, force: true }));
+  // Playwright's own profile folder goes under TMPDIR.
+  process.env.TMPDIR = scratch;
+
+  const routes = new Map();
+  for (const size of sizes) {
+    const html = generatedPage(size);
+    routes.set(pagePath(size, 'wasm'), { body: html });
+    routes.set(pagePath(size, 'js'), { body: html, headers: { 'content-security-policy': CSP } });
+  }
+  const server = await startServer(routes);
+  closers.push(() => server.close());
+  console.log(`pages on ${server.origin}: ${sizes.map((size) => `${size} (${count(routes.get(pagePath(size, 'wasm')).body.length)} bytes)`).join(', ')}`);
+
+  console.log('\n1. MCP round trips');
+  const mcp = await measureMcp(server.origin);
+  console.log('\n2-3. Playwright, bare walk, in-page cores');
+  const pw = await measurePlaywright(server.origin, scratch);
+
+  report.chromium = pw.version;
+  report.playwright = readPlaywrightVersion();
+  report.node = process.version;
+  report.commit = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 10_000 }).trim();
+    } catch {
+      return null;
+    }
+  })();
+  report.csp = CSP;
+  report.notes = [
+    'times in ms; medians over warm runs (the first call after a navigation is reported apart as cold)',
+    `the JS core runs on the CSP pages by necessity: Chromium cannot compile WebAssembly in a content script on a page whose CSP (${CSP}) lacks 'wasm-unsafe-eval', so a call that succeeded there ran the wasm2js build; coreSeen is what the extension's isolated world held, read over DevTools after the timings`,
+    'Playwright and the in-page cores ran on the page without CSP (the page world cannot take injected inline scripts under a strict CSP; the pages are otherwise identical)',
+  ];
+  report.loadAverageAtEnd = loadavg();
+  report.sizes = sizes.map((size) => {
+    const m = mcp[size];
+    const p = pw.results[size];
+    const perFlavour = (value) => Object.fromEntries(FLAVOURS.map((flavour) => [flavour, value(flavour)]));
+    return {
+      elements: size,
+      ratios: {
+        mcpTreeOverPlaywrightAriaSnapshot: perFlavour((flavour) => m[flavour].treeWarmMs / p.ariaSnapshotMs),
+        mcpSnapshotOverPlaywrightAriaSnapshot: perFlavour((flavour) => m[flavour].snapshotWarmMs / p.ariaSnapshotMs),
+        inPageTreeOverBareWalk: perFlavour((flavour) => p.inPage[flavour].treeMs / p.inPage[flavour].walkMs),
+        inPageSnapshotOverBareWalk: perFlavour((flavour) => p.inPage[flavour].snapshotMs / p.inPage[flavour].walkMs),
+        treeCharsOverPlaywrightAi: m.wasm.treeChars / p.ariaSnapshotAiChars,
+      },
+      mcp: m,
+      playwright: p,
+    };
+  });
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
+
+  for (const size of sizes) console.log(table(size, mcp[size], pw.results[size]));
+  console.log(`\nCore choice: on the CSP pages the JS core is certain (Chromium refuses WASM in a content script under ${CSP});`);
+  console.log(`"core the extension ran" is ${verifyCore ? 'allwrightAxCore.flavour read over DevTools in the extension\'s isolated world after the timings' : 'inferred (--no-verify-core)'}.`);
+  console.log('Cold MCP calls include, besides loading the core, the first style and layout pass after the load (see "first bare walk after load").');
+  console.log(`Load average at the end: ${loadavg().map((value) => value.toFixed(2)).join(' ')} (the medians are noisy on a busy machine).`);
+  console.log(`Results: ${path.relative(root, RESULTS)}`);
+} catch (error) {
+  exitCode = 1;
+  console.error(`bench failed: ${error?.stack ?? error}`);
+} finally {
+  await cleanup();
+  clearTimeout(deadline);
+}
+process.exit(exitCode);
