@@ -66,6 +66,38 @@ impl DevTools {
         }
     }
 
+    /// Attaches to the browser target (for Target.* commands).
+    pub async fn attach_to_browser(address: &str) -> DevTools {
+        let Ok(mut stream) = TcpStream::connect(address) else {
+            panic!("no DevTools at {address}")
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+        let request =
+            format!("GET /json/version HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+        stream
+            .write_all(request.as_bytes())
+            .expect("ask DevTools for its version");
+        let mut response = String::new();
+        let _ = stream.read_to_string(&mut response);
+        let body = response
+            .split_once("\r\n\r\n")
+            .map(|(_, body)| body)
+            .unwrap_or("");
+        let version: Value = serde_json::from_str(body).expect("DevTools version JSON");
+        let url = version["webSocketDebuggerUrl"]
+            .as_str()
+            .expect("a browser debugger URL")
+            .to_string();
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("connect to DevTools");
+        DevTools {
+            socket,
+            next_id: 0,
+            events: Vec::new(),
+        }
+    }
+
     /// Sends a command and waits for its answer (events seen meanwhile are kept).
     pub async fn command(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;

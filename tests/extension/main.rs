@@ -3,6 +3,7 @@
 
 mod csp;
 mod devtools;
+mod lifecycle;
 mod registry;
 mod support;
 mod surface;
@@ -48,7 +49,10 @@ async fn chromium_surface_csp_and_registry() {
         chromium_flags: vec!["--js-flags=--expose-gc".to_string()],
     };
     let mut checks = SURFACE.to_vec();
-    checks.extend_from_slice(checks![registry::removed_elements_are_not_pinned]);
+    checks.extend_from_slice(checks![
+        registry::removed_elements_are_not_pinned,
+        lifecycle::service_worker_restart
+    ]);
     run(Browser::Chromium, options, &checks).await;
 }
 

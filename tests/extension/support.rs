@@ -334,6 +334,17 @@ impl Session {
         serde_json::from_str(text.as_str().unwrap_or("null")).unwrap_or(Value::Null)
     }
 
+    /// Loads a page from outside (BiDi), not through allwright: for checks where the extension
+    /// must not be the one acting, such as waking a stopped service worker.
+    pub async fn navigate_from_outside(&self, url: &str) {
+        let launched = self.launched.as_ref().expect("browser");
+        launched
+            .bidi()
+            .navigate(&self.context, url, PATIENCE)
+            .await
+            .unwrap_or_else(|error| panic!("BiDi navigate {url}: {error}"));
+    }
+
     /// Chromium's DevTools address, for oracle checks.
     pub fn chromium_debugger_address(&self) -> Option<String> {
         self.launched
