@@ -30,7 +30,7 @@
 //! to report, never a panic.
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 use allwright_ax::{
@@ -358,7 +358,7 @@ impl<'input, P: PseudoContentSource> FactDom<'input, P> {
                 range.end += 1;
             }
         }
-        let mut slots = HashMap::new();
+        let mut slots = HashMap::default();
         let mut cursor = facts.slots;
         while let [slot, count, rest @ ..] = cursor {
             let count = *count as usize;
@@ -395,7 +395,7 @@ impl<'input, P: PseudoContentSource> FactDom<'input, P> {
             viewport,
             ids: OnceCell::new(),
             pseudo_source,
-            pseudo_cache: RefCell::new(HashMap::new()),
+            pseudo_cache: RefCell::new(HashMap::default()),
         })
     }
 
@@ -423,7 +423,7 @@ impl<'input, P: PseudoContentSource> FactDom<'input, P> {
 
     fn id_index(&self) -> &HashMap<(NodeId, &'input str), NodeId> {
         self.ids.get_or_init(|| {
-            let mut index = HashMap::new();
+            let mut index = HashMap::default();
             // Tree roots, memoised in preorder: a parent comes before its children.
             let mut roots: Vec<NodeId> = Vec::with_capacity(self.nodes.len());
             for (position, facts) in self.nodes.iter().enumerate() {

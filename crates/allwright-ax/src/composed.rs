@@ -2,7 +2,7 @@
 //! aria-owns, computed once per context by iterative walks (no recursion, so a 100,000-deep page
 //! is fine).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::context::Diagnostic;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, Visibility};

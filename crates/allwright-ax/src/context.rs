@@ -2,7 +2,7 @@
 //! snapshot. It is dropped when the call ends, so nothing leaks between calls (STYLE.md 5).
 
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::aria::Role;
 use crate::composed::{FlatTree, Ownership};

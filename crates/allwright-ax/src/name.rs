@@ -17,7 +17,7 @@
 //!
 //! Deviations from the spec say `SPEC DIFFERENCE:` with the test or browser behaviour behind them.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::aria::Role;
 use crate::context::Context;
@@ -273,7 +273,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
     fn new(context: &'c Context<'dom, D>) -> Self {
         Walker {
             context,
-            visited: HashSet::new(),
+            visited: HashSet::default(),
             nodes_left: NODE_BUDGET,
             depth: 0,
         }
@@ -1040,8 +1040,8 @@ fn labels_of<D: Dom + ?Sized>(context: &Context<'_, D>, control: NodeId) -> Vec<
 pub(crate) fn build_label_index<D: Dom + ?Sized>(
     dom: &D,
     flat: &crate::composed::FlatTree,
-) -> std::collections::HashMap<NodeId, Vec<NodeId>> {
-    let mut index: std::collections::HashMap<NodeId, Vec<NodeId>> = Default::default();
+) -> rustc_hash::FxHashMap<NodeId, Vec<NodeId>> {
+    let mut index: rustc_hash::FxHashMap<NodeId, Vec<NodeId>> = Default::default();
     for position in 0..dom.node_count() {
         let label = NodeId(position as u32);
         if !is_html(dom, label, "label") {
