@@ -455,7 +455,17 @@ function table(size, mcp, pw) {
 
 // ---- Main --------------------------------------------------------------------------------------
 
-const report = { startedAt: new Date().toISOString() };
+const report = {
+  startedAt: new Date().toISOString(),
+  // At the start: the checkout may move while the run lasts. The builds used are the ones on disk.
+  commit: (() => {
+    try {
+      return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 10_000 }).trim();
+    } catch {
+      return null;
+    }
+  })(),
+};
 let exitCode = 0;
 try {
   ensureBuilt();
@@ -482,13 +492,6 @@ try {
   report.chromium = pw.version;
   report.playwright = readPlaywrightVersion();
   report.node = process.version;
-  report.commit = (() => {
-    try {
-      return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 10_000 }).trim();
-    } catch {
-      return null;
-    }
-  })();
   report.csp = CSP;
   report.notes = [
     'times in ms; medians over warm runs (the first call after a navigation is reported apart as cold)',
