@@ -73,8 +73,8 @@ impl AllwrightMcpServer {
     }
 }
 
-/// How long the server waits for the browser: the snapshot's own budget plus a margin, and a
-/// minute for everything else (page loads included).
+/// How long the server waits for the browser: the snapshot's or the navigation's own budget plus
+/// a margin, and a minute for everything else.
 fn call_timeout(tool: &str, arguments: &Value) -> Duration {
     match tool {
         "accessibility_snapshot" => {
@@ -82,6 +82,13 @@ fn call_timeout(tool: &str, arguments: &Value) -> Duration {
                 .get("timeoutMs")
                 .and_then(Value::as_u64)
                 .unwrap_or(10_000);
+            Duration::from_millis(budget) + Duration::from_secs(10)
+        }
+        "navigate" => {
+            let budget = arguments
+                .get("timeoutMs")
+                .and_then(Value::as_u64)
+                .unwrap_or(30_000);
             Duration::from_millis(budget) + Duration::from_secs(10)
         }
         _ => Duration::from_secs(60),

@@ -181,7 +181,7 @@ Common errors: frame_detached or script_failed (the page changed during the capt
 Accepts absolute http and https URLs, file URLs and about:blank.\n\
 Returns {url, title} of the page that loaded (after redirects).\n\
 Every ref_N from before the navigation stops working: call get_accessibility_tree next.\n\
-Common errors: invalid_arguments (give a full URL with its scheme, like https://example.com), navigation_failed (the address could not be loaded: check it, or tell the user the site is unreachable), timeout (the page did not finish loading: read it anyway with get_accessibility_tree), not_connected (no browser with the extension is reachable: tell the user).",
+Common errors: invalid_arguments (give a full URL with its scheme, like https://example.com), navigation_failed (the address could not be loaded: check it, or tell the user the site is unreachable), timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree, or retry with a larger timeoutMs), not_connected (no browser with the extension is reachable: tell the user).",
         arguments: &[
             Argument {
                 name: "url",
@@ -189,6 +189,13 @@ Common errors: invalid_arguments (give a full URL with its scheme, like https://
                 required: true,
                 default: None,
                 description: "The absolute URL to open (http, https, file) or about:blank.",
+            },
+            Argument {
+                name: "timeoutMs",
+                kind: ArgumentKind::Integer { minimum: 1_000, maximum: 300_000 },
+                required: false,
+                default: Some(DefaultValue::Number(30_000)),
+                description: "How long the page may take to load, in milliseconds.",
             },
             TAB_ID,
         ],

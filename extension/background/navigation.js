@@ -8,8 +8,8 @@
 import { api, fail, messages, ToolFailure } from "./platform.js";
 import { resolveTab } from "./frames.js";
 
-/** How long a navigation may take before the call fails with `timeout`. */
-const NAVIGATION_TIMEOUT_MS = 30_000;
+/** How long a navigation may take before the call fails with `timeout`, unless the call says. */
+const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
 
 /**
  * One navigation waiting for its load.
@@ -83,12 +83,12 @@ export function onNavigationEvent(kind, details) {
 
 /**
  * The `navigate` tool.
- * @param {{tabId?: number, url: string}} args validated arguments
+ * @param {{tabId?: number, url: string, timeoutMs?: number}} args validated arguments
  * @returns {Promise<{url: string, title: string}>}
  */
-export async function navigate({ tabId, url }) {
+export async function navigate({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }) {
   const tab = await resolveTab(tabId);
-  const loaded = waitForLoad(tab.id);
+  const loaded = waitForLoad(tab.id, timeoutMs);
   try {
     await api.tabs.update(tab.id, { url });
   } catch (error) {
@@ -104,7 +104,7 @@ export async function navigate({ tabId, url }) {
   return { url: final.url ?? url, title: final.title ?? "" };
 }
 
-function waitForLoad(tabId) {
+function waitForLoad(tabId, timeoutMs) {
   let timer;
   /** @type {Waiter} */
   const waiter = { tabId, startedUrl: null, abortTimer: null, settle: () => {} };
@@ -119,9 +119,9 @@ function waitForLoad(tabId) {
   });
   waiters.add(waiter);
   timer = setTimeout(() => waiter.settle(new ToolFailure(messages.toolError("timeout",
-    `the page did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s`, {
-      hint: "The page may still be usable: read it with get_accessibility_tree.",
-    }))), NAVIGATION_TIMEOUT_MS);
+    `the page did not finish loading within ${timeoutMs / 1000} s`, {
+      hint: "The page may still be usable: read it with get_accessibility_tree, or navigate again with a larger timeoutMs.",
+    }))), timeoutMs);
   return {
     promise,
     cancel: () => {

@@ -34,6 +34,7 @@ export const TOOL_SCHEMAS = Object.freeze({
   navigate: Object.freeze({
     tabId: TAB_ID,
     url: { type: "string", required: true, example: "https://example.com/", check: checkNavigableUrl },
+    timeoutMs: { type: "integer", minimum: 1_000, maximum: 300_000, default: 30_000 },
   }),
 });
 

@@ -39,6 +39,7 @@ const SURFACE: &[(&str, Check)] = checks![
     surface::frames_same_and_cross_origin,
     surface::text_tree_metadata_and_paging,
     surface::ai_mode_references,
+    surface::navigation_timeouts,
     csp::strict_pages_work_and_stay_silent,
     registry::lookup_stale_refs_and_suggestions,
 ];

@@ -526,3 +526,27 @@ pub async fn ai_mode_references(session: &Session) {
         );
     }
 }
+
+pub async fn navigation_timeouts(session: &Session) {
+    let browser = session.browser.name();
+    let url = fixtures().url("/pages/slow.html");
+    let error = session
+        .call("navigate", json!({"url": url, "timeoutMs": 1000}))
+        .await
+        .expect_err("a 4 s load does not fit in 1 s");
+    assert_eq!(error.code(), "timeout", "{browser}: {:?}", error.0);
+    let opened = session
+        .ok("navigate", json!({"url": url, "timeoutMs": 15000}))
+        .await;
+    assert_eq!(opened["title"], "Slow page", "{browser}");
+    let bad = session
+        .call("navigate", json!({"url": url, "timeoutMs": 10}))
+        .await
+        .expect_err("too small");
+    assert_eq!(bad.code(), "invalid_arguments", "{browser}");
+    let scheme = session
+        .call("navigate", json!({"url": "javascript:alert(1)"}))
+        .await
+        .expect_err("not navigable");
+    assert_eq!(scheme.code(), "invalid_arguments", "{browser}");
+}

@@ -5,6 +5,7 @@
 //! - `X.html.headers` next to a file adds its lines as response headers (CSP pages use it).
 //! - `{{OTHER_ORIGIN}}` and `{{SELF_ORIGIN}}` in HTML are replaced by the two origins.
 //! - `POST /csp-report?...` stores the report; `reports()` returns them.
+//! - `GET /slow/MS` answers after MS milliseconds (a page that loads slowly).
 //!
 //! Standard library only, one thread per connection, `Connection: close`: simple and enough for
 //! tests on loopback.
@@ -137,6 +138,15 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
             });
         }
         return respond(&mut stream, 204, "text/plain", &[], b"");
+    }
+    // `/slow/MS`: an empty image after MS milliseconds (at most 10 s), to hold a page's load
+    // event back.
+    if let Some(delay) = path
+        .strip_prefix("/slow/")
+        .and_then(|ms| ms.parse::<u64>().ok())
+    {
+        thread::sleep(std::time::Duration::from_millis(delay.min(10_000)));
+        return respond(&mut stream, 200, "image/gif", &[], b"");
     }
     if method != "GET" && method != "HEAD" {
         return respond(&mut stream, 405, "text/plain", &[], b"method not allowed");
