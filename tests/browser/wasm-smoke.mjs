@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { generatedPage, median } from './bench-lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argv = process.argv.slice(2);
@@ -85,36 +86,6 @@ const GLUE = `<!doctype html>
   </x-card>
   <div aria-hidden="true"><button>Hidden from AT</button></div>
 </body></html>`;
-
-/** A page of about `target` elements, shaped like the core's benchmark page. */
-function generatedPage(target) {
-  const sections = [];
-  // The page's frame (html, head, nav, ...) and each section's elements are counted from the
-  // markup itself, so the page has at least `target` elements whatever the section holds.
-  const elementsIn = (markup) => (markup.match(/<[a-z]/g) ?? []).length;
-  let count = 20;
-  let index = 0;
-  while (count < target) {
-    sections.push(`<section id="s${index}" aria-labelledby="h${index}"><h2 id="h${index}">Section ${index}: quarterly results</h2>
-${[0, 1, 2].map((p) => `<p>Revenue grew in every region this quarter, <strong>led by the north</strong>, while costs stayed <em>flat</em>. <a href="/report/${index}/${p}">Read the full report</a></p>`).join('')}
-<form aria-label="Filter">${['name', 'email', 'age'].map((f, i) => `<label for="${f}-${index}">${f}</label><input id="${f}-${index}" type="${['text', 'email', 'number'][i]}" placeholder="${f}">`).join('')}
-<label><input type="checkbox" checked>Subscribe</label><select aria-label="Region"><option>North</option><option>South</option><option>East</option><option>West</option></select>
-<button type="submit">Apply</button><button type="reset">Reset</button></form>
-<ul>${[0, 1, 2, 3, 4].map((i) => `<li>Highlight ${i} of section ${index}</li>`).join('')}</ul>
-<table><caption>Sales by region</caption><thead><tr><th scope="col">Region</th><th scope="col">Q1</th><th scope="col">Q2</th></tr></thead>
-<tbody>${['North', 'South', 'East', 'West'].map((r) => `<tr><th scope="row">${r}</th><td>12</td><td>15</td></tr>`).join('')}</tbody></table>
-<div class="layout-0"><div class="layout-1"><div class="layout-2"><div class="layout-3"><div class="layout-4">
-<img src="data:," alt="Quarterly chart"><button aria-label="Close card"><svg aria-hidden="true"></svg></button><span>Updated today</span>
-</div></div></div></div></div>
-<div aria-hidden="true"><p>Decorative duplicate</p></div><details><summary>More details</summary><p>Shown when the disclosure is open.</p></details>
-</section>`);
-    count += elementsIn(sections[sections.length - 1]);
-    index += 1;
-  }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Synthetic benchmark page</title></head><body>
-<header><nav aria-label="Main"><ul>${['Home', 'Products', 'Pricing', 'Docs', 'Blog', 'Contact'].map((i) => `<li><a href="/${i.toLowerCase()}">${i}</a></li>`).join('')}</ul></nav></header>
-<main>${sections.join('\n')}</main></body></html>`;
-}
 
 const PAGES = {
   '/demo.html': DEMO,
@@ -338,11 +309,6 @@ if (!benchOnly) {
 }
 
 // ---- Measurements ------------------------------------------------------------------------------
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 
 /** In-page medians: ours (tree, snapshot, and the core call alone) and the bare walk. */
 async function measure(flavour) {
