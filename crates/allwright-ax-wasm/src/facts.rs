@@ -29,8 +29,8 @@
 //! Decoding checks every index: facts come from the page, so a bad index or length is an error
 //! to report, never a panic.
 
-use std::cell::{OnceCell, RefCell};
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::{OnceCell, RefCell};
 use std::fmt;
 
 use allwright_ax::{

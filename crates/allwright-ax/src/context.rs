@@ -1,8 +1,8 @@
 //! The per-call context: one DOM, the composed tree computed once, and the caches of one
 //! snapshot. It is dropped when the call ends, so nothing leaks between calls (STYLE.md 5).
 
-use std::cell::{Cell, OnceCell, RefCell};
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::{Cell, OnceCell, RefCell};
 
 use crate::aria::Role;
 use crate::composed::{FlatTree, Ownership};
@@ -18,6 +18,10 @@ pub struct Diagnostic {
 }
 
 /// One snapshot's view of a DOM.
+///
+/// The entry points below are `#[inline(never)]`: inlined into the tree builder, they made one
+/// giant function that the wasm2js build (strict-CSP pages) turns into JavaScript too large for
+/// the JIT to optimise; kept apart, each stays small and fast.
 pub struct Context<'dom, D: Dom + ?Sized> {
     dom: &'dom D,
     flat: FlatTree,
@@ -72,6 +76,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
     /// The children of a node in the accessibility tree: its flat-tree children that no other
     /// element owns, then the elements it owns through aria-owns (WAI-ARIA 1.2: owned elements
     /// follow the DOM children).
+    #[inline(never)]
     pub fn ax_children(&self, node: NodeId) -> Vec<NodeId> {
         let mut children: Vec<NodeId> = self
             .flat
@@ -103,6 +108,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
     }
 
     /// The element's computed role (see `role::compute_role`), cached.
+    #[inline(never)]
     pub fn role(&self, element: NodeId) -> Role {
         if !self.in_range(element) {
             return Role::None;
@@ -117,6 +123,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
     }
 
     /// Whether the node is excluded from the accessibility tree (see `hidden`), cached.
+    #[inline(never)]
     pub fn is_hidden(&self, node: NodeId) -> bool {
         if !self.in_range(node) {
             return true;
@@ -156,6 +163,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
     }
 
     /// The element's accessible name (accname 1.2, then the French document's fallbacks), cached.
+    #[inline(never)]
     pub fn name(&self, element: NodeId) -> AccessibleName {
         if !self.in_range(element) {
             return AccessibleName::default();
@@ -169,6 +177,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
     }
 
     /// The element's accessible description (accname 1.2 "Accessible Description").
+    #[inline(never)]
     pub fn description(&self, element: NodeId) -> String {
         if !self.in_range(element) {
             return String::new();

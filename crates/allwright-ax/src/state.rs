@@ -226,6 +226,9 @@ const RANGE_ROLES: &[Role] = &[
 // States.
 
 /// The element's states, given its computed role.
+// Not inlined: inlined into the tree builder it makes one giant function, which the wasm2js
+// build turns into a JavaScript function too large for the JIT to optimise.
+#[inline(never)]
 pub fn compute_states<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
@@ -631,6 +634,8 @@ const ARIA_PROPERTIES: &[(&str, &str, Kind, Roles)] = &[
 ];
 
 /// The element's properties, given its computed role.
+// Not inlined, for the same reason as `compute_states`.
+#[inline(never)]
 pub fn compute_properties<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
@@ -646,6 +651,16 @@ pub fn compute_properties<D: Dom + ?Sized>(
     properties.placeholder = placeholder(dom, element, role, tag);
     if role == Role::Link {
         properties.url = link_url(dom, element);
+    }
+    // Most elements carry no aria-* attribute at all: one pass over the attributes spares them
+    // forty lookups (which the wasm2js build of the core pays dearly for).
+    let mut has_aria_attribute = false;
+    dom.for_each_attribute(element, &mut |name, _| {
+        has_aria_attribute |= name.starts_with("aria-");
+    });
+    let has_native_property = tag.is_some_and(|tag| matches!(tag, "select" | "input" | "textarea"));
+    if !has_aria_attribute && !has_native_property {
+        return properties;
     }
     for &(attribute, key, kind, roles) in ARIA_PROPERTIES {
         if roles.is_some_and(|roles| !roles.contains(&role)) {

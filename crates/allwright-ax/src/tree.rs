@@ -378,6 +378,7 @@ fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> A
 }
 
 /// The node for an element, or `None` when it is flattened away.
+#[inline(never)]
 fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> Option<AxNode> {
     let dom = context.dom();
     let is_frame = dom.namespace(element) == Namespace::Html
@@ -470,6 +471,7 @@ fn flattens(role: Role) -> bool {
 
 /// Clickable or typable: widget roles, focusable elements (tabindex), editable content, and
 /// elements with an inline click handler.
+#[inline(never)]
 fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, role: Role) -> bool {
     let dom = context.dom();
     if role.is_widget() && !matches!(role, Role::ProgressBar) {
@@ -494,6 +496,7 @@ fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, ro
     dom.namespace(element) == Namespace::Html && dom.local_name(element) == "summary"
 }
 
+#[inline(never)]
 fn element_in_viewport<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> bool {
     let dom = context.dom();
     let viewport = dom.viewport();
@@ -512,6 +515,7 @@ fn element_in_viewport<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeI
     false
 }
 
+#[inline(never)]
 fn is_pointer_target<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> bool {
     let dom = context.dom();
     dom.node_kind(element) == NodeKind::Element
@@ -522,6 +526,7 @@ fn is_pointer_target<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId)
 
 /// The element's states as ordered entries under the snapshot's keys (see `state.rs` for the
 /// rules). Non-finite numbers, which JSON cannot carry, are dropped.
+#[inline(never)]
 fn state_entries(states: &state::States) -> Vec<(&'static str, Value)> {
     let tristate = |value: Checked| match value {
         Checked::True => Value::Bool(true),
@@ -556,6 +561,7 @@ fn state_entries(states: &state::States) -> Vec<(&'static str, Value)> {
 }
 
 /// The element's properties other than the description, as ordered entries.
+#[inline(never)]
 fn property_entries<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
