@@ -20,16 +20,15 @@ pub struct DevTools {
     pub events: Vec<Value>,
 }
 
-/// `GET http://ADDRESS/json/list`, by hand (the test needs no HTTP client for one request).
-fn targets(address: &str) -> Vec<Value> {
+/// `GET http://ADDRESS/PATH` as JSON, by hand (the test needs no HTTP client for two requests).
+fn get_json(address: &str, path: &str) -> Value {
     let Ok(mut stream) = TcpStream::connect(address) else {
-        return Vec::new();
+        return Value::Null;
     };
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    let request =
-        format!("GET /json/list HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
     if stream.write_all(request.as_bytes()).is_err() {
-        return Vec::new();
+        return Value::Null;
     }
     let mut response = String::new();
     let _ = stream.read_to_string(&mut response);
@@ -37,7 +36,15 @@ fn targets(address: &str) -> Vec<Value> {
         .split_once("\r\n\r\n")
         .map(|(_, body)| body)
         .unwrap_or("");
-    serde_json::from_str(body).unwrap_or_default()
+    serde_json::from_str(body).unwrap_or(Value::Null)
+}
+
+/// The DevTools targets (`/json/list`).
+fn targets(address: &str) -> Vec<Value> {
+    get_json(address, "/json/list")
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
 }
 
 impl DevTools {
@@ -68,22 +75,7 @@ impl DevTools {
 
     /// Attaches to the browser target (for Target.* commands).
     pub async fn attach_to_browser(address: &str) -> DevTools {
-        let Ok(mut stream) = TcpStream::connect(address) else {
-            panic!("no DevTools at {address}")
-        };
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-        let request =
-            format!("GET /json/version HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
-        stream
-            .write_all(request.as_bytes())
-            .expect("ask DevTools for its version");
-        let mut response = String::new();
-        let _ = stream.read_to_string(&mut response);
-        let body = response
-            .split_once("\r\n\r\n")
-            .map(|(_, body)| body)
-            .unwrap_or("");
-        let version: Value = serde_json::from_str(body).expect("DevTools version JSON");
+        let version = get_json(address, "/json/version");
         let url = version["webSocketDebuggerUrl"]
             .as_str()
             .expect("a browser debugger URL")

@@ -248,8 +248,7 @@ impl Session {
         loop {
             match self.call("navigate", json!({"url": "about:blank"})).await {
                 Ok(_) => return,
-                Err(error) if tokio::time::Instant::now() < deadline => {
-                    let _ = error;
+                Err(_) if tokio::time::Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(250)).await;
                 }
                 Err(error) => panic!(

@@ -126,7 +126,6 @@ enum Entry {
 
 /// A DOM node whose children are being walked.
 struct Frame {
-    dom_node: NodeId,
     /// The node this frame produces, or `None` when the node is flattened away.
     output: Option<u32>,
     /// Whether the flattened node is block-level (its entries are fenced by breaks).
@@ -161,7 +160,6 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
     tree.root = root_output;
     visited[start.index()] = true;
     stack.push(Frame {
-        dom_node: start,
         output: root_output,
         block: true,
         children: walkable_children(context, start),
@@ -202,7 +200,6 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                         walkable_children(context, child)
                     };
                     stack.push(Frame {
-                        dom_node: child,
                         output,
                         block,
                         children,
@@ -217,7 +214,6 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
         // All children walked: finish this frame and hand its result to the parent frame.
         let Some(finished) = stack.pop() else { break };
         let Frame {
-            dom_node,
             output,
             block,
             entries,
@@ -241,7 +237,6 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                         parent.entries.push(Entry::Break);
                     }
                 }
-                let _ = dom_node;
             }
         }
     }
