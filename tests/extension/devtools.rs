@@ -59,28 +59,18 @@ impl DevTools {
                         .is_some_and(|url| url.starts_with(url_prefix))
             })
             .unwrap_or_else(|| panic!("no DevTools page target for {url_prefix}"));
-        let url = target["webSocketDebuggerUrl"]
-            .as_str()
-            .expect("a debugger URL")
-            .to_string();
-        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
-            .await
-            .expect("connect to DevTools");
-        DevTools {
-            socket,
-            next_id: 0,
-            events: Vec::new(),
-        }
+        DevTools::connect(&target["webSocketDebuggerUrl"]).await
     }
 
     /// Attaches to the browser target (for Target.* commands).
     pub async fn attach_to_browser(address: &str) -> DevTools {
-        let version = get_json(address, "/json/version");
-        let url = version["webSocketDebuggerUrl"]
-            .as_str()
-            .expect("a browser debugger URL")
-            .to_string();
-        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        DevTools::connect(&get_json(address, "/json/version")["webSocketDebuggerUrl"]).await
+    }
+
+    /// Opens the WebSocket of a target's `webSocketDebuggerUrl`.
+    async fn connect(url: &Value) -> DevTools {
+        let url = url.as_str().expect("a DevTools WebSocket URL");
+        let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("connect to DevTools");
         DevTools {

@@ -200,6 +200,24 @@ impl From<BidiError> for LaunchError {
     }
 }
 
+/// Starts a driver or browser in its own process group, with these variables added to the
+/// environment and its output sent to `log_path`.
+fn spawn(
+    program: &Path,
+    arguments: impl IntoIterator<Item = String>,
+    environment: &[(String, OsString)],
+    log_path: Option<&Path>,
+) -> Result<ProcessGroup, LaunchError> {
+    let mut command = Command::new(program);
+    command
+        .args(arguments)
+        .envs(environment.iter().map(|(name, value)| (name, value)));
+    ProcessGroup::spawn(command, log_path).map_err(|error| LaunchError::Spawn {
+        program: program.display().to_string(),
+        error,
+    })
+}
+
 /// A running browser with a BiDi connection. Call [`LaunchedBrowser::shutdown`] to end it
 /// politely; dropping it kills its process group.
 pub struct LaunchedBrowser {
@@ -237,21 +255,13 @@ impl LaunchedBrowser {
             what: "a free local port".into(),
             detail: error.to_string(),
         })?;
-        let mut command = Command::new(&options.chromedriver);
-        command.arg(format!("--port={port}")).envs(
-            options
-                .environment
-                .iter()
-                .map(|(name, value)| (name, value)),
-        );
         let program = options.chromedriver.display().to_string();
-        let mut process =
-            ProcessGroup::spawn(command, options.log_path.as_deref()).map_err(|error| {
-                LaunchError::Spawn {
-                    program: program.clone(),
-                    error,
-                }
-            })?;
+        let mut process = spawn(
+            &options.chromedriver,
+            [format!("--port={port}")],
+            &options.environment,
+            options.log_path.as_deref(),
+        )?;
 
         // chromedriver answers /status with ready: true once it listens.
         let deadline = Instant::now() + STARTUP_TIMEOUT;
@@ -358,21 +368,13 @@ impl LaunchedBrowser {
             what: "a free local port".into(),
             detail: error.to_string(),
         })?;
-        let mut command = Command::new(&options.binary);
-        command.args(options.firefox_arguments(port)).envs(
-            options
-                .environment
-                .iter()
-                .map(|(name, value)| (name, value)),
-        );
         let program = options.binary.display().to_string();
-        let mut process =
-            ProcessGroup::spawn(command, options.log_path.as_deref()).map_err(|error| {
-                LaunchError::Spawn {
-                    program: program.clone(),
-                    error,
-                }
-            })?;
+        let mut process = spawn(
+            &options.binary,
+            options.firefox_arguments(port),
+            &options.environment,
+            options.log_path.as_deref(),
+        )?;
 
         // The remote agent listens a moment after start; retry the WebSocket until it answers.
         let url = format!("ws://127.0.0.1:{port}/session");
