@@ -2,6 +2,7 @@
 // tool, with the browser's many ways of failing mapped onto the protocol's error codes.
 
 import { api, fail, messages, ToolFailure } from "./platform.js";
+import { orderFramesDepthFirst } from "./snapshot-plan.js";
 
 /**
  * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
@@ -10,6 +11,7 @@ import { api, fail, messages, ToolFailure } from "./platform.js";
 export const CONTENT_SCRIPT_FILES = Object.freeze([
   "shared/messages.js",
   "content/accessibility-tree.js",
+  "content/actions.js",
   "content/content.js",
 ]);
 
@@ -35,6 +37,17 @@ export async function resolveTab(tabId) {
   const [anyActive] = await api.tabs.query({ active: true });
   if (anyActive !== undefined) return anyActive;
   fail("no_tab", "the browser has no open tab", { hint: "Open a tab (e.g. with navigate) and try again." });
+}
+
+/** Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame. */
+export async function requireFrame(tabId, frameId) {
+  const frame = await api.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (frame != null) return;
+  const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId })) ?? []);
+  fail("frame_not_found", `tab ${tabId} has no frame ${frameId}`, {
+    hint: `Frames in this tab: ${frames.map((f) => `${f.frameId} (${f.url})`).join(", ")}. Leave frameId out for the top document.`,
+    suggestions: frames.map((f) => String(f.frameId)),
+  });
 }
 
 /**

@@ -12,6 +12,14 @@ import { onNavigationEvent } from "./navigation.js";
 import { loadCore } from "./load-core.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
+import {
+  forgetTabActivity,
+  onDownloadStarted,
+  onFrameNavigation,
+  onRequestFinished,
+  onRequestStarted,
+  onTabOpened,
+} from "./activity.js";
 
 const connection = createNativeConnection({ hostName: NATIVE_HOST_NAME, browser: BROWSER, runTool });
 
@@ -27,19 +35,40 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return true;
 });
 
-// Navigation events: the waiting `navigate` calls, and the CSP record of each committed document.
-api.webNavigation.onBeforeNavigate.addListener((d) => onNavigationEvent("beforeNavigate", d));
+// Navigation events: the waiting `navigate` and `go_back` calls, the actions watching their tab
+// (activity.js), and the CSP record of each committed document.
+/** @param {Parameters<typeof onNavigationEvent>[0]} kind */
+const navigationEvent = (kind) => (details) => {
+  onNavigationEvent(kind, details);
+  onFrameNavigation(kind, details);
+};
+api.webNavigation.onBeforeNavigate.addListener(navigationEvent("beforeNavigate"));
 api.webNavigation.onCommitted.addListener((details) => {
-  onNavigationEvent("committed", details);
+  navigationEvent("committed")(details);
   if (BROWSER === "chrome") recordCommit(details.tabId, details.frameId, details.url);
 });
-api.webNavigation.onCompleted.addListener((d) => onNavigationEvent("completed", d));
-api.webNavigation.onErrorOccurred.addListener((d) => onNavigationEvent("errorOccurred", d));
-api.webNavigation.onReferenceFragmentUpdated.addListener((d) => onNavigationEvent("sameDocument", d));
+api.webNavigation.onCompleted.addListener(navigationEvent("completed"));
+api.webNavigation.onErrorOccurred.addListener(navigationEvent("errorOccurred"));
+// A fragment change and a history.pushState/replaceState/back within one document load nothing.
+api.webNavigation.onReferenceFragmentUpdated.addListener(navigationEvent("sameDocument"));
+api.webNavigation.onHistoryStateUpdated.addListener(navigationEvent("sameDocument"));
 api.tabs.onRemoved.addListener((tabId) => {
-  onNavigationEvent("tabRemoved", { tabId });
+  navigationEvent("tabRemoved")({ tabId });
+  forgetTabActivity(tabId);
   if (BROWSER === "chrome") forgetTab(tabId);
 });
+
+// What a tab does while an action settles (activity.js): tabs it opens, downloads, requests.
+api.tabs.onCreated.addListener((tab) => {
+  if (tab.openerTabId !== undefined && tab.id !== undefined) onTabOpened(tab.openerTabId, tab.id, tab.pendingUrl ?? tab.url ?? "");
+});
+api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
+  onTabOpened(details.sourceTabId, details.tabId, details.url ?? "");
+});
+api.downloads.onCreated.addListener((item) => onDownloadStarted({ url: item.finalUrl ?? item.url, filename: item.filename }));
+api.webRequest.onBeforeRequest.addListener(onRequestStarted, { urls: ["<all_urls>"] });
+api.webRequest.onCompleted.addListener(onRequestFinished, { urls: ["<all_urls>"] });
+api.webRequest.onErrorOccurred.addListener(onRequestFinished, { urls: ["<all_urls>"] });
 
 // Chrome compiles WebAssembly in content scripts under the page's policy, so the background
 // keeps each document's policy headers (csp-records.js). Observing headers needs no blocking

@@ -104,6 +104,42 @@ export async function navigate({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIME
   return { url: final.url ?? url, title: final.title ?? "" };
 }
 
+/** How long go_back waits for the browser to start going back before it says there is no page to go back to. */
+const GO_BACK_START_MS = 1_500;
+
+/**
+ * The `go_back` tool: the tab's previous history entry, another document or the same one (an
+ * SPA's pushState entry), waited for like navigate.
+ * @param {{tabId?: number, timeoutMs?: number}} args validated arguments
+ * @returns {Promise<{url: string, title: string, changed: boolean}>}
+ */
+export async function goBack({ tabId, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }) {
+  const tab = await resolveTab(tabId);
+  const before = tab.url ?? "";
+  const loaded = waitForLoad(tab.id, timeoutMs);
+  const noHistory = () => new ToolFailure(messages.toolError("no_history", `tab ${tab.id} has no previous page to go back to`, {
+    hint: "Use navigate to open a URL instead.",
+  }));
+  try {
+    await api.tabs.goBack(tab.id);
+  } catch {
+    // Chrome refuses when the tab's history has no previous entry.
+    loaded.cancel();
+    throw noHistory();
+  }
+  // Firefox accepts goBack on a first entry and does nothing; nothing starting is the answer.
+  const startCheck = setTimeout(() => {
+    if (!loaded.started()) loaded.fail(noHistory());
+  }, GO_BACK_START_MS);
+  try {
+    await loaded.promise;
+  } finally {
+    clearTimeout(startCheck);
+  }
+  const final = await api.tabs.get(tab.id);
+  return { url: final.url ?? "", title: final.title ?? "", changed: (final.url ?? "") !== before };
+}
+
 function waitForLoad(tabId, timeoutMs) {
   let timer;
   /** @type {Waiter} */
@@ -124,6 +160,9 @@ function waitForLoad(tabId, timeoutMs) {
     }))), timeoutMs);
   return {
     promise,
+    /** Whether the browser reported any navigation (or a same-document move) yet. */
+    started: () => waiter.startedUrl !== null || !waiters.has(waiter),
+    fail: (error) => waiter.settle(error),
     cancel: () => {
       waiters.delete(waiter);
       clearTimeout(timer);

@@ -3,8 +3,10 @@
 
 import { api, fail, messages } from "./platform.js";
 import { validateArguments } from "./validate.js";
-import { callFrame, resolveTab } from "./frames.js";
-import { navigate } from "./navigation.js";
+import { callFrame, requireFrame, resolveTab } from "./frames.js";
+import { goBack, navigate } from "./navigation.js";
+import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
+import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
 
 /** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
@@ -14,6 +16,19 @@ const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
   accessibility_snapshot: accessibilitySnapshot,
   navigate,
+  click_ax: clickAx,
+  type_ax: typeAx,
+  set_field: setField,
+  select_option: selectOption,
+  hover,
+  press_key: pressKey,
+  scroll,
+  go_back: goBack,
+  wait_for_stable: waitForStable,
+  list_tabs: listTabs,
+  new_tab: newTab,
+  select_tab: selectTab,
+  close_tab: closeTab,
 });
 
 /**
@@ -33,17 +48,6 @@ async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   const request = messages.contentToolRequest("get_accessibility_tree", treeArguments);
   return callFrame(tab.id, frameId, request, { deadline: Date.now() + TREE_TIMEOUT_MS, frameLabel: `frame ${frameId}` });
-}
-
-/** Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame. */
-async function requireFrame(tabId, frameId) {
-  const frame = await api.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
-  if (frame != null) return;
-  const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId })) ?? []);
-  fail("frame_not_found", `tab ${tabId} has no frame ${frameId}`, {
-    hint: `Frames in this tab: ${frames.map((f) => `${f.frameId} (${f.url})`).join(", ")}. Leave frameId out for the top document.`,
-    suggestions: frames.map((f) => String(f.frameId)),
-  });
 }
 
 /**

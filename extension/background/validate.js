@@ -7,12 +7,22 @@
 /**
  * One argument's rule. `enum`, `minimum`, `maximum` and `pattern` follow JSON Schema's meaning;
  * `check` is a last test that returns a reason to refuse, or null.
- * @typedef {{type: "string"|"integer", required?: boolean, enum?: string[], minimum?: number,
- *   maximum?: number, pattern?: RegExp, example?: string, default?: unknown,
+ * `minLength`/`maxLength` count Unicode characters; an "array" rule's `enum` applies to its items,
+ * which must be unique.
+ * @typedef {{type: "string"|"integer"|"boolean"|"array", required?: boolean, enum?: string[],
+ *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: RegExp,
+ *   example?: string, default?: unknown,
  *   check?: (value: unknown) => (null|{message: string, hint: string})}} ArgumentRule
  */
 
 const TAB_ID = { type: "integer", minimum: 0 };
+const FRAME_ID = { type: "integer", minimum: 0 };
+const REF_ID = { type: "string", pattern: /^ref_[0-9]+$/, example: "ref_12" };
+const REQUIRED_REF_ID = { ...REF_ID, required: true };
+/** The longest text type_ax and set_field accept: far beyond any form field, short of abuse. */
+const MAX_TEXT_CHARS = 50_000;
+const TEXT = { type: "string", required: true, maxLength: MAX_TEXT_CHARS, example: "hello" };
+const NAVIGATION_TIMEOUT = { type: "integer", minimum: 1_000, maximum: 300_000, default: 30_000 };
 
 /** @type {Readonly<Record<string, Readonly<Record<string, ArgumentRule>>>>} */
 export const TOOL_SCHEMAS = Object.freeze({
@@ -22,7 +32,7 @@ export const TOOL_SCHEMAS = Object.freeze({
     filter: { type: "string", enum: ["all", "visible", "interactive"], default: "all" },
     maxDepth: { type: "integer", minimum: 1, maximum: 100, default: 15 },
     maxChars: { type: "integer", minimum: 100, maximum: 1_000_000 },
-    ref_id: { type: "string", pattern: /^ref_[0-9]+$/, example: "ref_12" },
+    ref_id: REF_ID,
     page: { type: "integer", minimum: 1 },
   }),
   accessibility_snapshot: Object.freeze({
@@ -34,8 +44,81 @@ export const TOOL_SCHEMAS = Object.freeze({
   navigate: Object.freeze({
     tabId: TAB_ID,
     url: { type: "string", required: true, example: "https://example.com/", check: checkNavigableUrl },
-    timeoutMs: { type: "integer", minimum: 1_000, maximum: 300_000, default: 30_000 },
+    timeoutMs: NAVIGATION_TIMEOUT,
   }),
+  click_ax: Object.freeze({ tabId: TAB_ID, frameId: FRAME_ID, ref_id: REQUIRED_REF_ID }),
+  type_ax: Object.freeze({
+    tabId: TAB_ID,
+    frameId: FRAME_ID,
+    ref_id: REQUIRED_REF_ID,
+    text: TEXT,
+    clear: { type: "boolean", default: true },
+  }),
+  set_field: Object.freeze({
+    tabId: TAB_ID,
+    frameId: FRAME_ID,
+    ref_id: REQUIRED_REF_ID,
+    text: TEXT,
+    clear: { type: "boolean", default: true },
+    submit: { type: "boolean", default: false },
+  }),
+  select_option: Object.freeze({
+    tabId: TAB_ID,
+    frameId: FRAME_ID,
+    ref_id: REQUIRED_REF_ID,
+    label: { type: "string", minLength: 1, maxLength: 1_000, example: "France" },
+    value: { type: "string", minLength: 1, maxLength: 1_000, example: "fr" },
+  }),
+  hover: Object.freeze({ tabId: TAB_ID, frameId: FRAME_ID, ref_id: REQUIRED_REF_ID }),
+  press_key: Object.freeze({
+    tabId: TAB_ID,
+    frameId: FRAME_ID,
+    ref_id: REF_ID,
+    key: { type: "string", required: true, minLength: 1, maxLength: 32, example: "Enter" },
+    modifiers: { type: "array", enum: ["Alt", "Control", "Meta", "Shift"], default: [] },
+  }),
+  scroll: Object.freeze({
+    tabId: TAB_ID,
+    frameId: FRAME_ID,
+    ref_id: REF_ID,
+    direction: { type: "string", enum: ["up", "down", "left", "right"], default: "down" },
+    amount: { type: "integer", minimum: 1, maximum: 100_000 },
+    to: { type: "string", enum: ["top", "bottom", "into_view"] },
+  }),
+  go_back: Object.freeze({ tabId: TAB_ID, timeoutMs: NAVIGATION_TIMEOUT }),
+  wait_for_stable: Object.freeze({
+    tabId: TAB_ID,
+    quietMs: { type: "integer", minimum: 100, maximum: 10_000, default: 500 },
+    timeoutMs: { type: "integer", minimum: 500, maximum: 60_000, default: 10_000 },
+  }),
+  list_tabs: Object.freeze({}),
+  new_tab: Object.freeze({
+    url: { type: "string", example: "https://example.com/", check: checkNavigableUrl },
+    timeoutMs: NAVIGATION_TIMEOUT,
+  }),
+  select_tab: Object.freeze({ tabId: { ...TAB_ID, required: true, example: 12 } }),
+  close_tab: Object.freeze({ tabId: TAB_ID }),
+});
+
+/**
+ * Rules that tie several arguments together, checked after each argument passed its own rule.
+ * @type {Readonly<Record<string, (value: Record<string, unknown>) => (null|{message: string, hint: string})>>}
+ */
+const CROSS_ARGUMENT_CHECKS = Object.freeze({
+  select_option: (value) => {
+    const given = ["label", "value"].filter((name) => value[name] !== undefined);
+    if (given.length === 1) return null;
+    return {
+      message: given.length === 0 ? "give the option's label or its value" : "give label or value, not both",
+      hint: "Pass exactly one: label (the text the option shows) or value (its value attribute).",
+    };
+  },
+  scroll: (value) => {
+    if (value.to === "into_view" && value.ref_id === undefined) {
+      return { message: "to \"into_view\" needs ref_id", hint: "Pass the ref_id of the element to bring into view." };
+    }
+    return null;
+  },
 });
 
 /** The schemes `navigate` accepts; `about:` only for about:blank. */
@@ -98,6 +181,8 @@ export function validateArguments(tool, input) {
     if (problem !== null) return refuse(`${tool}: ${problem.message}`, problem.hint, problem.suggestions);
     value[name] = given;
   }
+  const problem = CROSS_ARGUMENT_CHECKS[tool]?.(value) ?? null;
+  if (problem !== null) return refuse(`${tool}: ${problem.message}`, problem.hint);
   return { ok: true, value };
 }
 
@@ -118,8 +203,23 @@ function checkRule(name, rule, given) {
     }
     return null;
   }
+  if (rule.type === "boolean") {
+    if (typeof given === "boolean") return null;
+    return { message: `${name} must be true or false, got ${shown}`, hint: `${name} is a JSON boolean: true or false.` };
+  }
+  if (rule.type === "array") return checkList(name, rule, given);
   if (typeof given !== "string") {
-    return { message: `${name} must be a string, got ${shown}`, hint: stringHint(name, rule) };
+    return { message: `${name} must be a string, got ${shown.slice(0, 100)}`, hint: stringHint(name, rule) };
+  }
+  const length = [...given].length;
+  if (rule.maxLength !== undefined && length > rule.maxLength) {
+    return {
+      message: `${name} is ${length} characters long, over the limit of ${rule.maxLength}`,
+      hint: `Pass at most ${rule.maxLength} characters; split longer text over several calls.`,
+    };
+  }
+  if (rule.minLength !== undefined && length < rule.minLength) {
+    return { message: `${name} must not be empty`, hint: stringHint(name, rule) };
   }
   if (rule.enum !== undefined && !rule.enum.includes(given)) {
     return { message: `${name} ${shown} is not one of ${rule.enum.join(", ")}`, hint: stringHint(name, rule), suggestions: rule.enum };
@@ -128,6 +228,19 @@ function checkRule(name, rule, given) {
     return { message: `${name} ${shown} is malformed`, hint: stringHint(name, rule) };
   }
   return rule.check?.(given) ?? null;
+}
+
+/** An array of unique strings, each one of `rule.enum`. */
+function checkList(name, rule, given) {
+  const hint = `${name} is a list drawn from ${rule.enum.map((v) => JSON.stringify(v)).join(", ")}, e.g. ["${rule.enum[0]}"].`;
+  if (!Array.isArray(given)) return { message: `${name} must be a list, got ${JSON.stringify(given)}`, hint };
+  for (const item of given) {
+    if (!rule.enum.includes(item)) {
+      return { message: `${name} has ${JSON.stringify(item)}, which is not one of ${rule.enum.join(", ")}`, hint, suggestions: rule.enum };
+    }
+  }
+  if (new Set(given).size !== given.length) return { message: `${name} repeats an entry`, hint };
+  return null;
 }
 
 function rangeHint(name, rule) {

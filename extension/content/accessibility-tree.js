@@ -891,6 +891,80 @@
     return { document: body };
   }
 
+  // ---- Helpers for the action tools (content/actions.js) ------------------------------------
+
+  /**
+   * The live element of a reference, for an action. Throws the structured `ref_not_found`
+   * error (with nearby valid refs) when the element is gone: an action must never fall back
+   * to another element than the one the reference was issued for.
+   * @param {unknown} ref
+   * @returns {Element}
+   */
+  function resolveRef(ref) {
+    if (typeof ref !== 'string' || !/^ref_\d+$/.test(ref)) {
+      throw toolError('invalid_arguments', 'ref_id must look like "ref_12"', 'Use a ref_N printed by get_accessibility_tree.');
+    }
+    const element = lookup(ref);
+    if (element === null) throw refNotFound(ref);
+    return element;
+  }
+
+  /**
+   * The role and name the tree prints for an element that has a reference, read from the first
+   * line of a one-level tree anchored on it, so an action reports its target exactly as the
+   * agent saw it. An element the tree does not show (hidden, or flattened as a nameless
+   * container) is reported as "generic" with its anchored line's name, or none.
+   * @param {Element} element
+   * @returns {Promise<{role: string, name: string}>}
+   */
+  async function describeElement(element) {
+    const number = refNumbers.get(element);
+    if (number === undefined || lookup(`ref_${number}`) !== element) return { role: 'generic', name: '' };
+    const reference = `ref_${number}`;
+    let tree;
+    try {
+      ({ tree } = await generateAccessibilityTree({ ref_id: reference, maxDepth: 1, maxChars: 4000 }));
+    } catch {
+      // The tree no longer shows the element (hidden since it was read): the action still
+      // runs on it, and its report just has no role or name to give.
+      return { role: 'generic', name: '' };
+    }
+    const line = tree.split('\n').find((candidate) => candidate.includes(`[${reference}]`));
+    return line === undefined ? { role: 'generic', name: '' } : parseTreeLine(line);
+  }
+
+  /**
+   * Reads `role "name" [ref_N] ...` back into its role and unescaped name (text.rs,
+   * `push_escaped`: backslash escapes for \\, ", \n, \r, \t, \[ and \u{XXXX}).
+   * @param {string} line
+   */
+  function parseTreeLine(line) {
+    const trimmed = line.trimStart();
+    const space = trimmed.indexOf(' ');
+    const role = space < 0 ? trimmed : trimmed.slice(0, space);
+    if (space < 0 || trimmed[space + 1] !== '"') return { role, name: '' };
+    let name = '';
+    for (let index = space + 2; index < trimmed.length; index += 1) {
+      const character = trimmed[index];
+      if (character === '"') break;
+      if (character !== '\\') {
+        name += character;
+        continue;
+      }
+      const escaped = trimmed[index + 1];
+      index += 1;
+      if (escaped === 'n') name += '\n';
+      else if (escaped === 'r') name += '\r';
+      else if (escaped === 't') name += '\t';
+      else if (escaped === 'u') {
+        const close = trimmed.indexOf('}', index);
+        name += String.fromCodePoint(Number.parseInt(trimmed.slice(index + 2, close), 16) || 0xfffd);
+        index = close;
+      } else name += escaped;
+    }
+    return { role, name };
+  }
+
   /**
    * Wraps an operation so that anything it throws reaches the caller as a tool error object.
    * @template A, R
@@ -910,6 +984,8 @@
     value: Object.freeze({
       generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
       snapshotDocument: withToolErrors(snapshotDocument),
+      resolveRef,
+      describeElement: withToolErrors(describeElement),
     }),
     configurable: false,
     enumerable: false,

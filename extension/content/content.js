@@ -2,7 +2,7 @@
 // (`allwright/tool`, docs/protocol.md section 3) on the page-side API that accessibility-tree.js
 // installs in the content script's world, and answers `{ok, result}` or `{ok: false, error}`.
 //
-// A classic script, listed after shared/messages.js and accessibility-tree.js. The background
+// A classic script, listed after shared/messages.js, accessibility-tree.js and actions.js. The background
 // may inject it again into a frame that lacked it; the guard below keeps a second copy from
 // answering twice.
 "use strict";
@@ -23,6 +23,20 @@
     },
     snapshot_document: (ax, args) => ax.snapshotDocument(args),
   };
+  // The action tools' page halves live in content/actions.js (docs/protocol.md, "Content-side
+  // action tools"); each takes the validated arguments and the tree builder's API.
+  for (const tool of messages.CONTENT_TOOLS) {
+    if (tool in HANDLERS) continue;
+    HANDLERS[tool] = (ax, args) => {
+      const actions = globalThis.allwrightActions;
+      if (actions === undefined || typeof actions[tool] !== "function") {
+        throw messages.toolError("script_failed", `the action script does not serve ${tool} in this frame`, {
+          hint: "Reload the page so the extension's scripts start, then try again.",
+        });
+      }
+      return actions[tool](args, ax);
+    };
+  }
 
   runtime.onMessage.addListener((message, _sender, sendResponse) => {
     if (!messages.isContentToolRequest(message)) return false;

@@ -18,7 +18,8 @@
    * The error codes of docs/protocol.md. Nothing else may appear in `ToolError.code`.
    * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
    *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
-   *   |"extension_disconnected"|"not_connected"} ErrorCode
+   *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
+   *   |"no_history"} ErrorCode
    */
   const ERROR_CODES = Object.freeze([
     "invalid_arguments",
@@ -32,6 +33,10 @@
     "navigation_failed",
     "extension_disconnected",
     "not_connected",
+    "not_actionable",
+    "not_typable",
+    "option_not_found",
+    "no_history",
   ]);
 
   /** The version of the native-messaging protocol this extension speaks in its hello. */
@@ -102,11 +107,28 @@
    *   ref_id?: string, page?: number}} TreeArguments
    * @typedef {{format: "json"|"yaml", mode?: "ai", contextId: string,
    *   parentContextId: string|null}} SnapshotDocumentArguments
+   * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
+   * arguments are the validated tool arguments without tabId and frameId.
+   * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
+   *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"} ContentActionTool
    * @typedef {{kind: "allwright/tool", tool: "get_accessibility_tree", arguments: TreeArguments}
-   *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}} ContentToolRequest
+   *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}
+   *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}} ContentToolRequest
    * @typedef {ContentToolRequest} BackgroundToContent
    */
-  const CONTENT_TOOLS = Object.freeze(["get_accessibility_tree", "snapshot_document"]);
+  const CONTENT_TOOLS = Object.freeze([
+    "get_accessibility_tree",
+    "snapshot_document",
+    "click_element",
+    "observe_click",
+    "type_text",
+    "fill_field",
+    "select_option",
+    "hover_element",
+    "press_key",
+    "scroll",
+    "dom_quiet",
+  ]);
 
   /** @returns {ContentToolRequest} */
   function contentToolRequest(tool, toolArguments) {

@@ -31,10 +31,10 @@ test("chrome: MV3 module service worker, key, permissions, content scripts in ev
   assert.equal(manifest.key, identity.chromeKey);
   assert.deepEqual(manifest.background, { service_worker: "background/main.js", type: "module" });
   assert.equal(manifest.browser_specific_settings, undefined);
-  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "storage"]);
+  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "storage", "debugger"]);
   assert.deepEqual(manifest.host_permissions, ["<all_urls>"]);
   const [scripts] = manifest.content_scripts;
-  assert.deepEqual(scripts.js, ["shared/messages.js", "content/accessibility-tree.js", "content/content.js"]);
+  assert.deepEqual(scripts.js, ["shared/messages.js", "content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
   assert.equal(scripts.all_frames, true);
   assert.equal(scripts.match_about_blank, true);
   assert.equal(scripts.match_origin_as_fallback, true);
@@ -50,15 +50,16 @@ test("firefox: background scripts, gecko id, no Chrome-only keys or permissions"
   assert.match(manifest.browser_specific_settings.gecko.strict_min_version, /^\d+\.0$/);
   assert.equal(manifest.key, undefined);
   assert.equal(manifest.minimum_chrome_version, undefined);
-  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation"]);
+  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads"]);
+  assert.ok(!manifest.permissions.includes("debugger"), "Firefox clicks stay synthetic: no debugger");
   assert.equal(manifest.content_scripts[0].match_origin_as_fallback, undefined);
   assert.deepEqual(docKeys(manifest), []);
 });
 
 test("a permission without a reason fails the build", async () => {
   const input = await inputs("chrome");
-  input.patch = { ...input.patch, "permissions+": [...input.patch["permissions+"], "downloads"] };
-  assert.throws(() => renderManifest(input), /without a reason in "\/\/permissions": downloads/);
+  input.patch = { ...input.patch, "permissions+": [...input.patch["permissions+"], "cookies"] };
+  assert.throws(() => renderManifest(input), /without a reason in "\/\/permissions": cookies/);
 });
 
 test("patch rules: objects merge, + appends, null removes, object arrays merge by index", () => {

@@ -82,7 +82,42 @@ test("navigate needs an http, https, file or about:blank URL", () => {
 
 test("unknown tools are refused with the known ones as suggestions", () => {
   const error = refused("click_everything", {});
-  assert.deepEqual(error.suggestions, ["get_accessibility_tree", "accessibility_snapshot", "navigate"]);
+  assert.ok(error.suggestions.includes("click_ax") && error.suggestions.includes("get_accessibility_tree"), error.suggestions.join());
   refused("__proto__", {});
   refused("toString", {});
+});
+
+test("action tools: defaults, booleans, long text and lists", () => {
+  assert.deepEqual(ok("type_ax", { ref_id: "ref_3", text: "hi" }), { ref_id: "ref_3", text: "hi", clear: true });
+  assert.deepEqual(ok("set_field", { ref_id: "ref_3", text: "", submit: true }), { ref_id: "ref_3", text: "", clear: true, submit: true });
+  assert.deepEqual(ok("press_key", { key: "Enter" }), { key: "Enter", modifiers: [] });
+  assert.deepEqual(ok("press_key", { key: "a", modifiers: ["Control", "Shift"] }), { key: "a", modifiers: ["Control", "Shift"] });
+  assert.deepEqual(ok("scroll", {}), { direction: "down" });
+  assert.deepEqual(ok("wait_for_stable", {}), { quietMs: 500, timeoutMs: 10_000 });
+  assert.deepEqual(ok("list_tabs", {}), {});
+  ok("type_ax", { ref_id: "ref_3", text: "é".repeat(50_000) });
+  refused("click_ax", {});
+  refused("click_ax", { ref_id: "12" });
+  refused("click_ax", { ref_id: "ref_x" });
+  refused("type_ax", { ref_id: "ref_3", text: 5 });
+  const tooLong = refused("type_ax", { ref_id: "ref_3", text: "x".repeat(50_001) });
+  assert.match(tooLong.message, /50001 characters long, over the limit of 50000/);
+  refused("type_ax", { ref_id: "ref_3", text: "x", clear: "yes" });
+  refused("press_key", { key: "" });
+  refused("press_key", { key: "a", modifiers: ["Hyper"] });
+  refused("press_key", { key: "a", modifiers: ["Shift", "Shift"] });
+  refused("press_key", { key: "a", modifiers: "Shift" });
+  refused("scroll", { direction: "sideways" });
+  refused("scroll", { amount: 0 });
+  refused("scroll", { to: "into_view" });
+  refused("select_tab", {});
+  refused("new_tab", { url: "javascript:alert(1)" });
+});
+
+test("select_option takes exactly one of label and value", () => {
+  ok("select_option", { ref_id: "ref_1", label: "France" });
+  ok("select_option", { ref_id: "ref_1", value: "fr" });
+  assert.match(refused("select_option", { ref_id: "ref_1" }).message, /label or its value/);
+  assert.match(refused("select_option", { ref_id: "ref_1", label: "France", value: "fr" }).message, /not both/);
+  refused("select_option", { ref_id: "ref_1", label: "" });
 });

@@ -1,0 +1,74 @@
+// How an action's result is told to the agent (docs/protocol.md, "Action results"): the page-side
+// evidence and what the tab did around it, turned into `progress`, `retryAllowed` and one hint.
+// Pure, so the rules of the French document's click arbiter are unit-tested in Node.
+
+/**
+ * Evidence that proves progress (French document, click_ax): a URL change, a focus change caused
+ * by the handler, a synchronous local mutation, a deferred semantic state, or a value the field
+ * took. Anything else the page side reports is a hint.
+ */
+const PROGRESS_EVIDENCE = /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|scrolled|submitted|opened|revealed(:.*)?)$/;
+
+/** Whether one evidence string proves progress. */
+export function isProgressEvidence(evidence) {
+  return PROGRESS_EVIDENCE.test(evidence);
+}
+
+/**
+ * Joins evidence lists, keeping the first occurrence of each entry in order.
+ * @param {...(string[]|undefined)} lists
+ */
+export function mergeEvidence(...lists) {
+  return [...new Set(lists.flatMap((list) => list ?? []))];
+}
+
+/**
+ * The agent-facing outcome of an action.
+ * @param {{evidence: string[], observed: Record<string, unknown>, sawSideEffects: boolean,
+ *   navigated: boolean, trustedFallbackUsed?: boolean, action: string}} facts
+ * @returns {{progress: "observed"|"none"|"inconclusive", evidence: string[], retryAllowed: boolean, hint?: string}}
+ */
+export function decideOutcome({ evidence, observed, sawSideEffects, navigated, trustedFallbackUsed = false, action }) {
+  const progressEvidence = mergeEvidence(navigated ? ["navigation"] : [], evidence).filter(isProgressEvidence);
+  const sideEffectText = describeSideEffects(observed);
+  // One trusted activation at most: after the fallback, or after anything that may have changed
+  // something elsewhere, a second try could do it twice.
+  const retryAllowed = !sawSideEffects && !trustedFallbackUsed;
+  if (progressEvidence.length > 0) {
+    let hint;
+    if (navigated) hint = "The page navigated: read it again with get_accessibility_tree before using refs.";
+    else if (sideEffectText !== "") hint = `Done; it also caused ${sideEffectText}. Read the page again before acting further.`;
+    return { progress: "observed", evidence: progressEvidence, retryAllowed, ...(hint ? { hint } : {}) };
+  }
+  if (sawSideEffects) {
+    return {
+      progress: "inconclusive",
+      evidence: progressEvidence,
+      retryAllowed: false,
+      hint: `No change showed in the page, but ${sideEffectText} happened: the ${action} may have worked. Do not repeat it; read the page (or the new tab) to see what changed.`,
+    };
+  }
+  return {
+    progress: "none",
+    evidence: progressEvidence,
+    retryAllowed,
+    hint: trustedFallbackUsed
+      ? `No observable effect, even after one trusted click. Do not click again; read the page and try another element or approach.`
+      : `No observable effect: nothing in the page, the URL, the focus or the network changed after the ${action}. Read the page again; the element may need another tool, or the page may ignore this input.`,
+  };
+}
+
+/** "a new tab (tab 12), a download (report.csv) and a POST request" */
+function describeSideEffects(observed) {
+  const parts = [];
+  for (const tab of observed.newTabs ?? []) parts.push(`a new tab (tabId ${tab.tabId}${tab.url ? `, ${tab.url}` : ""})`);
+  for (const item of observed.downloads ?? []) parts.push(`a download (${item.filename ?? item.url})`);
+  const requests = observed.requests ?? [];
+  if (requests.length > 0) {
+    const first = requests[0];
+    const what = first.kind === "beacon" ? "a beacon" : `a ${first.method} request`;
+    parts.push(`${what} to ${first.url}${requests.length > 1 ? ` (and ${requests.length - 1} more)` : ""}`);
+  }
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}

@@ -1,0 +1,257 @@
+// The action tools (docs/protocol.md, "Action results"): the background half. The content script
+// of the frame acts and reports what changed in its page (content/actions.js); the background
+// watches what the tab did meanwhile (activity.js) and, for click_ax, runs the French document's
+// click arbiter, including Chrome's one protected trusted-input fallback.
+
+import { BROWSER, messages, ToolFailure } from "./platform.js";
+import { callFrame, requireFrame, resolveTab } from "./frames.js";
+import { networkState, watchTab } from "./activity.js";
+import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
+import { dispatchTrustedClick } from "./trusted-input.js";
+
+/** How long one content-side action may take (set_field waits for listboxes, for instance). */
+const ACTION_TIMEOUT_MS = 15_000;
+
+/** The French document's observation interval: the click settles over two of them. */
+const OBSERVATION_INTERVAL_MS = 250;
+
+/** After other actions, how long the tab is watched for requests, tabs and navigations. */
+const SETTLE_MS = 200;
+
+/** How long an action that started a navigation waits for the new document to load. */
+const NAVIGATION_SETTLE_MS = 10_000;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs one content-side tool in a frame, where a navigation that tears the frame down while it
+ * answers is an outcome, not a failure: returns null in that case.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {string} contentTool
+ * @param {Record<string, unknown>} contentArguments
+ * @param {{navigated: () => boolean}} watch
+ */
+async function callFrameThroughNavigation(tabId, frameId, contentTool, contentArguments, watch) {
+  const request = messages.contentToolRequest(contentTool, contentArguments);
+  try {
+    return await callFrame(tabId, frameId, request, { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` });
+  } catch (failure) {
+    const gone = failure instanceof ToolFailure && ["frame_detached", "script_failed"].includes(failure.error.code);
+    if (gone && watch.navigated()) return null;
+    throw failure;
+  }
+}
+
+/** The tab and frame an action targets, checked. */
+async function actionTarget({ tabId, frameId = 0 }) {
+  const tab = await resolveTab(tabId);
+  if (frameId !== 0) await requireFrame(tab.id, frameId);
+  return { tabId: tab.id, frameId };
+}
+
+/**
+ * The result every action returns: the page side's report, then the outcome.
+ * @param {Record<string, unknown>|null} report the content script's result (null: the page navigated away)
+ * @param {ReturnType<typeof watchTab>} watch
+ * @param {string} action
+ * @param {{evidence?: string[], hints?: string[], trustedFallbackUsed?: boolean}} [extra]
+ */
+function actionResult(report, watch, action, extra = {}) {
+  const observed = watch.stop();
+  const { evidence: pageEvidence = [], hints: pageHints = [], ...fields } = report ?? {};
+  const outcome = decideOutcome({
+    evidence: mergeEvidence(pageEvidence, extra.evidence),
+    observed,
+    sawSideEffects: watch.sawSideEffects(),
+    navigated: watch.navigated(),
+    trustedFallbackUsed: extra.trustedFallbackUsed,
+    action,
+  });
+  const hints = mergeEvidence(pageHints, extra.hints, pageEvidence.filter((item) => !isProgressEvidence(item)));
+  const result = { success: true, ...fields, ...outcome, hints };
+  if (Object.keys(observed).length > 0) result.observed = observed;
+  if (report === null) result.hints = mergeEvidence(hints, ["the page navigated before its script could report"]);
+  return result;
+}
+
+/** Waits for a navigation the action started, so the next read sees the new page. */
+async function settleNavigation(watch, hints) {
+  if (!watch.navigationStarted()) return;
+  const finished = await watch.navigationSettled(NAVIGATION_SETTLE_MS);
+  if (!finished) hints.push(`the new page was still loading after ${NAVIGATION_SETTLE_MS / 1000} s`);
+}
+
+// ---- click_ax --------------------------------------------------------------------------------
+
+/**
+ * `click_ax({ref_id})`: lookup, scroll into view, focus, `el.click()`, then two observation
+ * intervals; in Chrome, for a safe generic target with no progress and no side effect after two
+ * stable intervals, one trusted click through the debugger, observed once more.
+ */
+export async function clickAx(args) {
+  const { tabId, frameId } = await actionTarget(args);
+  const watch = watchTab(tabId, frameId);
+  const evidence = [];
+  const hints = [];
+  let report;
+  try {
+    report = await callFrameThroughNavigation(tabId, frameId, "click_element", { ref_id: args.ref_id }, watch);
+  } catch (failure) {
+    watch.stop();
+    throw failure;
+  }
+  if (report === null) {
+    await settleNavigation(watch, hints);
+    return { method: "synthetic", ...actionResult(null, watch, "click", { hints }) };
+  }
+  const { token, fallback, ...target } = report;
+  let stableIntervals = 0;
+  let lastRect = report.rect;
+  const observe = async () => {
+    const seen = await callFrameThroughNavigation(tabId, frameId, "observe_click", { token }, watch).catch((failure) => {
+      // The target's document may be gone for a reason other than our navigation; what we have
+      // seen so far still stands, so the click's result is reported rather than failed.
+      hints.push(`observing the click failed: ${failure.error?.message ?? failure.message}`);
+      return null;
+    });
+    if (seen === null) return false;
+    for (const item of seen.evidence ?? []) evidence.push(item);
+    for (const item of seen.hints ?? []) hints.push(item);
+    if (seen.rect) lastRect = seen.rect;
+    return seen.stable === true && seen.connected === true;
+  };
+  const progressed = () => watch.navigated() || mergeEvidence(target.evidence, evidence).some(isProgressEvidence);
+
+  for (let interval = 0; interval < 2; interval += 1) {
+    await sleep(OBSERVATION_INTERVAL_MS);
+    if (watch.navigated()) break;
+    if (await observe()) stableIntervals += 1;
+  }
+
+  let method = "synthetic";
+  let trustedFallbackUsed = false;
+  if (!progressed() && !watch.sawSideEffects()) {
+    const refusal = trustedFallbackRefusal(fallback, frameId, stableIntervals);
+    if (refusal === null) {
+      const point = { x: lastRect.x + lastRect.width / 2, y: lastRect.y + lastRect.height / 2 };
+      const problem = await dispatchTrustedClick(tabId, point);
+      if (problem === null) {
+        method = "trusted-fallback";
+        trustedFallbackUsed = true;
+        await sleep(OBSERVATION_INTERVAL_MS);
+        if (!watch.navigated()) await observe();
+      } else {
+        hints.push(problem);
+      }
+    } else {
+      hints.push(`no trusted fallback: ${refusal}`);
+    }
+  }
+  await settleNavigation(watch, hints);
+  const result = actionResult(target, watch, "click", { evidence, hints, trustedFallbackUsed });
+  return { method, ...result };
+}
+
+/**
+ * Why the protected trusted click may not run, or null when it may.
+ * @param {{eligible: boolean, reason?: string}|undefined} fallback the page side's verdict on the target
+ */
+function trustedFallbackRefusal(fallback, frameId, stableIntervals) {
+  if (BROWSER !== "chrome") return "Firefox stays synthetic";
+  if (fallback?.eligible !== true) return fallback?.reason ?? "the target is not a safe generic target";
+  if (frameId !== 0) return "the target is inside a frame";
+  if (stableIntervals < 2) return "the page or the target kept changing";
+  return null;
+}
+
+// ---- The other actions -------------------------------------------------------------------------
+
+/**
+ * Builds a tool that runs one content-side action and reports it.
+ * @param {string} contentTool
+ * @param {string} action the verb for hints ("typing", "key press", ...)
+ * @param {(args: Record<string, unknown>) => Record<string, unknown>} contentArguments
+ */
+function pageAction(contentTool, action, contentArguments) {
+  return async (args) => {
+    const { tabId, frameId } = await actionTarget(args);
+    const watch = watchTab(tabId, frameId);
+    const hints = [];
+    let report;
+    try {
+      report = await callFrameThroughNavigation(tabId, frameId, contentTool, contentArguments(args), watch);
+      await sleep(SETTLE_MS);
+      await settleNavigation(watch, hints);
+    } catch (failure) {
+      watch.stop();
+      throw failure;
+    }
+    return actionResult(report, watch, action, { hints });
+  };
+}
+
+const withoutTarget = ({ tabId: _tabId, frameId: _frameId, ...rest }) => rest;
+
+export const typeAx = pageAction("type_text", "typing", withoutTarget);
+export const setField = pageAction("fill_field", "field update", withoutTarget);
+export const selectOption = pageAction("select_option", "selection", withoutTarget);
+export const hover = pageAction("hover_element", "hover", withoutTarget);
+export const pressKey = pageAction("press_key", "key press", withoutTarget);
+export const scroll = pageAction("scroll", "scroll", withoutTarget);
+
+// ---- wait_for_stable ---------------------------------------------------------------------------
+
+/**
+ * `wait_for_stable({quietMs, timeoutMs})`: waits until the tab has had no request in flight and
+ * its top document no DOM mutation for quietMs, both at once, or until timeoutMs. Not reaching
+ * stability is an answer (stable: false, with what kept it busy), not an error.
+ */
+export async function waitForStable({ tabId, quietMs, timeoutMs }) {
+  const tab = await resolveTab(tabId);
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  let mutations = 0;
+  let reason = "network";
+  while (Date.now() < deadline) {
+    const network = networkState(tab.id);
+    const networkQuietFor = Date.now() - network.lastActivityAt;
+    if (network.pending.length > 0 || networkQuietFor < quietMs) {
+      reason = "network";
+      await sleep(Math.min(100, Math.max(0, deadline - Date.now())));
+      continue;
+    }
+    const remaining = deadline - Date.now();
+    if (remaining < quietMs) break;
+    const activityBefore = network.lastActivityAt;
+    const dom = await callFrame(tab.id, 0, messages.contentToolRequest("dom_quiet", { quietMs, timeoutMs: remaining }), {
+      deadline: deadline + 1_000,
+      frameLabel: "the top frame",
+    }).catch((failure) => {
+      // A navigation replaced the document: the page is not stable yet; look again.
+      if (failure instanceof ToolFailure && ["frame_detached", "script_failed"].includes(failure.error.code)) return null;
+      throw failure;
+    });
+    if (dom === null) {
+      reason = "navigation";
+      await sleep(100);
+      continue;
+    }
+    mutations += dom.mutations ?? 0;
+    if (dom.quiet && networkState(tab.id).lastActivityAt === activityBefore && networkState(tab.id).pending.length === 0) {
+      return { stable: true, waitedMs: Date.now() - started, pendingRequests: 0, mutations, longLivedRequests: network.longLived.length };
+    }
+    reason = dom.quiet ? "network" : "dom";
+  }
+  const network = networkState(tab.id);
+  return {
+    stable: false,
+    waitedMs: Date.now() - started,
+    pendingRequests: network.pending.length,
+    mutations,
+    reason,
+    hint: reason === "dom"
+      ? "The page kept changing (an animation, a clock, a live feed?). Read it now; it may be as ready as it gets."
+      : `Requests still running: ${network.pending.slice(0, 3).map((request) => request.url).join(", ") || "(just finished)"}. Read the page now or wait again.`,
+  };
+}

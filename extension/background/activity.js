@@ -1,0 +1,274 @@
+// What a tab does while an action settles: the requests it sends, the tabs it opens, the
+// downloads it starts and the navigations it makes. The click arbiter of the French document
+// (click_ax) and every other action read it to tell "something happened elsewhere" from "nothing
+// happened", and wait_for_stable reads the requests still in flight.
+//
+// The browser events arrive through listeners that main.js registers in its first turn (MV3 wakes
+// a worker only for those); they are forwarded here. Everything here lives in memory on purpose:
+// a watch belongs to a tool call in flight, which dies with the worker anyway, and the requests in
+// flight are only ever asked about "now".
+
+/** Request methods that only read; anything else may change something on the server. */
+const READING_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Telemetry and heartbeat traffic that the click arbiter ignores: a host label or path segment
+ * that names it. Beacons to such endpoints are the page's own bookkeeping, not the click's effect.
+ */
+const TELEMETRY_WORD = /^(telemetry|analytics|collect|beacon|metrics|heartbeat|ping|log|logs|logging|track|tracking|tracker|stats|rum|events?|pixel|gtag|gtm)$/i;
+
+/** Requests in flight longer than this are long polls or streams; they never make a page busy. */
+const LONG_LIVED_REQUEST_MS = 10_000;
+
+/**
+ * One request the tab has in flight.
+ * @typedef {{url: string, method: string, type: string, startedAt: number}} RequestInFlight
+ */
+
+/** @type {Map<number, Map<string, RequestInFlight>>} tab id -> request id -> request */
+const requestsInFlight = new Map();
+
+/** @type {Map<number, number>} tab id -> Date.now() of the last request start or end */
+const lastNetworkActivity = new Map();
+
+/**
+ * What one watch has seen so far.
+ * @typedef {{method: string, url: string, kind: "mutating"|"beacon"}} NotableRequest
+ * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[],
+ *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{url: string, filename?: string}>,
+ *   navigation: {url: string, started: boolean, committed: boolean, finished: boolean, error?: string}|null,
+ *   sameDocumentUrl: string|null, listeners: Set<() => void>}} Watch
+ */
+
+/** @type {Set<Watch>} */
+const watches = new Set();
+
+/**
+ * Starts watching a tab (and, for navigations, one of its frames) until `stop` is called.
+ * @param {number} tabId
+ * @param {number} [frameId] the frame the action runs in; its navigations count as the action's
+ */
+export function watchTab(tabId, frameId = 0) {
+  /** @type {Watch} */
+  const watch = {
+    tabId,
+    frameId,
+    startedAt: Date.now(),
+    requests: [],
+    newTabs: [],
+    downloads: [],
+    navigation: null,
+    sameDocumentUrl: null,
+    listeners: new Set(),
+  };
+  watches.add(watch);
+  return {
+    /** What was seen so far, in the shape of an action result's `observed` (empty parts left out). */
+    observed: () => observedOf(watch),
+    /** Whether a navigation of the watched frame started. */
+    navigationStarted: () => watch.navigation !== null,
+    /** Whether the watched frame's document was replaced or its URL changed. */
+    navigated: () => watch.navigation !== null || watch.sameDocumentUrl !== null,
+    /** Whether something happened that forbids a retry (French document, click_ax). */
+    sawSideEffects: () => watch.requests.length > 0 || watch.newTabs.length > 0 || watch.downloads.length > 0,
+    /**
+     * Resolves when a navigation that started has finished (or failed), or after `timeoutMs`;
+     * resolves at once when none started. Returns whether it finished.
+     * @param {number} timeoutMs
+     */
+    navigationSettled: (timeoutMs) => navigationSettled(watch, timeoutMs),
+    stop: () => {
+      watches.delete(watch);
+      return observedOf(watch);
+    },
+  };
+}
+
+function observedOf(watch) {
+  const observed = {};
+  if (watch.navigation !== null) observed.navigation = { url: watch.navigation.url };
+  else if (watch.sameDocumentUrl !== null) observed.navigation = { url: watch.sameDocumentUrl, sameDocument: true };
+  if (watch.newTabs.length > 0) observed.newTabs = watch.newTabs.map((tab) => ({ ...tab }));
+  if (watch.downloads.length > 0) observed.downloads = watch.downloads.map((item) => ({ ...item }));
+  if (watch.requests.length > 0) observed.requests = watch.requests.slice(0, 10);
+  return observed;
+}
+
+function navigationSettled(watch, timeoutMs) {
+  const isSettled = () => watch.navigation === null || watch.navigation.finished;
+  if (isSettled()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      watch.listeners.delete(check);
+      resolve(false);
+    }, timeoutMs);
+    function check() {
+      if (!isSettled()) return;
+      clearTimeout(timer);
+      watch.listeners.delete(check);
+      resolve(true);
+    }
+    watch.listeners.add(check);
+  });
+}
+
+function notify(watch) {
+  for (const listener of [...watch.listeners]) listener();
+}
+
+// ---- Requests -----------------------------------------------------------------------------
+
+/**
+ * `webRequest.onBeforeRequest` for every request.
+ * @param {{requestId: string, tabId: number, frameId?: number, url: string, method: string, type: string, timeStamp?: number}} details
+ */
+export function onRequestStarted(details) {
+  if (details.tabId < 0) return;
+  let perTab = requestsInFlight.get(details.tabId);
+  if (perTab === undefined) {
+    perTab = new Map();
+    requestsInFlight.set(details.tabId, perTab);
+  }
+  perTab.set(details.requestId, { url: details.url, method: details.method, type: details.type, startedAt: Date.now() });
+  lastNetworkActivity.set(details.tabId, Date.now());
+  const kind = notableKind(details);
+  if (kind === null) return;
+  for (const watch of watches) {
+    if (watch.tabId === details.tabId) watch.requests.push({ method: details.method, url: details.url, kind });
+  }
+}
+
+/**
+ * `webRequest.onCompleted` and `onErrorOccurred`.
+ * @param {{requestId: string, tabId: number}} details
+ */
+export function onRequestFinished(details) {
+  if (details.tabId < 0) return;
+  const perTab = requestsInFlight.get(details.tabId);
+  perTab?.delete(details.requestId);
+  if (perTab?.size === 0) requestsInFlight.delete(details.tabId);
+  lastNetworkActivity.set(details.tabId, Date.now());
+}
+
+/**
+ * Whether a request may have changed something: a mutating method, or a beacon. Documents
+ * loading in frames are navigations, reported as such; telemetry is ignored.
+ * @returns {"mutating"|"beacon"|null}
+ */
+export function notableKind({ url, method, type }) {
+  if (type === "main_frame" || type === "sub_frame") return null;
+  // Chrome reports sendBeacon and <a ping> as "ping", Firefox as "beacon".
+  const beacon = type === "ping" || type === "beacon";
+  if (!beacon && READING_METHODS.has(String(method).toUpperCase())) return null;
+  if (isTelemetry(url)) return null;
+  return beacon ? "beacon" : "mutating";
+}
+
+/** Whether a URL names telemetry or heartbeat traffic in a host label or a path segment. */
+export function isTelemetry(url) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const words = [...parsed.hostname.split("."), ...parsed.pathname.split("/")]
+    .flatMap((part) => part.split(/[-_.]/))
+    .filter((word) => word !== "");
+  return words.some((word) => TELEMETRY_WORD.test(word));
+}
+
+/**
+ * The tab's requests in flight, long-lived ones (streams, long polls) apart.
+ * @param {number} tabId
+ */
+export function networkState(tabId) {
+  const now = Date.now();
+  const pending = [];
+  const longLived = [];
+  for (const request of requestsInFlight.get(tabId)?.values() ?? []) {
+    if (request.type === "websocket" || now - request.startedAt > LONG_LIVED_REQUEST_MS) longLived.push(request);
+    else pending.push(request);
+  }
+  return { pending, longLived, lastActivityAt: lastNetworkActivity.get(tabId) ?? 0 };
+}
+
+// ---- Tabs, downloads, navigations ---------------------------------------------------------
+
+/**
+ * A tab opened by a watched tab: `tabs.onCreated` (openerTabId) or
+ * `webNavigation.onCreatedNavigationTarget` (sourceTabId); the same tab is counted once.
+ * @param {number} openerTabId
+ * @param {number} tabId
+ * @param {string} url
+ */
+export function onTabOpened(openerTabId, tabId, url) {
+  for (const watch of watches) {
+    if (watch.tabId !== openerTabId) continue;
+    const known = watch.newTabs.find((tab) => tab.tabId === tabId);
+    if (known === undefined) watch.newTabs.push({ tabId, url });
+    else if (url !== "" && url !== "about:blank") known.url = url;
+  }
+}
+
+/**
+ * A download started. Downloads do not say which tab started them, so every watch running now
+ * counts it: a download during an action makes its result inconclusive whichever tab it came from.
+ * @param {{url: string, filename?: string}} item
+ */
+export function onDownloadStarted(item) {
+  for (const watch of watches) {
+    const download = { url: item.url };
+    if (item.filename) download.filename = item.filename;
+    watch.downloads.push(download);
+  }
+}
+
+/**
+ * Navigation events of a tab's frames.
+ * @param {"beforeNavigate"|"committed"|"completed"|"errorOccurred"|"sameDocument"|"tabRemoved"} kind
+ * @param {{tabId: number, frameId?: number, url?: string, error?: string}} details
+ */
+export function onFrameNavigation(kind, details) {
+  for (const watch of watches) {
+    if (watch.tabId !== details.tabId) continue;
+    if (kind === "tabRemoved") {
+      if (watch.navigation !== null) watch.navigation.finished = true;
+      notify(watch);
+      continue;
+    }
+    if (details.frameId !== watch.frameId) continue;
+    const url = details.url ?? "";
+    switch (kind) {
+      case "beforeNavigate":
+        watch.navigation = { url, started: true, committed: false, finished: false };
+        break;
+      case "committed":
+        watch.navigation ??= { url, started: true, committed: false, finished: false };
+        watch.navigation.url = url;
+        watch.navigation.committed = true;
+        break;
+      case "completed":
+        if (watch.navigation !== null) watch.navigation.finished = true;
+        break;
+      case "errorOccurred":
+        // A download reached through a link ends its navigation with an abort: the page stays.
+        if (watch.navigation !== null) {
+          watch.navigation.finished = true;
+          watch.navigation.error = details.error ?? "error";
+          if (!watch.navigation.committed) watch.navigation = null;
+        }
+        break;
+      case "sameDocument":
+        watch.sameDocumentUrl = url;
+        break;
+    }
+    notify(watch);
+  }
+}
+
+/** Forgets a closed tab's requests. */
+export function forgetTabActivity(tabId) {
+  requestsInFlight.delete(tabId);
+  lastNetworkActivity.delete(tabId);
+}

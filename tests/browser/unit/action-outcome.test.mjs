@@ -1,0 +1,113 @@
+// The click arbiter's rules (extension/background/action-outcome.js) and the tab activity it
+// reads (extension/background/activity.js): which requests count, which evidence is progress,
+// when the result is inconclusive and when a retry is forbidden.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { decideOutcome, isProgressEvidence, mergeEvidence } from "../../../extension/background/action-outcome.js";
+import {
+  isTelemetry,
+  networkState,
+  notableKind,
+  onDownloadStarted,
+  onFrameNavigation,
+  onRequestFinished,
+  onRequestStarted,
+  onTabOpened,
+  watchTab,
+} from "../../../extension/background/activity.js";
+
+test("progress evidence is the French document's list; the rest are hints", () => {
+  for (const evidence of ["url_changed", "focus_moved", "local_mutation", "semantic_state:aria-current", "value_set", "navigation"]) {
+    assert.ok(isProgressEvidence(evidence), evidence);
+  }
+  for (const hint of ["global_mutation", "name_changed", "class_changed", "children_changed", "style_changed"]) {
+    assert.ok(!isProgressEvidence(hint), hint);
+  }
+  assert.deepEqual(mergeEvidence(["a", "b"], undefined, ["b", "c"]), ["a", "b", "c"]);
+});
+
+test("evidence makes progress observed; retry stays allowed without side effects", () => {
+  const outcome = decideOutcome({ evidence: ["local_mutation", "global_mutation"], observed: {}, sawSideEffects: false, navigated: false, action: "click" });
+  assert.equal(outcome.progress, "observed");
+  assert.deepEqual(outcome.evidence, ["local_mutation"]);
+  assert.equal(outcome.retryAllowed, true);
+});
+
+test("a request, a new tab or a download without page evidence is inconclusive and forbids a retry", () => {
+  for (const observed of [
+    { requests: [{ method: "POST", url: "http://a/api/mutate", kind: "mutating" }] },
+    { newTabs: [{ tabId: 7, url: "http://a/help" }] },
+    { downloads: [{ url: "http://a/report.csv", filename: "report.csv" }] },
+  ]) {
+    const outcome = decideOutcome({ evidence: ["global_mutation"], observed, sawSideEffects: true, navigated: false, action: "click" });
+    assert.equal(outcome.progress, "inconclusive", JSON.stringify(observed));
+    assert.equal(outcome.retryAllowed, false);
+    assert.match(outcome.hint, /Do not repeat it/);
+  }
+});
+
+test("no evidence and no side effect is an explicit no observable effect", () => {
+  const outcome = decideOutcome({ evidence: [], observed: {}, sawSideEffects: false, navigated: false, action: "click" });
+  assert.equal(outcome.progress, "none");
+  assert.match(outcome.hint, /No observable effect/);
+  const afterFallback = decideOutcome({ evidence: [], observed: {}, sawSideEffects: false, navigated: false, trustedFallbackUsed: true, action: "click" });
+  assert.equal(afterFallback.retryAllowed, false, "one trusted activation at most");
+});
+
+test("a navigation is progress", () => {
+  const outcome = decideOutcome({ evidence: [], observed: { navigation: { url: "http://a/next" } }, sawSideEffects: false, navigated: true, action: "click" });
+  assert.equal(outcome.progress, "observed");
+  assert.deepEqual(outcome.evidence, ["navigation"]);
+});
+
+test("requests: reads and telemetry are ignored, mutations and other beacons count", () => {
+  assert.equal(notableKind({ url: "http://a/api/items", method: "GET", type: "xmlhttprequest" }), null);
+  assert.equal(notableKind({ url: "http://a/api/items/4", method: "DELETE", type: "xmlhttprequest" }), "mutating");
+  assert.equal(notableKind({ url: "http://a/api/mutate", method: "POST", type: "xmlhttprequest" }), "mutating");
+  assert.equal(notableKind({ url: "http://a/telemetry/collect", method: "POST", type: "ping" }), null);
+  assert.equal(notableKind({ url: "https://www.google-analytics.com/g/collect", method: "POST", type: "beacon" }), null);
+  assert.equal(notableKind({ url: "http://a/api/heartbeat", method: "POST", type: "xmlhttprequest" }), null);
+  assert.equal(notableKind({ url: "http://a/orders/confirm", method: "POST", type: "beacon" }), "beacon");
+  assert.equal(notableKind({ url: "http://a/form", method: "POST", type: "main_frame" }), null, "a form navigation is a navigation");
+  assert.ok(isTelemetry("https://metrics.example.com/v1"));
+  assert.ok(!isTelemetry("https://example.com/catalog/login-help"));
+  assert.ok(!isTelemetry("not a url"));
+});
+
+test("a watch sees its tab's requests, opened tabs, downloads and navigations, and nothing after stop", () => {
+  const watch = watchTab(5, 0);
+  onRequestStarted({ requestId: "1", tabId: 5, url: "http://a/api/mutate", method: "POST", type: "xmlhttprequest" });
+  onRequestStarted({ requestId: "2", tabId: 6, url: "http://a/api/mutate", method: "POST", type: "xmlhttprequest" });
+  onRequestStarted({ requestId: "3", tabId: 5, url: "http://a/list", method: "GET", type: "xmlhttprequest" });
+  assert.equal(networkState(5).pending.length, 2);
+  onRequestFinished({ requestId: "1", tabId: 5 });
+  onRequestFinished({ requestId: "3", tabId: 5 });
+  assert.equal(networkState(5).pending.length, 0);
+  onTabOpened(5, 9, "");
+  onTabOpened(5, 9, "http://b/help");
+  onTabOpened(4, 10, "http://b/other");
+  onDownloadStarted({ url: "http://a/report.csv", filename: "/tmp/report.csv" });
+  assert.equal(watch.navigated(), false);
+  onFrameNavigation("beforeNavigate", { tabId: 5, frameId: 1, url: "http://a/frame" });
+  assert.equal(watch.navigated(), false, "another frame's navigation is not the action's");
+  onFrameNavigation("sameDocument", { tabId: 5, frameId: 0, url: "http://a/#about" });
+  assert.equal(watch.navigated(), true);
+  assert.equal(watch.sawSideEffects(), true);
+  const observed = watch.stop();
+  assert.deepEqual(observed.requests, [{ method: "POST", url: "http://a/api/mutate", kind: "mutating" }]);
+  assert.deepEqual(observed.newTabs, [{ tabId: 9, url: "http://b/help" }]);
+  assert.equal(observed.downloads.length, 1);
+  assert.deepEqual(observed.navigation, { url: "http://a/#about", sameDocument: true });
+  onRequestStarted({ requestId: "4", tabId: 5, url: "http://a/api/mutate", method: "POST", type: "xmlhttprequest" });
+  assert.equal(watch.observed().requests.length, 1, "a stopped watch sees nothing more");
+});
+
+test("a link's download aborts its navigation, which then does not count as one", async () => {
+  const watch = watchTab(8, 0);
+  onFrameNavigation("beforeNavigate", { tabId: 8, frameId: 0, url: "http://a/download/report.csv" });
+  const settled = watch.navigationSettled(1_000);
+  onFrameNavigation("errorOccurred", { tabId: 8, frameId: 0, url: "http://a/download/report.csv", error: "net::ERR_ABORTED" });
+  assert.equal(await settled, true);
+  assert.equal(watch.navigated(), false);
+  watch.stop();
+});
