@@ -128,6 +128,60 @@ async fn try_main() -> Result<(), String> {
     for line in yaml.lines().take(18) {
         println!("{line}");
     }
+
+    // Acting: the agent fills a field and ticks a box by the refs it just read, then reads the
+    // form again to see the result.
+    let tree_text = tree["tree"].as_str().unwrap_or("");
+    let name_field =
+        find_ref(tree_text, "textbox \"Name\"").ok_or("the demo tree shows no textbox \"Name\"")?;
+    let typed = call(
+        "set_field",
+        json!({"ref_id": name_field, "text": "Espresso machine"}),
+    )
+    .await?;
+    println!(
+        "\n> set_field {{ref_id: {name_field:?}, text: \"Espresso machine\"}}\n{}",
+        action_summary(&typed)
+    );
+    let terms = find_ref(tree_text, "checkbox \"I accept")
+        .ok_or("the demo tree shows no terms checkbox")?;
+    let clicked = call("click_ax", json!({"ref_id": terms})).await?;
+    println!(
+        "\n> click_ax {{ref_id: {terms:?}}}\n{}",
+        action_summary(&clicked)
+    );
+    // The interactive filter does not print the form itself; the whole tree is read then.
+    let reread = match find_ref(tree_text, "form \"New product\"") {
+        Some(form) => json!({"ref_id": form}),
+        None => json!({"filter": filter}),
+    };
+    let after = call("get_accessibility_tree", reread.clone()).await?;
+    println!("\n> get_accessibility_tree {reread}");
+    println!("{}", after["tree"].as_str().unwrap_or(""));
     client.cancel().await.map_err(|error| error.to_string())?;
     Ok(())
+}
+
+/// The ref on the first tree line that starts with `prefix` (after its indentation).
+fn find_ref(tree: &str, prefix: &str) -> Option<String> {
+    let line = tree
+        .lines()
+        .map(str::trim_start)
+        .find(|line| line.starts_with(prefix))?;
+    let after = line.split(" [ref_").nth(1)?;
+    Some(format!("ref_{}", after.split(']').next()?))
+}
+
+/// One line per action result: what happened and the evidence.
+fn action_summary(result: &Value) -> String {
+    let mut summary = format!(
+        "progress: {}, evidence: {}, retryAllowed: {}",
+        result["progress"], result["evidence"], result["retryAllowed"]
+    );
+    for key in ["method", "kind", "value", "hint"] {
+        if !result[key].is_null() {
+            summary.push_str(&format!(", {key}: {}", result[key]));
+        }
+    }
+    summary
 }

@@ -24,6 +24,8 @@ use crate::tools::{self, Tier, ToolDefinition};
 /// What the model reads before it calls anything.
 const SERVER_INSTRUCTIONS: &str = "allwright lets you read and drive a real web browser through its accessibility tree. \
 Start with get_accessibility_tree: it prints each element as `role \"name\" [ref_N]`. Use navigate to open pages. \
+Act on elements by their refs (click_ax, type_ax, set_field, select_option, hover, press_key, scroll): every action says \
+whether it made observable progress; never repeat one whose retryAllowed is false. \
 Refs stop working after navigation or re-rendering: read the tree again when one fails. \
 Errors come back as {code, message, hint}: follow the hint.";
 
@@ -73,32 +75,26 @@ impl AllwrightMcpServer {
     }
 }
 
-/// How long the server waits for the browser: the snapshot's or the navigation's own budget plus
-/// a margin, and a minute for everything else.
+/// How long the server waits for the browser: the call's own budget (`timeoutMs`, with the
+/// tool's default) plus a margin, and a minute for everything else, which covers an action's
+/// settling and the ten seconds it may wait for a navigation it started.
 fn call_timeout(tool: &str, arguments: &Value) -> Duration {
-    match tool {
-        "accessibility_snapshot" => {
-            let budget = arguments
-                .get("timeoutMs")
-                .and_then(Value::as_u64)
-                .unwrap_or(10_000);
-            Duration::from_millis(budget) + Duration::from_secs(10)
-        }
-        "navigate" => {
-            let budget = arguments
-                .get("timeoutMs")
-                .and_then(Value::as_u64)
-                .unwrap_or(30_000);
-            Duration::from_millis(budget) + Duration::from_secs(10)
-        }
-        _ => Duration::from_secs(60),
-    }
+    let default_budget_ms = match tool {
+        "accessibility_snapshot" | "wait_for_stable" => 10_000,
+        "navigate" | "go_back" | "new_tab" => 30_000,
+        _ => return Duration::from_secs(60),
+    };
+    let budget = arguments
+        .get("timeoutMs")
+        .and_then(Value::as_u64)
+        .unwrap_or(default_budget_ms);
+    Duration::from_millis(budget) + Duration::from_secs(10)
 }
 
 fn mcp_tool(definition: &ToolDefinition) -> Tool {
     let annotations = ToolAnnotations::new()
         .read_only(definition.read_only)
-        .destructive(false)
+        .destructive(definition.name == "close_tab")
         .open_world(true);
     Tool::new(
         definition.name,

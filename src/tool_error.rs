@@ -4,8 +4,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The error codes of docs/protocol.md, "Error codes". Other codes from the extension are passed
-/// through unchanged; these are the ones this binary produces itself.
+/// The error codes of docs/protocol.md ("Tools", error codes) that this binary produces itself.
+///
+/// The others come from the extension and pass through unchanged, hint and suggestions included:
+/// `no_tab`, `frame_not_found`, `frame_detached`, `ref_not_found` (with `suggestions`),
+/// `page_out_of_range`, `navigation_failed`; and from the action tools `not_actionable`,
+/// `not_typable` (its hint names the right tool), `option_not_found` (with `suggestions`: the
+/// options' labels) and `no_history`. They get a constant here once the binary makes one itself.
 pub mod codes {
     pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
     pub const TIMEOUT: &str = "timeout";
@@ -117,6 +122,16 @@ mod tests {
         assert_eq!(error.code, "ref_not_found");
         assert_eq!(error.suggestions, Some(vec![json!("ref_8")]));
         assert_eq!(error.to_value(), full);
+        let not_typable = json!({"code": "not_typable", "message": "ref_4 is a checkbox", "hint": "Use click_ax to toggle a checkbox."});
+        assert_eq!(
+            ToolError::from_foreign_value(Some(&not_typable)).to_value(),
+            not_typable
+        );
+        let no_option = json!({"code": "option_not_found", "message": "no option \"Fr\"", "suggestions": ["France", "Finland"]});
+        assert_eq!(
+            ToolError::from_foreign_value(Some(&no_option)).to_value(),
+            no_option
+        );
         let odd = ToolError::from_foreign_value(Some(&json!({"message": 3})));
         assert_eq!(odd.code, "script_failed");
         assert_eq!(ToolError::from_foreign_value(None).code, "script_failed");

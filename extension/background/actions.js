@@ -132,7 +132,9 @@ export async function clickAx(args) {
   let method = "synthetic";
   let trustedFallbackUsed = false;
   if (!progressed() && !watch.sawSideEffects()) {
-    const refusal = trustedFallbackRefusal(fallback, frameId, stableIntervals);
+    const refusal = watch.sawReads()
+      ? "the page fetched data after the click and may still be reacting to it"
+      : trustedFallbackRefusal(fallback, frameId, stableIntervals);
     if (refusal === null) {
       const point = { x: lastRect.x + lastRect.width / 2, y: lastRect.y + lastRect.height / 2 };
       const problem = await dispatchTrustedClick(tabId, point);

@@ -34,7 +34,7 @@ const lastNetworkActivity = new Map();
 /**
  * What one watch has seen so far.
  * @typedef {{method: string, url: string, kind: "mutating"|"beacon"}} NotableRequest
- * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[],
+ * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[], reads: number,
  *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{url: string, filename?: string}>,
  *   navigation: {url: string, started: boolean, committed: boolean, finished: boolean, error?: string}|null,
  *   sameDocumentUrl: string|null, listeners: Set<() => void>}} Watch
@@ -55,6 +55,7 @@ export function watchTab(tabId, frameId = 0) {
     frameId,
     startedAt: Date.now(),
     requests: [],
+    reads: 0,
     newTabs: [],
     downloads: [],
     navigation: null,
@@ -71,6 +72,11 @@ export function watchTab(tabId, frameId = 0) {
     navigated: () => watch.navigation !== null || watch.sameDocumentUrl !== null,
     /** Whether something happened that forbids a retry (French document, click_ax). */
     sawSideEffects: () => watch.requests.length > 0 || watch.newTabs.length > 0 || watch.downloads.length > 0,
+    /**
+     * Whether the page fetched data (not telemetry) since the watch started: not a side effect,
+     * but a sign that the page may still be reacting, so no trusted fallback may run.
+     */
+    sawReads: () => watch.reads > 0,
     /**
      * Resolves when a navigation that started has finished (or failed), or after `timeoutMs`;
      * resolves at once when none started. Returns whether it finished.
@@ -132,9 +138,11 @@ export function onRequestStarted(details) {
   perTab.set(details.requestId, { url: details.url, method: details.method, type: details.type, startedAt: Date.now() });
   lastNetworkActivity.set(details.tabId, Date.now());
   const kind = notableKind(details);
-  if (kind === null) return;
+  const pageRead = kind === null && (details.type === "xmlhttprequest" || details.type === "fetch") && !isTelemetry(details.url);
   for (const watch of watches) {
-    if (watch.tabId === details.tabId) watch.requests.push({ method: details.method, url: details.url, kind });
+    if (watch.tabId !== details.tabId) continue;
+    if (kind !== null) watch.requests.push({ method: details.method, url: details.url, kind });
+    else if (pageRead) watch.reads += 1;
   }
 }
 

@@ -120,12 +120,21 @@ export async function goBack({ tabId, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS 
   const noHistory = () => new ToolFailure(messages.toolError("no_history", `tab ${tab.id} has no previous page to go back to`, {
     hint: "Use navigate to open a URL instead.",
   }));
+  // The page's own history.back(), not tabs.goBack(): Chrome's back button (and tabs.goBack)
+  // skips entries that a page added without a user gesture, such as an SPA route pushed after a
+  // synthetic click, and would leave the site altogether. The script runs in the extension's
+  // isolated world, on the same session history. Pages the extension may not script fall back
+  // to the browser's back.
   try {
-    await api.tabs.goBack(tab.id);
+    await api.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: () => globalThis.history.back() });
   } catch {
-    // Chrome refuses when the tab's history has no previous entry.
-    loaded.cancel();
-    throw noHistory();
+    try {
+      await api.tabs.goBack(tab.id);
+    } catch {
+      // Chrome refuses when the tab's history has no previous entry.
+      loaded.cancel();
+      throw noHistory();
+    }
   }
   // Firefox accepts goBack on a first entry and does nothing; nothing starting is the answer.
   const startCheck = setTimeout(() => {

@@ -18,11 +18,13 @@ export async function listTabs() {
 }
 
 /**
- * `new_tab({url?, timeoutMs})`: opens a tab, makes it the active one and, for a URL, waits for it
+ * `new_tab({url?, tabId?, timeoutMs})`: opens a tab (in tabId's window, when given), makes it the active one and, for a URL, waits for it
  * to load (through navigate, so a failed load reports the same errors).
  */
-export async function newTab({ url, timeoutMs }) {
-  const tab = await api.tabs.create({ url: "about:blank", active: true });
+export async function newTab({ tabId, url, timeoutMs }) {
+  // With a tabId, the new tab opens in that tab's window.
+  const windowId = tabId === undefined ? undefined : (await resolveTab(tabId)).windowId;
+  const tab = await api.tabs.create({ url: "about:blank", active: true, ...(windowId === undefined ? {} : { windowId }) });
   await focusWindow(tab.windowId);
   if (url === undefined || url === "about:blank") return { tabId: tab.id, url: "about:blank", title: "" };
   const loaded = await navigate({ tabId: tab.id, url, timeoutMs });

@@ -93,6 +93,7 @@ export const TOOL_SCHEMAS = Object.freeze({
   }),
   list_tabs: Object.freeze({}),
   new_tab: Object.freeze({
+    tabId: TAB_ID,
     url: { type: "string", example: "https://example.com/", check: checkNavigableUrl },
     timeoutMs: NAVIGATION_TIMEOUT,
   }),

@@ -1,6 +1,7 @@
 //! Browser tests of the built extension, in Chromium and Firefox, driven as an agent drives
 //! allwright: through `allwright mcp` and the official MCP client. See tests/README.md.
 
+mod actions;
 mod csp;
 mod devtools;
 mod lifecycle;
@@ -83,4 +84,32 @@ async fn firefox_wpt() {
         checks![wpt::wpt_files],
     )
     .await;
+}
+
+const ACTIONS: &[(&str, Check)] = checks![
+    actions::react_controlled_form,
+    actions::vue_form,
+    actions::contenteditable_editor,
+    actions::radix_select_and_dialog,
+    actions::react_select_combobox,
+    actions::mui_autocomplete,
+    actions::spa_routing_and_back,
+    actions::new_tab_link_and_tab_tools,
+    actions::download_link_is_inconclusive,
+    actions::mutating_request_is_inconclusive_and_never_repeated,
+    actions::telemetry_beacons_are_ignored,
+    actions::overlay_with_pointer_events_none,
+    actions::trusted_only_button,
+    actions::hover_scroll_keys_and_stability,
+    actions::bad_input_and_stale_refs,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_actions() {
+    run(Browser::Chromium, SessionOptions::default(), ACTIONS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_actions() {
+    run(Browser::Firefox, SessionOptions::default(), ACTIONS).await;
 }

@@ -63,6 +63,31 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
     calls
 }
 
+/// The tools of the full tier, the default, in the order the server lists them.
+const FULL_TIER: [&str; 16] = [
+    "get_accessibility_tree",
+    "accessibility_snapshot",
+    "navigate",
+    "click_ax",
+    "type_ax",
+    "set_field",
+    "select_option",
+    "hover",
+    "press_key",
+    "scroll",
+    "go_back",
+    "wait_for_stable",
+    "list_tabs",
+    "new_tab",
+    "select_tab",
+    "close_tab",
+];
+
+fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
+    CallToolRequestParams::new(tool.to_owned())
+        .with_arguments(arguments.as_object().cloned().expect("object arguments"))
+}
+
 fn error_object(result: &CallToolResult) -> &Value {
     assert_eq!(
         result.is_error,
@@ -84,14 +109,7 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
 
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
-    assert_eq!(
-        names,
-        [
-            "get_accessibility_tree",
-            "accessibility_snapshot",
-            "navigate"
-        ]
-    );
+    assert_eq!(names, FULL_TIER, "the default tier is full");
     for tool in &tools {
         assert_eq!(
             tool.input_schema.get("type"),
@@ -291,6 +309,164 @@ async fn a_call_lost_with_the_host_fails_clearly_and_the_next_call_reaches_the_n
     assert_eq!(
         next.structured_content.expect("structured")["url"],
         "about:blank"
+    );
+    client.cancel().await.expect("close the session");
+}
+
+/// The action tools are listed with their exact schemas, and their arguments are checked by
+/// `allwright mcp` itself: with no host and no browser at all, a bad call is an `isError` result
+/// carrying invalid_arguments (a call that got through would fail with not_connected instead).
+#[tokio::test]
+async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_browser() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("nobody-listens.sock");
+    let client = start_mcp(&socket_path, &[]).await;
+
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let tool = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .unwrap_or_else(|| panic!("{name} is listed"))
+    };
+    assert_eq!(tool("click_ax").input_schema["required"], json!(["ref_id"]));
+    assert_eq!(
+        tool("type_ax").input_schema["properties"]["text"]["maxLength"],
+        50_000
+    );
+    assert_eq!(
+        tool("type_ax").input_schema["properties"]["clear"]["type"],
+        "boolean"
+    );
+    assert_eq!(
+        tool("press_key").input_schema["properties"]["modifiers"]["items"]["enum"],
+        json!(["Alt", "Control", "Meta", "Shift"])
+    );
+    assert_eq!(
+        tool("press_key").input_schema["properties"]["modifiers"]["uniqueItems"],
+        true
+    );
+    assert_eq!(
+        tool("select_tab").input_schema["required"],
+        json!(["tabId"])
+    );
+    for name in FULL_TIER.iter().skip(3) {
+        let listed = tool(name);
+        assert!(listed.title.is_some(), "{name} has a title");
+        assert!(
+            listed
+                .description
+                .as_ref()
+                .is_some_and(|text| text.contains("Returns ")),
+            "{name} says what it returns"
+        );
+        let read_only = listed
+            .annotations
+            .as_ref()
+            .and_then(|annotations| annotations.read_only_hint);
+        let expected = matches!(*name, "list_tabs" | "wait_for_stable");
+        assert_eq!(read_only, Some(expected), "{name} read-only hint");
+    }
+
+    let too_long = "é".repeat(60_000);
+    let cases = [
+        (
+            "type_ax",
+            json!({"ref_id": "ref_1", "text": too_long}),
+            "text",
+        ),
+        ("click_ax", json!({}), "ref_id"),
+        ("click_ax", json!({"ref_id": "12"}), "ref_id"),
+        (
+            "type_ax",
+            json!({"ref_id": "ref_1", "text": "a", "clear": "yes"}),
+            "clear",
+        ),
+        (
+            "select_option",
+            json!({"ref_id": "ref_1", "label": "a", "value": "a"}),
+            "value",
+        ),
+        (
+            "press_key",
+            json!({"key": "Enter", "modifiers": ["Shift", "Shift"]}),
+            "modifiers",
+        ),
+        ("scroll", json!({"direction": "sideways"}), "direction"),
+        ("select_tab", json!({}), "tabId"),
+    ];
+    for (tool, arguments, argument) in cases {
+        let result = client
+            .call_tool(call(tool, arguments.clone()))
+            .await
+            .expect("an isError result, not a protocol error");
+        let error = error_object(&result);
+        assert_eq!(error["code"], "invalid_arguments", "{tool}: {error}");
+        assert!(
+            error["message"]
+                .as_str()
+                .is_some_and(|message| message.contains(argument) && message.len() < 200),
+            "{tool}: the message names {argument} and does not echo the arguments: {error}"
+        );
+        assert!(error["hint"].is_string(), "{tool}: a hint: {error}");
+    }
+    let long_text = client
+        .call_tool(call(
+            "type_ax",
+            json!({"ref_id": "ref_1", "text": "x".repeat(60_000)}),
+        ))
+        .await
+        .expect("result");
+    let message = error_object(&long_text)["message"]
+        .as_str()
+        .expect("message")
+        .to_owned();
+    assert!(
+        message.contains("60000") && message.contains("50000"),
+        "the length and the limit: {message}"
+    );
+    let stray_ref = client
+        .call_tool(call("click_ax", json!({"ref_id": "12"})))
+        .await
+        .expect("result");
+    assert_eq!(error_object(&stray_ref)["suggestions"], json!(["ref_12"]));
+    client.cancel().await.expect("close the session");
+}
+
+/// The Ask tier is read-only: it lists the reading and looking-around tools, and a call to a tool
+/// that acts on the page is refused as unknown in this session.
+#[tokio::test]
+async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("nobody-listens.sock");
+    let client = start_mcp(&socket_path, &["--tier", "ask"]).await;
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "get_accessibility_tree",
+            "accessibility_snapshot",
+            "navigate",
+            "scroll",
+            "go_back",
+            "wait_for_stable",
+            "list_tabs",
+            "select_tab"
+        ]
+    );
+    let result = client
+        .call_tool(call("click_ax", json!({"ref_id": "ref_1"})))
+        .await
+        .expect("result");
+    let error = error_object(&result);
+    assert_eq!(error["code"], "invalid_arguments");
+    assert!(
+        error["suggestions"]
+            .as_array()
+            .is_some_and(|listed| listed.contains(&json!("get_accessibility_tree"))
+                && !listed.contains(&json!("click_ax"))),
+        "{error}"
     );
     client.cancel().await.expect("close the session");
 }

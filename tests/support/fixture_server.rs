@@ -6,6 +6,13 @@
 //! - `{{OTHER_ORIGIN}}` and `{{SELF_ORIGIN}}` in HTML are replaced by the two origins.
 //! - `POST /csp-report?...` stores the report; `reports()` returns them.
 //! - `GET /slow/MS` answers after MS milliseconds (a page that loads slowly).
+//! - Endpoints of the action fixtures (`fixtures/pages/actions/`), with the effects an action
+//!   must notice: `POST /api/mutate[?delay=MS]` (a mutating request, answered with JSON after MS
+//!   milliseconds), `POST /telemetry/...` (a beacon, 204), `GET /download/report.csv` (an
+//!   attachment, so a link to it downloads). `GET /api/log` answers their counts as JSON,
+//!   `{"mutate": N, "telemetry": N, "download": N}`.
+//! - Every request is recorded; `request_count(path_prefix)` counts them, so a test can prove
+//!   that an action did not send its request twice.
 //!
 //! Standard library only, one thread per connection, `Connection: close`: simple and enough for
 //! tests on loopback.
@@ -24,12 +31,19 @@ pub struct CspReport {
     pub body: String,
 }
 
+/// A request the server received (the path without its query).
+struct RecordedRequest {
+    method: String,
+    path: String,
+}
+
 pub struct FixtureServer {
     /// `http://127.0.0.1:PORT`
     pub origin: String,
     /// `http://localhost:PORT2`: a different origin served from the same files.
     pub other_origin: String,
     reports: Arc<Mutex<Vec<CspReport>>>,
+    requests: Arc<Mutex<Vec<RecordedRequest>>>,
     stopping: Arc<AtomicBool>,
 }
 
@@ -38,6 +52,7 @@ struct Shared {
     origin: String,
     other_origin: String,
     reports: Arc<Mutex<Vec<CspReport>>>,
+    requests: Arc<Mutex<Vec<RecordedRequest>>>,
 }
 
 impl FixtureServer {
@@ -52,12 +67,14 @@ impl FixtureServer {
             roots.insert(0, ("/wpt/".to_string(), wpt.to_path_buf()));
         }
         let reports = Arc::new(Mutex::new(Vec::new()));
+        let requests = Arc::new(Mutex::new(Vec::new()));
         let stopping = Arc::new(AtomicBool::new(false));
         let shared = Arc::new(Shared {
             roots,
             origin: origin.clone(),
             other_origin: other_origin.clone(),
             reports: reports.clone(),
+            requests: requests.clone(),
         });
         for listener in [first, second] {
             let shared = shared.clone();
@@ -79,6 +96,7 @@ impl FixtureServer {
             origin,
             other_origin,
             reports,
+            requests,
             stopping,
         })
     }
@@ -94,6 +112,12 @@ impl FixtureServer {
             .lock()
             .map(|reports| reports.clone())
             .unwrap_or_default()
+    }
+
+    /// How many requests so far, of any method and on either origin, had a path starting with
+    /// `path_prefix`.
+    pub fn request_count(&self, path_prefix: &str) -> usize {
+        count_requests(&self.requests, path_prefix, None)
     }
 }
 
@@ -130,6 +154,12 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     reader.read_exact(&mut body)?;
     let (path, query) = target.split_once('?').unwrap_or((target.as_str(), ""));
     let mut stream = stream;
+    if let Ok(mut requests) = shared.requests.lock() {
+        requests.push(RecordedRequest {
+            method: method.clone(),
+            path: path.to_string(),
+        });
+    }
     if method == "POST" && path == "/csp-report" {
         if let Ok(mut reports) = shared.reports.lock() {
             reports.push(CspReport {
@@ -147,6 +177,9 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     {
         thread::sleep(std::time::Duration::from_millis(delay.min(10_000)));
         return respond(&mut stream, 200, "image/gif", &[], b"");
+    }
+    if let Some(answered) = serve_action_endpoint(&mut stream, &method, path, query, shared) {
+        return answered;
     }
     if method != "GET" && method != "HEAD" {
         return respond(&mut stream, 405, "text/plain", &[], b"method not allowed");
@@ -189,6 +222,72 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
         contents
     };
     respond(&mut stream, 200, content_type, &headers, &body)
+}
+
+/// Answers a request for one of the action fixtures' endpoints; `None` when it is for none of
+/// them.
+fn serve_action_endpoint(
+    stream: &mut TcpStream,
+    method: &str,
+    path: &str,
+    query: &str,
+    shared: &Shared,
+) -> Option<std::io::Result<()>> {
+    let requests = &shared.requests;
+    let answer = match (method, path) {
+        ("POST", "/api/mutate") => {
+            let delay = query_parameter(query, "delay").and_then(|ms| ms.parse::<u64>().ok());
+            thread::sleep(std::time::Duration::from_millis(
+                delay.unwrap_or(0).min(10_000),
+            ));
+            let mutations = count_requests(requests, "/api/mutate", Some("POST"));
+            let body = format!("{{\"ok\":true,\"mutations\":{mutations}}}");
+            respond(stream, 200, "application/json", &[], body.as_bytes())
+        }
+        ("POST", _) if path.starts_with("/telemetry/") => {
+            respond(stream, 204, "text/plain", &[], b"")
+        }
+        ("GET", "/download/report.csv") => {
+            let disposition = "attachment; filename=\"report.csv\"".to_string();
+            let headers = [("Content-Disposition".to_string(), disposition)];
+            let body = b"month,visits\nJanuary,120\nFebruary,98\n";
+            respond(stream, 200, "text/csv; charset=utf-8", &headers, body)
+        }
+        ("GET", "/api/log") => {
+            let body = format!(
+                "{{\"mutate\":{},\"telemetry\":{},\"download\":{}}}",
+                count_requests(requests, "/api/mutate", Some("POST")),
+                count_requests(requests, "/telemetry/", Some("POST")),
+                count_requests(requests, "/download/", Some("GET"))
+            );
+            respond(stream, 200, "application/json", &[], body.as_bytes())
+        }
+        _ => return None,
+    };
+    Some(answer)
+}
+
+/// How many recorded requests had a path starting with `path_prefix` (and `method`, if given).
+fn count_requests(
+    requests: &Mutex<Vec<RecordedRequest>>,
+    path_prefix: &str,
+    method: Option<&str>,
+) -> usize {
+    let Ok(requests) = requests.lock() else {
+        return 0;
+    };
+    requests
+        .iter()
+        .filter(|request| request.path.starts_with(path_prefix))
+        .filter(|request| method.is_none_or(|method| request.method == method))
+        .count()
+}
+
+/// The value of a query parameter, undecoded (the fixtures use plain values).
+fn query_parameter<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
 }
 
 /// Maps a URL path to a file under one of the roots, refusing `..` and absolute components.

@@ -1,0 +1,841 @@
+//! The action tools, driven as an agent drives them: read the tree, find the element by role and
+//! name, act through `allwright mcp`, read again, and check the page's own state (each fixture
+//! publishes it as `window.fixtureState`). Fixtures are real component libraries built from npm
+//! (scripts/build-fixtures.mjs) and plain pages, served from two origins (fixtures/pages/actions/).
+//!
+//! Every check runs in Chromium and in Firefox; where the browsers differ on purpose (Chrome's one
+//! trusted fallback), the check says so.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::support::{fixtures, Browser, Session};
+
+/// The tree of the current page, as the agent reads it.
+async fn read_tree(session: &Session) -> String {
+    session.ok("get_accessibility_tree", json!({})).await["tree"]
+        .as_str()
+        .expect("a tree")
+        .to_string()
+}
+
+/// The ref on the first line that starts with `role "name"`, as an agent would pick it.
+fn find_ref(tree: &str, role: &str, name: &str) -> Option<String> {
+    let start = format!("{role} \"{name}\" [ref_");
+    tree.lines()
+        .map(str::trim_start)
+        .find(|line| line.starts_with(&start))
+        .and_then(|line| line[start.len()..].split(']').next())
+        .map(|number| format!("ref_{number}"))
+}
+
+/// Reads the tree (again and again for up to five seconds: a page may still be rendering) until
+/// it shows `role "name"`, and returns that element's ref.
+async fn ref_of(session: &Session, role: &str, name: &str) -> String {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let tree = read_tree(session).await;
+        if let Some(reference) = find_ref(&tree, role, name) {
+            return reference;
+        }
+        if tokio::time::Instant::now() > deadline {
+            panic!(
+                "{}: no {role} \"{name}\" in the tree:\n{tree}",
+                session.browser.name()
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// The fixture's published state.
+async fn state(session: &Session) -> Value {
+    session.evaluate_json("window.fixtureState ?? null").await
+}
+
+/// Waits up to five seconds for the fixture's state to satisfy `wanted`, and returns it.
+async fn state_when(session: &Session, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let current = state(session).await;
+        if wanted(&current) {
+            return current;
+        }
+        if tokio::time::Instant::now() > deadline {
+            panic!("{}: {what}; the state is {current}", session.browser.name());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn open(session: &Session, page: &str) {
+    session
+        .open(&fixtures().url(&format!("/pages/actions/{page}.html")))
+        .await;
+    // The component libraries render after load.
+    state_when(session, "the fixture published no state", |value| {
+        !value.is_null()
+    })
+    .await;
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The result shape every action shares (docs/protocol.md, "Action results").
+fn assert_action_shape(browser: &str, tool: &str, result: &Value) {
+    assert_eq!(result["success"], true, "{browser}: {tool}: {result}");
+    assert!(
+        matches!(
+            result["progress"].as_str(),
+            Some("observed" | "none" | "inconclusive")
+        ),
+        "{browser}: {tool}: progress in {result}"
+    );
+    assert!(
+        result["evidence"].is_array() && result["hints"].is_array(),
+        "{browser}: {tool}: {result}"
+    );
+    assert!(
+        result["retryAllowed"].is_boolean(),
+        "{browser}: {tool}: {result}"
+    );
+    if result["progress"] == "none" {
+        let hint = result["hint"].as_str().unwrap_or("");
+        assert!(
+            hint.contains("No observable effect"),
+            "{browser}: {tool}: an action without effect says so: {result}"
+        );
+    }
+}
+
+// ---- Forms ---------------------------------------------------------------------------------
+
+pub async fn react_controlled_form(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "react-form").await;
+    let name = ref_of(session, "textbox", "Full name").await;
+    let typed = session
+        .ok("type_ax", json!({"ref_id": name, "text": "Ada Lovelace"}))
+        .await;
+    assert_action_shape(browser, "type_ax", &typed);
+    assert_eq!(typed["kind"], "input", "{browser}: {typed}");
+    assert_eq!(typed["value"], "Ada Lovelace", "{browser}: {typed}");
+    assert_eq!(typed["name"], "Full name", "{browser}: {typed}");
+    assert_eq!(typed["progress"], "observed", "{browser}: {typed}");
+
+    let email = ref_of(session, "textbox", "Email").await;
+    session
+        .ok(
+            "type_ax",
+            json!({"ref_id": email, "text": "ada@example.com"}),
+        )
+        .await;
+    let message = ref_of(session, "textbox", "Message").await;
+    let textarea = session
+        .ok("type_ax", json!({"ref_id": message, "text": "Line one"}))
+        .await;
+    assert_eq!(textarea["kind"], "textarea", "{browser}: {textarea}");
+    // clear: false appends.
+    session
+        .ok(
+            "type_ax",
+            json!({"ref_id": message, "text": ", line two", "clear": false}),
+        )
+        .await;
+    let promo = ref_of(session, "textbox", "Promo code").await;
+    session
+        .ok("type_ax", json!({"ref_id": promo, "text": "spring"}))
+        .await;
+
+    let subscribe = ref_of(session, "checkbox", "Subscribe").await;
+    let refused = session
+        .call("type_ax", json!({"ref_id": subscribe, "text": "yes"}))
+        .await
+        .expect_err("a checkbox is not typable");
+    assert_eq!(refused.code(), "not_typable", "{browser}: {:?}", refused.0);
+    assert!(
+        refused.0["hint"]
+            .as_str()
+            .unwrap_or("")
+            .contains("click_ax"),
+        "{browser}: the hint names the right tool: {:?}",
+        refused.0
+    );
+    let clicked = session.ok("click_ax", json!({"ref_id": subscribe})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+    assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+
+    let country = ref_of(session, "combobox", "Country").await;
+    let selected = session
+        .ok(
+            "select_option",
+            json!({"ref_id": country, "label": "Japan"}),
+        )
+        .await;
+    assert_action_shape(browser, "select_option", &selected);
+    assert_eq!(selected["method"], "native", "{browser}: {selected}");
+    assert_eq!(
+        selected["selected"]["label"], "Japan",
+        "{browser}: {selected}"
+    );
+    let missing = session
+        .call(
+            "select_option",
+            json!({"ref_id": country, "label": "Atlantis"}),
+        )
+        .await
+        .expect_err("no such option");
+    assert_eq!(
+        missing.code(),
+        "option_not_found",
+        "{browser}: {:?}",
+        missing.0
+    );
+    assert!(
+        strings(&missing.0["suggestions"]).contains(&"France".to_string()),
+        "{browser}: the options are suggested: {:?}",
+        missing.0
+    );
+
+    let values = state(session).await;
+    assert_eq!(
+        values["values"],
+        json!({"fullName": "Ada Lovelace", "email": "ada@example.com", "message": "Line one, line two",
+               "subscribe": true, "country": "jp", "promoCode": "SPRING"}),
+        "{browser}: React kept every value"
+    );
+
+    let send = ref_of(session, "button", "Send").await;
+    session.ok("click_ax", json!({"ref_id": send})).await;
+    let submitted = state_when(session, "the form was not submitted", |value| {
+        value["submitCount"] == 1
+    })
+    .await;
+    assert_eq!(
+        submitted["submittedValues"]["fullName"], "Ada Lovelace",
+        "{browser}"
+    );
+
+    // set_field with submit: atomic focus + clear + type + requestSubmit.
+    let name = ref_of(session, "textbox", "Full name").await;
+    let filled = session
+        .ok(
+            "set_field",
+            json!({"ref_id": name, "text": "Grace Hopper", "submit": true}),
+        )
+        .await;
+    assert_action_shape(browser, "set_field", &filled);
+    assert_eq!(
+        filled["submit"]["method"], "requestSubmit",
+        "{browser}: {filled}"
+    );
+    let resubmitted = state_when(session, "set_field did not submit", |value| {
+        value["submitCount"] == 2
+    })
+    .await;
+    assert_eq!(
+        resubmitted["submittedValues"]["fullName"], "Grace Hopper",
+        "{browser}"
+    );
+
+    // press_key Enter in a field submits the form (implicit submission, done by allwright
+    // because synthetic keys have no default action).
+    let email = ref_of(session, "textbox", "Email").await;
+    let pressed = session
+        .ok("press_key", json!({"ref_id": email, "key": "Enter"}))
+        .await;
+    assert_eq!(pressed["defaultAction"], "submit", "{browser}: {pressed}");
+    state_when(session, "Enter did not submit", |value| {
+        value["submitCount"] == 3
+    })
+    .await;
+}
+
+pub async fn vue_form(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "vue-form").await;
+    let city = ref_of(session, "textbox", "City").await;
+    session
+        .ok("set_field", json!({"ref_id": city, "text": "Lyon"}))
+        .await;
+    let zip = ref_of(session, "textbox", "Zip code").await;
+    let filled = session
+        .ok(
+            "set_field",
+            json!({"ref_id": zip, "text": "69001", "submit": true}),
+        )
+        .await;
+    assert_eq!(
+        filled["submit"]["method"], "requestSubmit",
+        "{browser}: {filled}"
+    );
+    let saved = state_when(session, "the Vue form was not saved", |value| {
+        value["saved"] == true
+    })
+    .await;
+    assert_eq!(
+        saved["savedValues"],
+        json!({"city": "Lyon", "zipCode": "69001"}),
+        "{browser}: v-model and v-model.lazy both took the values"
+    );
+    assert_eq!(saved["saveCount"], 1, "{browser}");
+}
+
+pub async fn contenteditable_editor(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "contenteditable").await;
+    let editor = ref_of(session, "textbox", "Editor").await;
+    let typed = session
+        .ok("type_ax", json!({"ref_id": editor, "text": "Hello editor"}))
+        .await;
+    assert_eq!(typed["kind"], "contenteditable", "{browser}: {typed}");
+    let after = state_when(session, "the editor did not see the text", |value| {
+        value["text"] == "Hello editor"
+    })
+    .await;
+    assert!(
+        after["beforeInputEvents"].as_u64().unwrap_or(0) >= 1,
+        "{browser}: {after}"
+    );
+}
+
+// ---- Component libraries: comboboxes, portals ----------------------------------------------
+
+pub async fn radix_select_and_dialog(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "radix").await;
+    let fruit = ref_of(session, "combobox", "Fruit").await;
+    let selected = session
+        .ok("select_option", json!({"ref_id": fruit, "label": "Banana"}))
+        .await;
+    assert_action_shape(browser, "select_option", &selected);
+    assert_eq!(selected["method"], "listbox", "{browser}: {selected}");
+    state_when(session, "Radix Select did not take Banana", |value| {
+        value["fruit"] == "banana"
+    })
+    .await;
+
+    let open_settings = ref_of(session, "button", "Open settings").await;
+    let clicked = session
+        .ok("click_ax", json!({"ref_id": open_settings}))
+        .await;
+    assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+    let tree = read_tree(session).await;
+    assert!(
+        tree.starts_with("[open overlays]") && tree.contains("dialog \"Settings\""),
+        "{browser}: the portal dialog is listed first:\n{tree}"
+    );
+    let display_name = ref_of(session, "textbox", "Display name").await;
+    session
+        .ok("type_ax", json!({"ref_id": display_name, "text": "Ada"}))
+        .await;
+    let save = ref_of(session, "button", "Save settings").await;
+    session.ok("click_ax", json!({"ref_id": save})).await;
+    let saved = state_when(session, "the dialog did not save", |value| {
+        value["displayName"] == "Ada"
+    })
+    .await;
+    assert_eq!(saved["settingsOpen"], false, "{browser}: {saved}");
+}
+
+pub async fn react_select_combobox(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "react-select").await;
+    let flavour = ref_of(session, "combobox", "Flavour").await;
+    let filled = session
+        .ok(
+            "set_field",
+            json!({"ref_id": flavour, "text": "Straw", "submit": true}),
+        )
+        .await;
+    assert_eq!(
+        filled["submit"]["method"], "combobox",
+        "{browser}: {filled}"
+    );
+    state_when(session, "react-select did not commit Strawberry", |value| {
+        value["flavour"] == "strawberry"
+    })
+    .await;
+    let flavour = ref_of(session, "combobox", "Flavour").await;
+    let selected = session
+        .ok(
+            "select_option",
+            json!({"ref_id": flavour, "label": "Vanilla"}),
+        )
+        .await;
+    assert_eq!(selected["method"], "listbox", "{browser}: {selected}");
+    state_when(session, "select_option did not pick Vanilla", |value| {
+        value["flavour"] == "vanilla"
+    })
+    .await;
+    let missing = session
+        .call(
+            "select_option",
+            json!({"ref_id": flavour, "label": "Pistachio"}),
+        )
+        .await
+        .expect_err("no such flavour");
+    assert_eq!(
+        missing.code(),
+        "option_not_found",
+        "{browser}: {:?}",
+        missing.0
+    );
+    assert!(
+        strings(&missing.0["suggestions"]).contains(&"Chocolate".to_string()),
+        "{browser}: {:?}",
+        missing.0
+    );
+    let after = state_when(session, "the menu was left open", |value| {
+        value["menuOpen"] == false
+    })
+    .await;
+    assert_eq!(
+        after["flavour"], "vanilla",
+        "{browser}: a failed pick changes nothing"
+    );
+}
+
+pub async fn mui_autocomplete(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "mui-autocomplete").await;
+    let movie = ref_of(session, "combobox", "Movie").await;
+    let filled = session
+        .ok(
+            "set_field",
+            json!({"ref_id": movie, "text": "Casa", "submit": true}),
+        )
+        .await;
+    assert_eq!(
+        filled["submit"]["method"], "combobox",
+        "{browser}: {filled}"
+    );
+    state_when(session, "MUI did not commit Casablanca", |value| {
+        value["movie"] == "Casablanca"
+    })
+    .await;
+    let movie = ref_of(session, "combobox", "Movie").await;
+    session
+        .ok(
+            "select_option",
+            json!({"ref_id": movie, "label": "Vertigo"}),
+        )
+        .await;
+    state_when(session, "select_option did not pick Vertigo", |value| {
+        value["movie"] == "Vertigo"
+    })
+    .await;
+}
+
+// ---- Navigation, tabs, downloads -----------------------------------------------------------
+
+pub async fn spa_routing_and_back(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "spa").await;
+    let about = ref_of(session, "link", "About").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": about})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+    let evidence = strings(&clicked["evidence"]);
+    assert!(
+        evidence
+            .iter()
+            .any(|item| item == "url_changed" || item == "navigation"),
+        "{browser}: {clicked}"
+    );
+    assert_eq!(clicked["navigates"], true, "{browser}: {clicked}");
+    state_when(session, "the route did not change", |value| {
+        value["route"] == "about"
+    })
+    .await;
+    assert!(
+        read_tree(session).await.contains("heading \"About us\""),
+        "{browser}"
+    );
+    let back = session.ok("go_back", json!({})).await;
+    assert!(
+        back["url"].as_str().unwrap_or("").ends_with("spa.html"),
+        "{browser}: {back}"
+    );
+    state_when(session, "going back did not restore Home", |value| {
+        value["route"] == "home"
+    })
+    .await;
+}
+
+pub async fn new_tab_link_and_tab_tools(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "new-tab").await;
+    let first_tab = session.ok("list_tabs", json!({})).await["tabs"]
+        .as_array()
+        .expect("tabs")
+        .len();
+    let link = ref_of(session, "link", "Open help in a new tab").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": link})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["retryAllowed"], false, "{browser}: {clicked}");
+    let new_tabs = clicked["observed"]["newTabs"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(new_tabs.len(), 1, "{browser}: one new tab: {clicked}");
+    let new_tab = new_tabs[0]["tabId"].as_i64().expect("tab id");
+    let state_after = state(session).await;
+    assert_eq!(state_after["linkClicks"], 1, "{browser}: clicked once");
+
+    let tabs = session.ok("list_tabs", json!({})).await;
+    assert_eq!(
+        tabs["tabs"].as_array().map(Vec::len),
+        Some(first_tab + 1),
+        "{browser}: {tabs}"
+    );
+    session.ok("select_tab", json!({"tabId": new_tab})).await;
+    // The new tab may still be loading its page.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let tree = session
+            .ok("get_accessibility_tree", json!({"tabId": new_tab}))
+            .await;
+        if tree["tree"]
+            .as_str()
+            .unwrap_or("")
+            .contains("heading \"Help\"")
+        {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{browser}: the help page never showed: {tree}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let closed = session.ok("close_tab", json!({"tabId": new_tab})).await;
+    assert_eq!(closed["closed"], new_tab, "{browser}: {closed}");
+    let opened = session
+        .ok(
+            "new_tab",
+            json!({"url": fixtures().url("/pages/actions/help.html")}),
+        )
+        .await;
+    assert_eq!(
+        opened["title"].as_str().map(str::is_empty),
+        Some(false),
+        "{browser}: {opened}"
+    );
+    session
+        .ok("close_tab", json!({"tabId": opened["tabId"]}))
+        .await;
+    let last = session.call("close_tab", json!({})).await;
+    assert_eq!(
+        last.expect_err("the last tab is not closed").code(),
+        "invalid_arguments",
+        "{browser}"
+    );
+}
+
+pub async fn download_link_is_inconclusive(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "download").await;
+    let before = fixtures().request_count("/download/report.csv");
+    let link = ref_of(session, "link", "Download report").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": link})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["progress"], "inconclusive", "{browser}: {clicked}");
+    assert_eq!(clicked["retryAllowed"], false, "{browser}: {clicked}");
+    assert!(
+        clicked["observed"]["downloads"]
+            .as_array()
+            .is_some_and(|items| !items.is_empty()),
+        "{browser}: {clicked}"
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        fixtures().request_count("/download/report.csv") - before,
+        1,
+        "{browser}: downloaded once"
+    );
+}
+
+// ---- The click arbiter ---------------------------------------------------------------------
+
+pub async fn mutating_request_is_inconclusive_and_never_repeated(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "network").await;
+    let before = fixtures().request_count("/api/mutate");
+    let delete = ref_of(session, "button", "Delete item").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": delete})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["progress"], "inconclusive", "{browser}: {clicked}");
+    assert_eq!(clicked["retryAllowed"], false, "{browser}: {clicked}");
+    assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+    assert!(
+        clicked["observed"]["requests"][0]["method"] == "POST",
+        "{browser}: {clicked}"
+    );
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(
+        fixtures().request_count("/api/mutate") - before,
+        1,
+        "{browser}: one activation, never a second"
+    );
+}
+
+pub async fn telemetry_beacons_are_ignored(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "network").await;
+    let before = fixtures().request_count("/telemetry/collect");
+    let refresh = ref_of(session, "button", "Refresh stats").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": refresh})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    // A telemetry beacon is not the click's effect: the arbiter sees no progress and no side
+    // effect. Chrome then gives this safe generic target its one trusted click; Firefox stays
+    // synthetic.
+    assert_eq!(clicked["progress"], "none", "{browser}: {clicked}");
+    assert!(
+        clicked["observed"]["requests"].is_null(),
+        "{browser}: {clicked}"
+    );
+    let expected_method = match session.browser {
+        Browser::Chromium => "trusted-fallback",
+        Browser::Firefox => "synthetic",
+    };
+    assert_eq!(clicked["method"], expected_method, "{browser}: {clicked}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let activations = fixtures().request_count("/telemetry/collect") - before;
+    let expected = if session.browser == Browser::Chromium {
+        2
+    } else {
+        1
+    };
+    assert_eq!(
+        activations, expected,
+        "{browser}: at most one trusted retry"
+    );
+}
+
+pub async fn overlay_with_pointer_events_none(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "overlay").await;
+    let buy = ref_of(session, "button", "Buy tickets").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": buy})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        state(session).await["clicked"],
+        1,
+        "{browser}: clicked once"
+    );
+}
+
+pub async fn trusted_only_button(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "trusted-only").await;
+    let button = ref_of(session, "button", "Trusted only").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": button})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["retryAllowed"], false, "{browser}: {clicked}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = state(session).await;
+    assert_eq!(
+        after["ignoredClicks"], 1,
+        "{browser}: one synthetic click: {after}"
+    );
+    match session.browser {
+        Browser::Chromium => {
+            assert_eq!(
+                clicked["method"], "trusted-fallback",
+                "{browser}: {clicked}"
+            );
+            assert_eq!(
+                after["trustedClicks"], 1,
+                "{browser}: one trusted click: {after}"
+            );
+        }
+        Browser::Firefox => {
+            assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+            assert_eq!(clicked["progress"], "none", "{browser}: {clicked}");
+            assert_eq!(after["trustedClicks"], 0, "{browser}: {after}");
+        }
+    }
+}
+
+// ---- Hover, scroll, keys, waiting ----------------------------------------------------------
+
+pub async fn hover_scroll_keys_and_stability(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/scroll-hover.html"))
+        .await;
+    let info = ref_of(session, "button", "Shipping info").await;
+    let hovered = session.ok("hover", json!({"ref_id": info})).await;
+    assert_action_shape(browser, "hover", &hovered);
+    assert_eq!(hovered["progress"], "observed", "{browser}: {hovered}");
+    assert_eq!(state(session).await["tooltip"], true, "{browser}");
+
+    let heading = ref_of(session, "heading", "Scroll and hover").await;
+    let nothing = session.ok("hover", json!({"ref_id": heading})).await;
+    assert_eq!(nothing["progress"], "none", "{browser}: {nothing}");
+
+    let down = session.ok("scroll", json!({})).await;
+    assert_action_shape(browser, "scroll", &down);
+    assert_eq!(down["target"], "page", "{browser}: {down}");
+    assert!(
+        down["after"]["y"].as_f64() > down["before"]["y"].as_f64(),
+        "{browser}: {down}"
+    );
+    let bottom = session.ok("scroll", json!({"to": "bottom"})).await;
+    assert_eq!(bottom["progress"], "observed", "{browser}: {bottom}");
+    let again = session.ok("scroll", json!({"to": "bottom"})).await;
+    assert_eq!(
+        again["progress"], "none",
+        "{browser}: already at the bottom: {again}"
+    );
+    let results = ref_of(session, "list", "Results").await;
+    let list = session
+        .ok("scroll", json!({"ref_id": results, "amount": 80}))
+        .await;
+    assert_eq!(list["target"], "element", "{browser}: {list}");
+    assert_eq!(list["after"]["y"], 80, "{browser}: {list}");
+
+    let first = ref_of(session, "textbox", "First").await;
+    session
+        .ok("type_ax", json!({"ref_id": first, "text": "x"}))
+        .await;
+    let tab = session
+        .ok("press_key", json!({"ref_id": first, "key": "Tab"}))
+        .await;
+    assert_eq!(tab["defaultAction"], "focus_next", "{browser}: {tab}");
+    let focused = session
+        .evaluate("document.activeElement && document.activeElement.id")
+        .await;
+    assert_eq!(focused, "second", "{browser}");
+    let typed = session.ok("press_key", json!({"key": "z"})).await;
+    assert_eq!(typed["defaultAction"], "insert_text", "{browser}: {typed}");
+    assert_eq!(
+        session
+            .evaluate("document.getElementById('second').value")
+            .await,
+        "z",
+        "{browser}"
+    );
+
+    let load_more = ref_of(session, "button", "Load more").await;
+    session.ok("click_ax", json!({"ref_id": load_more})).await;
+    let stable = session
+        .ok(
+            "wait_for_stable",
+            json!({"quietMs": 300, "timeoutMs": 10000}),
+        )
+        .await;
+    assert_eq!(stable["stable"], true, "{browser}: {stable}");
+    assert_eq!(
+        state(session).await["loaded"],
+        1,
+        "{browser}: waited for the work to end"
+    );
+}
+
+// ---- Bad input and stale refs --------------------------------------------------------------
+
+pub async fn bad_input_and_stale_refs(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "react-form").await;
+    let send = ref_of(session, "button", "Send").await;
+    for (tool, arguments, code) in [
+        ("click_ax", json!({}), "invalid_arguments"),
+        ("click_ax", json!({"ref_id": "12"}), "invalid_arguments"),
+        ("click_ax", json!({"ref_id": 12}), "invalid_arguments"),
+        (
+            "type_ax",
+            json!({"ref_id": send, "text": "x".repeat(60_000)}),
+            "invalid_arguments",
+        ),
+        (
+            "type_ax",
+            json!({"ref_id": send, "text": 5}),
+            "invalid_arguments",
+        ),
+        (
+            "type_ax",
+            json!({"ref_id": send, "text": "hi"}),
+            "not_typable",
+        ),
+        (
+            "press_key",
+            json!({"key": "a", "modifiers": ["Hyper"]}),
+            "invalid_arguments",
+        ),
+        (
+            "select_option",
+            json!({"ref_id": send}),
+            "invalid_arguments",
+        ),
+        ("click_ax", json!({"ref_id": "ref_999999"}), "ref_not_found"),
+    ] {
+        let error = session
+            .call(tool, arguments.clone())
+            .await
+            .expect_err("bad input is refused");
+        assert_eq!(
+            error.code(),
+            code,
+            "{browser}: {tool}({arguments}): {:?}",
+            error.0
+        );
+        assert!(
+            error.0["message"]
+                .as_str()
+                .is_some_and(|text| !text.is_empty()),
+            "{browser}: {:?}",
+            error.0
+        );
+    }
+    // A removed element's ref fails with "not found" and suggestions that resolve, and never
+    // reaches another element.
+    let name = ref_of(session, "textbox", "Full name").await;
+    session
+        .evaluate("document.getElementById('full-name').closest('p').remove(); true")
+        .await;
+    let stale = session
+        .call("click_ax", json!({"ref_id": name}))
+        .await
+        .expect_err("a removed element's ref does not resolve");
+    assert_eq!(stale.code(), "ref_not_found", "{browser}: {:?}", stale.0);
+    assert!(
+        stale.0["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not found"),
+        "{browser}: {:?}",
+        stale.0
+    );
+    for suggestion in strings(&stale.0["suggestions"]) {
+        session
+            .ok("get_accessibility_tree", json!({"ref_id": suggestion}))
+            .await;
+    }
+    // The page and the extension keep working.
+    assert!(
+        read_tree(session).await.contains("button \"Send\""),
+        "{browser}"
+    );
+    assert_eq!(
+        state(session).await["submitCount"],
+        0,
+        "{browser}: nothing was submitted"
+    );
+}
