@@ -67,9 +67,9 @@ export function watchTab(tabId, frameId = 0) {
     /** What was seen so far, in the shape of an action result's `observed` (empty parts left out). */
     observed: () => observedOf(watch),
     /** Whether a navigation of the watched frame started. */
-    navigationStarted: () => watch.navigation !== null,
+    navigationStarted: () => navigationOf(watch) !== null,
     /** Whether the watched frame's document was replaced or its URL changed. */
-    navigated: () => watch.navigation !== null || watch.sameDocumentUrl !== null,
+    navigated: () => navigationOf(watch) !== null || watch.sameDocumentUrl !== null,
     /** Whether something happened that forbids a retry (French document, click_ax). */
     sawSideEffects: () => watch.requests.length > 0 || watch.newTabs.length > 0 || watch.downloads.length > 0,
     /**
@@ -90,9 +90,21 @@ export function watchTab(tabId, frameId = 0) {
   };
 }
 
+/**
+ * The watched frame's navigation, unless it turned into a download: the browser starts a link's
+ * load, the response says "attachment", and the page stays (Chrome then reports an aborted load;
+ * Firefox may report nothing more).
+ */
+function navigationOf(watch) {
+  const navigation = watch.navigation;
+  if (navigation === null) return null;
+  return watch.downloads.some((item) => item.url === navigation.url) ? null : navigation;
+}
+
 function observedOf(watch) {
   const observed = {};
-  if (watch.navigation !== null) observed.navigation = { url: watch.navigation.url };
+  const navigation = navigationOf(watch);
+  if (navigation !== null) observed.navigation = { url: navigation.url };
   else if (watch.sameDocumentUrl !== null) observed.navigation = { url: watch.sameDocumentUrl, sameDocument: true };
   if (watch.newTabs.length > 0) observed.newTabs = watch.newTabs.map((tab) => ({ ...tab }));
   if (watch.downloads.length > 0) observed.downloads = watch.downloads.map((item) => ({ ...item }));
@@ -101,7 +113,7 @@ function observedOf(watch) {
 }
 
 function navigationSettled(watch, timeoutMs) {
-  const isSettled = () => watch.navigation === null || watch.navigation.finished;
+  const isSettled = () => navigationOf(watch) === null || watch.navigation.finished;
   if (isSettled()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -229,6 +241,7 @@ export function onDownloadStarted(item) {
     const download = { url: item.url };
     if (item.filename) download.filename = item.filename;
     watch.downloads.push(download);
+    notify(watch);
   }
 }
 

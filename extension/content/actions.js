@@ -535,8 +535,37 @@
     };
   }
 
+  /**
+   * Focuses an element as a person's click or Tab would, focus events included. A browser whose
+   * window is not the active one (a background window, a headless Firefox) moves
+   * document.activeElement but holds the focus events back until the window is activated;
+   * components that track focus through them (MUI's Autocomplete resets its input while it
+   * believes it is unfocused) would then undo what the agent types. When the element took focus
+   * and no focus event came, the events are dispatched as the browser would have.
+   * @param {Element} element
+   * @param {{preventScroll?: boolean}} [options]
+   */
+  function focusElement(element, { preventScroll = true } = {}) {
+    if (typeof element.focus !== "function") return;
+    const previous = deepActiveElement();
+    let focusEventSeen = false;
+    const seen = () => {
+      focusEventSeen = true;
+    };
+    element.addEventListener("focus", seen, { capture: true, once: true });
+    element.focus({ preventScroll });
+    element.removeEventListener("focus", seen, { capture: true });
+    if (focusEventSeen || deepActiveElement() !== element || previous === element) return;
+    if (previous !== null && previous !== document.body && previous !== element) {
+      previous.dispatchEvent(new FocusEvent("blur", { relatedTarget: element, composed: true }));
+      previous.dispatchEvent(new FocusEvent("focusout", { bubbles: true, relatedTarget: element, composed: true }));
+    }
+    element.dispatchEvent(new FocusEvent("focus", { relatedTarget: previous, composed: true }));
+    element.dispatchEvent(new FocusEvent("focusin", { bubbles: true, relatedTarget: previous, composed: true }));
+  }
+
   function focusQuietly(element) {
-    if (typeof element.focus === "function") element.focus({ preventScroll: true });
+    focusElement(element);
   }
 
   /**
@@ -1596,7 +1625,7 @@
     if ((backward && index === 0) || (!backward && index === order.length - 1)) {
       hints.push("focus wrapped around the page");
     }
-    next.focus();
+    focusElement(next, { preventScroll: false });
     return next;
   }
 

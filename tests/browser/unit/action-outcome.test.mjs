@@ -111,3 +111,13 @@ test("a link's download aborts its navigation, which then does not count as one"
   assert.equal(watch.navigated(), false);
   watch.stop();
 });
+
+test("a link's download that Firefox never ends is not a navigation either", () => {
+  const watch = watchTab(11, 0);
+  onFrameNavigation("beforeNavigate", { tabId: 11, frameId: 0, url: "http://a/download/report.csv" });
+  assert.equal(watch.navigated(), true);
+  onDownloadStarted({ url: "http://a/download/report.csv" });
+  assert.equal(watch.navigated(), false);
+  assert.equal(watch.observed().navigation, undefined);
+  watch.stop();
+});
