@@ -1246,10 +1246,11 @@ mod tests {
                     argument.name
                 );
             }
-            // docs/protocol.md: every tool takes tabId.
-            assert!(
+            // docs/protocol.md: every tool takes tabId, except list_tabs, which lists them all.
+            assert_eq!(
                 schema["properties"]["tabId"].is_object(),
-                "{} takes tabId",
+                tool.name != "list_tabs",
+                "{} and tabId",
                 tool.name
             );
         }

@@ -3,8 +3,9 @@
 // (click_ax) and every other action read it to tell "something happened elsewhere" from "nothing
 // happened", and wait_for_stable reads the requests still in flight.
 //
-// The browser events arrive through listeners that main.js registers in its first turn (MV3 wakes
-// a worker only for those); they are forwarded here. Everything here lives in memory on purpose:
+// Tab, download and navigation events arrive through listeners that main.js registers in its
+// first turn (MV3 wakes a worker only for those); request events only while an agent works
+// (observeRequestsWhileAgentWorks). Everything here lives in memory on purpose:
 // a watch belongs to a tool call in flight, which dies with the worker anyway, and the requests in
 // flight are only ever asked about "now".
 
@@ -211,6 +212,40 @@ export function networkState(tabId) {
     else pending.push(request);
   }
   return { pending, longLived, lastActivityAt: lastNetworkActivity.get(tabId) ?? 0 };
+}
+
+/**
+ * Requests are observed only while an agent works: from a tool call until ten minutes after the
+ * last one. A page that no tool touches pays nothing, and the service worker is not woken for
+ * every request of every tab. A request already running when observation starts is unknown;
+ * its end still counts as network activity (onRequestFinished), which is all wait_for_stable needs.
+ */
+const REQUEST_OBSERVATION_IDLE_MS = 10 * 60_000;
+
+/** @type {ReturnType<typeof setTimeout>|null} */
+let requestObservationTimer = null;
+
+/**
+ * Starts (or prolongs) request observation. Called at the start of every tool call.
+ * @param {{onBeforeRequest: any, onCompleted: any, onErrorOccurred: any}} webRequest the browser's API
+ */
+export function observeRequestsWhileAgentWorks(webRequest) {
+  const filter = { urls: ["<all_urls>"] };
+  if (requestObservationTimer === null) {
+    webRequest.onBeforeRequest.addListener(onRequestStarted, filter);
+    webRequest.onCompleted.addListener(onRequestFinished, filter);
+    webRequest.onErrorOccurred.addListener(onRequestFinished, filter);
+  } else {
+    clearTimeout(requestObservationTimer);
+  }
+  requestObservationTimer = setTimeout(() => {
+    requestObservationTimer = null;
+    webRequest.onBeforeRequest.removeListener(onRequestStarted);
+    webRequest.onCompleted.removeListener(onRequestFinished);
+    webRequest.onErrorOccurred.removeListener(onRequestFinished);
+    requestsInFlight.clear();
+    lastNetworkActivity.clear();
+  }, REQUEST_OBSERVATION_IDLE_MS);
 }
 
 // ---- Tabs, downloads, navigations ---------------------------------------------------------

@@ -16,8 +16,6 @@ import {
   forgetTabActivity,
   onDownloadStarted,
   onFrameNavigation,
-  onRequestFinished,
-  onRequestStarted,
   onTabOpened,
 } from "./activity.js";
 
@@ -58,7 +56,7 @@ api.tabs.onRemoved.addListener((tabId) => {
   if (BROWSER === "chrome") forgetTab(tabId);
 });
 
-// What a tab does while an action settles (activity.js): tabs it opens, downloads, requests.
+// What a tab does while an action settles (activity.js): the tabs it opens and its downloads.
 api.tabs.onCreated.addListener((tab) => {
   if (tab.openerTabId !== undefined && tab.id !== undefined) onTabOpened(tab.openerTabId, tab.id, tab.pendingUrl ?? tab.url ?? "");
 });
@@ -66,9 +64,7 @@ api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
   onTabOpened(details.sourceTabId, details.tabId, details.url ?? "");
 });
 api.downloads.onCreated.addListener((item) => onDownloadStarted({ url: item.finalUrl ?? item.url, filename: item.filename }));
-api.webRequest.onBeforeRequest.addListener(onRequestStarted, { urls: ["<all_urls>"] });
-api.webRequest.onCompleted.addListener(onRequestFinished, { urls: ["<all_urls>"] });
-api.webRequest.onErrorOccurred.addListener(onRequestFinished, { urls: ["<all_urls>"] });
+// Requests are observed only while an agent works: tools.js starts it on every tool call.
 
 // Chrome compiles WebAssembly in content scripts under the page's policy, so the background
 // keeps each document's policy headers (csp-records.js). Observing headers needs no blocking

@@ -7,6 +7,7 @@ import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { goBack, navigate } from "./navigation.js";
 import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
+import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
 
 /** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
@@ -40,6 +41,7 @@ const TOOLS = Object.freeze({
 export async function runTool(tool, rawArguments) {
   const checked = validateArguments(tool, rawArguments);
   if (!checked.ok) fail(checked.error.code, checked.error.message, checked.error);
+  observeRequestsWhileAgentWorks(api.webRequest);
   return TOOLS[tool](checked.value);
 }
 

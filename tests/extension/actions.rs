@@ -93,6 +93,24 @@ fn strings(value: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Waits a moment for anything delayed, then checks how many requests the server got for `path`
+/// since `before`: an action activates its target once, and only a trusted fallback may add one.
+async fn assert_requests_since(
+    session: &Session,
+    path: &str,
+    before: usize,
+    expected: usize,
+    what: &str,
+) {
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(
+        fixtures().request_count(path) - before,
+        expected,
+        "{}: {what}",
+        session.browser.name()
+    );
+}
+
 /// The result shape every action shares (docs/protocol.md, "Action results").
 fn assert_action_shape(browser: &str, tool: &str, result: &Value) {
     assert_eq!(result["success"], true, "{browser}: {tool}: {result}");
@@ -561,12 +579,14 @@ pub async fn download_link_is_inconclusive(session: &Session) {
             .is_some_and(|items| !items.is_empty()),
         "{browser}: {clicked}"
     );
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        fixtures().request_count("/download/report.csv") - before,
+    assert_requests_since(
+        session,
+        "/download/report.csv",
+        before,
         1,
-        "{browser}: downloaded once"
-    );
+        "downloaded once",
+    )
+    .await;
 }
 
 // ---- The click arbiter ---------------------------------------------------------------------
@@ -585,12 +605,14 @@ pub async fn mutating_request_is_inconclusive_and_never_repeated(session: &Sessi
         clicked["observed"]["requests"][0]["method"] == "POST",
         "{browser}: {clicked}"
     );
-    tokio::time::sleep(Duration::from_millis(1_000)).await;
-    assert_eq!(
-        fixtures().request_count("/api/mutate") - before,
+    assert_requests_since(
+        session,
+        "/api/mutate",
+        before,
         1,
-        "{browser}: one activation, never a second"
-    );
+        "one activation, never a second",
+    )
+    .await;
 }
 
 pub async fn telemetry_beacons_are_ignored(session: &Session) {
@@ -613,17 +635,19 @@ pub async fn telemetry_beacons_are_ignored(session: &Session) {
         Browser::Firefox => "synthetic",
     };
     assert_eq!(clicked["method"], expected_method, "{browser}: {clicked}");
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let activations = fixtures().request_count("/telemetry/collect") - before;
     let expected = if session.browser == Browser::Chromium {
         2
     } else {
         1
     };
-    assert_eq!(
-        activations, expected,
-        "{browser}: at most one trusted retry"
-    );
+    assert_requests_since(
+        session,
+        "/telemetry/collect",
+        before,
+        expected,
+        "at most one trusted retry",
+    )
+    .await;
 }
 
 pub async fn overlay_with_pointer_events_none(session: &Session) {
