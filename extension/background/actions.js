@@ -132,8 +132,10 @@ export async function clickAx(args) {
   let method = "synthetic";
   let trustedFallbackUsed = false;
   if (!progressed() && !watch.sawSideEffects()) {
-    const refusal = watch.sawReads()
-      ? "the page fetched data after the click and may still be reacting to it"
+    // Telemetry and reads are not the click's effect, but they show that a handler ran (or that
+    // the page is still answering the click): a trusted click would run it a second time.
+    const refusal = watch.sawPageTraffic()
+      ? "the page sent requests after the click, so a handler ran or the page is still reacting"
       : trustedFallbackRefusal(fallback, frameId, stableIntervals);
     if (refusal === null) {
       const point = { x: lastRect.x + lastRect.width / 2, y: lastRect.y + lastRect.height / 2 };

@@ -35,7 +35,7 @@ const lastNetworkActivity = new Map();
 /**
  * What one watch has seen so far.
  * @typedef {{method: string, url: string, kind: "mutating"|"beacon"}} NotableRequest
- * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[], reads: number,
+ * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[], pageTraffic: number,
  *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{url: string, filename?: string}>,
  *   navigation: {url: string, started: boolean, committed: boolean, finished: boolean, error?: string}|null,
  *   sameDocumentUrl: string|null, listeners: Set<() => void>}} Watch
@@ -56,7 +56,7 @@ export function watchTab(tabId, frameId = 0) {
     frameId,
     startedAt: Date.now(),
     requests: [],
-    reads: 0,
+    pageTraffic: 0,
     newTabs: [],
     downloads: [],
     navigation: null,
@@ -74,10 +74,11 @@ export function watchTab(tabId, frameId = 0) {
     /** Whether something happened that forbids a retry (French document, click_ax). */
     sawSideEffects: () => watch.requests.length > 0 || watch.newTabs.length > 0 || watch.downloads.length > 0,
     /**
-     * Whether the page fetched data (not telemetry) since the watch started: not a side effect,
-     * but a sign that the page may still be reacting, so no trusted fallback may run.
+     * Whether the page fetched data or sent telemetry since the watch started: not a side
+     * effect, but a sign that a handler ran or the page is still reacting, so that no trusted
+     * fallback may run.
      */
-    sawReads: () => watch.reads > 0,
+    sawPageTraffic: () => watch.pageTraffic > 0,
     /**
      * Resolves when a navigation that started has finished (or failed), or after `timeoutMs`;
      * resolves at once when none started. Returns whether it finished.
@@ -151,11 +152,14 @@ export function onRequestStarted(details) {
   perTab.set(details.requestId, { url: details.url, method: details.method, type: details.type, startedAt: Date.now() });
   lastNetworkActivity.set(details.tabId, Date.now());
   const kind = notableKind(details);
-  const pageRead = kind === null && (details.type === "xmlhttprequest" || details.type === "fetch") && !isTelemetry(details.url);
+  // Requests that are not side effects still show that the page is at work: its own reads, and
+  // telemetry, which a handler sends when it runs.
+  const pageTraffic = kind === null
+    && ["xmlhttprequest", "fetch", "ping", "beacon"].includes(details.type);
   for (const watch of watches) {
     if (watch.tabId !== details.tabId) continue;
     if (kind !== null) watch.requests.push({ method: details.method, url: details.url, kind });
-    else if (pageRead) watch.reads += 1;
+    else if (pageTraffic) watch.pageTraffic += 1;
   }
 }
 
