@@ -132,8 +132,9 @@ async fn try_main() -> Result<(), String> {
     // Acting: the agent fills a field and ticks a box by the refs it just read, then reads the
     // form again to see the result.
     let tree_text = tree["tree"].as_str().unwrap_or("");
+    // The field's name is "Name *": the page's CSS adds the asterisk after required labels.
     let name_field =
-        find_ref(tree_text, "textbox \"Name\"").ok_or("the demo tree shows no textbox \"Name\"")?;
+        find_ref(tree_text, "textbox \"Name").ok_or("the demo tree shows no textbox \"Name *\"")?;
     let typed = call(
         "set_field",
         json!({"ref_id": name_field, "text": "Espresso machine"}),
