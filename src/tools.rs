@@ -122,16 +122,20 @@ const TAB_ID: Argument = Argument {
         "The browser tab to use. Leave it out to use the active tab of the last focused window.",
 };
 
+/// The largest frame id: browsers hand out frame ids up to JavaScript's largest safe integer
+/// (Firefox's are often above 2^32).
+const LARGEST_FRAME_ID: i64 = 9_007_199_254_740_991;
+
 /// `frameId` of the tools that act in one frame.
 const ACTION_FRAME_ID: Argument = Argument {
     name: "frameId",
     kind: ArgumentKind::Integer {
         minimum: 0,
-        maximum: i32::MAX as i64,
+        maximum: LARGEST_FRAME_ID,
     },
     required: false,
     default: None,
-    description: "The frame to act in: the one whose tree printed ref_id. Leave it out for the top document (frame 0).",
+    description: "The frame to act in: the one whose tree printed ref_id (accessibility_snapshot names each frame's document `tab-T.frame-F`; F is its frameId). Leave it out for the top document (frame 0).",
 };
 
 /// `text` of type_ax and set_field.
@@ -230,10 +234,10 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
             },
             Argument {
                 name: "frameId",
-                kind: ArgumentKind::Integer { minimum: 0, maximum: i32::MAX as i64 },
+                kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_FRAME_ID },
                 required: false,
                 default: None,
-                description: "Read this frame of the tab instead of the top document (0 is the top document).",
+                description: "Read this frame of the tab instead of the top document (0 is the top document; accessibility_snapshot names each frame's document `tab-T.frame-F`, F being its frameId).",
             },
             TAB_ID,
         ],
@@ -1319,7 +1323,7 @@ mod tests {
         );
         assert_eq!(
             property("click_ax", "frameId"),
-            json!({"type": "integer", "minimum": 0, "maximum": i32::MAX})
+            json!({"type": "integer", "minimum": 0, "maximum": 9_007_199_254_740_991_i64})
         );
         assert_eq!(
             property("new_tab", "url"),

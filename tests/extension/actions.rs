@@ -855,3 +855,82 @@ pub async fn bad_input_and_stale_refs(session: &Session) {
         "{browser}: nothing was submitted"
     );
 }
+
+// ---- Frames --------------------------------------------------------------------------------
+
+async fn read_frame_tree(session: &Session, frame_id: i64) -> String {
+    session
+        .ok("get_accessibility_tree", json!({"frameId": frame_id}))
+        .await["tree"]
+        .as_str()
+        .expect("tree")
+        .to_string()
+}
+
+pub async fn act_inside_a_cross_origin_frame(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/frame-actions/top.html"))
+        .await;
+    // The frame's id, as an agent finds it: the snapshot's context ids are `tab-T.frame-F`.
+    let snapshot = session
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    let documents: Value =
+        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
+    let frame_id: i64 = documents["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .find(|document| {
+            document["url"]
+                .as_str()
+                .is_some_and(|url| url.ends_with("/frame-actions/child.html"))
+        })
+        .and_then(|document| document["contextId"].as_str())
+        .and_then(|context| context.rsplit(".frame-").next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("{browser}: no frame document in {documents}"));
+
+    let tree = read_frame_tree(session, frame_id).await;
+    let city = find_ref(&tree, "textbox", "Frame city").expect("the frame's field");
+    let save = find_ref(&tree, "button", "Frame save").expect("the frame's button");
+    let typed = session
+        .ok(
+            "type_ax",
+            json!({"ref_id": city, "text": "Lyon", "frameId": frame_id}),
+        )
+        .await;
+    assert_eq!(typed["value"], "Lyon", "{browser}: {typed}");
+    let clicked = session
+        .ok("click_ax", json!({"ref_id": save, "frameId": frame_id}))
+        .await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert!(
+        read_frame_tree(session, frame_id)
+            .await
+            .contains("Saved: Lyon"),
+        "{browser}: the frame's page took the click: {clicked}"
+    );
+    // A frame's refs belong to that frame: the top document does not know them.
+    let elsewhere = session
+        .call("click_ax", json!({"ref_id": save}))
+        .await
+        .expect_err("another document's ref");
+    assert_eq!(
+        elsewhere.code(),
+        "ref_not_found",
+        "{browser}: {:?}",
+        elsewhere.0
+    );
+    let missing = session
+        .call("click_ax", json!({"ref_id": save, "frameId": 99_999}))
+        .await
+        .expect_err("no such frame");
+    assert_eq!(
+        missing.code(),
+        "frame_not_found",
+        "{browser}: {:?}",
+        missing.0
+    );
+}

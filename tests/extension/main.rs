@@ -102,6 +102,7 @@ const ACTIONS: &[(&str, Check)] = checks![
     actions::trusted_only_button,
     actions::hover_scroll_keys_and_stability,
     actions::bad_input_and_stale_refs,
+    actions::act_inside_a_cross_origin_frame,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
