@@ -26,7 +26,7 @@ export async function newTab({ tabId, url, timeoutMs }) {
   const windowId = tabId === undefined ? undefined : (await resolveTab(tabId)).windowId;
   const tab = await api.tabs.create({ url: "about:blank", active: true, ...(windowId === undefined ? {} : { windowId }) });
   await focusWindow(tab.windowId);
-  if (url === undefined || url === "about:blank") return { tabId: tab.id, url: "about:blank", title: "" };
+  if (url === "about:blank") return { tabId: tab.id, url: "about:blank", title: "" };
   const loaded = await navigate({ tabId: tab.id, url, timeoutMs });
   return { tabId: tab.id, ...loaded };
 }

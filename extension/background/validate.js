@@ -94,7 +94,7 @@ export const TOOL_SCHEMAS = Object.freeze({
   list_tabs: Object.freeze({}),
   new_tab: Object.freeze({
     tabId: TAB_ID,
-    url: { type: "string", example: "https://example.com/", check: checkNavigableUrl },
+    url: { type: "string", default: "about:blank", example: "https://example.com/", check: checkNavigableUrl },
     timeoutMs: NAVIGATION_TIMEOUT,
   }),
   select_tab: Object.freeze({ tabId: { ...TAB_ID, required: true, example: 12 } }),

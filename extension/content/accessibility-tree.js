@@ -829,6 +829,7 @@
       refNumbers.set(element, number);
     }
     win.__wbRefCounter = number;
+    recentTrees = [body, ...recentTrees.slice(0, RECENT_TREES_KEPT - 1)];
     return { tree: body, ...envelope.result };
   }
 
@@ -910,10 +911,32 @@
   }
 
   /**
-   * The role and name the tree prints for an element that has a reference, read from the first
-   * line of a one-level tree anchored on it, so an action reports its target exactly as the
-   * agent saw it. An element the tree does not show (hidden, or flattened as a nameless
-   * container) is reported as "generic" with its anchored line's name, or none.
+   * The texts of the last trees this frame printed, newest first. Actions name their target from
+   * the line the agent read, without building the tree again. A few are kept because an agent
+   * may zoom into a container (an anchored read) and then act on a ref of the full read before.
+   * @type {string[]}
+   */
+  let recentTrees = [];
+  const RECENT_TREES_KEPT = 3;
+
+  /**
+   * The line of a tree text that carries `reference`, or null. The reference is matched with the
+   * space before it: a name or value that contains "[ref_N]" is printed escaped as "\[ref_N]".
+   * @param {string} tree
+   * @param {string} reference
+   */
+  function lineWithReference(tree, reference) {
+    const at = tree.indexOf(` [${reference}]`);
+    if (at < 0) return null;
+    const end = tree.indexOf('\n', at);
+    return tree.slice(tree.lastIndexOf('\n', at) + 1, end < 0 ? tree.length : end);
+  }
+
+  /**
+   * The role and name the tree printed for an element that has a reference, so that an action
+   * reports its target exactly as the agent saw it: from the last trees read in this frame, or,
+   * for a reference none of them shows, from a one-level tree anchored on it. An element the tree
+   * does not show (hidden since it was read) is reported as "generic" with no name.
    * @param {Element} element
    * @returns {Promise<{role: string, name: string}>}
    */
@@ -921,6 +944,10 @@
     const number = refNumbers.get(element);
     if (number === undefined || lookup(`ref_${number}`) !== element) return { role: 'generic', name: '' };
     const reference = `ref_${number}`;
+    for (const tree of recentTrees) {
+      const line = lineWithReference(tree, reference);
+      if (line !== null) return parseTreeLine(line);
+    }
     let tree;
     try {
       ({ tree } = await generateAccessibilityTree({ ref_id: reference, maxDepth: 1, maxChars: 4000 }));
@@ -929,8 +956,8 @@
       // runs on it, and its report just has no role or name to give.
       return { role: 'generic', name: '' };
     }
-    const line = tree.split('\n').find((candidate) => candidate.includes(`[${reference}]`));
-    return line === undefined ? { role: 'generic', name: '' } : parseTreeLine(line);
+    const line = lineWithReference(tree, reference);
+    return line === null ? { role: 'generic', name: '' } : parseTreeLine(line);
   }
 
   /**

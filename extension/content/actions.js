@@ -130,8 +130,13 @@
   const TABBABLE_CANDIDATES = "a[href], area[href], button, input, select, textarea, iframe, summary, "
     + "audio[controls], video[controls], [contenteditable], [tabindex]";
 
-  /** How long a click's before-state stays available to observe_click. */
-  const CLICK_MEMORY_MS = 30_000;
+  /**
+   * How long a click's before-state stays available to observe_click. The background observes for
+   * about a second (two intervals, perhaps a fallback and one more); the margin covers a slow
+   * message channel. Every remembered click keeps a document-wide MutationObserver running, so
+   * the memory is short.
+   */
+  const CLICK_MEMORY_MS = 10_000;
   /** set_field: how long a combobox's suggestion list may take to appear after typing. */
   const SUGGESTIONS_TIMEOUT_MS = 1000;
   /** set_field: the "petits délais" between the keys that commit a suggestion. */
@@ -736,7 +741,7 @@
       else noteDeferredMutations(entry, records);
     });
     const token = newClickToken();
-    // The expiry is armed first, so that an observer cannot outlive its 30 seconds even if the
+    // The expiry is armed first, so that an observer cannot outlive CLICK_MEMORY_MS even if the
     // page makes the click throw.
     entry.expiry = setTimeout(() => forgetClick(token), CLICK_MEMORY_MS);
     forgetExpiredClicks();
@@ -791,7 +796,7 @@
     const entry = rememberedClicks.get(token);
     if (entry === undefined) {
       throw actionError("invalid_arguments", `no click is remembered under ${token}`, {
-        hint: "Clicks are remembered for 30 seconds by the frame that performed them.",
+        hint: `Clicks are remembered for ${CLICK_MEMORY_MS / 1000} seconds by the frame that performed them.`,
       });
     }
     noteDeferredMutations(entry, entry.observer.takeRecords());
@@ -1010,7 +1015,12 @@
     }
   }
 
-  async function typeText(rawArgs, ax) {
+  /**
+   * What type_ax and set_field share before typing: the target, its description as the tree
+   * named it, the text field it stands for (refusing what cannot be typed into) and the lists the
+   * action's evidence and hints go into.
+   */
+  async function prepareTextEntry(rawArgs, ax) {
     const args = argumentObject(rawArgs);
     const element = resolveTarget(ax, args);
     const text = requiredString(args, "text");
@@ -1018,10 +1028,19 @@
     const description = await describeTarget(ax, element);
     const located = locateTextField(element, args.ref_id);
     refuseReadOnlyField(located.field, args.ref_id);
-    const evidence = [];
     const hints = located.hint === undefined ? [] : [located.hint];
-    await typeIntoField(located, text, clear, evidence, hints);
+    return { args, text, clear, description, located, evidence: [], hints };
+  }
+
+  /** The result of type_ax, and of set_field before its `submit` field. */
+  function textEntryResult({ description, located, evidence, hints }) {
     return { ...description, kind: located.kind, value: shownValue(located.field, located.kind), evidence, hints };
+  }
+
+  async function typeText(rawArgs, ax) {
+    const entry = await prepareTextEntry(rawArgs, ax);
+    await typeIntoField(entry.located, entry.text, entry.clear, entry.evidence, entry.hints);
+    return textEntryResult(entry);
   }
 
   // ---- Keyboard ---------------------------------------------------------------------------------
@@ -1247,17 +1266,10 @@
   }
 
   async function fillField(rawArgs, ax) {
-    const args = argumentObject(rawArgs);
-    const element = resolveTarget(ax, args);
-    const text = requiredString(args, "text");
-    const clear = booleanArgument(args, "clear", true);
-    const submit = booleanArgument(args, "submit", false);
-    const description = await describeTarget(ax, element);
-    const located = locateTextField(element, args.ref_id);
-    refuseReadOnlyField(located.field, args.ref_id);
-    const evidence = [];
-    const hints = located.hint === undefined ? [] : [located.hint];
-    const { field, kind } = located;
+    const entry = await prepareTextEntry(rawArgs, ax);
+    const { located, text, clear, evidence, hints } = entry;
+    const submit = booleanArgument(entry.args, "submit", false);
+    const field = located.field;
 
     // "De manière atomique, focus + (efface optionnellement) + saisit + (soumet optionnellement)".
     const listboxesBefore = new Set(visibleListboxes());
@@ -1280,7 +1292,7 @@
         submission = submitByEnter(field, hints);
       }
     }
-    return { ...description, kind, value: shownValue(field, kind), evidence, hints, submit: submission };
+    return { ...textEntryResult(entry), submit: submission };
   }
 
   // ---- select_option ------------------------------------------------------------------------------

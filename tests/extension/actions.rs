@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::support::{fixtures, Browser, Session};
+use crate::support::{fixtures, strings, Browser, Session};
 
 /// The tree of the current page, as the agent reads it.
 async fn read_tree(session: &Session) -> String {
@@ -80,19 +80,6 @@ async fn open(session: &Session, page: &str) {
     .await;
 }
 
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Waits a moment for anything delayed, then checks how many requests the server got for `path`
 /// since `before`: an action activates its target once, and only a trusted fallback may add one.
 async fn assert_requests_since(
@@ -109,6 +96,74 @@ async fn assert_requests_since(
         "{}: {what}",
         session.browser.name()
     );
+}
+
+/// select_option with a label no option has: `option_not_found`, the options suggested.
+async fn assert_option_not_found(session: &Session, reference: &str, label: &str, suggested: &str) {
+    let browser = session.browser.name();
+    let missing = session
+        .call(
+            "select_option",
+            json!({"ref_id": reference, "label": label}),
+        )
+        .await
+        .expect_err("no such option");
+    assert_eq!(
+        missing.code(),
+        "option_not_found",
+        "{browser}: {:?}",
+        missing.0
+    );
+    assert!(
+        strings(&missing.0["suggestions"]).contains(&suggested.to_string()),
+        "{browser}: the options are suggested: {:?}",
+        missing.0
+    );
+}
+
+/// A combobox filled by typing part of an option and submitting (set_field commits the
+/// highlighted suggestion), then set to another option with select_option; `field` is the
+/// fixture state's key, which must take each option's value in turn.
+async fn type_then_pick(
+    session: &Session,
+    combobox: &str,
+    typed: &str,
+    (field, committed): (&str, &str),
+    (picked_label, picked): (&str, &str),
+) -> String {
+    let browser = session.browser.name();
+    let reference = ref_of(session, "combobox", combobox).await;
+    let filled = session
+        .ok(
+            "set_field",
+            json!({"ref_id": reference, "text": typed, "submit": true}),
+        )
+        .await;
+    assert_eq!(
+        filled["submit"]["method"], "combobox",
+        "{browser}: {filled}"
+    );
+    state_when(
+        session,
+        &format!("{combobox} did not commit {committed}"),
+        |value| value[field] == committed,
+    )
+    .await;
+    let reference = ref_of(session, "combobox", combobox).await;
+    let selected = session
+        .ok(
+            "select_option",
+            json!({"ref_id": reference, "label": picked_label}),
+        )
+        .await;
+    assert_eq!(selected["method"], "listbox", "{browser}: {selected}");
+    state_when(
+        session,
+        &format!("select_option did not pick {picked_label}"),
+        |value| value[field] == picked,
+    )
+    .await;
+    reference
 }
 
 /// The result shape every action shares (docs/protocol.md, "Action results").
@@ -209,24 +264,7 @@ pub async fn react_controlled_form(session: &Session) {
         selected["selected"]["label"], "Japan",
         "{browser}: {selected}"
     );
-    let missing = session
-        .call(
-            "select_option",
-            json!({"ref_id": country, "label": "Atlantis"}),
-        )
-        .await
-        .expect_err("no such option");
-    assert_eq!(
-        missing.code(),
-        "option_not_found",
-        "{browser}: {:?}",
-        missing.0
-    );
-    assert!(
-        strings(&missing.0["suggestions"]).contains(&"France".to_string()),
-        "{browser}: the options are suggested: {:?}",
-        missing.0
-    );
+    assert_option_not_found(session, &country, "Atlantis", "France").await;
 
     let values = state(session).await;
     assert_eq!(
@@ -372,51 +410,15 @@ pub async fn radix_select_and_dialog(session: &Session) {
 pub async fn react_select_combobox(session: &Session) {
     let browser = session.browser.name();
     open(session, "react-select").await;
-    let flavour = ref_of(session, "combobox", "Flavour").await;
-    let filled = session
-        .ok(
-            "set_field",
-            json!({"ref_id": flavour, "text": "Straw", "submit": true}),
-        )
-        .await;
-    assert_eq!(
-        filled["submit"]["method"], "combobox",
-        "{browser}: {filled}"
-    );
-    state_when(session, "react-select did not commit Strawberry", |value| {
-        value["flavour"] == "strawberry"
-    })
+    let flavour = type_then_pick(
+        session,
+        "Flavour",
+        "Straw",
+        ("flavour", "strawberry"),
+        ("Vanilla", "vanilla"),
+    )
     .await;
-    let flavour = ref_of(session, "combobox", "Flavour").await;
-    let selected = session
-        .ok(
-            "select_option",
-            json!({"ref_id": flavour, "label": "Vanilla"}),
-        )
-        .await;
-    assert_eq!(selected["method"], "listbox", "{browser}: {selected}");
-    state_when(session, "select_option did not pick Vanilla", |value| {
-        value["flavour"] == "vanilla"
-    })
-    .await;
-    let missing = session
-        .call(
-            "select_option",
-            json!({"ref_id": flavour, "label": "Pistachio"}),
-        )
-        .await
-        .expect_err("no such flavour");
-    assert_eq!(
-        missing.code(),
-        "option_not_found",
-        "{browser}: {:?}",
-        missing.0
-    );
-    assert!(
-        strings(&missing.0["suggestions"]).contains(&"Chocolate".to_string()),
-        "{browser}: {:?}",
-        missing.0
-    );
+    assert_option_not_found(session, &flavour, "Pistachio", "Chocolate").await;
     let after = state_when(session, "the menu was left open", |value| {
         value["menuOpen"] == false
     })
@@ -428,33 +430,14 @@ pub async fn react_select_combobox(session: &Session) {
 }
 
 pub async fn mui_autocomplete(session: &Session) {
-    let browser = session.browser.name();
     open(session, "mui-autocomplete").await;
-    let movie = ref_of(session, "combobox", "Movie").await;
-    let filled = session
-        .ok(
-            "set_field",
-            json!({"ref_id": movie, "text": "Casa", "submit": true}),
-        )
-        .await;
-    assert_eq!(
-        filled["submit"]["method"], "combobox",
-        "{browser}: {filled}"
-    );
-    state_when(session, "MUI did not commit Casablanca", |value| {
-        value["movie"] == "Casablanca"
-    })
-    .await;
-    let movie = ref_of(session, "combobox", "Movie").await;
-    session
-        .ok(
-            "select_option",
-            json!({"ref_id": movie, "label": "Vertigo"}),
-        )
-        .await;
-    state_when(session, "select_option did not pick Vertigo", |value| {
-        value["movie"] == "Vertigo"
-    })
+    type_then_pick(
+        session,
+        "Movie",
+        "Casa",
+        ("movie", "Casablanca"),
+        ("Vertigo", "Vertigo"),
+    )
     .await;
 }
 

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::devtools::DevTools;
-use crate::support::{fixtures, Browser, Session};
+use crate::support::{fixtures, strings, Browser, Session};
 
 fn reference_of(tree: &str, line_start: &str) -> String {
     tree.lines()
@@ -48,16 +48,7 @@ pub async fn lookup_stale_refs_and_suggestions(session: &Session) {
     assert_eq!(error.code(), "ref_not_found", "{browser}: {:?}", error.0);
     let message = error.0["message"].as_str().unwrap_or("").to_lowercase();
     assert!(message.contains("not found"), "{browser}: {message}");
-    let suggestions: Vec<String> = error.0["suggestions"]
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
+    let suggestions = strings(&error.0["suggestions"]);
     assert!(
         !suggestions.is_empty(),
         "{browser}: a stale ref comes with nearby valid refs"

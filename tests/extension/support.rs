@@ -413,3 +413,17 @@ pub fn find<'a>(root: &'a Value, role: &str, name: &str) -> Option<&'a Value> {
         .into_iter()
         .find(|node| node["role"] == role && node["name"] == name)
 }
+
+/// The strings of a JSON array (suggestions, evidence); anything else gives none.
+pub fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -470,3 +470,69 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
     );
     client.cancel().await.expect("close the session");
 }
+
+/// The binary's tool table (the MCP schemas) and the extension's (`extension/background/
+/// validate.js`) describe the same tools twice, once per side of the native-messaging bridge.
+/// They must agree on the tools, their arguments, which are required and their defaults; this
+/// reads the extension's table with Node and compares.
+#[tokio::test]
+async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let client = start_mcp(&folder.path().join("nobody.sock"), &[]).await;
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let mut from_mcp = serde_json::Map::new();
+    for tool in &tools {
+        let schema = Value::Object((*tool.input_schema).clone());
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut arguments = serde_json::Map::new();
+        for (name, property) in schema["properties"].as_object().expect("properties") {
+            arguments.insert(
+                name.clone(),
+                json!({
+                    "required": required.contains(&name.as_str()),
+                    "default": property.get("default").cloned().unwrap_or(Value::Null),
+                }),
+            );
+        }
+        from_mcp.insert(tool.name.to_string(), Value::Object(arguments));
+    }
+    let script = "import { TOOL_SCHEMAS } from './extension/background/validate.js';\n\
+        const table = Object.fromEntries(Object.entries(TOOL_SCHEMAS).map(([tool, schema]) => [tool,\n\
+          Object.fromEntries(Object.entries(schema).map(([name, rule]) => [name,\n\
+            { required: rule.required === true, default: rule.default ?? null }]))]));\n\
+        process.stdout.write(JSON.stringify(table));";
+    let output = std::process::Command::new("node")
+        .args(["--input-type=module", "-e", script])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run node (the extension's tooling needs it)");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let from_extension: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    for (tool, arguments) in &from_mcp {
+        // An optional list with an empty default is the same as no default on the MCP side.
+        let mut extension = from_extension[tool].clone();
+        for rule in extension
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|rules| rules.values_mut())
+        {
+            if rule["default"] == json!([]) {
+                rule["default"] = Value::Null;
+            }
+        }
+        assert_eq!(&extension, arguments, "{tool}: extension vs MCP schema");
+    }
+    let mut extension_tools: Vec<&String> =
+        from_extension.as_object().expect("table").keys().collect();
+    let mut mcp_tools: Vec<&String> = from_mcp.keys().collect();
+    extension_tools.sort();
+    mcp_tools.sort();
+    assert_eq!(extension_tools, mcp_tools, "the same tools on both sides");
+}
