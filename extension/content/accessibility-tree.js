@@ -26,7 +26,7 @@
 
   // ---- Fact format (crates/allwright-ax-wasm/src/facts.rs) -----------------------------------
 
-  const FACTS_VERSION = 1;
+  const FACTS_VERSION = 2;
   const KIND_DOCUMENT = 0;
   const KIND_ELEMENT = 1;
   const KIND_TEXT = 2;
@@ -44,6 +44,7 @@
   const DISABLED = 1 << 16;
   const BOXES_UNMEASURED = 1 << 17;
   const POINTER_EVENTS_UNREAD = 1 << 18;
+  const GENERATED_CONTENT_POSSIBLE = 1 << 19;
   const STRING_SEPARATOR = '\u0001';
 
   const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
@@ -123,6 +124,7 @@
     // `content-visibility`, which few pages use, is read only once a style sheet or a style
     // attribute mentions it (see mentionsContentVisibility).
     let readContentVisibility = mentionsContentVisibility(document);
+    const generatedContent = generatedContentCandidates();
 
     // Tag and attribute names repeat on every page; values and text rarely do.
     const intern = (/** @type {string} */ text) => {
@@ -149,11 +151,14 @@
     const pendingParents = [0];
     /** @type {boolean[]} */
     const pendingRendered = [true];
+    /** @type {boolean[]} */
+    const pendingInShadowTree = [false];
 
     while (pendingNodes.length > 0) {
       const node = /** @type {Node} */ (pendingNodes.pop());
       const parent = /** @type {number} */ (pendingParents.pop());
       let rendered = /** @type {boolean} */ (pendingRendered.pop());
+      const inShadowTree = /** @type {boolean} */ (pendingInShadowTree.pop());
       const index = nodeList.length;
       const type = node.nodeType;
       if (type === Node.ELEMENT_NODE) {
@@ -191,6 +196,17 @@
           flags |= CONTENT_VISIBILITY_HIDDEN;
         }
         if (readPointerEvents && style.pointerEvents === 'none') flags |= POINTER_EVENTS_NONE;
+        // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
+        // rules, and `<q>` has the user-agent's quotes.
+        if (
+          generatedContent === null ||
+          inShadowTree ||
+          shadowRoot !== null ||
+          element.localName === 'q' ||
+          generatedContent.has(element)
+        ) {
+          flags |= GENERATED_CONTENT_POSSIBLE;
+        }
         if (display === 0) rendered = false;
         // `display: contents` and unrendered elements have no box; asking would only cost.
         if (rendered && display !== 1) {
@@ -268,11 +284,13 @@
           pendingNodes.push(child);
           pendingParents.push(index + 1);
           pendingRendered.push(rendered);
+          pendingInShadowTree.push(inShadowTree);
         }
         if (shadowRoot !== null) {
           pendingNodes.push(shadowRoot);
           pendingParents.push(index + 1);
           pendingRendered.push(rendered);
+          pendingInShadowTree.push(true);
         }
         continue;
       }
@@ -295,6 +313,7 @@
         pendingNodes.push(child);
         pendingParents.push(index + 1);
         pendingRendered.push(rendered);
+        pendingInShadowTree.push(inShadowTree);
       }
     }
 
@@ -418,18 +437,25 @@
   }
 
   /**
+   * The document's elements that some rule may give `::before` or `::after` content (the
+   * gatherer flags them GENERATED_CONTENT_POSSIBLE; the core asks for no other element's), or
+   * null when that cannot be known and every element must be asked.
+   * @returns {Set<Element> | null}
+   */
+  function generatedContentCandidates() {
+    const selector = generatedContentSelector();
+    if (selector === null) return null;
+    return new Set(selector === '' ? [] : document.querySelectorAll(selector));
+  }
+
+  /**
    * The core's one call-back: the computed `content` of `::before` / `::after`, asked for the
-   * elements whose names come from their content (thousands on a large page). Resolving a
-   * pseudo-element's style is the expensive part, so elements that no rule can give content are
-   * answered from the selector list alone; shadow trees, shadow hosts (`:host::before`) and `<q>`
-   * (the user-agent's quotes) are always resolved.
+   * flagged elements (see generatedContentCandidates) whose names come from their content.
+   * Resolving a pseudo-element's style is the expensive part, which the flag keeps to the
+   * elements that may have some.
    * @param {Node[]} nodeList
    */
   function pseudoContentReader(nodeList) {
-    /** @type {string | null | undefined} */
-    let selector;
-    let lastIndex = -1;
-    let lastMayHaveContent = true;
     return {
       /**
        * @param {number} index
@@ -439,17 +465,6 @@
       read(index, after) {
         const element = nodeList[index];
         if (!(element instanceof Element)) return null;
-        if (index !== lastIndex) {
-          selector ??= generatedContentSelector();
-          lastIndex = index;
-          lastMayHaveContent =
-            selector === null ||
-            element.localName === 'q' ||
-            element.shadowRoot !== null ||
-            element.getRootNode() !== document ||
-            (selector !== '' && element.matches(selector));
-        }
-        if (!lastMayHaveContent) return null;
         const style = getComputedStyle(element, after ? '::after' : '::before');
         if (style.display === 'none') return null;
         const content = style.content;

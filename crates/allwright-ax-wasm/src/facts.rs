@@ -5,8 +5,9 @@
 //! read (RECIPES.md measured about 3x plain JS). So `accessibility-tree.js` walks the page once in
 //! plain JS and hands over a handful of flat arrays in a single call; the core then reads only
 //! Rust memory. The one fact gathered on demand is the `content` of `::before` / `::after`,
-//! which the core asks for a few elements only (names from content) and which costs a style
-//! resolution per pseudo-element in the browser.
+//! which the core asks for a few elements only (names from content, and only elements flagged
+//! [`GENERATED_CONTENT_POSSIBLE`]) and which costs a style resolution per pseudo-element in the
+//! browser.
 //!
 //! The format (version [`FACTS_VERSION`]; `accessibility-tree.js` writes the same constants):
 //!
@@ -39,7 +40,7 @@ use allwright_ax::{
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 1;
+pub const FACTS_VERSION: u32 = 2;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -77,6 +78,12 @@ pub const BOXES_UNMEASURED: u32 = 1 << 17;
 /// "ai" references depend on it (an element that cannot be a pointer target gets none), so the
 /// text tree does not pay for the read.
 pub const POINTER_EVENTS_UNREAD: u32 = 1 << 18;
+/// The element's `::before` or `::after` may have generated content: the gatherer found a style
+/// rule that could give it some, or could not rule it out (see `pseudoContentCandidates` in
+/// `accessibility-tree.js`). The core asks for the pseudo-elements of these elements only, so
+/// that a page without such rules costs no call-back at all (on a 10k-element page, thousands of
+/// calls across the WASM boundary, each a hash lookup, a call and a style check).
+pub const GENERATED_CONTENT_POSSIBLE: u32 = 1 << 19;
 
 /// Separates the strings in the joined string table.
 pub const STRING_SEPARATOR: char = '\u{1}';
@@ -553,7 +560,9 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
     }
 
     fn pseudo_content(&self, element: NodeId, pseudo: PseudoElement) -> Option<String> {
-        if self.node_kind(element) != NodeKind::Element {
+        if !self.flag(element, GENERATED_CONTENT_POSSIBLE)
+            || self.node_kind(element) != NodeKind::Element
+        {
             return None;
         }
         let key = (element, pseudo == PseudoElement::After);

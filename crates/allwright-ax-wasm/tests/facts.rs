@@ -99,7 +99,12 @@ fn encode(dom: &MemDom) -> Encoded {
                 flags |= HAS_BOX;
                 out.rects.extend([rect.x, rect.y, rect.width, rect.height]);
             }
+            // The gatherer flags the elements that some style rule may give generated content;
+            // the in-memory DOM knows exactly which ones have it.
+            let generated_content = dom.pseudo_content(node, PseudoElement::Before).is_some()
+                || dom.pseudo_content(node, PseudoElement::After).is_some();
             for (flag, set) in [
+                (GENERATED_CONTENT_POSSIBLE, generated_content),
                 (CHECKED, dom.checked(node)),
                 (INDETERMINATE, dom.indeterminate(node)),
                 (OPTION_SELECTED, dom.option_selected(node)),
@@ -386,6 +391,45 @@ fn strings_split_by_utf16_lengths_including_astral_characters() {
     let decoded = FactDom::decode(encoded.facts(), NoPseudoContent).expect("valid");
     assert_eq!(decoded.node_count(), encoded.nodes.len() / NODE_STRIDE);
     assert_eq!(tail as usize + 1, encoded.lengths.len());
+}
+
+/// Records which elements the core asks for generated content, and answers nothing.
+struct RecordingPseudo(std::rc::Rc<std::cell::RefCell<Vec<u32>>>);
+
+impl PseudoContentSource for RecordingPseudo {
+    fn computed_content(&self, node: NodeId, _pseudo: PseudoElement) -> Option<String> {
+        self.0.borrow_mut().push(node.0);
+        None
+    }
+}
+
+#[test]
+fn generated_content_is_asked_only_of_flagged_elements() {
+    let dom = MemDom::parse(PAGE);
+    let mut encoded = encode(&dom);
+    let flagged: Vec<u32> = (0..encoded.nodes.len() / NODE_STRIDE)
+        .filter(|&node| encoded.nodes[node * NODE_STRIDE] & GENERATED_CONTENT_POSSIBLE != 0)
+        .map(|node| node as u32)
+        .collect();
+    assert_eq!(
+        flagged.len(),
+        1,
+        "the page has one ::before rule, on one element"
+    );
+    let asked = |encoded: &Encoded| {
+        let record = std::rc::Rc::default();
+        let source = RecordingPseudo(std::rc::Rc::clone(&record));
+        let decoded = FactDom::decode(encoded.facts(), source).expect("valid");
+        text_tree_output(&decoded, &request("all"));
+        let mut asked = record.take();
+        asked.dedup();
+        asked
+    };
+    assert_eq!(asked(&encoded), flagged);
+    for node in 0..encoded.nodes.len() / NODE_STRIDE {
+        encoded.nodes[node * NODE_STRIDE] &= !GENERATED_CONTENT_POSSIBLE;
+    }
+    assert_eq!(asked(&encoded), Vec::<u32>::new());
 }
 
 #[test]
