@@ -87,9 +87,28 @@ const GLUE = `<!doctype html>
   <div aria-hidden="true"><button>Hidden from AT</button></div>
 </body></html>`;
 
+// Generated content the document's rules do not show the gatherer (facts.rs,
+// GENERATED_CONTENT_POSSIBLE): a shadow tree's own sheet, the host's `:host::after`, and (on
+// the second page) a rule the gatherer cannot turn into a selector list, which makes every
+// element a candidate.
+const GENERATED_SHADOW = `<!doctype html><html lang="en"><head><title>Generated content</title></head><body>
+  <x-offer><template shadowrootmode="open"><style>.badge::before { content: "New: "; }</style>
+    <button class="badge">Offer</button></template></x-offer>
+  <button><x-tag><template shadowrootmode="open"><style>:host::after { content: " (host)"; }</style>
+    <span>Tag</span></template></x-tag></button>
+  <button class="plain">Plain</button>
+</body></html>`;
+const GENERATED_UNKNOWN = `<!doctype html><html lang="en"><head><title>Generated content</title>
+<style>:is(.tagged)::after { content: " [tag]"; }</style></head><body>
+  <button class="tagged">Tagged</button>
+  <button>Plain</button>
+</body></html>`;
+
 const PAGES = {
   '/demo.html': DEMO,
   '/glue.html': GLUE,
+  '/generated-shadow.html': GENERATED_SHADOW,
+  '/generated-unknown.html': GENERATED_UNKNOWN,
   '/big.html': generatedPage(elementCount),
 };
 
@@ -187,6 +206,17 @@ if (!benchOnly) {
         await page.close();
       });
     }
+
+    await check(`${flavour}: generated content outside the document's readable rules`, async () => {
+      const names = async (pathname) => {
+        const page = await openWithCore(flavour, pathname);
+        const { tree } = await page.evaluate(() => globalThis.allwrightAx.generateAccessibilityTree({}));
+        await page.close();
+        return [...tree.matchAll(/button "([^"]*)"/g)].map((match) => match[1]);
+      };
+      assert.deepEqual(await names('/generated-shadow.html'), ['New: Offer', 'Tag (host)', 'Plain']);
+      assert.deepEqual(await names('/generated-unknown.html'), ['Tagged [tag]', 'Plain']);
+    });
 
     await check(`${flavour}: ref registry`, async () => {
       const page = await openWithCore(flavour, '/demo.html');
