@@ -468,9 +468,78 @@
         const style = getComputedStyle(element, after ? '::after' : '::before');
         if (style.display === 'none') return null;
         const content = style.content;
-        return content === 'none' || content === 'normal' || content === '' ? null : content;
+        if (content === 'none' || content === 'normal' || content === '') return null;
+        return content.includes('quote') ? withQuotesResolved(content, element, style.quotes) : content;
       },
     };
+  }
+
+  /**
+   * `quotes: auto` as Chromium 156 renders it, for the languages where it differs from English:
+   * lowercase language tag -> outer open, outer close, inner open, inner close. Read from
+   * Chromium's own accessible names of nested <q> elements in every ISO 639-1 language and common
+   * regional tags (CSS leaves `auto` to the user agent; Chromium's table is older CLDR data).
+   */
+  const AUTO_QUOTES = new Map(Object.entries({
+    am: '«»‹›', ar: '”“’‘', bg: '„“„“', ca: '«»“”', cs: '„“‚‘', de: '„“‚‘', el: '«»“”', et: '„“‚‘',
+    fa: '«»‹›', fi: '””’’', fr: '«»«»', he: '””’’', hr: '„“‚‘', hu: '„”»«', it: '«»“”', ja: '「」『』',
+    lt: '„“„“', nb: '«»‘’', nl: '‘’‘’', nn: '«»‘’', no: '«»‘’', pl: '„”«»', ro: '„”«»', ru: '«»„“',
+    sk: '„“‚‘', sl: '„“‚‘', sr: '„”’’', sv: '””’’', uk: '«»„“', ur: '”“’‘', 'fr-ch': '«»‹›',
+    'fr-ca': '«»”“', 'pt-pt': '«»“”', 'zh-hant': '「」『』',
+  }));
+  const ENGLISH_QUOTES = '“”‘’';
+
+  /**
+   * The computed `content` with `open-quote` and `close-quote` replaced by the quote marks the
+   * browser draws, as CSS strings the core reads like any other (`no-open-quote` and
+   * `no-close-quote` draw nothing). The nesting depth is the number of <q> ancestors: quote
+   * depth is really counted over every quote in the document, which only <q> uses in practice.
+   * @param {string} content
+   * @param {Element} element
+   * @param {string} quotes the computed `quotes` property
+   */
+  function withQuotesResolved(content, element, quotes) {
+    /** @type {string[]} CSS string tokens, open and close alternating, outermost first. */
+    let marks;
+    if (quotes === 'auto') {
+      let language = elementLanguage(element);
+      while (language !== '' && !AUTO_QUOTES.has(language)) {
+        language = language.includes('-') ? language.slice(0, language.lastIndexOf('-')) : '';
+      }
+      marks = [...(AUTO_QUOTES.get(language) ?? ENGLISH_QUOTES)].map((mark) => JSON.stringify(mark));
+    } else {
+      marks = quotes.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g) ?? [];
+    }
+    let depth = 0;
+    for (let ancestor = composedParent(element); ancestor !== null; ancestor = composedParent(ancestor)) {
+      if (ancestor.localName === 'q' && ancestor.namespaceURI === HTML_NAMESPACE) depth += 1;
+    }
+    const pairs = Math.floor(marks.length / 2);
+    const pair = Math.min(depth, pairs - 1);
+    return content.replace(
+      /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\b(no-)?(open|close)-quote\b/g,
+      (token, no, which) => {
+        if (which === undefined) return token;
+        if (no !== undefined || pairs === 0) return '';
+        return /** @type {string} */ (marks[2 * pair + (which === 'open' ? 0 : 1)]);
+      },
+    );
+  }
+
+  /** The parent element, or the host for the top of a shadow tree. */
+  function composedParent(/** @type {Element} */ element) {
+    if (element.parentElement !== null) return element.parentElement;
+    const root = element.getRootNode();
+    return root instanceof ShadowRoot ? root.host : null;
+  }
+
+  /** The language of an element: the nearest `lang` attribute, lowercased ('' when none). */
+  function elementLanguage(/** @type {Element} */ element) {
+    for (let current = /** @type {Element | null} */ (element); current !== null; current = composedParent(current)) {
+      const language = current.getAttribute('lang');
+      if (language !== null) return language.toLowerCase();
+    }
+    return '';
   }
 
   // ---- The ref_id registry (French document, "Registre ref_id") ------------------------------

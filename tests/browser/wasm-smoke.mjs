@@ -104,7 +104,21 @@ const GENERATED_UNKNOWN = `<!doctype html><html lang="en"><head><title>Generated
   <button>Plain</button>
 </body></html>`;
 
+// Quote marks from `open-quote` / `close-quote`: nested <q> in several languages, a shadow tree
+// under a <q>, explicit `quotes`, `quotes: none`, and a rule using the keywords off a <q>.
+const QUOTES = `<!doctype html><html lang="en"><head><title>Quotes</title>
+<style>.said::before { content: open-quote "Said: "; } .said::after { content: close-quote; }
+.none { quotes: none; } .custom { quotes: "<" ">" "[" "]"; }</style></head><body>
+  ${['en', 'fr', 'fr-CH', 'de-AT', 'ja', 'pl', 'zh-Hant-TW', 'xx'].map((language) =>
+    `<button lang="${language}"><q>outer <q>inner <q>deepest</q></q></q></button>`).join('\n  ')}
+  <button lang="de"><x-quoted><template shadowrootmode="open"><q>shadow</q></template></x-quoted></button>
+  <button><q class="custom">custom <q>nested</q></q></button>
+  <button><q class="none">none</q></button>
+  <button><span class="said">plain</span></button>
+</body></html>`;
+
 const PAGES = {
+  '/quotes.html': QUOTES,
   '/demo.html': DEMO,
   '/glue.html': GLUE,
   '/generated-shadow.html': GENERATED_SHADOW,
@@ -216,6 +230,18 @@ if (!benchOnly) {
       };
       assert.deepEqual(await names('/generated-shadow.html'), ['New: Offer', 'Tag (host)', 'Plain']);
       assert.deepEqual(await names('/generated-unknown.html'), ['Tagged [tag]', 'Plain']);
+    });
+
+    await check(`${flavour}: quote marks as Chromium draws them`, async () => {
+      const page = await openWithCore(flavour, '/quotes.html');
+      const { tree } = await page.evaluate(() => globalThis.allwrightAx.generateAccessibilityTree({}));
+      const ours = [...tree.matchAll(/button "([^"]*)"/g)].map((match) => match[1]);
+      const cdp = await page.context().newCDPSession(page);
+      const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+      const chromium = nodes.filter((node) => node.role?.value === 'button').map((node) => node.name?.value);
+      await page.close();
+      assert.equal(ours.length, 12);
+      assert.deepEqual(ours, chromium);
     });
 
     await check(`${flavour}: ref registry`, async () => {

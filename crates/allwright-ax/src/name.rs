@@ -895,19 +895,16 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         let pseudo = own_pseudo
             && dom.node_kind(element) == NodeKind::Element
             && !context.is_hidden(element);
-        // SPEC DIFFERENCE: accname 1.2 says to add ::before and ::after content "without a
-        // space"; WPT comp_name_from_content.html expects "before label after", so the generated
-        // text is kept a word of its own (an icon glyph before a label stays apart from it).
         if pseudo {
             if let Some(after) = dom.pseudo_content(element, PseudoElement::After) {
-                stack.push(Task::Pseudo(format!(" {after} ")));
+                stack.push(Task::Pseudo(generated_text_in_place(after)));
             }
         }
         let children = self.content_children(element);
         stack.extend(children.into_iter().rev().map(Task::Node));
         if pseudo {
             if let Some(before) = dom.pseudo_content(element, PseudoElement::Before) {
-                stack.push(Task::Pseudo(format!(" {before} ")));
+                stack.push(Task::Pseudo(generated_text_in_place(before)));
             }
         }
     }
@@ -931,6 +928,43 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         dom.style(element).display == Display::Block
             || (dom.namespace(element) == Namespace::Html && dom.local_name(element) == "br")
     }
+}
+
+/// The generated text of a `::before` or `::after` as it joins its neighbours.
+///
+/// SPEC DIFFERENCE: accname 1.2 says to add ::before and ::after content "without a space";
+/// WPT comp_name_from_content.html expects "before label after" (inline pseudo-elements with
+/// padding), so generated words and symbols stay a word of their own (an icon glyph before a
+/// label stays apart from it). Generated punctuation alone (the quote marks of `<q>`, brackets,
+/// an asterisk) joins the text as written, as browsers draw and name it: "“Quoted”", not
+/// "“ Quoted ”".
+fn generated_text_in_place(text: String) -> String {
+    if !text.is_empty() && text.chars().all(is_quotation_mark_or_ascii_punctuation) {
+        text
+    } else {
+        format!(" {text} ")
+    }
+}
+
+/// ASCII punctuation and the Unicode `Quotation_Mark` characters (PropList.txt).
+fn is_quotation_mark_or_ascii_punctuation(character: char) -> bool {
+    character.is_ascii_punctuation()
+        || matches!(
+            character,
+            '\u{AB}'
+                | '\u{BB}'
+                | '\u{2018}'..='\u{201F}'
+                | '\u{2039}'
+                | '\u{203A}'
+                | '\u{2E42}'
+                | '\u{300C}'..='\u{300F}'
+                | '\u{301D}'..='\u{301F}'
+                | '\u{FE41}'..='\u{FE44}'
+                | '\u{FF02}'
+                | '\u{FF07}'
+                | '\u{FF62}'
+                | '\u{FF63}'
+        )
 }
 
 /// Elements whose content is never text: scripts, style sheets, templates. Even a hidden

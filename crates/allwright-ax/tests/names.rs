@@ -608,6 +608,22 @@ fn pseudo_content_before_and_after() {
 }
 
 #[test]
+fn generated_punctuation_joins_the_text_and_generated_words_stay_apart() {
+    check(
+        r#"<style>.p::before { content: "(" } .p::after { content: ")" }</style><button id="target" class="p">label</button>"#,
+        "(label)",
+    );
+    check(
+        r#"<style>.q::before { content: "“" } .q::after { content: "”" }</style><button id="target"><span class="q">Quoted</span> text</button>"#,
+        "\u{201C}Quoted\u{201D} text",
+    );
+    check(
+        r#"<style>.w::before { content: "Note:" } .w::after { content: "!" }</style><button id="target" class="w">label</button>"#,
+        "Note: label!",
+    );
+}
+
+#[test]
 fn pseudo_content_from_attr() {
     check(
         r#"<style>label::before { content: attr(data-title); }</style><label for="target" data-title="bar">foo</label><input type="text" id="target">"#,
