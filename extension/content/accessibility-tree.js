@@ -123,8 +123,10 @@
     // at 10k elements in Chromium: 3-4 ms per property), so
     // `content-visibility`, which few pages use, is read only once a style sheet or a style
     // attribute mentions it (see mentionsContentVisibility).
-    let readContentVisibility = mentionsContentVisibility(document);
-    const generatedContent = generatedContentCandidates();
+    // The document's rules are collected once for both questions asked of them.
+    const documentRules = styleRules(document);
+    let readContentVisibility = rulesMentionContentVisibility(documentRules);
+    const generatedContent = generatedContentCandidates(documentRules);
 
     // Tag and attribute names repeat on every page; values and text rarely do.
     const intern = (/** @type {string} */ text) => {
@@ -164,6 +166,7 @@
       if (type === Node.ELEMENT_NODE) {
         const element = /** @type {Element} */ (node);
         const namespace = element.namespaceURI;
+        const localName = element.localName;
         let flags =
           KIND_ELEMENT |
           ((namespace === HTML_NAMESPACE
@@ -202,7 +205,7 @@
           generatedContent === null ||
           inShadowTree ||
           shadowRoot !== null ||
-          element.localName === 'q' ||
+          localName === 'q' ||
           generatedContent.has(element)
         ) {
           flags |= GENERATED_CONTENT_POSSIBLE;
@@ -222,7 +225,6 @@
           const attribute = /** @type {Attr} */ (attributeList[position]);
           attributes.push(intern(attribute.name), add(attribute.value));
         }
-        const localName = element.localName;
         let value = 0;
         if (namespace === HTML_NAMESPACE) {
           switch (localName) {
@@ -390,7 +392,14 @@
    * @param {Document | ShadowRoot} root
    */
   function mentionsContentVisibility(root) {
-    const rules = styleRules(root);
+    return rulesMentionContentVisibility(styleRules(root));
+  }
+
+  /**
+   * Whether style rules may set `content-visibility` (true when they could not be read).
+   * @param {CSSRule[] | null} rules
+   */
+  function rulesMentionContentVisibility(rules) {
     return (
       rules === null ||
       rules.some(
@@ -405,10 +414,10 @@
    * cannot be known (a cross-origin sheet, nested rules, functional selectors), in which case
    * every element is asked. Conditions (@media, @supports, ...) are ignored: the list may match
    * too much, never too little.
+   * @param {CSSRule[] | null} rules the document's, from styleRules
    * @returns {string | null}
    */
-  function generatedContentSelector() {
-    const rules = styleRules(document);
+  function generatedContentSelector(rules) {
     if (rules === null) return null;
     /** @type {string[]} */
     const selectors = [];
@@ -440,10 +449,11 @@
    * The document's elements that some rule may give `::before` or `::after` content (the
    * gatherer flags them GENERATED_CONTENT_POSSIBLE; the core asks for no other element's), or
    * null when that cannot be known and every element must be asked.
+   * @param {CSSRule[] | null} rules the document's, from styleRules
    * @returns {Set<Element> | null}
    */
-  function generatedContentCandidates() {
-    const selector = generatedContentSelector();
+  function generatedContentCandidates(rules) {
+    const selector = generatedContentSelector(rules);
     if (selector === null) return null;
     return new Set(selector === '' ? [] : document.querySelectorAll(selector));
   }
@@ -488,6 +498,8 @@
     'fr-ca': '«»”“', 'pt-pt': '«»“”', 'zh-hant': '「」『』',
   }));
   const ENGLISH_QUOTES = '“”‘’';
+  /** A CSS string token, double- or single-quoted, with its escapes. */
+  const CSS_STRING = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/.source;
 
   /**
    * The computed `content` with `open-quote` and `close-quote` replaced by the quote marks the
@@ -508,7 +520,7 @@
       }
       marks = [...(AUTO_QUOTES.get(language) ?? ENGLISH_QUOTES)].map((mark) => JSON.stringify(mark));
     } else {
-      marks = quotes.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g) ?? [];
+      marks = quotes.match(new RegExp(CSS_STRING, 'g')) ?? [];
     }
     let depth = 0;
     for (let ancestor = composedParent(element); ancestor !== null; ancestor = composedParent(ancestor)) {
@@ -517,7 +529,7 @@
     const pairs = Math.floor(marks.length / 2);
     const pair = Math.min(depth, pairs - 1);
     return content.replace(
-      /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\b(no-)?(open|close)-quote\b/g,
+      new RegExp(`${CSS_STRING}|\\b(no-)?(open|close)-quote\\b`, 'g'),
       (token, no, which) => {
         if (which === undefined) return token;
         if (no !== undefined || pairs === 0) return '';

@@ -1,6 +1,7 @@
 // Helpers of the benchmark (tests/browser/bench.mjs): the generated pages, the bare DOM walk,
-// medians, a bounded wait, a tiny HTTP server, and a hand-written MCP (JSON-RPC 2.0 over stdio)
-// client for `allwright mcp`. Nothing here is a test; scripts/test never loads it.
+// medians, a bounded wait, script injection into a page, a tiny HTTP server, and a hand-written
+// MCP (JSON-RPC 2.0 over stdio) client for `allwright mcp`. Nothing here is a test;
+// tests/browser/wasm-smoke.mjs borrows the generated page, the medians and the injection.
 
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -100,6 +101,19 @@ export function withTimeout(promise, ms, what) {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs a script in the page's world and removes its <script> tag: content scripts are not in the
+ * DOM, and left there the core's source (hundreds of KB of text) would be gathered as page text
+ * on every call and inflate the in-page times.
+ * @param {import('playwright-core').Page} page
+ * @param {string} content
+ */
+export async function runScript(page, content) {
+  const tag = await page.addScriptTag({ content });
+  await tag.evaluate((script) => script.remove());
+  await tag.dispose();
 }
 
 // ---- HTTP server -------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { bareWalk, generatedPage, McpClient, median, startServer, withTimeout } from './bench-lib.mjs';
+import { bareWalk, generatedPage, McpClient, median, runScript, startServer, withTimeout } from './bench-lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -262,19 +262,6 @@ function injectedScripts() {
   scripts.js ??= readFileSync(path.join(root, 'extension/generated/ax-core-js.js'), 'utf8');
   scripts.tree ??= readFileSync(path.join(root, 'extension/content/accessibility-tree.js'), 'utf8');
   return scripts;
-}
-
-/**
- * Runs a script in the page's world and removes its <script> tag: content scripts are not in the
- * DOM, and left there the core's source (hundreds of KB of text) would be gathered as page text
- * on every call and inflate the in-page times.
- * @param {import('playwright-core').Page} page
- * @param {string} content
- */
-async function runScript(page, content) {
-  const tag = await page.addScriptTag({ content });
-  await tag.evaluate((script) => script.remove());
-  await tag.dispose();
 }
 
 async function measurePlaywright(origin, scratch) {

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { generatedPage, median } from './bench-lib.mjs';
+import { generatedPage, median, runScript } from './bench-lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argv = process.argv.slice(2);
@@ -161,17 +161,6 @@ const browser = await chromium.launch({
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-/**
- * Runs a script in the page's world and removes its <script> tag: content scripts are not in the
- * DOM, and left there the core's source (hundreds of KB of text) would be gathered as page text
- * on every call and inflate the times.
- */
-async function runScript(page, content) {
-  const tag = await page.addScriptTag({ content });
-  await tag.evaluate((script) => script.remove());
-  await tag.dispose();
-}
-
 /** Opens a page with the given core and the tree script in its world. */
 async function openWithCore(flavour, pathname) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -192,6 +181,9 @@ async function check(name, body) {
     console.log(`FAIL ${name}\n${String(error?.stack ?? error).split('\n').slice(0, 30).join('\n')}`);
   }
 }
+
+/** The names of the buttons of a text tree, in order. */
+const buttonNames = (tree) => [...tree.matchAll(/button "([^"]*)"/g)].map((match) => match[1]);
 
 /** Removes the per-run fields so documents can be compared. */
 const rootOf = (document) => JSON.parse(document).root;
@@ -226,7 +218,7 @@ if (!benchOnly) {
         const page = await openWithCore(flavour, pathname);
         const { tree } = await page.evaluate(() => globalThis.allwrightAx.generateAccessibilityTree({}));
         await page.close();
-        return [...tree.matchAll(/button "([^"]*)"/g)].map((match) => match[1]);
+        return buttonNames(tree);
       };
       assert.deepEqual(await names('/generated-shadow.html'), ['New: Offer', 'Tag (host)', 'Plain']);
       assert.deepEqual(await names('/generated-unknown.html'), ['Tagged [tag]', 'Plain']);
@@ -235,7 +227,7 @@ if (!benchOnly) {
     await check(`${flavour}: quote marks as Chromium draws them`, async () => {
       const page = await openWithCore(flavour, '/quotes.html');
       const { tree } = await page.evaluate(() => globalThis.allwrightAx.generateAccessibilityTree({}));
-      const ours = [...tree.matchAll(/button "([^"]*)"/g)].map((match) => match[1]);
+      const ours = buttonNames(tree);
       const cdp = await page.context().newCDPSession(page);
       const { nodes } = await cdp.send('Accessibility.getFullAXTree');
       const chromium = nodes.filter((node) => node.role?.value === 'button').map((node) => node.name?.value);

@@ -79,7 +79,7 @@ pub const BOXES_UNMEASURED: u32 = 1 << 17;
 /// text tree does not pay for the read.
 pub const POINTER_EVENTS_UNREAD: u32 = 1 << 18;
 /// The element's `::before` or `::after` may have generated content: the gatherer found a style
-/// rule that could give it some, or could not rule it out (see `pseudoContentCandidates` in
+/// rule that could give it some, or could not rule it out (see `generatedContentCandidates` in
 /// `accessibility-tree.js`). The core asks for the pseudo-elements of these elements only, so
 /// that a page without such rules costs no call-back at all (on a 10k-element page, thousands of
 /// calls across the WASM boundary, each a hash lookup, a call and a style check).
