@@ -109,11 +109,11 @@ pub fn fixtures() -> Arc<FixtureServer> {
         .clone()
 }
 
-/// The shared web-platform-tests copy, when present.
+/// The web-platform-tests copy in `third_party/wpt` (or `ALLWRIGHT_WPT_DIR`), when present.
 pub fn wpt_folder() -> Option<PathBuf> {
     let candidate = std::env::var_os("ALLWRIGHT_WPT_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repository_root().join("../shared/wpt"));
+        .unwrap_or_else(|| repository_root().join("third_party/wpt"));
     candidate.is_dir().then_some(candidate)
 }
 
