@@ -6,16 +6,9 @@ use std::cell::{Cell, OnceCell, RefCell};
 
 use crate::aria::Role;
 use crate::composed::{FlatTree, Ownership};
+use crate::diagnostic::Diagnostic;
 use crate::dom::{Dom, NodeId, NodeKind};
 use crate::name::AccessibleName;
-
-/// Something the core noticed about the page and worked around: an aria-owns cycle, an element
-/// owned twice, a page deeper than the walk goes. Never fatal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub node: Option<NodeId>,
-    pub message: String,
-}
 
 /// One snapshot's view of a DOM.
 ///

@@ -13,8 +13,11 @@
 pub mod aria;
 pub mod composed;
 mod context;
+pub mod css;
+mod diagnostic;
 pub mod dom;
 pub mod hidden;
+pub mod html;
 pub mod name;
 pub mod role;
 pub mod snapshot;
@@ -27,12 +30,13 @@ pub mod value;
 pub mod memdom;
 
 pub use aria::Role;
-pub use context::{Context, Diagnostic};
+pub use context::Context;
+pub use diagnostic::Diagnostic;
 pub use dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility};
 pub use name::{AccessibleName, NameSource};
 
 pub use snapshot::{write_snapshot, Format, SnapshotDocument};
-pub use text::{ContinuationArgs, Filter, TextTree, TextTreeError, TextTreeOptions};
+pub use text::{ContinuationArgs, Filter, PrintedRef, TextTree, TextTreeError, TextTreeOptions};
 pub use tree::{build_tree, AxNode, AxRole, AxTree, BuildOptions};
 pub use value::Value;
 
@@ -47,7 +51,12 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
 ) -> Result<TextTree, TextTreeError> {
     let context = Context::new(dom);
     let tree = build_tree(&context, BuildOptions { anchor });
-    text::render_text_tree(&tree, options, reference)
+    let mut text_tree = text::render_text_tree(&tree, options, reference)?;
+    // Only the printed references are asked, so the rule runs for one page's elements at most.
+    for printed in &mut text_tree.refs {
+        printed.focusable = role::is_focusable(dom, printed.node);
+    }
+    Ok(text_tree)
 }
 
 /// The accessibility tree of a whole document, for the structured snapshot, with what the

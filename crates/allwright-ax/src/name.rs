@@ -20,8 +20,10 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::aria::Role;
+use crate::composed::FlatTree;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement};
+use crate::html::{collapse_ascii_whitespace, is_html, selected_options, InputType};
 
 /// Where a name came from: the accname algorithm, or one of the pragmatic fallbacks of the
 /// French document used only when accname gives no name.
@@ -149,23 +151,9 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
     String::new()
 }
 
-/// Collapses runs of ASCII whitespace (tab, LF, FF, CR, space: the Infra standard's "ASCII
-/// whitespace") into one space, trims, and applies the length cap. A no-break space is not ASCII
-/// whitespace and survives, as the WPT harness expects.
-pub fn normalize_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(MAX_NAME_CHARS));
-    for word in text.split_ascii_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 /// Normalises whitespace and cuts the result to `MAX_NAME_CHARS` characters.
 fn finish(text: &str) -> String {
-    let mut out = normalize_whitespace(text);
+    let mut out = collapse_ascii_whitespace(text);
     if let Some((cut, _)) = out.char_indices().nth(MAX_NAME_CHARS) {
         out.truncate(cut);
         out.truncate(out.trim_end_matches(' ').len());
@@ -490,7 +478,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
             // textbox. A password's value never leaves the page (DESIGN.md), not even here.
             Role::TextBox | Role::SearchBox => {
                 if native && local_name == "input" {
-                    if input_type(dom, element) == "password" {
+                    if InputType::of(dom, element) == InputType::Password {
                         return Some(String::new());
                     }
                     return Some(dom.value(element).unwrap_or("").to_string());
@@ -604,27 +592,27 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         let text = |value: &str| Some(Outcome::Text(value.to_string()));
         match dom.local_name(element) {
             "input" => {
-                let kind = input_type(dom, element);
-                match kind {
+                let input_type = InputType::of(dom, element);
+                match input_type {
                     // HTML-AAM "input type=button, submit and reset": labels, then the value,
                     // then the browser's default label (submit and reset), then title. Labels
                     // come first (WPT html-aam 4.1.2/input-*.html, comp_host_language_label).
-                    "button" | "submit" | "reset" => {
+                    InputType::Button | InputType::Submit | InputType::Reset => {
                         if let Some(labels) = self.labels_text(element, traversal) {
                             return text(&labels);
                         }
                         if let Some(value) = dom.value(element).filter(|value| !is_blank(value)) {
                             return text(value);
                         }
-                        match kind {
-                            "submit" => text("Submit"),
-                            "reset" => text("Reset"),
+                        match input_type {
+                            InputType::Submit => text("Submit"),
+                            InputType::Reset => text("Reset"),
                             // A plain button input has no default: 2I's title follows.
                             _ => Some(Outcome::Tooltip),
                         }
                     }
                     // HTML-AAM "input type=image": labels, alt, value, title, then a default.
-                    "image" => {
+                    InputType::Image => {
                         if let Some(labels) = self.labels_text(element, traversal) {
                             return text(&labels);
                         }
@@ -642,12 +630,12 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
                         // html-aam 4.1.3/input-image.html.
                         text("Submit")
                     }
-                    "hidden" => None,
+                    InputType::Hidden => None,
                     // HTML-AAM "input type=text, password, number, search, tel, email, url and
                     // textarea" and "Other Form Elements": labels, then title, then (text fields
                     // only) placeholder. Title precedes placeholder (WPT comp_tooltip.html).
                     _ => {
-                        let placeholder = uses_placeholder(kind);
+                        let placeholder = uses_placeholder(input_type);
                         Some(self.form_control_label(element, traversal, placeholder))
                     }
                 }
@@ -977,50 +965,18 @@ fn is_never_rendered<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
         )
 }
 
-/// The input's type keyword, ASCII-lowercased; missing and unknown types are "text" (HTML: the
-/// invalid value default).
-fn input_type<D: Dom + ?Sized>(dom: &D, input: NodeId) -> &'static str {
-    const TYPES: &[&str] = &[
-        "hidden",
-        "text",
-        "search",
-        "tel",
-        "url",
-        "email",
-        "password",
-        "date",
-        "month",
-        "week",
-        "time",
-        "datetime-local",
-        "number",
-        "range",
-        "color",
-        "checkbox",
-        "radio",
-        "file",
-        "submit",
-        "image",
-        "reset",
-        "button",
-    ];
-    let Some(value) = dom.attribute(input, "type") else {
-        return "text";
-    };
-    let value = value.trim_ascii();
-    TYPES
-        .iter()
-        .find(|kind| kind.eq_ignore_ascii_case(value))
-        .copied()
-        .unwrap_or("text")
-}
-
 /// The input types whose placeholder names them when nothing else does (HTML-AAM: text,
 /// password, number, search, tel, email and url; textarea too).
-fn uses_placeholder(kind: &str) -> bool {
+fn uses_placeholder(input_type: InputType) -> bool {
     matches!(
-        kind,
-        "text" | "password" | "number" | "search" | "tel" | "email" | "url"
+        input_type,
+        InputType::Text
+            | InputType::Password
+            | InputType::Number
+            | InputType::Search
+            | InputType::Tel
+            | InputType::Email
+            | InputType::Url
     )
 }
 
@@ -1038,13 +994,6 @@ fn first_child_element<D: Dom + ?Sized>(
     })
 }
 
-/// Whether the element is an HTML element with this local name.
-fn is_html<D: Dom + ?Sized>(dom: &D, node: NodeId, local_name: &str) -> bool {
-    dom.node_kind(node) == NodeKind::Element
-        && dom.namespace(node) == Namespace::Html
-        && dom.local_name(node) == local_name
-}
-
 /// HTML "labelable elements": button, input (not hidden), meter, output, progress, select,
 /// textarea.
 fn is_labelable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
@@ -1053,7 +1002,7 @@ fn is_labelable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
     }
     match dom.local_name(element) {
         "button" | "meter" | "output" | "progress" | "select" | "textarea" => true,
-        "input" => input_type(dom, element) != "hidden",
+        "input" => InputType::of(dom, element) != InputType::Hidden,
         _ => false,
     }
 }
@@ -1073,7 +1022,7 @@ fn labels_of<D: Dom + ?Sized>(context: &Context<'_, D>, control: NodeId) -> Vec<
 /// element", "labeled control").
 pub(crate) fn build_label_index<D: Dom + ?Sized>(
     dom: &D,
-    flat: &crate::composed::FlatTree,
+    flat: &FlatTree,
 ) -> rustc_hash::FxHashMap<NodeId, Vec<NodeId>> {
     let mut index: rustc_hash::FxHashMap<NodeId, Vec<NodeId>> = Default::default();
     for position in 0..dom.node_count() {
@@ -1107,47 +1056,6 @@ fn first_labelable_descendant<D: Dom + ?Sized>(dom: &D, label: NodeId) -> Option
         stack.extend(dom.children(node).iter().rev().copied());
     }
     None
-}
-
-/// The options of a `<select>` that are selected; for a drop-down (no `multiple`, no `size`
-/// above 1) with none selected, the first enabled option, which HTML's selectedness algorithm
-/// selects.
-fn selected_options<D: Dom + ?Sized>(dom: &D, select: NodeId) -> Vec<NodeId> {
-    let mut options = Vec::new();
-    for &child in dom.children(select) {
-        if is_html(dom, child, "option") {
-            options.push(child);
-        } else if is_html(dom, child, "optgroup") {
-            options.extend(
-                dom.children(child)
-                    .iter()
-                    .copied()
-                    .filter(|&option| is_html(dom, option, "option")),
-            );
-        }
-    }
-    let selected: Vec<NodeId> = options
-        .iter()
-        .copied()
-        .filter(|&option| dom.option_selected(option))
-        .collect();
-    if !selected.is_empty() {
-        return selected;
-    }
-    let drop_down = dom.attribute(select, "multiple").is_none()
-        && dom
-            .attribute(select, "size")
-            .and_then(|size| size.trim_ascii().parse::<u32>().ok())
-            .is_none_or(|size| size <= 1);
-    if drop_down {
-        if let Some(first) = options
-            .into_iter()
-            .find(|&option| dom.attribute(option, "disabled").is_none())
-        {
-            return vec![first];
-        }
-    }
-    Vec::new()
 }
 
 /// aria-labelledby, else aria-label, of an element whose role prohibits naming.
@@ -1208,8 +1116,14 @@ fn is_form_field<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> 
             "select" | "textarea" => return true,
             "input" => {
                 return !matches!(
-                    input_type(dom, element),
-                    "button" | "submit" | "reset" | "image" | "hidden" | "checkbox" | "radio"
+                    InputType::of(dom, element),
+                    InputType::Button
+                        | InputType::Submit
+                        | InputType::Reset
+                        | InputType::Image
+                        | InputType::Hidden
+                        | InputType::Checkbox
+                        | InputType::Radio
                 )
             }
             _ => {}
