@@ -155,7 +155,8 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
         }
     }
 
-    /// The element's accessible name (accname 1.2, then the French document's fallbacks), cached.
+    /// The element's accessible name (accname 1.2, then the marked fallbacks of `name.rs`),
+    /// cached.
     #[inline(never)]
     pub fn name(&self, element: NodeId) -> AccessibleName {
         if !self.in_range(element) {

@@ -3,9 +3,10 @@
 //! The crate turns a DOM, seen through the [`Dom`] trait, into an accessibility tree: roles
 //! (WAI-ARIA 1.2 and HTML-AAM), accessible names and descriptions (accname 1.2), states and
 //! properties, with hidden and inert content excluded and the composed tree (open shadow roots,
-//! slots, aria-owns) followed. It then writes that tree as the agent's text tree (the French
-//! document, `spec/ax-tree-and-ref-ids.fr.txt`) or as the version-1 structured snapshot in JSON
-//! or YAML (`spec/surface-web-snapshot.txt`).
+//! slots, aria-owns) followed. It then writes that tree as the agent's text tree (the result of
+//! the `get_accessibility_tree` tool, docs/protocol.md; its line format is described in
+//! [`text`]) or as the version-1 structured snapshot in JSON or YAML (the
+//! `accessibility_snapshot` tool; its JSON Schema is `schema/snapshot-v1.schema.json`).
 //!
 //! What this crate does not do: no I/O, no browser APIs (no web-sys, js-sys or wasm-bindgen in
 //! its dependency tree), no panics on any input, no recursion proportional to the DOM's depth.
@@ -40,8 +41,8 @@ pub use text::{ContinuationArgs, Filter, PrintedRef, TextTree, TextTreeError, Te
 pub use tree::{build_tree, AxNode, AxRole, AxTree, BuildOptions};
 pub use value::Value;
 
-/// `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)` of the French document:
-/// builds the tree of the document (or of `anchor`'s subtree) and renders the requested page.
+/// `get_accessibility_tree(filter, maxDepth, maxChars, ref_id, page)` (docs/protocol.md): builds
+/// the tree of the document (or of `anchor`'s subtree) and renders the requested page.
 /// `reference` gives each shown element its `ref_N` (the glue owns that registry).
 pub fn generate_accessibility_tree<D: Dom + ?Sized>(
     dom: &D,

@@ -1,4 +1,4 @@
-//! Accessible names and descriptions (accname 1.2), then the French document's fallbacks.
+//! Accessible names and descriptions (accname 1.2), then allwright's own fallbacks.
 //!
 //! The code follows "Accessible Name and Description Computation 1.2"
 //! (<https://w3c.github.io/accname/>, section 4.3) step by step: every step is a labelled branch
@@ -11,9 +11,10 @@
 //! the options of an embedded `<select>`) nest calls, and those are bounded by
 //! `MAX_REFERENCE_DEPTH`. Total work is bounded too (`NODE_BUDGET`, `MAX_NAME_CHARS`).
 //!
-//! Where the spec gives no name, the pragmatic fallbacks of the French document
-//! (`spec/ax-tree-and-ref-ids.fr.txt`, "Priorité de résolution du nom accessible") apply, and
-//! the name says so with `NameSource::Heuristic`.
+//! Where the spec gives no name, pragmatic fallbacks (`heuristic_name`: an unlabelled select's
+//! chosen option, an unused placeholder, the text just before a field) give the agent something
+//! to act on, and the name says so with `NameSource::Heuristic` (the snapshot writes
+//! `nameSource: heuristic`).
 //!
 //! Deviations from the spec say `SPEC DIFFERENCE:` with the test or browser behaviour behind them.
 
@@ -25,8 +26,8 @@ use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement};
 use crate::html::{collapse_ascii_whitespace, is_html, selected_options, InputType};
 
-/// Where a name came from: the accname algorithm, or one of the pragmatic fallbacks of the
-/// French document used only when accname gives no name.
+/// Where a name came from: the accname algorithm, or one of the pragmatic fallbacks used only
+/// when accname gives no name (`heuristic_name`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum NameSource {
     #[default]
@@ -67,7 +68,7 @@ const MAX_SIBLING_LABEL_CHARS: usize = 80;
 /// of its own (`<td>Every</td><td><input></td>`).
 const SIBLING_LABEL_LEVELS: usize = 3;
 
-/// The element's accessible name: accname 1.2, then the French document's fallbacks.
+/// The element's accessible name: accname 1.2, then the fallbacks of `heuristic_name`.
 pub(crate) fn compute_name<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
@@ -475,7 +476,8 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         let local_name = dom.local_name(element);
         match role {
             // "If the embedded control has role textbox, return its value." A searchbox is a
-            // textbox. A password's value never leaves the page (DESIGN.md), not even here.
+            // textbox. A password's value never leaves the page (the snapshot never reports it,
+            // see state.rs), not even here.
             Role::TextBox | Role::SearchBox => {
                 if native && local_name == "input" {
                     if InputType::of(dom, element) == InputType::Password {
@@ -1073,9 +1075,10 @@ fn prohibited_author_label<D: Dom + ?Sized>(context: &Context<'_, D>, element: N
         .unwrap_or_default()
 }
 
-/// The French document's fallbacks, tried only when accname gives no name, in its order: the
-/// selected option of an unlabelled select, a placeholder the spec did not use, and the text
-/// just before an unlabelled field ("Every <input> month(s)" gives "Every").
+/// The fallbacks, tried only when accname gives no name, in this order: the selected option of
+/// an unlabelled select, a placeholder the spec did not use, and the text just before an
+/// unlabelled field ("Every <input> month(s)" gives "Every"). A name an agent can act on beats
+/// an empty one; `NameSource::Heuristic` keeps the difference visible.
 fn heuristic_name<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> String {
     let dom = context.dom();
     // A presentational element has no name to guess (WPT comp_host_language_label.tentative.html:

@@ -1,9 +1,9 @@
 //! States and properties of an element, as the structured snapshot lists them
-//! (`spec/surface-web-snapshot.txt`: "States include native and explicit ARIA checked, selected,
-//! expanded, pressed, disabled, required, readonly, heading level, and numeric range values ...
-//! Undefined states are omitted, explicit false remains a boolean, and mixed check states are
-//! strings. Properties include accessible descriptions, control values, placeholders, link URLs,
-//! and ARIA metadata. Password and file input values are omitted.").
+//! (`schema/snapshot-v1.schema.json`): states include native and explicit ARIA checked, selected,
+//! expanded, pressed, disabled, required, readonly, heading level, and numeric range values;
+//! undefined states are omitted, an explicit false remains a boolean, and a mixed check state is
+//! a string. Properties include accessible descriptions, control values, placeholders, link
+//! URLs and ARIA metadata; password and file input values are never reported.
 //!
 //! Native state comes first (HTML-AAM §5 "HTML Attribute State and Property Mappings"); an
 //! explicit ARIA state counts only on a role that supports it (WAI-ARIA 1.2 §6.6 "Definitions of

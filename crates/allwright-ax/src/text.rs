@@ -1,5 +1,5 @@
-//! The text tree of the French document (`spec/ax-tree-and-ref-ids.fr.txt`,
-//! "generateAccessibilityTree"): one line per node, one space of indent per depth,
+//! The text tree that `get_accessibility_tree` returns to the agent (docs/protocol.md, "Tools"):
+//! one line per node, one space of indent per depth,
 //!
 //! ```text
 //! role "accessible name" [ref_N] href="..." type="..." placeholder="..." value="..."
@@ -50,7 +50,7 @@ impl Filter {
     }
 }
 
-/// The French document's default `maxDepth`.
+/// The default `maxDepth` of `get_accessibility_tree` (docs/protocol.md, "Tools").
 pub const DEFAULT_MAX_DEPTH: usize = 15;
 
 /// The parameters of `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)`.

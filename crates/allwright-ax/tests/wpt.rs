@@ -1,5 +1,4 @@
-//! The web-platform-tests copy in `../shared/wpt` (accname, html-aam, wai-aria/role), run
-//! natively: each page is parsed with the in-memory DOM, its expectations are read from the markup
+//! A copy of the web-platform-tests (accname, html-aam, wai-aria/role), run natively: each page is parsed with the in-memory DOM, its expectations are read from the markup
 //! the way `wai-aria/scripts/aria-utils.js` reads them, and the computed names and roles are
 //! compared. Scripts do not run, so a few simple script patterns are emulated (documented at
 //! `read_script`); pages that build their elements in ways we do not emulate are reported as "not
@@ -14,8 +13,8 @@
 //!   until someone writes the reason);
 //! - `ALLWRIGHT_WPT_VERBOSE=1` prints every failing case with its markup, expected and computed;
 //! - `ALLWRIGHT_WPT_FILTER=text` runs only the files whose path contains `text`;
-//! - `ALLWRIGHT_WPT_DIR=/path/to/wpt` reads another copy (default: `../shared/wpt` from the
-//!   repository root). When the folder is absent the test says so and passes.
+//! - `ALLWRIGHT_WPT_DIR=/path/to/wpt` says where the copy is (default: see `wpt_root`). When
+//!   the folder is absent the test says so and passes.
 //!
 //! The full report (table and every failing case) is also written to
 //! `target/tmp/wpt-report.txt`.
@@ -117,14 +116,17 @@ fn web_platform_tests() {
 // ------------------------------------------------------------------------------------------
 // Finding the files.
 
-/// `ALLWRIGHT_WPT_DIR`, or `../shared/wpt` beside the repository (from this crate:
-/// `../../../shared/wpt`).
+/// `ALLWRIGHT_WPT_DIR`, or by default the `wpt` folder of the `shared` folder that sits beside
+/// the repository in the development setup (the copy is not part of the repository).
 fn wpt_root() -> PathBuf {
     match std::env::var_os("ALLWRIGHT_WPT_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => {
-            let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/wpt");
-            default.canonicalize().unwrap_or(default)
+            let crate_folder = Path::new(env!("CARGO_MANIFEST_DIR"));
+            // The crate is `crates/allwright-ax` in the repository: three levels up is the
+            // folder that holds the repository.
+            let beside_repository = crate_folder.ancestors().nth(3).unwrap_or(crate_folder);
+            beside_repository.join("shared").join("wpt")
         }
     }
 }
@@ -1350,7 +1352,7 @@ const KNOWN_FAILURES_HEADER: &str = "\
 #   layout:     needs real CSS, layout or rendering (left to the browser run);
 #   script:     the page needs script we do not emulate;
 #   browser:    a Chromium/Firefox/WebKit behaviour we do not follow;
-#   deliberate: we decided otherwise on purpose (the issue or the French document says so);
+#   deliberate: we decided otherwise on purpose (the design or an issue says so);
 #   tentative:  a *.tentative.html expectation that no spec has adopted;
 #   stale:      the copied expectation is out of date or wrong;
 #   todo:       the engine should get this right (a bug to fix).
