@@ -125,11 +125,11 @@ pub fn selected_options<D: Dom + ?Sized>(dom: &D, select: NodeId) -> Vec<NodeId>
     options
 }
 
-/// The concatenated data of the node's descendant text nodes (DOM `textContent`), in the light
-/// tree, walked iteratively.
+/// DOM `textContent`: a text node's data, or the concatenated data of the descendant text nodes
+/// of an element (or a whole tree) in the light tree, walked iteratively.
 pub fn text_content<D: Dom + ?Sized>(dom: &D, node: NodeId) -> String {
     let mut text = String::new();
-    let mut stack: Vec<NodeId> = dom.children(node).iter().rev().copied().collect();
+    let mut stack = vec![node];
     let mut steps = 0usize;
     while let Some(current) = stack.pop() {
         // The bound guards against an implementation whose child lists form a cycle.
@@ -139,8 +139,10 @@ pub fn text_content<D: Dom + ?Sized>(dom: &D, node: NodeId) -> String {
         }
         match dom.node_kind(current) {
             NodeKind::Text => text.push_str(dom.text_data(current)),
-            NodeKind::Element => stack.extend(dom.children(current).iter().rev().copied()),
-            _ => {}
+            NodeKind::Element | NodeKind::Document | NodeKind::ShadowRoot => {
+                stack.extend(dom.children(current).iter().rev().copied());
+            }
+            NodeKind::Other => {}
         }
     }
     text

@@ -336,16 +336,7 @@ impl MemDom {
 
     /// The concatenated text of the light subtree (`textContent`).
     pub fn text_content(&self, node: NodeId) -> String {
-        let mut out = String::new();
-        let mut stack = vec![node];
-        while let Some(current) = stack.pop() {
-            let data = &self.nodes[current.index()];
-            if data.kind == NodeKind::Text {
-                out.push_str(&data.text);
-            }
-            stack.extend(data.children.iter().rev().copied());
-        }
-        out
+        crate::html::text_content(self, node)
     }
 
     fn node(&self, node: NodeId) -> Option<&MemNode> {
