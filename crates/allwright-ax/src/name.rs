@@ -753,7 +753,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
     /// Whether the element is the summary of a `<details>`: HTML-AAM names it from its content.
     fn is_summary(&self, element: NodeId) -> bool {
         let dom = self.dom();
-        dom.namespace(element) == Namespace::Html && dom.local_name(element) == "summary"
+        is_html(dom, element, "summary")
     }
 
     /// 2I: Tooltip Attribute. "Otherwise, if the current node has a Tooltip attribute, return its
@@ -915,8 +915,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
     /// a line break, which names read as a space.
     fn is_block(&self, element: NodeId) -> bool {
         let dom = self.dom();
-        dom.style(element).display == Display::Block
-            || (dom.namespace(element) == Namespace::Html && dom.local_name(element) == "br")
+        dom.style(element).display == Display::Block || is_html(dom, element, "br")
     }
 }
 

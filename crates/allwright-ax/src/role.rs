@@ -859,9 +859,8 @@ fn has_datalist<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
     if list.is_empty() {
         return false;
     }
-    dom.element_by_id(element, list).is_some_and(|target| {
-        dom.namespace(target) == Namespace::Html && dom.local_name(target) == "datalist"
-    })
+    dom.element_by_id(element, list)
+        .is_some_and(|target| is_html(dom, target, "datalist"))
 }
 
 /// Whether this `<summary>` is the first summary child of a `<details>` (HTML "the summary

@@ -17,7 +17,7 @@
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
-use crate::html::collapse_ascii_whitespace;
+use crate::html::{collapse_ascii_whitespace, is_html};
 use crate::name::NameSource;
 use crate::state::{self, Checked, PropertyValue};
 use crate::value::Value;
@@ -255,7 +255,7 @@ fn push_node(tree: &mut AxTree, node: AxNode) -> u32 {
 /// shows (as typed, not as first loaded), so they are not walked.
 fn walkable_children<D: Dom + ?Sized>(context: &Context<'_, D>, node: NodeId) -> Vec<NodeId> {
     let dom = context.dom();
-    if dom.namespace(node) == Namespace::Html && dom.local_name(node) == "textarea" {
+    if is_html(dom, node, "textarea") {
         return Vec::new();
     }
     context.ax_children(node)
@@ -477,7 +477,7 @@ fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, ro
     if dom.attribute(element, "onclick").is_some() {
         return true;
     }
-    dom.namespace(element) == Namespace::Html && dom.local_name(element) == "summary"
+    is_html(dom, element, "summary")
 }
 
 #[inline(never)]

@@ -24,6 +24,7 @@ use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
+use allwright_ax::html::collapse_ascii_whitespace;
 use allwright_ax::memdom::MemDom;
 use allwright_ax::{Context, Dom, NodeId, NodeKind};
 
@@ -334,7 +335,9 @@ fn evaluate(path: &str, dom: &MemDom, cases: Vec<PlannedCase>) -> Vec<Outcome> {
         let role_of = |element: NodeId| context.role(element).as_str().to_string();
         let (passed, computed) = match &case.expectation {
             Expectation::Label(expected) => {
-                let computed = normalize_label(&context.name(case.element).text);
+                // `aria-utils.js` normalises a computed label as Infra's "strip and collapse
+                // ASCII whitespace" does, which is the core's own rule.
+                let computed = collapse_ascii_whitespace(&context.name(case.element).text);
                 (expected.as_deref() == Some(computed.as_str()), computed)
             }
             Expectation::Role(expected) => {
@@ -364,25 +367,6 @@ fn evaluate(path: &str, dom: &MemDom, cases: Vec<PlannedCase>) -> Vec<Outcome> {
         });
     }
     outcomes
-}
-
-/// `aria-utils.js`: ASCII whitespace runs (tab, LF, FF, CR, space; not NBSP) become one space,
-/// then leading and trailing spaces go.
-fn normalize_label(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
-    for character in text.chars() {
-        if matches!(character, '\t' | '\n' | '\u{c}' | '\r' | ' ') {
-            pending_space = true;
-        } else {
-            if pending_space && !out.is_empty() {
-                out.push(' ');
-            }
-            pending_space = false;
-            out.push(character);
-        }
-    }
-    out
 }
 
 /// Any whitespace run becomes one space (for test names used as list keys, one line each).

@@ -9,7 +9,9 @@
 //!   tree (document or shadow root) that holds the sheet, by specificity then source order;
 //! - inline `style` attributes, which win;
 //! - the properties `display`, `visibility` and `pointer-events` (the last two inherited through
-//!   the flat tree), `content-visibility`, and `content` (strings and `attr()`) on pseudo-elements;
+//!   the flat tree), `content-visibility`, and `content` on pseudo-elements (strings with CSS
+//!   escapes, `attr()`, alternative text after `/`: the core's `css` module reads it, as it reads
+//!   the computed values the glue receives from a page);
 //! - a layout box from the custom property `--memdom-box: X Y WIDTH HEIGHT` (in px); rendered
 //!   elements without one get a 100x20 box at the viewport's origin, inside a 1280x720 viewport.
 //!
@@ -54,6 +56,8 @@ const DEFAULT_BOX: Rect = Rect {
     height: 20.0,
 };
 
+/// One node: its kind, name, attributes and text, its links, and the form state that script
+/// would set (`set_value`, `set_checked`, ...).
 struct MemNode {
     kind: NodeKind,
     namespace: Namespace,
