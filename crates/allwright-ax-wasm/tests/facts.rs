@@ -528,3 +528,31 @@ fn css_content_values_become_text() {
     );
     assert_eq!(content_text("\"\\0\""), Some("\u{fffd}".to_string()));
 }
+
+#[test]
+fn a_select_that_shows_no_option_has_neither_name_nor_value() {
+    // A script may set `selectedIndex = -1`: the browser then reports no option selected and
+    // draws an empty control. The name and the value read the same selectedness
+    // (`html::selected_options`), so both stay empty rather than guessing the first option.
+    let dom = MemDom::parse("<select><option>First</option><option>Second</option></select>");
+    let mut encoded = encode(&dom);
+    for flags in encoded.nodes.iter_mut().step_by(NODE_STRIDE) {
+        *flags &= !OPTION_SELECTED;
+    }
+    let decoded = FactDom::decode(encoded.facts(), NoPseudoContent).expect("valid facts");
+    let output = text_tree_output(&decoded, &request("all"));
+    let line = split_output(&output)
+        .1
+        .lines()
+        .find(|line| line.trim_start().starts_with("combobox"))
+        .unwrap_or_else(|| panic!("no combobox in {output}"))
+        .to_string();
+    assert_eq!(line.trim_start(), "combobox [ref_1]", "{output}");
+    // With the first option selected, as the browser's selectedness gives by default, both
+    // name and value are that option.
+    let selected = text_tree_output(&dom, &request("all"));
+    assert!(
+        selected.contains("combobox \"First\" [ref_1] value=\"First\""),
+        "{selected}"
+    );
+}

@@ -210,3 +210,24 @@ pub fn disabled_from_attributes<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bo
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_input_type_keyword_reads_back() {
+        for &(keyword, input_type) in INPUT_TYPES {
+            assert_eq!(input_type.as_str(), keyword);
+        }
+    }
+
+    #[test]
+    fn collapsing_keeps_no_break_spaces() {
+        assert_eq!(
+            collapse_ascii_whitespace(" a\t\n b\u{c}\rc \u{a0}d "),
+            "a b c \u{a0}d"
+        );
+        assert_eq!(collapse_ascii_whitespace(" \n "), "");
+    }
+}

@@ -467,4 +467,30 @@ mod tests {
         assert_eq!(dom.style(parent).display, Display::Block);
         assert_eq!(FlatTree::build(&dom).preorder().len(), 100_003);
     }
+
+    #[test]
+    fn query_selector_all_reads_the_light_tree_in_order() {
+        let dom = MemDom::parse(
+            r#"<div id="a" class="x"><span id="b" class="v">1</span></div><p id="c" class="x">2</p>
+            <section id="host"><template shadowrootmode="open"><span class="v" id="inside">3</span></template></section>
+            <span id="d" class="v" data-k="a,b">4</span>"#,
+        );
+        let ids = |selectors: &str| {
+            dom.query_selector_all(selectors).map(|found| {
+                found
+                    .iter()
+                    .map(|&node| dom.attribute(node, "id").unwrap_or("").to_string())
+                    .collect::<Vec<_>>()
+            })
+        };
+        // Tree order, whatever the order of the list; a shadow tree is not searched.
+        assert_eq!(ids("span.v, .x").unwrap_or_default(), ["a", "b", "c", "d"]);
+        assert_eq!(ids("div > span").unwrap_or_default(), ["b"]);
+        assert_eq!(ids("[data-k=\"a,b\"]").unwrap_or_default(), ["d"]);
+        assert_eq!(ids("table").unwrap_or_default(), Vec::<String>::new());
+        // What this DOM cannot tell is None, not "nothing matches".
+        assert_eq!(ids("span:first-child"), None);
+        assert_eq!(ids("p::before"), None);
+        assert_eq!(ids("[class~=x]"), None);
+    }
 }
