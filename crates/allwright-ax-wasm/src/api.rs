@@ -81,9 +81,13 @@ fn push_field_name(out: &mut String, name: &str) {
     out.push(':');
 }
 
-/// `get_accessibility_tree`: the envelope holds `result` (every metadata field of the French
-/// document, `tree` excepted: it is the body) and `newRefs`, the nodes that received new
-/// references, in order: the first is `ref_{ref_counter + 1}`, the next one more, and so on.
+/// `get_accessibility_tree`: the envelope holds `result` (every metadata field of the tool's
+/// result, `tree` excepted: it is the body), `newRefs`, the nodes that received new references,
+/// in order (the first is `ref_{ref_counter + 1}`, the next one more, and so on), and `refs`,
+/// `[N, role, name, focusable]` for every `ref_N` printed in the returned page, in print order:
+/// the role and the name as the line shows them (the name unescaped, shortened as the line
+/// shortened it), focusable 1 or 0. The actions read a target's role, name and focusability
+/// there rather than parsing printed lines (docs/protocol.md).
 pub fn text_tree_output<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> String {
     match text_tree(dom, request) {
         Ok(output) => output,
@@ -150,7 +154,8 @@ fn text_tree<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> Result<
         },
     )?;
 
-    let mut out = String::with_capacity(tree.tree.len() + 256 + new_refs.len() * 7);
+    let mut out =
+        String::with_capacity(tree.tree.len() + 256 + new_refs.len() * 7 + tree.refs.len() * 40);
     out.push_str("{\"ok\":true,\"result\":{\"truncated\":");
     out.push_str(bool_text(tree.truncated));
     push_field_name(&mut out, "hasMore");
@@ -186,6 +191,20 @@ fn text_tree<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> Result<
     push_quoted(&mut out, request.title);
     out.push_str("},\"newRefs\":[");
     push_numbers(&mut out, &new_refs);
+    out.push_str("],\"refs\":[");
+    for (position, printed) in tree.refs.iter().enumerate() {
+        if position > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        let number = numbers.get(printed.node.index()).copied().unwrap_or(0);
+        out.push_str(&number.to_string());
+        out.push(',');
+        push_quoted(&mut out, printed.role);
+        out.push(',');
+        push_quoted(&mut out, &printed.name);
+        out.push_str(if printed.focusable { ",1]" } else { ",0]" });
+    }
     out.push_str("]}\n");
     out.push_str(&tree.tree);
     Ok(out)

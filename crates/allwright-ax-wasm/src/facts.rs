@@ -2,7 +2,8 @@
 //! them.
 //!
 //! Reading the DOM node by node from WASM costs a boundary crossing and a string conversion per
-//! read (RECIPES.md measured about 3x plain JS). So `accessibility-tree.js` walks the page once in
+//! read (a per-node walk through web-sys measured about 3x the same walk in plain JS; see
+//! docs/performance.md for where the in-page time goes). So `accessibility-tree.js` walks the page once in
 //! plain JS and hands over a handful of flat arrays in a single call; the core then reads only
 //! Rust memory. The one fact gathered on demand is the `content` of `::before` / `::after`,
 //! which the core asks for a few elements only (names from content, and only elements flagged
@@ -34,6 +35,9 @@ use rustc_hash::FxHashMap as HashMap;
 use std::cell::{OnceCell, RefCell};
 use std::fmt;
 
+/// The text of a computed `content` value (the core's CSS reading, shared with the in-memory
+/// DOM); re-exported for the tests of the fact format.
+pub use allwright_ax::css::content_text;
 use allwright_ax::{
     Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility,
 };
@@ -608,83 +612,4 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
     fn disabled(&self, element: NodeId) -> bool {
         self.flag(element, DISABLED)
     }
-}
-
-/// The text that a computed `content` value generates: its strings joined, or, when it gives
-/// alternative text after a `/` (`content: "★" / "Favourite"`), that text, which is what
-/// assistive technology reads. `none`, `normal`, images, counters and quotes give nothing we can
-/// read as text; an empty result is `None`.
-pub fn content_text(css: &str) -> Option<String> {
-    let mut main = String::new();
-    let mut alternative: Option<String> = None;
-    let mut characters = css.chars().peekable();
-    while let Some(character) = characters.next() {
-        match character {
-            '"' | '\'' => {
-                let quote = character;
-                let mut text = String::new();
-                while let Some(inner) = characters.next() {
-                    match inner {
-                        '\\' => {
-                            if let Some(escaped) = read_css_escape(&mut characters) {
-                                text.push(escaped);
-                            }
-                        }
-                        inner if inner == quote => break,
-                        inner => text.push(inner),
-                    }
-                }
-                match &mut alternative {
-                    Some(alternative) => alternative.push_str(&text),
-                    None => main.push_str(&text),
-                }
-            }
-            '/' => alternative = Some(String::new()),
-            // Functions such as url(...), counter(...), attr(...) left unresolved: skip to the
-            // closing parenthesis so a string inside them is not read as content.
-            '(' => {
-                for inner in characters.by_ref() {
-                    if inner == ')' {
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    let text = alternative.unwrap_or(main);
-    (!text.is_empty()).then_some(text)
-}
-
-/// Reads a CSS escape after its backslash: up to six hex digits and one optional whitespace,
-/// an escaped line break (nothing), or the next character itself.
-fn read_css_escape(characters: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<char> {
-    let mut hex = String::new();
-    while hex.len() < 6 {
-        match characters.peek() {
-            Some(digit) if digit.is_ascii_hexdigit() => {
-                hex.push(*digit);
-                characters.next();
-            }
-            _ => break,
-        }
-    }
-    if hex.is_empty() {
-        return match characters.next() {
-            Some('\n') | None => None,
-            Some(other) => Some(other),
-        };
-    }
-    if characters
-        .peek()
-        .is_some_and(|next| next.is_ascii_whitespace())
-    {
-        characters.next();
-    }
-    let code = u32::from_str_radix(&hex, 16).unwrap_or(0xfffd);
-    Some(
-        char::from_u32(code)
-            .filter(|&c| c != '\0')
-            .unwrap_or('\u{fffd}'),
-    )
 }

@@ -11,7 +11,7 @@
 //!
 //! The in-memory DOM computes its own styles and id index lazily on first use; one warm-up run
 //! pays for that, so the figures are the engine's, not the test DOM's. In a browser, add the cost
-//! of gathering the DOM facts across the WASM boundary (see DESIGN.md, "Architecture").
+//! of gathering the DOM facts across the WASM boundary (see docs/performance.md).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::context::Diagnostic;
+use crate::diagnostic::Diagnostic;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, Visibility};
 
 const NO_NODE: u32 = u32::MAX;
@@ -180,29 +180,6 @@ fn first_slot_named<D: Dom + ?Sized>(dom: &D, root: NodeId, name: &str) -> Optio
             && dom.local_name(node) == "slot"
             && dom.attribute(node, "name").unwrap_or("") == name
         {
-            return Some(node);
-        }
-        stack.extend(dom.children(node).iter().rev().copied());
-    }
-    None
-}
-
-/// `getElementById` within the tree that contains `context`, by walking it.
-pub fn find_element_by_id_by_walking<D: Dom + ?Sized>(
-    dom: &D,
-    context: NodeId,
-    id: &str,
-) -> Option<NodeId> {
-    if id.is_empty() {
-        return None;
-    }
-    let root = tree_root(dom, context);
-    let mut stack: Vec<NodeId> = dom.children(root).iter().rev().copied().collect();
-    while let Some(node) = stack.pop() {
-        if dom.node_kind(node) != NodeKind::Element {
-            continue;
-        }
-        if dom.attribute(node, "id") == Some(id) {
             return Some(node);
         }
         stack.extend(dom.children(node).iter().rev().copied());

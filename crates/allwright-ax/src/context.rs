@@ -6,16 +6,9 @@ use std::cell::{Cell, OnceCell, RefCell};
 
 use crate::aria::Role;
 use crate::composed::{FlatTree, Ownership};
+use crate::diagnostic::Diagnostic;
 use crate::dom::{Dom, NodeId, NodeKind};
 use crate::name::AccessibleName;
-
-/// Something the core noticed about the page and worked around: an aria-owns cycle, an element
-/// owned twice, a page deeper than the walk goes. Never fatal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub node: Option<NodeId>,
-    pub message: String,
-}
 
 /// One snapshot's view of a DOM.
 ///
@@ -162,7 +155,8 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
         }
     }
 
-    /// The element's accessible name (accname 1.2, then the French document's fallbacks), cached.
+    /// The element's accessible name (accname 1.2, then the marked fallbacks of `name.rs`),
+    /// cached.
     #[inline(never)]
     pub fn name(&self, element: NodeId) -> AccessibleName {
         if !self.in_range(element) {

@@ -7,6 +7,9 @@
 //! parsed natively.
 //!
 //! Node ids are dense (`0..node_count()`), so per-call caches are plain vectors.
+//!
+//! This module is the bottom of the core: it uses no other module (ARCHITECTURE.md,
+//! "Dependencies"). Every method is required, so that no algorithm hides behind a default.
 
 /// A node of the DOM, as an index into the implementation's node table.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -152,18 +155,14 @@ pub trait Dom {
     fn shadow_host(&self, shadow_root: NodeId) -> Option<NodeId>;
 
     /// The nodes assigned to a `<slot>`, in order; empty when nothing is assigned (then the
-    /// slot's own children are its fallback content). The default follows the DOM standard's
-    /// named-slot assignment ("find slottables"); a live implementation returns
-    /// `slot.assignedNodes()`, which also honours manual assignment.
-    fn assigned_nodes(&self, slot: NodeId) -> Vec<NodeId> {
-        crate::composed::find_slottables(self, slot)
-    }
+    /// slot's own children are its fallback content). A live implementation returns
+    /// `slot.assignedNodes()`, which also honours manual assignment; one without a browser can
+    /// use the DOM standard's named-slot assignment, `composed::find_slottables`.
+    fn assigned_nodes(&self, slot: NodeId) -> Vec<NodeId>;
 
     /// The element with this id in the same tree as `context` (the document, or the shadow root
-    /// that contains `context`). The default walks the tree; implementations should index.
-    fn element_by_id(&self, context: NodeId, id: &str) -> Option<NodeId> {
-        crate::composed::find_element_by_id_by_walking(self, context, id)
-    }
+    /// that contains `context`). Implementations should index: the core asks often.
+    fn element_by_id(&self, context: NodeId, id: &str) -> Option<NodeId>;
 
     /// The computed style of an element. Not asked of other nodes.
     fn style(&self, element: NodeId) -> Style;
@@ -194,8 +193,7 @@ pub trait Dom {
     fn files_attached(&self, element: NodeId) -> bool;
 
     /// Whether the element is a disabled form control (`:disabled`, which includes disabled
-    /// fieldset and optgroup ancestors). The default derives it from attributes.
-    fn disabled(&self, element: NodeId) -> bool {
-        crate::state::disabled_from_attributes(self, element)
-    }
+    /// fieldset and optgroup ancestors). A DOM without a browser can derive it from attributes
+    /// with `html::disabled_from_attributes`.
+    fn disabled(&self, element: NodeId) -> bool;
 }

@@ -12,7 +12,9 @@
 //! - the content of an element with `content-visibility: hidden`;
 //! - nodes outside the flat tree (light children of a shadow host that no slot takes).
 //!
-//! Off-screen content is not hidden: it stays in the tree (`spec/surface-web-snapshot.txt`).
+//! Off-screen content is not hidden: it stays in the tree, so that the structured snapshot and
+//! the `all` filter of the text tree show the whole page (the `visible` filter is the text
+//! tree's own choice, in `text.rs`).
 //!
 //! Elements that are never rendered (`<head>`, `<script>`, `<style>`, `<template>`, ...) have
 //! `display: none` in the user-agent style sheet, so a live DOM reports them through `style()`;

@@ -3,9 +3,10 @@
 //! The crate turns a DOM, seen through the [`Dom`] trait, into an accessibility tree: roles
 //! (WAI-ARIA 1.2 and HTML-AAM), accessible names and descriptions (accname 1.2), states and
 //! properties, with hidden and inert content excluded and the composed tree (open shadow roots,
-//! slots, aria-owns) followed. It then writes that tree as the agent's text tree (the French
-//! document, `spec/ax-tree-and-ref-ids.fr.txt`) or as the version-1 structured snapshot in JSON
-//! or YAML (`spec/surface-web-snapshot.txt`).
+//! slots, aria-owns) followed. It then writes that tree as the agent's text tree (the result of
+//! the `get_accessibility_tree` tool, docs/protocol.md; its line format is described in
+//! [`text`]) or as the version-1 structured snapshot in JSON or YAML (the
+//! `accessibility_snapshot` tool; its JSON Schema is `schema/snapshot-v1.schema.json`).
 //!
 //! What this crate does not do: no I/O, no browser APIs (no web-sys, js-sys or wasm-bindgen in
 //! its dependency tree), no panics on any input, no recursion proportional to the DOM's depth.
@@ -13,8 +14,11 @@
 pub mod aria;
 pub mod composed;
 mod context;
+pub mod css;
+mod diagnostic;
 pub mod dom;
 pub mod hidden;
+pub mod html;
 pub mod name;
 pub mod role;
 pub mod snapshot;
@@ -27,17 +31,18 @@ pub mod value;
 pub mod memdom;
 
 pub use aria::Role;
-pub use context::{Context, Diagnostic};
+pub use context::Context;
+pub use diagnostic::Diagnostic;
 pub use dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility};
 pub use name::{AccessibleName, NameSource};
 
 pub use snapshot::{write_snapshot, Format, SnapshotDocument};
-pub use text::{ContinuationArgs, Filter, TextTree, TextTreeError, TextTreeOptions};
+pub use text::{ContinuationArgs, Filter, PrintedRef, TextTree, TextTreeError, TextTreeOptions};
 pub use tree::{build_tree, AxNode, AxRole, AxTree, BuildOptions};
 pub use value::Value;
 
-/// `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)` of the French document:
-/// builds the tree of the document (or of `anchor`'s subtree) and renders the requested page.
+/// `get_accessibility_tree(filter, maxDepth, maxChars, ref_id, page)` (docs/protocol.md): builds
+/// the tree of the document (or of `anchor`'s subtree) and renders the requested page.
 /// `reference` gives each shown element its `ref_N` (the glue owns that registry).
 pub fn generate_accessibility_tree<D: Dom + ?Sized>(
     dom: &D,
@@ -47,7 +52,12 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
 ) -> Result<TextTree, TextTreeError> {
     let context = Context::new(dom);
     let tree = build_tree(&context, BuildOptions { anchor });
-    text::render_text_tree(&tree, options, reference)
+    let mut text_tree = text::render_text_tree(&tree, options, reference)?;
+    // Only the printed references are asked, so the rule runs for one page's elements at most.
+    for printed in &mut text_tree.refs {
+        printed.focusable = role::is_focusable(dom, printed.node);
+    }
+    Ok(text_tree)
 }
 
 /// The accessibility tree of a whole document, for the structured snapshot, with what the

@@ -1,4 +1,4 @@
-//! Accessible names and descriptions (accname 1.2), then the French document's fallbacks.
+//! Accessible names and descriptions (accname 1.2), then allwright's own fallbacks.
 //!
 //! The code follows "Accessible Name and Description Computation 1.2"
 //! (<https://w3c.github.io/accname/>, section 4.3) step by step: every step is a labelled branch
@@ -11,20 +11,23 @@
 //! the options of an embedded `<select>`) nest calls, and those are bounded by
 //! `MAX_REFERENCE_DEPTH`. Total work is bounded too (`NODE_BUDGET`, `MAX_NAME_CHARS`).
 //!
-//! Where the spec gives no name, the pragmatic fallbacks of the French document
-//! (`spec/ax-tree-and-ref-ids.fr.txt`, "Priorité de résolution du nom accessible") apply, and
-//! the name says so with `NameSource::Heuristic`.
+//! Where the spec gives no name, pragmatic fallbacks (`heuristic_name`: an unlabelled select's
+//! chosen option, an unused placeholder, the text just before a field) give the agent something
+//! to act on, and the name says so with `NameSource::Heuristic` (the snapshot writes
+//! `nameSource: heuristic`).
 //!
 //! Deviations from the spec say `SPEC DIFFERENCE:` with the test or browser behaviour behind them.
 
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::aria::Role;
+use crate::composed::FlatTree;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement};
+use crate::html::{collapse_ascii_whitespace, is_html, selected_options, InputType};
 
-/// Where a name came from: the accname algorithm, or one of the pragmatic fallbacks of the
-/// French document used only when accname gives no name.
+/// Where a name came from: the accname algorithm, or one of the pragmatic fallbacks used only
+/// when accname gives no name (`heuristic_name`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum NameSource {
     #[default]
@@ -65,7 +68,7 @@ const MAX_SIBLING_LABEL_CHARS: usize = 80;
 /// of its own (`<td>Every</td><td><input></td>`).
 const SIBLING_LABEL_LEVELS: usize = 3;
 
-/// The element's accessible name: accname 1.2, then the French document's fallbacks.
+/// The element's accessible name: accname 1.2, then the fallbacks of `heuristic_name`.
 pub(crate) fn compute_name<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
@@ -149,23 +152,9 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
     String::new()
 }
 
-/// Collapses runs of ASCII whitespace (tab, LF, FF, CR, space: the Infra standard's "ASCII
-/// whitespace") into one space, trims, and applies the length cap. A no-break space is not ASCII
-/// whitespace and survives, as the WPT harness expects.
-pub fn normalize_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(MAX_NAME_CHARS));
-    for word in text.split_ascii_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 /// Normalises whitespace and cuts the result to `MAX_NAME_CHARS` characters.
 fn finish(text: &str) -> String {
-    let mut out = normalize_whitespace(text);
+    let mut out = collapse_ascii_whitespace(text);
     if let Some((cut, _)) = out.char_indices().nth(MAX_NAME_CHARS) {
         out.truncate(cut);
         out.truncate(out.trim_end_matches(' ').len());
@@ -487,10 +476,11 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         let local_name = dom.local_name(element);
         match role {
             // "If the embedded control has role textbox, return its value." A searchbox is a
-            // textbox. A password's value never leaves the page (DESIGN.md), not even here.
+            // textbox. A password's value never leaves the page (the snapshot never reports it,
+            // see state.rs), not even here.
             Role::TextBox | Role::SearchBox => {
                 if native && local_name == "input" {
-                    if input_type(dom, element) == "password" {
+                    if InputType::of(dom, element) == InputType::Password {
                         return Some(String::new());
                     }
                     return Some(dom.value(element).unwrap_or("").to_string());
@@ -604,27 +594,27 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         let text = |value: &str| Some(Outcome::Text(value.to_string()));
         match dom.local_name(element) {
             "input" => {
-                let kind = input_type(dom, element);
-                match kind {
+                let input_type = InputType::of(dom, element);
+                match input_type {
                     // HTML-AAM "input type=button, submit and reset": labels, then the value,
                     // then the browser's default label (submit and reset), then title. Labels
                     // come first (WPT html-aam 4.1.2/input-*.html, comp_host_language_label).
-                    "button" | "submit" | "reset" => {
+                    InputType::Button | InputType::Submit | InputType::Reset => {
                         if let Some(labels) = self.labels_text(element, traversal) {
                             return text(&labels);
                         }
                         if let Some(value) = dom.value(element).filter(|value| !is_blank(value)) {
                             return text(value);
                         }
-                        match kind {
-                            "submit" => text("Submit"),
-                            "reset" => text("Reset"),
+                        match input_type {
+                            InputType::Submit => text("Submit"),
+                            InputType::Reset => text("Reset"),
                             // A plain button input has no default: 2I's title follows.
                             _ => Some(Outcome::Tooltip),
                         }
                     }
                     // HTML-AAM "input type=image": labels, alt, value, title, then a default.
-                    "image" => {
+                    InputType::Image => {
                         if let Some(labels) = self.labels_text(element, traversal) {
                             return text(&labels);
                         }
@@ -642,12 +632,12 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
                         // html-aam 4.1.3/input-image.html.
                         text("Submit")
                     }
-                    "hidden" => None,
+                    InputType::Hidden => None,
                     // HTML-AAM "input type=text, password, number, search, tel, email, url and
                     // textarea" and "Other Form Elements": labels, then title, then (text fields
                     // only) placeholder. Title precedes placeholder (WPT comp_tooltip.html).
                     _ => {
-                        let placeholder = uses_placeholder(kind);
+                        let placeholder = uses_placeholder(input_type);
                         Some(self.form_control_label(element, traversal, placeholder))
                     }
                 }
@@ -763,7 +753,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
     /// Whether the element is the summary of a `<details>`: HTML-AAM names it from its content.
     fn is_summary(&self, element: NodeId) -> bool {
         let dom = self.dom();
-        dom.namespace(element) == Namespace::Html && dom.local_name(element) == "summary"
+        is_html(dom, element, "summary")
     }
 
     /// 2I: Tooltip Attribute. "Otherwise, if the current node has a Tooltip attribute, return its
@@ -925,8 +915,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
     /// a line break, which names read as a space.
     fn is_block(&self, element: NodeId) -> bool {
         let dom = self.dom();
-        dom.style(element).display == Display::Block
-            || (dom.namespace(element) == Namespace::Html && dom.local_name(element) == "br")
+        dom.style(element).display == Display::Block || is_html(dom, element, "br")
     }
 }
 
@@ -977,50 +966,18 @@ fn is_never_rendered<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
         )
 }
 
-/// The input's type keyword, ASCII-lowercased; missing and unknown types are "text" (HTML: the
-/// invalid value default).
-fn input_type<D: Dom + ?Sized>(dom: &D, input: NodeId) -> &'static str {
-    const TYPES: &[&str] = &[
-        "hidden",
-        "text",
-        "search",
-        "tel",
-        "url",
-        "email",
-        "password",
-        "date",
-        "month",
-        "week",
-        "time",
-        "datetime-local",
-        "number",
-        "range",
-        "color",
-        "checkbox",
-        "radio",
-        "file",
-        "submit",
-        "image",
-        "reset",
-        "button",
-    ];
-    let Some(value) = dom.attribute(input, "type") else {
-        return "text";
-    };
-    let value = value.trim_ascii();
-    TYPES
-        .iter()
-        .find(|kind| kind.eq_ignore_ascii_case(value))
-        .copied()
-        .unwrap_or("text")
-}
-
 /// The input types whose placeholder names them when nothing else does (HTML-AAM: text,
 /// password, number, search, tel, email and url; textarea too).
-fn uses_placeholder(kind: &str) -> bool {
+fn uses_placeholder(input_type: InputType) -> bool {
     matches!(
-        kind,
-        "text" | "password" | "number" | "search" | "tel" | "email" | "url"
+        input_type,
+        InputType::Text
+            | InputType::Password
+            | InputType::Number
+            | InputType::Search
+            | InputType::Tel
+            | InputType::Email
+            | InputType::Url
     )
 }
 
@@ -1038,13 +995,6 @@ fn first_child_element<D: Dom + ?Sized>(
     })
 }
 
-/// Whether the element is an HTML element with this local name.
-fn is_html<D: Dom + ?Sized>(dom: &D, node: NodeId, local_name: &str) -> bool {
-    dom.node_kind(node) == NodeKind::Element
-        && dom.namespace(node) == Namespace::Html
-        && dom.local_name(node) == local_name
-}
-
 /// HTML "labelable elements": button, input (not hidden), meter, output, progress, select,
 /// textarea.
 fn is_labelable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
@@ -1053,7 +1003,7 @@ fn is_labelable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
     }
     match dom.local_name(element) {
         "button" | "meter" | "output" | "progress" | "select" | "textarea" => true,
-        "input" => input_type(dom, element) != "hidden",
+        "input" => InputType::of(dom, element) != InputType::Hidden,
         _ => false,
     }
 }
@@ -1073,7 +1023,7 @@ fn labels_of<D: Dom + ?Sized>(context: &Context<'_, D>, control: NodeId) -> Vec<
 /// element", "labeled control").
 pub(crate) fn build_label_index<D: Dom + ?Sized>(
     dom: &D,
-    flat: &crate::composed::FlatTree,
+    flat: &FlatTree,
 ) -> rustc_hash::FxHashMap<NodeId, Vec<NodeId>> {
     let mut index: rustc_hash::FxHashMap<NodeId, Vec<NodeId>> = Default::default();
     for position in 0..dom.node_count() {
@@ -1109,47 +1059,6 @@ fn first_labelable_descendant<D: Dom + ?Sized>(dom: &D, label: NodeId) -> Option
     None
 }
 
-/// The options of a `<select>` that are selected; for a drop-down (no `multiple`, no `size`
-/// above 1) with none selected, the first enabled option, which HTML's selectedness algorithm
-/// selects.
-fn selected_options<D: Dom + ?Sized>(dom: &D, select: NodeId) -> Vec<NodeId> {
-    let mut options = Vec::new();
-    for &child in dom.children(select) {
-        if is_html(dom, child, "option") {
-            options.push(child);
-        } else if is_html(dom, child, "optgroup") {
-            options.extend(
-                dom.children(child)
-                    .iter()
-                    .copied()
-                    .filter(|&option| is_html(dom, option, "option")),
-            );
-        }
-    }
-    let selected: Vec<NodeId> = options
-        .iter()
-        .copied()
-        .filter(|&option| dom.option_selected(option))
-        .collect();
-    if !selected.is_empty() {
-        return selected;
-    }
-    let drop_down = dom.attribute(select, "multiple").is_none()
-        && dom
-            .attribute(select, "size")
-            .and_then(|size| size.trim_ascii().parse::<u32>().ok())
-            .is_none_or(|size| size <= 1);
-    if drop_down {
-        if let Some(first) = options
-            .into_iter()
-            .find(|&option| dom.attribute(option, "disabled").is_none())
-        {
-            return vec![first];
-        }
-    }
-    Vec::new()
-}
-
 /// aria-labelledby, else aria-label, of an element whose role prohibits naming.
 fn prohibited_author_label<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> String {
     let mut walker = Walker::new(context);
@@ -1165,9 +1074,10 @@ fn prohibited_author_label<D: Dom + ?Sized>(context: &Context<'_, D>, element: N
         .unwrap_or_default()
 }
 
-/// The French document's fallbacks, tried only when accname gives no name, in its order: the
-/// selected option of an unlabelled select, a placeholder the spec did not use, and the text
-/// just before an unlabelled field ("Every <input> month(s)" gives "Every").
+/// The fallbacks, tried only when accname gives no name, in this order: the selected option of
+/// an unlabelled select, a placeholder the spec did not use, and the text just before an
+/// unlabelled field ("Every <input> month(s)" gives "Every"). A name an agent can act on beats
+/// an empty one; `NameSource::Heuristic` keeps the difference visible.
 fn heuristic_name<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> String {
     let dom = context.dom();
     // A presentational element has no name to guess (WPT comp_host_language_label.tentative.html:
@@ -1208,8 +1118,14 @@ fn is_form_field<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> 
             "select" | "textarea" => return true,
             "input" => {
                 return !matches!(
-                    input_type(dom, element),
-                    "button" | "submit" | "reset" | "image" | "hidden" | "checkbox" | "radio"
+                    InputType::of(dom, element),
+                    InputType::Button
+                        | InputType::Submit
+                        | InputType::Reset
+                        | InputType::Image
+                        | InputType::Hidden
+                        | InputType::Checkbox
+                        | InputType::Radio
                 )
             }
             _ => {}

@@ -21,6 +21,7 @@ use std::cell::{Cell, RefCell};
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Dom, Namespace, NodeId, NodeKind};
+use crate::html::{is_html, InputType};
 
 /// The computed role of an element. `Role::Generic` for containers without semantics,
 /// `Role::None` for elements without a role of their own.
@@ -191,7 +192,9 @@ fn explicit_role<D: Dom + ?Sized>(
 ) -> Option<Role> {
     let dom = context.dom();
     let attribute = dom.attribute(element, "role")?;
-    for token in attribute.split(is_ascii_whitespace) {
+    // HTML's "split on ASCII whitespace": a no-break or zero-width space is part of a token, which
+    // then names no role.
+    for token in attribute.split_ascii_whitespace() {
         // Unknown and abstract tokens give no role (§9.1 "Roles - handling author errors").
         let Some(role) = Role::from_token(token) else {
             continue;
@@ -223,12 +226,6 @@ fn explicit_role<D: Dom + ?Sized>(
         }
     }
     None
-}
-
-/// HTML's "split on ASCII whitespace": tab, LF, FF, CR and space only (so a no-break space or a
-/// zero-width space is part of a token, which then names no role).
-fn is_ascii_whitespace(character: char) -> bool {
-    matches!(character, '\t' | '\n' | '\u{c}' | '\r' | ' ')
 }
 
 /// WAI-ARIA 1.2 §5.2.7 "Required Context Role", for the roles that have one.
@@ -348,7 +345,7 @@ fn has_presentation_conflict<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool 
 
 /// Whether the element can take focus: a tabindex, or natively focusable and not disabled.
 /// (Inert and hidden elements are out of the tree anyway.)
-pub(crate) fn is_focusable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
+pub fn is_focusable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
     if dom
         .attribute(element, "tabindex")
         .is_some_and(|value| parse_integer(value).is_some())
@@ -369,7 +366,7 @@ pub(crate) fn is_focusable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
     match dom.local_name(element) {
         "a" | "area" => dom.attribute(element, "href").is_some(),
         "button" | "select" | "textarea" => !dom.disabled(element),
-        "input" => input_type(dom, element) != "hidden" && !dom.disabled(element),
+        "input" => InputType::of(dom, element) != InputType::Hidden && !dom.disabled(element),
         "iframe" | "embed" | "object" => true,
         "audio" | "video" => dom.attribute(element, "controls").is_some(),
         "summary" => is_first_summary_of_details(dom, element),
@@ -379,7 +376,7 @@ pub(crate) fn is_focusable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
 
 /// HTML "rules for parsing integers" (leading whitespace, optional sign, digits).
 fn parse_integer(value: &str) -> Option<i64> {
-    let trimmed = value.trim_start_matches(is_ascii_whitespace);
+    let trimmed = value.trim_ascii_start();
     let (negative, digits) = match trimmed.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, trimmed.strip_prefix('+').unwrap_or(trimmed)),
@@ -726,7 +723,7 @@ fn has_sectioning_ancestor<D: Dom + ?Sized>(
 /// The first known, non-abstract role token, without any context check.
 fn first_role_token<D: Dom + ?Sized>(dom: &D, element: NodeId) -> Option<Role> {
     dom.attribute(element, "role")?
-        .split(is_ascii_whitespace)
+        .split_ascii_whitespace()
         .find_map(Role::from_token)
 }
 
@@ -809,78 +806,49 @@ fn image_role<D: Dom + ?Sized>(
     }
 }
 
-/// The input's type attribute, ASCII-lowercased; missing or unknown types are "text" (HTML
-/// "the type attribute ... invalid value default is the Text state").
-pub(crate) fn input_type<D: Dom + ?Sized>(dom: &D, element: NodeId) -> String {
-    const KNOWN: &[&str] = &[
-        "button",
-        "checkbox",
-        "color",
-        "date",
-        "datetime-local",
-        "email",
-        "file",
-        "hidden",
-        "image",
-        "month",
-        "number",
-        "password",
-        "radio",
-        "range",
-        "reset",
-        "search",
-        "submit",
-        "tel",
-        "text",
-        "time",
-        "url",
-        "week",
-    ];
-    let value = dom
-        .attribute(element, "type")
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    if KNOWN.contains(&value.as_str()) {
-        value
-    } else {
-        "text".to_string()
-    }
-}
-
 /// HTML-AAM el-input-*: the role of each input type.
 fn input_role<D: Dom + ?Sized>(dom: &D, element: NodeId) -> Role {
-    let kind = input_type(dom, element);
-    match kind.as_str() {
+    let input_type = InputType::of(dom, element);
+    match input_type {
         // el-input-text-list etc.: a text field with a list attribute naming a datalist is a
         // combobox (we require the datalist, as Chrome does).
-        "text" | "search" | "email" | "tel" | "url" => {
+        InputType::Text
+        | InputType::Search
+        | InputType::Email
+        | InputType::Tel
+        | InputType::Url => {
             if has_datalist(dom, element) {
                 Role::Combobox
-            } else if kind == "search" {
+            } else if input_type == InputType::Search {
                 Role::SearchBox
             } else {
                 Role::TextBox
             }
         }
         // el-input-checkbox; the switch attribute makes it a switch (wpt roles.tentative.html).
-        "checkbox" => {
+        InputType::Checkbox => {
             if dom.attribute(element, "switch").is_some() {
                 Role::Switch
             } else {
                 Role::Checkbox
             }
         }
-        "radio" => Role::Radio,
-        "number" => Role::SpinButton,
-        "range" => Role::Slider,
-        "button" | "submit" | "reset" | "image" => Role::Button,
+        InputType::Radio => Role::Radio,
+        InputType::Number => Role::SpinButton,
+        InputType::Range => Role::Slider,
+        InputType::Button | InputType::Submit | InputType::Reset | InputType::Image => Role::Button,
         // SPEC DIFFERENCE: HTML-AAM gives file inputs no role; every browser exposes a button.
-        "file" => Role::Button,
-        "hidden" => Role::None,
+        InputType::File => Role::Button,
+        InputType::Hidden => Role::None,
         // SPEC DIFFERENCE: HTML-AAM gives password, date and time fields no ARIA role; Chrome
         // exposes text fields (and agents type into them), as Playwright does.
-        _ => Role::TextBox,
+        InputType::Password
+        | InputType::Color
+        | InputType::Date
+        | InputType::DateTimeLocal
+        | InputType::Month
+        | InputType::Time
+        | InputType::Week => Role::TextBox,
     }
 }
 
@@ -891,9 +859,8 @@ fn has_datalist<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
     if list.is_empty() {
         return false;
     }
-    dom.element_by_id(element, list).is_some_and(|target| {
-        dom.namespace(target) == Namespace::Html && dom.local_name(target) == "datalist"
-    })
+    dom.element_by_id(element, list)
+        .is_some_and(|target| is_html(dom, target, "datalist"))
 }
 
 /// Whether this `<summary>` is the first summary child of a `<details>` (HTML "the summary
@@ -910,12 +877,6 @@ fn is_first_summary_of_details<D: Dom + ?Sized>(dom: &D, element: NodeId) -> boo
         .copied()
         .find(|&child| is_html(dom, child, "summary"))
         == Some(element)
-}
-
-fn is_html<D: Dom + ?Sized>(dom: &D, node: NodeId, tag: &str) -> bool {
-    dom.node_kind(node) == NodeKind::Element
-        && dom.namespace(node) == Namespace::Html
-        && dom.local_name(node) == tag
 }
 
 /// The computed role of the nearest `<table>` ancestor of a cell (DOM ancestors, as the HTML

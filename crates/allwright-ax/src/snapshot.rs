@@ -1,4 +1,5 @@
-//! The version-1 structured snapshot of `spec/surface-web-snapshot.txt`, written as JSON or YAML.
+//! The version-1 structured snapshot (`accessibility_snapshot`, docs/protocol.md; JSON Schema in
+//! `schema/snapshot-v1.schema.json`), written as JSON or YAML.
 //!
 //! ```yaml
 //! version: 1

@@ -1,9 +1,9 @@
 //! States and properties of an element, as the structured snapshot lists them
-//! (`spec/surface-web-snapshot.txt`: "States include native and explicit ARIA checked, selected,
-//! expanded, pressed, disabled, required, readonly, heading level, and numeric range values ...
-//! Undefined states are omitted, explicit false remains a boolean, and mixed check states are
-//! strings. Properties include accessible descriptions, control values, placeholders, link URLs,
-//! and ARIA metadata. Password and file input values are omitted.").
+//! (`schema/snapshot-v1.schema.json`): states include native and explicit ARIA checked, selected,
+//! expanded, pressed, disabled, required, readonly, heading level, and numeric range values;
+//! undefined states are omitted, an explicit false remains a boolean, and a mixed check state is
+//! a string. Properties include accessible descriptions, control values, placeholders, link
+//! URLs and ARIA metadata; password and file input values are never reported.
 //!
 //! Native state comes first (HTML-AAM §5 "HTML Attribute State and Property Mappings"); an
 //! explicit ARIA state counts only on a role that supports it (WAI-ARIA 1.2 §6.6 "Definitions of
@@ -12,7 +12,9 @@
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Dom, Namespace, NodeId, NodeKind};
-use crate::role::input_type;
+use crate::html::{
+    collapse_ascii_whitespace, html_tag, is_html, selected_options, text_content, InputType,
+};
 
 /// A tri-state value: aria-checked and aria-pressed accept "mixed".
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -240,16 +242,20 @@ pub fn compute_states<D: Dom + ?Sized>(
         return states;
     }
     let tag = html_tag(dom, element);
-    let input_kind = (tag == Some("input")).then(|| input_type(dom, element));
+    let input_type = (tag == Some("input")).then(|| InputType::of(dom, element));
 
     // checked: HTML-AAM "input type=checkbox/radio: checked state"; the indeterminate IDL flag
     // is mixed (checkbox only).
     if CHECKED_ROLES.contains(&role) {
-        states.checked = match input_kind.as_deref() {
-            Some("checkbox") if dom.indeterminate(element) && MIXED_ROLES.contains(&role) => {
+        states.checked = match input_type {
+            Some(InputType::Checkbox)
+                if dom.indeterminate(element) && MIXED_ROLES.contains(&role) =>
+            {
                 Some(Checked::Mixed)
             }
-            Some("checkbox" | "radio") => Some(Checked::from_bool(dom.checked(element))),
+            Some(InputType::Checkbox | InputType::Radio) => {
+                Some(Checked::from_bool(dom.checked(element)))
+            }
             _ => match aria_tristate(dom.attribute(element, "aria-checked")) {
                 Some(Checked::Mixed) if !MIXED_ROLES.contains(&role) => Some(Checked::False),
                 Some(value) => Some(value),
@@ -285,10 +291,16 @@ pub fn compute_states<D: Dom + ?Sized>(
 
     // required: the native attribute on the controls it applies to, else aria-required.
     let native_required = matches!(tag, Some("select" | "textarea"))
-        || input_kind.as_deref().is_some_and(|kind| {
+        || input_type.is_some_and(|input_type| {
             !matches!(
-                kind,
-                "hidden" | "range" | "color" | "button" | "submit" | "reset" | "image"
+                input_type,
+                InputType::Hidden
+                    | InputType::Range
+                    | InputType::Color
+                    | InputType::Button
+                    | InputType::Submit
+                    | InputType::Reset
+                    | InputType::Image
             )
         });
     if native_required && dom.attribute(element, "required").is_some() {
@@ -299,19 +311,19 @@ pub fn compute_states<D: Dom + ?Sized>(
 
     // readonly: the native attribute on text-like inputs and textarea, else aria-readonly.
     let native_readonly = tag == Some("textarea")
-        || input_kind.as_deref().is_some_and(|kind| {
+        || input_type.is_some_and(|input_type| {
             !matches!(
-                kind,
-                "hidden"
-                    | "range"
-                    | "color"
-                    | "checkbox"
-                    | "radio"
-                    | "file"
-                    | "button"
-                    | "submit"
-                    | "reset"
-                    | "image"
+                input_type,
+                InputType::Hidden
+                    | InputType::Range
+                    | InputType::Color
+                    | InputType::Checkbox
+                    | InputType::Radio
+                    | InputType::File
+                    | InputType::Button
+                    | InputType::Submit
+                    | InputType::Reset
+                    | InputType::Image
             )
         });
     if native_readonly && dom.attribute(element, "readonly").is_some() {
@@ -331,14 +343,7 @@ pub fn compute_states<D: Dom + ?Sized>(
         states.level = explicit.or(native).or((role == Role::Heading).then_some(2));
     }
 
-    range_values(
-        context,
-        element,
-        role,
-        tag,
-        input_kind.as_deref(),
-        &mut states,
-    );
+    range_values(context, element, role, tag, input_type, &mut states);
     states
 }
 
@@ -397,15 +402,15 @@ fn range_values<D: Dom + ?Sized>(
     element: NodeId,
     role: Role,
     tag: Option<&str>,
-    input_kind: Option<&str>,
+    input_type: Option<InputType>,
     states: &mut States,
 ) {
     let dom = context.dom();
     let number_attribute = |name: &str| dom.attribute(element, name).and_then(parse_number);
-    match (tag, input_kind) {
+    match (tag, input_type) {
         // HTML "Range state": min defaults to 0, max to 100; the value is sanitized to the
         // midpoint when it is missing or invalid, and clamped into [min, max].
-        (_, Some("range")) if RANGE_ROLES.contains(&role) => {
+        (_, Some(InputType::Range)) if RANGE_ROLES.contains(&role) => {
             let min = number_attribute("min").unwrap_or(0.0);
             let max = number_attribute("max").unwrap_or(100.0).max(min);
             let value = dom
@@ -419,7 +424,7 @@ fn range_values<D: Dom + ?Sized>(
             return;
         }
         // HTML "Number state": only what the page states.
-        (_, Some("number")) if RANGE_ROLES.contains(&role) => {
+        (_, Some(InputType::Number)) if RANGE_ROLES.contains(&role) => {
             states.value_min = number_attribute("min");
             states.value_max = number_attribute("max");
             states.value_now = dom.value(element).and_then(parse_number);
@@ -741,27 +746,29 @@ fn control_value<D: Dom + ?Sized>(
     tag: Option<&str>,
 ) -> Option<String> {
     match tag {
-        Some("input") => {
-            let kind = input_type(dom, element);
-            match kind.as_str() {
-                // Never: password and file values are secret or meaningless (spec).
-                "password" | "file" | "hidden" => None,
-                // The value of a button is its name; a checkbox's value is not what it shows.
-                "button" | "submit" | "reset" | "image" | "checkbox" | "radio" => None,
-                _ => dom.value(element).map(str::to_string),
-            }
-        }
+        Some("input") => match InputType::of(dom, element) {
+            // Never: password and file values are secret or meaningless (spec).
+            InputType::Password | InputType::File | InputType::Hidden => None,
+            // The value of a button is its name; a checkbox's value is not what it shows.
+            InputType::Button
+            | InputType::Submit
+            | InputType::Reset
+            | InputType::Image
+            | InputType::Checkbox
+            | InputType::Radio => None,
+            _ => dom.value(element).map(str::to_string),
+        },
         Some("textarea") => dom.value(element).map(str::to_string),
         // HTML-AAM el-select-combobox: the value is the selected option's label.
-        Some("select") if role == Role::Combobox => {
-            selected_option(dom, element).map(|option| option_label(dom, option))
-        }
+        Some("select") if role == Role::Combobox => selected_options(dom, element)
+            .first()
+            .map(|&option| option_label(dom, option)),
         _ => {
             let editable = dom
                 .attribute(element, "contenteditable")
                 .is_some_and(|value| !value.trim().eq_ignore_ascii_case("false"));
             if editable && matches!(role, Role::TextBox | Role::SearchBox | Role::Combobox) {
-                Some(collapse_whitespace(&text_content(dom, element)))
+                Some(collapse_ascii_whitespace(&text_content(dom, element)))
             } else {
                 None
             }
@@ -807,26 +814,6 @@ fn link_url<D: Dom + ?Sized>(dom: &D, element: NodeId) -> Option<String> {
     }
 }
 
-/// The first selected option of a select (its option children and those of its optgroups).
-fn selected_option<D: Dom + ?Sized>(dom: &D, select: NodeId) -> Option<NodeId> {
-    let mut candidates = Vec::new();
-    for &child in dom.children(select) {
-        if is_html(dom, child, "option") {
-            candidates.push(child);
-        } else if is_html(dom, child, "optgroup") {
-            candidates.extend(
-                dom.children(child)
-                    .iter()
-                    .copied()
-                    .filter(|&option| is_html(dom, option, "option")),
-            );
-        }
-    }
-    candidates
-        .into_iter()
-        .find(|&option| dom.option_selected(option))
-}
-
 /// HTML "option label": the label attribute when non-empty, else the stripped and collapsed text.
 fn option_label<D: Dom + ?Sized>(dom: &D, option: NodeId) -> String {
     if let Some(label) = dom
@@ -835,49 +822,11 @@ fn option_label<D: Dom + ?Sized>(dom: &D, option: NodeId) -> String {
     {
         return label.to_string();
     }
-    collapse_whitespace(&text_content(dom, option))
-}
-
-/// The concatenated text of all descendant text nodes (DOM `textContent`), walked iteratively.
-fn text_content<D: Dom + ?Sized>(dom: &D, node: NodeId) -> String {
-    let mut text = String::new();
-    let mut stack: Vec<NodeId> = dom.children(node).iter().rev().copied().collect();
-    let mut steps = 0usize;
-    while let Some(current) = stack.pop() {
-        steps += 1;
-        if steps > dom.node_count().saturating_add(1) {
-            break;
-        }
-        match dom.node_kind(current) {
-            NodeKind::Text => text.push_str(dom.text_data(current)),
-            NodeKind::Element => stack.extend(dom.children(current).iter().rev().copied()),
-            _ => {}
-        }
-    }
-    text
-}
-
-/// Collapses runs of ASCII whitespace to one space and trims (HTML "strip and collapse ASCII
-/// whitespace").
-fn collapse_whitespace(text: &str) -> String {
-    text.split(['\t', '\n', '\u{c}', '\r', ' '])
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    collapse_ascii_whitespace(&text_content(dom, option))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
-
-/// The element's local name when it is an HTML element.
-fn html_tag<D: Dom + ?Sized>(dom: &D, element: NodeId) -> Option<&str> {
-    (dom.node_kind(element) == NodeKind::Element && dom.namespace(element) == Namespace::Html)
-        .then(|| dom.local_name(element))
-}
-
-fn is_html<D: Dom + ?Sized>(dom: &D, node: NodeId, tag: &str) -> bool {
-    html_tag(dom, node) == Some(tag)
-}
 
 fn heading_level(tag: &str) -> Option<u32> {
     match tag {
@@ -937,52 +886,4 @@ fn parse_number(value: &str) -> Option<f64> {
         .parse::<f64>()
         .ok()
         .filter(|number| number.is_finite())
-}
-
-/// `:disabled` derived from attributes (HTML "concept-fe-disabled", "concept-option-disabled"):
-/// - button, input, select, textarea and fieldset with a `disabled` attribute, or inside a
-///   disabled `<fieldset>` but not inside that fieldset's first `<legend>` child;
-/// - optgroup with a `disabled` attribute;
-/// - option with a `disabled` attribute, or whose parent optgroup is disabled.
-///
-/// Iterative: one walk up the light tree.
-pub fn disabled_from_attributes<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
-    let Some(tag) = html_tag(dom, element) else {
-        return false;
-    };
-    let has_disabled = |node: NodeId| dom.attribute(node, "disabled").is_some();
-    match tag {
-        "optgroup" => return has_disabled(element),
-        "option" => {
-            return has_disabled(element)
-                || dom.parent(element).is_some_and(|parent| {
-                    is_html(dom, parent, "optgroup") && has_disabled(parent)
-                });
-        }
-        "button" | "input" | "select" | "textarea" | "fieldset" => {}
-        _ => return false,
-    }
-    if has_disabled(element) {
-        return true;
-    }
-    // Walk up; `came_from` is the ancestor's child on the path to the element, to tell whether
-    // the element sits inside a disabled fieldset's first legend.
-    let mut came_from = element;
-    for _ in 0..=dom.node_count() {
-        let Some(ancestor) = dom.parent(came_from) else {
-            return false;
-        };
-        if is_html(dom, ancestor, "fieldset") && has_disabled(ancestor) {
-            let first_legend = dom
-                .children(ancestor)
-                .iter()
-                .copied()
-                .find(|&child| is_html(dom, child, "legend"));
-            if first_legend != Some(came_from) {
-                return true;
-            }
-        }
-        came_from = ancestor;
-    }
-    false
 }

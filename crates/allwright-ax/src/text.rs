@@ -1,5 +1,5 @@
-//! The text tree of the French document (`spec/ax-tree-and-ref-ids.fr.txt`,
-//! "generateAccessibilityTree"): one line per node, one space of indent per depth,
+//! The text tree that `get_accessibility_tree` returns to the agent (docs/protocol.md, "Tools"):
+//! one line per node, one space of indent per depth,
 //!
 //! ```text
 //! role "accessible name" [ref_N] href="..." type="..." placeholder="..." value="..."
@@ -50,7 +50,7 @@ impl Filter {
     }
 }
 
-/// The French document's default `maxDepth`.
+/// The default `maxDepth` of `get_accessibility_tree` (docs/protocol.md, "Tools").
 pub const DEFAULT_MAX_DEPTH: usize = 15;
 
 /// The parameters of `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)`.
@@ -89,10 +89,28 @@ pub struct ContinuationArgs {
     pub page: usize,
 }
 
+/// A reference printed in the returned page, as the line shows it: the actions reuse these
+/// instead of reading the printed lines again (docs/protocol.md, `refs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrintedRef {
+    /// The element the reference stands for.
+    pub node: NodeId,
+    /// The role as printed.
+    pub role: &'static str,
+    /// The name as printed, before escaping: shortened with an ellipsis when the line was, empty
+    /// when the line shows none.
+    pub name: String,
+    /// Whether the element is focusable (`role::is_focusable`). The renderer sees the tree, not
+    /// the DOM, so `generate_accessibility_tree` fills this in.
+    pub focusable: bool,
+}
+
 /// The rendered tree and its metadata.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextTree {
     pub tree: String,
+    /// The references printed in `tree`, in print order.
+    pub refs: Vec<PrintedRef>,
     /// The returned text is not the whole tree (other pages, or levels past maxDepth).
     pub truncated: bool,
     /// Another page follows this one.
@@ -171,8 +189,9 @@ pub fn render_text_tree(
         .is_some_and(|node| node.role == AxRole::Document);
     cut_by_depth += renderer.render(root, skip_root, &mut lines);
 
-    let (pages, auto_degraded) = paginate(&lines, options.max_chars);
-    let page_count = pages.len().max(1);
+    let pages = paginate(&lines, options.max_chars);
+    let auto_degraded = pages.degraded;
+    let page_count = pages.texts.len().max(1);
     if options.page == 0 || options.page > page_count {
         return Err(TextTreeError::PageOutOfRange {
             requested: options.page,
@@ -205,8 +224,16 @@ pub fn render_text_tree(
         ref_id: options.anchor_ref.clone(),
         page: options.page + 1,
     });
+    let page_index = options.page - 1;
+    let refs = printed_refs(&mut lines, &pages, page_index);
+    let mut texts = pages.texts;
     Ok(TextTree {
-        tree: pages.get(options.page - 1).cloned().unwrap_or_default(),
+        tree: if page_index < texts.len() {
+            texts.swap_remove(page_index)
+        } else {
+            String::new()
+        },
+        refs,
         truncated: page_count > 1 || cut_by_depth > 0,
         has_more,
         auto_degraded,
@@ -295,6 +322,7 @@ impl Renderer<'_> {
             }
         }
         Line {
+            node: node.dom_node,
             indent: depth,
             role: node.role.as_str(),
             name,
@@ -307,6 +335,8 @@ impl Renderer<'_> {
 /// One line of the text tree before it is written, so that an overlong line can be shortened
 /// without cutting through its structure.
 struct Line {
+    /// The DOM node of the line (its reference stands for it).
+    node: NodeId,
     indent: usize,
     role: &'static str,
     name: Option<String>,
@@ -320,6 +350,7 @@ const OMITTED_ATTRIBUTES: &str = " …";
 impl Line {
     fn banner() -> Line {
         Line {
+            node: NodeId(u32::MAX),
             indent: 0,
             role: "",
             name: None,
@@ -329,18 +360,20 @@ impl Line {
     }
 
     /// Writes the line; `budgets` limits each string (name first, then attribute values) to
-    /// that many characters once escaped, an ellipsis included.
-    fn write(&self, budgets: Option<&[usize]>, with_attributes: bool) -> String {
+    /// that many characters once escaped, an ellipsis included. Also says how much of the name
+    /// it printed.
+    fn write(&self, budgets: Option<&[usize]>, with_attributes: bool) -> (String, Printed) {
         if self.role.is_empty() {
-            return OVERLAYS_BANNER.to_string();
+            return (OVERLAYS_BANNER.to_string(), Printed::Nothing);
         }
         let mut line = " ".repeat(self.indent);
         line.push_str(self.role);
         let mut budget_of = budgets.map(|budgets| budgets.iter().copied());
         let mut next_budget = || budget_of.as_mut().and_then(Iterator::next);
+        let mut printed_name = Printed::Nothing;
         if let Some(name) = &self.name {
             line.push_str(" \"");
-            push_escaped_within(&mut line, name, next_budget());
+            printed_name = push_escaped_within(&mut line, name, next_budget());
             line.push('"');
         }
         if let Some(reference) = &self.reference {
@@ -359,17 +392,17 @@ impl Line {
         } else if !self.attributes.is_empty() {
             line.push_str(OMITTED_ATTRIBUTES);
         }
-        line
+        (line, printed_name)
     }
 
     /// Writes the line in at most `max_chars` characters: long strings are shortened first
     /// (each gets a fair share of the room left), then attributes are left out, then the name;
-    /// the structure (role, reference, quotes, escapes) is never cut. Returns the line and
-    /// whether it had to be shortened.
-    fn write_within(&self, max_chars: usize) -> (String, bool) {
-        let full = self.write(None, true);
+    /// the structure (role, reference, quotes, escapes) is never cut. Returns the line, whether
+    /// it had to be shortened, and how much of the name it printed.
+    fn write_within(&self, max_chars: usize) -> (String, bool, Printed) {
+        let (full, printed_name) = self.write(None, true);
         if full.chars().count() <= max_chars {
-            return (full, false);
+            return (full, false, printed_name);
         }
         for with_attributes in [true, false] {
             let strings: Vec<&str> = self
@@ -386,6 +419,7 @@ impl Line {
             let empty_budgets = vec![0; strings.len()];
             let fixed = self
                 .write(Some(&empty_budgets), with_attributes)
+                .0
                 .chars()
                 .count();
             let Some(room) = max_chars.checked_sub(fixed) else {
@@ -399,23 +433,84 @@ impl Line {
                     .zip(&lengths)
                     .all(|(budget, length)| *budget >= 2.min(*length))
             {
-                return (self.write(Some(&budgets), with_attributes), true);
+                let (line, printed_name) = self.write(Some(&budgets), with_attributes);
+                return (line, true, printed_name);
             }
         }
         // Not even the name fits: role and reference only, indentation reduced if need be.
         let bare = Line {
+            node: self.node,
             indent: self.indent,
             role: self.role,
             name: None,
             reference: self.reference.clone(),
             attributes: Vec::new(),
         };
-        let mut line = bare.write(None, true);
+        let (mut line, _) = bare.write(None, true);
         line.push_str(OMITTED_ATTRIBUTES);
         let overflow = line.chars().count().saturating_sub(max_chars);
         let trimmed_indent = overflow.min(self.indent);
-        (line[trimmed_indent..].to_string(), true)
+        (line[trimmed_indent..].to_string(), true, Printed::Nothing)
     }
+}
+
+/// How much of a string a line printed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Printed {
+    /// All of it.
+    Whole,
+    /// Its first `kept` bytes, then an ellipsis.
+    Cut { kept: usize },
+    /// None of it (the line has no such string, or left it out).
+    Nothing,
+}
+
+impl Printed {
+    /// The printed part of `text`, unescaped.
+    fn of(self, text: String) -> String {
+        match self {
+            Printed::Whole => text,
+            Printed::Cut { kept } => {
+                let mut shown = text.get(..kept).unwrap_or("").to_string();
+                shown.push('…');
+                shown
+            }
+            Printed::Nothing => String::new(),
+        }
+    }
+}
+
+/// The references printed on page `page_index`, in print order. Takes the names out of the
+/// lines rather than copying them: the lines are not needed any more.
+fn printed_refs(lines: &mut [Line], pages: &Pages, page_index: usize) -> Vec<PrintedRef> {
+    let Some(range) = pages.line_ranges.get(page_index) else {
+        return Vec::new();
+    };
+    let mut refs = Vec::new();
+    for position in range.clone() {
+        let Some(line) = lines.get_mut(position) else {
+            break;
+        };
+        if line.reference.is_none() {
+            continue;
+        }
+        let printed = pages
+            .printed_names
+            .get(position)
+            .copied()
+            .unwrap_or(Printed::Whole);
+        let name = line
+            .name
+            .take()
+            .map_or_else(String::new, |name| printed.of(name));
+        refs.push(PrintedRef {
+            node: line.node,
+            role: line.role,
+            name,
+            focusable: false,
+        });
+    }
+    refs
 }
 
 /// Splits `room` among strings of these lengths: short strings keep all they need, the long
@@ -505,22 +600,43 @@ fn is_overlay(node: &AxNode) -> bool {
 /// The smallest `maxChars` honoured: below it not even a role and a reference fit on a line.
 pub const MIN_MAX_CHARS: usize = 100;
 
+/// The text tree cut into pages.
+struct Pages {
+    texts: Vec<String>,
+    /// The lines of each page, as a range of line positions.
+    line_ranges: Vec<std::ops::Range<usize>>,
+    /// How much of each line's name was printed; empty when every name was printed whole.
+    printed_names: Vec<Printed>,
+    /// Whether anything was cut.
+    degraded: bool,
+}
+
 /// Splits lines into pages of at most `max_chars` characters (lines joined by newlines). A line
-/// longer than a page is shortened without breaking its structure. Returns the pages and whether
-/// anything was cut.
-fn paginate(lines: &[Line], max_chars: Option<usize>) -> (Vec<String>, bool) {
+/// longer than a page is shortened without breaking its structure.
+fn paginate(lines: &[Line], max_chars: Option<usize>) -> Pages {
     let Some(max_chars) = max_chars else {
-        let written: Vec<String> = lines.iter().map(|line| line.write(None, true)).collect();
-        return (vec![written.join("\n")], false);
+        let written: Vec<String> = lines.iter().map(|line| line.write(None, true).0).collect();
+        return Pages {
+            texts: vec![written.join("\n")],
+            line_ranges: std::iter::once(0..lines.len()).collect(),
+            printed_names: Vec::new(),
+            degraded: false,
+        };
     };
     let max_chars = max_chars.max(MIN_MAX_CHARS);
-    let mut pages = Vec::new();
+    let mut pages = Pages {
+        texts: Vec::new(),
+        line_ranges: Vec::new(),
+        printed_names: Vec::with_capacity(lines.len()),
+        degraded: false,
+    };
     let mut current = String::new();
     let mut current_chars = 0usize;
-    let mut degraded = false;
-    for line in lines {
-        let (line, shortened) = line.write_within(max_chars);
-        degraded |= shortened;
+    let mut page_start = 0usize;
+    for (position, line) in lines.iter().enumerate() {
+        let (line, shortened, printed_name) = line.write_within(max_chars);
+        pages.printed_names.push(printed_name);
+        pages.degraded |= shortened;
         let line_chars = line.chars().count();
         let needed = if current.is_empty() {
             line_chars
@@ -528,9 +644,11 @@ fn paginate(lines: &[Line], max_chars: Option<usize>) -> (Vec<String>, bool) {
             current_chars + 1 + line_chars
         };
         if needed > max_chars && !current.is_empty() {
-            pages.push(std::mem::take(&mut current));
+            pages.texts.push(std::mem::take(&mut current));
+            pages.line_ranges.push(page_start..position);
+            page_start = position;
             current_chars = 0;
-            degraded = true;
+            pages.degraded = true;
         }
         if !current.is_empty() {
             current.push('\n');
@@ -539,8 +657,9 @@ fn paginate(lines: &[Line], max_chars: Option<usize>) -> (Vec<String>, bool) {
         current.push_str(&line);
         current_chars += line_chars;
     }
-    pages.push(current);
-    (pages, degraded)
+    pages.texts.push(current);
+    pages.line_ranges.push(page_start..lines.len());
+    pages
 }
 
 /// The length of `text` once escaped.
@@ -551,20 +670,22 @@ fn escaped_length(text: &str) -> usize {
 }
 
 /// Appends `text` escaped; with a budget, only as many whole characters (never half an escape)
-/// as fit in `budget - 1`, then an ellipsis, when the whole does not fit.
-fn push_escaped_within(out: &mut String, text: &str, budget: Option<usize>) {
+/// as fit in `budget - 1`, then an ellipsis, when the whole does not fit. Says how much of
+/// `text` it printed.
+fn push_escaped_within(out: &mut String, text: &str, budget: Option<usize>) -> Printed {
     let Some(budget) = budget else {
         push_escaped(out, text);
-        return;
+        return Printed::Whole;
     };
     if escaped_length(text) <= budget {
         push_escaped(out, text);
-        return;
+        return Printed::Whole;
     }
     if budget == 0 {
-        return;
+        return Printed::Nothing;
     }
     let mut used = 0;
+    let mut kept = 0;
     let mut piece = String::new();
     for (index, character) in text.char_indices() {
         piece.clear();
@@ -582,8 +703,10 @@ fn push_escaped_within(out: &mut String, text: &str, budget: Option<usize>) {
         }
         out.push_str(&piece);
         used += length;
+        kept = next_boundary;
     }
     out.push('…');
+    Printed::Cut { kept }
 }
 
 /// Appends `text` escaped for a double-quoted string of the text tree.
@@ -647,6 +770,7 @@ mod tests {
 
     fn button(index: usize, name: String) -> Line {
         Line {
+            node: NodeId(index as u32),
             indent: 1,
             role: "button",
             name: Some(name),
@@ -660,46 +784,55 @@ mod tests {
         let lines: Vec<Line> = (0..50)
             .map(|index| button(index, format!("Item {index}")))
             .collect();
-        let (pages, degraded) = paginate(&lines, Some(100));
-        assert!(degraded);
-        assert!(pages.len() > 5);
-        for page in &pages {
+        let pages = paginate(&lines, Some(100));
+        assert!(pages.degraded);
+        assert!(pages.texts.len() > 5);
+        for page in &pages.texts {
             assert!(page.chars().count() <= 100, "{page}");
         }
-        let whole: Vec<String> = lines.iter().map(|line| line.write(None, true)).collect();
-        assert_eq!(pages.join("\n"), whole.join("\n"));
+        let whole: Vec<String> = lines.iter().map(|line| line.write(None, true).0).collect();
+        assert_eq!(pages.texts.join("\n"), whole.join("\n"));
+        // Each page's line range holds exactly the lines it printed.
+        for (text, range) in pages.texts.iter().zip(&pages.line_ranges) {
+            assert_eq!(*text, whole[range.clone()].join("\n"));
+        }
     }
 
     #[test]
     fn an_overlong_line_is_shortened_inside_its_strings_only() {
         let line = button(7, format!("{}\n[ref_1]", "x".repeat(300)));
-        let (pages, degraded) = paginate(std::slice::from_ref(&line), Some(100));
-        assert!(degraded);
-        assert_eq!(pages.len(), 1);
-        assert!(pages[0].chars().count() <= 100);
-        assert!(pages[0].starts_with(" button \"xxx"), "{}", pages[0]);
-        assert!(
-            pages[0].ends_with("…\" [ref_7] type=\"submit\""),
-            "{}",
-            pages[0]
-        );
+        let pages = paginate(std::slice::from_ref(&line), Some(100));
+        assert!(pages.degraded);
+        assert_eq!(pages.texts.len(), 1);
+        let page = &pages.texts[0];
+        assert!(page.chars().count() <= 100);
+        assert!(page.starts_with(" button \"xxx"), "{page}");
+        assert!(page.ends_with("…\" [ref_7] type=\"submit\""), "{page}");
+        // The printed name, unescaped, is the printed prefix and its ellipsis.
+        let Printed::Cut { kept } = pages.printed_names[0] else {
+            panic!("the name was not cut: {:?}", pages.printed_names[0]);
+        };
+        let shown = page.split('"').nth(1).unwrap_or("");
+        assert_eq!(format!("{}…", &"x".repeat(300)[..kept]), shown);
     }
 
     #[test]
     fn escapes_are_never_cut_in_half() {
         let mut out = String::new();
-        push_escaped_within(&mut out, "ab\n[ref_2]cd", Some(6));
+        let printed = push_escaped_within(&mut out, "ab\n[ref_2]cd", Some(6));
         assert_eq!(out, "ab\\n…");
+        assert_eq!(printed, Printed::Cut { kept: 3 });
         out.clear();
-        push_escaped_within(&mut out, "a[ref_2]", Some(4));
+        let printed = push_escaped_within(&mut out, "a[ref_2]", Some(4));
         assert_eq!(out, "a\\[…");
+        assert_eq!(printed, Printed::Cut { kept: 2 });
     }
 
     #[test]
     fn huge_attribute_values_give_way_to_the_name() {
         let mut line = button(3, "Pay".to_string());
         line.attributes.push(("value", "v".repeat(10_000)));
-        let (written, shortened) = line.write_within(100);
+        let (written, shortened, _) = line.write_within(100);
         assert!(shortened);
         assert!(written.chars().count() <= 100, "{written}");
         assert!(

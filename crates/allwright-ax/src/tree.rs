@@ -17,6 +17,7 @@
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
+use crate::html::{collapse_ascii_whitespace, is_html};
 use crate::name::NameSource;
 use crate::state::{self, Checked, PropertyValue};
 use crate::value::Value;
@@ -254,7 +255,7 @@ fn push_node(tree: &mut AxTree, node: AxNode) -> u32 {
 /// shows (as typed, not as first loaded), so they are not walked.
 fn walkable_children<D: Dom + ?Sized>(context: &Context<'_, D>, node: NodeId) -> Vec<NodeId> {
     let dom = context.dom();
-    if dom.namespace(node) == Namespace::Html && dom.local_name(node) == "textarea" {
+    if is_html(dom, node, "textarea") {
         return Vec::new();
     }
     context.ax_children(node)
@@ -271,7 +272,7 @@ fn finish_children<D: Dom + ?Sized>(
     let mut run: Option<(String, NodeId)> = None;
     let flush = |tree: &mut AxTree, run: &mut Option<(String, NodeId)>, children: &mut Vec<u32>| {
         if let Some((raw, first)) = run.take() {
-            let text = normalize_whitespace(&raw);
+            let text = collapse_ascii_whitespace(&raw);
             if !text.is_empty() {
                 children.push(push_node(tree, text_node(context, first, text)));
             }
@@ -304,18 +305,6 @@ fn attach_children(tree: &mut AxTree, index: u32, children: Vec<u32>) {
     tree.nodes[index as usize].children = if repeats_name { Vec::new() } else { children };
 }
 
-/// Collapses runs of ASCII whitespace to one space and trims (NBSP is kept, as browsers do).
-pub fn normalize_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_ascii_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 fn document_node<D: Dom + ?Sized>(context: &Context<'_, D>, document: NodeId) -> AxNode {
     let title = document_title(context);
     AxNode {
@@ -342,7 +331,7 @@ pub fn document_title<D: Dom + ?Sized>(context: &Context<'_, D>) -> String {
                 .iter()
                 .map(|&child| dom.text_data(child))
                 .collect();
-            return normalize_whitespace(&text);
+            return collapse_ascii_whitespace(&text);
         }
         // The title lives in <head>: no need to look inside <body>.
         if dom.local_name(node) != "body" {
@@ -488,7 +477,7 @@ fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, ro
     if dom.attribute(element, "onclick").is_some() {
         return true;
     }
-    dom.namespace(element) == Namespace::Html && dom.local_name(element) == "summary"
+    is_html(dom, element, "summary")
 }
 
 #[inline(never)]

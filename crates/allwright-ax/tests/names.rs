@@ -1,4 +1,4 @@
-//! Accessible names and descriptions (accname 1.2, HTML-AAM) and the French document's fallbacks,
+//! Accessible names and descriptions (accname 1.2, HTML-AAM) and allwright's own fallbacks,
 //! as table-style cases over the in-memory DOM. Each case marks its target with `id="target"`.
 
 use allwright_ax::memdom::MemDom;
@@ -25,7 +25,7 @@ fn check(html: &str, expected: &str) {
     }
 }
 
-/// The name of `#target` is `expected`, from one of the French document's fallbacks.
+/// The name of `#target` is `expected`, from one of the fallbacks (`name.rs`, `heuristic_name`).
 #[track_caller]
 fn check_heuristic(html: &str, expected: &str) {
     let (text, source) = name_of(html);
@@ -831,7 +831,7 @@ fn no_description() {
     check_description(r#"<button id="target">Save</button>"#, "");
 }
 
-// The French document's fallbacks.
+// The fallbacks of `heuristic_name`, used when accname gives no name.
 
 #[test]
 fn heuristic_selected_option_of_unlabelled_select() {

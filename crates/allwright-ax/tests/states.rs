@@ -2,10 +2,10 @@
 //! `state::compute_properties`) and for `:disabled` derived from attributes. The element under
 //! test has `id="target"`; its role is the computed role unless a case says otherwise.
 
+use allwright_ax::html::disabled_from_attributes;
 use allwright_ax::memdom::MemDom;
 use allwright_ax::state::{
-    compute_properties, compute_states, disabled_from_attributes, Checked, Properties,
-    PropertyValue, States,
+    compute_properties, compute_states, Checked, Properties, PropertyValue, States,
 };
 use allwright_ax::{Context, Dom, Role};
 

@@ -1,4 +1,4 @@
-//! The text tree of the French document: line format, flattening, overlays, filters, depth,
+//! The text tree of `get_accessibility_tree` (docs/protocol.md): line format, flattening, overlays, filters, depth,
 //! anchoring, paging, escaping, hidden content and the composed tree. Each case is
 //! `check(html, expected_tree)` or a close variant.
 

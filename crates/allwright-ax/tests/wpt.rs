@@ -1,5 +1,4 @@
-//! The web-platform-tests copy in `../shared/wpt` (accname, html-aam, wai-aria/role), run
-//! natively: each page is parsed with the in-memory DOM, its expectations are read from the markup
+//! A copy of the web-platform-tests (accname, html-aam, wai-aria/role), run natively: each page is parsed with the in-memory DOM, its expectations are read from the markup
 //! the way `wai-aria/scripts/aria-utils.js` reads them, and the computed names and roles are
 //! compared. Scripts do not run, so a few simple script patterns are emulated (documented at
 //! `read_script`); pages that build their elements in ways we do not emulate are reported as "not
@@ -14,8 +13,8 @@
 //!   until someone writes the reason);
 //! - `ALLWRIGHT_WPT_VERBOSE=1` prints every failing case with its markup, expected and computed;
 //! - `ALLWRIGHT_WPT_FILTER=text` runs only the files whose path contains `text`;
-//! - `ALLWRIGHT_WPT_DIR=/path/to/wpt` reads another copy (default: `../shared/wpt` from the
-//!   repository root). When the folder is absent the test says so and passes.
+//! - `ALLWRIGHT_WPT_DIR=/path/to/wpt` says where the copy is (default: see `wpt_root`). When
+//!   the folder is absent the test says so and passes.
 //!
 //! The full report (table and every failing case) is also written to
 //! `target/tmp/wpt-report.txt`.
@@ -25,6 +24,7 @@ use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
+use allwright_ax::html::collapse_ascii_whitespace;
 use allwright_ax::memdom::MemDom;
 use allwright_ax::{Context, Dom, NodeId, NodeKind};
 
@@ -117,14 +117,17 @@ fn web_platform_tests() {
 // ------------------------------------------------------------------------------------------
 // Finding the files.
 
-/// `ALLWRIGHT_WPT_DIR`, or `../shared/wpt` beside the repository (from this crate:
-/// `../../../shared/wpt`).
+/// `ALLWRIGHT_WPT_DIR`, or by default the `wpt` folder of the `shared` folder that sits beside
+/// the repository in the development setup (the copy is not part of the repository).
 fn wpt_root() -> PathBuf {
     match std::env::var_os("ALLWRIGHT_WPT_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => {
-            let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/wpt");
-            default.canonicalize().unwrap_or(default)
+            let crate_folder = Path::new(env!("CARGO_MANIFEST_DIR"));
+            // The crate is `crates/allwright-ax` in the repository: three levels up is the
+            // folder that holds the repository.
+            let beside_repository = crate_folder.ancestors().nth(3).unwrap_or(crate_folder);
+            beside_repository.join("shared").join("wpt")
         }
     }
 }
@@ -332,7 +335,9 @@ fn evaluate(path: &str, dom: &MemDom, cases: Vec<PlannedCase>) -> Vec<Outcome> {
         let role_of = |element: NodeId| context.role(element).as_str().to_string();
         let (passed, computed) = match &case.expectation {
             Expectation::Label(expected) => {
-                let computed = normalize_label(&context.name(case.element).text);
+                // `aria-utils.js` normalises a computed label as Infra's "strip and collapse
+                // ASCII whitespace" does, which is the core's own rule.
+                let computed = collapse_ascii_whitespace(&context.name(case.element).text);
                 (expected.as_deref() == Some(computed.as_str()), computed)
             }
             Expectation::Role(expected) => {
@@ -362,25 +367,6 @@ fn evaluate(path: &str, dom: &MemDom, cases: Vec<PlannedCase>) -> Vec<Outcome> {
         });
     }
     outcomes
-}
-
-/// `aria-utils.js`: ASCII whitespace runs (tab, LF, FF, CR, space; not NBSP) become one space,
-/// then leading and trailing spaces go.
-fn normalize_label(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
-    for character in text.chars() {
-        if matches!(character, '\t' | '\n' | '\u{c}' | '\r' | ' ') {
-            pending_space = true;
-        } else {
-            if pending_space && !out.is_empty() {
-                out.push(' ');
-            }
-            pending_space = false;
-            out.push(character);
-        }
-    }
-    out
 }
 
 /// Any whitespace run becomes one space (for test names used as list keys, one line each).
@@ -444,17 +430,15 @@ fn start_tag(dom: &MemDom, element: NodeId) -> String {
 /// - `runTests({...})` of `html-aam/table/tentative/resources/table-computed-role.js`;
 /// - `verifyNoForbiddenAncestorRole(selector, role)` of `html-aam/heading/invalid-nesting.html`.
 fn read_script(dom: &mut MemDom, report: &mut FileReport) -> Option<Vec<PlannedCase>> {
-    let script_sources: Vec<String> = light_elements(dom)
-        .into_iter()
-        .filter(|&element| dom.local_name(element) == "script")
-        .filter_map(|element| dom.attribute(element, "src").map(str::to_string))
+    let scripts = dom.query_selector_all("script").unwrap_or_default();
+    let script_sources: Vec<String> = scripts
+        .iter()
+        .filter_map(|&element| dom.attribute(element, "src").map(str::to_string))
         .collect();
-    let inline: Vec<String> = light_elements(dom)
-        .into_iter()
-        .filter(|&element| {
-            dom.local_name(element) == "script" && dom.attribute(element, "src").is_none()
-        })
-        .map(|element| dom.text_content(element))
+    let inline: Vec<String> = scripts
+        .iter()
+        .filter(|&&element| dom.attribute(element, "src").is_none())
+        .map(|&element| dom.text_content(element))
         .collect();
     let script = strip_comments(&inline.join("\n;\n"));
 
@@ -529,7 +513,7 @@ fn read_script(dom: &mut MemDom, report: &mut FileReport) -> Option<Vec<PlannedC
             }
             let selector = strings[selector_index].clone().unwrap_or_default();
             let extra = strings.get(selector_index + 1).cloned().flatten();
-            let Some(elements) = select(dom, &selector) else {
+            let Some(elements) = dom.query_selector_all(&selector) else {
                 report.not_runnable.push(format!(
                     "selector {selector:?} is not one the harness understands"
                 ));
@@ -790,13 +774,11 @@ fn table_cases(dom: &mut MemDom, report: &mut FileReport) -> Vec<PlannedCase> {
     let Some(body) = dom.body() else {
         return cases;
     };
-    let tested: Vec<NodeId> = light_elements(dom)
+    let tested: Vec<NodeId> = dom
+        .query_selector_all("table[data-testname]")
+        .unwrap_or_default()
         .into_iter()
-        .filter(|&element| {
-            dom.local_name(element) == "table"
-                && dom.attribute(element, "data-testname").is_some()
-                && dom.attribute(element, "data-nested").is_none()
-        })
+        .filter(|&element| dom.attribute(element, "data-nested").is_none())
         .collect();
     for &table in &tested {
         if let Some(nest) = dom.attribute(table, "data-nest").map(str::to_string) {
@@ -863,9 +845,7 @@ fn direct_promise_test(dom: &MemDom, arguments: &str) -> Option<PlannedCase> {
     };
     let id_at = after.find("getElementById(")? + "getElementById(".len();
     let id = string_literal_prefix(&after[id_at..])?.0;
-    let element = light_elements(dom)
-        .into_iter()
-        .find(|&element| dom.attribute(element, "id") == Some(id.as_str()))?;
+    let element = dom.element_by_id(dom.document(), &id)?;
     let expected = if let Some(at) = body.find("assert_equals(") {
         let open = at + "assert_equals".len();
         let close = matching_bracket(body, open)?;
@@ -1019,116 +999,6 @@ fn apply_plan(dom: &mut MemDom, target: NodeId, plan: &[PlanNode]) {
             }
         }
     }
-}
-
-// ------------------------------------------------------------------------------------------
-// Selectors: `document.querySelectorAll` for compound selectors without combinators.
-
-/// Elements of the light tree (what `querySelectorAll` sees), in document order.
-fn light_elements(dom: &MemDom) -> Vec<NodeId> {
-    let mut out = Vec::new();
-    let mut stack = vec![dom.document()];
-    while let Some(node) = stack.pop() {
-        if dom.node_kind(node) == NodeKind::Element {
-            out.push(node);
-        }
-        stack.extend(dom.children(node).iter().rev().copied());
-    }
-    out
-}
-
-#[derive(Default)]
-struct Compound {
-    tag: Option<String>,
-    ids: Vec<String>,
-    classes: Vec<String>,
-    attributes: Vec<(String, Option<String>)>,
-}
-
-/// `None` when the selector uses something this small matcher does not know.
-fn select(dom: &MemDom, selector: &str) -> Option<Vec<NodeId>> {
-    let compounds: Vec<Compound> = selector
-        .split(',')
-        .map(|part| parse_compound(part.trim()))
-        .collect::<Option<_>>()?;
-    Some(
-        light_elements(dom)
-            .into_iter()
-            .filter(|&element| compounds.iter().any(|c| matches(dom, element, c)))
-            .collect(),
-    )
-}
-
-fn parse_compound(text: &str) -> Option<Compound> {
-    if text.is_empty() {
-        return None;
-    }
-    let mut compound = Compound::default();
-    let mut rest = text;
-    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    let take_name = |rest: &str| -> (String, usize) {
-        let end = rest.find(|c: char| !is_name(c)).unwrap_or(rest.len());
-        (rest[..end].to_string(), end)
-    };
-    if rest.starts_with(is_name) {
-        let (name, used) = take_name(rest);
-        compound.tag = Some(name.to_ascii_lowercase());
-        rest = &rest[used..];
-    }
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('.') {
-            let (name, used) = take_name(after);
-            compound.classes.push(name);
-            rest = &after[used..];
-        } else if let Some(after) = rest.strip_prefix('#') {
-            let (name, used) = take_name(after);
-            compound.ids.push(name);
-            rest = &after[used..];
-        } else if let Some(after) = rest.strip_prefix('[') {
-            let close = after.find(']')?;
-            let inside = &after[..close];
-            let attribute = match inside.split_once('=') {
-                Some((name, value)) => (
-                    name.trim().to_ascii_lowercase(),
-                    Some(value.trim().trim_matches(['"', '\'']).to_string()),
-                ),
-                None => (inside.trim().to_ascii_lowercase(), None),
-            };
-            compound.attributes.push(attribute);
-            rest = &after[close + 1..];
-        } else {
-            return None;
-        }
-    }
-    Some(compound)
-}
-
-fn matches(dom: &MemDom, element: NodeId, compound: &Compound) -> bool {
-    if let Some(tag) = &compound.tag {
-        if dom.local_name(element) != tag {
-            return false;
-        }
-    }
-    let classes: Vec<&str> = dom
-        .attribute(element, "class")
-        .unwrap_or_default()
-        .split_ascii_whitespace()
-        .collect();
-    compound
-        .classes
-        .iter()
-        .all(|c| classes.contains(&c.as_str()))
-        && compound
-            .ids
-            .iter()
-            .all(|id| dom.attribute(element, "id") == Some(id.as_str()))
-        && compound.attributes.iter().all(|(name, value)| {
-            match (dom.attribute(element, name), value) {
-                (Some(actual), Some(value)) => actual == value,
-                (Some(_), None) => true,
-                (None, _) => false,
-            }
-        })
 }
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
@@ -1466,7 +1336,7 @@ const KNOWN_FAILURES_HEADER: &str = "\
 #   layout:     needs real CSS, layout or rendering (left to the browser run);
 #   script:     the page needs script we do not emulate;
 #   browser:    a Chromium/Firefox/WebKit behaviour we do not follow;
-#   deliberate: we decided otherwise on purpose (the issue or the French document says so);
+#   deliberate: we decided otherwise on purpose (the design or an issue says so);
 #   tentative:  a *.tentative.html expectation that no spec has adopted;
 #   stale:      the copied expectation is out of date or wrong;
 #   todo:       the engine should get this right (a bug to fix).
