@@ -13,8 +13,8 @@
 //!   until someone writes the reason);
 //! - `ALLWRIGHT_WPT_VERBOSE=1` prints every failing case with its markup, expected and computed;
 //! - `ALLWRIGHT_WPT_FILTER=text` runs only the files whose path contains `text`;
-//! - `ALLWRIGHT_WPT_DIR=/path/to/wpt` says where the copy is (default: see `wpt_root`). When
-//!   the folder is absent the test says so and passes.
+//! - `ALLWRIGHT_WPT_DIR=/path/to/wpt` says where the copy is (default: the repository's
+//!   `third_party/wpt`). A missing folder fails the test: the copy is part of the repository.
 //!
 //! The full report (table and every failing case) is also written to
 //! `target/tmp/wpt-report.txt`.
@@ -45,13 +45,12 @@ const LAYOUT_TABLE_VARIANTS: [&str; 4] = ["table", "LayoutTable", "", "html-layo
 #[test]
 fn web_platform_tests() {
     let root = wpt_root();
-    if !root.is_dir() {
-        println!(
-            "WPT: no web-platform-tests folder at {} (set ALLWRIGHT_WPT_DIR to run them); skipped",
-            root.display()
-        );
-        return;
-    }
+    assert!(
+        root.is_dir(),
+        "no web-platform-tests folder at {} (the repository keeps one in third_party/wpt; \
+         ALLWRIGHT_WPT_DIR names another)",
+        root.display()
+    );
     let filter = std::env::var("ALLWRIGHT_WPT_FILTER").ok();
     let update = std::env::var_os("ALLWRIGHT_WPT_UPDATE").is_some_and(|value| value != "0");
     let verbose = std::env::var_os("ALLWRIGHT_WPT_VERBOSE").is_some_and(|value| value != "0");
@@ -117,18 +116,12 @@ fn web_platform_tests() {
 // ------------------------------------------------------------------------------------------
 // Finding the files.
 
-/// `ALLWRIGHT_WPT_DIR`, or by default the `wpt` folder of the `shared` folder that sits beside
-/// the repository in the development setup (the copy is not part of the repository).
+/// `ALLWRIGHT_WPT_DIR`, or by default the repository's `third_party/wpt` (its README says which
+/// upstream files and commits it holds).
 fn wpt_root() -> PathBuf {
     match std::env::var_os("ALLWRIGHT_WPT_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => {
-            let crate_folder = Path::new(env!("CARGO_MANIFEST_DIR"));
-            // The crate is `crates/allwright-ax` in the repository: three levels up is the
-            // folder that holds the repository.
-            let beside_repository = crate_folder.ancestors().nth(3).unwrap_or(crate_folder);
-            beside_repository.join("shared").join("wpt")
-        }
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../third_party/wpt"),
     }
 }
 
