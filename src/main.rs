@@ -85,6 +85,10 @@ enum Command {
     Install,
     /// Remove what `allwright install` wrote.
     Uninstall,
+    /// Print the tool contract that extension/shared/tool-contract.json holds (a build step,
+    /// not a user command: the file is checked in and a host test keeps it current).
+    #[command(hide = true)]
+    ToolContract,
 }
 
 fn main() {
@@ -161,6 +165,10 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
         }
         Command::Install => install::install(),
         Command::Uninstall => install::uninstall(),
+        Command::ToolContract => {
+            print!("{}", tools::tool_contract_json());
+            Ok(())
+        }
     }
 }
 
