@@ -5,6 +5,7 @@
 //! Nothing here needs a browser. The opt-in browser checks of the launcher are in `launch.rs`
 //! (`cargo test --test host -- --ignored`).
 
+mod architecture;
 mod install;
 mod launch;
 mod mcp;
