@@ -13,6 +13,7 @@ use allwright_surface_web::{
     BidiConnection, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
 };
 
+use crate::embedded_extension;
 use crate::host_client::HostClient;
 use crate::identity::ExtensionIdentity;
 use crate::install;
@@ -83,23 +84,34 @@ impl LaunchedSession {
     }
 }
 
-/// Finds the built extension: `--extension DIR`, else `$ALLWRIGHT_EXTENSION_DIR`, else
-/// `dist/<browser>` next to the binary's checkout (`<exe>/../../dist`) or in the source tree.
+/// Finds the built extension, first match wins:
+/// 1. `--extension DIR`, else `$ALLWRIGHT_EXTENSION_DIR` (only these when given);
+/// 2. `dist/<browser>` of the checkout this binary was built in, when it runs from that
+///    checkout's `target/` (`<exe>/../../dist`, beside a `Cargo.toml`): a developer's freshly
+///    built extension wins over the copy compiled in at the last `cargo build`;
+/// 3. the extension compiled into the binary, unpacked to the per-user folder
+///    (`embedded_extension`): what an installed binary uses;
+/// 4. `dist/<browser>` of the source tree it was built from, for a binary built without one.
 pub fn locate_extension(request: &LaunchRequest) -> Result<PathBuf, String> {
     let folder = request.browser.dist_folder_name();
+    let explicit = request.extension_dir.clone().or_else(|| {
+        std::env::var_os("ALLWRIGHT_EXTENSION_DIR")
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    });
     let mut candidates = Vec::new();
-    if let Some(explicit) = &request.extension_dir {
-        candidates.push(explicit.clone());
-    } else if let Some(from_environment) =
-        std::env::var_os("ALLWRIGHT_EXTENSION_DIR").filter(|value| !value.is_empty())
-    {
-        candidates.push(PathBuf::from(from_environment));
+    if let Some(explicit) = explicit {
+        candidates.push(explicit);
     } else {
-        if let Some(executable_folder) = std::env::current_exe()
+        if let Some(checkout) = std::env::current_exe()
             .ok()
-            .and_then(|exe| exe.parent().map(Path::to_owned))
+            .and_then(|exe| exe.parent()?.parent()?.parent().map(Path::to_owned))
+            .filter(|checkout| checkout.join("Cargo.toml").is_file())
         {
-            candidates.push(executable_folder.join("../../dist").join(folder));
+            candidates.push(checkout.join("dist").join(folder));
+        }
+        if let Some(unpacked) = embedded_extension::unpack(folder)? {
+            candidates.push(unpacked);
         }
         candidates.push(
             Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -119,8 +131,8 @@ pub fn locate_extension(request: &LaunchRequest) -> Result<PathBuf, String> {
         .map(|candidate| candidate.display().to_string())
         .collect();
     Err(format!(
-        "the {folder} extension is not built (no manifest.json in {}). Build it with `node scripts/build-extension.mjs` \
-(or scripts/build), or pass --extension DIR",
+        "the {folder} extension is not built (no manifest.json in {}), and this binary carries none. Build it with \
+`node scripts/build-extension.mjs` (or scripts/build, which also compiles it into the binary), or pass --extension DIR",
         tried.join(", ")
     ))
 }
