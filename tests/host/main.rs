@@ -10,4 +10,5 @@ mod install;
 mod launch;
 mod mcp;
 mod relay;
+mod self_contained;
 mod support;
