@@ -152,11 +152,7 @@ fn argument_rule(argument: &Argument) -> OrderedObject {
 
 /// `{"a": 1, "b": [2, 3]}`: an ordered object on one line.
 fn inline_object(object: &OrderedObject) -> String {
-    let members: Vec<String> = object
-        .iter()
-        .map(|(key, value)| format!("{}: {}", json!(key), inline(value)))
-        .collect();
-    format!("{{{}}}", members.join(", "))
+    inline_members(object.iter().map(|(key, value)| (*key, value)))
 }
 
 /// A JSON value on one line, with a space after each comma and colon as the rest of the file.
@@ -167,14 +163,17 @@ fn inline(value: &Value) -> String {
             format!("[{}]", items.join(", "))
         }
         Value::Object(members) => {
-            let members: Vec<String> = members
-                .iter()
-                .map(|(key, value)| format!("{}: {}", json!(key), inline(value)))
-                .collect();
-            format!("{{{}}}", members.join(", "))
+            inline_members(members.iter().map(|(key, value)| (key.as_str(), value)))
         }
         scalar => scalar.to_string(),
     }
+}
+
+fn inline_members<'a>(members: impl Iterator<Item = (&'a str, &'a Value)>) -> String {
+    let members: Vec<String> = members
+        .map(|(key, value)| format!("{}: {}", json!(key), inline(value)))
+        .collect();
+    format!("{{{}}}", members.join(", "))
 }
 
 #[cfg(test)]

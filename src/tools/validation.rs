@@ -269,11 +269,18 @@ impl ArgumentRule {
                         alternatives(names, |name| format!("{name:?}"))
                     ))
                     .with_hint(*hint)),
-                    _ => Err(ToolError::invalid_arguments(format!(
-                        "{tool}: give {}, not both",
-                        alternatives(names, |name| name.to_string())
-                    ))
-                    .with_hint(*hint)),
+                    _ => {
+                        let not_more = if names.len() == 2 {
+                            "not both"
+                        } else {
+                            "only one"
+                        };
+                        Err(ToolError::invalid_arguments(format!(
+                            "{tool}: give {}, {not_more}",
+                            alternatives(names, |name| name.to_string())
+                        ))
+                        .with_hint(*hint))
+                    }
                 }
             }
             ArgumentRule::RequiredWhen {
