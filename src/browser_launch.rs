@@ -99,42 +99,57 @@ pub fn locate_extension(request: &LaunchRequest) -> Result<PathBuf, String> {
             .filter(|value| !value.is_empty())
             .map(PathBuf::from)
     });
-    let mut candidates = Vec::new();
     if let Some(explicit) = explicit {
-        candidates.push(explicit);
-    } else {
-        if let Some(checkout) = std::env::current_exe()
-            .ok()
-            .and_then(|exe| exe.parent()?.parent()?.parent().map(Path::to_owned))
-            .filter(|checkout| checkout.join("Cargo.toml").is_file())
-        {
-            candidates.push(checkout.join("dist").join(folder));
-        }
-        if let Some(unpacked) = embedded_extension::unpack(folder)? {
-            candidates.push(unpacked);
-        }
-        candidates.push(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("dist")
-                .join(folder),
-        );
+        return built_extension(&explicit).ok_or_else(|| not_built(folder, &[explicit], ""))?;
     }
-    for candidate in &candidates {
-        if candidate.join("manifest.json").is_file() {
-            return candidate
-                .canonicalize()
-                .map_err(|error| format!("cannot resolve {}: {error}", candidate.display()));
+    let mut tried = Vec::new();
+    if let Some(checkout) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent()?.parent()?.parent().map(Path::to_owned))
+        .filter(|checkout| checkout.join("Cargo.toml").is_file())
+    {
+        let checkout_dist = checkout.join("dist").join(folder);
+        if let Some(found) = built_extension(&checkout_dist) {
+            return found;
         }
+        tried.push(checkout_dist);
     }
-    let tried: Vec<String> = candidates
+    // Unpacked only when reached: a run from the checkout writes nothing to the user's folders.
+    if let Some(unpacked) = embedded_extension::unpack(folder)? {
+        if let Some(found) = built_extension(&unpacked) {
+            return found;
+        }
+        tried.push(unpacked);
+    }
+    let source_tree_dist = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("dist")
+        .join(folder);
+    if let Some(found) = built_extension(&source_tree_dist) {
+        return found;
+    }
+    tried.push(source_tree_dist);
+    Err(not_built(folder, &tried, ", and this binary carries none"))
+}
+
+/// `Some` (the folder, resolved) when `candidate` holds a built extension.
+fn built_extension(candidate: &Path) -> Option<Result<PathBuf, String>> {
+    candidate.join("manifest.json").is_file().then(|| {
+        candidate
+            .canonicalize()
+            .map_err(|error| format!("cannot resolve {}: {error}", candidate.display()))
+    })
+}
+
+fn not_built(folder: &str, tried: &[PathBuf], carried: &str) -> String {
+    let tried: Vec<String> = tried
         .iter()
         .map(|candidate| candidate.display().to_string())
         .collect();
-    Err(format!(
-        "the {folder} extension is not built (no manifest.json in {}), and this binary carries none. Build it with \
+    format!(
+        "the {folder} extension is not built (no manifest.json in {}){carried}. Build it with \
 `node scripts/build-extension.mjs` (or scripts/build, which also compiles it into the binary), or pass --extension DIR",
         tried.join(", ")
-    ))
+    )
 }
 
 pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> {
