@@ -6,8 +6,10 @@
 //!   and looks for the extension on disk at run time;
 //! - the git commit it was built from, for `allwright --version`.
 //!
-//! The extension's identity (manifest/identity.json) is compiled in by `src/identity.rs` with
-//! `include_str!`, which cargo tracks by itself. Nothing here needs a dependency.
+//! The extension's identity (manifest/identity.json: its Chrome key and id, its gecko id) is
+//! compiled in by `src/identity.rs` with `include_str!`; this script checks that the extension it
+//! embeds was built with that identity (a browser would otherwise load it under another id, which
+//! the native host refuses) and names it in `--version`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,12 +33,20 @@ fn try_main(manifest_dir: &Path, out_dir: &Path) -> Result<(), String> {
     let target = out_dir.join("embedded_extension.rs");
     std::fs::write(&target, generated)
         .map_err(|error| format!("cannot write {}: {error}", target.display()))?;
-    let commit = git_commit(manifest_dir);
+    let identity = read_json(&manifest_dir.join("manifest/identity.json"))?;
+    let chrome_id = identity["chromeExtensionId"].as_str().unwrap_or("unknown");
+    let gecko_id = identity["geckoId"].as_str().unwrap_or("unknown");
     let extension = match fingerprint {
-        Some(fingerprint) => format!("extension {fingerprint} embedded"),
+        Some(fingerprint) => {
+            check_identity(manifest_dir, &identity)?;
+            format!("extension {fingerprint} embedded")
+        }
         None => "no extension embedded".to_owned(),
     };
-    println!("cargo:rustc-env=ALLWRIGHT_BUILD_DETAILS=commit {commit}, {extension}");
+    let commit = git_commit(manifest_dir);
+    println!(
+        "cargo:rustc-env=ALLWRIGHT_BUILD_DETAILS=commit {commit}, {extension}, Chrome id {chrome_id}, gecko id {gecko_id}"
+    );
     Ok(())
 }
 
@@ -97,6 +107,35 @@ and --launch, snapshot and install will look for one on disk. Run ./scripts/buil
         );
     source.push_str("pub const EMBEDDED_EXTENSION_FINGERPRINT: Option<&str> = None;\n");
     Ok((source, None))
+}
+
+fn read_json(path: &Path) -> Result<serde_json::Value, String> {
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    serde_json::from_str(&text).map_err(|error| format!("{} is not JSON: {error}", path.display()))
+}
+
+/// The built manifests carry the identity of manifest/identity.json: Chrome's public key and
+/// Firefox's gecko id. A mismatch is a stale `dist/` (built from another checkout, or before the
+/// identity changed); it is refused, because the binary would carry an extension that its own
+/// native host manifests do not allow.
+fn check_identity(manifest_dir: &Path, identity: &serde_json::Value) -> Result<(), String> {
+    let dist = manifest_dir.join("dist");
+    let chrome = read_json(&dist.join("chrome/manifest.json"))?;
+    let firefox = read_json(&dist.join("firefox/manifest.json"))?;
+    let rebuild = "rebuild it with ./scripts/build (or node scripts/build-extension.mjs)";
+    if chrome["key"] != identity["chromeKey"] {
+        return Err(format!(
+            "dist/chrome/manifest.json's key is not manifest/identity.json's chromeKey: {rebuild}"
+        ));
+    }
+    if firefox["browser_specific_settings"]["gecko"]["id"] != identity["geckoId"] {
+        return Err(format!(
+            "dist/firefox/manifest.json's gecko id is not manifest/identity.json's geckoId: {rebuild}"
+        ));
+    }
+    Ok(())
 }
 
 fn list_files(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
