@@ -13,6 +13,7 @@ use allwright_surface_web::{
     BidiConnection, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
 };
 
+use crate::embedded_extension;
 use crate::host_client::HostClient;
 use crate::identity::ExtensionIdentity;
 use crate::install;
@@ -83,46 +84,72 @@ impl LaunchedSession {
     }
 }
 
-/// Finds the built extension: `--extension DIR`, else `$ALLWRIGHT_EXTENSION_DIR`, else
-/// `dist/<browser>` next to the binary's checkout (`<exe>/../../dist`) or in the source tree.
+/// Finds the built extension, first match wins:
+/// 1. `--extension DIR`, else `$ALLWRIGHT_EXTENSION_DIR` (only these when given);
+/// 2. `dist/<browser>` of the checkout this binary was built in, when it runs from that
+///    checkout's `target/` (`<exe>/../../dist`, beside a `Cargo.toml`): a developer's freshly
+///    built extension wins over the copy compiled in at the last `cargo build`;
+/// 3. the extension compiled into the binary, unpacked to the per-user folder
+///    (`embedded_extension`): what an installed binary uses;
+/// 4. `dist/<browser>` of the source tree it was built from, for a binary built without one.
 pub fn locate_extension(request: &LaunchRequest) -> Result<PathBuf, String> {
     let folder = request.browser.dist_folder_name();
-    let mut candidates = Vec::new();
-    if let Some(explicit) = &request.extension_dir {
-        candidates.push(explicit.clone());
-    } else if let Some(from_environment) =
-        std::env::var_os("ALLWRIGHT_EXTENSION_DIR").filter(|value| !value.is_empty())
+    let explicit = request.extension_dir.clone().or_else(|| {
+        std::env::var_os("ALLWRIGHT_EXTENSION_DIR")
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    });
+    if let Some(explicit) = explicit {
+        return built_extension(&explicit).ok_or_else(|| not_built(folder, &[explicit], ""))?;
+    }
+    let mut tried = Vec::new();
+    if let Some(checkout) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent()?.parent()?.parent().map(Path::to_owned))
+        .filter(|checkout| checkout.join("Cargo.toml").is_file())
     {
-        candidates.push(PathBuf::from(from_environment));
-    } else {
-        if let Some(executable_folder) = std::env::current_exe()
-            .ok()
-            .and_then(|exe| exe.parent().map(Path::to_owned))
-        {
-            candidates.push(executable_folder.join("../../dist").join(folder));
+        let checkout_dist = checkout.join("dist").join(folder);
+        if let Some(found) = built_extension(&checkout_dist) {
+            return found;
         }
-        candidates.push(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("dist")
-                .join(folder),
-        );
+        tried.push(checkout_dist);
     }
-    for candidate in &candidates {
-        if candidate.join("manifest.json").is_file() {
-            return candidate
-                .canonicalize()
-                .map_err(|error| format!("cannot resolve {}: {error}", candidate.display()));
+    // Unpacked only when reached: a run from the checkout writes nothing to the user's folders.
+    if let Some(unpacked) = embedded_extension::unpack(folder)? {
+        if let Some(found) = built_extension(&unpacked) {
+            return found;
         }
+        tried.push(unpacked);
     }
-    let tried: Vec<String> = candidates
+    let source_tree_dist = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("dist")
+        .join(folder);
+    if let Some(found) = built_extension(&source_tree_dist) {
+        return found;
+    }
+    tried.push(source_tree_dist);
+    Err(not_built(folder, &tried, ", and this binary carries none"))
+}
+
+/// `Some` (the folder, resolved) when `candidate` holds a built extension.
+fn built_extension(candidate: &Path) -> Option<Result<PathBuf, String>> {
+    candidate.join("manifest.json").is_file().then(|| {
+        candidate
+            .canonicalize()
+            .map_err(|error| format!("cannot resolve {}: {error}", candidate.display()))
+    })
+}
+
+fn not_built(folder: &str, tried: &[PathBuf], carried: &str) -> String {
+    let tried: Vec<String> = tried
         .iter()
         .map(|candidate| candidate.display().to_string())
         .collect();
-    Err(format!(
-        "the {folder} extension is not built (no manifest.json in {}). Build it with `node scripts/build-extension.mjs` \
-(or scripts/build), or pass --extension DIR",
+    format!(
+        "the {folder} extension is not built (no manifest.json in {}){carried}. Build it with \
+`node scripts/build-extension.mjs` (or scripts/build, which also compiles it into the binary), or pass --extension DIR",
         tried.join(", ")
-    ))
+    )
 }
 
 pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> {

@@ -143,7 +143,7 @@ impl HostClient {
                         waiters.remove(&id);
                     }
                 }
-                Err(ToolError::new(crate::tool_error::codes::TIMEOUT, format!("{tool} got no answer from the browser within {} s", timeout.as_secs()))
+                Err(ToolError::timeout(format!("{tool} got no answer from the browser within {} s", timeout.as_secs()))
                     .with_hint("The page may be very large or busy. Retry once; for snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id."))
             }
         }

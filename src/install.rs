@@ -1,10 +1,12 @@
 //! `allwright install` / `uninstall`: the native-messaging host manifests that let the user's
-//! Chrome, Chromium and Firefox start this binary for allwright's extension, and only for it.
+//! Chrome, Chromium and Firefox start this binary for allwright's extension, and only for it; and
+//! the extension itself, unpacked from the binary to a per-user folder the user loads it from.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
+use crate::embedded_extension;
 use crate::identity::ExtensionIdentity;
 
 const HOST_DESCRIPTION: &str =
@@ -134,6 +136,30 @@ pub fn install() -> Result<(), String> {
         identity.chrome_extension_id,
         identity.gecko_id
     );
+    print_extension_folders()
+}
+
+/// Unpacks the extension compiled into this binary to the per-user folder and says where to load
+/// it from: a browser loads an unpacked extension from a folder that must stay where it is.
+fn print_extension_folders() -> Result<(), String> {
+    let (Some(chrome), Some(firefox)) = (
+        embedded_extension::unpack("chrome")?,
+        embedded_extension::unpack("firefox")?,
+    ) else {
+        println!(
+            "This binary carries no extension (it was built without dist/): build it with ./scripts/build, \
+then load dist/chrome or dist/firefox."
+        );
+        return Ok(());
+    };
+    println!(
+        "Load the extension from {} in Chrome or Chromium (chrome://extensions, Developer mode, Load unpacked).",
+        chrome.display()
+    );
+    println!(
+        "Load the extension from {} in Firefox (about:debugging, This Firefox, Load Temporary Add-on: its manifest.json).",
+        firefox.display()
+    );
     Ok(())
 }
 
@@ -153,6 +179,14 @@ pub fn uninstall() -> Result<(), String> {
             ),
             Err(error) => return Err(format!("cannot remove {}: {error}", path.display())),
         }
+    }
+    let unpacked = embedded_extension::extensions_folder()?;
+    match std::fs::remove_dir_all(&unpacked) {
+        Ok(()) => println!("extension: removed {}", unpacked.display()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            println!("extension: nothing to remove at {}", unpacked.display())
+        }
+        Err(error) => return Err(format!("cannot remove {}: {error}", unpacked.display())),
     }
     Ok(())
 }

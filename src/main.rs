@@ -5,6 +5,7 @@
 //! failed, 2 for a command line that cannot be understood (clap's convention).
 
 mod browser_launch;
+mod embedded_extension;
 mod file_server;
 mod host;
 mod host_client;
@@ -27,9 +28,18 @@ use browser_launch::{BrowserChoice, LaunchRequest};
 use snapshot_command::{OutputFormat, SnapshotMode, TreeFilter};
 use tools::Tier;
 
+/// `allwright --version`: the package version, then the commit and the embedded extension build
+/// (both written by build.rs), so a bug report says exactly what ran.
+const VERSION_TEXT: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("ALLWRIGHT_BUILD_DETAILS"),
+    ")"
+);
+
 /// Lets an AI agent see and act on real web pages through a browser extension.
 #[derive(Parser)]
-#[command(name = "allwright", version, about, long_about = None)]
+#[command(name = "allwright", version = VERSION_TEXT, about, long_about = None)]
 struct CommandLine {
     #[command(subcommand)]
     command: Command,
@@ -54,7 +64,7 @@ enum Command {
         /// Add the developer tools to the Mid and Full tiers.
         #[arg(long)]
         dev: bool,
-        /// With --launch: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then dist/<browser>).
+        /// With --launch: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
         #[arg(long, value_name = "DIR", requires = "launch")]
         extension: Option<PathBuf>,
     },
@@ -77,7 +87,7 @@ enum Command {
         /// Show the browser window instead of running headless.
         #[arg(long)]
         headed: bool,
-        /// The built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then dist/<browser>).
+        /// The built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
     },
@@ -85,6 +95,10 @@ enum Command {
     Install,
     /// Remove what `allwright install` wrote.
     Uninstall,
+    /// Print the tool contract that extension/shared/tool-contract.json holds (a build step,
+    /// not a user command: the file is checked in and a host test keeps it current).
+    #[command(hide = true)]
+    ToolContract,
 }
 
 fn main() {
@@ -161,6 +175,10 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
         }
         Command::Install => install::install(),
         Command::Uninstall => install::uninstall(),
+        Command::ToolContract => {
+            print!("{}", tools::tool_contract_json());
+            Ok(())
+        }
     }
 }
 

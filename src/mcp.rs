@@ -4,7 +4,6 @@
 //! JSON text, or with an `isError` result carrying `{code, message, hint?, suggestions?}`.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
@@ -63,7 +62,7 @@ impl AllwrightMcpServer {
             .with_suggestions(listed));
         };
         let arguments = tool.validate(request.arguments.as_ref())?;
-        let timeout = call_timeout(tool.name, &arguments);
+        let timeout = tool.host_wait(&arguments);
         let result = self.host.call(tool.name, arguments, timeout).await?;
         // MCP wants structuredContent to be an object; the extension's results are, but a stray
         // scalar is wrapped rather than breaking the client.
@@ -75,26 +74,10 @@ impl AllwrightMcpServer {
     }
 }
 
-/// How long the server waits for the browser: the call's own budget (`timeoutMs`, with the
-/// tool's default) plus a margin, and a minute for everything else, which covers an action's
-/// settling and the ten seconds it may wait for a navigation it started.
-fn call_timeout(tool: &str, arguments: &Value) -> Duration {
-    let default_budget_ms = match tool {
-        "accessibility_snapshot" | "wait_for_stable" => 10_000,
-        "navigate" | "go_back" | "new_tab" => 30_000,
-        _ => return Duration::from_secs(60),
-    };
-    let budget = arguments
-        .get("timeoutMs")
-        .and_then(Value::as_u64)
-        .unwrap_or(default_budget_ms);
-    Duration::from_millis(budget) + Duration::from_secs(10)
-}
-
 fn mcp_tool(definition: &ToolDefinition) -> Tool {
     let annotations = ToolAnnotations::new()
         .read_only(definition.read_only)
-        .destructive(definition.name == "close_tab")
+        .destructive(definition.destructive)
         .open_world(true);
     Tool::new(
         definition.name,

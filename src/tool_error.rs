@@ -30,7 +30,9 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    pub fn new(code: &str, message: impl Into<String>) -> Self {
+    /// The one constructor: every error the binary makes goes through a named constructor below
+    /// (one per code it produces), so codes are never spelt at the call site.
+    fn new(code: &str, message: impl Into<String>) -> Self {
         Self {
             code: code.to_owned(),
             message: message.into(),
@@ -51,6 +53,11 @@ impl ToolError {
 
     pub fn invalid_arguments(message: impl Into<String>) -> Self {
         Self::new(codes::INVALID_ARGUMENTS, message)
+    }
+
+    /// The browser did not answer within the server's wait for this tool.
+    pub fn timeout(message: impl Into<String>) -> Self {
+        Self::new(codes::TIMEOUT, message)
     }
 
     /// The extension went away with this call in flight.

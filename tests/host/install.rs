@@ -9,6 +9,7 @@ fn run(home: &std::path::Path, command: &str) -> String {
         .arg(command)
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
         .output()
         .expect("run allwright");
     assert!(
@@ -59,9 +60,32 @@ fn install_writes_three_manifests_idempotently_and_uninstall_removes_them() {
         serde_json::json!(["allwright@allwright.dev"])
     );
 
+    // A binary built with the extension unpacks it under the user's data folder and says where
+    // to load it from; one built without says how to build it.
+    let unpacked = home.path().join(".local/share/allwright/extension");
+    let embedded = first.contains("Load the extension from");
+    if embedded {
+        for flavour in ["chrome", "firefox"] {
+            let folder = first
+                .lines()
+                .filter_map(|line| line.strip_prefix("Load the extension from "))
+                .filter_map(|rest| rest.split(' ').next())
+                .find(|folder| folder.ends_with(flavour))
+                .unwrap_or_else(|| panic!("a {flavour} folder in: {first}"));
+            assert!(
+                folder.starts_with(&unpacked.display().to_string()),
+                "{folder}"
+            );
+            assert!(std::path::Path::new(folder).join("manifest.json").is_file());
+        }
+    } else {
+        assert!(first.contains("carries no extension"), "{first}");
+    }
+
     run(home.path(), "uninstall");
     for path in [&chrome, &chromium, &firefox] {
         assert!(!path.exists(), "{} removed", path.display());
     }
+    assert!(!unpacked.exists(), "the unpacked extension removed");
     assert!(run(home.path(), "uninstall").contains("nothing to remove"));
 }

@@ -5,8 +5,10 @@
 //! Nothing here needs a browser. The opt-in browser checks of the launcher are in `launch.rs`
 //! (`cargo test --test host -- --ignored`).
 
+mod architecture;
 mod install;
 mod launch;
 mod mcp;
 mod relay;
+mod self_contained;
 mod support;

@@ -471,10 +471,42 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
     client.cancel().await.expect("close the session");
 }
 
-/// The binary's tool table (the MCP schemas) and the extension's (`extension/background/
-/// validate.js`) describe the same tools twice, once per side of the native-messaging bridge.
-/// They must agree on the tools, their arguments, which are required and their defaults; this
-/// reads the extension's table with Node and compares.
+/// The extension's copy of the tool contract, generated from the binary's table.
+const TOOL_CONTRACT_PATH: &str = "extension/shared/tool-contract.json";
+
+/// `extension/shared/tool-contract.json` is what `allwright tool-contract` prints today
+/// (rust-analyzer's "sourcegen" style): the extension validates calls against the checked-in file,
+/// so a change to the table that is not written there fails here. With `UPDATE_CONTRACT=1` the
+/// test rewrites the file instead.
+#[test]
+fn the_checked_in_tool_contract_is_what_the_table_generates() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .arg("tool-contract")
+        .output()
+        .expect("run allwright tool-contract");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let generated = String::from_utf8(output.stdout).expect("UTF-8");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(TOOL_CONTRACT_PATH);
+    if std::env::var_os("UPDATE_CONTRACT").is_some_and(|value| value == "1") {
+        std::fs::write(&path, &generated).expect("write the tool contract");
+        return;
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "{TOOL_CONTRACT_PATH} is stale: the tool table in src/tools/table.rs changed. Rewrite it with\n\
+         \x20   cargo run -- tool-contract > {TOOL_CONTRACT_PATH}\n\
+         (or UPDATE_CONTRACT=1 cargo test --test host tool_contract) and commit it."
+    );
+}
+
+/// The MCP schemas that `tools/list` publishes and the contract the extension validates with
+/// describe the same tools, arguments, required arguments and defaults: both come from one table,
+/// and this checks the two writers of it against each other through the running server.
 #[tokio::test]
 async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
     let folder = tempfile::tempdir().expect("temp dir");
@@ -499,40 +531,27 @@ async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
         }
         from_mcp.insert(tool.name.to_string(), Value::Object(arguments));
     }
-    let script = "import { TOOL_SCHEMAS } from './extension/background/validate.js';\n\
-        const table = Object.fromEntries(Object.entries(TOOL_SCHEMAS).map(([tool, schema]) => [tool,\n\
-          Object.fromEntries(Object.entries(schema).map(([name, rule]) => [name,\n\
-            { required: rule.required === true, default: rule.default ?? null }]))]));\n\
-        process.stdout.write(JSON.stringify(table));";
-    let output = std::process::Command::new("node")
-        .args(["--input-type=module", "-e", script])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run node (the extension's tooling needs it)");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let from_extension: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    for (tool, arguments) in &from_mcp {
-        // An optional list with an empty default is the same as no default on the MCP side.
-        let mut extension = from_extension[tool].clone();
-        for rule in extension
-            .as_object_mut()
-            .into_iter()
-            .flat_map(|rules| rules.values_mut())
-        {
-            if rule["default"] == json!([]) {
-                rule["default"] = Value::Null;
-            }
+    let contract_text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TOOL_CONTRACT_PATH))
+            .expect("the tool contract");
+    let contract: Value = serde_json::from_str(&contract_text).expect("the contract is JSON");
+    let mut from_extension = serde_json::Map::new();
+    for (tool, entry) in contract["tools"].as_object().expect("tools") {
+        let mut arguments = serde_json::Map::new();
+        for (name, rule) in entry["arguments"].as_object().expect("arguments") {
+            arguments.insert(
+                name.clone(),
+                json!({
+                    "required": rule["required"] == json!(true),
+                    "default": rule.get("default").cloned().unwrap_or(Value::Null),
+                }),
+            );
         }
-        assert_eq!(&extension, arguments, "{tool}: extension vs MCP schema");
+        from_extension.insert(tool.clone(), Value::Object(arguments));
     }
-    let mut extension_tools: Vec<&String> =
-        from_extension.as_object().expect("table").keys().collect();
-    let mut mcp_tools: Vec<&String> = from_mcp.keys().collect();
-    extension_tools.sort();
-    mcp_tools.sort();
-    assert_eq!(extension_tools, mcp_tools, "the same tools on both sides");
+    assert_eq!(
+        from_extension, from_mcp,
+        "extension contract vs MCP schemas"
+    );
+    client.cancel().await.expect("close the session");
 }

@@ -1,0 +1,216 @@
+//! The shape of one row of the tool table (`table.rs`): what a tool is called, what it tells the
+//! model, which arguments it takes with their limits, which rules tie its arguments together,
+//! how long the server waits for it, and who may see it. Everything else in `tools/` reads these
+//! rows: the MCP schemas (`schema.rs`), the checks (`validation.rs`) and the extension's copy of
+//! the contract (`contract.rs`).
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::tiers::Availability;
+
+pub struct ToolDefinition {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub arguments: &'static [Argument],
+    /// The rules across several arguments that their kinds cannot express, checked after every
+    /// argument passed its own check.
+    pub rules: &'static [ArgumentRule],
+    /// The tool only reads: the MCP `readOnlyHint`.
+    pub read_only: bool,
+    /// The tool may destroy what the user cannot get back (an unsaved form in a closed tab):
+    /// the MCP `destructiveHint`.
+    pub destructive: bool,
+    pub availability: Availability,
+    /// How long the MCP server waits for the browser's answer.
+    pub host_wait: HostWait,
+}
+
+pub enum ArgumentKind {
+    /// One of these strings.
+    Choice(&'static [&'static str]),
+    /// An integer in `minimum..=maximum`.
+    Integer { minimum: i64, maximum: i64 },
+    /// `true` or `false`.
+    Boolean,
+    /// A string of `min_chars..=max_chars` characters, counted as Unicode code points (as JSON
+    /// Schema's `minLength` and `maxLength` count them, not as UTF-16 units or bytes).
+    Text { min_chars: usize, max_chars: usize },
+    /// One KeyboardEvent `key` value ("Enter", "ArrowDown", "a"): 1 to 32 characters, and not a
+    /// chord like "Control+a" (modifiers have their own argument).
+    KeyName,
+    /// An array of distinct names from `keys::MODIFIER_KEYS`.
+    ModifierList,
+    /// A reference printed by get_accessibility_tree: `ref_` and digits.
+    ElementReference,
+    /// An absolute http, https or file URL, or about:blank.
+    NavigableUrl,
+}
+
+pub struct Argument {
+    pub name: &'static str,
+    pub kind: ArgumentKind,
+    pub required: bool,
+    /// What the extension uses when the argument is absent (or null).
+    pub default: Option<Literal>,
+    /// A value to show in a hint about a missing or malformed argument.
+    pub example: Option<Literal>,
+    pub description: &'static str,
+}
+
+/// The anchored pattern of an element reference, valid both as a Rust and as a JS regex.
+pub const ELEMENT_REFERENCE_PATTERN: &str = "^ref_[0-9]+$";
+
+/// A JSON value written in the table: a default or an example.
+#[derive(Clone, Copy)]
+pub enum Literal {
+    Text(&'static str),
+    Number(i64),
+    Boolean(bool),
+    EmptyList,
+}
+
+impl Literal {
+    pub fn to_value(self) -> Value {
+        match self {
+            Literal::Text(text) => json!(text),
+            Literal::Number(number) => json!(number),
+            Literal::Boolean(flag) => json!(flag),
+            Literal::EmptyList => json!([]),
+        }
+    }
+}
+
+/// A rule across several arguments. JSON Schema could only express these with `oneOf` or
+/// `if`/`then`, which MCP clients handle poorly, so they are data that both validators (this
+/// binary's and the extension's, through the generated contract) interpret. Explicit nulls count
+/// as absent.
+pub enum ArgumentRule {
+    /// Exactly one of these arguments is given.
+    ExactlyOneOf {
+        arguments: &'static [&'static str],
+        /// What to pass instead, for the error's hint.
+        hint: &'static str,
+    },
+    /// `argument` is required when `when_argument` is the string `equals`.
+    RequiredWhen {
+        argument: &'static str,
+        when_argument: &'static str,
+        equals: &'static str,
+        hint: &'static str,
+    },
+}
+
+/// How long `allwright mcp` waits for the browser to answer one call.
+#[derive(Clone, Copy)]
+pub enum HostWait {
+    /// A fixed wait. A minute covers an action's settling and the ten seconds an action may wait
+    /// for a navigation it started.
+    Fixed(Duration),
+    /// The call's own `timeoutMs` (or that argument's default) plus a margin for the trip
+    /// through the host and the extension.
+    TimeoutArgumentPlus(Duration),
+}
+
+/// The wait of the tools that have no budget of their own.
+pub const ONE_MINUTE: HostWait = HostWait::Fixed(Duration::from_secs(60));
+/// The wait of the tools whose `timeoutMs` bounds their work in the browser.
+pub const OWN_BUDGET: HostWait = HostWait::TimeoutArgumentPlus(Duration::from_secs(10));
+
+/// The argument that carries a tool's own time budget, in milliseconds.
+const TIMEOUT_ARGUMENT: &str = "timeoutMs";
+
+impl ToolDefinition {
+    pub fn argument(&self, name: &str) -> Option<&'static Argument> {
+        self.arguments.iter().find(|argument| argument.name == name)
+    }
+
+    /// How long to wait for the browser's answer to a call with these (validated) arguments.
+    pub fn host_wait(&self, arguments: &Value) -> Duration {
+        match self.host_wait {
+            HostWait::Fixed(wait) => wait,
+            HostWait::TimeoutArgumentPlus(margin) => {
+                let default_budget_ms = self
+                    .argument(TIMEOUT_ARGUMENT)
+                    .and_then(|argument| argument.default)
+                    .and_then(|default| default.to_value().as_u64())
+                    .unwrap_or(0);
+                let budget_ms = arguments
+                    .get(TIMEOUT_ARGUMENT)
+                    .and_then(Value::as_u64)
+                    .unwrap_or(default_budget_ms);
+                Duration::from_millis(budget_ms) + margin
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::find_tool;
+    use super::super::table::TOOLS;
+    use super::*;
+
+    #[test]
+    fn the_server_waits_for_the_calls_own_budget_plus_a_margin_or_a_minute() {
+        let wait = |tool: &str, arguments: Value| {
+            find_tool(tool)
+                .expect("known tool")
+                .host_wait(&arguments)
+                .as_millis()
+        };
+        assert_eq!(wait("accessibility_snapshot", json!({})), 20_000);
+        assert_eq!(wait("wait_for_stable", json!({})), 20_000);
+        assert_eq!(
+            wait("accessibility_snapshot", json!({"timeoutMs": 500})),
+            10_500
+        );
+        for tool in ["navigate", "go_back", "new_tab"] {
+            assert_eq!(wait(tool, json!({})), 40_000, "{tool}");
+        }
+        assert_eq!(wait("navigate", json!({"timeoutMs": 300_000})), 310_000);
+        for tool in [
+            "get_accessibility_tree",
+            "click_ax",
+            "list_tabs",
+            "close_tab",
+        ] {
+            assert_eq!(wait(tool, json!({})), 60_000, "{tool}");
+        }
+        // A tool waits for its own budget only if it has one to wait for.
+        for tool in TOOLS {
+            let has_budget = tool.argument(TIMEOUT_ARGUMENT).is_some();
+            let waits_for_budget = matches!(tool.host_wait, HostWait::TimeoutArgumentPlus(_));
+            assert_eq!(has_budget, waits_for_budget, "{}", tool.name);
+        }
+    }
+
+    #[test]
+    fn only_close_tab_is_destructive() {
+        for tool in TOOLS {
+            assert_eq!(tool.destructive, tool.name == "close_tab", "{}", tool.name);
+            assert!(!(tool.destructive && tool.read_only), "{}", tool.name);
+        }
+    }
+
+    #[test]
+    fn rules_name_arguments_the_tool_takes() {
+        for tool in TOOLS {
+            for rule in tool.rules {
+                let named: Vec<&str> = match rule {
+                    ArgumentRule::ExactlyOneOf { arguments, .. } => arguments.to_vec(),
+                    ArgumentRule::RequiredWhen {
+                        argument,
+                        when_argument,
+                        ..
+                    } => vec![argument, when_argument],
+                };
+                for name in named {
+                    assert!(tool.argument(name).is_some(), "{} {name}", tool.name);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! The tools of docs/protocol.md ("Tools"): one table (`table.rs`) and what is derived from it.
+//!
+//! - `definition`: the shape of a row (arguments, rules, waits);
+//! - `table`: the rows, the single source of the tool contract;
+//! - `tiers`: which tiers list which tool;
+//! - `schema`: the MCP JSON Schemas;
+//! - `validation`: the checks every call passes before it reaches the browser;
+//! - `keys`: the KeyboardEvent key names of press_key;
+//! - `contract`: `extension/shared/tool-contract.json`, the extension's copy of the contract.
+
+mod contract;
+mod definition;
+mod keys;
+mod schema;
+mod table;
+mod tiers;
+mod validation;
+
+pub use contract::tool_contract_json;
+pub use definition::ToolDefinition;
+pub use tiers::{listed_tools, Tier};
+
+/// The table's row for `name`, whatever the tier.
+#[cfg(test)]
+fn find_tool(name: &str) -> Option<&'static ToolDefinition> {
+    table::TOOLS.iter().find(|tool| tool.name == name)
+}

@@ -1,0 +1,654 @@
+//! The tools of docs/protocol.md ("Tools"), as one table: the single source of the tool contract.
+//! Each row holds the tool's description for the model, its arguments with their limits and
+//! defaults, the rules across arguments, the tiers that list it, whether it only reads or may
+//! destroy, and how long the server waits for it. The MCP schemas (`schema.rs`), the checks
+//! (`validation.rs`) and the extension's `extension/shared/tool-contract.json` (`contract.rs`)
+//! are all derived from it, so they cannot disagree. The behaviour each description promises is
+//! written down in docs/agent-tools.md.
+
+use super::definition::{
+    Argument, ArgumentKind, ArgumentRule, Literal, ToolDefinition, ONE_MINUTE, OWN_BUDGET,
+};
+use super::tiers::{EVERYWHERE, FROM_COMPACT, FROM_MID};
+
+/// The longest text type_ax and set_field accept in one call.
+const MAX_TYPED_CHARS: usize = 50_000;
+/// The longest option label or value select_option accepts.
+const MAX_OPTION_CHARS: usize = 1_000;
+
+/// The largest tab id. Chrome's and Firefox's tab ids are 32-bit signed integers (`tabs.Tab.id`).
+const LARGEST_TAB_ID: i64 = i32::MAX as i64;
+
+const TAB_ID: Argument = Argument {
+    name: "tabId",
+    kind: ArgumentKind::Integer {
+        minimum: 0,
+        maximum: LARGEST_TAB_ID,
+    },
+    required: false,
+    default: None,
+    example: None,
+    description:
+        "The browser tab to use. Leave it out to use the active tab of the last focused window.",
+};
+
+/// The largest frame id: browsers hand out frame ids up to JavaScript's largest safe integer
+/// (Firefox's are often above 2^32).
+const LARGEST_FRAME_ID: i64 = 9_007_199_254_740_991;
+
+/// `frameId` of the tools that act in one frame.
+const ACTION_FRAME_ID: Argument = Argument {
+    name: "frameId",
+    kind: ArgumentKind::Integer {
+        minimum: 0,
+        maximum: LARGEST_FRAME_ID,
+    },
+    required: false,
+    default: None,
+    example: None,
+    description: "The frame to act in: the one whose tree printed ref_id (accessibility_snapshot names each frame's document `tab-T.frame-F`; F is its frameId). Leave it out for the top document (frame 0).",
+};
+
+/// `text` of type_ax and set_field.
+const TYPED_TEXT: Argument = Argument {
+    name: "text",
+    kind: ArgumentKind::Text {
+        min_chars: 0,
+        max_chars: MAX_TYPED_CHARS,
+    },
+    required: true,
+    default: None,
+    example: Some(Literal::Text("hello")),
+    description: "The text to type, at most 50000 characters. An empty string with clear: true empties the field.",
+};
+
+/// `clear` of type_ax and set_field.
+const CLEAR: Argument = Argument {
+    name: "clear",
+    kind: ArgumentKind::Boolean,
+    required: false,
+    default: Some(Literal::Boolean(true)),
+    example: None,
+    description: "true: replace the field's content; false: append to it.",
+};
+
+/// `timeoutMs` of the tools that wait for a page to load.
+const LOAD_TIMEOUT: Argument = Argument {
+    name: "timeoutMs",
+    kind: ArgumentKind::Integer {
+        minimum: 1_000,
+        maximum: 300_000,
+    },
+    required: false,
+    default: Some(Literal::Number(30_000)),
+    example: None,
+    description: "How long the page may take to load, in milliseconds.",
+};
+
+/// `ref_id` of the tools whose target is required.
+const fn target(description: &'static str) -> Argument {
+    Argument {
+        name: "ref_id",
+        kind: ArgumentKind::ElementReference,
+        required: true,
+        default: None,
+        example: Some(Literal::Text("ref_12")),
+        description,
+    }
+}
+
+pub const TOOLS: &[ToolDefinition] = &[
+    ToolDefinition {
+        name: "get_accessibility_tree",
+        title: "Read the page",
+        description: "Reads the current page as a compact accessibility tree, one line per element:\n\
+`role \"accessible name\" [ref_N] href=\"...\" type=\"...\" placeholder=\"...\" value=\"...\"`, indented one space per level.\n\
+Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
+Returns {tree, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title}.\n\
+When to call it again:\n\
+- truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\
+- after navigate, after anything that re-renders the page, or when a ref fails: refs of removed elements stop resolving, so read the tree again.\n\
+- a popup or dropdown you expect is missing: read again with filter \"all\" and look under `[open overlays]`.\n\
+The tree does not enter iframes: their content is not shown (accessibility_snapshot includes every frame). Closed shadow roots cannot be read.\n\
+Common errors: ref_not_found (the element behind ref_id is gone; use one of `suggestions` or read without ref_id), page_out_of_range (ask for a page between 1 and pageCount), no_tab (no page is open: call navigate), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "filter",
+                kind: ArgumentKind::Choice(&["all", "visible", "interactive"]),
+                required: false,
+                default: Some(Literal::Text("all")),
+                example: None,
+                description: "\"all\": the whole page; \"visible\": only what is in the viewport; \"interactive\": only elements you can click or type into.",
+            },
+            Argument {
+                name: "maxDepth",
+                kind: ArgumentKind::Integer { minimum: 1, maximum: 100 },
+                required: false,
+                default: Some(Literal::Number(15)),
+                example: None,
+                description: "How deep to descend. Skipped generic containers do not count.",
+            },
+            Argument {
+                name: "maxChars",
+                kind: ArgumentKind::Integer { minimum: 100, maximum: 1_000_000 },
+                required: false,
+                default: None,
+                example: None,
+                description: "Hard limit on the tree's length; longer output is paged and marked autoDegraded.",
+            },
+            Argument {
+                name: "ref_id",
+                kind: ArgumentKind::ElementReference,
+                required: false,
+                default: None,
+                example: Some(Literal::Text("ref_12")),
+                description: "Read only the subtree of this element (a ref_N from an earlier tree), for example one message of a thread.",
+            },
+            Argument {
+                name: "page",
+                kind: ArgumentKind::Integer { minimum: 1, maximum: 1_000_000 },
+                required: false,
+                default: None,
+                example: None,
+                description: "1-based page of a tree that did not fit; prefer passing continuationArgs exactly.",
+            },
+            Argument {
+                name: "frameId",
+                kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_FRAME_ID },
+                required: false,
+                default: None,
+                example: None,
+                description: "Read this frame of the tab instead of the top document (0 is the top document; accessibility_snapshot names each frame's document `tab-T.frame-F`, F being its frameId).",
+            },
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "accessibility_snapshot",
+        title: "Structured snapshot of the page and its frames",
+        description: "Captures the whole page, every iframe included (cross-origin too), as a structured snapshot (version 1) in JSON or YAML:\n\
+{version: 1, documents: [{contextId, parentContextId, url, title, root}]}, the top document first, then its frames depth-first; each node is {role, name, states, properties, children}.\n\
+Use it when you need exact states and properties (checked, expanded, pressed, level, values, descriptions) or content inside iframes; for ordinary reading get_accessibility_tree is shorter. mode \"ai\" adds an `aria-ref` to each element you can act on.\n\
+Returns {format, snapshot, documentCount}; `snapshot` is a string to parse as JSON or YAML.\n\
+Common errors: frame_detached or script_failed (the page changed during the capture: call again; a partial snapshot is never returned), timeout (the page is slow or huge: pass a larger timeoutMs, up to 120000), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "format",
+                kind: ArgumentKind::Choice(&["json", "yaml"]),
+                required: false,
+                default: Some(Literal::Text("json")),
+                example: None,
+                description: "Serialization of the snapshot string.",
+            },
+            Argument {
+                name: "mode",
+                kind: ArgumentKind::Choice(&["ai"]),
+                required: false,
+                default: None,
+                example: None,
+                description: "\"ai\": give actionable elements an opaque `aria-ref`, stable while the element, its role and its name do not change.",
+            },
+            Argument {
+                name: "timeoutMs",
+                kind: ArgumentKind::Integer { minimum: 100, maximum: 120_000 },
+                required: false,
+                default: Some(Literal::Number(10_000)),
+                example: None,
+                description: "How long the capture may take, in milliseconds.",
+            },
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+    },
+    ToolDefinition {
+        name: "navigate",
+        title: "Open a URL",
+        description: "Opens a URL in the tab and waits for the page's load event.\n\
+Accepts absolute http and https URLs, file URLs and about:blank.\n\
+Returns {url, title} of the page that loaded (after redirects).\n\
+Every ref_N from before the navigation stops working: call get_accessibility_tree next.\n\
+Common errors: invalid_arguments (give a full URL with its scheme, like https://example.com), navigation_failed (the address could not be loaded: check it, or tell the user the site is unreachable), timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree, or retry with a larger timeoutMs), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "url",
+                kind: ArgumentKind::NavigableUrl,
+                required: true,
+                default: None,
+                example: Some(Literal::Text("https://example.com/")),
+                description: "The absolute URL to open (http, https, file) or about:blank.",
+            },
+            LOAD_TIMEOUT,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+    },
+    ToolDefinition {
+        name: "click_ax",
+        title: "Click an element",
+        description: "Clicks an element by its ref_N from get_accessibility_tree: scrolls it into view, focuses it and clicks it, then watches the tab for about half a second to tell you whether the click did anything.\n\
+Returns {success, progress, evidence, hints, observed?, retryAllowed, hint?, tag, role, name, rect?, method, href?, navigates?}. `hints` are diagnostics, never proof of an effect; `hint`, when present, says what to do next.\n\
+Read `progress` first:\n\
+- \"observed\": the click had an effect, `evidence` says which (url_changed, focus_moved, local_mutation, semantic_state:aria-expanded, ...). Read the page again with get_accessibility_tree.\n\
+- \"inconclusive\": a request was sent, a new tab opened or a download started (see `observed`). The click may already have done its job (sent a message, placed an order): do NOT click again; read the page, or list_tabs to find a new tab.\n\
+- \"none\": nothing observable changed. Read the tree again before anything else: the ref may be the wrong element, or a dialog may be in the way.\n\
+Never retry a click whose retryAllowed is false.\n\
+`method`: \"synthetic\" (a script click); in Chrome, \"trusted-fallback\" when the page ignored it and allwright sent one real mouse click to a safe target (never to form controls, toggles, downloads, targets in forms or with names like Delete or Pay). Firefox always says \"synthetic\".\n\
+Which tool: click_ax for buttons, links, checkboxes, radios, tabs and menu items; type_ax or set_field for text fields; select_option for <select> elements and listboxes; hover for menus that open on hover.\n\
+Common errors: ref_not_found (the element is gone: use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out: read the tree again), frame_not_found (wrong frameId), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            target("The element to click: a ref_N printed by get_accessibility_tree."),
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "type_ax",
+        title: "Type into a field",
+        description: "Types text into a text field, text area or contenteditable element by its ref_N, replacing its content (clear: true, the default) or appending to it (clear: false). The value is set the way typing sets it and input and change events fire, so React and Vue controlled fields see it. Nothing is submitted.\n\
+Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, kind, value}: `kind` is \"input\", \"textarea\" or \"contenteditable\"; `value` is the field's content afterwards (\"••••\" for passwords): check it.\n\
+Which tool: type_ax fills a field and nothing else. set_field fills and can submit in one call (search boxes, autocomplete comboboxes, one-field forms). select_option chooses in a <select> or listbox. Checkboxes, radios and buttons take click_ax. press_key sends single keys (Enter, Tab, Escape, arrows).\n\
+Text over 50000 characters: type the first 50000, then the rest in further calls with clear: false.\n\
+Common errors: not_typable (not a text field: the hint names the right tool), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the field is disabled or no longer laid out), invalid_arguments (text must be a string of at most 50000 characters).",
+        arguments: &[
+            target("The field to type into: a ref_N printed by get_accessibility_tree."),
+            TYPED_TEXT,
+            CLEAR,
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "set_field",
+        title: "Fill a field and submit",
+        description: "Fills a form field in one step: focuses it, clears it (clear: true, the default), types the text, and with submit: true commits it. In a combobox that suggests as you type, submit picks the first suggestion (ArrowDown, then Enter); elsewhere it submits the field's form, or presses Enter when there is no form.\n\
+Returns what type_ax returns ({success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, kind, value}) plus submit: {method: \"combobox\"|\"requestSubmit\"|\"enter\"|\"none\", committed?} (`committed`: the suggestion that was chosen).\n\
+Read `progress` as for click_ax: \"inconclusive\" after submit: true means the form may have been sent (a request, a new tab): do NOT submit again; read the page. Never repeat a call whose retryAllowed is false.\n\
+Which tool: set_field for search boxes, autocomplete fields and anything you would finish with Enter; type_ax to fill a field without submitting; select_option for <select> elements and listboxes; click_ax for checkboxes and radios.\n\
+Common errors: not_typable (not a text field: the hint names the right tool), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the field is disabled or no longer laid out), invalid_arguments (text must be a string of at most 50000 characters).",
+        arguments: &[
+            target("The field to fill: a ref_N printed by get_accessibility_tree."),
+            TYPED_TEXT,
+            CLEAR,
+            Argument {
+                name: "submit",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: Some(Literal::Boolean(false)),
+                example: None,
+                description: "true: commit the field after typing (pick the first suggestion of a combobox, else submit the form or press Enter).",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "select_option",
+        title: "Choose an option",
+        description: "Chooses one option of a <select>, a listbox or a combobox, by the ref_N of that control (not of an option), matching either the option's visible label or its value attribute: give exactly one of `label` and `value`.\n\
+Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, method, selected}: `method` is \"native\" for a <select> and \"listbox\" for an ARIA listbox; `selected` is {label, value?} of the option now chosen: check it.\n\
+Which tool: select_option for choosing from a list; click_ax for checkboxes, radios and menu items; set_field for comboboxes you type into.\n\
+Common errors: option_not_found (no option has that label or value: `suggestions` lists the options' labels, call again with one of them exactly), not_actionable (the control is disabled), ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (both or neither of label and value).",
+        arguments: &[
+            target("The <select>, listbox or combobox: a ref_N printed by get_accessibility_tree."),
+            Argument {
+                name: "label",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: MAX_OPTION_CHARS },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("France")),
+                description: "The option's visible text, as the tree prints it. Give label or value, not both.",
+            },
+            Argument {
+                name: "value",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: MAX_OPTION_CHARS },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("fr")),
+                description: "The option's value attribute. Give value or label, not both.",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[ArgumentRule::ExactlyOneOf {
+            arguments: &["label", "value"],
+            hint: "Pass either label (the option's visible text) or value (its value attribute), not both.",
+        }],
+        read_only: false,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "hover",
+        title: "Hover over an element",
+        description: "Moves the pointer over an element by its ref_N, for menus, tooltips and previews that open on hover.\n\
+Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
+Menus that open on click take click_ax, not hover.\n\
+Common errors: ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is not laid out: it may be hidden or removed).",
+        arguments: &[
+            target("The element to hover: a ref_N printed by get_accessibility_tree."),
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "press_key",
+        title: "Press a key",
+        description: "Presses one key, optionally with modifier keys held, on the focused element, or on the element ref_id names (focused first).\n\
+`key` is a KeyboardEvent key value, case-sensitive: \"Enter\", \"Tab\", \"Escape\", \"Backspace\", \"ArrowDown\", \"PageDown\", \"Home\", \" \" (space), \"a\". One key per call: hold Control, Shift, Alt or Meta with `modifiers`, not \"Control+a\".\n\
+The key events are synthetic, so the browser runs no default action of its own; allwright performs the usual one itself and names it in `defaultAction` (\"submit\", \"click\", \"focus_next\", \"focus_previous\", \"insert_text\", \"delete_backward\", \"select_all\").\n\
+Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, key, modifiers, defaultAction?}.\n\
+Use it to drive widgets by keyboard (menus, listboxes, dialogs: Escape closes them) and to press Enter in a field. To type text, use type_ax or set_field, which type a whole string at once.\n\
+Common errors: invalid_arguments (key must be one key name, at most 32 characters; modifiers only Alt, Control, Meta, Shift, each once), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out).",
+        arguments: &[
+            Argument {
+                name: "key",
+                kind: ArgumentKind::KeyName,
+                required: true,
+                default: None,
+                example: Some(Literal::Text("Enter")),
+                description: "One KeyboardEvent key value: \"Enter\", \"Tab\", \"Escape\", \"ArrowDown\", \"a\", ...",
+            },
+            Argument {
+                name: "modifiers",
+                kind: ArgumentKind::ModifierList,
+                required: false,
+                default: Some(Literal::EmptyList),
+                example: None,
+                description: "Modifier keys held during the press, each at most once, for example [\"Control\"] or [\"Shift\", \"Meta\"]. Leave it out for none.",
+            },
+            Argument {
+                name: "ref_id",
+                kind: ArgumentKind::ElementReference,
+                required: false,
+                default: None,
+                example: Some(Literal::Text("ref_12")),
+                description: "Focus this element (a ref_N printed by get_accessibility_tree) and press the key there. Leave it out to press the key on the focused element.",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "scroll",
+        title: "Scroll",
+        description: "Scrolls the page, or the scrollable element ref_id names: by `amount` pixels in `direction` (default: down, by 80% of the viewport or element), or with `to` to its \"top\" or \"bottom\"; `to: \"into_view\"` scrolls the page until the element ref_id names is visible.\n\
+Returns {success, progress, evidence, hints, retryAllowed, hint?, target, before, after}: `target` is \"page\" or \"element\"; `before` equal to `after` ({x, y}) means it could not scroll further that way.\n\
+You rarely need it to read: get_accessibility_tree already includes content outside the viewport, and click_ax, type_ax and hover scroll their target into view themselves. Scroll to load more of an endless list, or before reading with filter \"visible\".\n\
+Common errors: ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (to \"into_view\" needs ref_id).",
+        arguments: &[
+            Argument {
+                name: "ref_id",
+                kind: ArgumentKind::ElementReference,
+                required: false,
+                default: None,
+                example: Some(Literal::Text("ref_12")),
+                description: "The element to scroll (or, with to: \"into_view\", to bring into view): a ref_N printed by get_accessibility_tree. Leave it out to scroll the page.",
+            },
+            Argument {
+                name: "direction",
+                kind: ArgumentKind::Choice(&["up", "down", "left", "right"]),
+                required: false,
+                default: Some(Literal::Text("down")),
+                example: None,
+                description: "Which way to scroll.",
+            },
+            Argument {
+                name: "amount",
+                kind: ArgumentKind::Integer { minimum: 1, maximum: 100_000 },
+                required: false,
+                default: None,
+                example: None,
+                description: "How far to scroll, in CSS pixels. Leave it out to scroll by 80% of the viewport (or of the element).",
+            },
+            Argument {
+                name: "to",
+                kind: ArgumentKind::Choice(&["top", "bottom", "into_view"]),
+                required: false,
+                default: None,
+                example: None,
+                description: "Scroll to the top or the bottom instead of by an amount; \"into_view\" brings the element ref_id names into the viewport.",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        // Only an element can be brought into view: the page has no view to be brought into.
+        rules: &[ArgumentRule::RequiredWhen {
+            argument: "ref_id",
+            when_argument: "to",
+            equals: "into_view",
+            hint: "Pass ref_id (a ref_N printed by get_accessibility_tree), the element to bring into view, or use to \"top\" or \"bottom\" to scroll the page.",
+        }],
+        read_only: false,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "go_back",
+        title: "Go back",
+        description: "Goes back one step in the tab's history, as the browser's Back button does, and waits for the page to load.\n\
+Returns {url, title, changed}: the page now shown; `changed` is false when the URL stayed the same.\n\
+Refs from before may stop working: read the tree again with get_accessibility_tree.\n\
+Common errors: no_history (there is nothing to go back to: use navigate), timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[LOAD_TIMEOUT, TAB_ID],
+        rules: &[],
+        read_only: false,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+    },
+    ToolDefinition {
+        name: "wait_for_stable",
+        title: "Wait for the page to settle",
+        description: "Waits until the page is quiet, with no DOM change and no request in flight for quietMs, or until timeoutMs has passed.\n\
+Use it after an action whose effect arrives late (search results, a spinner, a list that loads) instead of reading the tree again and again.\n\
+Returns {stable, waitedMs, pendingRequests, mutations, reason?}: stable false means the page was still busy when timeoutMs ran out (`reason` says why). Read the page anyway: some pages never go quiet (live feeds, animations, chats).\n\
+Common errors: no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "quietMs",
+                kind: ArgumentKind::Integer { minimum: 100, maximum: 10_000 },
+                required: false,
+                default: Some(Literal::Number(500)),
+                example: None,
+                description: "How long the page must stay quiet to count as stable, in milliseconds.",
+            },
+            Argument {
+                name: "timeoutMs",
+                kind: ArgumentKind::Integer { minimum: 500, maximum: 60_000 },
+                required: false,
+                default: Some(Literal::Number(10_000)),
+                example: None,
+                description: "The longest to wait, in milliseconds.",
+            },
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+    },
+    ToolDefinition {
+        name: "list_tabs",
+        title: "List tabs",
+        description: "Lists the browser's open tabs.\n\
+Returns {tabs: [{tabId, windowId, url, title, active}]}.\n\
+Use a tabId with select_tab to switch to that tab, or pass it as tabId to any other tool to read or act in that tab without switching. Call it after a click reported a new tab (observed.newTabs) to find it.\n\
+Common errors: not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[],
+        rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "new_tab",
+        title: "Open a new tab",
+        description: "Opens a new tab on a URL (about:blank when url is left out), makes it the active tab and waits for its load event.\n\
+Returns {tabId, url, title}. Later calls without tabId act in the new tab; the tab you were in stays open (list_tabs, select_tab).\n\
+Common errors: invalid_arguments (give a full URL with its scheme, like https://example.com), navigation_failed (the address could not be loaded), timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree).",
+        arguments: &[
+            Argument {
+                name: "url",
+                kind: ArgumentKind::NavigableUrl,
+                required: false,
+                default: Some(Literal::Text("about:blank")),
+                example: Some(Literal::Text("https://example.com/")),
+                description: "The absolute URL to open (http, https, file) or about:blank.",
+            },
+            LOAD_TIMEOUT,
+            Argument {
+                description: "The tab whose window gets the new tab. Leave it out to use the last focused window.",
+                ..TAB_ID
+            },
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+    },
+    ToolDefinition {
+        name: "select_tab",
+        title: "Switch to a tab",
+        description: "Makes a tab the active one, so that later calls without tabId act in it.\n\
+Returns {tabId, url, title} of that tab. Get tab ids from list_tabs.\n\
+Refs are per tab: read the tab with get_accessibility_tree before acting in it.\n\
+Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[Argument {
+            required: true,
+            example: Some(Literal::Number(12)),
+            description: "The tab to switch to, a tabId from list_tabs.",
+            ..TAB_ID
+        }],
+        rules: &[],
+        read_only: false,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "close_tab",
+        title: "Close a tab",
+        description: "Closes a tab, by default the active one. Whatever was typed but not saved in it is lost.\n\
+Returns {closed, activeTabId}: the id of the closed tab, and of the tab that is active now, where later calls without tabId act.\n\
+Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[Argument {
+            description: "The tab to close, a tabId from list_tabs. Leave it out to close the active tab of the last focused window.",
+            ..TAB_ID
+        }],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: true,
+        host_wait: ONE_MINUTE,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::find_tool;
+    use super::*;
+
+    #[test]
+    fn annotations_and_descriptions_guide_the_model() {
+        for tool in TOOLS {
+            let read_only = matches!(
+                tool.name,
+                "get_accessibility_tree"
+                    | "accessibility_snapshot"
+                    | "list_tabs"
+                    | "wait_for_stable"
+            );
+            assert_eq!(tool.read_only, read_only, "{}", tool.name);
+            assert!(tool.title.len() <= 50, "{}: a short title", tool.name);
+            assert!(
+                tool.description.contains("Returns ")
+                    && tool.description.contains("Common errors: "),
+                "{} says what it returns and how it fails",
+                tool.name
+            );
+        }
+        let description = |tool: &str| find_tool(tool).expect("known tool").description;
+        for needed in [
+            "\"inconclusive\"",
+            "do NOT click again",
+            "\"none\"",
+            "retryAllowed is false",
+            "ref_not_found",
+            "not_actionable",
+        ] {
+            assert!(
+                description("click_ax").contains(needed),
+                "click_ax: {needed}"
+            );
+        }
+        for needed in [
+            "not_typable",
+            "set_field",
+            "select_option",
+            "click_ax",
+            "clear: false",
+        ] {
+            assert!(description("type_ax").contains(needed), "type_ax: {needed}");
+        }
+        for needed in [
+            "option_not_found",
+            "`suggestions`",
+            "exactly one of `label` and `value`",
+        ] {
+            assert!(
+                description("select_option").contains(needed),
+                "select_option: {needed}"
+            );
+        }
+        for needed in ["\"inconclusive\"", "retryAllowed is false", "not_typable"] {
+            assert!(
+                description("set_field").contains(needed),
+                "set_field: {needed}"
+            );
+        }
+        assert!(description("go_back").contains("no_history"));
+    }
+}

@@ -1,0 +1,647 @@
+//! Every call's arguments, checked against the table before anything is sent to the browser.
+//! A refusal is an `invalid_arguments` error that names the argument at fault and says, in its
+//! hint, what to pass instead. The extension checks again with the same rules, read from the
+//! generated contract (`contract.rs`).
+
+use serde_json::{json, Map, Value};
+
+use super::definition::{Argument, ArgumentKind, ArgumentRule, ToolDefinition};
+use super::keys::{check_key_name, check_modifiers};
+use crate::tool_error::ToolError;
+
+impl ToolDefinition {
+    /// Checks `arguments` against the table. Returns the arguments to forward (unchanged: the
+    /// extension applies the defaults) or an `invalid_arguments` error that names the argument
+    /// and says, in its hint, what to pass instead.
+    pub fn validate(&self, arguments: Option<&Map<String, Value>>) -> Result<Value, ToolError> {
+        let empty = Map::new();
+        let arguments = arguments.unwrap_or(&empty);
+        for name in arguments.keys() {
+            if !self.arguments.iter().any(|argument| argument.name == name) {
+                let known: Vec<Value> = self
+                    .arguments
+                    .iter()
+                    .map(|argument| json!(argument.name))
+                    .collect();
+                return Err(ToolError::invalid_arguments(format!(
+                    "{} has no argument {name:?}",
+                    self.name
+                ))
+                .with_hint(format!(
+                    "Use only these arguments: {}.",
+                    self.argument_names()
+                ))
+                .with_suggestions(known));
+            }
+        }
+        for argument in self.arguments {
+            match given(arguments, argument.name) {
+                None if argument.required => {
+                    return Err(ToolError::invalid_arguments(format!(
+                        "{} needs the argument {:?}",
+                        self.name, argument.name
+                    ))
+                    .with_hint(format!("{}: {}", argument.name, argument.description)));
+                }
+                None => {}
+                Some(value) => self.check_argument(argument, value)?,
+            }
+        }
+        for rule in self.rules {
+            rule.check(self.name, arguments)?;
+        }
+        Ok(Value::Object(arguments.clone()))
+    }
+
+    fn argument_names(&self) -> String {
+        self.arguments
+            .iter()
+            .map(|argument| argument.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn check_argument(&self, argument: &Argument, value: &Value) -> Result<(), ToolError> {
+        let tool = self.name;
+        let name = argument.name;
+        let refuse = |message: String, what: &str| {
+            ToolError::invalid_arguments(format!("{tool}: {message}"))
+                .with_hint(argument.usage(what))
+        };
+        match &argument.kind {
+            ArgumentKind::Choice(choices) => match value.as_str() {
+                Some(text) if choices.contains(&text) => Ok(()),
+                _ => Err(refuse(
+                    format!(
+                        "{name} must be one of {}, not {}",
+                        quoted_list(choices),
+                        shown(value)
+                    ),
+                    &format!("one of {}", quoted_list(choices)),
+                )
+                .with_suggestions(choices.iter().map(|choice| json!(choice)).collect())),
+            },
+            ArgumentKind::Integer { minimum, maximum } => {
+                let what = format!("a whole number from {minimum} to {maximum}");
+                match value.as_i64() {
+                    Some(number) if (*minimum..=*maximum).contains(&number) => Ok(()),
+                    Some(number) => Err(refuse(
+                        format!("{name} must be between {minimum} and {maximum}, not {number}"),
+                        &what,
+                    )),
+                    None => Err(refuse(
+                        format!("{name} must be a whole number, not {}", shown(value)),
+                        &what,
+                    )),
+                }
+            }
+            ArgumentKind::Boolean => match value {
+                Value::Bool(_) => Ok(()),
+                _ => Err(refuse(
+                    format!("{name} must be true or false, not {}", shown(value)),
+                    "a JSON boolean, true or false",
+                )),
+            },
+            ArgumentKind::Text {
+                min_chars,
+                max_chars,
+            } => {
+                let what = match min_chars {
+                    0 => format!("a string of at most {max_chars} characters"),
+                    _ => format!("a string of {min_chars} to {max_chars} characters"),
+                };
+                let Some(text) = value.as_str() else {
+                    return Err(refuse(
+                        format!("{name} must be a string, not {}", shown(value)),
+                        &what,
+                    ));
+                };
+                let length = text.chars().count();
+                if length > *max_chars {
+                    let error = refuse(
+                        format!("{name} is {length} characters long; the limit is {max_chars}"),
+                        &what,
+                    );
+                    // A long text can be typed in parts, each appended to the last.
+                    if self.arguments.iter().any(|other| other.name == "clear") {
+                        return Err(error.with_hint(format!(
+                            "Send at most {max_chars} characters per call: the first {max_chars} now, then the rest in further calls with clear: false."
+                        )));
+                    }
+                    return Err(error);
+                }
+                if length < *min_chars {
+                    return Err(refuse(format!("{name} must not be empty"), &what));
+                }
+                Ok(())
+            }
+            ArgumentKind::KeyName => check_key_name(tool, argument, value),
+            ArgumentKind::ModifierList => check_modifiers(tool, argument, value),
+            ArgumentKind::ElementReference => match value.as_str() {
+                Some(text) if is_element_reference(text) => Ok(()),
+                _ => {
+                    let error = ToolError::invalid_arguments(format!(
+                        "{tool}: {name} must be a reference like \"ref_12\", not {}",
+                        shown(value)
+                    ))
+                    .with_hint("Use a ref_N exactly as get_accessibility_tree prints it in brackets, for example \"ref_12\".");
+                    Err(match reference_meant_by(value) {
+                        Some(reference) => error.with_suggestions(vec![json!(reference)]),
+                        None => error,
+                    })
+                }
+            },
+            ArgumentKind::NavigableUrl => match value.as_str() {
+                Some(text) if is_navigable_url(text) => Ok(()),
+                Some(text) => Err(ToolError::invalid_arguments(format!(
+                    "{tool}: {name} {text:?} is not an absolute http, https or file URL, nor about:blank"
+                ))
+                .with_hint(format!(
+                    "Include the scheme, for example \"https://{}\".",
+                    text.trim_start_matches('/')
+                ))),
+                None => Err(refuse(
+                    format!("{name} must be a string URL, not {}", shown(value)),
+                    "a string, for example \"https://example.com\"",
+                )),
+            },
+        }
+    }
+}
+
+impl Argument {
+    /// The hint of an error about this argument: what to pass (`what`), its default, and what it
+    /// does.
+    fn usage(&self, what: &str) -> String {
+        let default = match self.default {
+            Some(default) => format!(" (default: {})", default.to_value()),
+            None => String::new(),
+        };
+        format!(
+            "Pass {} as {what}{default}. {}",
+            self.name, self.description
+        )
+    }
+}
+
+/// An argument as given, with an explicit null meaning "not given", as many clients send for
+/// optional fields.
+fn given<'a>(arguments: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    arguments.get(name).filter(|value| !value.is_null())
+}
+
+/// A value as an error message shows it: its JSON, cut short, so that a huge argument does not
+/// come back whole inside the error.
+pub fn shown(value: &Value) -> String {
+    const SHOWN_CHARS: usize = 60;
+    let text = value.to_string();
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}... ({} characters)", &text[..cut], text.chars().count()),
+        None => text,
+    }
+}
+
+pub fn quoted_list(choices: &[&str]) -> String {
+    choices
+        .iter()
+        .map(|choice| format!("{choice:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn is_element_reference(text: &str) -> bool {
+    text.strip_prefix("ref_").is_some_and(is_digits)
+}
+
+fn is_digits(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit())
+}
+
+/// The reference a malformed `ref_id` most likely meant: `12`, `"12"`, `"[ref_12]"`, `"ref12"`
+/// or `"ref-12"` all mean `ref_12`.
+fn reference_meant_by(value: &Value) -> Option<String> {
+    let text = match value {
+        Value::Number(number) => number.as_u64()?.to_string(),
+        Value::String(text) => text.clone(),
+        _ => return None,
+    };
+    let text = text.trim().trim_start_matches('[').trim_end_matches(']');
+    let digits = text
+        .strip_prefix("ref")
+        .map(|rest| rest.trim_start_matches(['_', '-']))
+        .unwrap_or(text);
+    is_digits(digits).then(|| format!("ref_{digits}"))
+}
+
+fn is_navigable_url(text: &str) -> bool {
+    if text == "about:blank" {
+        return true;
+    }
+    if let Some(rest) = text
+        .strip_prefix("http://")
+        .or_else(|| text.strip_prefix("https://"))
+    {
+        return !rest.is_empty() && !rest.starts_with('/') && !text.contains(char::is_whitespace);
+    }
+    if let Some(rest) = text.strip_prefix("file://") {
+        // `file:///path` (empty host) or `file://host/path`.
+        return rest.contains('/');
+    }
+    false
+}
+
+impl ArgumentRule {
+    /// Applies the rule to arguments that each passed their own check.
+    fn check(&self, tool: &str, arguments: &Map<String, Value>) -> Result<(), ToolError> {
+        match self {
+            ArgumentRule::ExactlyOneOf {
+                arguments: names,
+                hint,
+            } => {
+                let given_count = names
+                    .iter()
+                    .filter(|name| given(arguments, name).is_some())
+                    .count();
+                match given_count {
+                    1 => Ok(()),
+                    0 => Err(ToolError::invalid_arguments(format!(
+                        "{tool} needs the argument {}",
+                        alternatives(names, |name| format!("{name:?}"))
+                    ))
+                    .with_hint(*hint)),
+                    _ => {
+                        let not_more = if names.len() == 2 {
+                            "not both"
+                        } else {
+                            "only one"
+                        };
+                        Err(ToolError::invalid_arguments(format!(
+                            "{tool}: give {}, {not_more}",
+                            alternatives(names, |name| name.to_string())
+                        ))
+                        .with_hint(*hint))
+                    }
+                }
+            }
+            ArgumentRule::RequiredWhen {
+                argument,
+                when_argument,
+                equals,
+                hint,
+            } => {
+                let applies =
+                    given(arguments, when_argument).and_then(Value::as_str) == Some(equals);
+                if applies && given(arguments, argument).is_none() {
+                    return Err(ToolError::invalid_arguments(format!(
+                        "{tool}: {when_argument} {equals:?} needs the argument {argument:?}"
+                    ))
+                    .with_hint(*hint));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `a or b`, `a, b or c`: the names as `show` writes them.
+fn alternatives(names: &[&str], show: impl Fn(&str) -> String) -> String {
+    let shown: Vec<String> = names.iter().map(|name| show(name)).collect();
+    match shown.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => shown.concat(),
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::super::find_tool;
+    use super::*;
+
+    fn validate(tool: &str, arguments: Value) -> Result<Value, ToolError> {
+        let tool = find_tool(tool).expect("known tool");
+        tool.validate(arguments.as_object())
+    }
+
+    #[test]
+    fn good_arguments_pass_unchanged() {
+        let arguments = json!({"filter": "interactive", "maxDepth": 3, "ref_id": "ref_12", "page": 2, "tabId": 5, "maxChars": null});
+        assert_eq!(
+            validate("get_accessibility_tree", arguments.clone()),
+            Ok(arguments)
+        );
+        assert!(validate(
+            "accessibility_snapshot",
+            json!({"format": "yaml", "mode": "ai", "timeoutMs": 500})
+        )
+        .is_ok());
+        for url in [
+            "https://example.com",
+            "http://127.0.0.1:8080/a b".replace(' ', "%20").as_str(),
+            "file:///tmp/a.html",
+            "about:blank",
+        ] {
+            assert!(validate("navigate", json!({"url": url})).is_ok(), "{url}");
+        }
+        assert!(
+            validate("get_accessibility_tree", Value::Null).is_ok(),
+            "no arguments at all is fine"
+        );
+        let action_calls = [
+            (
+                "click_ax",
+                json!({"ref_id": "ref_3", "frameId": 0, "tabId": 2}),
+            ),
+            ("type_ax", json!({"ref_id": "ref_3", "text": ""})),
+            (
+                "type_ax",
+                json!({"ref_id": "ref_3", "text": "héllo 🌍", "clear": false}),
+            ),
+            (
+                "set_field",
+                json!({"ref_id": "ref_3", "text": "shoes", "clear": true, "submit": true, "frameId": 4}),
+            ),
+            (
+                "select_option",
+                json!({"ref_id": "ref_3", "label": "France"}),
+            ),
+            (
+                "select_option",
+                json!({"ref_id": "ref_3", "value": "fr", "label": null}),
+            ),
+            ("hover", json!({"ref_id": "ref_3"})),
+            ("press_key", json!({"key": "Enter"})),
+            (
+                "press_key",
+                json!({"key": "a", "modifiers": ["Control", "Shift"], "ref_id": "ref_9"}),
+            ),
+            ("press_key", json!({"key": "+", "modifiers": []})),
+            ("press_key", json!({"key": " "})),
+            ("press_key", json!({"key": "MediaPlayPause"})),
+            ("scroll", json!({})),
+            ("scroll", json!({"direction": "up", "amount": 1})),
+            ("scroll", json!({"ref_id": "ref_3", "to": "into_view"})),
+            ("scroll", json!({"to": "bottom", "amount": 100_000})),
+            ("go_back", json!({"timeoutMs": 1_000})),
+            (
+                "wait_for_stable",
+                json!({"quietMs": 100, "timeoutMs": 60_000}),
+            ),
+            ("list_tabs", json!({})),
+            ("new_tab", json!({})),
+            (
+                "new_tab",
+                json!({"url": "https://example.com/", "timeoutMs": 300_000}),
+            ),
+            ("select_tab", json!({"tabId": 7})),
+            ("close_tab", json!({})),
+            ("close_tab", json!({"tabId": 7})),
+        ];
+        for (tool, arguments) in action_calls {
+            assert_eq!(
+                validate(tool, arguments.clone()),
+                Ok(arguments.clone()),
+                "{tool} {arguments}"
+            );
+        }
+    }
+
+    /// Every refusal is invalid_arguments, names the argument at fault in its message, and says
+    /// in its hint what to do instead.
+    pub fn assert_refused(tool: &str, arguments: Value, argument: &str) -> ToolError {
+        let error = validate(tool, arguments.clone()).expect_err("refused");
+        assert_eq!(error.code, "invalid_arguments", "{tool} {arguments}");
+        assert!(
+            error.message.contains(argument),
+            "{tool} {arguments}: the message names {argument}: {}",
+            error.message
+        );
+        assert!(
+            error.hint.as_ref().is_some_and(|hint| hint.len() > 10),
+            "{tool} {arguments}: a hint"
+        );
+        error
+    }
+
+    #[test]
+    fn bad_arguments_are_refused_with_a_usable_error() {
+        let long_text = "x".repeat(50_001);
+        let cases = [
+            (
+                "get_accessibility_tree",
+                json!({"filter": "everything"}),
+                "filter",
+            ),
+            ("get_accessibility_tree", json!({"maxDepth": 0}), "maxDepth"),
+            (
+                "get_accessibility_tree",
+                json!({"maxDepth": "3"}),
+                "maxDepth",
+            ),
+            ("get_accessibility_tree", json!({"ref_id": "12"}), "ref_id"),
+            ("get_accessibility_tree", json!({"depth": 3}), "depth"),
+            ("accessibility_snapshot", json!({"format": "xml"}), "format"),
+            (
+                "accessibility_snapshot",
+                json!({"timeoutMs": 999_999}),
+                "timeoutMs",
+            ),
+            ("navigate", json!({}), "url"),
+            ("navigate", json!({"url": "example.com"}), "url"),
+            ("navigate", json!({"url": "javascript:alert(1)"}), "url"),
+            ("navigate", json!({"url": 42}), "url"),
+            ("click_ax", json!({}), "ref_id"),
+            ("click_ax", json!({"ref_id": null}), "ref_id"),
+            ("click_ax", json!({"ref_id": "12"}), "ref_id"),
+            ("click_ax", json!({"ref_id": "ref_x"}), "ref_id"),
+            (
+                "click_ax",
+                json!({"ref_id": "ref_3", "frameId": -1}),
+                "frameId",
+            ),
+            ("click_ax", json!({"ref_id": "ref_3", "text": "hi"}), "text"),
+            ("hover", json!({"ref_id": 3}), "ref_id"),
+            ("type_ax", json!({"ref_id": "ref_3"}), "text"),
+            ("type_ax", json!({"ref_id": "ref_3", "text": 42}), "text"),
+            (
+                "type_ax",
+                json!({"ref_id": "ref_3", "text": ["a", "b"]}),
+                "text",
+            ),
+            (
+                "type_ax",
+                json!({"ref_id": "ref_3", "text": long_text}),
+                "text",
+            ),
+            (
+                "type_ax",
+                json!({"ref_id": "ref_3", "text": "a", "clear": "yes"}),
+                "clear",
+            ),
+            (
+                "set_field",
+                json!({"ref_id": "ref_3", "text": "a", "submit": 1}),
+                "submit",
+            ),
+            (
+                "set_field",
+                json!({"ref_id": "ref_3", "text": long_text}),
+                "text",
+            ),
+            (
+                "select_option",
+                json!({"ref_id": "ref_3", "label": "a", "value": "b"}),
+                "label",
+            ),
+            ("select_option", json!({"ref_id": "ref_3"}), "label"),
+            (
+                "select_option",
+                json!({"ref_id": "ref_3", "label": null, "value": null}),
+                "value",
+            ),
+            (
+                "select_option",
+                json!({"ref_id": "ref_3", "label": ""}),
+                "label",
+            ),
+            (
+                "select_option",
+                json!({"ref_id": "ref_3", "value": "v".repeat(1_001)}),
+                "value",
+            ),
+            ("press_key", json!({}), "key"),
+            ("press_key", json!({"key": ""}), "key"),
+            ("press_key", json!({"key": 13}), "key"),
+            ("press_key", json!({"key": "k".repeat(33)}), "key"),
+            ("press_key", json!({"key": "Control+a"}), "key"),
+            ("press_key", json!({"key": "enter"}), "key"),
+            (
+                "press_key",
+                json!({"key": "a", "modifiers": ["Hyper"]}),
+                "modifiers",
+            ),
+            (
+                "press_key",
+                json!({"key": "a", "modifiers": ["Ctrl"]}),
+                "modifiers",
+            ),
+            (
+                "press_key",
+                json!({"key": "a", "modifiers": ["Shift", "Shift"]}),
+                "modifiers",
+            ),
+            (
+                "press_key",
+                json!({"key": "a", "modifiers": "Control"}),
+                "modifiers",
+            ),
+            (
+                "press_key",
+                json!({"key": "a", "modifiers": [1]}),
+                "modifiers",
+            ),
+            ("scroll", json!({"direction": "sideways"}), "direction"),
+            ("scroll", json!({"amount": 0}), "amount"),
+            ("scroll", json!({"amount": 100_001}), "amount"),
+            ("scroll", json!({"amount": 1.5}), "amount"),
+            ("scroll", json!({"to": "middle"}), "to"),
+            ("scroll", json!({"to": "into_view"}), "ref_id"),
+            ("go_back", json!({"timeoutMs": 999}), "timeoutMs"),
+            ("wait_for_stable", json!({"quietMs": 50}), "quietMs"),
+            ("wait_for_stable", json!({"timeoutMs": 60_001}), "timeoutMs"),
+            ("list_tabs", json!({"windowId": 1}), "windowId"),
+            ("new_tab", json!({"url": "chrome://settings"}), "url"),
+            ("select_tab", json!({}), "tabId"),
+            ("select_tab", json!({"tabId": "7"}), "tabId"),
+            ("close_tab", json!({"tabId": -3}), "tabId"),
+        ];
+        for (tool, arguments, argument) in cases {
+            assert_refused(tool, arguments, argument);
+        }
+        let unknown = validate("get_accessibility_tree", json!({"depth": 3})).expect_err("refused");
+        assert!(unknown
+            .suggestions
+            .expect("suggestions")
+            .contains(&json!("maxDepth")));
+        let schemeless = validate("navigate", json!({"url": "example.com"})).expect_err("refused");
+        assert!(schemeless
+            .hint
+            .expect("hint")
+            .contains("https://example.com"));
+        let sideways = assert_refused("scroll", json!({"direction": "sideways"}), "direction");
+        assert_eq!(
+            sideways.suggestions,
+            Some(vec![
+                json!("up"),
+                json!("down"),
+                json!("left"),
+                json!("right")
+            ])
+        );
+        let zero = assert_refused("scroll", json!({"amount": 0}), "amount");
+        assert!(
+            zero.message.contains("between 1 and 100000"),
+            "{}",
+            zero.message
+        );
+        let yes = assert_refused(
+            "type_ax",
+            json!({"ref_id": "ref_1", "text": "", "clear": "yes"}),
+            "clear",
+        );
+        assert!(yes.hint.expect("hint").contains("true or false"));
+    }
+
+    #[test]
+    fn text_is_measured_in_characters_and_a_long_one_says_limit_and_length() {
+        for character in ["x", "é", "🌍"] {
+            let at_limit = character.repeat(50_000);
+            assert!(
+                validate("type_ax", json!({"ref_id": "ref_1", "text": at_limit})).is_ok(),
+                "50000 of {character:?} fit"
+            );
+        }
+        let over = "🌍".repeat(60_000);
+        let error = assert_refused("type_ax", json!({"ref_id": "ref_1", "text": over}), "text");
+        assert!(error.message.contains("60000"), "{}", error.message);
+        assert!(error.message.contains("50000"), "{}", error.message);
+        assert!(
+            error.message.len() < 200,
+            "the text is not echoed back: {}",
+            error.message
+        );
+        assert!(error.hint.expect("hint").contains("clear: false"));
+        let not_text = assert_refused(
+            "set_field",
+            json!({"ref_id": "ref_1", "text": {"value": "x".repeat(100_000)}}),
+            "text",
+        );
+        assert!(not_text.message.len() < 200, "{}", not_text.message);
+    }
+
+    #[test]
+    fn malformed_refs_suggest_the_ref_that_was_meant() {
+        let suggested = |value: Value| {
+            assert_refused("click_ax", json!({ "ref_id": value }), "ref_id").suggestions
+        };
+        assert_eq!(suggested(json!("12")), Some(vec![json!("ref_12")]));
+        assert_eq!(suggested(json!(12)), Some(vec![json!("ref_12")]));
+        assert_eq!(suggested(json!("[ref_7]")), Some(vec![json!("ref_7")]));
+        assert_eq!(suggested(json!("ref-7")), Some(vec![json!("ref_7")]));
+        assert_eq!(suggested(json!("ref_x")), None);
+        assert_eq!(suggested(json!("button")), None);
+    }
+
+    #[test]
+    fn select_option_takes_exactly_one_of_label_and_value() {
+        let both = assert_refused(
+            "select_option",
+            json!({"ref_id": "ref_1", "label": "France", "value": "fr"}),
+            "value",
+        );
+        assert!(both.message.contains("not both"), "{}", both.message);
+        let neither = assert_refused("select_option", json!({"ref_id": "ref_1"}), "value");
+        assert!(neither.message.contains("needs"), "{}", neither.message);
+        // The arguments' own checks come first: a malformed ref is reported as such.
+        assert_refused("select_option", json!({"ref_id": "12"}), "ref_id");
+    }
+}
