@@ -60,6 +60,12 @@ impl BidiConnection {
         self.command("session.new", session_new_params()).await
     }
 
+    /// Starts a BiDi session with these capabilities (`{alwaysMatch: {...}}`).
+    pub async fn new_session_with(&self, capabilities: Value) -> Result<Value, BidiError> {
+        self.command("session.new", json!({ "capabilities": capabilities }))
+            .await
+    }
+
     /// Installs the unpacked extension in `extension_folder` and returns its id.
     pub async fn install_web_extension(
         &self,

@@ -6,5 +6,5 @@ pub mod commands;
 mod connection;
 pub mod protocol;
 
-pub use connection::BidiConnection;
+pub use connection::{BidiConnection, BidiEvent};
 pub use protocol::{BidiError, BidiErrorKind};

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use tokio::process::Command;
 
 use crate::bidi::{BidiConnection, BidiError};
+use crate::lifecycle::keep_prompts_open_capability;
 use crate::webdriver_http;
 use process::ProcessGroup;
 
@@ -55,6 +56,9 @@ pub struct ChromiumLaunchOptions {
     pub log_path: Option<PathBuf>,
     /// More Chromium flags, after the standard ones (tests add `--js-flags=--expose-gc`).
     pub extra_arguments: Vec<String>,
+    /// Whether `alert`/`confirm`/`prompt`/`beforeunload` dialogs stay open until the client
+    /// answers them (see [`crate::lifecycle`]); otherwise the session dismisses them itself.
+    pub keep_user_prompts_open: bool,
 }
 
 impl ChromiumLaunchOptions {
@@ -67,6 +71,7 @@ impl ChromiumLaunchOptions {
             environment: Vec::new(),
             log_path: None,
             extra_arguments: Vec::new(),
+            keep_user_prompts_open: true,
         }
     }
 
@@ -95,7 +100,7 @@ impl ChromiumLaunchOptions {
 
     /// The body of chromedriver's `POST /session`.
     pub fn new_session_request(&self) -> Value {
-        json!({
+        let mut request = json!({
             "capabilities": {
                 "alwaysMatch": {
                     "browserName": "chrome",
@@ -106,7 +111,12 @@ impl ChromiumLaunchOptions {
                     }
                 }
             }
-        })
+        });
+        if self.keep_user_prompts_open {
+            request["capabilities"]["alwaysMatch"]["unhandledPromptBehavior"] =
+                keep_prompts_open_capability();
+        }
+        request
     }
 }
 
@@ -121,6 +131,8 @@ pub struct FirefoxLaunchOptions {
     /// temporary folder: Firefox writes into `~/.config/mozilla` and `~/Downloads`.
     pub environment: Vec<(String, OsString)>,
     pub log_path: Option<PathBuf>,
+    /// As [`ChromiumLaunchOptions::keep_user_prompts_open`].
+    pub keep_user_prompts_open: bool,
 }
 
 impl FirefoxLaunchOptions {
@@ -131,6 +143,16 @@ impl FirefoxLaunchOptions {
             headless: true,
             environment: Vec::new(),
             log_path: None,
+            keep_user_prompts_open: true,
+        }
+    }
+
+    /// The capabilities of Firefox's `session.new`.
+    pub fn session_capabilities(&self) -> Value {
+        if self.keep_user_prompts_open {
+            json!({ "alwaysMatch": { "unhandledPromptBehavior": keep_prompts_open_capability() } })
+        } else {
+            json!({})
         }
     }
 
@@ -407,7 +429,11 @@ impl LaunchedBrowser {
             chromedriver_session: None,
             chromium_debugger_address: None,
         };
-        if let Err(error) = browser.bidi.new_session().await {
+        if let Err(error) = browser
+            .bidi
+            .new_session_with(options.session_capabilities())
+            .await
+        {
             browser.process.terminate(Duration::ZERO).await;
             return Err(error.into());
         }

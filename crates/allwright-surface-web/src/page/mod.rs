@@ -1,0 +1,695 @@
+//! Element operations on one browsing context (a tab or a frame), through WebDriver BiDi only.
+//!
+//! A [`Page`] pairs a [`BidiConnection`] with a browsing context id. Reading the page (finding
+//! elements, visibility, text, hit tests, highlights) runs small functions in the `allwright`
+//! sandbox realm ([`scripts`]); acting on it is real input (`input.performActions`), so the
+//! page sees trusted events with `isTrusted: true`, CSS `:hover` applies, and ancestors get
+//! their `mouseenter`. Screenshots are `browsingContext.captureScreenshot`. Nothing here speaks
+//! CDP (the protocol rule of `spec/surface-web-snapshot.txt`).
+
+pub mod keys;
+pub mod params;
+pub mod scripts;
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::bidi::{BidiConnection, BidiError, BidiErrorKind};
+pub use params::{ChildContext, ImageFormat, ScreenshotArea};
+use params::{
+    boolean_argument, call_function_params, element_argument, read_call_function_result,
+    remote_boolean, remote_elements, remote_json, remote_string, string_argument,
+};
+
+/// A reference to one element: its BiDi shared id (WebDriver BiDi, script.SharedReference),
+/// valid in every realm of the document it was found in until that document goes away.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ElementHandle {
+    pub shared_id: String,
+}
+
+/// Where an element operation looks for elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QueryOptions {
+    /// Also match inside open shadow roots (a plain `querySelectorAll` stops at them).
+    pub pierce_shadow_roots: bool,
+}
+
+/// The element found where the pointer would land instead of the target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoveringElement {
+    pub tag: String,
+    pub id: String,
+    pub class_name: String,
+    /// The start of its text, whitespace collapsed (at most 60 characters).
+    pub text: String,
+}
+
+impl std::fmt::Display for CoveringElement {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "<{}", self.tag)?;
+        if !self.id.is_empty() {
+            write!(formatter, " id=\"{}\"", self.id)?;
+        }
+        if !self.class_name.is_empty() {
+            write!(formatter, " class=\"{}\"", self.class_name)?;
+        }
+        write!(formatter, ">")?;
+        if !self.text.is_empty() {
+            write!(formatter, " with text {:?}", self.text)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a pointer action landed, in CSS pixels of the viewport of the context it was sent to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PointerPoint {
+    pub x: i64,
+    pub y: i64,
+}
+
+/// How pointer input reaches an element inside a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PointerRouting {
+    /// Send `input.performActions` to the top-level context, with the point translated by the
+    /// position of each frame on the way up, after checking in each parent that the point is
+    /// on the frame element (so a frame covered in its parent is refused too).
+    #[default]
+    TopLevelViewport,
+    /// Send `input.performActions` to the frame's own context with frame-relative coordinates
+    /// and let the browser translate them.
+    FrameViewport,
+}
+
+/// A failed element operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageError {
+    /// A BiDi command failed (the context is gone, the connection closed, a timeout).
+    Bidi(BidiError),
+    /// The selector is not valid CSS.
+    InvalidSelector { selector: String, message: String },
+    /// No element matched the selector.
+    NoElement { selector: String },
+    /// A page function threw (the element went away mid-call, for example).
+    Script { message: String },
+    /// Something else is where the pointer would land.
+    Covered {
+        covering: CoveringElement,
+        point: PointerPoint,
+    },
+    /// The element has no box a pointer could reach (hidden, empty, or scrolled out of reach).
+    NotVisible,
+    /// The element is no longer in its document.
+    Detached,
+    /// The element does not take typed text (a checkbox, a date picker, disabled, read-only).
+    NotEditable,
+    /// The element did not take focus.
+    NotFocusable,
+    /// A key name that is not known.
+    InvalidKey(String),
+    /// The frame's element could not be found in its parent document.
+    FrameElementNotFound { context: String },
+    /// The browser answered something this client cannot read.
+    UnexpectedResult(String),
+}
+
+impl PageError {
+    /// The allwright tool error code this failure becomes (docs/protocol.md, "Error codes").
+    pub fn tool_error_code(&self) -> &'static str {
+        match self {
+            Self::Bidi(error) => error.kind.tool_error_code(),
+            Self::InvalidSelector { .. } | Self::InvalidKey(_) => "invalid_arguments",
+            Self::NoElement { .. } | Self::Detached => "ref_not_found",
+            Self::Covered { .. } | Self::NotVisible | Self::NotEditable | Self::NotFocusable => {
+                "not_actionable"
+            }
+            Self::FrameElementNotFound { .. } => "frame_not_found",
+            Self::Script { .. } | Self::UnexpectedResult(_) => "script_failed",
+        }
+    }
+}
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Bidi(error) => write!(formatter, "{error}"),
+            Self::InvalidSelector { selector, message } => {
+                write!(formatter, "invalid CSS selector {selector:?}: {message}")
+            }
+            Self::NoElement { selector } => write!(formatter, "no element matches {selector:?}"),
+            Self::Script { message } => write!(formatter, "the page function failed: {message}"),
+            Self::Covered { covering, point } => write!(
+                formatter,
+                "the element is covered by {covering} at ({}, {})",
+                point.x, point.y
+            ),
+            Self::NotVisible => write!(formatter, "the element is not visible"),
+            Self::Detached => write!(formatter, "the element is no longer in the document"),
+            Self::NotEditable => write!(formatter, "the element does not take typed text"),
+            Self::NotFocusable => write!(formatter, "the element cannot take focus"),
+            Self::InvalidKey(detail) => write!(formatter, "invalid key: {detail}"),
+            Self::FrameElementNotFound { context } => write!(
+                formatter,
+                "the frame element of context {context} is not in its parent document"
+            ),
+            Self::UnexpectedResult(detail) => write!(formatter, "{detail}"),
+        }
+    }
+}
+
+impl std::error::Error for PageError {}
+
+impl From<BidiError> for PageError {
+    fn from(error: BidiError) -> Self {
+        // A shared id that no longer resolves means the element (or its document) went away.
+        if error.kind == BidiErrorKind::NoSuchElement {
+            return Self::Detached;
+        }
+        Self::Bidi(error)
+    }
+}
+
+/// The result of [`Page::fill`]: the control's value after typing (a `maxlength` or an input
+/// handler may have changed it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FillOutcome {
+    pub value: String,
+}
+
+/// The colour of [`Page::highlight`] outlines.
+pub const HIGHLIGHT_COLOUR: &str = "#e8590c";
+
+/// Screenshots of a long page take a while to encode; give them more than a plain command.
+const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One browsing context, driven over a BiDi connection.
+#[derive(Clone, Copy)]
+pub struct Page<'connection> {
+    connection: &'connection BidiConnection,
+    context: &'connection str,
+    pointer_routing: PointerRouting,
+}
+
+impl<'connection> Page<'connection> {
+    pub fn new(connection: &'connection BidiConnection, context: &'connection str) -> Self {
+        Self {
+            connection,
+            context,
+            pointer_routing: PointerRouting::default(),
+        }
+    }
+
+    pub fn with_pointer_routing(mut self, routing: PointerRouting) -> Self {
+        self.pointer_routing = routing;
+        self
+    }
+
+    pub fn context(&self) -> &str {
+        self.context
+    }
+
+    pub fn connection(&self) -> &'connection BidiConnection {
+        self.connection
+    }
+
+    /// Runs a sandbox function and returns its remote value.
+    async fn call(&self, function: &str, arguments: Vec<Value>) -> Result<Value, PageError> {
+        self.call_in(self.context, function, arguments).await
+    }
+
+    async fn call_in(
+        &self,
+        context: &str,
+        function: &str,
+        arguments: Vec<Value>,
+    ) -> Result<Value, PageError> {
+        let result = self
+            .connection
+            .command(
+                "script.callFunction",
+                call_function_params(context, function, arguments),
+            )
+            .await?;
+        read_call_function_result(&result)
+    }
+
+    // ----- Finding elements and reading them -----
+
+    /// Every element matching `selector` (CSS; `[aria-ref="..."]` is CSS too), in document
+    /// order, then each open shadow root's matches when asked.
+    pub async fn query_all(
+        &self,
+        selector: &str,
+        options: QueryOptions,
+    ) -> Result<Vec<ElementHandle>, PageError> {
+        let remote = self
+            .call(
+                scripts::QUERY_SELECTOR_ALL,
+                vec![
+                    string_argument(selector),
+                    boolean_argument(options.pierce_shadow_roots),
+                ],
+            )
+            .await
+            .map_err(|error| match error {
+                // querySelectorAll throws a SyntaxError (a DOMException) for a bad selector.
+                PageError::Script { message } => PageError::InvalidSelector {
+                    selector: selector.to_owned(),
+                    message,
+                },
+                other => other,
+            })?;
+        remote_elements(&remote)
+    }
+
+    /// The first element matching `selector`, or [`PageError::NoElement`].
+    pub async fn query(
+        &self,
+        selector: &str,
+        options: QueryOptions,
+    ) -> Result<ElementHandle, PageError> {
+        self.query_all(selector, options)
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| PageError::NoElement {
+                selector: selector.to_owned(),
+            })
+    }
+
+    pub async fn count(&self, selector: &str, options: QueryOptions) -> Result<usize, PageError> {
+        Ok(self.query_all(selector, options).await?.len())
+    }
+
+    pub async fn exists(&self, selector: &str, options: QueryOptions) -> Result<bool, PageError> {
+        Ok(self.count(selector, options).await? > 0)
+    }
+
+    /// Whether each element is visible (rendered, `visibility: visible`, a non-empty box).
+    pub async fn visibility(&self, elements: &[ElementHandle]) -> Result<Vec<bool>, PageError> {
+        let remote = self
+            .call(
+                scripts::VISIBILITY_OF_ELEMENTS,
+                elements.iter().map(element_argument).collect(),
+            )
+            .await?;
+        let visible = remote_json(&remote)?;
+        visible
+            .as_array()
+            .map(|items| items.iter().map(|item| item.as_bool() == Some(true)).collect())
+            .ok_or_else(|| PageError::UnexpectedResult(format!("visibility answered {visible}")))
+    }
+
+    /// Whether at least one element matching `selector` is visible.
+    pub async fn is_visible(&self, selector: &str, options: QueryOptions) -> Result<bool, PageError> {
+        let elements = self.query_all(selector, options).await?;
+        if elements.is_empty() {
+            return Ok(false);
+        }
+        Ok(self.visibility(&elements).await?.contains(&true))
+    }
+
+    /// The element's rendered text (`innerText`).
+    pub async fn inner_text(&self, element: &ElementHandle) -> Result<String, PageError> {
+        self.read_text(element, "innerText").await
+    }
+
+    /// All the element's text, rendered or not (`textContent`).
+    pub async fn text_content(&self, element: &ElementHandle) -> Result<String, PageError> {
+        self.read_text(element, "textContent").await
+    }
+
+    async fn read_text(&self, element: &ElementHandle, which: &str) -> Result<String, PageError> {
+        let remote = self
+            .call(
+                scripts::READ_TEXT,
+                vec![element_argument(element), string_argument(which)],
+            )
+            .await?;
+        remote_string(&remote)
+    }
+
+    /// The value of a text control, or the text of an editable element.
+    pub async fn value(&self, element: &ElementHandle) -> Result<String, PageError> {
+        let remote = self
+            .call(scripts::READ_VALUE, vec![element_argument(element)])
+            .await?;
+        remote_string(&remote)
+    }
+
+    // ----- Focus and keyboard -----
+
+    /// Focuses the element (`element.focus()` in the sandbox: a focus change by script, as
+    /// the page's own code would do it; BiDi has no focus command).
+    pub async fn focus(&self, element: &ElementHandle) -> Result<(), PageError> {
+        let remote = self
+            .call(scripts::FOCUS, vec![element_argument(element)])
+            .await?;
+        if remote_boolean(&remote)? {
+            Ok(())
+        } else {
+            Err(PageError::NotFocusable)
+        }
+    }
+
+    /// Presses one key combination (`"Enter"`, `"Control+a"`, `"Shift+ArrowLeft"`) in the
+    /// focused element, with real key input (WebDriver BiDi, input.performActions, key source).
+    pub async fn press(&self, chord: &str) -> Result<(), PageError> {
+        let chord = keys::parse_key_chord(chord).map_err(PageError::InvalidKey)?;
+        self.connection
+            .command(
+                "input.performActions",
+                params::key_chord_actions_params(self.context, &chord),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Types `text` into the focused element, one real key press per character.
+    pub async fn type_text(&self, text: &str) -> Result<(), PageError> {
+        let values = keys::typing_key_values(text);
+        if values.is_empty() {
+            return Ok(());
+        }
+        self.connection
+            .command(
+                "input.performActions",
+                params::typing_actions_params(self.context, &values),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Replaces the value of a text control or editable element with `text`, as a user does:
+    /// focus, select everything, then type (or press Backspace to empty it).
+    ///
+    /// Typing was chosen over setting `value` and firing `input`/`change` from the sandbox:
+    /// real key input runs the page's `keydown`/`beforeinput`/`input` handlers with trusted
+    /// events, in the order a browser fires them, and frameworks that track the value through
+    /// their own setter (React's controlled inputs) see the change without a special case. The
+    /// price is one key press per character, so a long text takes longer.
+    pub async fn fill(&self, element: &ElementHandle, text: &str) -> Result<FillOutcome, PageError> {
+        let remote = self
+            .call(scripts::PREPARE_FILL, vec![element_argument(element)])
+            .await?;
+        let prepared = remote_json(&remote)?;
+        match prepared["status"].as_str() {
+            Some("ok") => {}
+            Some("not-editable") => return Err(PageError::NotEditable),
+            Some("not-focusable") => return Err(PageError::NotFocusable),
+            _ => {
+                return Err(PageError::UnexpectedResult(format!(
+                    "preparing the fill answered {prepared}"
+                )))
+            }
+        }
+        let had_value = prepared["value"].as_str().is_some_and(|value| !value.is_empty());
+        if text.is_empty() {
+            if had_value {
+                self.press("Backspace").await?;
+            }
+        } else {
+            self.type_text(text).await?;
+        }
+        Ok(FillOutcome {
+            value: self.value(element).await?,
+        })
+    }
+
+    // ----- Pointer -----
+
+    /// Clicks the element with the main mouse button at its in-view centre, after scrolling it
+    /// into view and checking that nothing covers that point.
+    pub async fn click(&self, element: &ElementHandle) -> Result<PointerPoint, PageError> {
+        self.pointer_at(element, true).await
+    }
+
+    /// Moves the mouse onto the element's in-view centre (same checks as [`Page::click`]).
+    pub async fn hover(&self, element: &ElementHandle) -> Result<PointerPoint, PageError> {
+        self.pointer_at(element, false).await
+    }
+
+    /// The in-view centre of the element in its own viewport, after scrolling it into view, or
+    /// the reason a pointer cannot reach it there.
+    pub async fn pointer_target(&self, element: &ElementHandle) -> Result<PointerPoint, PageError> {
+        self.pointer_target_in(self.context, element).await
+    }
+
+    async fn pointer_target_in(
+        &self,
+        context: &str,
+        element: &ElementHandle,
+    ) -> Result<PointerPoint, PageError> {
+        let remote = self
+            .call_in(
+                context,
+                scripts::PREPARE_POINTER_TARGET,
+                vec![element_argument(element)],
+            )
+            .await?;
+        read_pointer_target(&remote_json(&remote)?)
+    }
+
+    async fn pointer_at(
+        &self,
+        element: &ElementHandle,
+        click: bool,
+    ) -> Result<PointerPoint, PageError> {
+        let point = self.pointer_target(element).await?;
+        let (context, point) = match self.pointer_routing {
+            PointerRouting::FrameViewport => (self.context.to_owned(), point),
+            PointerRouting::TopLevelViewport => self.translate_to_top_level(point).await?,
+        };
+        self.connection
+            .command(
+                "input.performActions",
+                params::pointer_actions_params(&context, point.x, point.y, click),
+            )
+            .await?;
+        Ok(point)
+    }
+
+    /// Translates a point of this context's viewport to the top-level context's viewport,
+    /// frame by frame: in each parent, the frame element is scrolled into view if needed, the
+    /// point is offset by the frame's content box, and the parent's hit test must find the
+    /// frame element there (a frame hidden behind something in its parent is refused).
+    async fn translate_to_top_level(
+        &self,
+        point: PointerPoint,
+    ) -> Result<(String, PointerPoint), PageError> {
+        let mut context = self.context.to_owned();
+        let mut point = point;
+        while let Some(parent) = self.parent_context(&context).await? {
+            let frames = self
+                .call_in(&parent, scripts::FRAME_ELEMENTS_WITH_WINDOWS, Vec::new())
+                .await?;
+            let frame_element = params::remote_frame_elements(&frames)
+                .into_iter()
+                .find(|(_, child)| *child == context)
+                .map(|(frame_element, _)| frame_element)
+                .ok_or_else(|| PageError::FrameElementNotFound {
+                    context: context.clone(),
+                })?;
+            let origin = remote_json(
+                &self
+                    .call_in(
+                        &parent,
+                        scripts::FRAME_CONTENT_ORIGIN,
+                        vec![element_argument(&frame_element)],
+                    )
+                    .await?,
+            )?;
+            let (Some(origin_x), Some(origin_y)) = (origin["x"].as_f64(), origin["y"].as_f64())
+            else {
+                return Err(PageError::UnexpectedResult(format!(
+                    "the frame origin is {origin}"
+                )));
+            };
+            point = PointerPoint {
+                x: (origin_x + point.x as f64).floor() as i64,
+                y: (origin_y + point.y as f64).floor() as i64,
+            };
+            self.check_hit_in(&parent, &frame_element, point).await?;
+            context = parent;
+        }
+        Ok((context, point))
+    }
+
+    /// Checks that the point of `context`'s viewport hits `element` (used for frame elements).
+    async fn check_hit_in(
+        &self,
+        context: &str,
+        element: &ElementHandle,
+        point: PointerPoint,
+    ) -> Result<(), PageError> {
+        let remote = self
+            .call_in(
+                context,
+                scripts::HIT_TEST_AT_POINT,
+                vec![
+                    element_argument(element),
+                    params::number_argument(point.x),
+                    params::number_argument(point.y),
+                ],
+            )
+            .await?;
+        read_pointer_target(&remote_json(&remote)?).map(|_| ())
+    }
+
+    async fn parent_context(&self, context: &str) -> Result<Option<String>, PageError> {
+        let tree = self
+            .connection
+            .command(
+                "browsingContext.getTree",
+                serde_json::json!({ "root": context, "maxDepth": 0 }),
+            )
+            .await?;
+        Ok(params::read_parent_context(&tree))
+    }
+
+    // ----- Highlight -----
+
+    /// Draws an outline over the element (an overlay that takes no pointer input).
+    pub async fn highlight(&self, element: &ElementHandle) -> Result<(), PageError> {
+        self.call(
+            scripts::HIGHLIGHT,
+            vec![element_argument(element), string_argument(HIGHLIGHT_COLOUR)],
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Removes every highlight of this document and answers how many there were.
+    pub async fn remove_highlights(&self) -> Result<u64, PageError> {
+        let remote = self.call(scripts::REMOVE_HIGHLIGHTS, Vec::new()).await?;
+        remote["value"].as_u64().ok_or_else(|| {
+            PageError::UnexpectedResult(format!("removing highlights answered {remote}"))
+        })
+    }
+
+    // ----- Screenshots -----
+
+    /// A screenshot as image bytes (PNG or JPEG, decoded from BiDi's base64).
+    pub async fn screenshot(
+        &self,
+        area: &ScreenshotArea,
+        format: ImageFormat,
+    ) -> Result<Vec<u8>, PageError> {
+        let result = self
+            .connection
+            .command_with_timeout(
+                "browsingContext.captureScreenshot",
+                params::capture_screenshot_params(self.context, area, format),
+                SCREENSHOT_TIMEOUT,
+            )
+            .await?;
+        params::screenshot_bytes(&result)
+    }
+
+    // ----- Frames -----
+
+    /// The frames of this document (its child browsing contexts), in document order.
+    pub async fn child_contexts(&self) -> Result<Vec<ChildContext>, PageError> {
+        let tree = self
+            .connection
+            .command(
+                "browsingContext.getTree",
+                params::child_contexts_params(self.context),
+            )
+            .await?;
+        Ok(params::read_child_contexts(&tree))
+    }
+
+    /// A page for another context on the same connection (a frame from
+    /// [`Page::child_contexts`]), with the same pointer routing.
+    pub fn frame(&self, context: &'connection str) -> Page<'connection> {
+        Page {
+            connection: self.connection,
+            context,
+            pointer_routing: self.pointer_routing,
+        }
+    }
+}
+
+/// Reads the JSON answer of PREPARE_POINTER_TARGET or HIT_TEST_AT_POINT.
+pub fn read_pointer_target(answer: &Value) -> Result<PointerPoint, PageError> {
+    let point = || -> Result<PointerPoint, PageError> {
+        match (answer["x"].as_f64(), answer["y"].as_f64()) {
+            (Some(x), Some(y)) => Ok(PointerPoint {
+                x: x.floor() as i64,
+                y: y.floor() as i64,
+            }),
+            _ => Err(PageError::UnexpectedResult(format!(
+                "the pointer target has no point: {answer}"
+            ))),
+        }
+    };
+    match answer["status"].as_str() {
+        Some("ok") => point(),
+        Some("covered") => {
+            let covering = &answer["covering"];
+            let text = |key: &str| covering[key].as_str().unwrap_or_default().to_owned();
+            Err(PageError::Covered {
+                covering: CoveringElement {
+                    tag: text("tag"),
+                    id: text("id"),
+                    class_name: text("className"),
+                    text: text("text"),
+                },
+                point: point()?,
+            })
+        }
+        Some("not-visible") => Err(PageError::NotVisible),
+        Some("detached") => Err(PageError::Detached),
+        _ => Err(PageError::UnexpectedResult(format!(
+            "the pointer target answered {answer}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pointer_targets_are_read_and_covering_elements_named() {
+        assert_eq!(
+            read_pointer_target(&json!({"status": "ok", "x": 10, "y": 20})),
+            Ok(PointerPoint { x: 10, y: 20 })
+        );
+        let covered = read_pointer_target(&json!({
+            "status": "covered", "x": 5, "y": 6,
+            "covering": {"tag": "div", "id": "cookie-banner", "className": "overlay modal", "text": "We use cookies"}
+        }));
+        let Err(error) = covered else {
+            panic!("expected a refusal, got {covered:?}")
+        };
+        assert_eq!(error.tool_error_code(), "not_actionable");
+        assert_eq!(
+            error.to_string(),
+            "the element is covered by <div id=\"cookie-banner\" class=\"overlay modal\"> with text \"We use cookies\" at (5, 6)"
+        );
+        assert_eq!(
+            read_pointer_target(&json!({"status": "not-visible"})),
+            Err(PageError::NotVisible)
+        );
+        assert_eq!(
+            read_pointer_target(&json!({"status": "detached"})),
+            Err(PageError::Detached)
+        );
+        assert!(read_pointer_target(&json!({"status": "ok"})).is_err());
+        assert!(read_pointer_target(&json!(null)).is_err());
+    }
+
+    #[test]
+    fn a_stale_shared_id_is_a_detached_element() {
+        let error = PageError::from(BidiError::from_remote("no such node", "gone"));
+        assert_eq!(error, PageError::Detached);
+        assert_eq!(error.tool_error_code(), "ref_not_found");
+        let other = PageError::from(BidiError::from_remote("no such frame", "gone"));
+        assert_eq!(other.tool_error_code(), "frame_not_found");
+    }
+}

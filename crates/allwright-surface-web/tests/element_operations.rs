@@ -1,0 +1,578 @@
+//! Element operations, screenshots, frames and user prompts through WebDriver BiDi, in a real
+//! browser: `cargo test -p allwright-surface-web --test element_operations -- --ignored`, with
+//! `ALLWRIGHT_TEST_BROWSER=firefox` for Firefox (Chromium is the default). Each test launches
+//! its browser with a temporary profile against a local fixture server
+//! (`fixtures/bidi/operations.html` and `frame.html`); the tests take turns, since two cores
+//! do not run several browsers well.
+
+#[path = "../../../tests/support/fixture_server.rs"]
+#[allow(dead_code)]
+mod fixture_server;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use allwright_surface_web::launch::{
+    BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
+};
+use allwright_surface_web::lifecycle::{
+    Lifecycle, LifecycleEvent, LifecycleEvents, NavigationStage, PromptType,
+};
+use allwright_surface_web::page::{
+    ImageFormat, Page, PageError, PointerRouting, QueryOptions, ScreenshotArea,
+};
+use fixture_server::FixtureServer;
+use serde_json::json;
+
+const VIEWPORT_WIDTH: u32 = 1000;
+const VIEWPORT_HEIGHT: u32 = 700;
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// One browser at a time, across the tests of this file.
+static BROWSER_SLOT: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn browser_kind() -> BrowserKind {
+    match std::env::var("ALLWRIGHT_TEST_BROWSER").as_deref() {
+        Ok("firefox") => BrowserKind::Firefox,
+        _ => BrowserKind::Chromium,
+    }
+}
+
+fn repository_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A launched browser showing the operations fixture in a 1000x700 viewport.
+struct Fixture {
+    browser: LaunchedBrowser,
+    server: FixtureServer,
+    context: String,
+    _profile: tempfile::TempDir,
+    _slot: tokio::sync::MutexGuard<'static, ()>,
+}
+
+impl Fixture {
+    async fn start() -> Fixture {
+        let slot = BROWSER_SLOT.lock().await;
+        let server = FixtureServer::start(&repository_root().join("fixtures"), None)
+            .expect("start the fixture server");
+        let profile = tempfile::tempdir().expect("a temporary folder");
+        let environment: Vec<(String, OsString)> = vec![
+            ("HOME".into(), profile.path().join("home").into()),
+            ("TMPDIR".into(), profile.path().into()),
+            ("XDG_CONFIG_HOME".into(), profile.path().join("config").into()),
+        ];
+        std::fs::create_dir_all(profile.path().join("home")).expect("home");
+        let browser = match browser_kind() {
+            BrowserKind::Chromium => {
+                let mut options = ChromiumLaunchOptions::new(profile.path().join("profile"));
+                options.environment = environment;
+                options.log_path = Some(profile.path().join("browser.log"));
+                LaunchedBrowser::launch_chromium(&options).await
+            }
+            BrowserKind::Firefox => {
+                let mut options = FirefoxLaunchOptions::new(profile.path().join("profile"));
+                options.environment = environment;
+                options.log_path = Some(profile.path().join("browser.log"));
+                LaunchedBrowser::launch_firefox(&options).await
+            }
+        }
+        .expect("launch the browser");
+        let context = browser.bidi().first_tab().await.expect("a tab");
+        browser
+            .bidi()
+            .command(
+                "browsingContext.setViewport",
+                json!({"context": context, "viewport": {"width": VIEWPORT_WIDTH, "height": VIEWPORT_HEIGHT}}),
+            )
+            .await
+            .expect("set the viewport");
+        let fixture = Fixture {
+            browser,
+            server,
+            context,
+            _profile: profile,
+            _slot: slot,
+        };
+        fixture.open("/bidi/operations.html").await;
+        fixture
+    }
+
+    async fn open(&self, path: &str) {
+        self.browser
+            .bidi()
+            .navigate(&self.context, &self.server.url(path), PATIENCE)
+            .await
+            .expect("navigate to the fixture");
+    }
+
+    fn page(&self) -> Page<'_> {
+        Page::new(self.browser.bidi(), &self.context)
+    }
+
+    async fn log(&self) -> String {
+        let page = self.page();
+        let log = page
+            .query("#log", QueryOptions::default())
+            .await
+            .expect("#log");
+        page.text_content(&log).await.expect("read #log")
+    }
+
+    async fn end(self) {
+        self.browser.shutdown().await;
+    }
+}
+
+async fn element(page: &Page<'_>, selector: &str) -> allwright_surface_web::ElementHandle {
+    page.query(selector, QueryOptions::default())
+        .await
+        .unwrap_or_else(|error| panic!("{selector}: {error}"))
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn css_hover_menu_opens_on_hover_and_its_item_is_clicked() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let options = QueryOptions::default();
+    assert!(!page.is_visible("#css-item", options).await.expect("visible?"));
+    page.hover(&element(&page, "#css-menu > span").await)
+        .await
+        .expect("hover the menu");
+    assert!(page.is_visible("#css-item", options).await.expect("visible?"), "the :hover rule opened the menu");
+    page.click(&element(&page, "#css-item").await)
+        .await
+        .expect("click the item");
+    assert!(fixture.log().await.contains("css-item clicked"));
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn mouseenter_on_wrapper_menu_opens_on_hover_and_its_item_is_clicked() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let options = QueryOptions::default();
+    assert!(!page.is_visible("#js-item", options).await.expect("visible?"));
+    page.hover(&element(&page, "#js-trigger").await)
+        .await
+        .expect("hover the trigger");
+    assert!(page.is_visible("#js-item", options).await.expect("visible?"), "mouseenter reached the wrapper");
+    page.click(&element(&page, "#js-item").await)
+        .await
+        .expect("click the item");
+    assert!(fixture.log().await.contains("js-item clicked"));
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn an_is_trusted_only_button_is_activated_exactly_once() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    page.click(&element(&page, "#trusted").await)
+        .await
+        .expect("click");
+    let count = element(&page, "#trusted-count").await;
+    assert_eq!(page.text_content(&count).await.expect("count"), "1");
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn a_covered_button_is_refused_and_the_covering_element_named() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let refused = page.click(&element(&page, "#covered").await).await;
+    let Err(PageError::Covered { covering, .. }) = &refused else {
+        panic!("expected a refusal, got {refused:?}")
+    };
+    assert_eq!(covering.tag, "div");
+    assert_eq!(covering.id, "cookie-banner");
+    assert_eq!(covering.class_name, "overlay banner");
+    assert_eq!(covering.text, "We use cookies");
+    let message = refused.expect_err("refused").to_string();
+    assert!(message.contains("cookie-banner"), "{message}");
+    assert!(!fixture.log().await.contains("covered clicked"));
+    let hidden = page.click(&element(&page, "#hidden-button").await).await;
+    assert_eq!(hidden, Err(PageError::NotVisible));
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn selectors_count_check_visibility_read_text_and_pierce_open_shadow_roots() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let plain = QueryOptions::default();
+    let pierce = QueryOptions {
+        pierce_shadow_roots: true,
+    };
+    assert_eq!(page.count("section", plain).await.expect("count"), 7);
+    assert!(page.exists("#trusted", plain).await.expect("exists"));
+    assert!(!page.exists("#nothing-here", plain).await.expect("exists"));
+    assert!(page.is_visible("#trusted", plain).await.expect("visible"));
+    assert!(!page.is_visible("#hidden-button", plain).await.expect("visible"));
+    assert!(matches!(
+        page.query_all("button[", plain).await,
+        Err(PageError::InvalidSelector { .. })
+    ));
+    assert_eq!(
+        page.query("#nothing-here", plain).await,
+        Err(PageError::NoElement {
+            selector: "#nothing-here".into()
+        })
+    );
+    let trusted = element(&page, "#trusted").await;
+    assert_eq!(page.inner_text(&trusted).await.expect("text"), "Trusted only");
+    let menu = element(&page, "#css-menu").await;
+    assert_eq!(page.inner_text(&menu).await.expect("text").trim(), "Products");
+    assert!(page.text_content(&menu).await.expect("text").contains("Laptops"));
+    // A plain query stops at the shadow root; a piercing one finds the button and clicks it.
+    assert_eq!(page.count(".in-shadow", plain).await.expect("count"), 0);
+    let in_shadow = page.query(".in-shadow", pierce).await.expect("in shadow");
+    page.click(&in_shadow).await.expect("click in shadow");
+    assert!(fixture.log().await.contains("shadow clicked true"));
+    // An aria-ref is a CSS attribute selector like any other.
+    page.connection()
+        .command(
+            "script.evaluate",
+            json!({"expression": "document.getElementById('trusted').setAttribute('aria-ref', 'e12')", "target": {"context": fixture.context}, "awaitPromise": false}),
+        )
+        .await
+        .expect("set an aria-ref");
+    assert_eq!(page.query("[aria-ref=\"e12\"]", plain).await, Ok(trusted));
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn fill_replaces_the_value_with_trusted_input_events() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let name = element(&page, "#name").await;
+    let filled = page.fill(&name, "Zoë Smith").await.expect("fill");
+    assert_eq!(filled.value, "Zoë Smith");
+    let mirror = element(&page, "#name-mirror").await;
+    assert_eq!(page.text_content(&mirror).await.expect("mirror"), "trusted:Zoë Smith");
+    assert_eq!(page.fill(&name, "").await.expect("empty").value, "");
+    let trusted = element(&page, "#trusted").await;
+    assert_eq!(page.fill(&trusted, "x").await, Err(PageError::NotEditable));
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn key_input_reaches_the_focused_element_with_modifiers() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let keys = element(&page, "#keys").await;
+    page.focus(&keys).await.expect("focus");
+    page.type_text("ab").await.expect("type");
+    page.press("Control+a").await.expect("press");
+    page.press("Shift+ArrowLeft").await.expect("press");
+    page.press("Enter").await.expect("press");
+    assert!(matches!(page.press("Control+Bogus").await, Err(PageError::InvalidKey(_))));
+    let log = fixture.log().await;
+    for line in ["key a", "key b", "key Control+a", "key Shift+ArrowLeft", "key Enter"] {
+        assert!(log.lines().any(|logged| logged == line), "{line:?} in {log:?}");
+    }
+    assert_eq!(page.value(&keys).await.expect("value"), "ab");
+    fixture.end().await;
+}
+
+/// The next prompt event, skipping navigation and context events.
+async fn next_prompt_event(events: &mut LifecycleEvents) -> LifecycleEvent {
+    loop {
+        let event = tokio::time::timeout(PATIENCE, events.next())
+            .await
+            .expect("a prompt event in time")
+            .expect("the connection is open");
+        if matches!(
+            event,
+            LifecycleEvent::UserPromptOpened { .. } | LifecycleEvent::UserPromptClosed { .. }
+        ) {
+            return event;
+        }
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn prompts_raised_by_a_click_come_back_as_events_and_are_answered() {
+    let fixture = Fixture::start().await;
+    let connection = fixture.browser.bidi();
+    let lifecycle = Lifecycle::start(connection).await.expect("subscribe");
+    let mut events = lifecycle.events(connection);
+    let page = fixture.page();
+    // (button, prompt type, message, default, accept, text, logged line)
+    let cases = [
+        ("#alert", PromptType::Alert, "Saved!", None, true, None, "alert returned"),
+        ("#confirm", PromptType::Confirm, "Delete it?", None, false, None, "confirm false"),
+        ("#prompt", PromptType::Prompt, "Your name?", Some("Ann"), true, Some("Bo"), "prompt Bo"),
+    ];
+    for (button, prompt_type, message, default_value, accept, text, logged) in cases {
+        let button = element(&page, button).await;
+        // The click may only return once the prompt is answered (a dialog blocks the event
+        // loop that the input is dispatched into), so it runs alongside the answer.
+        let click = page.click(&button);
+        let answer = async {
+            let opened = next_prompt_event(&mut events).await;
+            let LifecycleEvent::UserPromptOpened { context, prompt } = opened else {
+                panic!("expected an open prompt, got {opened:?}")
+            };
+            assert_eq!(context, fixture.context);
+            assert_eq!(prompt.prompt_type, prompt_type);
+            assert_eq!(prompt.message, message);
+            assert_eq!(prompt.default_value.as_deref(), default_value);
+            assert_eq!(
+                lifecycle.open_prompt(&fixture.context).map(|open| open.prompt_type),
+                Some(prompt_type),
+                "the registry knows the open prompt"
+            );
+            connection
+                .handle_user_prompt(&fixture.context, accept, text)
+                .await
+                .expect("answer the prompt");
+            let closed = next_prompt_event(&mut events).await;
+            assert!(
+                matches!(closed, LifecycleEvent::UserPromptClosed { accepted, .. } if accepted == accept),
+                "{closed:?}"
+            );
+        };
+        let (clicked, ()) = tokio::join!(click, answer);
+        clicked.expect("the click went through");
+        // The registry is updated by its own task; give it a moment to see the close.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(lifecycle.open_prompt(&fixture.context), None);
+        assert!(fixture.log().await.contains(logged), "{logged}");
+    }
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn navigation_and_frame_contexts_come_back_as_lifecycle_events() {
+    let fixture = Fixture::start().await;
+    let connection = fixture.browser.bidi();
+    let lifecycle = Lifecycle::start(connection).await.expect("subscribe");
+    eprintln!(
+        "{}: subscribed {:?}, unsupported {:?}",
+        browser_kind().name(),
+        lifecycle.subscribed_events(),
+        lifecycle.unsupported_events()
+    );
+    let mut events = lifecycle.events(connection);
+    fixture.open("/bidi/operations.html?again").await;
+    let mut seen = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while let Ok(Some(event)) = tokio::time::timeout_at(deadline, events.next()).await {
+        seen.push(event);
+    }
+    let top_stages: Vec<NavigationStage> = seen
+        .iter()
+        .filter_map(|event| match event {
+            LifecycleEvent::Navigation { stage, context, url, .. }
+                if *context == fixture.context && url.ends_with("?again") =>
+            {
+                Some(*stage)
+            }
+            _ => None,
+        })
+        .collect();
+    eprintln!("{}: top-level stages {top_stages:?}", browser_kind().name());
+    for stage in [NavigationStage::Started, NavigationStage::DomContentLoaded, NavigationStage::Load] {
+        assert!(top_stages.contains(&stage), "{stage:?} in {top_stages:?}");
+    }
+    if lifecycle
+        .subscribed_events()
+        .contains(&"browsingContext.navigationCommitted")
+    {
+        assert!(top_stages.contains(&NavigationStage::Committed), "{top_stages:?}");
+    }
+    let frames_created = seen
+        .iter()
+        .filter(|event| matches!(event, LifecycleEvent::ContextCreated { parent: Some(parent), .. } if *parent == fixture.context))
+        .count();
+    let frames_destroyed = seen
+        .iter()
+        .filter(|event| matches!(event, LifecycleEvent::ContextDestroyed { .. }))
+        .count();
+    assert_eq!(frames_created, 2, "{seen:#?}");
+    assert_eq!(frames_destroyed, 2, "{seen:#?}");
+    fixture.end().await;
+}
+
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>, png::ColorType) {
+    let decoder = png::Decoder::new(bytes);
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels, info.color_type)
+}
+
+fn pixel(pixels: &[u8], width: u32, color_type: png::ColorType, x: u32, y: u32) -> [u8; 3] {
+    let channels = match color_type {
+        png::ColorType::Rgba => 4,
+        png::ColorType::Rgb => 3,
+        other => panic!("unexpected colour type {other:?}"),
+    };
+    let start = ((y * width + x) as usize) * channels;
+    [pixels[start], pixels[start + 1], pixels[start + 2]]
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn screenshots_of_the_page_and_of_one_element_have_the_right_size_and_colours() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let viewport = page
+        .screenshot(&ScreenshotArea::Viewport, ImageFormat::Png)
+        .await
+        .expect("viewport");
+    let (width, height, pixels, color_type) = decode_png(&viewport);
+    // The viewport without its scroll bar: the page is taller than the window.
+    let visible_size = fixture
+        .browser
+        .bidi()
+        .command(
+            "script.evaluate",
+            json!({"expression": "[document.documentElement.clientWidth, document.documentElement.clientHeight].join(',')", "target": {"context": fixture.context}, "awaitPromise": false}),
+        )
+        .await
+        .expect("the viewport size");
+    let visible_size = visible_size["result"]["value"].as_str().unwrap_or_default().to_owned();
+    eprintln!("{}: viewport screenshot {width}x{height}, client area {visible_size}", browser_kind().name());
+    assert!(
+        (width, height) == (VIEWPORT_WIDTH, VIEWPORT_HEIGHT)
+            || format!("{width},{height}") == visible_size,
+        "{width}x{height} is neither the viewport nor its client area {visible_size}"
+    );
+    // The red box is at (400, 20), 100x50.
+    assert_eq!(pixel(&pixels, width, color_type, 450, 45), [255, 0, 0]);
+
+    let red = page
+        .screenshot(
+            &ScreenshotArea::Element(element(&page, "#red-box").await),
+            ImageFormat::Png,
+        )
+        .await
+        .expect("element");
+    let (width, height, pixels, color_type) = decode_png(&red);
+    assert_eq!((width, height), (100, 50));
+    assert_eq!(pixel(&pixels, width, color_type, 50, 25), [255, 0, 0]);
+
+    // The blue box is below the fold, at (20, 2000).
+    let blue = page
+        .screenshot(
+            &ScreenshotArea::Element(element(&page, "#blue-box").await),
+            ImageFormat::Png,
+        )
+        .await
+        .expect("element below the fold");
+    let (width, height, pixels, color_type) = decode_png(&blue);
+    assert_eq!((width, height), (80, 40));
+    assert_eq!(pixel(&pixels, width, color_type, 40, 20), [0, 0, 255]);
+
+    let full = page
+        .screenshot(&ScreenshotArea::FullPage, ImageFormat::Png)
+        .await
+        .expect("full page");
+    let (width, height, pixels, color_type) = decode_png(&full);
+    assert!(width <= VIEWPORT_WIDTH && width >= VIEWPORT_WIDTH - 20, "{width}");
+    assert!(height >= 2400, "the whole document, {height} high");
+    assert_eq!(pixel(&pixels, width, color_type, 60, 2020), [0, 0, 255]);
+
+    let boxed = page
+        .screenshot(
+            &ScreenshotArea::Box {
+                x: 410.0,
+                y: 30.0,
+                width: 20.0,
+                height: 10.0,
+            },
+            ImageFormat::Png,
+        )
+        .await
+        .expect("box");
+    let (width, height, pixels, color_type) = decode_png(&boxed);
+    assert_eq!((width, height), (20, 10));
+    assert_eq!(pixel(&pixels, width, color_type, 5, 5), [255, 0, 0]);
+
+    let jpeg = page
+        .screenshot(&ScreenshotArea::Viewport, ImageFormat::Jpeg { quality: 50 })
+        .await
+        .expect("jpeg");
+    assert_eq!(&jpeg[..3], &[0xFF, 0xD8, 0xFF], "a JPEG");
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn highlights_are_drawn_without_blocking_clicks_and_removed() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let trusted = element(&page, "#trusted").await;
+    page.highlight(&trusted).await.expect("highlight");
+    assert_eq!(
+        page.count("[data-allwright-highlight]", QueryOptions::default())
+            .await
+            .expect("count"),
+        1
+    );
+    page.click(&trusted).await.expect("click through the highlight");
+    let count = element(&page, "#trusted-count").await;
+    assert_eq!(page.text_content(&count).await.expect("count"), "1");
+    assert_eq!(page.remove_highlights().await.expect("remove"), 1);
+    assert!(!page
+        .exists("[data-allwright-highlight]", QueryOptions::default())
+        .await
+        .expect("exists"));
+    fixture.end().await;
+}
+
+/// Clicks the button of both frames (same-origin, then cross-origin) with this routing and
+/// answers what each frame logged.
+async fn click_in_frames(fixture: &Fixture, routing: PointerRouting) -> Vec<String> {
+    let page = fixture.page().with_pointer_routing(routing);
+    let frames = page.child_contexts().await.expect("frames");
+    assert_eq!(frames.len(), 2, "{frames:?}");
+    let mut logs = Vec::new();
+    for frame in &frames {
+        let frame_page = page.frame(&frame.context);
+        let button = element(&frame_page, "#frame-button").await;
+        let clicked = frame_page.click(&button).await;
+        let log = element(&frame_page, "#frame-log").await;
+        let logged = frame_page.text_content(&log).await.expect("frame log");
+        logs.push(format!("{clicked:?} {logged}"));
+    }
+    logs
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn frame_element_click_lands_on_the_element_through_top_level_coordinates() {
+    let fixture = Fixture::start().await;
+    let logs = click_in_frames(&fixture, PointerRouting::TopLevelViewport).await;
+    for log in &logs {
+        // The button is at (120, 70), 90x30: its centre is (165, 85) in the frame.
+        assert!(log.contains("frame clicked true at 165,85"), "{logs:?}");
+        assert!(!log.contains("decoy"), "{logs:?}");
+    }
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn frame_element_click_through_the_frame_context() {
+    let fixture = Fixture::start().await;
+    let logs = click_in_frames(&fixture, PointerRouting::FrameViewport).await;
+    eprintln!("{}: frame-context routing: {logs:?}", browser_kind().name());
+    for log in &logs {
+        assert!(log.contains("frame clicked true at 165,85"), "{logs:?}");
+    }
+    fixture.end().await;
+}
