@@ -554,9 +554,9 @@ async fn click_in_frames(fixture: &Fixture, routing: PointerRouting) -> Vec<Stri
 
 #[tokio::test]
 #[ignore = "needs a browser"]
-async fn frame_element_click_lands_on_the_element_through_top_level_coordinates() {
+async fn frame_element_click_lands_on_the_element_through_the_frame_context() {
     let fixture = Fixture::start().await;
-    let logs = click_in_frames(&fixture, PointerRouting::TopLevelViewport).await;
+    let logs = click_in_frames(&fixture, PointerRouting::default()).await;
     for log in &logs {
         // The button is at (120, 70), 90x30: its centre is (165, 85) in the frame.
         assert!(log.contains("frame clicked true at 165,85"), "{logs:?}");
@@ -565,14 +565,45 @@ async fn frame_element_click_lands_on_the_element_through_top_level_coordinates(
     fixture.end().await;
 }
 
+/// Top-level coordinates reach a same-origin frame in both browsers and a cross-origin frame in
+/// Chromium only: Firefox 153 loses the click (see `PointerRouting::TopLevelViewport`). This
+/// test fails the day Firefox delivers it, so that the note can go.
 #[tokio::test]
 #[ignore = "needs a browser"]
-async fn frame_element_click_through_the_frame_context() {
+async fn top_level_coordinates_reach_a_cross_origin_frame_in_chromium_only() {
     let fixture = Fixture::start().await;
-    let logs = click_in_frames(&fixture, PointerRouting::FrameViewport).await;
-    eprintln!("{}: frame-context routing: {logs:?}", browser_kind().name());
-    for log in &logs {
-        assert!(log.contains("frame clicked true at 165,85"), "{logs:?}");
-    }
+    let logs = click_in_frames(&fixture, PointerRouting::TopLevelViewport).await;
+    eprintln!("{}: top-level routing: {logs:?}", browser_kind().name());
+    assert!(logs[0].contains("frame clicked true at 165,85"), "{logs:?}");
+    let cross_origin_clicked = logs[1].contains("frame clicked true at 165,85");
+    assert_eq!(
+        cross_origin_clicked,
+        browser_kind() == BrowserKind::Chromium,
+        "{logs:?}"
+    );
+    fixture.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn a_frame_covered_in_its_parent_is_refused() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    // A banner over the same-origin frame, in the top-level document.
+    page.connection()
+        .command(
+            "script.evaluate",
+            json!({"expression": "document.body.insertAdjacentHTML('beforeend', '<div id=\"frame-cover\" style=\"position:absolute;left:560px;top:0;width:440px;height:200px;background:white\">Sign up</div>')", "target": {"context": fixture.context}, "awaitPromise": false}),
+        )
+        .await
+        .expect("cover the frame");
+    let frames = page.child_contexts().await.expect("frames");
+    let frame_page = page.frame(&frames[0].context);
+    let button = element(&frame_page, "#frame-button").await;
+    let refused = frame_page.click(&button).await;
+    let Err(PageError::Covered { covering, .. }) = &refused else {
+        panic!("expected a refusal, got {refused:?}")
+    };
+    assert_eq!(covering.id, "frame-cover");
     fixture.end().await;
 }

@@ -63,24 +63,33 @@ impl std::fmt::Display for CoveringElement {
     }
 }
 
-/// Where a pointer action landed, in CSS pixels of the viewport of the context it was sent to.
+/// Where a pointer action landed, in CSS pixels of the viewport of the page's own context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PointerPoint {
     pub x: i64,
     pub y: i64,
 }
 
-/// How pointer input reaches an element inside a frame.
+/// How pointer input reaches an element inside a frame. Either way, the point is first checked
+/// in every ancestor document: translated by each frame's position, it must hit the frame
+/// element there, so a frame hidden behind something in its parent is refused like a covered
+/// element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PointerRouting {
-    /// Send `input.performActions` to the top-level context, with the point translated by the
-    /// position of each frame on the way up, after checking in each parent that the point is
-    /// on the frame element (so a frame covered in its parent is refused too).
+    /// Send `input.performActions` to the frame's own context with coordinates of the frame's
+    /// viewport (WebDriver BiDi, input.performActions: `origin: "viewport"` is the viewport of
+    /// the navigable named by `context`). Works in Chromium 156 and Firefox 153, for
+    /// same-origin and cross-origin frames alike.
     #[default]
-    TopLevelViewport,
-    /// Send `input.performActions` to the frame's own context with frame-relative coordinates
-    /// and let the browser translate them.
     FrameViewport,
+    /// Send `input.performActions` to the top-level context, with the point translated to the
+    /// top-level viewport.
+    ///
+    /// SPEC DIFFERENCE: Firefox 153 loses such a click when the frame is cross-origin (an
+    /// out-of-process frame under Fission): no event reaches the frame, nor the embedding
+    /// page (`frame_element_click_lands_on_the_element_through_top_level_coordinates` in
+    /// tests/element_operations.rs). Chromium 156 delivers it. Kept for comparison only.
+    TopLevelViewport,
 }
 
 /// A failed element operation.
@@ -458,14 +467,16 @@ impl<'connection> Page<'connection> {
         click: bool,
     ) -> Result<PointerPoint, PageError> {
         let point = self.pointer_target(element).await?;
-        let (context, point) = match self.pointer_routing {
+        // The translation checks the frame chain even when the input goes to the frame.
+        let (top_level_context, top_level_point) = self.translate_to_top_level(point).await?;
+        let (context, sent_point) = match self.pointer_routing {
             PointerRouting::FrameViewport => (self.context.to_owned(), point),
-            PointerRouting::TopLevelViewport => self.translate_to_top_level(point).await?,
+            PointerRouting::TopLevelViewport => (top_level_context, top_level_point),
         };
         self.connection
             .command(
                 "input.performActions",
-                params::pointer_actions_params(&context, point.x, point.y, click),
+                params::pointer_actions_params(&context, sent_point.x, sent_point.y, click),
             )
             .await?;
         Ok(point)
