@@ -22,7 +22,9 @@ pub mod bidi;
 pub mod launch;
 pub mod lifecycle;
 pub mod page;
+pub mod remote;
 mod webdriver_http;
+mod zip_archive;
 
 pub use bidi::{BidiConnection, BidiError, BidiErrorKind};
 pub use lifecycle::{Lifecycle, LifecycleEvent, OpenPrompt, PromptType};

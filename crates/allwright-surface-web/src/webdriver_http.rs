@@ -1,6 +1,10 @@
-//! The few WebDriver classic HTTP requests chromedriver needs (`GET /status`, `POST /session`,
-//! `DELETE /session/{id}`), over a plain HTTP/1.1 connection to 127.0.0.1. A full HTTP client
-//! would be a large dependency for three requests to a local process.
+//! The few WebDriver classic HTTP requests allwright needs (`GET /status`, `POST /session`,
+//! `DELETE /session/{id}`), over a plain HTTP/1.1 connection: to the chromedriver it started on
+//! 127.0.0.1, or to a remote end named by a `--webdriver http://host:port/base` URL. A full
+//! HTTP client would be a large dependency for three requests.
+//!
+//! Plain `http` only: no TLS crate is in the lockfile, so an `https` grid needs a local
+//! forwarding proxy (or an SSH tunnel) in front of it.
 
 use std::time::Duration;
 
@@ -14,7 +18,7 @@ pub(crate) struct HttpResponse {
     pub body: Value,
 }
 
-/// Sends one request with `Connection: close` and reads the whole answer, at most `timeout`.
+/// Sends one request to 127.0.0.1 (see [`request_to`]).
 pub(crate) async fn request(
     port: u16,
     method: &str,
@@ -22,13 +26,36 @@ pub(crate) async fn request(
     body: Option<&Value>,
     timeout: Duration,
 ) -> Result<HttpResponse, String> {
+    request_to("127.0.0.1", port, method, path, body, timeout).await
+}
+
+/// The `Host` header value: IPv6 literals go in brackets (RFC 9110, section 7.2).
+pub(crate) fn host_header(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
+/// Sends one request with `Connection: close` to `host:port` and reads the whole answer, at
+/// most `timeout`. `host` is a name or an IP address (IPv6 without brackets).
+pub(crate) async fn request_to(
+    host: &str,
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    timeout: Duration,
+) -> Result<HttpResponse, String> {
     let exchange = async {
-        let mut stream = TcpStream::connect(("127.0.0.1", port))
+        let mut stream = TcpStream::connect((host, port))
             .await
-            .map_err(|error| error.to_string())?;
+            .map_err(|error| format!("cannot connect to {}: {error}", host_header(host, port)))?;
         let body_text = body.map(Value::to_string).unwrap_or_default();
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+            host_header(host, port),
             body_text.len()
         );
         stream
@@ -201,6 +228,12 @@ mod tests {
         assert!(response_is_complete(
             b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
         ));
+    }
+
+    #[test]
+    fn ipv6_hosts_are_bracketed_in_the_host_header() {
+        assert_eq!(host_header("::1", 4444), "[::1]:4444");
+        assert_eq!(host_header("grid.example", 4444), "grid.example:4444");
     }
 
     #[test]

@@ -1,0 +1,543 @@
+//! Sessions on a WebDriver remote end that allwright did not start (`--webdriver URL`): a
+//! Selenium Grid 4 hub, a chromedriver or geckodriver on another machine, or a browser's own
+//! BiDi WebSocket.
+//!
+//! - `http://host:port/base`: WebDriver classic `POST {base}/session` with `webSocketUrl: true`
+//!   (WebDriver BiDi, "Establishing a connection": the classic session answers the BiDi
+//!   WebSocket in `capabilities.webSocketUrl`; Grid 4 and chromedriver both do), then BiDi on
+//!   that WebSocket. The session ends with `DELETE {base}/session/{id}`.
+//! - `ws://host:port/path`: a BiDi-only remote end (Firefox's remote agent at `/session`):
+//!   BiDi `session.new` directly, ended with `session.end`. Firefox has no WebDriver classic
+//!   endpoint of its own; that needs geckodriver.
+//!
+//! The extension is installed with `webExtension.install`: by path when the remote end is on
+//! this machine (a loopback host), otherwise as a base64 zip archive of the folder, since the
+//! remote machine cannot read our files. SPEC DIFFERENCE: chromium-bidi implements only
+//! `{type: "path"}`, so an extension for a Chromium on another machine must already be on that
+//! machine (pass its path there with [`ExtensionDelivery::PathOnRemote`]).
+//!
+//! Plain `http`/`ws` only (see `webdriver_http.rs`): an `https` grid needs a local proxy.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use crate::bidi::{BidiConnection, BidiError};
+use crate::launch::BrowserKind;
+use crate::lifecycle::keep_prompts_open_capability;
+use crate::webdriver_http;
+
+/// Creating a session on a grid may wait for a free node.
+const NEW_SESSION_TIMEOUT: Duration = Duration::from_secs(120);
+const END_SESSION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The scheme of a remote end URL: which protocol starts the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemoteProtocol {
+    /// WebDriver classic over HTTP, which hands out a BiDi WebSocket.
+    ClassicHttp,
+    /// A BiDi WebSocket directly.
+    BidiWebSocket,
+}
+
+/// A parsed remote end URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteEndpoint {
+    pub protocol: RemoteProtocol,
+    /// A host name or IP address; IPv6 without brackets.
+    pub host: String,
+    pub port: u16,
+    /// The path, without a trailing slash (`""`, `"/wd/hub"`, `"/session"`).
+    pub path: String,
+}
+
+impl RemoteEndpoint {
+    /// Whether the remote end runs on this machine, so that it can read our files.
+    pub fn is_loopback(&self) -> bool {
+        self.host.eq_ignore_ascii_case("localhost")
+            || self
+                .host
+                .parse::<IpAddr>()
+                .is_ok_and(|address| address.is_loopback())
+    }
+
+    /// The URL again, for messages and for the BiDi WebSocket.
+    pub fn url(&self) -> String {
+        let scheme = match self.protocol {
+            RemoteProtocol::ClassicHttp => "http",
+            RemoteProtocol::BidiWebSocket => "ws",
+        };
+        format!(
+            "{scheme}://{}{}",
+            webdriver_http::host_header(&self.host, self.port),
+            self.path
+        )
+    }
+}
+
+/// Reads `http://host[:port][/path]` or `ws://host[:port][/path]`. User names, queries,
+/// fragments and `https`/`wss` are refused with a reason.
+pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, RemoteError> {
+    let invalid = |reason: &str| RemoteError::InvalidUrl(format!("{url}: {reason}"));
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or_else(|| invalid("expected http://host:port or ws://host:port"))?;
+    let (protocol, default_port) = match scheme.to_ascii_lowercase().as_str() {
+        "http" => (RemoteProtocol::ClassicHttp, 80),
+        "ws" => (RemoteProtocol::BidiWebSocket, 80),
+        "https" | "wss" => {
+            return Err(invalid(
+                "TLS is not supported; put a local forwarding proxy in front of the grid",
+            ))
+        }
+        _ => return Err(invalid("the scheme must be http or ws")),
+    };
+    if rest.contains(['?', '#']) {
+        return Err(invalid("a query or fragment is not allowed"));
+    }
+    let (authority, path) = match rest.find('/') {
+        Some(slash) => rest.split_at(slash),
+        None => (rest, ""),
+    };
+    if authority.contains('@') {
+        return Err(invalid("credentials in the URL are not supported"));
+    }
+    let (host, port_text) = if let Some(bracketed) = authority.strip_prefix('[') {
+        let (host, after) = bracketed
+            .split_once(']')
+            .ok_or_else(|| invalid("an IPv6 address lacks its closing bracket"))?;
+        (host, after.strip_prefix(':'))
+    } else {
+        match authority.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    };
+    if host.is_empty() {
+        return Err(invalid("no host"));
+    }
+    let port = match port_text {
+        Some(text) => text
+            .parse::<u16>()
+            .map_err(|_| invalid("the port is not a number from 1 to 65535"))?,
+        None => default_port,
+    };
+    Ok(RemoteEndpoint {
+        protocol,
+        host: host.to_owned(),
+        port,
+        path: path.trim_end_matches('/').to_owned(),
+    })
+}
+
+/// How the extension reaches the remote browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExtensionDelivery {
+    /// By path when the remote end is on a loopback host, as an archive otherwise.
+    Automatic,
+    /// `{type: "path"}` with our path (the remote end reads our file system).
+    LocalPath,
+    /// `{type: "base64"}` with a zip of the folder.
+    Archive,
+    /// `{type: "path"}` with a path on the remote machine, where the extension already is.
+    PathOnRemote(PathBuf),
+}
+
+/// What [`RemoteSession::start`] needs.
+#[derive(Debug, Clone)]
+pub struct RemoteSessionOptions {
+    pub url: String,
+    pub browser: BrowserKind,
+    /// More `alwaysMatch` capabilities (`goog:chromeOptions` or `moz:firefoxOptions` for the
+    /// node, `se:` options for a grid). They win over allwright's own.
+    pub extra_capabilities: Map<String, Value>,
+    /// See [`crate::launch::ChromiumLaunchOptions::keep_user_prompts_open`].
+    pub keep_user_prompts_open: bool,
+    /// The unpacked extension folder to install, if any.
+    pub extension: Option<PathBuf>,
+    pub extension_delivery: ExtensionDelivery,
+}
+
+impl RemoteSessionOptions {
+    pub fn new(url: impl Into<String>, browser: BrowserKind) -> Self {
+        Self {
+            url: url.into(),
+            browser,
+            extra_capabilities: Map::new(),
+            keep_user_prompts_open: true,
+            extension: None,
+            extension_delivery: ExtensionDelivery::Automatic,
+        }
+    }
+
+    /// The `alwaysMatch` capabilities of the new session.
+    pub fn always_match(&self, with_web_socket_url: bool) -> Value {
+        let mut capabilities = Map::new();
+        capabilities.insert(
+            "browserName".into(),
+            json!(match self.browser {
+                BrowserKind::Chromium => "chrome",
+                BrowserKind::Firefox => "firefox",
+            }),
+        );
+        if with_web_socket_url {
+            capabilities.insert("webSocketUrl".into(), json!(true));
+        }
+        if self.keep_user_prompts_open {
+            capabilities.insert(
+                "unhandledPromptBehavior".into(),
+                keep_prompts_open_capability(),
+            );
+        }
+        for (name, value) in &self.extra_capabilities {
+            capabilities.insert(name.clone(), value.clone());
+        }
+        Value::Object(capabilities)
+    }
+}
+
+/// The body of WebDriver classic's `POST /session`.
+pub fn classic_new_session_request(options: &RemoteSessionOptions) -> Value {
+    json!({ "capabilities": { "alwaysMatch": options.always_match(true) } })
+}
+
+/// The session id, the BiDi WebSocket URL and the capabilities from a classic `POST /session`
+/// answer (`{value: {sessionId, capabilities}}`), or the remote end's error
+/// (`{value: {error, message}}`).
+pub fn read_classic_new_session(
+    status: u16,
+    body: &Value,
+) -> Result<(String, String, Value), RemoteError> {
+    let value = &body["value"];
+    if status != 200 || value.get("error").is_some() {
+        let code = value["error"].as_str().unwrap_or("unknown error");
+        let message = value["message"].as_str().unwrap_or("no message");
+        return Err(RemoteError::SessionNotCreated(format!(
+            "HTTP {status}, {code}: {message}"
+        )));
+    }
+    let session_id = value["sessionId"]
+        .as_str()
+        .ok_or_else(|| RemoteError::SessionNotCreated(format!("no sessionId in {body}")))?;
+    let capabilities = value["capabilities"].clone();
+    let web_socket_url = capabilities["webSocketUrl"]
+        .as_str()
+        .ok_or(RemoteError::NoWebSocketUrl)?;
+    Ok((
+        session_id.to_owned(),
+        web_socket_url.to_owned(),
+        capabilities,
+    ))
+}
+
+/// `webExtension.install` parameters for the chosen delivery.
+pub fn extension_install_params(
+    folder: &std::path::Path,
+    delivery: &ExtensionDelivery,
+    endpoint: &RemoteEndpoint,
+) -> Result<Value, RemoteError> {
+    let archive = match delivery {
+        ExtensionDelivery::Automatic => !endpoint.is_loopback(),
+        ExtensionDelivery::LocalPath => false,
+        ExtensionDelivery::Archive => true,
+        ExtensionDelivery::PathOnRemote(remote_path) => {
+            return Ok(
+                json!({ "extensionData": { "type": "path", "path": remote_path.to_string_lossy() } }),
+            )
+        }
+    };
+    if !archive {
+        return Ok(crate::bidi::commands::web_extension_install_params(folder));
+    }
+    let bytes = crate::zip_archive::zip_folder(folder).map_err(|error| {
+        RemoteError::Extension(format!("cannot archive {}: {error}", folder.display()))
+    })?;
+    Ok(json!({ "extensionData": { "type": "base64", "value": crate::base64::encode(&bytes) } }))
+}
+
+#[derive(Debug)]
+pub enum RemoteError {
+    InvalidUrl(String),
+    /// The HTTP exchange failed (no answer, not HTTP, not JSON).
+    Http(String),
+    SessionNotCreated(String),
+    /// The remote end made a session without BiDi (too old, or `webSocketUrl` not supported).
+    NoWebSocketUrl,
+    Bidi(BidiError),
+    Extension(String),
+}
+
+impl std::fmt::Display for RemoteError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::InvalidUrl(detail) => write!(formatter, "invalid WebDriver URL {detail}"),
+            Self::Http(detail) => write!(formatter, "the WebDriver remote end: {detail}"),
+            Self::SessionNotCreated(detail) => {
+                write!(formatter, "the remote end created no session: {detail}")
+            }
+            Self::NoWebSocketUrl => write!(
+                formatter,
+                "the remote end created a session without a BiDi WebSocket (webSocketUrl); it needs WebDriver BiDi support"
+            ),
+            Self::Bidi(error) => write!(formatter, "{error}"),
+            Self::Extension(detail) => write!(formatter, "installing the extension: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for RemoteError {}
+
+impl From<BidiError> for RemoteError {
+    fn from(error: BidiError) -> Self {
+        Self::Bidi(error)
+    }
+}
+
+/// A BiDi session on a remote end, with the extension installed when one was given.
+pub struct RemoteSession {
+    bidi: BidiConnection,
+    endpoint: RemoteEndpoint,
+    /// The classic session id (HTTP remote ends only).
+    classic_session_id: Option<String>,
+    capabilities: Value,
+    extension_id: Option<String>,
+}
+
+impl RemoteSession {
+    pub async fn start(options: &RemoteSessionOptions) -> Result<Self, RemoteError> {
+        let endpoint = parse_remote_url(&options.url)?;
+        let mut session = match endpoint.protocol {
+            RemoteProtocol::ClassicHttp => Self::start_classic(options, endpoint).await?,
+            RemoteProtocol::BidiWebSocket => Self::start_bidi_only(options, endpoint).await?,
+        };
+        if let Some(folder) = &options.extension {
+            let installed = async {
+                let params =
+                    extension_install_params(folder, &options.extension_delivery, &session.endpoint)?;
+                let result = session
+                    .bidi
+                    .command("webExtension.install", params)
+                    .await?;
+                Ok::<_, RemoteError>(crate::bidi::commands::installed_extension_id(&result)?)
+            }
+            .await;
+            match installed {
+                Ok(id) => session.extension_id = Some(id),
+                Err(error) => {
+                    session.end().await;
+                    return Err(error);
+                }
+            }
+        }
+        Ok(session)
+    }
+
+    async fn start_classic(
+        options: &RemoteSessionOptions,
+        endpoint: RemoteEndpoint,
+    ) -> Result<Self, RemoteError> {
+        let response = webdriver_http::request_to(
+            &endpoint.host,
+            endpoint.port,
+            "POST",
+            &format!("{}/session", endpoint.path),
+            Some(&classic_new_session_request(options)),
+            NEW_SESSION_TIMEOUT,
+        )
+        .await
+        .map_err(RemoteError::Http)?;
+        let (session_id, web_socket_url, capabilities) =
+            read_classic_new_session(response.status, &response.body)?;
+        match BidiConnection::connect(&web_socket_url).await {
+            Ok(bidi) => Ok(Self {
+                bidi,
+                endpoint,
+                classic_session_id: Some(session_id),
+                capabilities,
+                extension_id: None,
+            }),
+            Err(error) => {
+                let _ = webdriver_http::request_to(
+                    &endpoint.host,
+                    endpoint.port,
+                    "DELETE",
+                    &format!("{}/session/{session_id}", endpoint.path),
+                    None,
+                    END_SESSION_TIMEOUT,
+                )
+                .await;
+                Err(error.into())
+            }
+        }
+    }
+
+    async fn start_bidi_only(
+        options: &RemoteSessionOptions,
+        endpoint: RemoteEndpoint,
+    ) -> Result<Self, RemoteError> {
+        let bidi = BidiConnection::connect(&endpoint.url()).await?;
+        let result = bidi
+            .new_session_with(json!({ "alwaysMatch": options.always_match(false) }))
+            .await?;
+        Ok(Self {
+            bidi,
+            endpoint,
+            classic_session_id: None,
+            capabilities: result["capabilities"].clone(),
+            extension_id: None,
+        })
+    }
+
+    pub fn bidi(&self) -> &BidiConnection {
+        &self.bidi
+    }
+
+    pub fn endpoint(&self) -> &RemoteEndpoint {
+        &self.endpoint
+    }
+
+    /// The capabilities the remote end granted.
+    pub fn capabilities(&self) -> &Value {
+        &self.capabilities
+    }
+
+    /// The installed extension's id, when an extension was given.
+    pub fn extension_id(&self) -> Option<&str> {
+        self.extension_id.as_deref()
+    }
+
+    /// Ends the session (the remote end closes its browser); errors are ignored, since the
+    /// remote end may already be gone.
+    pub async fn end(self) {
+        match &self.classic_session_id {
+            Some(session_id) => {
+                let _ = webdriver_http::request_to(
+                    &self.endpoint.host,
+                    self.endpoint.port,
+                    "DELETE",
+                    &format!("{}/session/{session_id}", self.endpoint.path),
+                    None,
+                    END_SESSION_TIMEOUT,
+                )
+                .await;
+            }
+            None => {
+                let _ = self
+                    .bidi
+                    .command_with_timeout("session.end", json!({}), END_SESSION_TIMEOUT)
+                    .await;
+            }
+        }
+        self.bidi.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remote_urls_are_parsed_with_their_base_path() {
+        assert_eq!(
+            parse_remote_url("http://grid.example:4444/wd/hub/").expect("url"),
+            RemoteEndpoint {
+                protocol: RemoteProtocol::ClassicHttp,
+                host: "grid.example".into(),
+                port: 4444,
+                path: "/wd/hub".into()
+            }
+        );
+        let local = parse_remote_url("http://127.0.0.1:9515").expect("url");
+        assert_eq!(local.path, "");
+        assert!(local.is_loopback());
+        let ipv6 = parse_remote_url("http://[::1]:4444").expect("url");
+        assert_eq!(ipv6.host, "::1");
+        assert!(ipv6.is_loopback());
+        assert_eq!(ipv6.url(), "http://[::1]:4444");
+        let bidi = parse_remote_url("ws://localhost:9222/session").expect("url");
+        assert_eq!(bidi.protocol, RemoteProtocol::BidiWebSocket);
+        assert!(bidi.is_loopback());
+        assert_eq!(bidi.url(), "ws://localhost:9222/session");
+        assert_eq!(parse_remote_url("http://node7").expect("url").port, 80);
+        assert!(!parse_remote_url("http://10.0.0.7:4444").expect("url").is_loopback());
+    }
+
+    #[test]
+    fn unsupported_remote_urls_say_why() {
+        for (url, reason) in [
+            ("https://grid:4444", "TLS"),
+            ("grid:4444", "expected"),
+            ("ftp://grid", "scheme"),
+            ("http://user:pw@grid:4444", "credentials"),
+            ("http://grid:99999", "port"),
+            ("http://:4444", "no host"),
+            ("http://grid:4444/?x=1", "query"),
+        ] {
+            let error = parse_remote_url(url).expect_err(url).to_string();
+            assert!(error.contains(reason), "{url}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_classic_session_asks_for_bidi_the_browser_and_open_prompts() {
+        let mut options = RemoteSessionOptions::new("http://127.0.0.1:9515", BrowserKind::Chromium);
+        options.extra_capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({"args": ["--headless=new"]}),
+        );
+        let request = classic_new_session_request(&options);
+        let always = &request["capabilities"]["alwaysMatch"];
+        assert_eq!(always["browserName"], "chrome");
+        assert_eq!(always["webSocketUrl"], true);
+        assert_eq!(always["unhandledPromptBehavior"], json!({"default": "ignore"}));
+        assert_eq!(always["goog:chromeOptions"]["args"][0], "--headless=new");
+        let firefox = RemoteSessionOptions::new("ws://127.0.0.1:1/session", BrowserKind::Firefox);
+        assert_eq!(firefox.always_match(false)["browserName"], "firefox");
+        assert!(firefox.always_match(false).get("webSocketUrl").is_none());
+    }
+
+    #[test]
+    fn the_new_session_answer_names_the_websocket_or_the_error() {
+        let answer = json!({"value": {"sessionId": "abc", "capabilities": {"browserName": "chrome", "webSocketUrl": "ws://127.0.0.1:9515/session/abc"}}});
+        let (id, web_socket_url, capabilities) =
+            read_classic_new_session(200, &answer).expect("a session");
+        assert_eq!(id, "abc");
+        assert_eq!(web_socket_url, "ws://127.0.0.1:9515/session/abc");
+        assert_eq!(capabilities["browserName"], "chrome");
+        let without_bidi = json!({"value": {"sessionId": "abc", "capabilities": {}}});
+        assert!(matches!(
+            read_classic_new_session(200, &without_bidi),
+            Err(RemoteError::NoWebSocketUrl)
+        ));
+        let refused = json!({"value": {"error": "session not created", "message": "no node"}});
+        let error = read_classic_new_session(500, &refused).expect_err("refused");
+        assert!(error.to_string().contains("no node"), "{error}");
+    }
+
+    #[test]
+    fn extensions_go_by_path_to_loopback_and_as_an_archive_elsewhere() {
+        let folder = tempfile::tempdir().expect("a temporary folder");
+        std::fs::write(folder.path().join("manifest.json"), b"{}").expect("write");
+        let local = parse_remote_url("http://127.0.0.1:9515").expect("url");
+        let remote = parse_remote_url("http://10.0.0.7:4444").expect("url");
+        let by_path = extension_install_params(folder.path(), &ExtensionDelivery::Automatic, &local)
+            .expect("params");
+        assert_eq!(by_path["extensionData"]["type"], "path");
+        let archived =
+            extension_install_params(folder.path(), &ExtensionDelivery::Automatic, &remote)
+                .expect("params");
+        assert_eq!(archived["extensionData"]["type"], "base64");
+        let bytes = crate::base64::decode(archived["extensionData"]["value"].as_str().unwrap_or_default())
+            .expect("base64");
+        assert_eq!(&bytes[..4], b"PK\x03\x04");
+        let there = extension_install_params(
+            folder.path(),
+            &ExtensionDelivery::PathOnRemote(PathBuf::from("/opt/ext")),
+            &remote,
+        )
+        .expect("params");
+        assert_eq!(there["extensionData"]["path"], "/opt/ext");
+    }
+}
