@@ -27,8 +27,70 @@ mod webdriver_http;
 mod zip_archive;
 
 pub use bidi::{BidiConnection, BidiError, BidiErrorKind};
-pub use lifecycle::{Lifecycle, LifecycleEvent, OpenPrompt, PromptType};
-pub use page::{ElementHandle, Page, PageError, QueryOptions};
 pub use launch::{
     BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchError, LaunchedBrowser,
 };
+pub use lifecycle::{Lifecycle, LifecycleEvent, OpenPrompt, PromptType};
+pub use page::{ElementHandle, Page, PageError, QueryOptions};
+
+#[cfg(test)]
+mod tests {
+    /// The protocol rule of `spec/surface-web-snapshot.txt`: element operations go through BiDi,
+    /// never CDP. No source file of this crate names a CDP command (a string literal starting with
+    /// a CDP domain), chromium-bidi's CDP passthrough (its `goog` CDP commands) or the DevTools HTTP endpoints,
+    /// and no CDP client crate is a dependency.
+    #[test]
+    fn the_crate_sends_no_cdp() {
+        let cdp_domains = [
+            "Accessibility",
+            "Browser",
+            "CSS",
+            "DOM",
+            "DOMSnapshot",
+            "Emulation",
+            "Extensions",
+            "Input",
+            "Network",
+            "Overlay",
+            "Page",
+            "Runtime",
+            "Target",
+        ];
+        let mut forbidden: Vec<String> = cdp_domains
+            .iter()
+            .map(|domain| format!("\"{domain}."))
+            .collect();
+        // Written in two halves, so that this file does not match its own patterns.
+        forbidden.extend([
+            ["goog", ":cdp"].concat(),
+            ["/json", "/version"].concat(),
+            ["devtools", "/page"].concat(),
+        ]);
+        let crate_root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut pending = vec![crate_root.join("src")];
+        let mut checked = 0;
+        while let Some(folder) = pending.pop() {
+            for entry in std::fs::read_dir(&folder).expect("read src") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    pending.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("read a source file");
+                for pattern in &forbidden {
+                    assert!(
+                        !text.contains(pattern.as_str()),
+                        "{} contains {pattern}",
+                        path.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 10, "the walk found the sources");
+        let manifest = std::fs::read_to_string(crate_root.join("Cargo.toml")).expect("Cargo.toml");
+        for client in ["chromiumoxide", "headless_chrome", "cdp"] {
+            assert!(!manifest.contains(client), "Cargo.toml depends on {client}");
+        }
+    }
+}

@@ -420,7 +420,14 @@ mod tests {
                 "browsingContext.load",
                 json!({"context": "c", "navigation": null, "url": "http://a/"})
             ))
-            .map(|event| matches!(event, LifecycleEvent::Navigation { stage: NavigationStage::Load, navigation: None, .. })),
+            .map(|event| matches!(
+                event,
+                LifecycleEvent::Navigation {
+                    stage: NavigationStage::Load,
+                    navigation: None,
+                    ..
+                }
+            )),
             Some(true)
         );
         assert_eq!(
@@ -507,7 +514,10 @@ mod tests {
             handle_user_prompt_params("c", false, None),
             json!({"context": "c", "accept": false})
         );
-        assert_eq!(subscribe_params("browsingContext.load"), json!({"events": ["browsingContext.load"]}));
+        assert_eq!(
+            subscribe_params("browsingContext.load"),
+            json!({"events": ["browsingContext.load"]})
+        );
         assert_eq!(keep_prompts_open_capability(), json!({"default": "ignore"}));
     }
 }

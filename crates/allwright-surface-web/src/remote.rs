@@ -314,12 +314,12 @@ impl RemoteSession {
         };
         if let Some(folder) = &options.extension {
             let installed = async {
-                let params =
-                    extension_install_params(folder, &options.extension_delivery, &session.endpoint)?;
-                let result = session
-                    .bidi
-                    .command("webExtension.install", params)
-                    .await?;
+                let params = extension_install_params(
+                    folder,
+                    &options.extension_delivery,
+                    &session.endpoint,
+                )?;
+                let result = session.bidi.command("webExtension.install", params).await?;
                 Ok::<_, RemoteError>(crate::bidi::commands::installed_extension_id(&result)?)
             }
             .await;
@@ -461,7 +461,9 @@ mod tests {
         assert!(bidi.is_loopback());
         assert_eq!(bidi.url(), "ws://localhost:9222/session");
         assert_eq!(parse_remote_url("http://node7").expect("url").port, 80);
-        assert!(!parse_remote_url("http://10.0.0.7:4444").expect("url").is_loopback());
+        assert!(!parse_remote_url("http://10.0.0.7:4444")
+            .expect("url")
+            .is_loopback());
     }
 
     #[test]
@@ -491,7 +493,10 @@ mod tests {
         let always = &request["capabilities"]["alwaysMatch"];
         assert_eq!(always["browserName"], "chrome");
         assert_eq!(always["webSocketUrl"], true);
-        assert_eq!(always["unhandledPromptBehavior"], json!({"default": "ignore"}));
+        assert_eq!(
+            always["unhandledPromptBehavior"],
+            json!({"default": "ignore"})
+        );
         assert_eq!(always["goog:chromeOptions"]["args"][0], "--headless=new");
         let firefox = RemoteSessionOptions::new("ws://127.0.0.1:1/session", BrowserKind::Firefox);
         assert_eq!(firefox.always_match(false)["browserName"], "firefox");
@@ -522,15 +527,20 @@ mod tests {
         std::fs::write(folder.path().join("manifest.json"), b"{}").expect("write");
         let local = parse_remote_url("http://127.0.0.1:9515").expect("url");
         let remote = parse_remote_url("http://10.0.0.7:4444").expect("url");
-        let by_path = extension_install_params(folder.path(), &ExtensionDelivery::Automatic, &local)
-            .expect("params");
+        let by_path =
+            extension_install_params(folder.path(), &ExtensionDelivery::Automatic, &local)
+                .expect("params");
         assert_eq!(by_path["extensionData"]["type"], "path");
         let archived =
             extension_install_params(folder.path(), &ExtensionDelivery::Automatic, &remote)
                 .expect("params");
         assert_eq!(archived["extensionData"]["type"], "base64");
-        let bytes = crate::base64::decode(archived["extensionData"]["value"].as_str().unwrap_or_default())
-            .expect("base64");
+        let bytes = crate::base64::decode(
+            archived["extensionData"]["value"]
+                .as_str()
+                .unwrap_or_default(),
+        )
+        .expect("base64");
         assert_eq!(&bytes[..4], b"PK\x03\x04");
         let there = extension_install_params(
             folder.path(),

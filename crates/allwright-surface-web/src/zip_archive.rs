@@ -58,7 +58,10 @@ pub fn zip_folder(folder: &Path) -> std::io::Result<Vec<u8>> {
     let too_large = |what: &str| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("{} is too large for a zip without ZIP64 ({what})", folder.display()),
+            format!(
+                "{} is too large for a zip without ZIP64 ({what})",
+                folder.display()
+            ),
         )
     };
     let files = files_under(folder)?;

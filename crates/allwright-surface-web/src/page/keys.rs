@@ -112,7 +112,8 @@ pub fn parse_key_chord(text: &str) -> Result<KeyChord, String> {
     let mut modifiers = Vec::new();
     if !head.is_empty() {
         for part in head.split('+') {
-            let value = key_value(part).ok_or_else(|| format!("unknown key {part:?} in {text:?}"))?;
+            let value =
+                key_value(part).ok_or_else(|| format!("unknown key {part:?} in {text:?}"))?;
             if !is_modifier(&value) {
                 return Err(format!(
                     "{part:?} in {text:?} is not a modifier (Shift, Control, Alt, Meta)"

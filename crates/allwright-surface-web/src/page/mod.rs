@@ -16,11 +16,11 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::bidi::{BidiConnection, BidiError, BidiErrorKind};
-pub use params::{ChildContext, ImageFormat, ScreenshotArea};
 use params::{
     boolean_argument, call_function_params, element_argument, read_call_function_result,
     remote_boolean, remote_elements, remote_json, remote_string, string_argument,
 };
+pub use params::{ChildContext, ImageFormat, ScreenshotArea};
 
 /// A reference to one element: its BiDi shared id (WebDriver BiDi, script.SharedReference),
 /// valid in every realm of the document it was found in until that document goes away.
@@ -307,12 +307,21 @@ impl<'connection> Page<'connection> {
         let visible = remote_json(&remote)?;
         visible
             .as_array()
-            .map(|items| items.iter().map(|item| item.as_bool() == Some(true)).collect())
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|item| item.as_bool() == Some(true))
+                    .collect()
+            })
             .ok_or_else(|| PageError::UnexpectedResult(format!("visibility answered {visible}")))
     }
 
     /// Whether at least one element matching `selector` is visible.
-    pub async fn is_visible(&self, selector: &str, options: QueryOptions) -> Result<bool, PageError> {
+    pub async fn is_visible(
+        &self,
+        selector: &str,
+        options: QueryOptions,
+    ) -> Result<bool, PageError> {
         let elements = self.query_all(selector, options).await?;
         if elements.is_empty() {
             return Ok(false);
@@ -399,7 +408,11 @@ impl<'connection> Page<'connection> {
     /// events, in the order a browser fires them, and frameworks that track the value through
     /// their own setter (React's controlled inputs) see the change without a special case. The
     /// price is one key press per character, so a long text takes longer.
-    pub async fn fill(&self, element: &ElementHandle, text: &str) -> Result<FillOutcome, PageError> {
+    pub async fn fill(
+        &self,
+        element: &ElementHandle,
+        text: &str,
+    ) -> Result<FillOutcome, PageError> {
         let remote = self
             .call(scripts::PREPARE_FILL, vec![element_argument(element)])
             .await?;
@@ -414,7 +427,9 @@ impl<'connection> Page<'connection> {
                 )))
             }
         }
-        let had_value = prepared["value"].as_str().is_some_and(|value| !value.is_empty());
+        let had_value = prepared["value"]
+            .as_str()
+            .is_some_and(|value| !value.is_empty());
         if text.is_empty() {
             if had_value {
                 self.press("Backspace").await?;

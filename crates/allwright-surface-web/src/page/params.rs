@@ -109,14 +109,16 @@ pub fn remote_elements(remote: &Value) -> Result<Vec<ElementHandle>, PageError> 
     };
     items
         .iter()
-        .map(|item| match (item["type"].as_str(), item["sharedId"].as_str()) {
-            (Some("node"), Some(shared_id)) => Ok(ElementHandle {
-                shared_id: shared_id.to_owned(),
-            }),
-            _ => Err(PageError::UnexpectedResult(format!(
-                "expected a node with a sharedId, got {item}"
-            ))),
-        })
+        .map(
+            |item| match (item["type"].as_str(), item["sharedId"].as_str()) {
+                (Some("node"), Some(shared_id)) => Ok(ElementHandle {
+                    shared_id: shared_id.to_owned(),
+                }),
+                _ => Err(PageError::UnexpectedResult(format!(
+                    "expected a node with a sharedId, got {item}"
+                ))),
+            },
+        )
         .collect()
 }
 
@@ -233,7 +235,11 @@ pub enum ImageFormat {
 /// `browsingContext.captureScreenshot` (WebDriver BiDi, browsingContext.captureScreenshot:
 /// `origin` "viewport" or "document", `format: {type, quality}` with quality from 0.0 to 1.0,
 /// `clip` an element or a box).
-pub fn capture_screenshot_params(context: &str, area: &ScreenshotArea, format: ImageFormat) -> Value {
+pub fn capture_screenshot_params(
+    context: &str,
+    area: &ScreenshotArea,
+    format: ImageFormat,
+) -> Value {
     let mut params = json!({ "context": context });
     params["format"] = match format {
         ImageFormat::Png => json!({ "type": "image/png" }),
@@ -330,7 +336,10 @@ mod tests {
                 element_argument(&element("s1")),
             ],
         );
-        assert_eq!(params["target"], json!({"context": "ctx", "sandbox": "allwright"}));
+        assert_eq!(
+            params["target"],
+            json!({"context": "ctx", "sandbox": "allwright"})
+        );
         assert_eq!(params["awaitPromise"], json!(true));
         assert_eq!(
             params["arguments"],
@@ -340,7 +349,8 @@ mod tests {
 
     #[test]
     fn call_results_and_exceptions_are_read() {
-        let success = json!({"type": "success", "result": {"type": "string", "value": "hi"}, "realm": "r"});
+        let success =
+            json!({"type": "success", "result": {"type": "string", "value": "hi"}, "realm": "r"});
         let remote = read_call_function_result(&success).expect("success");
         assert_eq!(remote_string(&remote), Ok("hi".to_owned()));
         assert!(remote_boolean(&remote).is_err());
@@ -368,7 +378,10 @@ mod tests {
             remote_elements(&remote),
             Ok(vec![element("f.1.d.2.e.3"), element("f.1.d.2.e.4")])
         );
-        assert!(remote_elements(&json!({"type": "array", "value": [{"type": "number", "value": 1}]})).is_err());
+        assert!(remote_elements(
+            &json!({"type": "array", "value": [{"type": "number", "value": 1}]})
+        )
+        .is_err());
         assert!(remote_elements(&json!({"type": "null"})).is_err());
     }
 
@@ -399,7 +412,10 @@ mod tests {
             ])
         );
         let hover = pointer_actions_params("ctx", 1, 2, false);
-        assert_eq!(hover["actions"][0]["actions"].as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            hover["actions"][0]["actions"].as_array().map(Vec::len),
+            Some(1)
+        );
     }
 
     #[test]
@@ -431,7 +447,10 @@ mod tests {
         );
         let typing = typing_actions_params("ctx", &["x".to_owned()]);
         assert_eq!(typing["actions"][0]["type"], "key");
-        assert_eq!(typing["actions"][0]["actions"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            typing["actions"][0]["actions"].as_array().map(Vec::len),
+            Some(2)
+        );
     }
 
     #[test]
@@ -447,13 +466,19 @@ mod tests {
             ImageFormat::Jpeg { quality: 80 },
         );
         assert_eq!(full["origin"], "document");
-        assert_eq!(full["format"], json!({"type": "image/jpeg", "quality": 0.8}));
+        assert_eq!(
+            full["format"],
+            json!({"type": "image/jpeg", "quality": 0.8})
+        );
         let one = capture_screenshot_params(
             "c",
             &ScreenshotArea::Element(element("s9")),
             ImageFormat::Png,
         );
-        assert_eq!(one["clip"], json!({"type": "element", "element": {"sharedId": "s9"}}));
+        assert_eq!(
+            one["clip"],
+            json!({"type": "element", "element": {"sharedId": "s9"}})
+        );
         let boxed = capture_screenshot_params(
             "c",
             &ScreenshotArea::Box {
@@ -468,7 +493,10 @@ mod tests {
             boxed["clip"],
             json!({"type": "box", "x": 1.0, "y": 2.0, "width": 3.0, "height": 4.0})
         );
-        assert_eq!(screenshot_bytes(&json!({"data": "iVBORw=="})), Ok(vec![0x89, b'P', b'N', b'G']));
+        assert_eq!(
+            screenshot_bytes(&json!({"data": "iVBORw=="})),
+            Ok(vec![0x89, b'P', b'N', b'G'])
+        );
         assert!(screenshot_bytes(&json!({})).is_err());
     }
 
