@@ -30,7 +30,9 @@ pub use bidi::{BidiConnection, BidiError, BidiErrorKind};
 pub use launch::{
     BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchError, LaunchedBrowser,
 };
-pub use lifecycle::{Lifecycle, LifecycleEvent, OpenPrompt, PromptType};
+pub use lifecycle::{
+    Lifecycle, LifecycleEvent, OpenPrompt, PromptInContext, PromptType, Unblocked,
+};
 pub use page::{ElementHandle, Page, PageError, QueryOptions};
 
 #[cfg(test)]

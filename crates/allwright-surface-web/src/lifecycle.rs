@@ -184,22 +184,78 @@ pub fn lifecycle_event_from_bidi(event: &BidiEvent) -> Option<LifecycleEvent> {
     }
 }
 
-/// The prompts open now, by context, kept up to date from the events.
+/// A prompt and the browsing context the browser reported it in.
+///
+/// Both Chromium 156 and Firefox 153 report a prompt raised in a frame with the frame's
+/// context (not the tab's), and accept `handleUserPrompt` with either; a prompt blocks its
+/// whole tab, so lookups go by tab ([`PromptRegistry::open_prompt_in_tab`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptInContext {
+    pub context: String,
+    pub prompt: OpenPrompt,
+}
+
+/// The prompts open now, and the tree of browsing contexts they are looked up in, kept up to
+/// date from the events.
 #[derive(Debug, Default)]
 pub struct PromptRegistry {
     open: HashMap<String, OpenPrompt>,
+    /// Each known context's parent (`None` for a tab).
+    parents: HashMap<String, Option<String>>,
 }
 
 impl PromptRegistry {
-    /// Applies one event: a prompt opens, closes, or goes with its context.
+    /// Learns the contexts of a `browsingContext.getTree` result (without `root`: every tab and
+    /// frame). A context the events already described is left as they said.
+    pub fn learn_tree(&mut self, get_tree_result: &Value) {
+        let mut pending: Vec<(&Value, Option<String>)> = get_tree_result["contexts"]
+            .as_array()
+            .map(|contexts| contexts.iter().map(|context| (context, None)).collect())
+            .unwrap_or_default();
+        while let Some((info, parent)) = pending.pop() {
+            let Some(context) = info["context"].as_str() else {
+                continue;
+            };
+            let parent = info["parent"].as_str().map(str::to_owned).or(parent);
+            self.parents.entry(context.to_owned()).or_insert(parent);
+            if let Some(children) = info["children"].as_array() {
+                pending.extend(
+                    children
+                        .iter()
+                        .map(|child| (child, Some(context.to_owned()))),
+                );
+            }
+        }
+    }
+
+    /// Applies one event: a context appears or goes, a prompt opens or closes.
     pub fn apply(&mut self, event: &LifecycleEvent) {
         match event {
+            LifecycleEvent::ContextCreated {
+                context, parent, ..
+            } => {
+                self.parents.insert(context.clone(), parent.clone());
+            }
+            LifecycleEvent::ContextDestroyed { context } => {
+                self.open.remove(context);
+                self.parents.remove(context);
+            }
             LifecycleEvent::UserPromptOpened { context, prompt } => {
                 self.open.insert(context.clone(), prompt.clone());
             }
-            LifecycleEvent::UserPromptClosed { context, .. }
-            | LifecycleEvent::ContextDestroyed { context } => {
-                self.open.remove(context);
+            // A tab has one prompt at a time, and a browser may report the close in the tab's
+            // context although the open named a frame: every prompt of the tab is closed.
+            LifecycleEvent::UserPromptClosed { context, .. } => {
+                let tab = self.tab_of(context);
+                let closed: Vec<String> = self
+                    .open
+                    .keys()
+                    .filter(|open_context| self.tab_of(open_context) == tab)
+                    .cloned()
+                    .collect();
+                for open_context in closed {
+                    self.open.remove(&open_context);
+                }
             }
             // A new document in the context means the prompt of the old one is gone.
             LifecycleEvent::Navigation {
@@ -209,12 +265,39 @@ impl PromptRegistry {
             } => {
                 self.open.remove(context);
             }
-            _ => {}
+            LifecycleEvent::Navigation { .. } => {}
         }
     }
 
+    /// The tab (top-level context) a context belongs to; an unknown context is its own tab.
+    pub fn tab_of(&self, context: &str) -> String {
+        let mut current = context.to_owned();
+        // The depth bound guards against a cycle in a broken event sequence.
+        for _ in 0..64 {
+            match self.parents.get(&current) {
+                Some(Some(parent)) => current = parent.clone(),
+                _ => break,
+            }
+        }
+        current
+    }
+
+    /// The prompt open in `context` itself.
     pub fn open_prompt(&self, context: &str) -> Option<&OpenPrompt> {
         self.open.get(context)
+    }
+
+    /// The prompt open anywhere in the tab of `context` (the tab itself or any of its frames):
+    /// the one that blocks scripts and input there.
+    pub fn open_prompt_in_tab(&self, context: &str) -> Option<PromptInContext> {
+        let tab = self.tab_of(context);
+        self.open
+            .iter()
+            .find(|(open_context, _)| self.tab_of(open_context) == tab)
+            .map(|(open_context, prompt)| PromptInContext {
+                context: open_context.clone(),
+                prompt: prompt.clone(),
+            })
     }
 
     /// Every open prompt, by context.
@@ -299,6 +382,17 @@ impl Lifecycle {
                 }
             }
         }
+        // Frames that existed before the subscription are learnt from the tree.
+        match connection
+            .command("browsingContext.getTree", json!({}))
+            .await
+        {
+            Ok(tree) => lock(&prompts).learn_tree(&tree),
+            Err(error) => {
+                tracker.abort();
+                return Err(error);
+            }
+        }
         Ok(Self {
             prompts,
             subscribed_events,
@@ -307,9 +401,56 @@ impl Lifecycle {
         })
     }
 
-    /// The prompt open in `context` now, if any.
-    pub fn open_prompt(&self, context: &str) -> Option<OpenPrompt> {
-        lock(&self.prompts).open_prompt(context).cloned()
+    /// The prompt open now in the tab of `context` (in the tab or any of its frames), if any.
+    pub fn open_prompt(&self, context: &str) -> Option<PromptInContext> {
+        lock(&self.prompts).open_prompt_in_tab(context)
+    }
+
+    /// Runs an operation on `context` unless a prompt blocks its tab: when one is open already,
+    /// the operation does not start; when one opens while it runs, the operation is dropped
+    /// (its BiDi command's late answer is discarded) and the prompt is returned.
+    ///
+    /// Both browsers hold `input.performActions` until a prompt that the input raised is
+    /// answered; Chromium 156 also holds `script.callFunction` and `captureScreenshot` in a
+    /// tab whose prompt is open, while Firefox 153 answers them. So without this, a click on a
+    /// button that calls `alert()` waits for the command timeout.
+    pub async fn unless_prompt_opens<T>(
+        &self,
+        connection: &BidiConnection,
+        context: &str,
+        operation: impl std::future::Future<Output = T>,
+    ) -> Unblocked<T> {
+        // Listen before looking, so that a prompt opening in between is not missed.
+        let mut events = connection.subscribe_events();
+        if let Some(open) = self.open_prompt(context) {
+            return Unblocked::PromptOpen(open);
+        }
+        let mut operation = std::pin::pin!(operation);
+        loop {
+            tokio::select! {
+                result = &mut operation => return Unblocked::Finished(result),
+                event = events.recv() => match event {
+                    Ok(event) => {
+                        if let Some(LifecycleEvent::UserPromptOpened { context: prompt_context, prompt }) =
+                            lifecycle_event_from_bidi(&event)
+                        {
+                            let registry = lock(&self.prompts);
+                            if registry.tab_of(&prompt_context) == registry.tab_of(context) {
+                                return Unblocked::PromptOpen(PromptInContext {
+                                    context: prompt_context,
+                                    prompt,
+                                });
+                            }
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    // The connection is gone: the operation fails by itself.
+                    Err(broadcast::error::RecvError::Closed) => {
+                        return Unblocked::Finished(operation.await)
+                    }
+                },
+            }
+        }
     }
 
     /// Every prompt open now, by context.
@@ -341,6 +482,14 @@ impl Drop for Lifecycle {
     fn drop(&mut self) {
         self.tracker.abort();
     }
+}
+
+/// The outcome of [`Lifecycle::unless_prompt_opens`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unblocked<T> {
+    Finished(T),
+    /// A prompt blocks the tab; answer it with [`BidiConnection::handle_user_prompt`].
+    PromptOpen(PromptInContext),
 }
 
 /// Lifecycle events as they arrive.
@@ -491,6 +640,50 @@ mod tests {
             context: "c".into(),
         });
         assert_eq!(registry.all().count(), 0);
+    }
+
+    #[test]
+    fn a_prompt_in_a_frame_blocks_its_tab_and_a_close_in_the_tab_clears_it() {
+        let mut registry = PromptRegistry::default();
+        registry.learn_tree(&json!({"contexts": [
+            {"context": "tab", "parent": null, "children": [
+                {"context": "frame", "children": [{"context": "inner", "children": []}]}
+            ]},
+            {"context": "other-tab", "parent": null, "children": []}
+        ]}));
+        assert_eq!(registry.tab_of("inner"), "tab");
+        registry.apply(&LifecycleEvent::ContextCreated {
+            context: "late-frame".into(),
+            parent: Some("frame".into()),
+            url: "about:blank".into(),
+        });
+        assert_eq!(registry.tab_of("late-frame"), "tab");
+        let prompt = OpenPrompt {
+            prompt_type: PromptType::Alert,
+            message: "From the frame".into(),
+            default_value: None,
+            handler: None,
+        };
+        registry.apply(&LifecycleEvent::UserPromptOpened {
+            context: "inner".into(),
+            prompt: prompt.clone(),
+        });
+        assert_eq!(
+            registry.open_prompt_in_tab("tab"),
+            Some(PromptInContext {
+                context: "inner".into(),
+                prompt
+            })
+        );
+        assert!(registry.open_prompt_in_tab("late-frame").is_some());
+        assert_eq!(registry.open_prompt_in_tab("other-tab"), None);
+        registry.apply(&LifecycleEvent::UserPromptClosed {
+            context: "tab".into(),
+            prompt_type: PromptType::Alert,
+            accepted: true,
+            user_text: None,
+        });
+        assert_eq!(registry.open_prompt_in_tab("tab"), None);
     }
 
     #[test]

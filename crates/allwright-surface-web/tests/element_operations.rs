@@ -17,7 +17,7 @@ use allwright_surface_web::launch::{
     BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
 };
 use allwright_surface_web::lifecycle::{
-    Lifecycle, LifecycleEvent, LifecycleEvents, NavigationStage, PromptType,
+    Lifecycle, LifecycleEvent, LifecycleEvents, NavigationStage, PromptType, Unblocked,
 };
 use allwright_surface_web::page::{
     ImageFormat, Page, PageError, PointerRouting, QueryOptions, ScreenshotArea,
@@ -401,7 +401,7 @@ async fn prompts_raised_by_a_click_come_back_as_events_and_are_answered() {
             assert_eq!(
                 lifecycle
                     .open_prompt(&fixture.context)
-                    .map(|open| open.prompt_type),
+                    .map(|open| open.prompt.prompt_type),
                 Some(prompt_type),
                 "the registry knows the open prompt"
             );
@@ -899,4 +899,107 @@ async fn a_remote_end_session_installs_the_extension_and_drives_a_page() {
         let _ = connection.close_browser().await;
     }
     session.end().await;
+}
+
+/// A click that raises a prompt comes back as "prompt open" instead of waiting for the command
+/// timeout, for the tab's own prompts and a cross-origin frame's; a prompt already open stops
+/// the next operation before it starts. Pins what each browser does while a prompt is open:
+/// Chromium holds sandbox scripts in the tab, Firefox answers them.
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn a_click_that_raises_a_prompt_returns_prompt_open_instead_of_waiting() {
+    let fixture = Fixture::start().await;
+    let connection = fixture.browser.bidi();
+    let lifecycle = Lifecycle::start(connection).await.expect("subscribe");
+    let page = fixture.page();
+    let button = element(&page, "#alert").await;
+    let outcome = tokio::time::timeout(
+        PATIENCE,
+        lifecycle.unless_prompt_opens(connection, &fixture.context, page.click(&button)),
+    )
+    .await
+    .expect("no waiting for the command timeout");
+    let Unblocked::PromptOpen(open) = outcome else {
+        panic!("expected an open prompt, got {outcome:?}")
+    };
+    assert_eq!(open.context, fixture.context);
+    assert_eq!(open.prompt.prompt_type, PromptType::Alert);
+    assert_eq!(open.prompt.message, "Saved!");
+    assert_eq!(lifecycle.open_prompt(&fixture.context), Some(open.clone()));
+    // The next operation does not even start.
+    let next = lifecycle
+        .unless_prompt_opens(
+            connection,
+            &fixture.context,
+            page.count("button", QueryOptions::default()),
+        )
+        .await;
+    assert!(matches!(next, Unblocked::PromptOpen(_)), "{next:?}");
+    let script_while_open = tokio::time::timeout(
+        Duration::from_secs(2),
+        page.count("button", QueryOptions::default()),
+    )
+    .await;
+    match browser_kind() {
+        BrowserKind::Chromium => assert!(
+            script_while_open.is_err(),
+            "Chromium holds scripts: {script_while_open:?}"
+        ),
+        BrowserKind::Firefox => assert!(
+            matches!(script_while_open, Ok(Ok(8))),
+            "Firefox answers: {script_while_open:?}"
+        ),
+    }
+    connection
+        .handle_user_prompt(&open.context, true, None)
+        .await
+        .expect("accept");
+    assert!(fixture.log().await.contains("alert returned"));
+
+    // A cross-origin frame's alert is reported in the frame's context and blocks the tab.
+    let frames = page.child_contexts().await.expect("frames");
+    let frame_page = page.frame(&frames[1].context);
+    let frame_button = element(&frame_page, "#frame-alert").await;
+    let outcome = tokio::time::timeout(
+        PATIENCE,
+        lifecycle.unless_prompt_opens(
+            connection,
+            &frames[1].context,
+            frame_page.click(&frame_button),
+        ),
+    )
+    .await
+    .expect("no waiting for the command timeout");
+    let Unblocked::PromptOpen(open) = outcome else {
+        panic!("expected an open prompt, got {outcome:?}")
+    };
+    assert_eq!(open.context, frames[1].context);
+    assert_eq!(open.prompt.message, "From the frame");
+    assert_eq!(
+        lifecycle
+            .open_prompt(&fixture.context)
+            .map(|open| open.context),
+        Some(frames[1].context.clone()),
+        "the tab's lookup finds its frame's prompt"
+    );
+    connection
+        .handle_user_prompt(&open.context, true, None)
+        .await
+        .expect("accept through the frame's context");
+    let frame_log = element(&frame_page, "#frame-log").await;
+    let mut logged = String::new();
+    for _ in 0..20 {
+        logged = frame_page
+            .text_content(&frame_log)
+            .await
+            .expect("frame log");
+        if logged.contains("frame alert returned") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(logged.contains("frame alert returned"), "{logged:?}");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(lifecycle.open_prompt(&fixture.context), None);
+    fixture.end().await;
 }
