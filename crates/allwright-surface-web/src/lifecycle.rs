@@ -323,9 +323,12 @@ pub fn handle_user_prompt_params(context: &str, accept: bool, user_text: Option<
 
 /// The session capability that keeps prompts open until the client answers them
 /// (WebDriver BiDi, session.UserPromptHandler; the classic `unhandledPromptBehavior`
-/// capability extended to a map).
+/// capability extended to a map). `beforeUnload` is named on its own because the spec's
+/// fallback for it is "accept", not `default`. chromedriver 156 and Firefox 153 accept the map.
+/// (Neither browser raised a beforeunload prompt under BiDi in the tests, see
+/// `a_beforeunload_handler_raises_no_prompt_under_bidi`.)
 pub fn keep_prompts_open_capability() -> Value {
-    json!({ "default": "ignore" })
+    json!({ "default": "ignore", "beforeUnload": "ignore" })
 }
 
 /// The lifecycle of a BiDi session: the subscription and the registry of open prompts. The
@@ -711,6 +714,9 @@ mod tests {
             subscribe_params("browsingContext.load"),
             json!({"events": ["browsingContext.load"]})
         );
-        assert_eq!(keep_prompts_open_capability(), json!({"default": "ignore"}));
+        assert_eq!(
+            keep_prompts_open_capability(),
+            json!({"default": "ignore", "beforeUnload": "ignore"})
+        );
     }
 }

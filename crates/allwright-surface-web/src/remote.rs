@@ -495,7 +495,7 @@ mod tests {
         assert_eq!(always["webSocketUrl"], true);
         assert_eq!(
             always["unhandledPromptBehavior"],
-            json!({"default": "ignore"})
+            keep_prompts_open_capability()
         );
         assert_eq!(always["goog:chromeOptions"]["args"][0], "--headless=new");
         let firefox = RemoteSessionOptions::new("ws://127.0.0.1:1/session", BrowserKind::Firefox);
