@@ -276,6 +276,20 @@ async fn selectors_count_check_visibility_read_text_and_pierce_open_shadow_roots
         .await
         .expect("set an aria-ref");
     assert_eq!(page.query("[aria-ref=\"e12\"]", plain).await, Ok(trusted));
+    // Across frames: the frame button is in both frames, not in the top document.
+    let everywhere = page
+        .query_all_in_frames("#frame-button", plain)
+        .await
+        .expect("query all frames");
+    let frames = page.child_contexts().await.expect("frames");
+    let contexts: Vec<&str> = everywhere
+        .iter()
+        .map(|found| found.context.as_str())
+        .collect();
+    assert_eq!(
+        contexts,
+        [frames[0].context.as_str(), frames[1].context.as_str()]
+    );
     fixture.end().await;
 }
 
@@ -1106,5 +1120,34 @@ async fn moving_the_pointer_away_closes_a_mouseenter_menu() {
             .expect("visible?"),
         "mouseleave reached the wrapper"
     );
+    fixture.end().await;
+}
+
+/// A frame's viewport and one of its elements are captured in both browsers (Chromium through
+/// the tab, translated; Firefox directly): right sizes, and the button's own colour inside.
+#[tokio::test]
+#[ignore = "needs a browser"]
+async fn screenshots_of_a_frame_and_of_an_element_in_it() {
+    let fixture = Fixture::start().await;
+    let page = fixture.page();
+    let frames = page.child_contexts().await.expect("frames");
+    for frame in &frames {
+        let frame_page = page.frame(&frame.context);
+        let viewport = frame_page
+            .screenshot(&ScreenshotArea::Viewport, ImageFormat::Png)
+            .await
+            .expect("the frame's viewport");
+        let (width, height, pixels, color_type) = decode_png(&viewport);
+        assert_eq!((width, height), (300, 160), "{}", frame.url);
+        // The frame's top-left corner holds the decoy button, not the green frame border.
+        assert_ne!(pixel(&pixels, width, color_type, 1, 1), [0, 128, 0]);
+        let button = element(&frame_page, "#frame-button").await;
+        let one = frame_page
+            .screenshot(&ScreenshotArea::Element(button), ImageFormat::Png)
+            .await
+            .expect("an element in the frame");
+        let (width, height, _, _) = decode_png(&one);
+        assert_eq!((width, height), (90, 30), "{}", frame.url);
+    }
     fixture.end().await;
 }

@@ -29,6 +29,13 @@ pub struct ElementHandle {
     pub shared_id: String,
 }
 
+/// An element and the browsing context (document) it is in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElementInContext {
+    pub context: String,
+    pub element: ElementHandle,
+}
+
 /// Where an element operation looks for elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct QueryOptions {
@@ -508,31 +515,8 @@ impl<'connection> Page<'connection> {
         let mut context = self.context.to_owned();
         let mut point = point;
         while let Some(parent) = self.parent_context(&context).await? {
-            let frames = self
-                .call_in(&parent, scripts::FRAME_ELEMENTS_WITH_WINDOWS, Vec::new())
-                .await?;
-            let frame_element = params::remote_frame_elements(&frames)
-                .into_iter()
-                .find(|(_, child)| *child == context)
-                .map(|(frame_element, _)| frame_element)
-                .ok_or_else(|| PageError::FrameElementNotFound {
-                    context: context.clone(),
-                })?;
-            let origin = remote_json(
-                &self
-                    .call_in(
-                        &parent,
-                        scripts::FRAME_CONTENT_ORIGIN,
-                        vec![element_argument(&frame_element)],
-                    )
-                    .await?,
-            )?;
-            let (Some(origin_x), Some(origin_y)) = (origin["x"].as_f64(), origin["y"].as_f64())
-            else {
-                return Err(PageError::UnexpectedResult(format!(
-                    "the frame origin is {origin}"
-                )));
-            };
+            let (frame_element, origin_x, origin_y) =
+                self.frame_element_and_origin(&parent, &context).await?;
             point = PointerPoint {
                 x: (origin_x + point.x as f64).floor() as i64,
                 y: (origin_y + point.y as f64).floor() as i64,
@@ -541,6 +525,54 @@ impl<'connection> Page<'connection> {
             context = parent;
         }
         Ok((context, point))
+    }
+
+    /// The top-level context and where this context's viewport starts in the top-level
+    /// viewport (the sum of the frames' content-box origins on the way up).
+    async fn viewport_origin_in_top_level(&self) -> Result<(String, f64, f64), PageError> {
+        let mut context = self.context.to_owned();
+        let (mut x, mut y) = (0.0, 0.0);
+        while let Some(parent) = self.parent_context(&context).await? {
+            let (_, origin_x, origin_y) = self.frame_element_and_origin(&parent, &context).await?;
+            x += origin_x;
+            y += origin_y;
+            context = parent;
+        }
+        Ok((context, x, y))
+    }
+
+    /// The element embedding `child` in the `parent` document, and where the child's viewport
+    /// starts in the parent's viewport.
+    async fn frame_element_and_origin(
+        &self,
+        parent: &str,
+        child: &str,
+    ) -> Result<(ElementHandle, f64, f64), PageError> {
+        let frames = self
+            .call_in(parent, scripts::FRAME_ELEMENTS_WITH_WINDOWS, Vec::new())
+            .await?;
+        let frame_element = params::remote_frame_elements(&frames)
+            .into_iter()
+            .find(|(_, frame_context)| frame_context == child)
+            .map(|(frame_element, _)| frame_element)
+            .ok_or_else(|| PageError::FrameElementNotFound {
+                context: child.to_owned(),
+            })?;
+        let origin = remote_json(
+            &self
+                .call_in(
+                    parent,
+                    scripts::FRAME_CONTENT_ORIGIN,
+                    vec![element_argument(&frame_element)],
+                )
+                .await?,
+        )?;
+        match (origin["x"].as_f64(), origin["y"].as_f64()) {
+            (Some(x), Some(y)) => Ok((frame_element, x, y)),
+            _ => Err(PageError::UnexpectedResult(format!(
+                "the frame origin is {origin}"
+            ))),
+        }
     }
 
     /// Checks that the point of `context`'s viewport hits `element` (used for frame elements).
@@ -598,8 +630,51 @@ impl<'connection> Page<'connection> {
     // ----- Screenshots -----
 
     /// A screenshot as image bytes (PNG or JPEG, decoded from BiDi's base64).
+    ///
+    /// SPEC DIFFERENCE: Chromium 156 captures top-level contexts only ("Non-top-level
+    /// 'context' ... is currently not supported"); Firefox 153 captures a frame's viewport and
+    /// elements directly. For a frame in Chromium, the viewport, an element (scrolled into
+    /// view) or a box is captured from the tab as a box translated by the frames' positions;
+    /// a frame's full page cannot be, and fails with the browser's error.
     pub async fn screenshot(
         &self,
+        area: &ScreenshotArea,
+        format: ImageFormat,
+    ) -> Result<Vec<u8>, PageError> {
+        match self.capture_screenshot(self.context, area, format).await {
+            Err(PageError::Bidi(error))
+                if error.kind == BidiErrorKind::Unsupported
+                    && *area != ScreenshotArea::FullPage =>
+            {
+                let Some(frame_box) = self.frame_area_box(area).await? else {
+                    return Err(PageError::Bidi(error));
+                };
+                let (top_level, origin_x, origin_y) = self.viewport_origin_in_top_level().await?;
+                let ScreenshotArea::Box {
+                    x,
+                    y,
+                    width,
+                    height,
+                } = frame_box
+                else {
+                    return Err(PageError::Bidi(error));
+                };
+                let translated = ScreenshotArea::Box {
+                    x: x + origin_x,
+                    y: y + origin_y,
+                    width,
+                    height,
+                };
+                self.capture_screenshot(&top_level, &translated, format)
+                    .await
+            }
+            other => other,
+        }
+    }
+
+    async fn capture_screenshot(
+        &self,
+        context: &str,
         area: &ScreenshotArea,
         format: ImageFormat,
     ) -> Result<Vec<u8>, PageError> {
@@ -607,11 +682,65 @@ impl<'connection> Page<'connection> {
             .connection
             .command_with_timeout(
                 "browsingContext.captureScreenshot",
-                params::capture_screenshot_params(self.context, area, format),
+                params::capture_screenshot_params(context, area, format),
                 SCREENSHOT_TIMEOUT,
             )
             .await?;
         params::screenshot_bytes(&result)
+    }
+
+    /// The area as a box of this context's viewport (a frame's, for the fallback above):
+    /// `None` for an area that has no such box (the full page).
+    async fn frame_area_box(
+        &self,
+        area: &ScreenshotArea,
+    ) -> Result<Option<ScreenshotArea>, PageError> {
+        match area {
+            ScreenshotArea::FullPage => Ok(None),
+            ScreenshotArea::Box { .. } => Ok(Some(area.clone())),
+            ScreenshotArea::Viewport => {
+                let size = remote_json(&self.call(scripts::VIEWPORT_SIZE, Vec::new()).await?)?;
+                match (size["width"].as_f64(), size["height"].as_f64()) {
+                    (Some(width), Some(height)) => Ok(Some(ScreenshotArea::Box {
+                        x: 0.0,
+                        y: 0.0,
+                        width,
+                        height,
+                    })),
+                    _ => Err(PageError::UnexpectedResult(format!(
+                        "the viewport is {size}"
+                    ))),
+                }
+            }
+            ScreenshotArea::Element(element) => {
+                let found = remote_json(
+                    &self
+                        .call(
+                            scripts::ELEMENT_BOX_IN_VIEW,
+                            vec![element_argument(element)],
+                        )
+                        .await?,
+                )?;
+                match (
+                    found["x"].as_f64(),
+                    found["y"].as_f64(),
+                    found["width"].as_f64(),
+                    found["height"].as_f64(),
+                ) {
+                    (Some(x), Some(y), Some(width), Some(height))
+                        if width > 0.0 && height > 0.0 =>
+                    {
+                        Ok(Some(ScreenshotArea::Box {
+                            x,
+                            y,
+                            width,
+                            height,
+                        }))
+                    }
+                    _ => Err(PageError::NotVisible),
+                }
+            }
+        }
     }
 
     // ----- Frames -----
@@ -626,6 +755,44 @@ impl<'connection> Page<'connection> {
             )
             .await?;
         Ok(params::read_child_contexts(&tree))
+    }
+
+    /// Every element matching `selector` in this document and in all its frames, depth first
+    /// in document order, each with the context it is in. This is how an element marked by the
+    /// extension (a short-lived marker attribute) is found without knowing its frame: the
+    /// extension's frame ids and BiDi context ids are different namespaces.
+    pub async fn query_all_in_frames(
+        &self,
+        selector: &str,
+        options: QueryOptions,
+    ) -> Result<Vec<ElementInContext>, PageError> {
+        let tree = self
+            .connection
+            .command(
+                "browsingContext.getTree",
+                params::context_tree_params(self.context),
+            )
+            .await?;
+        let mut found = Vec::new();
+        for context in params::contexts_depth_first(&tree) {
+            let frame = Page {
+                connection: self.connection,
+                context: &context,
+                pointer_routing: self.pointer_routing,
+            };
+            match frame.query_all(selector, options).await {
+                Ok(elements) => {
+                    found.extend(elements.into_iter().map(|element| ElementInContext {
+                        context: context.clone(),
+                        element,
+                    }))
+                }
+                // A frame that went away during the walk has nothing to find.
+                Err(PageError::Bidi(error)) if error.kind == BidiErrorKind::NoSuchFrame => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(found)
     }
 
     /// A page for another context on the same connection (a frame from

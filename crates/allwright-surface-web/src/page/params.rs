@@ -308,6 +308,30 @@ pub fn read_child_contexts(result: &Value) -> Vec<ChildContext> {
         .collect()
 }
 
+/// `browsingContext.getTree` rooted at one context, all the way down.
+pub fn context_tree_params(context: &str) -> Value {
+    json!({ "root": context })
+}
+
+/// Every context of a `browsingContext.getTree` result, depth first in document order (the
+/// root, then each frame followed by its own frames).
+pub fn contexts_depth_first(result: &Value) -> Vec<String> {
+    let mut order = Vec::new();
+    let mut pending: Vec<&Value> = result["contexts"]
+        .as_array()
+        .map(|contexts| contexts.iter().rev().collect())
+        .unwrap_or_default();
+    while let Some(info) = pending.pop() {
+        if let Some(context) = info["context"].as_str() {
+            order.push(context.to_owned());
+        }
+        if let Some(children) = info["children"].as_array() {
+            pending.extend(children.iter().rev());
+        }
+    }
+    order
+}
+
 /// The parent of a context from a `browsingContext.getTree` result rooted at it (`parent` is
 /// null or absent for a top-level context).
 pub fn read_parent_context(result: &Value) -> Option<String> {
@@ -523,5 +547,15 @@ mod tests {
         let child = json!({"contexts": [{"context": "f1", "parent": "top", "children": []}]});
         assert_eq!(read_parent_context(&child), Some("top".to_owned()));
         assert!(read_child_contexts(&json!({})).is_empty());
+    }
+
+    #[test]
+    fn the_context_tree_is_walked_depth_first_in_document_order() {
+        let tree = json!({"contexts": [{"context": "top", "children": [
+            {"context": "a", "children": [{"context": "a1", "children": []}]},
+            {"context": "b", "children": []}
+        ]}]});
+        assert_eq!(contexts_depth_first(&tree), ["top", "a", "a1", "b"]);
+        assert_eq!(context_tree_params("top"), json!({"root": "top"}));
     }
 }

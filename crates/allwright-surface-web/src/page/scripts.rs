@@ -203,3 +203,23 @@ pub const HIT_TEST_AT_POINT: &str = r#"(element, x, y) => {
     covering: { tag: hit.localName, id: hit.id || '', className, text },
   });
 }"#;
+
+/// `() => string`: the size of the document's viewport without scroll bars, JSON
+/// `{width, height}`.
+pub const VIEWPORT_SIZE: &str = r#"() => JSON.stringify({
+  width: document.documentElement.clientWidth || window.innerWidth,
+  height: document.documentElement.clientHeight || window.innerHeight,
+})"#;
+
+/// `(element) => string`: scrolls the element into view when it is not wholly in the viewport
+/// and answers its border box in viewport coordinates, JSON `{x, y, width, height}`.
+pub const ELEMENT_BOX_IN_VIEW: &str = r#"(element) => {
+  const viewportWidth = document.documentElement.clientWidth || window.innerWidth;
+  const viewportHeight = document.documentElement.clientHeight || window.innerHeight;
+  let box = element.getBoundingClientRect();
+  if (box.left < 0 || box.top < 0 || box.right > viewportWidth || box.bottom > viewportHeight) {
+    element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    box = element.getBoundingClientRect();
+  }
+  return JSON.stringify({ x: box.left, y: box.top, width: box.width, height: box.height });
+}"#;
