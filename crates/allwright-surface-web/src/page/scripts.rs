@@ -8,6 +8,32 @@
 //! plain objects as key/value lists, which is more awkward to read than JSON text. Elements come
 //! back as node remote values, whose `sharedId` names the element in every realm of the document.
 
+/// The end of the two hit-testing functions, shared as text: with `element`, `x` and `y` in
+/// scope, finds what a pointer at (x, y) would hit, looking into open shadow roots
+/// (`shadowRoot.elementFromPoint`), and answers whether that is the element or inside it in
+/// the composed tree, or which element covers it.
+macro_rules! hit_test_at_x_y {
+    () => {
+        r#"  let hit = document.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  for (let node = hit; node; node = node.parentNode || node.host) {
+    if (node === element) return JSON.stringify({ status: 'ok', x, y });
+  }
+  if (!hit) return JSON.stringify({ status: 'not-visible' });
+  const text = (hit.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
+  const className = typeof hit.className === 'string' ? hit.className : '';
+  return JSON.stringify({
+    status: 'covered', x, y,
+    covering: { tag: hit.localName, id: hit.id || '', className, text },
+  });
+}"#
+    };
+}
+
 /// `(selector, pierceShadowRoots) => Element[]`: every element matching a CSS selector in the
 /// document, and, when asked, inside every open shadow root (depth first, in tree order of the
 /// hosts). An invalid selector throws, and the caller reports it as such.
@@ -100,7 +126,8 @@ pub const READ_VALUE: &str = r#"(element) => typeof element.value === 'string'
 /// target or inside it in the composed tree. Answers JSON:
 /// `{status: "ok", x, y}`, `{status: "covered", x, y, covering: {tag, id, className, text}}`,
 /// `{status: "not-visible"}` or `{status: "detached"}`.
-pub const PREPARE_POINTER_TARGET: &str = r#"(element) => {
+pub const PREPARE_POINTER_TARGET: &str = concat!(
+    r#"(element) => {
   if (!element.isConnected) return JSON.stringify({ status: 'detached' });
   const viewportWidth = document.documentElement.clientWidth || window.innerWidth;
   const viewportHeight = document.documentElement.clientHeight || window.innerHeight;
@@ -122,23 +149,9 @@ pub const PREPARE_POINTER_TARGET: &str = r#"(element) => {
   if (right <= left || bottom <= top) return JSON.stringify({ status: 'not-visible' });
   const x = Math.floor((left + right) / 2);
   const y = Math.floor((top + bottom) / 2);
-  let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  for (let node = hit; node; node = node.parentNode || node.host) {
-    if (node === element) return JSON.stringify({ status: 'ok', x, y });
-  }
-  if (!hit) return JSON.stringify({ status: 'not-visible' });
-  const text = (hit.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
-  const className = typeof hit.className === 'string' ? hit.className : '';
-  return JSON.stringify({
-    status: 'covered', x, y,
-    covering: { tag: hit.localName, id: hit.id || '', className, text },
-  });
-}"#;
+"#,
+    hit_test_at_x_y!()
+);
 
 /// `(element, colour) => void`: draws an outline over the element's border box, in a box of its
 /// own at the top of the stacking order that takes no pointer input (so it never changes what a
@@ -185,24 +198,7 @@ pub const FRAME_CONTENT_ORIGIN: &str = r#"(frame) => {
 /// `(element, x, y) => string`: whether a pointer at (x, y) of the viewport would hit the
 /// element (the same composed hit test as PREPARE_POINTER_TARGET, without scrolling). Used in a
 /// parent document for the frame element a translated point must land on. Same JSON answers.
-pub const HIT_TEST_AT_POINT: &str = r#"(element, x, y) => {
-  let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  for (let node = hit; node; node = node.parentNode || node.host) {
-    if (node === element) return JSON.stringify({ status: 'ok', x, y });
-  }
-  if (!hit) return JSON.stringify({ status: 'not-visible' });
-  const text = (hit.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
-  const className = typeof hit.className === 'string' ? hit.className : '';
-  return JSON.stringify({
-    status: 'covered', x, y,
-    covering: { tag: hit.localName, id: hit.id || '', className, text },
-  });
-}"#;
+pub const HIT_TEST_AT_POINT: &str = concat!("(element, x, y) => {\n", hit_test_at_x_y!());
 
 /// `() => string`: the size of the document's viewport without scroll bars, JSON
 /// `{width, height}`.
