@@ -7,15 +7,23 @@
 //! lifecycle and user prompts ([`lifecycle`]), and sessions on an existing WebDriver remote end
 //! ([`remote`]).
 //!
-//! The protocol rule of that document applies here: element operations performed from outside the
-//! page go through WebDriver BiDi. Nothing in this crate speaks CDP.
+//! The protocol rule of `spec/surface-web-snapshot.txt` applies here: element operations
+//! performed from outside the page go through WebDriver BiDi. Nothing in this crate speaks CDP
+//! (`tests::the_crate_sends_no_cdp` checks the sources).
 //!
 //! Invariants, stated as absences:
 //! - No browser is needed for `cargo test -p allwright-surface-web --lib`: the unit tests cover
-//!   message encoding and decoding, id correlation and error mapping, with an in-process
-//!   WebSocket peer where a connection is needed.
+//!   message encoding and decoding, id correlation, error mapping, every command's parameters
+//!   and the readers of its results, with an in-process WebSocket peer where a connection is
+//!   needed. The browser tests are `tests/element_operations.rs` (`-- --ignored`).
 //! - No process outlives its [`launch::LaunchedBrowser`]: every process is started in its own
 //!   process group, which is terminated on shutdown and killed on drop.
+//! - No event is synthesized in the page: clicks, hovers and keys are `input.performActions`,
+//!   so the page sees trusted events. Page functions run in the `allwright` sandbox realm; they
+//!   read, focus, select, scroll and draw the highlight overlay, and define nothing the page's
+//!   scripts can see.
+//! - No pointer action is sent before a hit test at its point found the target (or something
+//!   inside it), in its document and in every ancestor document of its frame.
 
 mod base64;
 pub mod bidi;

@@ -291,6 +291,11 @@ async fn fill_replaces_the_value_with_trusted_input_events() {
         "trusted:Zoë Smith"
     );
     assert_eq!(page.fill(&name, "").await.expect("empty").value, "");
+    // Characters no keyboard has a key for, outside the Basic Multilingual Plane too.
+    assert_eq!(
+        page.fill(&name, "日本 😀").await.expect("fill").value,
+        "日本 😀"
+    );
     let trusted = element(&page, "#trusted").await;
     assert_eq!(page.fill(&trusted, "x").await, Err(PageError::NotEditable));
     fixture.end().await;
@@ -952,6 +957,9 @@ async fn a_click_that_raises_a_prompt_returns_prompt_open_instead_of_waiting() {
         .handle_user_prompt(&open.context, true, None)
         .await
         .expect("accept");
+    page.release_input()
+        .await
+        .expect("release the input sources");
     assert!(fixture.log().await.contains("alert returned"));
 
     // A cross-origin frame's alert is reported in the frame's context and blocks the tab.

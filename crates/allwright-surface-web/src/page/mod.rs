@@ -462,6 +462,20 @@ impl<'connection> Page<'connection> {
         self.pointer_at(element, false).await
     }
 
+    /// Releases every key and button this session's input sources hold (WebDriver BiDi,
+    /// input.releaseActions). Needed after an action was cut short, for instance by a prompt
+    /// that opened between the press and the release of a click, so that the next action does
+    /// not start with a button still down.
+    pub async fn release_input(&self) -> Result<(), PageError> {
+        self.connection
+            .command(
+                "input.releaseActions",
+                serde_json::json!({ "context": self.context }),
+            )
+            .await?;
+        Ok(())
+    }
+
     /// The in-view centre of the element in its own viewport, after scrolling it into view, or
     /// the reason a pointer cannot reach it there.
     pub async fn pointer_target(&self, element: &ElementHandle) -> Result<PointerPoint, PageError> {
