@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::bidi::{BidiConnection, BidiError};
+use crate::bidi::{BidiConnection, BidiError, BidiErrorKind};
 use crate::launch::BrowserKind;
 use crate::lifecycle::keep_prompts_open_capability;
 use crate::webdriver_http;
@@ -319,7 +319,18 @@ impl RemoteSession {
                     &options.extension_delivery,
                     &session.endpoint,
                 )?;
-                let result = session.bidi.command("webExtension.install", params).await?;
+                let archived = params["extensionData"]["type"] == "base64";
+                let result = session
+                    .bidi
+                    .command("webExtension.install", params)
+                    .await
+                    .map_err(|error| match error.kind {
+                        BidiErrorKind::Unsupported if archived => RemoteError::Extension(format!(
+                            "the remote browser installs extensions by path only ({}); copy the extension folder to the remote machine and pass its path there (ExtensionDelivery::PathOnRemote)",
+                            error.message
+                        )),
+                        _ => RemoteError::Bidi(error),
+                    })?;
                 Ok::<_, RemoteError>(crate::bidi::commands::installed_extension_id(&result)?)
             }
             .await;
