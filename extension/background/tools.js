@@ -2,7 +2,7 @@
 // frames (docs/protocol.md, "Tools"). Results and errors leave as plain objects.
 
 import { api, fail, messages } from "./platform.js";
-import { validateArguments } from "./validate.js";
+import { loadToolContract, validateArguments } from "./validate.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { goBack, navigate } from "./navigation.js";
 import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
@@ -39,7 +39,8 @@ const TOOLS = Object.freeze({
  * @param {unknown} rawArguments
  */
 export async function runTool(tool, rawArguments) {
-  const checked = validateArguments(tool, rawArguments);
+  const contract = await loadToolContract((file) => api.runtime.getURL(file));
+  const checked = validateArguments(contract, tool, rawArguments);
   if (!checked.ok) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
   return TOOLS[tool](checked.value);
