@@ -17,7 +17,7 @@
 //      .ariaSnapshot()` and `ariaSnapshot({mode: 'ai'})` round trips, and a bare JS DOM walk
 //      (page.evaluate; the walk of RECIPES.md "Speed", timed inside the page).
 //   3. In-page times of both builds of the core (extension/generated/ax-core-{wasm,js}.js plus
-//      extension/content/accessibility-tree.js injected into the page's world, as
+//      content/accessibility-tree.js (the bundle in dist/chrome) injected into the page's world, as
 //      tests/browser/wasm-smoke.mjs does) against the same bare walk.
 // Prints one table per size and writes everything to target/bench/results.json.
 // Needs `./scripts/build-wasm` and `node scripts/build-extension.mjs`; builds the release binary
@@ -260,7 +260,8 @@ const scripts = {};
 function injectedScripts() {
   scripts.wasm ??= readFileSync(path.join(root, 'extension/generated/ax-core-wasm.js'), 'utf8');
   scripts.js ??= readFileSync(path.join(root, 'extension/generated/ax-core-js.js'), 'utf8');
-  scripts.tree ??= readFileSync(path.join(root, 'extension/content/accessibility-tree.js'), 'utf8');
+  // The content script as the build bundles it (dist/chrome, checked by ensureBuilt).
+  scripts.tree ??= readFileSync(path.join(root, 'dist/chrome/content/accessibility-tree.js'), 'utf8');
   return scripts;
 }
 
