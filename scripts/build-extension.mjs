@@ -197,7 +197,7 @@ export async function bundleContentScript(entry, extensionDir = path.join(root, 
   return result.outputFiles[0].text;
 }
 
-/** Copies extension/ minus the excluded files and the content scripts' module sources. */
+/** Copies extension/ minus the excluded files, the content scripts' module sources and type declarations. */
 async function copyExtension(from, to, excluded) {
   await mkdir(to, { recursive: true });
   await cp(from, to, {
@@ -205,6 +205,8 @@ async function copyExtension(from, to, excluded) {
     filter: (source) => {
       const relative = path.relative(from, source).split(path.sep).join("/");
       if (relative.startsWith("content/") && !CONTENT_ENTRY_POINTS.includes(relative)) return false;
+      // Declarations for the type check (tsconfig.json) only.
+      if (relative === "types" || relative.endsWith(".d.ts")) return false;
       return !excluded.has(relative) && !path.basename(source).startsWith(".");
     },
   });

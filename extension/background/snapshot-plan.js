@@ -1,3 +1,4 @@
+// @ts-check
 // The pure parts of `accessibility_snapshot`: which frames to visit in which order, the context
 // ids the documents carry, and how the frames' documents join into one snapshot. Unit-tested in
 // Node; the browser calls live in tools.js.
@@ -62,6 +63,6 @@ export function contextIdFor(tabId, frameId) {
  */
 export function assembleSnapshot(format, documents) {
   if (format === "json") return `{"version":1,"documents":[${documents.join(",")}]}`;
-  if (documents.length === 0) return "\"version\": 1\n\"documents\": []\n";
+  if (documents.length === 0) return '"version": 1\n"documents": []\n';
   return `"version": 1\n"documents":\n${documents.join("")}`;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The tool router: validates a call's arguments, then runs the tool against the right tab and
 // frames (docs/protocol.md, "Tools"). Results and errors leave as plain objects.
 
@@ -41,7 +42,7 @@ const TOOLS = Object.freeze({
 export async function runTool(tool, rawArguments) {
   const contract = await loadToolContract((file) => api.runtime.getURL(file));
   const checked = validateArguments(contract, tool, rawArguments);
-  if (!checked.ok) fail(checked.error.code, checked.error.message, checked.error);
+  if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
   return TOOLS[tool](checked.value);
 }
@@ -50,7 +51,10 @@ async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
   const tab = await resolveTab(tabId);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   const request = messages.contentToolRequest("get_accessibility_tree", treeArguments);
-  return callFrame(tab.id, frameId, request, { deadline: Date.now() + TREE_TIMEOUT_MS, frameLabel: `frame ${frameId}` });
+  return callFrame(tab.id, frameId, request, {
+    deadline: Date.now() + TREE_TIMEOUT_MS,
+    frameLabel: `frame ${frameId}`,
+  });
 }
 
 /**
@@ -63,7 +67,9 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
   const tab = await resolveTab(tabId);
   const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId: tab.id })) ?? []);
   if (frames.length === 0) {
-    fail("frame_detached", `tab ${tab.id} shows no document right now`, { hint: "Wait for the page to load, then retry." });
+    fail("frame_detached", `tab ${tab.id} shows no document right now`, {
+      hint: "Wait for the page to load, then retry.",
+    });
   }
   const documents = [];
   for (const frame of frames) {

@@ -28,7 +28,6 @@ import "../shared/messages.js";
  */
 
 /**
- * @typedef {import("../shared/messages.js").ToolError} ToolError
  * @typedef {{message: string, hint: string, suggestions?: string[]}} Problem
  * @typedef {{ok: true, value: Record<string, unknown>}|{ok: false, error: ToolError}} Validation
  */
@@ -157,7 +156,10 @@ function checkRule(name, rule, given) {
   }
   if (rule.type === "boolean") {
     if (typeof given === "boolean") return null;
-    return { message: `${name} must be true or false, got ${shown}`, hint: `${name} is a JSON boolean: true or false.` };
+    return {
+      message: `${name} must be true or false, got ${shown}`,
+      hint: `${name} is a JSON boolean: true or false.`,
+    };
   }
   if (rule.type === "array") return checkList(name, rule, given);
   if (typeof given !== "string") {
@@ -240,16 +242,59 @@ function checkNavigableUrl(name, value) {
  * for "Enter" ignores "enter". Unlisted names pass as given.
  */
 const COMMON_NAMED_KEYS = Object.freeze([
-  "Enter", "Tab", "Escape", "Backspace", "Delete", "Insert", "Home", "End", "PageUp", "PageDown",
-  "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Alt", "Control", "Meta", "Shift", "CapsLock",
-  "ContextMenu", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12",
+  "Enter",
+  "Tab",
+  "Escape",
+  "Backspace",
+  "Delete",
+  "Insert",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  "ArrowUp",
+  "ArrowDown",
+  "ArrowLeft",
+  "ArrowRight",
+  "Alt",
+  "Control",
+  "Meta",
+  "Shift",
+  "CapsLock",
+  "ContextMenu",
+  "F1",
+  "F2",
+  "F3",
+  "F4",
+  "F5",
+  "F6",
+  "F7",
+  "F8",
+  "F9",
+  "F10",
+  "F11",
+  "F12",
 ]);
 
 /** Other spellings of keys (compared ignoring case), which pages do not recognise. */
 const KEY_SPELLINGS = Object.freeze({
-  esc: "Escape", return: "Enter", del: "Delete", space: " ", spacebar: " ", up: "ArrowUp", down: "ArrowDown",
-  left: "ArrowLeft", right: "ArrowRight", pgup: "PageUp", pgdn: "PageDown", ctrl: "Control", cmd: "Meta",
-  command: "Meta", super: "Meta", win: "Meta", option: "Alt",
+  esc: "Escape",
+  return: "Enter",
+  del: "Delete",
+  space: " ",
+  spacebar: " ",
+  up: "ArrowUp",
+  down: "ArrowDown",
+  left: "ArrowLeft",
+  right: "ArrowRight",
+  pgup: "PageUp",
+  pgdn: "PageDown",
+  ctrl: "Control",
+  cmd: "Meta",
+  command: "Meta",
+  super: "Meta",
+  win: "Meta",
+  option: "Alt",
 });
 
 /**

@@ -48,8 +48,8 @@ import "../shared/messages.js";
   });
 
   /**
-   * @param {import("../shared/messages.js").ContentToolRequest} request
-   * @returns {Promise<import("../shared/messages.js").ContentToolReply>}
+   * @param {ContentToolRequest} request
+   * @returns {Promise<ContentToolReply>}
    */
   async function run({ tool, arguments: args }) {
     const ax = globalThis.allwrightAx;

@@ -5,8 +5,27 @@
 
 import "../../shared/messages.js";
 import { closestAcrossShadow, deepActiveElement, isSelfOrInside } from "../dom/shadow.js";
-import { centreOf, cssHiddenReason, explicitRole, formOwner, isNativelyDisabled, isPointInViewport, isSubmitButton, normalizeText, sameRect, viewportRect } from "./element.js";
-import { classifyMutations, controlledBy, nodesOfRecord, observeAroundElement, semanticState, semanticStateChanges, targetAppearance } from "./evidence.js";
+import {
+  centreOf,
+  cssHiddenReason,
+  explicitRole,
+  formOwner,
+  isNativelyDisabled,
+  isPointInViewport,
+  isSubmitButton,
+  normalizeText,
+  sameRect,
+  viewportRect,
+} from "./element.js";
+import {
+  classifyMutations,
+  controlledBy,
+  nodesOfRecord,
+  observeAroundElement,
+  semanticState,
+  semanticStateChanges,
+  targetAppearance,
+} from "./evidence.js";
 import { activate } from "./interaction.js";
 import { describeTarget, focusTarget, printedRole, resolveTarget } from "./target.js";
 import { nextTask } from "./timing.js";
@@ -26,7 +45,12 @@ export const TOGGLE_ROLES = new Set([
 ]);
 
 /** Attributes that, when present at all, say the element has a toggle state. */
-export const TOGGLE_STATE_ATTRIBUTES = Object.freeze(["aria-pressed", "aria-checked", "aria-expanded", "aria-selected"]);
+export const TOGGLE_STATE_ATTRIBUTES = Object.freeze([
+  "aria-pressed",
+  "aria-checked",
+  "aria-expanded",
+  "aria-selected",
+]);
 
 /** Native form controls and media: their default actions are the browser's, not a handler's. */
 export const NATIVE_CONTROL_TAGS = new Set(["input", "select", "textarea", "option", "optgroup", "audio", "video"]);
@@ -37,9 +61,32 @@ export const NATIVE_CONTROL_TAGS = new Set(["input", "select", "textarea", "opti
  * and French, matched as whole words, case-insensitively, on the name and the text.
  */
 export const MUTATING_WORDS = Object.freeze([
-  "delete", "remove", "pay", "buy", "purchase", "order", "send", "submit", "confirm", "transfer",
-  "publish", "post", "save", "archive", "unsubscribe", "subscribe", "checkout", "book",
-  "supprimer", "payer", "acheter", "envoyer", "valider", "confirmer", "commander", "enregistrer",
+  "delete",
+  "remove",
+  "pay",
+  "buy",
+  "purchase",
+  "order",
+  "send",
+  "submit",
+  "confirm",
+  "transfer",
+  "publish",
+  "post",
+  "save",
+  "archive",
+  "unsubscribe",
+  "subscribe",
+  "checkout",
+  "book",
+  "supprimer",
+  "payer",
+  "acheter",
+  "envoyer",
+  "valider",
+  "confirmer",
+  "commander",
+  "enregistrer",
 ]);
 
 export const MUTATING_NAME = new RegExp(`\\b(${MUTATING_WORDS.join("|")})\\b`, "i");
@@ -55,9 +102,17 @@ export const CLICK_MEMORY_MS = 10_000;
 /**
  * Clicks remembered for observe_click, by token. Entries hold the element through a WeakRef and
  * forget themselves after CLICK_MEMORY_MS, observer included.
- * @type {Map<string, object>}
+ * @type {Map<string, RememberedClick>}
  */
 export const rememberedClicks = new Map();
+
+/**
+ * @typedef {{elementRef: WeakRef<Element>, before: {href: string, semantic: Record<string, unknown>,
+ *   appearance: Record<string, unknown>}, lastRect: {x: number, y: number, width: number, height: number} | null,
+ *   clickedAt: number, observer: MutationObserver | null, expiry: ReturnType<typeof setTimeout> | number,
+ *   inClickPhase: boolean, targetMutatedSinceObservation: boolean, pageMutatedSinceObservation?: boolean,
+ *   deferredMutationsElsewhere: number}} RememberedClick
+ */
 
 export function newClickToken() {
   const bytes = new Uint8Array(12);
@@ -84,8 +139,11 @@ export function forgetExpiredClicks() {
 export function noteDeferredMutations(entry, records) {
   const element = entry.elementRef.deref();
   for (const record of records) {
-    if (element !== undefined && (isSelfOrInside(element, record.target)
-      || (record.type === "childList" && nodesOfRecord(record).some((changed) => isSelfOrInside(changed, element))))) {
+    if (
+      element !== undefined &&
+      (isSelfOrInside(element, record.target) ||
+        (record.type === "childList" && nodesOfRecord(record).some((changed) => isSelfOrInside(changed, element))))
+    ) {
       entry.targetMutatedSinceObservation = true;
     } else {
       entry.deferredMutationsElsewhere += 1;
@@ -96,8 +154,10 @@ export function noteDeferredMutations(entry, records) {
 
 /** What a link or submit button would do: its absolute href, and whether it leaves the page. */
 export function navigationOf(element) {
-  if ((element.localName === "a" || element.localName === "area")
-    && (element.hasAttribute("href") || element.hasAttribute("xlink:href"))) {
+  if (
+    (element.localName === "a" || element.localName === "area") &&
+    (element.hasAttribute("href") || element.hasAttribute("xlink:href"))
+  ) {
     const raw = element.getAttribute("href") ?? element.getAttribute("xlink:href") ?? "";
     let href;
     try {
@@ -107,8 +167,8 @@ export function navigationOf(element) {
     }
     if (/^\s*javascript:/i.test(raw)) return { href, navigates: false };
     const withoutFragment = (url) => url.split("#")[0];
-    const sameDocumentFragment = raw.trim().startsWith("#")
-      || (href.includes("#") && withoutFragment(href) === withoutFragment(location.href));
+    const sameDocumentFragment =
+      raw.trim().startsWith("#") || (href.includes("#") && withoutFragment(href) === withoutFragment(location.href));
     return { href, navigates: !sameDocumentFragment };
   }
   return { href: undefined, navigates: isSubmitButton(element) && formOwner(element) !== null };
@@ -127,22 +187,30 @@ export function unsafeFallbackReason(ax, element, name) {
   // Native controls, and anything inside a label that forwards its clicks to one.
   if (NATIVE_CONTROL_TAGS.has(element.localName)) return "native form control";
   const label = closestAcrossShadow(element, (node) => node.localName === "label");
-  if (label !== null && label.control !== null) return "native form control (label)";
+  if (label !== null && /** @type {HTMLLabelElement} */ (label).control !== null) return "native form control (label)";
 
   // A toggle flipped by the synthetic click and flipped back by a second, trusted one.
   if (TOGGLE_STATE_ATTRIBUTES.some((attribute) => element.hasAttribute(attribute))) return "toggle state";
   // The target's own role as the agent read it; its ancestors' by their role attribute.
   if (TOGGLE_ROLES.has(printedRole(ax, element))) return "toggle state";
   if (closestAcrossShadow(element, (node) => TOGGLE_ROLES.has(explicitRole(node))) !== null) return "toggle state";
-  if (element.localName === "details" || closestAcrossShadow(element, (node) => node.localName === "summary") !== null) {
+  if (
+    element.localName === "details" ||
+    closestAcrossShadow(element, (node) => node.localName === "summary") !== null
+  ) {
     return "toggle state (details)";
   }
 
   if (formOwner(element) !== null || element.hasAttribute("form")) return "inside a form";
   if (element.localName === "a" && element.hasAttribute("download")) return "download link";
 
-  const words = [name, element.getAttribute("aria-label"), element.getAttribute("title"),
-    element.getAttribute("value"), normalizeText(element.textContent).slice(0, 500)].join(" ");
+  const words = [
+    name,
+    element.getAttribute("aria-label"),
+    element.getAttribute("title"),
+    element.getAttribute("value"),
+    normalizeText(element.textContent).slice(0, 500),
+  ].join(" ");
   const mutating = MUTATING_NAME.exec(words);
   if (mutating !== null) return `mutating-sounding name ("${mutating[1].toLowerCase()}")`;
 
@@ -222,8 +290,8 @@ export async function clickElement(args, ax) {
 
   // Focus moved by a handler: not to the target (our own focus() did that), not back where it
   // was, nor where our focus() delegated it.
-  const movedByHandler = (active) => active !== activeBefore && active !== element
-    && !isSelfOrInside(element, active) && active !== document.body;
+  const movedByHandler = (active) =>
+    active !== activeBefore && active !== element && !isSelfOrInside(element, active) && active !== document.body;
   const activeNow = deepActiveElement();
   if (movedByHandler(activeAfterOwnFocus) || (activeNow !== activeAfterOwnFocus && movedByHandler(activeNow))) {
     evidence.push("focus_moved");
@@ -236,11 +304,11 @@ export async function clickElement(args, ax) {
   if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
 
   const reason = unsafeFallbackReason(ax, element, description.name);
-  const fallback = reason === null
-    ? { eligible: true, point: centreOf(viewportRect(element)) }
-    : { eligible: false, reason };
+  const fallback =
+    reason === null ? { eligible: true, point: centreOf(viewportRect(element)) } : { eligible: false, reason };
 
   const { href, navigates } = navigationOf(element);
+  /** @type {Record<string, unknown>} */
   const result = { token, ...description, rect, navigates, evidence, hints, fallback };
   if (href !== undefined) result.href = href;
   return result;
@@ -283,8 +351,11 @@ export async function observeClick(args) {
   // as at the previous observation (the click, the first time), and no mutation of the target
   // or anywhere else in the page in between. A page still reacting (a request's answer being
   // rendered) may be the click's deferred effect, so it must not get a second activation.
-  const stable = connected && sameRect(rect, entry.lastRect) && !entry.targetMutatedSinceObservation
-    && !entry.pageMutatedSinceObservation;
+  const stable =
+    connected &&
+    sameRect(rect, entry.lastRect) &&
+    !entry.targetMutatedSinceObservation &&
+    !entry.pageMutatedSinceObservation;
   entry.lastRect = rect;
   entry.targetMutatedSinceObservation = false;
   entry.pageMutatedSinceObservation = false;

@@ -48,8 +48,13 @@ export function viewportRect(element) {
 
 export const centreOf = (rect) => ({ x: Math.round(rect.x + rect.width / 2), y: Math.round(rect.y + rect.height / 2) });
 
-export const sameRect = (left, right) => left !== null && right !== null && left.x === right.x
-  && left.y === right.y && left.width === right.width && left.height === right.height;
+export const sameRect = (left, right) =>
+  left !== null &&
+  right !== null &&
+  left.x === right.x &&
+  left.y === right.y &&
+  left.width === right.width &&
+  left.height === right.height;
 
 export function isPointInViewport(point) {
   return point.x >= 0 && point.y >= 0 && point.x < innerWidth && point.y < innerHeight;

@@ -30,8 +30,11 @@ export const OBSERVE_EVERYTHING = Object.freeze({
  */
 export function observeAroundElement(observer, element) {
   observer.observe(document, OBSERVE_EVERYTHING);
-  for (let root = element.getRootNode(); root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && root.host;
-    root = root.host.getRootNode()) {
+  for (
+    let root = element.getRootNode();
+    root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && root.host;
+    root = root.host.getRootNode()
+  ) {
     observer.observe(root, OBSERVE_EVERYTHING);
   }
 }
@@ -98,7 +101,8 @@ export function classifyMutations(records, element, controlledElements) {
 }
 
 /** The elements that aria-controls names, now (a popup may be created by the action itself). */
-export const controlledBy = (element) => (element.hasAttribute("aria-controls") ? elementsByIdList(element, "aria-controls") : []);
+export const controlledBy = (element) =>
+  element.hasAttribute("aria-controls") ? elementsByIdList(element, "aria-controls") : [];
 
 /** The target's semantic state: the ARIA states above, and `checked` / `open` properties. */
 export function semanticState(element) {
@@ -113,13 +117,19 @@ export function semanticState(element) {
 
 /** `semantic_state:<name>` for every state that differs. */
 export function semanticStateChanges(before, after) {
-  return Object.keys(before).filter((key) => before[key] !== after[key]).map((key) => `semantic_state:${key}`);
+  return Object.keys(before)
+    .filter((key) => before[key] !== after[key])
+    .map((key) => `semantic_state:${key}`);
 }
 
 /** The target's appearance, whose deferred changes observe_click reports as hints only. */
 export function targetAppearance(element) {
   return {
-    name: [element.getAttribute("aria-label"), element.getAttribute("title"), normalizeText(element.textContent).slice(0, 500)].join("\u0000"),
+    name: [
+      element.getAttribute("aria-label"),
+      element.getAttribute("title"),
+      normalizeText(element.textContent).slice(0, 500),
+    ].join("\u0000"),
     class: element.getAttribute("class"),
     style: element.getAttribute("style"),
     children: element.childNodes.length,

@@ -19,7 +19,9 @@ export function submitImplicitly(form, hints) {
   const validating = !form.noValidate && !(defaultButton?.formNoValidate ?? false);
   const invalid = controls.find((control) => control.willValidate && control.validity && !control.validity.valid);
   if (validating && invalid !== undefined) {
-    hints.push(`the form did not submit: a field is invalid (${invalid.validationMessage || invalid.name || invalid.localName})`);
+    hints.push(
+      `the form did not submit: a field is invalid (${invalid.validationMessage || invalid.name || invalid.localName})`,
+    );
   }
   form.requestSubmit(defaultButton ?? undefined);
   return "requestSubmit";

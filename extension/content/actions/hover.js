@@ -9,8 +9,9 @@ import { describeTarget, resolveTarget } from "./target.js";
 import { nextTask, waitFor } from "./timing.js";
 
 /** Roles of the popups that a hover may reveal (tooltips, menus, lists, dialogs). */
-export const POPUP_SELECTOR = '[role~="tooltip"], [role~="menu"], [role~="listbox"], [role~="dialog"], '
-  + '[role~="alertdialog"], dialog, [popover]';
+export const POPUP_SELECTOR =
+  '[role~="tooltip"], [role~="menu"], [role~="listbox"], [role~="dialog"], ' +
+  '[role~="alertdialog"], dialog, [popover]';
 
 /** hover_element: how long a tooltip or menu may take to show. */
 export const HOVER_OBSERVATION_MS = 500;

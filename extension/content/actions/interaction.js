@@ -21,7 +21,7 @@ export function scrollIntoViewIfNeeded(element) {
  * components that track focus through them (MUI's Autocomplete resets its input while it
  * believes it is unfocused) would then undo what the agent types. When the element took focus
  * and no focus event came, the events are dispatched as the browser would have.
- * @param {Element} element
+ * @param {any} element an element; SVG and MathML ones focus too when focusable
  * @param {{preventScroll?: boolean}} [options]
  */
 export function focusElement(element, { preventScroll = true } = {}) {
@@ -57,13 +57,15 @@ export function activate(element) {
     return;
   }
   const point = centreOf(viewportRect(element));
-  element.dispatchEvent(new MouseEvent("click", {
-    bubbles: true,
-    cancelable: true,
-    composed: true,
-    view: window,
-    detail: 1,
-    clientX: point.x,
-    clientY: point.y,
-  }));
+  element.dispatchEvent(
+    new MouseEvent("click", {
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      view: window,
+      detail: 1,
+      clientX: point.x,
+      clientY: point.y,
+    }),
+  );
 }

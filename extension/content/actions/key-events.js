@@ -53,18 +53,20 @@ export function dispatchKeyboardEvent(target, type, key, modifiers) {
   const { code, keyCode } = keyDefinition(key);
   const charCode = type === "keypress" ? (key === "Enter" ? 13 : key.codePointAt(0)) : 0;
   const legacyCode = type === "keypress" ? charCode : keyCode;
-  return target.dispatchEvent(new KeyboardEvent(type, {
-    key,
-    code,
-    keyCode: legacyCode,
-    which: legacyCode,
-    charCode,
-    bubbles: true,
-    cancelable: true,
-    composed: true,
-    view: window,
-    ...modifiers,
-  }));
+  return target.dispatchEvent(
+    new KeyboardEvent(type, {
+      key,
+      code,
+      keyCode: legacyCode,
+      which: legacyCode,
+      charCode,
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      view: window,
+      ...modifiers,
+    }),
+  );
 }
 
 /**

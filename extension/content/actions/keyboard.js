@@ -4,7 +4,13 @@
 
 import { deepActiveElement, isSelfOrInside } from "../dom/shadow.js";
 import { formOwner, isNativelyDisabled } from "./element.js";
-import { classifyMutations, controlledBy, semanticState, semanticStateChanges, startMutationWindow } from "./evidence.js";
+import {
+  classifyMutations,
+  controlledBy,
+  semanticState,
+  semanticStateChanges,
+  startMutationWindow,
+} from "./evidence.js";
 import { submitImplicitly } from "./form-submission.js";
 import { activate, focusElement, scrollIntoViewIfNeeded } from "./interaction.js";
 import { dispatchKeyboardEvent, isPrintableKey, NO_MODIFIERS } from "./key-events.js";
@@ -16,14 +22,30 @@ import { nextTask, settle } from "./timing.js";
 export const MODIFIER_FLAGS = Object.freeze({ Alt: "altKey", Control: "ctrlKey", Meta: "metaKey", Shift: "shiftKey" });
 
 /** Roles that Enter activates like a click (press_key's "click" default action). */
-export const ENTER_ACTIVATED_ROLES = new Set(["button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "tab"]);
+export const ENTER_ACTIVATED_ROLES = new Set([
+  "button",
+  "link",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "option",
+  "tab",
+]);
 
 /** Roles that Space activates like a click: buttons and checkbox-like widgets. */
-export const SPACE_ACTIVATED_ROLES = new Set(["button", "checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"]);
+export const SPACE_ACTIVATED_ROLES = new Set([
+  "button",
+  "checkbox",
+  "switch",
+  "radio",
+  "menuitemcheckbox",
+  "menuitemradio",
+]);
 
 /** Elements that sequential focus navigation (Tab) may stop at, before the tabIndex check. */
-export const TABBABLE_CANDIDATES = "a[href], area[href], button, input, select, textarea, iframe, summary, "
-  + "audio[controls], video[controls], [contenteditable], [tabindex]";
+export const TABBABLE_CANDIDATES =
+  "a[href], area[href], button, input, select, textarea, iframe, summary, " +
+  "audio[controls], video[controls], [contenteditable], [tabindex]";
 
 /** The editable kind of a focused element, or null when keys cannot edit it. */
 export function editableKind(element) {
@@ -35,14 +57,23 @@ export function editableKind(element) {
 
 /** The sequential focus navigation order: positive tabindex first, then document order. */
 export function tabbableElements() {
-  const candidates = [...document.querySelectorAll(TABBABLE_CANDIDATES)].filter((element) => element.tabIndex >= 0
-    && !isNativelyDisabled(element)
-    && !(element.localName === "input" && element.type === "hidden")
-    && element.closest("[inert]") === null
-    && element.getClientRects().length > 0
-    && getComputedStyle(element).visibility === "visible");
+  /** @type {HTMLElement[]} */
+  const elements = [...document.querySelectorAll(TABBABLE_CANDIDATES)].map(
+    (element) => /** @type {HTMLElement} */ (element),
+  );
+  const candidates = elements.filter(
+    (element) =>
+      element.tabIndex >= 0 &&
+      !isNativelyDisabled(element) &&
+      !(element.localName === "input" && /** @type {HTMLInputElement} */ (element).type === "hidden") &&
+      element.closest("[inert]") === null &&
+      element.getClientRects().length > 0 &&
+      getComputedStyle(element).visibility === "visible",
+  );
   // Array.prototype.sort is stable, so equal tabindex values keep document order.
-  const positive = candidates.filter((element) => element.tabIndex > 0).sort((left, right) => left.tabIndex - right.tabIndex);
+  const positive = candidates
+    .filter((element) => element.tabIndex > 0)
+    .sort((left, right) => left.tabIndex - right.tabIndex);
   return [...positive, ...candidates.filter((element) => element.tabIndex === 0)];
 }
 
@@ -95,7 +126,11 @@ export function restoreCaret(field, position) {
 export function editTextControl(field, text) {
   const inputType = text === "" ? "deleteContentBackward" : "insertText";
   const data = text === "" ? null : text;
-  if (!field.dispatchEvent(new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType, data }))) {
+  if (
+    !field.dispatchEvent(
+      new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType, data }),
+    )
+  ) {
     return false;
   }
   const value = field.value;
@@ -116,7 +151,11 @@ export function editTextControl(field, text) {
 export function editEditingHost(host, text) {
   const inputType = text === "" ? "deleteContentBackward" : "insertText";
   const data = text === "" ? null : text;
-  if (!host.dispatchEvent(new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType, data }))) {
+  if (
+    !host.dispatchEvent(
+      new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType, data }),
+    )
+  ) {
     return false;
   }
   const selection = host.ownerDocument.getSelection();
@@ -167,7 +206,11 @@ export function isEnterActivated(element, role) {
 
 export function isSpaceActivated(element, role) {
   if (element.localName === "button" || element.localName === "summary") return true;
-  if (element.localName === "input" && ["submit", "button", "reset", "image", "checkbox", "radio"].includes(element.type)) return true;
+  if (
+    element.localName === "input" &&
+    ["submit", "button", "reset", "image", "checkbox", "radio"].includes(element.type)
+  )
+    return true;
   return SPACE_ACTIVATED_ROLES.has(role);
 }
 
@@ -211,8 +254,8 @@ export function defaultActionOf(target, role, key, modifiers, hints) {
 }
 
 /** A value to compare before and after a key, for editable targets. */
-export const editableValue = (element, kind) => (kind === null ? null
-  : kind === "contenteditable" ? editingHost(element).textContent : element.value);
+export const editableValue = (element, kind) =>
+  kind === null ? null : kind === "contenteditable" ? editingHost(element).textContent : element.value;
 
 export async function pressKey(args, ax) {
   const key = args.key;
@@ -246,7 +289,8 @@ export async function pressKey(args, ax) {
   let proceed = dispatchKeyboardEvent(target, "keydown", key, modifiers);
   const withPress = key === "Enter" || (isPrintableKey(key) && !modifiers.ctrlKey && !modifiers.metaKey);
   if (proceed && withPress) proceed = dispatchKeyboardEvent(target, "keypress", key, modifiers);
-  const action = proceed && target.isConnected ? defaultActionOf(target, printedRole(ax, target), key, modifiers, hints) : null;
+  const action =
+    proceed && target.isConnected ? defaultActionOf(target, printedRole(ax, target), key, modifiers, hints) : null;
   if (action !== null && !action.afterKeyUp) action.perform();
   const keyUpTarget = target.isConnected ? deepActiveElement() : document.body;
   dispatchKeyboardEvent(keyUpTarget, "keyup", key, modifiers);

@@ -5,8 +5,10 @@
 import { elementsByIdList, flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
 import { explicitRole, isShown, normalizeText } from "./element.js";
 
-export const visibleListboxes = () => [...document.querySelectorAll('[role~="listbox"]')]
-  .filter((element) => explicitRole(element) === "listbox" && isShown(element));
+export const visibleListboxes = () =>
+  [...document.querySelectorAll('[role~="listbox"]')].filter(
+    (element) => explicitRole(element) === "listbox" && isShown(element),
+  );
 
 /** The [role=option] elements of a listbox, shadow roots and aria-owns included. */
 export function optionsOf(listbox) {
@@ -27,7 +29,10 @@ export function namedListboxes(combobox) {
   for (const holder of holders) {
     for (const named of [...elementsByIdList(holder, "aria-controls"), ...elementsByIdList(holder, "aria-owns")]) {
       if (explicitRole(named) === "listbox") listboxes.push(named);
-      else listboxes.push(...[...named.querySelectorAll('[role~="listbox"]')].filter((inner) => explicitRole(inner) === "listbox"));
+      else
+        listboxes.push(
+          ...[...named.querySelectorAll('[role~="listbox"]')].filter((inner) => explicitRole(inner) === "listbox"),
+        );
     }
   }
   return listboxes;
@@ -70,11 +75,16 @@ export function highlightedOption(field, listbox) {
       if (explicitRole(active) === "option") return active;
     }
   }
-  return optionsOf(listbox).find((option) => option.getAttribute("aria-selected") === "true"
-    || option.hasAttribute("data-highlighted")
-    || option.hasAttribute("data-focus")
-    || /\bactive\b/.test(option.getAttribute("data-headlessui-state") ?? "")
-    || /(^|[\s_-])(is-)?(focused|highlighted)($|[\s_-])/i.test(option.getAttribute("class") ?? "")) ?? null;
+  return (
+    optionsOf(listbox).find(
+      (option) =>
+        option.getAttribute("aria-selected") === "true" ||
+        option.hasAttribute("data-highlighted") ||
+        option.hasAttribute("data-focus") ||
+        /\bactive\b/.test(option.getAttribute("data-headlessui-state") ?? "") ||
+        /(^|[\s_-])(is-)?(focused|highlighted)($|[\s_-])/i.test(option.getAttribute("class") ?? ""),
+    ) ?? null
+  );
 }
 
 /** Text of an element, leaving out popups and live regions that sit inside widgets. */
@@ -82,15 +92,16 @@ export function textOutsidePopups(element) {
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode(node) {
       if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
-      const role = explicitRole(node);
-      if (role === "listbox" || role === "option" || role === "menu" || node.hasAttribute("aria-live")) {
+      const element = /** @type {Element} */ (node);
+      const role = explicitRole(element);
+      if (role === "listbox" || role === "option" || role === "menu" || element.hasAttribute("aria-live")) {
         return NodeFilter.FILTER_REJECT;
       }
       return NodeFilter.FILTER_SKIP;
     },
   });
   let text = "";
-  while (walker.nextNode()) text += walker.currentNode.data;
+  while (walker.nextNode()) text += /** @type {Text} */ (walker.currentNode).data;
   return normalizeText(text).slice(0, 200);
 }
 

@@ -59,9 +59,11 @@ export async function scrollAction(args, ax) {
       scroller = element;
     } else {
       scroller = scrollableAncestor(element, vertical);
-      hints.push(scroller === null
-        ? `the ${element.localName} does not scroll, so the page was scrolled`
-        : `the ${element.localName} does not scroll, so its nearest scrollable ancestor (${scroller.localName}) was scrolled`);
+      hints.push(
+        scroller === null
+          ? `the ${element.localName} does not scroll, so the page was scrolled`
+          : `the ${element.localName} does not scroll, so its nearest scrollable ancestor (${scroller.localName}) was scrolled`,
+      );
     }
   }
 
@@ -73,8 +75,12 @@ export async function scrollAction(args, ax) {
     else scroller.scrollTo({ top, behavior: "instant" });
   } else {
     const viewportSize = vertical
-      ? (scroller === null ? innerHeight : scroller.clientHeight)
-      : (scroller === null ? innerWidth : scroller.clientWidth);
+      ? scroller === null
+        ? innerHeight
+        : scroller.clientHeight
+      : scroller === null
+        ? innerWidth
+        : scroller.clientWidth;
     const distance = amount ?? Math.round(viewportSize * 0.8);
     const sign = direction === "up" || direction === "left" ? -1 : 1;
     const delta = vertical ? { top: sign * distance, left: 0 } : { top: 0, left: sign * distance };

@@ -34,10 +34,11 @@ export const MAX_OPTION_SUGGESTIONS = 20;
 export function matchOption(candidates, wanted) {
   const labels = candidates.map((candidate) => candidate.label).filter(Boolean);
   const suggestions = [...new Set(labels)].slice(0, MAX_OPTION_SUGGESTIONS);
-  const notFound = (message) => messages.toolError("option_not_found", message, {
-    hint: "Use one of the suggested labels, or read the tree to see the options.",
-    suggestions,
-  });
+  const notFound = (message) =>
+    messages.toolError("option_not_found", message, {
+      hint: "Use one of the suggested labels, or read the tree to see the options.",
+      suggestions,
+    });
   if (wanted.value !== undefined) {
     const match = candidates.find((candidate) => candidate.values.includes(wanted.value));
     if (match === undefined) throw notFound(`no option has the value ${quote(wanted.value)}`);
@@ -45,16 +46,21 @@ export function matchOption(candidates, wanted) {
   }
   const label = normalizeText(wanted.label);
   const lower = label.toLowerCase();
-  const exact = candidates.find((candidate) => candidate.label === label)
-    ?? candidates.find((candidate) => candidate.label.toLowerCase() === lower);
+  const exact =
+    candidates.find((candidate) => candidate.label === label) ??
+    candidates.find((candidate) => candidate.label.toLowerCase() === lower);
   if (exact !== undefined) return exact;
   const containing = candidates.filter((candidate) => lower !== "" && candidate.label.toLowerCase().includes(lower));
   if (containing.length === 1) return containing[0];
   if (containing.length > 1) {
-    throw messages.toolError("option_not_found", `${containing.length} options contain ${quote(label)}; give the whole label`, {
-      hint: "Use one of the suggested labels exactly.",
-      suggestions: containing.map((candidate) => candidate.label).slice(0, MAX_OPTION_SUGGESTIONS),
-    });
+    throw messages.toolError(
+      "option_not_found",
+      `${containing.length} options contain ${quote(label)}; give the whole label`,
+      {
+        hint: "Use one of the suggested labels exactly.",
+        suggestions: containing.map((candidate) => candidate.label).slice(0, MAX_OPTION_SUGGESTIONS),
+      },
+    );
   }
   throw notFound(`no option is labelled ${quote(label)}`);
 }
@@ -68,17 +74,24 @@ export function locateSelectControl(element, refId, hints) {
     return { kind: "listbox", listbox: null, combobox: element };
   }
   const labelled = labelledField(element);
-  const inside = queryAllAcrossShadow(element, 'select, [role~="combobox"], [role~="listbox"]')
-    .filter((candidate) => candidate.localName === "select" || ["combobox", "listbox"].includes(explicitRole(candidate)));
+  const inside = queryAllAcrossShadow(element, 'select, [role~="combobox"], [role~="listbox"]').filter(
+    (candidate) => candidate.localName === "select" || ["combobox", "listbox"].includes(explicitRole(candidate)),
+  );
   const delegate = labelled ?? (inside.length === 1 ? inside[0] : null);
   if (delegate !== null && delegate !== element) {
     const control = locateSelectControl(delegate, refId, hints);
-    hints.push(`chose in the ${delegate.localName} ${labelled !== null ? "labelled by" : "inside"} this ${element.localName}`);
+    hints.push(
+      `chose in the ${delegate.localName} ${labelled !== null ? "labelled by" : "inside"} this ${element.localName}`,
+    );
     return control;
   }
-  throw messages.toolError("invalid_arguments", `${refId} (${element.localName}) is not a select, a combobox or a listbox`, {
-    hint: "For a menu of buttons, click_ax the button that opens it, read the tree, then click_ax the item.",
-  });
+  throw messages.toolError(
+    "invalid_arguments",
+    `${refId} (${element.localName}) is not a select, a combobox or a listbox`,
+    {
+      hint: "For a menu of buttons, click_ax the button that opens it, read the tree, then click_ax the item.",
+    },
+  );
 }
 
 export async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
@@ -93,7 +106,7 @@ export async function selectNativeOption(ax, select, wanted, refId, evidence, hi
     values: [option.value],
   }));
   const match = matchOption(candidates, wanted);
-  const option = match.element;
+  const option = /** @type {HTMLOptionElement} */ (match.element);
   if (isNativelyDisabled(option)) {
     throw messages.toolError("not_actionable", `the option ${quote(match.label)} is disabled`, {
       hint: "Choose another option.",
@@ -109,7 +122,10 @@ export async function selectNativeOption(ax, select, wanted, refId, evidence, hi
     select.dispatchEvent(new Event("change", { bubbles: true }));
     await settle();
     if (option.selected) evidence.push("value_changed");
-    else hints.push(`the page changed the selection back to ${quote(normalizeText(select.selectedOptions[0]?.text ?? ""))}`);
+    else
+      hints.push(
+        `the page changed the selection back to ${quote(normalizeText(select.selectedOptions[0]?.text ?? ""))}`,
+      );
   }
   return { method: "native", selected: { label: match.label, value: option.value } };
 }
@@ -216,13 +232,17 @@ export async function selectListboxOption(ax, control, wanted, refId, evidence, 
   const candidates = options.map((option) => ({
     element: option,
     label: optionName(ax, option, optionLabel),
-    values: [option.getAttribute("data-value"), option.getAttribute("value"), option.id].filter((value) => value !== null && value !== ""),
+    values: [option.getAttribute("data-value"), option.getAttribute("value"), option.id].filter(
+      (value) => value !== null && value !== "",
+    ),
   }));
   let match;
   try {
     match = matchOption(candidates, wanted);
     if (match.element.getAttribute("aria-disabled") === "true") {
-      throw messages.toolError("not_actionable", `the option ${quote(match.label)} is disabled`, { hint: "Choose another option." });
+      throw messages.toolError("not_actionable", `the option ${quote(match.label)} is disabled`, {
+        hint: "Choose another option.",
+      });
     }
   } catch (error) {
     if (openedHere) await closeOpenedList(combobox, listbox);
@@ -243,7 +263,8 @@ export async function selectListboxOption(ax, control, wanted, refId, evidence, 
     if (shownText() !== before.text) changes.push("value_changed");
     const selected = option.getAttribute("aria-selected");
     if (selected !== before.selected && selected === "true") changes.push("semantic_state:aria-selected");
-    if (combobox !== null && combobox.getAttribute("aria-expanded") !== before.expanded) changes.push("semantic_state:aria-expanded");
+    if (combobox !== null && combobox.getAttribute("aria-expanded") !== before.expanded)
+      changes.push("semantic_state:aria-expanded");
     if (combobox !== null && !isShown(listbox)) changes.push("listbox_closed");
     return changes.length > 0 ? changes : null;
   };
@@ -274,8 +295,9 @@ export async function selectOption(args, ax) {
   const hints = [];
   const control = locateSelectControl(element, args.ref_id, hints);
   const wanted = label !== undefined ? { label } : { value };
-  const chosen = control.kind === "native"
-    ? await selectNativeOption(ax, control.select, wanted, args.ref_id, evidence, hints)
-    : await selectListboxOption(ax, control, wanted, args.ref_id, evidence, hints);
+  const chosen =
+    control.kind === "native"
+      ? await selectNativeOption(ax, control.select, wanted, args.ref_id, evidence, hints)
+      : await selectListboxOption(ax, control, wanted, args.ref_id, evidence, hints);
   return { ...description, ...chosen, evidence, hints };
 }

@@ -7,10 +7,23 @@ import "../../shared/messages.js";
 import { explicitRole, isNativelyDisabled, isShown, quote } from "./element.js";
 import { focusQuietly, scrollIntoViewIfNeeded } from "./interaction.js";
 import { pressKeyOnce } from "./key-events.js";
-import { displayedText, highlightedOption, looksLikeCombobox, openListboxOf, optionsOf, visibleListboxes } from "./listbox.js";
+import {
+  displayedText,
+  highlightedOption,
+  looksLikeCombobox,
+  openListboxOf,
+  optionsOf,
+  visibleListboxes,
+} from "./listbox.js";
 import { submitByEnter } from "./form-submission.js";
 import { describeTarget, resolveTarget } from "./target.js";
-import { editingHost, labelledField, onlyTextFieldInside, setNativeValue, UNTYPABLE_INPUT_TYPES } from "./text-fields.js";
+import {
+  editingHost,
+  labelledField,
+  onlyTextFieldInside,
+  setNativeValue,
+  UNTYPABLE_INPUT_TYPES,
+} from "./text-fields.js";
 import { delay, settle, waitFor } from "./timing.js";
 
 const messages = globalThis.allwrightMessages;
@@ -30,7 +43,9 @@ export function locateTextField(element, refId) {
   if (element.localName === "input") {
     const refusal = UNTYPABLE_INPUT_TYPES[element.type];
     if (refusal !== undefined) {
-      throw messages.toolError("not_typable", `${refId} is a ${element.type} input, which cannot be typed into`, { hint: refusal });
+      throw messages.toolError("not_typable", `${refId} is a ${element.type} input, which cannot be typed into`, {
+        hint: refusal,
+      });
     }
     return { field: element, kind: "input" };
   }
@@ -52,9 +67,10 @@ export function locateTextField(element, refId) {
     return { ...located, hint: `typed into the ${located.field.localName} ${relation} this ${element.localName}` };
   }
   const role = explicitRole(element);
-  const hint = role === "combobox" || role === "listbox"
-    ? "Use select_option to choose from this list."
-    : "type_ax and set_field need a text input, a textarea or a contenteditable element; use click_ax on buttons and links, select_option on lists.";
+  const hint =
+    role === "combobox" || role === "listbox"
+      ? "Use select_option to choose from this list."
+      : "type_ax and set_field need a text input, a textarea or a contenteditable element; use click_ax on buttons and links, select_option on lists.";
   throw messages.toolError("not_typable", `${refId} (${element.localName}) is not an editable field`, { hint });
 }
 
@@ -78,9 +94,8 @@ export function shownValue(field, kind) {
   return field.value;
 }
 
-export const insertTextInit = (text) => (text === ""
-  ? { inputType: "deleteContentBackward", data: null }
-  : { inputType: "insertText", data: text });
+export const insertTextInit = (text) =>
+  text === "" ? { inputType: "deleteContentBackward", data: null } : { inputType: "insertText", data: text };
 
 /** Puts the caret where typing should go: over everything when clearing, else at the end. */
 export function placeCaret(host, selectEverything) {

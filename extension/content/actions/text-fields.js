@@ -21,10 +21,19 @@ export const UNTYPABLE_INPUT_TYPES = Object.freeze({
   color: "Use click_ax to open the colour picker; its value cannot be typed.",
 });
 
-/** The editing host of an element inside contenteditable content. */
+/**
+ * The editing host of an element inside contenteditable content.
+ * @param {any} element
+ */
 export function editingHost(element) {
   let host = element;
-  for (let parent = flatTreeParentElement(host); parent !== null && parent.isContentEditable; parent = flatTreeParentElement(parent)) {
+  /** @type {any} */
+  let parent;
+  for (
+    parent = flatTreeParentElement(host);
+    parent !== null && parent.isContentEditable;
+    parent = flatTreeParentElement(parent)
+  ) {
     host = parent;
   }
   return host;
@@ -54,7 +63,9 @@ export function labelledField(element) {
 export function onlyTextFieldInside(element) {
   const fields = queryAllAcrossShadow(element, "input, textarea, [contenteditable]")
     .filter((candidate) => textFieldKind(candidate) !== null)
-    .map((candidate) => (candidate.isContentEditable ? editingHost(candidate) : candidate));
+    .map((candidate) =>
+      /** @type {HTMLElement} */ (candidate).isContentEditable ? editingHost(candidate) : candidate,
+    );
   const distinct = [...new Set(fields)];
   return distinct.length === 1 ? distinct[0] : null;
 }

@@ -1,7 +1,8 @@
 // @ts-check
 // Time for the action tools: the next task, the next frame, and polling until a sign appears.
 
-export const delay = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+export const delay = (milliseconds) =>
+  /** @type {Promise<void>} */ (new Promise((resolve) => setTimeout(resolve, milliseconds)));
 
 /**
  * The next task: every microtask the action queued (a React 18 render after a click, a
@@ -14,16 +15,18 @@ export const nextTask = () => delay(0);
  * @param {number} [fallbackMs]
  */
 export function nextFrame(fallbackMs = 50) {
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      resolve();
-    };
-    requestAnimationFrame(finish);
-    setTimeout(finish, fallbackMs);
-  });
+  return /** @type {Promise<void>} */ (
+    new Promise((resolve) => {
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        resolve();
+      };
+      requestAnimationFrame(finish);
+      setTimeout(finish, fallbackMs);
+    })
+  );
 }
 
 /** After a microtask and a frame: where a framework's re-render has written the DOM back. */

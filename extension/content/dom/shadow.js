@@ -97,7 +97,8 @@ export function elementsByIdList(element, attribute) {
   /** @type {Element[]} */
   const found = [];
   for (const id of ids) {
-    const named = (typeof root.getElementById === "function" ? root.getElementById(id) : null) ?? document.getElementById(id);
+    const named =
+      (typeof root.getElementById === "function" ? root.getElementById(id) : null) ?? document.getElementById(id);
     if (named !== null) found.push(named);
   }
   return found;

@@ -45,7 +45,7 @@ let ariaPrefix = null;
 export function documentPrefix() {
   if (ariaPrefix === null) {
     const bytes = crypto.getRandomValues(new Uint8Array(5));
-    ariaPrefix = `${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}-`;
+    ariaPrefix = `${Array.from(bytes, (byte) => (byte % 36).toString(36)).join("")}-`;
   }
   return ariaPrefix;
 }
@@ -67,16 +67,15 @@ export function applyAriaRefs(nodeList, assigned) {
     ariaRefs.set(element, { reference, key });
     // The collector owns aria-ref on referenced elements; unchanged values are not rewritten,
     // so the page sees no needless mutation.
-    if (element.getAttribute('aria-ref') !== reference) element.setAttribute('aria-ref', reference);
+    if (element.getAttribute("aria-ref") !== reference) element.setAttribute("aria-ref", reference);
   }
   for (const weak of ariaAssigned) {
     const element = weak.deref();
     if (element === undefined || current.has(element)) continue;
     const known = ariaRefs.get(element);
-    if (known !== undefined && element.getAttribute('aria-ref') === known.reference) {
-      element.removeAttribute('aria-ref');
+    if (known !== undefined && element.getAttribute("aria-ref") === known.reference) {
+      element.removeAttribute("aria-ref");
     }
   }
   ariaAssigned = Array.from(current, (element) => new WeakRef(element));
 }
-

@@ -32,9 +32,9 @@ export function loadCore() {
 
 /** The policies of every `<meta http-equiv="Content-Security-Policy">` of this document. */
 function metaPolicies() {
-  return Array.from(document.querySelectorAll('meta[http-equiv]'))
-    .filter((meta) => meta.getAttribute('http-equiv')?.trim().toLowerCase() === 'content-security-policy')
-    .map((meta) => meta.getAttribute('content') ?? '');
+  return Array.from(document.querySelectorAll("meta[http-equiv]"))
+    .filter((meta) => meta.getAttribute("http-equiv")?.trim().toLowerCase() === "content-security-policy")
+    .map((meta) => meta.getAttribute("content") ?? "");
 }
 
 /** @returns {Promise<AxCore>} */
@@ -52,22 +52,22 @@ async function requestCore() {
     try {
       reply = await extension.runtime.sendMessage(request);
     } catch (error) {
-      throw messages.toolError('script_failed', `could not ask the extension for the tree core: ${describe(error)}`);
+      throw messages.toolError("script_failed", `could not ask the extension for the tree core: ${describe(error)}`);
     }
     if (reply?.ok === false && reply.error) throw reply.error;
-    if (reply?.core !== 'wasm' && reply?.core !== 'js') {
-      throw messages.toolError('script_failed', 'the extension did not load the tree core into this frame');
+    if (reply?.core !== "wasm" && reply?.core !== "js") {
+      throw messages.toolError("script_failed", "the extension did not load the tree core into this frame");
     }
   }
   /** @type {AxCore | undefined} */
   const core = scope.allwrightAxCore;
   if (core === undefined) {
-    throw messages.toolError('script_failed', 'the tree core was injected but did not start');
+    throw messages.toolError("script_failed", "the tree core was injected but did not start");
   }
   await core.ready;
   if (core.factsVersion() !== FACTS_VERSION) {
-    throw messages.toolError('script_failed', 'the tree core and the content script come from different builds', {
-      hint: 'Reload the extension.',
+    throw messages.toolError("script_failed", "the tree core and the content script come from different builds", {
+      hint: "Reload the extension.",
     });
   }
   return core;
@@ -86,7 +86,7 @@ export function runCore(call) {
   } catch (error) {
     corePromise = null;
     delete (/** @type {any} */ (globalThis).allwrightAxCore);
-    throw messages.toolError('script_failed', `the tree core failed: ${describe(error)}`);
+    throw messages.toolError("script_failed", `the tree core failed: ${describe(error)}`);
   }
 }
 
@@ -96,12 +96,11 @@ export function runCore(call) {
  * @returns {{envelope: any, body: string}}
  */
 export function splitOutput(output) {
-  const end = output.indexOf('\n');
+  const end = output.indexOf("\n");
   const envelope = JSON.parse(end < 0 ? output : output.slice(0, end));
   if (envelope.ok !== true) throw envelope.error;
-  return { envelope, body: end < 0 ? '' : output.slice(end + 1) };
+  return { envelope, body: end < 0 ? "" : output.slice(end + 1) };
 }
-
 
 /**
  * A thrown value's text, for a `script_failed` message.

@@ -27,18 +27,18 @@ const DISABLED = 1 << 16;
 const BOXES_UNMEASURED = 1 << 17;
 const POINTER_EVENTS_UNREAD = 1 << 18;
 const GENERATED_CONTENT_POSSIBLE = 1 << 19;
-const STRING_SEPARATOR = '\u0001';
+const STRING_SEPARATOR = "\u0001";
 
-export const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
-const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
-const MATHML_NAMESPACE = 'http://www.w3.org/1998/Math/MathML';
+export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
+const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
+const MATHML_NAMESPACE = "http://www.w3.org/1998/Math/MathML";
 
 /** Computed `display` -> the two bits of the fact format (0 none, 1 contents, 2 inline, 3 box). */
 const displayBits = (/** @type {string} */ display) => {
-  if (display === 'none') return 0;
-  if (display === 'contents') return 1;
+  if (display === "none") return 0;
+  if (display === "contents") return 1;
   // Inline-level boxes do not break words when text is gathered for a name.
-  if (display.startsWith('inline') || display === 'ruby') return 2;
+  if (display.startsWith("inline") || display === "ruby") return 2;
   return 3;
 };
 
@@ -165,29 +165,26 @@ export function gatherFacts(options) {
       if (!readContentVisibility && shadowRoot !== null) {
         readContentVisibility = mentionsContentVisibility(shadowRoot);
       }
-      if (!readContentVisibility && element.getAttribute('style')?.includes('content-visibility')) {
+      if (!readContentVisibility && element.getAttribute("style")?.includes("content-visibility")) {
         readContentVisibility = true;
       }
       const style = getComputedStyle(element);
       const display = displayBits(style.display);
       flags |= display << DISPLAY_SHIFT;
       const visibility = style.visibility;
-      flags |= (visibility === 'hidden' ? 1 : visibility === 'collapse' ? 2 : 0) << VISIBILITY_SHIFT;
+      flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
       // The user-agent sheet sets it on `hidden="until-found"`.
-      if (
-        (readContentVisibility || element.hasAttribute('hidden')) &&
-        style.contentVisibility === 'hidden'
-      ) {
+      if ((readContentVisibility || element.hasAttribute("hidden")) && style.contentVisibility === "hidden") {
         flags |= CONTENT_VISIBILITY_HIDDEN;
       }
-      if (readPointerEvents && style.pointerEvents === 'none') flags |= POINTER_EVENTS_NONE;
+      if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
       // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
       // rules, and `<q>` has the user-agent's quotes.
       if (
         generatedContent === null ||
         inShadowTree ||
         shadowRoot !== null ||
-        localName === 'q' ||
+        localName === "q" ||
         generatedContent.has(element)
       ) {
         flags |= GENERATED_CONTENT_POSSIBLE;
@@ -210,38 +207,38 @@ export function gatherFacts(options) {
       let value = 0;
       if (namespace === HTML_NAMESPACE) {
         switch (localName) {
-          case 'input': {
+          case "input": {
             const input = /** @type {HTMLInputElement} */ (element);
             const inputType = input.type;
             // Password and file values are never read (only whether files are attached).
-            if (inputType === 'file') {
+            if (inputType === "file") {
               if (input.files !== null && input.files.length > 0) flags |= FILES_ATTACHED;
-            } else if (inputType !== 'password') {
+            } else if (inputType !== "password") {
               value = add(input.value) + 1;
             }
             if (input.checked) flags |= CHECKED;
             if (input.indeterminate) flags |= INDETERMINATE;
-            if (input.matches(':disabled')) flags |= DISABLED;
+            if (input.matches(":disabled")) flags |= DISABLED;
             break;
           }
-          case 'textarea':
-          case 'select':
+          case "textarea":
+          case "select":
             value = add(/** @type {HTMLTextAreaElement | HTMLSelectElement} */ (element).value) + 1;
-            if (element.matches(':disabled')) flags |= DISABLED;
+            if (element.matches(":disabled")) flags |= DISABLED;
             break;
-          case 'output':
+          case "output":
             value = add(/** @type {HTMLOutputElement} */ (element).value) + 1;
             break;
-          case 'option':
+          case "option":
             if (/** @type {HTMLOptionElement} */ (element).selected) flags |= OPTION_SELECTED;
-            if (element.matches(':disabled')) flags |= DISABLED;
+            if (element.matches(":disabled")) flags |= DISABLED;
             break;
-          case 'button':
-          case 'fieldset':
-          case 'optgroup':
-            if (element.matches(':disabled')) flags |= DISABLED;
+          case "button":
+          case "fieldset":
+          case "optgroup":
+            if (element.matches(":disabled")) flags |= DISABLED;
             break;
-          case 'slot':
+          case "slot":
             slotElements.push([index, /** @type {HTMLSlotElement} */ (element)]);
             break;
           default:
@@ -357,7 +354,7 @@ export function styleRules(root) {
         rules.push(rule);
         if (rule instanceof CSSImportRule) {
           if (rule.styleSheet !== null) pending.push(rule.styleSheet.cssRules);
-        } else if ('cssRules' in rule) {
+        } else if ("cssRules" in rule) {
           pending.push(/** @type {CSSGroupingRule} */ (rule).cssRules);
         }
       }
@@ -384,8 +381,6 @@ function mentionsContentVisibility(root) {
 function rulesMentionContentVisibility(rules) {
   return (
     rules === null ||
-    rules.some(
-      (rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue('content-visibility') !== '',
-    )
+    rules.some((rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue("content-visibility") !== "")
   );
 }

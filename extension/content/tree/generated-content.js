@@ -25,18 +25,18 @@ function generatedContentSelector(rules) {
     if (rule.cssRules.length > 0) return null;
     const text = rule.selectorText;
     if (!/:(before|after)\b/i.test(text)) continue;
-    const content = rule.style.getPropertyValue('content').trim();
-    if (['', 'none', 'normal', '""', "''"].includes(content)) continue;
+    const content = rule.style.getPropertyValue("content").trim();
+    if (["", "none", "normal", '""', "''"].includes(content)) continue;
     // A comma inside :is(...) or :not(...) would be cut wrongly below.
-    if (text.includes('(')) return null;
-    for (const part of text.split(',')) {
-      const stripped = part.replace(/::?(before|after)\b/gi, '').trim();
-      selectors.push(stripped === '' ? '*' : stripped);
+    if (text.includes("(")) return null;
+    for (const part of text.split(",")) {
+      const stripped = part.replace(/::?(before|after)\b/gi, "").trim();
+      selectors.push(stripped === "" ? "*" : stripped);
     }
   }
-  const list = selectors.join(',');
+  const list = selectors.join(",");
   try {
-    if (list !== '') document.createElement('div').matches(list);
+    if (list !== "") document.createElement("div").matches(list);
   } catch {
     return null;
   }
@@ -53,7 +53,7 @@ function generatedContentSelector(rules) {
 export function generatedContentCandidates(rules) {
   const selector = generatedContentSelector(rules);
   if (selector === null) return null;
-  return new Set(selector === '' ? [] : document.querySelectorAll(selector));
+  return new Set(selector === "" ? [] : document.querySelectorAll(selector));
 }
 
 /**
@@ -73,11 +73,11 @@ export function pseudoContentReader(nodeList) {
     read(index, after) {
       const element = nodeList[index];
       if (!(element instanceof Element)) return null;
-      const style = getComputedStyle(element, after ? '::after' : '::before');
-      if (style.display === 'none') return null;
+      const style = getComputedStyle(element, after ? "::after" : "::before");
+      if (style.display === "none") return null;
       const content = style.content;
-      if (content === 'none' || content === 'normal' || content === '') return null;
-      return content.includes('quote') ? withQuotesResolved(content, element, style.quotes) : content;
+      if (content === "none" || content === "normal" || content === "") return null;
+      return content.includes("quote") ? withQuotesResolved(content, element, style.quotes) : content;
     },
   };
 }
@@ -88,14 +88,45 @@ export function pseudoContentReader(nodeList) {
  * Chromium's own accessible names of nested <q> elements in every ISO 639-1 language and common
  * regional tags (CSS leaves `auto` to the user agent; Chromium's table is older CLDR data).
  */
-const AUTO_QUOTES = new Map(Object.entries({
-  am: '«»‹›', ar: '”“’‘', bg: '„“„“', ca: '«»“”', cs: '„“‚‘', de: '„“‚‘', el: '«»“”', et: '„“‚‘',
-  fa: '«»‹›', fi: '””’’', fr: '«»«»', he: '””’’', hr: '„“‚‘', hu: '„”»«', it: '«»“”', ja: '「」『』',
-  lt: '„“„“', nb: '«»‘’', nl: '‘’‘’', nn: '«»‘’', no: '«»‘’', pl: '„”«»', ro: '„”«»', ru: '«»„“',
-  sk: '„“‚‘', sl: '„“‚‘', sr: '„”’’', sv: '””’’', uk: '«»„“', ur: '”“’‘', 'fr-ch': '«»‹›',
-  'fr-ca': '«»”“', 'pt-pt': '«»“”', 'zh-hant': '「」『』',
-}));
-const ENGLISH_QUOTES = '“”‘’';
+const AUTO_QUOTES = new Map(
+  Object.entries({
+    am: "«»‹›",
+    ar: "”“’‘",
+    bg: "„“„“",
+    ca: "«»“”",
+    cs: "„“‚‘",
+    de: "„“‚‘",
+    el: "«»“”",
+    et: "„“‚‘",
+    fa: "«»‹›",
+    fi: "””’’",
+    fr: "«»«»",
+    he: "””’’",
+    hr: "„“‚‘",
+    hu: "„”»«",
+    it: "«»“”",
+    ja: "「」『』",
+    lt: "„“„“",
+    nb: "«»‘’",
+    nl: "‘’‘’",
+    nn: "«»‘’",
+    no: "«»‘’",
+    pl: "„”«»",
+    ro: "„”«»",
+    ru: "«»„“",
+    sk: "„“‚‘",
+    sl: "„“‚‘",
+    sr: "„”’’",
+    sv: "””’’",
+    uk: "«»„“",
+    ur: "”“’‘",
+    "fr-ch": "«»‹›",
+    "fr-ca": "«»”“",
+    "pt-pt": "«»“”",
+    "zh-hant": "「」『』",
+  }),
+);
+const ENGLISH_QUOTES = "“”‘’";
 /** A CSS string token, double- or single-quoted, with its escapes. */
 const CSS_STRING = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/.source;
 
@@ -111,37 +142,37 @@ const CSS_STRING = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/.source;
 function withQuotesResolved(content, element, quotes) {
   /** @type {string[]} CSS string tokens, open and close alternating, outermost first. */
   let marks;
-  if (quotes === 'auto') {
+  if (quotes === "auto") {
     let language = elementLanguage(element);
-    while (language !== '' && !AUTO_QUOTES.has(language)) {
-      language = language.includes('-') ? language.slice(0, language.lastIndexOf('-')) : '';
+    while (language !== "" && !AUTO_QUOTES.has(language)) {
+      language = language.includes("-") ? language.slice(0, language.lastIndexOf("-")) : "";
     }
     marks = [...(AUTO_QUOTES.get(language) ?? ENGLISH_QUOTES)].map((mark) => JSON.stringify(mark));
   } else {
-    marks = quotes.match(new RegExp(CSS_STRING, 'g')) ?? [];
+    marks = quotes.match(new RegExp(CSS_STRING, "g")) ?? [];
   }
   let depth = 0;
   for (let ancestor = composedParentElement(element); ancestor !== null; ancestor = composedParentElement(ancestor)) {
-    if (ancestor.localName === 'q' && ancestor.namespaceURI === HTML_NAMESPACE) depth += 1;
+    if (ancestor.localName === "q" && ancestor.namespaceURI === HTML_NAMESPACE) depth += 1;
   }
   const pairs = Math.floor(marks.length / 2);
   const pair = Math.min(depth, pairs - 1);
-  return content.replace(
-    new RegExp(`${CSS_STRING}|\\b(no-)?(open|close)-quote\\b`, 'g'),
-    (token, no, which) => {
-      if (which === undefined) return token;
-      if (no !== undefined || pairs === 0) return '';
-      return /** @type {string} */ (marks[2 * pair + (which === 'open' ? 0 : 1)]);
-    },
-  );
+  return content.replace(new RegExp(`${CSS_STRING}|\\b(no-)?(open|close)-quote\\b`, "g"), (token, no, which) => {
+    if (which === undefined) return token;
+    if (no !== undefined || pairs === 0) return "";
+    return /** @type {string} */ (marks[2 * pair + (which === "open" ? 0 : 1)]);
+  });
 }
 
 /** The language of an element: the nearest `lang` attribute, lowercased ('' when none). */
 function elementLanguage(/** @type {Element} */ element) {
-  for (let current = /** @type {Element | null} */ (element); current !== null; current = composedParentElement(current)) {
-    const language = current.getAttribute('lang');
+  for (
+    let current = /** @type {Element | null} */ (element);
+    current !== null;
+    current = composedParentElement(current)
+  ) {
+    const language = current.getAttribute("lang");
     if (language !== null) return language.toLowerCase();
   }
-  return '';
+  return "";
 }
-

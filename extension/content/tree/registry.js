@@ -66,10 +66,14 @@ export function registerNewRefs(nodeList, newRefs, counter) {
  * @param {string} ref
  */
 export function refNotFound(ref) {
-  return globalThis.allwrightMessages.toolError("ref_not_found", `${ref} was not found: the element is gone or the page changed.`, {
-    hint: "Read the tree again with get_accessibility_tree and use a current ref.",
-    suggestions: suggest(ref, 5),
-  });
+  return globalThis.allwrightMessages.toolError(
+    "ref_not_found",
+    `${ref} was not found: the element is gone or the page changed.`,
+    {
+      hint: "Read the tree again with get_accessibility_tree and use a current ref.",
+      suggestions: suggest(ref, 5),
+    },
+  );
 }
 
 /**
@@ -92,7 +96,7 @@ export function resolveRef(ref) {
  * @returns {Element | null}
  */
 export function lookup(ref) {
-  if (typeof ref !== 'string') return null;
+  if (typeof ref !== "string") return null;
   const element = elementMap[ref]?.deref();
   return element !== undefined && element.isConnected ? element : null;
 }
@@ -102,7 +106,7 @@ export function lookup(ref) {
  * @param {unknown} ref
  */
 function release(ref) {
-  if (typeof ref !== 'string' || !(ref in elementMap)) return false;
+  if (typeof ref !== "string" || !(ref in elementMap)) return false;
   const element = elementMap[ref].deref();
   if (element !== undefined && refNumbers.get(element) === Number(ref.slice(4))) {
     refNumbers.delete(element);
@@ -121,7 +125,7 @@ function release(ref) {
  */
 export function suggest(ref, count = 5) {
   const limit = Number.isSafeInteger(count) && count > 0 ? Math.min(count, 50) : 5;
-  const match = typeof ref === 'string' ? /^ref_(\d+)$/.exec(ref) : null;
+  const match = typeof ref === "string" ? /^ref_(\d+)$/.exec(ref) : null;
   const target = match ? Number(match[1]) : refCounter();
   /** @type {Array<[number, string]>} */
   const live = [];
@@ -140,4 +144,3 @@ export function sweep() {
     if (elementMap[key].deref() === undefined) delete elementMap[key];
   }
 }
-
