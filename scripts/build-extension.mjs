@@ -4,7 +4,7 @@
 //   node scripts/build-extension.mjs [chrome|firefox ...] [--out DIR] [--source DIR]
 //
 // --out puts the builds in DIR/<browser> instead of dist/; --source reads another copy of
-// extension/ (the smoke test builds one with stand-ins for the page-side core).
+// extension/ (a copy with stand-ins, say).
 //
 // One manifest source (manifest/base.json) plus a small patch per browser (manifest/chrome.json,
 // manifest/firefox.json), the identity fixed in manifest/identity.json and the version from
