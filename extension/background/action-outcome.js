@@ -1,10 +1,10 @@
 // @ts-check
 // How an action's result is told to the agent (docs/protocol.md, "Action results"): the page-side
 // evidence and what the tab did around it, turned into `progress`, `retryAllowed` and one hint.
-// Pure, so the rules of the French document's click arbiter are unit-tested in Node.
+// Pure, so the rules of the click arbiter are unit-tested in Node.
 
 /**
- * Evidence that proves progress (French document, click_ax): a URL change, a focus change caused
+ * Evidence that proves progress (docs/protocol.md, "Action results", click_ax): a URL change, a focus change caused
  * by the handler, a synchronous local mutation, a deferred semantic state, or a value the field
  * took. Anything else the page side reports is a hint.
  */

@@ -1,8 +1,7 @@
 // @ts-check
 // The action tools (docs/protocol.md, "Action results"): the background half. The content script
 // of the frame acts and reports what changed in its page (content/actions.js); the background
-// watches what the tab did meanwhile (activity.js) and, for click_ax, runs the French document's
-// click arbiter, including Chrome's one protected trusted-input fallback.
+// watches what the tab did meanwhile (activity.js) and, for click_ax, runs the click arbiter, including Chrome's one protected trusted-input fallback.
 
 import { BROWSER, messages, ToolFailure } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
@@ -13,7 +12,7 @@ import { dispatchTrustedClick } from "./trusted-input.js";
 /** How long one content-side action may take (set_field waits for listboxes, for instance). */
 const ACTION_TIMEOUT_MS = 15_000;
 
-/** The French document's observation interval: the click settles over two of them. */
+/** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
 
 /** After other actions, how long the tab is watched for requests, tabs and navigations. */

@@ -10,8 +10,8 @@
 
 /**
  * Orders a tab's frames depth-first from the top frame, each frame followed by its descendants
- * (spec/surface-web-snapshot.txt: "the top page followed by its iframe documents in depth-first
- * order"). Siblings are ordered by frame id: the browser hands out ids as frames are created,
+ * (docs/protocol.md, section 3: "Frames are visited depth-first from frame 0, siblings by frame
+ * id"). Siblings are ordered by frame id: the browser hands out ids as frames are created,
  * which for markup frames is document order. Frames that are not live documents (Chrome's
  * prerendered, back/forward-cached or deleting documents) and frames whose parent chain does not
  * reach the top frame (a subtree being torn down) are left out: they are not part of the page.

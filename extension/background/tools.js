@@ -60,7 +60,8 @@ async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
 /**
  * Collects one document per frame, each in its own frame, sequentially and depth-first from the
  * top; any frame that cannot answer fails the whole call, because a snapshot silently missing a
- * frame would mislead the agent (spec/surface-web-snapshot.txt).
+ * frame would mislead the agent (docs/protocol.md, section 3: "a frame that does not answer fails
+ * the call").
  */
 async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 // @ts-check
-// Chrome only: the one protected trusted-input fallback of click_ax (French document: "un unique
-// repli protégé via CDP Input.dispatchMouseEvent"). The debugger is attached for the one click and
+// Chrome only: the one protected trusted-input fallback of click_ax, one CDP
+// Input.dispatchMouseEvent click (docs/protocol.md, "Action results"). The debugger is attached for the one click and
 // detached at once; Firefox has no such API, and its clicks stay synthetic.
 
 import { api } from "./platform.js";

@@ -4,9 +4,10 @@
 // recognised by a guard here, so the background and the content scripts cannot drift apart.
 //
 // This file is loaded three ways, which is why it has no import or export: as a classic content
-// script listed before content.js, as a side-effect module import by the background (Chrome's
-// module service worker, Firefox's module background scripts), and by the Node unit tests. Each
-// of them reads the result from `globalThis.allwrightMessages`.
+// script (the manifest lists it first; the content scripts' bundles also hold it, imported for its
+// effect), as a side-effect module import by the background (Chrome's module service worker,
+// Firefox's module background scripts), and by the Node unit tests. Each of them reads the result
+// from `globalThis.allwrightMessages`.
 "use strict";
 
 // Types of the vocabulary, at the top level so that the type check (tsconfig.json) sees them

@@ -15,7 +15,7 @@
 //      extension's isolated world holds on each page (`allwrightAxCore.flavour`).
 //   2. Playwright (playwright-core, same browser binary, same run): `locator('body')
 //      .ariaSnapshot()` and `ariaSnapshot({mode: 'ai'})` round trips, and a bare JS DOM walk
-//      (page.evaluate; the walk of RECIPES.md "Speed", timed inside the page).
+//      (page.evaluate; the bare walk of docs/performance.md, timed inside the page).
 //   3. In-page times of both builds of the core (extension/generated/ax-core-{wasm,js}.js plus
 //      content/accessibility-tree.js (the bundle in dist/chrome) injected into the page's world, as
 //      tests/browser/wasm-smoke.mjs does) against the same bare walk.
@@ -437,7 +437,7 @@ function table(size, mcp, pw) {
   line('generateAccessibilityTree {filter: all}', ms(inPage.wasm.treeMs), ms(inPage.js.treeMs));
   line('snapshotDocument {format: json}', ms(inPage.wasm.snapshotMs), ms(inPage.js.snapshotMs));
   line('core load (inject + ready), once per page', ms(inPage.wasm.coreLoadMs), ms(inPage.js.coreLoadMs));
-  line('bare JS walk (RECIPES.md "Speed" walk)', ms(inPage.wasm.walkMs), ms(inPage.js.walkMs));
+  line('bare JS walk (docs/performance.md)', ms(inPage.wasm.walkMs), ms(inPage.js.walkMs));
   const walkRatio = (flavour, key) => inPage[flavour][key] / inPage[flavour].walkMs;
   line('  tree / bare walk',
     `${ratio(walkRatio('wasm', 'treeMs'))}x${target(verdict(walkRatio('wasm', 'treeMs'), 4))}`,

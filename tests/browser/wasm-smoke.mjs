@@ -380,7 +380,7 @@ async function measure(flavour) {
       },
     };
     const bareWalk = () => {
-      // The floor: every element once, reading what RECIPES.md's walk reads.
+      // The floor: every element once, reading what the bare walk of docs/performance.md reads.
       let count = 0;
       const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
       for (let node = walker.currentNode; node; node = walker.nextNode()) {

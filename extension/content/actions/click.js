@@ -58,7 +58,8 @@ export const NATIVE_CONTROL_TAGS = new Set(["input", "select", "textarea", "opti
 /**
  * Words that make a target's name sound like it changes something on the server. A trusted
  * second click on such a target could act twice, so it is never retried automatically. English
- * and French, matched as whole words, case-insensitively, on the name and the text.
+ * and French words (pages in both languages), matched as whole words, case-insensitively, on the
+ * name and the text.
  */
 export const MUTATING_WORDS = Object.freeze([
   "delete",
@@ -176,7 +177,8 @@ export function navigationOf(element) {
 
 /**
  * Why a trusted click through the debugger would not be safe on this target, or null when it
- * is a "cible générique sûre". Ordered from cheapest to costliest; the first reason wins.
+ * is a safe generic target (docs/protocol.md, "Action results", click_ax). Ordered from cheapest
+ * to costliest; the first reason wins.
  */
 export function unsafeFallbackReason(ax, element, name) {
   if (!element.isConnected) return "the target left the page";
@@ -273,8 +275,8 @@ export async function clickElement(args, ax) {
   rememberedClicks.set(token, entry);
   observeAroundElement(entry.observer, element);
 
-  // "Défile dans la vue (scrollIntoView({block: 'center'}))", "Focus l'élément",
-  // "Déclenche el.click()": the synthetic path, kept first in both browsers.
+  // Scroll into view (centred), focus, then element.click(): the synthetic path, kept first in
+  // both browsers.
   element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   const rect = viewportRect(element);
   entry.lastRect = rect;
@@ -335,8 +337,8 @@ export async function observeClick(args) {
   if (connected) {
     evidence.push(...semanticStateChanges(entry.before.semantic, semanticState(element)));
     rect = viewportRect(element);
-    // "Les changements différés de nom, classe, style ou enfants de la cible ne sont conservés
-    // que comme indices de diagnostic": previews, unread badges and timestamps change alone.
+    // Deferred changes of the target's name, class, style or children are diagnostics only
+    // (docs/protocol.md, "Action results"): previews, unread badges and timestamps change alone.
     const now = targetAppearance(element);
     const changed = Object.keys(now).filter((key) => now[key] !== entry.before.appearance[key]);
     if (changed.length > 0) hints.push(`the target's ${changed.join(", ")} changed since the click`);
@@ -347,7 +349,8 @@ export async function observeClick(args) {
     hints.push(`global_mutation: ${entry.deferredMutationsElsewhere} mutations elsewhere since the click`);
   }
 
-  // Stable ("deux intervalles d'observation stables de la page et de la cible"): the same box
+  // Stable (two stable observation intervals of the page and the target, docs/protocol.md,
+  // "Action results"): the same box
   // as at the previous observation (the click, the first time), and no mutation of the target
   // or anywhere else in the page in between. A page still reacting (a request's answer being
   // rendered) may be the click's deferred effect, so it must not get a second activation.

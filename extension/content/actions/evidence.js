@@ -7,7 +7,7 @@ import { elementsByIdList, isSelfOrInside } from "../dom/shadow.js";
 import { normalizeText } from "./element.js";
 import { delay } from "./timing.js";
 
-/** Attributes whose change on the target is "état sémantique" progress (aria-current, ...). */
+/** Attributes whose change on the target is semantic-state progress (aria-current, ...). */
 export const SEMANTIC_STATE_ATTRIBUTES = Object.freeze([
   "aria-current",
   "aria-expanded",
@@ -67,7 +67,7 @@ export function startMutationWindow(element) {
 export const nodesOfRecord = (record) => [...record.addedNodes, ...record.removedNodes];
 
 /**
- * Whether a mutation is local to the target, as the French document defines local progress:
+ * Whether a mutation is local to the target, as docs/protocol.md ("Action results") defines it:
  * the target itself or its subtree, a direct attribute change of one of its ancestors, or what
  * its aria-controls names (including that element being inserted or removed).
  */

@@ -28,8 +28,8 @@ export function submitImplicitly(form, hints) {
 }
 
 /**
- * set_field's non-combobox submission: "revient à form.requestSubmit() ou une simple pression
- * de touche Enter". Enter is dispatched first in both cases, because a page that handles Enter
+ * set_field's non-combobox submission: form.requestSubmit() or a plain Enter key press
+ * (docs/protocol.md, "Action results", `submit.method`). Enter is dispatched first in both cases, because a page that handles Enter
  * itself (a chat box) cancels it, and a real Enter would then not submit the form either.
  */
 export function submitByEnter(field, hints) {

@@ -48,7 +48,7 @@ export function focusQuietly(element) {
 }
 
 /**
- * "Déclenche el.click()". SVG and MathML elements have no click(); they get the click event it
+ * element.click() (HTML, "click()"). SVG and MathML elements have no click(); they get the click event it
  * would have dispatched, at their centre.
  */
 export function activate(element) {

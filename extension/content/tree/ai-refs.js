@@ -52,8 +52,8 @@ export function documentPrefix() {
 
 /**
  * Sets `aria-ref` on every referenced element and removes the attributes this script set in
- * the previous capture on elements that are no longer referenced ("stale attributes assigned
- * by the collector are removed", in the snapshot's words).
+ * the previous capture on elements that are no longer referenced, so that a page never keeps a
+ * stale reference this script assigned.
  * @param {Node[]} nodeList
  * @param {Array<[number, string, string]>} assigned
  */
