@@ -89,7 +89,7 @@ async function generateAccessibilityTree(args) {
     split = splitOutput(output);
   } catch (error) {
     if (error?.code === "ref_not_found" && refId !== undefined) {
-      throw { ...error, suggestions: suggest(refId, 5) };
+      throw messages.toolError(error.code, error.message, { hint: error.hint, suggestions: suggest(refId, 5) });
     }
     throw error;
   }

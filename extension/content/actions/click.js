@@ -33,7 +33,7 @@ import { nextTask } from "./timing.js";
 const messages = globalThis.allwrightMessages;
 
 /** Roles whose element has an on/off or chosen state that a second activation would flip. */
-export const TOGGLE_ROLES = new Set([
+const TOGGLE_ROLES = new Set([
   "checkbox",
   "switch",
   "radio",
@@ -45,15 +45,10 @@ export const TOGGLE_ROLES = new Set([
 ]);
 
 /** Attributes that, when present at all, say the element has a toggle state. */
-export const TOGGLE_STATE_ATTRIBUTES = Object.freeze([
-  "aria-pressed",
-  "aria-checked",
-  "aria-expanded",
-  "aria-selected",
-]);
+const TOGGLE_STATE_ATTRIBUTES = Object.freeze(["aria-pressed", "aria-checked", "aria-expanded", "aria-selected"]);
 
 /** Native form controls and media: their default actions are the browser's, not a handler's. */
-export const NATIVE_CONTROL_TAGS = new Set(["input", "select", "textarea", "option", "optgroup", "audio", "video"]);
+const NATIVE_CONTROL_TAGS = new Set(["input", "select", "textarea", "option", "optgroup", "audio", "video"]);
 
 /**
  * Words that make a target's name sound like it changes something on the server. A trusted
@@ -61,7 +56,7 @@ export const NATIVE_CONTROL_TAGS = new Set(["input", "select", "textarea", "opti
  * and French words (pages in both languages), matched as whole words, case-insensitively, on the
  * name and the text.
  */
-export const MUTATING_WORDS = Object.freeze([
+const MUTATING_WORDS = Object.freeze([
   "delete",
   "remove",
   "pay",
@@ -90,7 +85,7 @@ export const MUTATING_WORDS = Object.freeze([
   "enregistrer",
 ]);
 
-export const MUTATING_NAME = new RegExp(`\\b(${MUTATING_WORDS.join("|")})\\b`, "i");
+const MUTATING_NAME = new RegExp(`\\b(${MUTATING_WORDS.join("|")})\\b`, "i");
 
 /**
  * How long a click's before-state stays available to observe_click. The background observes for
@@ -98,14 +93,14 @@ export const MUTATING_NAME = new RegExp(`\\b(${MUTATING_WORDS.join("|")})\\b`, "
  * message channel. Every remembered click keeps a document-wide MutationObserver running, so
  * the memory is short.
  */
-export const CLICK_MEMORY_MS = 10_000;
+const CLICK_MEMORY_MS = 10_000;
 
 /**
  * Clicks remembered for observe_click, by token. Entries hold the element through a WeakRef and
  * forget themselves after CLICK_MEMORY_MS, observer included.
  * @type {Map<string, RememberedClick>}
  */
-export const rememberedClicks = new Map();
+const rememberedClicks = new Map();
 
 /**
  * @typedef {{elementRef: WeakRef<Element>, before: {href: string, semantic: Record<string, unknown>,
@@ -115,13 +110,13 @@ export const rememberedClicks = new Map();
  *   deferredMutationsElsewhere: number}} RememberedClick
  */
 
-export function newClickToken() {
+function newClickToken() {
   const bytes = new Uint8Array(12);
   crypto.getRandomValues(bytes);
   return `click_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
-export function forgetClick(token) {
+function forgetClick(token) {
   const entry = rememberedClicks.get(token);
   if (entry === undefined) return;
   entry.observer.disconnect();
@@ -129,7 +124,7 @@ export function forgetClick(token) {
   rememberedClicks.delete(token);
 }
 
-export function forgetExpiredClicks() {
+function forgetExpiredClicks() {
   const now = performance.now();
   for (const [token, entry] of rememberedClicks) {
     if (now - entry.clickedAt > CLICK_MEMORY_MS) forgetClick(token);
@@ -137,7 +132,7 @@ export function forgetExpiredClicks() {
 }
 
 /** Deferred mutations after a click: whether they touched the target, and how many did not. */
-export function noteDeferredMutations(entry, records) {
+function noteDeferredMutations(entry, records) {
   const element = entry.elementRef.deref();
   for (const record of records) {
     if (
@@ -154,7 +149,7 @@ export function noteDeferredMutations(entry, records) {
 }
 
 /** What a link or submit button would do: its absolute href, and whether it leaves the page. */
-export function navigationOf(element) {
+function navigationOf(element) {
   if (
     (element.localName === "a" || element.localName === "area") &&
     (element.hasAttribute("href") || element.hasAttribute("xlink:href"))
@@ -180,7 +175,7 @@ export function navigationOf(element) {
  * is a safe generic target (docs/protocol.md, "Action results", click_ax). Ordered from cheapest
  * to costliest; the first reason wins.
  */
-export function unsafeFallbackReason(ax, element, name) {
+function unsafeFallbackReason(ax, element, name) {
   if (!element.isConnected) return "the target left the page";
   const hidden = cssHiddenReason(element);
   if (hidden !== null) return hidden;

@@ -8,7 +8,7 @@ import { normalizeText } from "./element.js";
 import { delay } from "./timing.js";
 
 /** Attributes whose change on the target is semantic-state progress (aria-current, ...). */
-export const SEMANTIC_STATE_ATTRIBUTES = Object.freeze([
+const SEMANTIC_STATE_ATTRIBUTES = Object.freeze([
   "aria-current",
   "aria-expanded",
   "aria-pressed",
@@ -17,7 +17,7 @@ export const SEMANTIC_STATE_ATTRIBUTES = Object.freeze([
 ]);
 
 /** What the mutation observers watch: everything, everywhere below the observed root. */
-export const OBSERVE_EVERYTHING = Object.freeze({
+const OBSERVE_EVERYTHING = Object.freeze({
   subtree: true,
   childList: true,
   attributes: true,
@@ -71,7 +71,7 @@ export const nodesOfRecord = (record) => [...record.addedNodes, ...record.remove
  * the target itself or its subtree, a direct attribute change of one of its ancestors, or what
  * its aria-controls names (including that element being inserted or removed).
  */
-export function isLocalMutation(record, element, controlledElements) {
+function isLocalMutation(record, element, controlledElements) {
   const node = record.target;
   if (isSelfOrInside(element, node)) return true;
   if (record.type === "attributes" && isSelfOrInside(node, element)) return true;

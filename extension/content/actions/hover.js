@@ -9,24 +9,24 @@ import { describeTarget, resolveTarget } from "./target.js";
 import { nextTask, waitFor } from "./timing.js";
 
 /** Roles of the popups that a hover may reveal (tooltips, menus, lists, dialogs). */
-export const POPUP_SELECTOR =
+const POPUP_SELECTOR =
   '[role~="tooltip"], [role~="menu"], [role~="listbox"], [role~="dialog"], ' +
   '[role~="alertdialog"], dialog, [popover]';
 
 /** hover_element: how long a tooltip or menu may take to show. */
-export const HOVER_OBSERVATION_MS = 500;
+const HOVER_OBSERVATION_MS = 500;
 
-export function shownPopups() {
+function shownPopups() {
   return new Set([...document.querySelectorAll(POPUP_SELECTOR)].filter(isShown));
 }
 
-export const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
+const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
 
 /**
  * The pointer's way onto an element: over, enter (not bubbling), move; pointer events first, as
  * browsers send them, each at the centre, with no element left behind (relatedTarget null).
  */
-export function dispatchHoverEvents(element, point) {
+function dispatchHoverEvents(element, point) {
   const common = { clientX: point.x, clientY: point.y, relatedTarget: null, view: window, composed: true };
   const pointer = { ...common, pointerId: 1, pointerType: "mouse", isPrimary: true };
   element.dispatchEvent(new PointerEvent("pointerover", { ...pointer, bubbles: true, cancelable: true }));

@@ -7,7 +7,7 @@
  * computed in `keyDefinition`; other printable characters get no code, as on a layout that
  * lacks them.
  */
-export const NAMED_KEYS = Object.freeze({
+const NAMED_KEYS = Object.freeze({
   Enter: ["Enter", 13],
   Tab: ["Tab", 9],
   Escape: ["Escape", 27],
@@ -33,7 +33,7 @@ export const NAMED_KEYS = Object.freeze({
 export const isPrintableKey = (key) => [...key].length === 1;
 
 /** KeyboardEvent `code` and `keyCode` of a key value. */
-export function keyDefinition(key) {
+function keyDefinition(key) {
   if (Object.hasOwn(NAMED_KEYS, key)) return { code: NAMED_KEYS[key][0], keyCode: NAMED_KEYS[key][1] };
   if (/^[a-z]$/i.test(key)) return { code: `Key${key.toUpperCase()}`, keyCode: key.toUpperCase().charCodeAt(0) };
   if (/^[0-9]$/.test(key)) return { code: `Digit${key}`, keyCode: key.charCodeAt(0) };

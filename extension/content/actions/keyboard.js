@@ -19,10 +19,10 @@ import { editingHost, setNativeValue, textFieldKind } from "./text-fields.js";
 import { nextTask, settle } from "./timing.js";
 
 /** press_key's modifier names -> the KeyboardEvent flag each one sets. */
-export const MODIFIER_FLAGS = Object.freeze({ Alt: "altKey", Control: "ctrlKey", Meta: "metaKey", Shift: "shiftKey" });
+const MODIFIER_FLAGS = Object.freeze({ Alt: "altKey", Control: "ctrlKey", Meta: "metaKey", Shift: "shiftKey" });
 
 /** Roles that Enter activates like a click (press_key's "click" default action). */
-export const ENTER_ACTIVATED_ROLES = new Set([
+const ENTER_ACTIVATED_ROLES = new Set([
   "button",
   "link",
   "menuitem",
@@ -33,22 +33,15 @@ export const ENTER_ACTIVATED_ROLES = new Set([
 ]);
 
 /** Roles that Space activates like a click: buttons and checkbox-like widgets. */
-export const SPACE_ACTIVATED_ROLES = new Set([
-  "button",
-  "checkbox",
-  "switch",
-  "radio",
-  "menuitemcheckbox",
-  "menuitemradio",
-]);
+const SPACE_ACTIVATED_ROLES = new Set(["button", "checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"]);
 
 /** Elements that sequential focus navigation (Tab) may stop at, before the tabIndex check. */
-export const TABBABLE_CANDIDATES =
+const TABBABLE_CANDIDATES =
   "a[href], area[href], button, input, select, textarea, iframe, summary, " +
   "audio[controls], video[controls], [contenteditable], [tabindex]";
 
 /** The editable kind of a focused element, or null when keys cannot edit it. */
-export function editableKind(element) {
+function editableKind(element) {
   const kind = textFieldKind(element);
   if (kind === null || isNativelyDisabled(element)) return null;
   if (kind !== "contenteditable" && element.readOnly) return null;
@@ -56,7 +49,7 @@ export function editableKind(element) {
 }
 
 /** The sequential focus navigation order: positive tabindex first, then document order. */
-export function tabbableElements() {
+function tabbableElements() {
   /** @type {HTMLElement[]} */
   const elements = [...document.querySelectorAll(TABBABLE_CANDIDATES)].map(
     (element) => /** @type {HTMLElement} */ (element),
@@ -78,7 +71,7 @@ export function tabbableElements() {
 }
 
 /** Tab / Shift+Tab: focus the next or previous tabbable element, wrapping at the ends. */
-export function moveFocusSequentially(from, backward, hints) {
+function moveFocusSequentially(from, backward, hints) {
   const order = tabbableElements();
   if (order.length === 0) return null;
   const index = order.indexOf(from);
@@ -100,7 +93,7 @@ export function moveFocusSequentially(from, backward, hints) {
 }
 
 /** The caret (or selection) of a text control; types without one (email, number) use the end. */
-export function textControlSelection(field) {
+function textControlSelection(field) {
   try {
     if (field.selectionStart !== null && field.selectionEnd !== null) {
       return { start: field.selectionStart, end: field.selectionEnd };
@@ -111,7 +104,7 @@ export function textControlSelection(field) {
   return { start: field.value.length, end: field.value.length };
 }
 
-export function restoreCaret(field, position) {
+function restoreCaret(field, position) {
   try {
     field.setSelectionRange(position, position);
   } catch {
@@ -123,7 +116,7 @@ export function restoreCaret(field, position) {
  * Edits a text control at its caret as a typed key would: beforeinput (cancelable), the new
  * value through the native setter, input. `text` "" deletes backwards.
  */
-export function editTextControl(field, text) {
+function editTextControl(field, text) {
   const inputType = text === "" ? "deleteContentBackward" : "insertText";
   const data = text === "" ? null : text;
   if (
@@ -148,7 +141,7 @@ export function editTextControl(field, text) {
 }
 
 /** The same in a contenteditable, at the selection when it lies inside the host. */
-export function editEditingHost(host, text) {
+function editEditingHost(host, text) {
   const inputType = text === "" ? "deleteContentBackward" : "insertText";
   const data = text === "" ? null : text;
   if (
@@ -186,11 +179,11 @@ export function editEditingHost(host, text) {
   return true;
 }
 
-export function editAtCaret(element, kind, text) {
+function editAtCaret(element, kind, text) {
   return kind === "contenteditable" ? editEditingHost(editingHost(element), text) : editTextControl(element, text);
 }
 
-export function selectAllIn(element, kind) {
+function selectAllIn(element, kind) {
   if (kind === "contenteditable") {
     element.ownerDocument.getSelection()?.selectAllChildren(editingHost(element));
   } else {
@@ -198,13 +191,13 @@ export function selectAllIn(element, kind) {
   }
 }
 
-export function isEnterActivated(element, role) {
+function isEnterActivated(element, role) {
   if (element.localName === "button" || (element.localName === "a" && element.hasAttribute("href"))) return true;
   if (element.localName === "input" && ["submit", "button", "reset", "image"].includes(element.type)) return true;
   return ENTER_ACTIVATED_ROLES.has(role);
 }
 
-export function isSpaceActivated(element, role) {
+function isSpaceActivated(element, role) {
   if (element.localName === "button" || element.localName === "summary") return true;
   if (
     element.localName === "input" &&
@@ -219,7 +212,7 @@ export function isSpaceActivated(element, role) {
  * before keyup, performed by the caller.
  * @returns {null | {name: string, perform: () => void, afterKeyUp?: boolean}}
  */
-export function defaultActionOf(target, role, key, modifiers, hints) {
+function defaultActionOf(target, role, key, modifiers, hints) {
   const kind = editableKind(target);
   const commandKey = modifiers.ctrlKey || modifiers.metaKey;
   if (key === "Tab" && !commandKey && !modifiers.altKey) {
@@ -254,7 +247,7 @@ export function defaultActionOf(target, role, key, modifiers, hints) {
 }
 
 /** A value to compare before and after a key, for editable targets. */
-export const editableValue = (element, kind) =>
+const editableValue = (element, kind) =>
   kind === null ? null : kind === "contenteditable" ? editingHost(element).textContent : element.value;
 
 export async function pressKey(args, ax) {

@@ -21,7 +21,7 @@ export function optionsOf(listbox) {
 }
 
 /** Listboxes named by the IDREFs of a combobox, of its descendants, or of an ancestor wrapper. */
-export function namedListboxes(combobox) {
+function namedListboxes(combobox) {
   const holders = [combobox, ...combobox.querySelectorAll("[aria-controls], [aria-owns]")];
   const wrapper = combobox.parentElement?.closest("[aria-controls], [aria-owns]");
   if (wrapper) holders.push(wrapper);
@@ -88,7 +88,7 @@ export function highlightedOption(field, listbox) {
 }
 
 /** Text of an element, leaving out popups and live regions that sit inside widgets. */
-export function textOutsidePopups(element) {
+function textOutsidePopups(element) {
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode(node) {
       if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;

@@ -6,10 +6,10 @@ import { flatTreeParentElement } from "../dom/shadow.js";
 import { sameRect, viewportRect } from "./element.js";
 import { resolveTarget } from "./target.js";
 
-export const pageScroller = () => document.scrollingElement ?? document.documentElement;
+const pageScroller = () => document.scrollingElement ?? document.documentElement;
 
 /** Whether a person could scroll the element along the axis: overflow that scrolls, and room. */
-export function isScrollable(element, vertical) {
+function isScrollable(element, vertical) {
   if (element === pageScroller() || element === document.body) return false;
   const style = getComputedStyle(element);
   const overflow = vertical ? style.overflowY : style.overflowX;
@@ -18,7 +18,7 @@ export function isScrollable(element, vertical) {
 }
 
 /** The nearest scrollable ancestor along the axis, or null for the page. */
-export function scrollableAncestor(element, vertical) {
+function scrollableAncestor(element, vertical) {
   for (let node = flatTreeParentElement(element); node !== null; node = flatTreeParentElement(node)) {
     if (isScrollable(node, vertical)) return node;
   }
@@ -26,7 +26,7 @@ export function scrollableAncestor(element, vertical) {
 }
 
 /** Reads and moves either the page (null) or a scrollable element. */
-export function scrollPosition(scroller) {
+function scrollPosition(scroller) {
   return scroller === null
     ? { x: Math.round(scrollX), y: Math.round(scrollY) }
     : { x: Math.round(scroller.scrollLeft), y: Math.round(scroller.scrollTop) };

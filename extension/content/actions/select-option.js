@@ -15,15 +15,15 @@ import { nextFrame, settle, waitFor } from "./timing.js";
 const messages = globalThis.allwrightMessages;
 
 /** select_option: how long a click may take to open a list, then an ArrowDown. */
-export const LIST_OPEN_BY_CLICK_MS = 500;
+const LIST_OPEN_BY_CLICK_MS = 500;
 
-export const LIST_OPEN_BY_KEY_MS = 1000;
+const LIST_OPEN_BY_KEY_MS = 1000;
 
 /** select_option: how long an option's activation may take to show. */
-export const OPTION_COMMIT_MS = 300;
+const OPTION_COMMIT_MS = 300;
 
 /** The most option labels an option_not_found error suggests. */
-export const MAX_OPTION_SUGGESTIONS = 20;
+const MAX_OPTION_SUGGESTIONS = 20;
 
 /**
  * The option an agent asked for: by value (exact), or by label: exact, then case-insensitive
@@ -31,7 +31,7 @@ export const MAX_OPTION_SUGGESTIONS = 20;
  * option_not_found with the options' labels as suggestions.
  * @param {{element: Element, label: string, values: string[]}[]} candidates
  */
-export function matchOption(candidates, wanted) {
+function matchOption(candidates, wanted) {
   const labels = candidates.map((candidate) => candidate.label).filter(Boolean);
   const suggestions = [...new Set(labels)].slice(0, MAX_OPTION_SUGGESTIONS);
   const notFound = (message) =>
@@ -66,7 +66,7 @@ export function matchOption(candidates, wanted) {
 }
 
 /** What select_option acts on: a native select, a listbox, or a combobox that opens one. */
-export function locateSelectControl(element, refId, hints) {
+function locateSelectControl(element, refId, hints) {
   if (element.localName === "select") return { kind: "native", select: element };
   const role = explicitRole(element);
   if (role === "listbox") return { kind: "listbox", listbox: element, combobox: null };
@@ -94,7 +94,7 @@ export function locateSelectControl(element, refId, hints) {
   );
 }
 
-export async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
+async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
   if (isNativelyDisabled(select)) {
     throw messages.toolError("not_actionable", `${refId} is disabled`, {
       hint: "The list is disabled; do what enables it first, then read the tree again.",
@@ -154,7 +154,7 @@ function nativeOptionLabel(option) {
 }
 
 /** The text of a listbox option, for options the agent never read (see optionName). */
-export function optionLabel(option) {
+function optionLabel(option) {
   const ariaLabel = option.getAttribute("aria-label");
   if (ariaLabel !== null && ariaLabel.trim() !== "") return normalizeText(ariaLabel);
   const labelledBy = elementsByIdList(option, "aria-labelledby");
@@ -163,7 +163,7 @@ export function optionLabel(option) {
 }
 
 /** Closes a list select_option opened, so the page is left as it was found. */
-export async function closeOpenedList(combobox, listbox) {
+async function closeOpenedList(combobox, listbox) {
   const active = deepActiveElement();
   const keyTarget = listbox !== null && isSelfOrInside(listbox, active) ? active : combobox;
   pressKeyOnce(keyTarget, "Escape");
@@ -175,7 +175,7 @@ export async function closeOpenedList(combobox, listbox) {
  * focus lives in the popup (Radix Select, MUI menus), else ArrowDown on the combobox until
  * aria-activedescendant names the option, then Enter (react-select, Downshift).
  */
-export async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hints) {
+async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hints) {
   const active = deepActiveElement();
   const holder = combobox ?? (listbox.hasAttribute("aria-activedescendant") ? listbox : null);
   if (holder === null || isSelfOrInside(listbox, active)) {
@@ -195,7 +195,7 @@ export async function chooseOptionByKeyboard(combobox, listbox, option, optionCo
   hints.push("ArrowDown never highlighted the option");
 }
 
-export async function selectListboxOption(ax, control, wanted, refId, evidence, hints) {
+async function selectListboxOption(ax, control, wanted, refId, evidence, hints) {
   const { combobox } = control;
   let { listbox } = control;
   let openedHere = false;

@@ -29,17 +29,17 @@ import { delay, settle, waitFor } from "./timing.js";
 const messages = globalThis.allwrightMessages;
 
 /** set_field: how long a combobox's suggestion list may take to appear after typing. */
-export const SUGGESTIONS_TIMEOUT_MS = 1000;
+const SUGGESTIONS_TIMEOUT_MS = 1000;
 
 /** set_field: the short delay between the keys that commit a suggestion. */
-export const COMBOBOX_KEY_DELAY_MS = 100;
+const COMBOBOX_KEY_DELAY_MS = 100;
 
 /**
  * The field that type_ax types into, with its kind; refuses what cannot be typed into with
  * not_typable and a hint that names the right tool.
  * @returns {{field: Element, kind: "input"|"textarea"|"contenteditable", hint?: string}}
  */
-export function locateTextField(element, refId) {
+function locateTextField(element, refId) {
   if (element.localName === "input") {
     const refusal = UNTYPABLE_INPUT_TYPES[element.type];
     if (refusal !== undefined) {
@@ -74,7 +74,7 @@ export function locateTextField(element, refId) {
   throw messages.toolError("not_typable", `${refId} (${element.localName}) is not an editable field`, { hint });
 }
 
-export function refuseReadOnlyField(field, refId) {
+function refuseReadOnlyField(field, refId) {
   if (isNativelyDisabled(field)) {
     throw messages.toolError("not_actionable", `${refId} is disabled`, {
       hint: "The field is disabled; do what enables it first, then read the tree again.",
@@ -88,17 +88,17 @@ export function refuseReadOnlyField(field, refId) {
 }
 
 /** The value a result may show: never a password. */
-export function shownValue(field, kind) {
+function shownValue(field, kind) {
   if (kind === "contenteditable") return field.textContent;
   if (field.localName === "input" && field.type === "password") return field.value === "" ? "" : "••••";
   return field.value;
 }
 
-export const insertTextInit = (text) =>
+const insertTextInit = (text) =>
   text === "" ? { inputType: "deleteContentBackward", data: null } : { inputType: "insertText", data: text };
 
 /** Puts the caret where typing should go: over everything when clearing, else at the end. */
-export function placeCaret(host, selectEverything) {
+function placeCaret(host, selectEverything) {
   const selection = host.ownerDocument.getSelection();
   if (selection === null) return;
   const range = host.ownerDocument.createRange();
@@ -113,7 +113,7 @@ export function placeCaret(host, selectEverything) {
  * beforeinput goes first and is cancelable, because editors (ProseMirror, Lexical, Slate)
  * cancel it and insert the text themselves; then whether the text appeared is what counts.
  */
-export async function typeIntoEditingHost(host, text, clear, evidence, hints) {
+async function typeIntoEditingHost(host, text, clear, evidence, hints) {
   const previous = host.textContent;
   const intended = clear ? text : previous + text;
   placeCaret(host, clear);
@@ -138,7 +138,7 @@ export async function typeIntoEditingHost(host, text, clear, evidence, hints) {
 }
 
 /** Types into a located field as type_ax does, appending evidence and hints. */
-export async function typeIntoField(located, text, clear, evidence, hints) {
+async function typeIntoField(located, text, clear, evidence, hints) {
   const { field, kind } = located;
   scrollIntoViewIfNeeded(field);
   focusQuietly(field);
@@ -171,7 +171,7 @@ export async function typeIntoField(located, text, clear, evidence, hints) {
  * named it, the text field it stands for (refusing what cannot be typed into) and the lists the
  * action's evidence and hints go into.
  */
-export async function prepareTextEntry(args, ax) {
+async function prepareTextEntry(args, ax) {
   const element = resolveTarget(ax, args);
   const text = args.text;
   const clear = args.clear ?? true;
@@ -183,7 +183,7 @@ export async function prepareTextEntry(args, ax) {
 }
 
 /** The result of type_ax, and of set_field before its `submit` field. */
-export function textEntryResult({ description, located, evidence, hints }) {
+function textEntryResult({ description, located, evidence, hints }) {
   return { ...description, kind: located.kind, value: shownValue(located.field, located.kind), evidence, hints };
 }
 
@@ -197,7 +197,7 @@ export async function typeText(args, ax) {
  * The combobox-aware submission: ArrowDown then Enter, a short delay apart, to commit the
  * highlighted suggestion.
  */
-export async function commitSuggestion(field, listbox, hints) {
+async function commitSuggestion(field, listbox, hints) {
   // A plain ArrowDown-then-Enter would not do: react-select (and
   // Downshift, MUI Autocomplete with autoHighlight) already highlight the first match while
   // typing, so ArrowDown would move to the second one and Enter would commit the wrong option.

@@ -10,7 +10,7 @@
  * @param {Node} node
  * @returns {Node | null}
  */
-export function parentAcrossShadow(node) {
+function parentAcrossShadow(node) {
   const parent = node.parentNode;
   if (parent === null) return null;
   if (parent.nodeType === Node.DOCUMENT_FRAGMENT_NODE) return /** @type {ShadowRoot} */ (parent).host ?? null;

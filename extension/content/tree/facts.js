@@ -342,7 +342,7 @@ export function gatherFacts(options) {
  * @param {Document | ShadowRoot} root
  * @returns {CSSRule[] | null}
  */
-export function styleRules(root) {
+function styleRules(root) {
   /** @type {CSSRule[]} */
   const rules = [];
   /** @type {CSSRuleList[]} */
