@@ -241,40 +241,12 @@ function checkNavigableUrl(name, value) {
  * correct a name given in the wrong case: key values are case-sensitive, and a handler waiting
  * for "Enter" ignores "enter". Unlisted names pass as given.
  */
-const COMMON_NAMED_KEYS = Object.freeze([
-  "Enter",
-  "Tab",
-  "Escape",
-  "Backspace",
-  "Delete",
-  "Insert",
-  "Home",
-  "End",
-  "PageUp",
-  "PageDown",
-  "ArrowUp",
-  "ArrowDown",
-  "ArrowLeft",
-  "ArrowRight",
-  "Alt",
-  "Control",
-  "Meta",
-  "Shift",
-  "CapsLock",
-  "ContextMenu",
-  "F1",
-  "F2",
-  "F3",
-  "F4",
-  "F5",
-  "F6",
-  "F7",
-  "F8",
-  "F9",
-  "F10",
-  "F11",
-  "F12",
-]);
+const COMMON_NAMED_KEYS = Object.freeze(
+  (
+    "Enter Tab Escape Backspace Delete Insert Home End PageUp PageDown ArrowUp ArrowDown ArrowLeft ArrowRight " +
+    "Alt Control Meta Shift CapsLock ContextMenu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12"
+  ).split(" "),
+);
 
 /** Other spellings of keys (compared ignoring case), which pages do not recognise. */
 const KEY_SPELLINGS = Object.freeze({

@@ -32,6 +32,23 @@ import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js"
 const messages = globalThis.allwrightMessages;
 
 /**
+ * The page's facts as the first arguments of both core calls (crates/allwright-ax-wasm/src/bindings.rs).
+ * @param {import("./tree/facts.js").Facts} facts
+ */
+function factArguments(facts) {
+  return [
+    facts.strings,
+    facts.stringLengths,
+    facts.nodes,
+    facts.attributes,
+    facts.rects,
+    facts.slots,
+    facts.viewport,
+    pseudoContentReader(facts.nodeList),
+  ];
+}
+
+/**
  * @typedef {{filter: "all"|"visible"|"interactive", maxDepth: number, maxChars?: number,
  *   ref_id?: string, page?: number}} TreeArguments validated by the background (tool contract)
  */
@@ -63,14 +80,7 @@ async function generateAccessibilityTree(args) {
   const counter = refCounter();
   const output = runCore(() =>
     core.buildTextTree(
-      facts.strings,
-      facts.stringLengths,
-      facts.nodes,
-      facts.attributes,
-      facts.rects,
-      facts.slots,
-      facts.viewport,
-      pseudoContentReader(facts.nodeList),
+      ...factArguments(facts),
       filter,
       maxDepth,
       args.maxChars,
@@ -117,14 +127,7 @@ async function snapshotDocument(args) {
   });
   const output = runCore(() =>
     core.writeSnapshotDocument(
-      facts.strings,
-      facts.stringLengths,
-      facts.nodes,
-      facts.attributes,
-      facts.rects,
-      facts.slots,
-      facts.viewport,
-      pseudoContentReader(facts.nodeList),
+      ...factArguments(facts),
       format,
       args.contextId,
       args.parentContextId ?? undefined,

@@ -15,7 +15,7 @@ import { submitImplicitly } from "./form-submission.js";
 import { activate, focusElement, scrollIntoViewIfNeeded } from "./interaction.js";
 import { dispatchKeyboardEvent, isPrintableKey, NO_MODIFIERS } from "./key-events.js";
 import { describeTarget, focusTarget, printedRole, resolveTarget } from "./target.js";
-import { editingHost, setNativeValue, textFieldKind } from "./text-fields.js";
+import { editingHost, insertTextInit, setNativeValue, textFieldKind } from "./text-fields.js";
 import { nextTask, settle } from "./timing.js";
 
 /** press_key's modifier names -> the KeyboardEvent flag each one sets. */
@@ -113,19 +113,23 @@ function restoreCaret(field, position) {
 }
 
 /**
+ * Dispatches the cancelable beforeinput of typing `text` ("" deletes backwards) on `target`.
+ * Returns the fields of the input event that follows, or null when the page cancelled it.
+ * @param {EventTarget} target
+ * @param {string} text
+ */
+function beforeInput(target, text) {
+  const init = { bubbles: true, composed: true, ...insertTextInit(text) };
+  return target.dispatchEvent(new InputEvent("beforeinput", { ...init, cancelable: true })) ? init : null;
+}
+
+/**
  * Edits a text control at its caret as a typed key would: beforeinput (cancelable), the new
  * value through the native setter, input. `text` "" deletes backwards.
  */
 function editTextControl(field, text) {
-  const inputType = text === "" ? "deleteContentBackward" : "insertText";
-  const data = text === "" ? null : text;
-  if (
-    !field.dispatchEvent(
-      new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType, data }),
-    )
-  ) {
-    return false;
-  }
+  const init = beforeInput(field, text);
+  if (init === null) return false;
   const value = field.value;
   let { start, end } = textControlSelection(field);
   if (text === "" && start === end) {
@@ -136,21 +140,14 @@ function editTextControl(field, text) {
   }
   setNativeValue(field, value.slice(0, start) + text + value.slice(end));
   restoreCaret(field, start + text.length);
-  field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType, data }));
+  field.dispatchEvent(new InputEvent("input", init));
   return true;
 }
 
 /** The same in a contenteditable, at the selection when it lies inside the host. */
 function editEditingHost(host, text) {
-  const inputType = text === "" ? "deleteContentBackward" : "insertText";
-  const data = text === "" ? null : text;
-  if (
-    !host.dispatchEvent(
-      new InputEvent("beforeinput", { bubbles: true, cancelable: true, composed: true, inputType, data }),
-    )
-  ) {
-    return false;
-  }
+  const init = beforeInput(host, text);
+  if (init === null) return false;
   const selection = host.ownerDocument.getSelection();
   let range = selection !== null && selection.rangeCount > 0 ? selection.getRangeAt(0) : null;
   if (range === null || !isSelfOrInside(host, range.commonAncestorContainer)) {
@@ -175,7 +172,7 @@ function editEditingHost(host, text) {
     selection.removeAllRanges();
     selection.addRange(range);
   }
-  host.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType, data }));
+  host.dispatchEvent(new InputEvent("input", init));
   return true;
 }
 

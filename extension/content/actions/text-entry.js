@@ -19,6 +19,7 @@ import { submitByEnter } from "./form-submission.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import {
   editingHost,
+  insertTextInit,
   labelledField,
   onlyTextFieldInside,
   setNativeValue,
@@ -93,9 +94,6 @@ function shownValue(field, kind) {
   if (field.localName === "input" && field.type === "password") return field.value === "" ? "" : "••••";
   return field.value;
 }
-
-const insertTextInit = (text) =>
-  text === "" ? { inputType: "deleteContentBackward", data: null } : { inputType: "insertText", data: text };
 
 /** Puts the caret where typing should go: over everything when clearing, else at the end. */
 function placeCaret(host, selectEverything) {

@@ -79,3 +79,10 @@ export function setNativeValue(field, value) {
   const prototype = field.localName === "textarea" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
   Object.getOwnPropertyDescriptor(prototype, "value").set.call(field, value);
 }
+
+/**
+ * The InputEvent fields of typing `text`; "" deletes backwards (Input Events, "inputType").
+ * @param {string} text
+ */
+export const insertTextInit = (text) =>
+  text === "" ? { inputType: "deleteContentBackward", data: null } : { inputType: "insertText", data: text };
