@@ -105,7 +105,7 @@ async function generateAccessibilityTree(args) {
   }
   const { envelope, body } = split;
   registerNewRefs(facts.nodeList, envelope.newRefs, counter);
-  rememberRead(printedRefsOf(envelope, body));
+  rememberRead(printedRefsOf(envelope));
   return { tree: body, ...envelope.result };
 }
 

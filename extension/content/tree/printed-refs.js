@@ -6,9 +6,8 @@
 // it again. Pure (no DOM), so it is unit-tested in Node.
 
 /**
- * A reference as a tree printed it. `focusable` is null when the tree did not say (see
- * refsFromTreeText).
- * @typedef {{number: number, role: string, name: string, focusable: boolean | null}} PrintedRef
+ * A reference as a tree printed it.
+ * @typedef {{number: number, role: string, name: string, focusable: boolean}} PrintedRef
  */
 
 /**
@@ -49,13 +48,13 @@ export function forgetReads() {
 
 /**
  * The printed references of a tree output: the envelope's `refs` tuples `[N, role, name,
- * focusable]`, or, from a core that does not write them yet, what the printed lines say.
+ * focusable]` (crates/allwright-ax-wasm/src/api.rs). An envelope without them (a read that failed)
+ * prints nothing to remember.
  * @param {{refs?: unknown}} envelope
- * @param {string} tree the printed text tree
  * @returns {PrintedRef[]}
  */
-export function printedRefsOf(envelope, tree) {
-  if (!Array.isArray(envelope.refs)) return refsFromTreeText(tree);
+export function printedRefsOf(envelope) {
+  if (!Array.isArray(envelope.refs)) return [];
   /** @type {PrintedRef[]} */
   const refs = [];
   for (const tuple of envelope.refs) {
@@ -64,57 +63,4 @@ export function printedRefsOf(envelope, tree) {
     refs.push({ number, role: String(role), name: String(name), focusable: focusable === 1 || focusable === true });
   }
   return refs;
-}
-
-/**
- * The references of a printed tree, read back from its lines (`role "name" [ref_N] ...`), for a
- * core whose envelope has no `refs` yet. TRANSITIONAL: remove once the core writes `refs`
- * (Interface B); the lines do not say whether an element is focusable.
- * @param {string} tree
- * @returns {PrintedRef[]}
- */
-export function refsFromTreeText(tree) {
-  /** @type {PrintedRef[]} */
-  const refs = [];
-  for (const line of tree.split("\n")) {
-    // The reference follows a space; a name or value that contains "[ref_N]" is printed escaped
-    // as "\[ref_N]" (crates/allwright-ax/src/text.rs, `push_escaped`).
-    const match = / \[ref_(\d+)\]/.exec(line);
-    if (match === null) continue;
-    const { role, name } = parseTreeLine(line);
-    refs.push({ number: Number(match[1]), role, name, focusable: null });
-  }
-  return refs;
-}
-
-/**
- * Reads `role "name" [ref_N] ...` back into its role and unescaped name (text.rs, `push_escaped`:
- * backslash escapes for \\, ", \n, \r, \t, \[ and \u{XXXX}).
- * @param {string} line
- */
-export function parseTreeLine(line) {
-  const trimmed = line.trimStart();
-  const space = trimmed.indexOf(" ");
-  const role = space < 0 ? trimmed : trimmed.slice(0, space);
-  if (space < 0 || trimmed[space + 1] !== '"') return { role, name: "" };
-  let name = "";
-  for (let index = space + 2; index < trimmed.length; index += 1) {
-    const character = trimmed[index];
-    if (character === '"') break;
-    if (character !== "\\") {
-      name += character;
-      continue;
-    }
-    const escaped = trimmed[index + 1];
-    index += 1;
-    if (escaped === "n") name += "\n";
-    else if (escaped === "r") name += "\r";
-    else if (escaped === "t") name += "\t";
-    else if (escaped === "u") {
-      const close = trimmed.indexOf("}", index);
-      name += String.fromCodePoint(Number.parseInt(trimmed.slice(index + 2, close), 16) || 0xfffd);
-      index = close;
-    } else name += escaped;
-  }
-  return { role, name };
 }
