@@ -28,6 +28,10 @@ import {
 import { applyAriaRefs, ariaRefCounter, documentPrefix, setAriaRefCounter } from "./tree/ai-refs.js";
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js";
+import toolContract from "../shared/tool-contract.json";
+
+/** get_accessibility_tree's arguments in the tool contract (src/tools/table.rs generates it). */
+const TREE_ARGUMENTS = toolContract.tools.get_accessibility_tree.arguments;
 
 const messages = globalThis.allwrightMessages;
 
@@ -59,8 +63,10 @@ function factArguments(facts) {
  * @param {TreeArguments} args
  */
 async function generateAccessibilityTree(args) {
-  const filter = args.filter ?? "all";
-  const maxDepth = args.maxDepth ?? 15;
+  // Calls through the background arrive with the contract's defaults filled in; direct callers of
+  // the page-side API (tests, benchmarks) get the same defaults from the same contract.
+  const filter = args.filter ?? TREE_ARGUMENTS.filter.default;
+  const maxDepth = args.maxDepth ?? TREE_ARGUMENTS.maxDepth.default;
   const refId = args.ref_id ?? undefined;
 
   const core = await loadCore();
