@@ -4,17 +4,20 @@
 //   node scripts/build-extension.mjs [chrome|firefox ...] [--out DIR] [--source DIR]
 //
 // --out puts the builds in DIR/<browser> instead of dist/; --source reads another copy of
-// extension/ (the smoke test builds one with stand-ins for the page-side core).
+// extension/ (a copy with stand-ins, say).
 //
 // One manifest source (manifest/base.json) plus a small patch per browser (manifest/chrome.json,
 // manifest/firefox.json), the identity fixed in manifest/identity.json and the version from
 // package.json. Every permission must be explained in a "//permissions" entry; the build fails
 // otherwise, and strips every "//" key from what it writes. The files of extension/ are copied
-// as they are, minus what a browser never loads. No dependencies beyond Node.
+// as they are, minus what a browser never loads, except the content scripts: they are ES modules
+// (extension/content/), and esbuild bundles each entry point into one classic script of the same
+// name, because a manifest's content scripts cannot be modules.
 
 import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BROWSERS = ["chrome", "firefox"];
@@ -28,6 +31,17 @@ const EXCLUDED = {
   chrome: new Set(),
   firefox: new Set(["generated/ax-core-js.js"]),
 };
+
+/**
+ * The content scripts' entry points, relative to extension/: each becomes one classic script of
+ * the same path in the build, holding the modules it imports. The manifest lists them (after
+ * shared/messages.js, which stays a classic script), and background/frames.js injects the same
+ * files into frames that lack them.
+ */
+export const CONTENT_ENTRY_POINTS = Object.freeze(["content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
+
+/** Browsers the bundles must run in: the manifests' minimum versions (manifest/*.json). */
+const BUNDLE_TARGETS = ["chrome114", "firefox140"];
 
 /** Files the page-side core needs; scripts/build-wasm writes them. */
 const REQUIRED_GENERATED = ["generated/ax-core-wasm.js", "generated/ax-core-js.js"];
@@ -58,6 +72,9 @@ async function main(argv) {
     const outDir = path.join(outRoot, browser);
     await rm(outDir, { recursive: true, force: true });
     await copyExtension(extensionDir, outDir, EXCLUDED[browser]);
+    for (const entry of CONTENT_ENTRY_POINTS) {
+      await writeFile(path.join(outDir, entry), await bundleContentScript(entry, extensionDir));
+    }
     await writeFile(path.join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     await writeFile(path.join(outDir, "background", "build-config.js"), buildConfig(browser, identity));
     await checkManifestFiles(manifest, outDir);
@@ -159,12 +176,37 @@ async function requireGenerated(extensionDir) {
   }
 }
 
+/**
+ * One content script entry point and the modules it imports, as one classic script (an IIFE)
+ * (exported for the in-page tests, which load the same bundles).
+ * @param {string} entry relative to the extension folder, e.g. "content/actions.js"
+ * @param {string} [extensionDir] the extension folder (default: extension/)
+ * @returns {Promise<string>}
+ */
+export async function bundleContentScript(entry, extensionDir = path.join(root, "extension")) {
+  const result = await build({
+    entryPoints: [path.join(extensionDir, entry)],
+    bundle: true,
+    format: "iife",
+    target: BUNDLE_TARGETS,
+    charset: "utf8",
+    write: false,
+    logLevel: "silent",
+    banner: { js: `// Built by scripts/build-extension.mjs from extension/${entry} and the modules it imports.` },
+  });
+  return result.outputFiles[0].text;
+}
+
+/** Copies extension/ minus the excluded files, the content scripts' module sources and type declarations. */
 async function copyExtension(from, to, excluded) {
   await mkdir(to, { recursive: true });
   await cp(from, to, {
     recursive: true,
     filter: (source) => {
       const relative = path.relative(from, source).split(path.sep).join("/");
+      if (relative.startsWith("content/") && !CONTENT_ENTRY_POINTS.includes(relative)) return false;
+      // Declarations for the type check (tsconfig.json) only.
+      if (relative === "types" || relative.endsWith(".d.ts")) return false;
       return !excluded.has(relative) && !path.basename(source).startsWith(".");
     },
   });

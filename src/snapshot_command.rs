@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use allwright_ax::{Filter, Format as SnapshotFormat};
 use serde_json::{json, Value};
 
 use crate::browser_launch::{self, BrowserChoice, LaunchRequest, LaunchedSession};
@@ -117,23 +118,23 @@ async fn read_page(
     let (tool, arguments, field) = match options.format {
         OutputFormat::Text => {
             let filter = match options.filter {
-                TreeFilter::All => "all",
-                TreeFilter::Visible => "visible",
-                TreeFilter::Interactive => "interactive",
+                TreeFilter::All => Filter::All,
+                TreeFilter::Visible => Filter::Visible,
+                TreeFilter::Interactive => Filter::Interactive,
             };
             (
                 "get_accessibility_tree",
-                json!({ "filter": filter }),
+                json!({ "filter": filter.as_str() }),
                 "tree",
             )
         }
         OutputFormat::Json | OutputFormat::Yaml => {
             let format = if options.format == OutputFormat::Json {
-                "json"
+                SnapshotFormat::Json
             } else {
-                "yaml"
+                SnapshotFormat::Yaml
             };
-            let mut arguments = json!({ "format": format });
+            let mut arguments = json!({ "format": format.as_str() });
             if options.mode == Some(SnapshotMode::Ai) {
                 arguments["mode"] = json!("ai");
             }

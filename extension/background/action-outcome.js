@@ -1,13 +1,15 @@
+// @ts-check
 // How an action's result is told to the agent (docs/protocol.md, "Action results"): the page-side
 // evidence and what the tab did around it, turned into `progress`, `retryAllowed` and one hint.
-// Pure, so the rules of the French document's click arbiter are unit-tested in Node.
+// Pure, so the rules of the click arbiter are unit-tested in Node.
 
 /**
- * Evidence that proves progress (French document, click_ax): a URL change, a focus change caused
+ * Evidence that proves progress (docs/protocol.md, "Action results", click_ax): a URL change, a focus change caused
  * by the handler, a synchronous local mutation, a deferred semantic state, or a value the field
  * took. Anything else the page side reports is a hint.
  */
-const PROGRESS_EVIDENCE = /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|scrolled|submitted|opened|revealed(:.*)?)$/;
+const PROGRESS_EVIDENCE =
+  /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|scrolled|submitted|opened|revealed(:.*)?)$/;
 
 /** Whether one evidence string proves progress. */
 export function isProgressEvidence(evidence) {
@@ -37,7 +39,8 @@ export function decideOutcome({ evidence, observed, sawSideEffects, navigated, t
   if (progressEvidence.length > 0) {
     let hint;
     if (navigated) hint = "The page navigated: read it again with get_accessibility_tree before using refs.";
-    else if (sideEffectText !== "") hint = `Done; it also caused ${sideEffectText}. Read the page again before acting further.`;
+    else if (sideEffectText !== "")
+      hint = `Done; it also caused ${sideEffectText}. Read the page again before acting further.`;
     return { progress: "observed", evidence: progressEvidence, retryAllowed, ...(hint ? { hint } : {}) };
   }
   if (sawSideEffects) {
@@ -61,7 +64,8 @@ export function decideOutcome({ evidence, observed, sawSideEffects, navigated, t
 /** "a new tab (tab 12), a download (report.csv) and a POST request" */
 function describeSideEffects(observed) {
   const parts = [];
-  for (const tab of observed.newTabs ?? []) parts.push(`a new tab (tabId ${tab.tabId}${tab.url ? `, ${tab.url}` : ""})`);
+  for (const tab of observed.newTabs ?? [])
+    parts.push(`a new tab (tabId ${tab.tabId}${tab.url ? `, ${tab.url}` : ""})`);
   for (const item of observed.downloads ?? []) parts.push(`a download (${item.filename ?? item.url})`);
   const requests = observed.requests ?? [];
   if (requests.length > 0) {

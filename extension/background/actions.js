@@ -1,7 +1,7 @@
+// @ts-check
 // The action tools (docs/protocol.md, "Action results"): the background half. The content script
 // of the frame acts and reports what changed in its page (content/actions.js); the background
-// watches what the tab did meanwhile (activity.js) and, for click_ax, runs the French document's
-// click arbiter, including Chrome's one protected trusted-input fallback.
+// watches what the tab did meanwhile (activity.js) and, for click_ax, runs the click arbiter, including Chrome's one protected trusted-input fallback.
 
 import { BROWSER, messages, ToolFailure } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
@@ -12,7 +12,7 @@ import { dispatchTrustedClick } from "./trusted-input.js";
 /** How long one content-side action may take (set_field waits for listboxes, for instance). */
 const ACTION_TIMEOUT_MS = 15_000;
 
-/** The French document's observation interval: the click settles over two of them. */
+/** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
 
 /** After other actions, how long the tab is watched for requests, tabs and navigations. */
@@ -35,7 +35,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function callFrameThroughNavigation(tabId, frameId, contentTool, contentArguments, watch) {
   const request = messages.contentToolRequest(contentTool, contentArguments);
   try {
-    return await callFrame(tabId, frameId, request, { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` });
+    return await callFrame(tabId, frameId, request, {
+      deadline: Date.now() + ACTION_TIMEOUT_MS,
+      frameLabel: `frame ${frameId}`,
+    });
   } catch (failure) {
     const gone = failure instanceof ToolFailure && ["frame_detached", "script_failed"].includes(failure.error.code);
     if (gone && watch.navigated()) return null;
@@ -52,7 +55,7 @@ async function actionTarget({ tabId, frameId = 0 }) {
 
 /**
  * The result every action returns: the page side's report, then the outcome.
- * @param {Record<string, unknown>|null} report the content script's result (null: the page navigated away)
+ * @param {Record<string, any>|null} report the content script's result (null: the page navigated away)
  * @param {ReturnType<typeof watchTab>} watch
  * @param {string} action
  * @param {{evidence?: string[], hints?: string[], trustedFallbackUsed?: boolean}} [extra]
@@ -68,7 +71,12 @@ function actionResult(report, watch, action, extra = {}) {
     trustedFallbackUsed: extra.trustedFallbackUsed,
     action,
   });
-  const hints = mergeEvidence(pageHints, extra.hints, pageEvidence.filter((item) => !isProgressEvidence(item)));
+  const hints = mergeEvidence(
+    pageHints,
+    extra.hints,
+    pageEvidence.filter((item) => !isProgressEvidence(item)),
+  );
+  /** @type {Record<string, unknown>} */
   const result = { success: true, ...fields, ...outcome, hints };
   if (Object.keys(observed).length > 0) result.observed = observed;
   if (report === null) result.hints = mergeEvidence(hints, ["the page navigated before its script could report"]);
@@ -109,12 +117,14 @@ export async function clickAx(args) {
   let stableIntervals = 0;
   let lastRect = report.rect;
   const observe = async () => {
-    const seen = await callFrameThroughNavigation(tabId, frameId, "observe_click", { token }, watch).catch((failure) => {
-      // The target's document may be gone for a reason other than our navigation; what we have
-      // seen so far still stands, so the click's result is reported rather than failed.
-      hints.push(`observing the click failed: ${failure.error?.message ?? failure.message}`);
-      return null;
-    });
+    const seen = await callFrameThroughNavigation(tabId, frameId, "observe_click", { token }, watch).catch(
+      (failure) => {
+        // The target's document may be gone for a reason other than our navigation; what we have
+        // seen so far still stands, so the click's result is reported rather than failed.
+        hints.push(`observing the click failed: ${failure.error?.message ?? failure.message}`);
+        return null;
+      },
+    );
     if (seen === null) return false;
     for (const item of seen.evidence ?? []) evidence.push(item);
     for (const item of seen.hints ?? []) hints.push(item);
@@ -228,12 +238,18 @@ export async function waitForStable({ tabId, quietMs, timeoutMs }) {
     const remaining = deadline - Date.now();
     if (remaining < quietMs) break;
     const activityBefore = network.lastActivityAt;
-    const dom = await callFrame(tab.id, 0, messages.contentToolRequest("dom_quiet", { quietMs, timeoutMs: remaining }), {
-      deadline: deadline + 1_000,
-      frameLabel: "the top frame",
-    }).catch((failure) => {
+    const dom = await callFrame(
+      tab.id,
+      0,
+      messages.contentToolRequest("dom_quiet", { quietMs, timeoutMs: remaining }),
+      {
+        deadline: deadline + 1_000,
+        frameLabel: "the top frame",
+      },
+    ).catch((failure) => {
       // A navigation replaced the document: the page is not stable yet; look again.
-      if (failure instanceof ToolFailure && ["frame_detached", "script_failed"].includes(failure.error.code)) return null;
+      if (failure instanceof ToolFailure && ["frame_detached", "script_failed"].includes(failure.error.code))
+        return null;
       throw failure;
     });
     if (dom === null) {
@@ -242,8 +258,18 @@ export async function waitForStable({ tabId, quietMs, timeoutMs }) {
       continue;
     }
     mutations += dom.mutations ?? 0;
-    if (dom.quiet && networkState(tab.id).lastActivityAt === activityBefore && networkState(tab.id).pending.length === 0) {
-      return { stable: true, waitedMs: Date.now() - started, pendingRequests: 0, mutations, longLivedRequests: network.longLived.length };
+    if (
+      dom.quiet &&
+      networkState(tab.id).lastActivityAt === activityBefore &&
+      networkState(tab.id).pending.length === 0
+    ) {
+      return {
+        stable: true,
+        waitedMs: Date.now() - started,
+        pendingRequests: 0,
+        mutations,
+        longLivedRequests: network.longLived.length,
+      };
     }
     reason = dom.quiet ? "network" : "dom";
   }
@@ -254,8 +280,14 @@ export async function waitForStable({ tabId, quietMs, timeoutMs }) {
     pendingRequests: network.pending.length,
     mutations,
     reason,
-    hint: reason === "dom"
-      ? "The page kept changing (an animation, a clock, a live feed?). Read it now; it may be as ready as it gets."
-      : `Requests still running: ${network.pending.slice(0, 3).map((request) => request.url).join(", ") || "(just finished)"}. Read the page now or wait again.`,
+    hint:
+      reason === "dom"
+        ? "The page kept changing (an animation, a clock, a live feed?). Read it now; it may be as ready as it gets."
+        : `Requests still running: ${
+            network.pending
+              .slice(0, 3)
+              .map((request) => request.url)
+              .join(", ") || "(just finished)"
+          }. Read the page now or wait again.`,
   };
 }

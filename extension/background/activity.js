@@ -1,6 +1,7 @@
+// @ts-check
 // What a tab does while an action settles: the requests it sends, the tabs it opens, the
-// downloads it starts and the navigations it makes. The click arbiter of the French document
-// (click_ax) and every other action read it to tell "something happened elsewhere" from "nothing
+// downloads it starts and the navigations it makes. The click arbiter of click_ax
+// (docs/protocol.md, "Action results") and every other action read it to tell "something happened elsewhere" from "nothing
 // happened", and wait_for_stable reads the requests still in flight.
 //
 // Tab, download and navigation events arrive through listeners that main.js registers in its
@@ -16,7 +17,8 @@ const READING_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Telemetry and heartbeat traffic that the click arbiter ignores: a host label or path segment
  * that names it. Beacons to such endpoints are the page's own bookkeeping, not the click's effect.
  */
-const TELEMETRY_WORD = /^(telemetry|analytics|collect|beacon|metrics|heartbeat|ping|log|logs|logging|track|tracking|tracker|stats|rum|events?|pixel|gtag|gtm)$/i;
+const TELEMETRY_WORD =
+  /^(telemetry|analytics|collect|beacon|metrics|heartbeat|ping|log|logs|logging|track|tracking|tracker|stats|rum|events?|pixel|gtag|gtm)$/i;
 
 /** Requests in flight longer than this are long polls or streams; they never make a page busy. */
 const LONG_LIVED_REQUEST_MS = 10_000;
@@ -71,7 +73,7 @@ export function watchTab(tabId, frameId = 0) {
     navigationStarted: () => navigationOf(watch) !== null,
     /** Whether the watched frame's document was replaced or its URL changed. */
     navigated: () => navigationOf(watch) !== null || watch.sameDocumentUrl !== null,
-    /** Whether something happened that forbids a retry (French document, click_ax). */
+    /** Whether something happened that forbids a retry (docs/protocol.md, "Action results"). */
     sawSideEffects: () => watch.requests.length > 0 || watch.newTabs.length > 0 || watch.downloads.length > 0,
     /**
      * Whether the page fetched data or sent telemetry since the watch started: not a side
@@ -149,13 +151,17 @@ export function onRequestStarted(details) {
     perTab = new Map();
     requestsInFlight.set(details.tabId, perTab);
   }
-  perTab.set(details.requestId, { url: details.url, method: details.method, type: details.type, startedAt: Date.now() });
+  perTab.set(details.requestId, {
+    url: details.url,
+    method: details.method,
+    type: details.type,
+    startedAt: Date.now(),
+  });
   lastNetworkActivity.set(details.tabId, Date.now());
   const kind = notableKind(details);
   // Requests that are not side effects still show that the page is at work: its own reads, and
   // telemetry, which a handler sends when it runs.
-  const pageTraffic = kind === null
-    && ["xmlhttprequest", "fetch", "ping", "beacon"].includes(details.type);
+  const pageTraffic = kind === null && ["xmlhttprequest", "fetch", "ping", "beacon"].includes(details.type);
   for (const watch of watches) {
     if (watch.tabId !== details.tabId) continue;
     if (kind !== null) watch.requests.push({ method: details.method, url: details.url, kind });

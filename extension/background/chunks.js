@@ -1,3 +1,4 @@
+// @ts-check
 // Reassembly of the chunk series the native host sends for messages over 512 KiB
 // (docs/protocol.md, section 2). Pure, so it is unit-tested in Node.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // The background's only persistent state: the Content Security Policies each frame's current
 // document was served with, kept in `storage.session` so a restarted service worker still knows
 // them (the headers arrive once, long before the first tool call may need them). Chrome only:
@@ -120,9 +121,10 @@ async function metaPoliciesOf(tabId, frameId) {
     const [injection] = await api.scripting.executeScript({
       target: { tabId, frameIds: [frameId] },
       // The function is serialized and runs in the frame, where `document` is the frame's.
-      func: () => Array.from(globalThis.document.querySelectorAll("meta[http-equiv]"))
-        .filter((meta) => meta.getAttribute("http-equiv")?.trim().toLowerCase() === "content-security-policy")
-        .map((meta) => meta.getAttribute("content") ?? ""),
+      func: () =>
+        Array.from(globalThis.document.querySelectorAll("meta[http-equiv]"))
+          .filter((meta) => meta.getAttribute("http-equiv")?.trim().toLowerCase() === "content-security-policy")
+          .map((meta) => meta.getAttribute("content") ?? ""),
     });
     return Array.isArray(injection?.result) ? injection.result : null;
   } catch {

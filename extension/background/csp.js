@@ -1,3 +1,4 @@
+// @ts-check
 // Which build of the core a frame may run without the page noticing: a pure decision over the
 // frame's Content Security Policies, kept free of browser APIs so it is unit-tested in Node.
 //
@@ -5,7 +6,8 @@
 // If that policy does not allow 'wasm-unsafe-eval', compiling fails, and the failed attempt is
 // visible to the page (a securitypolicyviolation event, a ReportingObserver entry and a report
 // sent to the page's report-uri). A report-only policy does not block, but it reports the same
-// attempt, so report-only policies count exactly like enforced ones (RECIPES.md, "wasm2js").
+// attempt, so report-only policies count exactly like enforced ones (docs/protocol.md, "Loading
+// the core").
 // Such frames get the same Rust core compiled to plain JS instead.
 
 /** @typedef {"wasm"|"js"} CoreKind */
@@ -18,7 +20,10 @@
  * @returns {string[]}
  */
 export function splitPolicyList(serialized) {
-  return serialized.split(",").map((policy) => policy.trim()).filter((policy) => policy !== "");
+  return serialized
+    .split(",")
+    .map((policy) => policy.trim())
+    .filter((policy) => policy !== "");
 }
 
 /**
@@ -31,11 +36,17 @@ export function splitPolicyList(serialized) {
 export function parsePolicy(policy) {
   const directives = new Map();
   for (const token of policy.split(";")) {
-    const parts = token.trim().split(/[\t\n\f\r ]+/).filter((part) => part !== "");
+    const parts = token
+      .trim()
+      .split(/[\t\n\f\r ]+/)
+      .filter((part) => part !== "");
     if (parts.length === 0) continue;
     const name = parts[0].toLowerCase();
     if (directives.has(name)) continue;
-    directives.set(name, parts.slice(1).map((part) => part.toLowerCase()));
+    directives.set(
+      name,
+      parts.slice(1).map((part) => part.toLowerCase()),
+    );
   }
   return directives;
 }

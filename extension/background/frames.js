@@ -1,3 +1,4 @@
+// @ts-check
 // Reaching a tab's frames: which tab a call means, and asking one frame's content script to run a
 // tool, with the browser's many ways of failing mapped onto the protocol's error codes.
 
@@ -55,7 +56,7 @@ export async function requireFrame(tabId, frameId) {
  * has no content script, injects them and retries once. Every failure becomes a ToolFailure.
  * @param {number} tabId
  * @param {number} frameId
- * @param {import("../shared/messages.js").ContentToolRequest} request
+ * @param {ContentToolRequest} request
  * @param {{deadline: number, frameLabel?: string}} options deadline is a Date.now() value.
  */
 export async function callFrame(tabId, frameId, request, { deadline, frameLabel }) {
@@ -107,9 +108,11 @@ function beforeDeadline(promise, deadline, label) {
 }
 
 function timeoutFailure(label) {
-  return new ToolFailure(messages.toolError("timeout", `${label} did not answer in time`, {
-    hint: "The page may be busy; retry, or pass a larger timeoutMs.",
-  }));
+  return new ToolFailure(
+    messages.toolError("timeout", `${label} did not answer in time`, {
+      hint: "The page may be busy; retry, or pass a larger timeoutMs.",
+    }),
+  );
 }
 
 // "Could not establish connection. Receiving end does not exist." in both browsers.
@@ -128,15 +131,23 @@ function asFrameFailure(error, label, whileInjecting = false) {
   if (/no tab with id/i.test(text)) {
     return new ToolFailure(messages.toolError("no_tab", `the tab closed while ${label} was read`));
   }
-  if (/no frame with id|frame not found|invalid frame|message (channel|port) closed|message manager disconnected/i.test(text)) {
-    return new ToolFailure(messages.toolError("frame_detached", `${label} went away while it was read (${text})`, {
-      hint: "The page removed or navigated the frame; read the page again.",
-    }));
+  if (
+    /no frame with id|frame not found|invalid frame|message (channel|port) closed|message manager disconnected/i.test(
+      text,
+    )
+  ) {
+    return new ToolFailure(
+      messages.toolError("frame_detached", `${label} went away while it was read (${text})`, {
+        hint: "The page removed or navigated the frame; read the page again.",
+      }),
+    );
   }
   if (whileInjecting) {
-    return new ToolFailure(messages.toolError("script_failed", `the extension cannot run in ${label} (${text})`, {
-      hint: "Browser pages, the extension gallery and pages of other extensions cannot be read; navigate to an ordinary web page.",
-    }));
+    return new ToolFailure(
+      messages.toolError("script_failed", `the extension cannot run in ${label} (${text})`, {
+        hint: "Browser pages, the extension gallery and pages of other extensions cannot be read; navigate to an ordinary web page.",
+      }),
+    );
   }
   return new ToolFailure(messages.toolError("script_failed", `${label} failed: ${text}`));
 }

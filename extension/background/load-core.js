@@ -1,3 +1,4 @@
+// @ts-check
 // Answers a content script's `allwright/load-core` request: picks the core build its frame may
 // run without the page noticing (csp.js), injects it into exactly that frame, and says which.
 
@@ -12,9 +13,9 @@ export const CORE_FILES = Object.freeze({
 });
 
 /**
- * @param {import("../shared/messages.js").LoadCoreRequest} request
+ * @param {LoadCoreRequest} request
  * @param {chrome.runtime.MessageSender} sender
- * @returns {Promise<import("../shared/messages.js").LoadCoreReply>}
+ * @returns {Promise<LoadCoreReply>}
  */
 export async function loadCore(request, sender) {
   try {
@@ -23,6 +24,7 @@ export async function loadCore(request, sender) {
     if (tabId === undefined || frameId === undefined) {
       return { ok: false, error: messages.toolError("script_failed", "load-core came from outside a tab's frame") };
     }
+    /** @type {"wasm"|"js"} */
     let core = "wasm";
     if (BROWSER === "chrome") {
       const headerPolicies = await framePolicies(tabId, frameId, sender.url ?? "");
@@ -33,12 +35,19 @@ export async function loadCore(request, sender) {
     }
     // Chrome names the exact document, so a frame that navigated meanwhile is not injected
     // into; Firefox has no document ids and targets the frame.
-    const target = typeof sender.documentId === "string"
-      ? { tabId, documentIds: [sender.documentId] }
-      : { tabId, frameIds: [frameId] };
+    const target =
+      typeof sender.documentId === "string"
+        ? { tabId, documentIds: [sender.documentId] }
+        : { tabId, frameIds: [frameId] };
     const [injection] = await api.scripting.executeScript({ target, files: [CORE_FILES[core]] });
     if (injection?.error !== undefined) {
-      return { ok: false, error: messages.toolError("script_failed", `the ${core} core failed to start: ${String(injection.error?.message ?? injection.error)}`) };
+      return {
+        ok: false,
+        error: messages.toolError(
+          "script_failed",
+          `the ${core} core failed to start: ${String(injection.error?.message ?? injection.error)}`,
+        ),
+      };
     }
     return { core };
   } catch (error) {

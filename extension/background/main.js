@@ -1,3 +1,4 @@
+// @ts-check
 // The background's entry point: Chrome's service worker and Firefox's background script.
 //
 // Every event listener is registered here, synchronously, in the first turn of this module:
@@ -12,12 +13,7 @@ import { onNavigationEvent } from "./navigation.js";
 import { loadCore } from "./load-core.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
-import {
-  forgetTabActivity,
-  onDownloadStarted,
-  onFrameNavigation,
-  onTabOpened,
-} from "./activity.js";
+import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
 
 const connection = createNativeConnection({ hostName: NATIVE_HOST_NAME, browser: BROWSER, runTool });
 
@@ -58,12 +54,15 @@ api.tabs.onRemoved.addListener((tabId) => {
 
 // What a tab does while an action settles (activity.js): the tabs it opens and its downloads.
 api.tabs.onCreated.addListener((tab) => {
-  if (tab.openerTabId !== undefined && tab.id !== undefined) onTabOpened(tab.openerTabId, tab.id, tab.pendingUrl ?? tab.url ?? "");
+  if (tab.openerTabId !== undefined && tab.id !== undefined)
+    onTabOpened(tab.openerTabId, tab.id, tab.pendingUrl ?? tab.url ?? "");
 });
 api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
   onTabOpened(details.sourceTabId, details.tabId, details.url ?? "");
 });
-api.downloads.onCreated.addListener((item) => onDownloadStarted({ url: item.finalUrl ?? item.url, filename: item.filename }));
+api.downloads.onCreated.addListener((item) =>
+  onDownloadStarted({ url: item.finalUrl ?? item.url, filename: item.filename }),
+);
 // Requests are observed only while an agent works: tools.js starts it on every tool call.
 
 // Chrome compiles WebAssembly in content scripts under the page's policy, so the background

@@ -1,3 +1,4 @@
+// @ts-check
 // The native-messaging connection to the allwright host (docs/protocol.md, section 2).
 //
 // One port per worker lifetime. The open port keeps Chrome's service worker alive; if the worker
@@ -51,7 +52,9 @@ export function createNativeConnection({ hostName, browser, runTool }) {
       if (port === opened) port = null;
       scheduleReconnect();
     });
-    stableTimer = setTimeout(() => { failures = 0; }, STABLE_AFTER_MS);
+    stableTimer = setTimeout(() => {
+      failures = 0;
+    }, STABLE_AFTER_MS);
     opened.postMessage(messages.hello(browser, api.runtime.getManifest().version));
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The `navigate` tool: point a tab at a URL and wait until the new document has loaded.
 //
 // The webNavigation listeners are registered once, at the top level of main.js (MV3 wakes a
@@ -40,7 +41,9 @@ export function onNavigationEvent(kind, details) {
   for (const waiter of [...waiters]) {
     if (waiter.tabId !== details.tabId) continue;
     if (kind === "tabRemoved") {
-      waiter.settle(new ToolFailure(messages.toolError("navigation_failed", "the tab was closed during the navigation")));
+      waiter.settle(
+        new ToolFailure(messages.toolError("navigation_failed", "the tab was closed during the navigation")),
+      );
       continue;
     }
     if (details.frameId !== 0) continue;
@@ -65,9 +68,11 @@ export function onNavigationEvent(kind, details) {
         break;
       case "errorOccurred": {
         if (waiter.startedUrl === null) break;
-        const failure = new ToolFailure(messages.toolError("navigation_failed", `loading ${details.url} failed: ${details.error}`, {
-          hint: "Check the URL; the site may be down, or the address may not exist.",
-        }));
+        const failure = new ToolFailure(
+          messages.toolError("navigation_failed", `loading ${details.url} failed: ${details.error}`, {
+            hint: "Check the URL; the site may be down, or the address may not exist.",
+          }),
+        );
         // An abort fails the call only if nothing continues the load (see ABORT_GRACE_MS).
         if (ABORTED.test(details.error ?? "")) {
           clearTimeout(waiter.abortTimer);
@@ -95,7 +100,7 @@ export async function navigate({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIME
     loaded.cancel();
     fail("navigation_failed", `the browser refused to open ${url}: ${error.message}`, {
       hint: url.startsWith("file:")
-        ? "Chrome needs \"Allow access to file URLs\" for this extension (chrome://extensions); or serve the file over http."
+        ? 'Chrome needs "Allow access to file URLs" for this extension (chrome://extensions); or serve the file over http.'
         : "Check the URL.",
     });
   }
@@ -117,16 +122,22 @@ export async function goBack({ tabId, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS 
   const tab = await resolveTab(tabId);
   const before = tab.url ?? "";
   const loaded = waitForLoad(tab.id, timeoutMs);
-  const noHistory = () => new ToolFailure(messages.toolError("no_history", `tab ${tab.id} has no previous page to go back to`, {
-    hint: "Use navigate to open a URL instead.",
-  }));
+  const noHistory = () =>
+    new ToolFailure(
+      messages.toolError("no_history", `tab ${tab.id} has no previous page to go back to`, {
+        hint: "Use navigate to open a URL instead.",
+      }),
+    );
   // The page's own history.back(), not tabs.goBack(): Chrome's back button (and tabs.goBack)
   // skips entries that a page added without a user gesture, such as an SPA route pushed after a
   // synthetic click, and would leave the site altogether. The script runs in the extension's
   // isolated world, on the same session history. Pages the extension may not script fall back
   // to the browser's back.
   try {
-    await api.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: () => globalThis.history.back() });
+    await api.scripting.executeScript({
+      target: { tabId: tab.id, frameIds: [0] },
+      func: () => globalThis.history.back(),
+    });
   } catch {
     try {
       await api.tabs.goBack(tab.id);
@@ -153,6 +164,7 @@ function waitForLoad(tabId, timeoutMs) {
   let timer;
   /** @type {Waiter} */
   const waiter = { tabId, startedUrl: null, abortTimer: null, settle: () => {} };
+  /** @type {Promise<void>} */
   const promise = new Promise((resolve, reject) => {
     waiter.settle = (error) => {
       waiters.delete(waiter);
@@ -163,10 +175,17 @@ function waitForLoad(tabId, timeoutMs) {
     };
   });
   waiters.add(waiter);
-  timer = setTimeout(() => waiter.settle(new ToolFailure(messages.toolError("timeout",
-    `the page did not finish loading within ${timeoutMs / 1000} s`, {
-      hint: "The page may still be usable: read it with get_accessibility_tree, or navigate again with a larger timeoutMs.",
-    }))), timeoutMs);
+  timer = setTimeout(
+    () =>
+      waiter.settle(
+        new ToolFailure(
+          messages.toolError("timeout", `the page did not finish loading within ${timeoutMs / 1000} s`, {
+            hint: "The page may still be usable: read it with get_accessibility_tree, or navigate again with a larger timeoutMs.",
+          }),
+        ),
+      ),
+    timeoutMs,
+  );
   return {
     promise,
     /** Whether the browser reported any navigation (or a same-document move) yet. */

@@ -1,3 +1,4 @@
+// @ts-check
 // The browser's extension API and the facts the build fixed for this browser, in one place so
 // every other background module can stay agnostic of which browser it runs in.
 import "../shared/messages.js";
@@ -25,7 +26,13 @@ export class ToolFailure extends Error {
   }
 }
 
-/** Throws a ToolFailure built from the shared error constructor. */
+/**
+ * Throws a ToolFailure built from the shared error constructor.
+ * @param {ErrorCode} code
+ * @param {string} message
+ * @param {{hint?: string, suggestions?: string[]}} [extra]
+ * @returns {never}
+ */
 export function fail(code, message, extra) {
   throw new ToolFailure(messages.toolError(code, message, extra));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The pure parts of `accessibility_snapshot`: which frames to visit in which order, the context
 // ids the documents carry, and how the frames' documents join into one snapshot. Unit-tested in
 // Node; the browser calls live in tools.js.
@@ -9,8 +10,8 @@
 
 /**
  * Orders a tab's frames depth-first from the top frame, each frame followed by its descendants
- * (spec/surface-web-snapshot.txt: "the top page followed by its iframe documents in depth-first
- * order"). Siblings are ordered by frame id: the browser hands out ids as frames are created,
+ * (docs/protocol.md, section 3: "Frames are visited depth-first from frame 0, siblings by frame
+ * id"). Siblings are ordered by frame id: the browser hands out ids as frames are created,
  * which for markup frames is document order. Frames that are not live documents (Chrome's
  * prerendered, back/forward-cached or deleting documents) and frames whose parent chain does not
  * reach the top frame (a subtree being torn down) are left out: they are not part of the page.
@@ -62,6 +63,6 @@ export function contextIdFor(tabId, frameId) {
  */
 export function assembleSnapshot(format, documents) {
   if (format === "json") return `{"version":1,"documents":[${documents.join(",")}]}`;
-  if (documents.length === 0) return "\"version\": 1\n\"documents\": []\n";
+  if (documents.length === 0) return '"version": 1\n"documents": []\n';
   return `"version": 1\n"documents":\n${documents.join("")}`;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The tab tools: list_tabs, new_tab, select_tab, close_tab. A tab the agent selects becomes the
 // active tab of its window, and the window is focused, so that calls without tabId (which use the
 // active tab of the last focused window) follow the agent's choice.
@@ -8,7 +9,13 @@ import { navigate } from "./navigation.js";
 
 /** @param {chrome.tabs.Tab} tab */
 function describeTab(tab) {
-  return { tabId: tab.id, windowId: tab.windowId, url: tab.url ?? "", title: tab.title ?? "", active: tab.active === true };
+  return {
+    tabId: tab.id,
+    windowId: tab.windowId,
+    url: tab.url ?? "",
+    title: tab.title ?? "",
+    active: tab.active === true,
+  };
 }
 
 /** `list_tabs()`: every tab of every normal window, in window then tab order. */
@@ -24,7 +31,11 @@ export async function listTabs() {
 export async function newTab({ tabId, url, timeoutMs }) {
   // With a tabId, the new tab opens in that tab's window.
   const windowId = tabId === undefined ? undefined : (await resolveTab(tabId)).windowId;
-  const tab = await api.tabs.create({ url: "about:blank", active: true, ...(windowId === undefined ? {} : { windowId }) });
+  const tab = await api.tabs.create({
+    url: "about:blank",
+    active: true,
+    ...(windowId === undefined ? {} : { windowId }),
+  });
   await focusWindow(tab.windowId);
   if (url === "about:blank") return { tabId: tab.id, url: "about:blank", title: "" };
   const loaded = await navigate({ tabId: tab.id, url, timeoutMs });

@@ -1,8 +1,9 @@
+// @ts-check
 // The tool router: validates a call's arguments, then runs the tool against the right tab and
 // frames (docs/protocol.md, "Tools"). Results and errors leave as plain objects.
 
 import { api, fail, messages } from "./platform.js";
-import { validateArguments } from "./validate.js";
+import { loadToolContract, validateArguments } from "./validate.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { goBack, navigate } from "./navigation.js";
 import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
@@ -39,8 +40,9 @@ const TOOLS = Object.freeze({
  * @param {unknown} rawArguments
  */
 export async function runTool(tool, rawArguments) {
-  const checked = validateArguments(tool, rawArguments);
-  if (!checked.ok) fail(checked.error.code, checked.error.message, checked.error);
+  const contract = await loadToolContract((file) => api.runtime.getURL(file));
+  const checked = validateArguments(contract, tool, rawArguments);
+  if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
   return TOOLS[tool](checked.value);
 }
@@ -49,20 +51,26 @@ async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
   const tab = await resolveTab(tabId);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   const request = messages.contentToolRequest("get_accessibility_tree", treeArguments);
-  return callFrame(tab.id, frameId, request, { deadline: Date.now() + TREE_TIMEOUT_MS, frameLabel: `frame ${frameId}` });
+  return callFrame(tab.id, frameId, request, {
+    deadline: Date.now() + TREE_TIMEOUT_MS,
+    frameLabel: `frame ${frameId}`,
+  });
 }
 
 /**
  * Collects one document per frame, each in its own frame, sequentially and depth-first from the
  * top; any frame that cannot answer fails the whole call, because a snapshot silently missing a
- * frame would mislead the agent (spec/surface-web-snapshot.txt).
+ * frame would mislead the agent (docs/protocol.md, section 3: "a frame that does not answer fails
+ * the call").
  */
 async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
   const tab = await resolveTab(tabId);
   const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId: tab.id })) ?? []);
   if (frames.length === 0) {
-    fail("frame_detached", `tab ${tab.id} shows no document right now`, { hint: "Wait for the page to load, then retry." });
+    fail("frame_detached", `tab ${tab.id} shows no document right now`, {
+      hint: "Wait for the page to load, then retry.",
+    });
   }
   const documents = [];
   for (const frame of frames) {

@@ -1,5 +1,6 @@
-// Chrome only: the one protected trusted-input fallback of click_ax (French document: "un unique
-// repli protégé via CDP Input.dispatchMouseEvent"). The debugger is attached for the one click and
+// @ts-check
+// Chrome only: the one protected trusted-input fallback of click_ax, one CDP
+// Input.dispatchMouseEvent click (docs/protocol.md, "Action results"). The debugger is attached for the one click and
 // detached at once; Firefox has no such API, and its clicks stay synthetic.
 
 import { api } from "./platform.js";
@@ -24,9 +25,26 @@ export async function dispatchTrustedClick(tabId, { x, y }) {
   }
   try {
     const event = { x, y, modifiers: 0, pointerType: "mouse" };
-    await api.debugger.sendCommand(target, "Input.dispatchMouseEvent", { ...event, type: "mouseMoved", button: "none", buttons: 0 });
-    await api.debugger.sendCommand(target, "Input.dispatchMouseEvent", { ...event, type: "mousePressed", button: "left", buttons: 1, clickCount: 1 });
-    await api.debugger.sendCommand(target, "Input.dispatchMouseEvent", { ...event, type: "mouseReleased", button: "left", buttons: 0, clickCount: 1 });
+    await api.debugger.sendCommand(target, "Input.dispatchMouseEvent", {
+      ...event,
+      type: "mouseMoved",
+      button: "none",
+      buttons: 0,
+    });
+    await api.debugger.sendCommand(target, "Input.dispatchMouseEvent", {
+      ...event,
+      type: "mousePressed",
+      button: "left",
+      buttons: 1,
+      clickCount: 1,
+    });
+    await api.debugger.sendCommand(target, "Input.dispatchMouseEvent", {
+      ...event,
+      type: "mouseReleased",
+      button: "left",
+      buttons: 0,
+      clickCount: 1,
+    });
     return null;
   } catch (error) {
     return `the trusted click failed: ${error?.message ?? error}`;

@@ -1,173 +1,92 @@
-// The tools' argument schemas (docs/protocol.md, "Tools") and the small validator that checks a
-// call against them before anything touches a tab. Pure, so it is unit-tested in Node.
+// @ts-check
+// The one argument validator of the extension: it checks a tool call against the tool contract
+// (extension/shared/tool-contract.json, generated from the host's tool table; ARCHITECTURE.md,
+// "One tool contract") before anything touches a tab. Pure, so it is unit-tested in Node.
 //
-// The host's MCP layer publishes JSON Schemas for the same arguments, but the extension checks
-// again: it is the last stop before a page, and a message can reach it from any host version.
+// The host validates against the same table first; the extension checks again because it is the
+// last stop before a page and a message can reach it from any host version. Content scripts then
+// trust what passed here (docs/protocol.md, section 3).
+
+import "../shared/messages.js";
 
 /**
- * One argument's rule. `enum`, `minimum`, `maximum` and `pattern` follow JSON Schema's meaning;
- * `check` is a last test that returns a reason to refuse, or null.
- * `minLength`/`maxLength` count Unicode characters; an "array" rule's `enum` applies to its items,
- * which must be unique.
+ * One argument's rule, as the contract writes it. `enum`, `minimum`, `maximum` and `pattern`
+ * follow JSON Schema's meaning; `minLength`/`maxLength` count Unicode code points; an "array"
+ * rule's `enum` applies to its items, which must be unique; `format` names a check below.
  * @typedef {{type: "string"|"integer"|"boolean"|"array", required?: boolean, enum?: string[],
- *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: RegExp,
- *   example?: string, default?: unknown,
- *   check?: (value: unknown) => (null|{message: string, hint: string})}} ArgumentRule
+ *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: string,
+ *   format?: "navigableUrl"|"keyName", example?: unknown, default?: unknown}} ArgumentRule
  */
-
-const TAB_ID = { type: "integer", minimum: 0 };
-const FRAME_ID = { type: "integer", minimum: 0 };
-const REF_ID = { type: "string", pattern: /^ref_[0-9]+$/, example: "ref_12" };
-const REQUIRED_REF_ID = { ...REF_ID, required: true };
-/** The longest text type_ax and set_field accept: far beyond any form field, short of abuse. */
-const MAX_TEXT_CHARS = 50_000;
-const TEXT = { type: "string", required: true, maxLength: MAX_TEXT_CHARS, example: "hello" };
-const NAVIGATION_TIMEOUT = { type: "integer", minimum: 1_000, maximum: 300_000, default: 30_000 };
-
-/** @type {Readonly<Record<string, Readonly<Record<string, ArgumentRule>>>>} */
-export const TOOL_SCHEMAS = Object.freeze({
-  get_accessibility_tree: Object.freeze({
-    tabId: TAB_ID,
-    frameId: { type: "integer", minimum: 0 },
-    filter: { type: "string", enum: ["all", "visible", "interactive"], default: "all" },
-    maxDepth: { type: "integer", minimum: 1, maximum: 100, default: 15 },
-    maxChars: { type: "integer", minimum: 100, maximum: 1_000_000 },
-    ref_id: REF_ID,
-    page: { type: "integer", minimum: 1 },
-  }),
-  accessibility_snapshot: Object.freeze({
-    tabId: TAB_ID,
-    format: { type: "string", enum: ["json", "yaml"], default: "json" },
-    mode: { type: "string", enum: ["ai"] },
-    timeoutMs: { type: "integer", minimum: 100, maximum: 120_000, default: 10_000 },
-  }),
-  navigate: Object.freeze({
-    tabId: TAB_ID,
-    url: { type: "string", required: true, example: "https://example.com/", check: checkNavigableUrl },
-    timeoutMs: NAVIGATION_TIMEOUT,
-  }),
-  click_ax: Object.freeze({ tabId: TAB_ID, frameId: FRAME_ID, ref_id: REQUIRED_REF_ID }),
-  type_ax: Object.freeze({
-    tabId: TAB_ID,
-    frameId: FRAME_ID,
-    ref_id: REQUIRED_REF_ID,
-    text: TEXT,
-    clear: { type: "boolean", default: true },
-  }),
-  set_field: Object.freeze({
-    tabId: TAB_ID,
-    frameId: FRAME_ID,
-    ref_id: REQUIRED_REF_ID,
-    text: TEXT,
-    clear: { type: "boolean", default: true },
-    submit: { type: "boolean", default: false },
-  }),
-  select_option: Object.freeze({
-    tabId: TAB_ID,
-    frameId: FRAME_ID,
-    ref_id: REQUIRED_REF_ID,
-    label: { type: "string", minLength: 1, maxLength: 1_000, example: "France" },
-    value: { type: "string", minLength: 1, maxLength: 1_000, example: "fr" },
-  }),
-  hover: Object.freeze({ tabId: TAB_ID, frameId: FRAME_ID, ref_id: REQUIRED_REF_ID }),
-  press_key: Object.freeze({
-    tabId: TAB_ID,
-    frameId: FRAME_ID,
-    ref_id: REF_ID,
-    key: { type: "string", required: true, minLength: 1, maxLength: 32, example: "Enter" },
-    modifiers: { type: "array", enum: ["Alt", "Control", "Meta", "Shift"], default: [] },
-  }),
-  scroll: Object.freeze({
-    tabId: TAB_ID,
-    frameId: FRAME_ID,
-    ref_id: REF_ID,
-    direction: { type: "string", enum: ["up", "down", "left", "right"], default: "down" },
-    amount: { type: "integer", minimum: 1, maximum: 100_000 },
-    to: { type: "string", enum: ["top", "bottom", "into_view"] },
-  }),
-  go_back: Object.freeze({ tabId: TAB_ID, timeoutMs: NAVIGATION_TIMEOUT }),
-  wait_for_stable: Object.freeze({
-    tabId: TAB_ID,
-    quietMs: { type: "integer", minimum: 100, maximum: 10_000, default: 500 },
-    timeoutMs: { type: "integer", minimum: 500, maximum: 60_000, default: 10_000 },
-  }),
-  list_tabs: Object.freeze({}),
-  new_tab: Object.freeze({
-    tabId: TAB_ID,
-    url: { type: "string", default: "about:blank", example: "https://example.com/", check: checkNavigableUrl },
-    timeoutMs: NAVIGATION_TIMEOUT,
-  }),
-  select_tab: Object.freeze({ tabId: { ...TAB_ID, required: true, example: 12 } }),
-  close_tab: Object.freeze({ tabId: TAB_ID }),
-});
 
 /**
- * Rules that tie several arguments together, checked after each argument passed its own rule.
- * @type {Readonly<Record<string, (value: Record<string, unknown>) => (null|{message: string, hint: string})>>}
+ * One tool of the contract. `exactlyOneOf` lists groups of arguments of which exactly one must
+ * be given; `requiredWhen` makes an argument required when others have given values.
+ * @typedef {{readOnly: boolean, destructive: boolean, tiers: string[], devTiers: string[],
+ *   arguments: Record<string, ArgumentRule>, exactlyOneOf?: string[][],
+ *   requiredWhen?: {argument: string, when: Record<string, unknown>}[]}} ToolContractEntry
+ * @typedef {{generatedFrom: string, tools: Record<string, ToolContractEntry>}} ToolContract
  */
-const CROSS_ARGUMENT_CHECKS = Object.freeze({
-  select_option: (value) => {
-    const given = ["label", "value"].filter((name) => value[name] !== undefined);
-    if (given.length === 1) return null;
-    return {
-      message: given.length === 0 ? "give the option's label or its value" : "give label or value, not both",
-      hint: "Pass exactly one: label (the text the option shows) or value (its value attribute).",
-    };
-  },
-  scroll: (value) => {
-    if (value.to === "into_view" && value.ref_id === undefined) {
-      return { message: "to \"into_view\" needs ref_id", hint: "Pass the ref_id of the element to bring into view." };
-    }
-    return null;
-  },
-});
-
-/** The schemes `navigate` accepts; `about:` only for about:blank. */
-const NAVIGABLE_PROTOCOLS = new Set(["http:", "https:", "file:"]);
 
 /**
- * Refuses URLs the agent should not open through `navigate`: browser-internal pages, script and
- * data URLs, and anything that does not parse.
- * @param {string} value
+ * @typedef {{message: string, hint: string, suggestions?: string[]}} Problem
+ * @typedef {{ok: true, value: Record<string, unknown>}|{ok: false, error: ToolError}} Validation
  */
-export function checkNavigableUrl(value) {
-  const hint = "Give an absolute http://, https:// or file:// URL (or about:blank), e.g. https://example.com/.";
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    return { message: `url ${JSON.stringify(value)} is not an absolute URL`, hint };
-  }
-  if (NAVIGABLE_PROTOCOLS.has(url.protocol) || url.href === "about:blank") return null;
-  return { message: `url scheme ${url.protocol} is not allowed`, hint };
+
+const messages = globalThis.allwrightMessages;
+
+/** @type {Promise<ToolContract>|null} */
+let contractPromise = null;
+
+/**
+ * The contract shipped with the extension, read once per background lifetime. It is derived
+ * from a file of the extension, so losing it with a stopped service worker costs only a reread.
+ * @param {(path: string) => string} fileUrl the extension API's runtime.getURL
+ * @returns {Promise<ToolContract>}
+ */
+export function loadToolContract(fileUrl) {
+  contractPromise ??= fetch(fileUrl("shared/tool-contract.json"))
+    .then((response) => response.json())
+    .catch((error) => {
+      contractPromise = null;
+      throw error;
+    });
+  return contractPromise;
 }
 
 /**
- * Validates a tool call's arguments. Absent and null arguments are the same thing (clients
- * often send null for "not given"); defaults from the schema are filled in; unknown arguments
- * are refused, so a misspelt argument is reported instead of silently ignored.
+ * Validates a tool call's arguments against the contract. Absent and null arguments are the
+ * same thing (clients often send null for "not given"); defaults are filled in; unknown
+ * arguments are refused, so a misspelt argument is reported instead of silently ignored.
+ * @param {ToolContract} contract
  * @param {string} tool
  * @param {unknown} input
- * @returns {{ok: true, value: Record<string, unknown>}
- *   |{ok: false, error: {code: "invalid_arguments", message: string, hint?: string, suggestions?: string[]}}}
+ * @returns {Validation}
  */
-export function validateArguments(tool, input) {
-  const schema = Object.hasOwn(TOOL_SCHEMAS, tool) ? TOOL_SCHEMAS[tool] : undefined;
-  if (schema === undefined) {
-    return refuse(`unknown tool ${JSON.stringify(tool)}`,
-      "Call one of the tools this extension serves.", Object.keys(TOOL_SCHEMAS));
+export function validateArguments(contract, tool, input) {
+  const entry = Object.hasOwn(contract.tools, tool) ? contract.tools[tool] : undefined;
+  if (entry === undefined) {
+    return refuse(
+      `unknown tool ${JSON.stringify(tool)}`,
+      "Call one of the tools this extension serves.",
+      Object.keys(contract.tools),
+    );
   }
-  const args = input ?? {};
+  const schema = entry.arguments;
+  const args = /** @type {Record<string, unknown>} */ (input ?? {});
   if (typeof args !== "object" || Array.isArray(args)) {
     return refuse(`${tool}: arguments must be an object`, `Pass named arguments, e.g. ${exampleCall(tool, schema)}.`);
   }
   const names = Object.keys(schema);
   for (const key of Object.keys(args)) {
     if (!Object.hasOwn(schema, key)) {
-      return refuse(`${tool}: unknown argument ${JSON.stringify(key)}`,
-        `Accepted arguments: ${names.join(", ")}.`, closestNames(key, names));
+      return refuse(
+        `${tool}: unknown argument ${JSON.stringify(key)}`,
+        `Accepted arguments: ${names.join(", ")}.`,
+        closestNames(key, names),
+      );
     }
   }
+  /** @type {Record<string, unknown>} */
   const value = {};
   for (const [name, rule] of Object.entries(schema)) {
     const given = args[name];
@@ -175,23 +94,54 @@ export function validateArguments(tool, input) {
       if (rule.required) {
         return refuse(`${tool}: argument ${name} is required`, `Pass ${name}, e.g. ${exampleCall(tool, schema)}.`);
       }
-      if (rule.default !== undefined) value[name] = rule.default;
+      if (rule.default !== undefined) value[name] = structuredClone(rule.default);
       continue;
     }
     const problem = checkRule(name, rule, given);
     if (problem !== null) return refuse(`${tool}: ${problem.message}`, problem.hint, problem.suggestions);
     value[name] = given;
   }
-  const problem = CROSS_ARGUMENT_CHECKS[tool]?.(value) ?? null;
+  const problem = checkCrossArgumentRules(entry, args);
   if (problem !== null) return refuse(`${tool}: ${problem.message}`, problem.hint);
   return { ok: true, value };
+}
+
+/**
+ * The rules that tie arguments together, checked on the arguments as given (before defaults).
+ * @param {ToolContractEntry} entry
+ * @param {Record<string, unknown>} args
+ * @returns {Problem|null}
+ */
+function checkCrossArgumentRules(entry, args) {
+  const isGiven = (/** @type {string} */ name) => args[name] !== undefined && args[name] !== null;
+  for (const group of entry.exactlyOneOf ?? []) {
+    const given = group.filter(isGiven);
+    if (given.length === 1) continue;
+    const choices = group.map((name) => `${name} (e.g. ${JSON.stringify(entry.arguments[name]?.example)})`);
+    return {
+      message: given.length === 0 ? `give ${group.join(" or ")}` : `give ${group.join(" or ")}, not both`,
+      hint: `Pass exactly one: ${choices.join(" or ")}.`,
+    };
+  }
+  for (const { argument, when } of entry.requiredWhen ?? []) {
+    const applies = Object.entries(when).every(([name, wanted]) => args[name] === wanted);
+    if (!applies || isGiven(argument)) continue;
+    const condition = Object.entries(when)
+      .map(([name, wanted]) => `${name} ${JSON.stringify(wanted)}`)
+      .join(" and ");
+    return {
+      message: `${condition} needs ${argument}`,
+      hint: `Pass ${argument}, e.g. ${JSON.stringify(entry.arguments[argument]?.example)}.`,
+    };
+  }
+  return null;
 }
 
 /**
  * @param {string} name
  * @param {ArgumentRule} rule
  * @param {unknown} given
- * @returns {null|{message: string, hint: string, suggestions?: string[]}}
+ * @returns {Problem|null}
  */
 function checkRule(name, rule, given) {
   const shown = JSON.stringify(given);
@@ -206,7 +156,10 @@ function checkRule(name, rule, given) {
   }
   if (rule.type === "boolean") {
     if (typeof given === "boolean") return null;
-    return { message: `${name} must be true or false, got ${shown}`, hint: `${name} is a JSON boolean: true or false.` };
+    return {
+      message: `${name} must be true or false, got ${shown}`,
+      hint: `${name} is a JSON boolean: true or false.`,
+    };
   }
   if (rule.type === "array") return checkList(name, rule, given);
   if (typeof given !== "string") {
@@ -223,27 +176,129 @@ function checkRule(name, rule, given) {
     return { message: `${name} must not be empty`, hint: stringHint(name, rule) };
   }
   if (rule.enum !== undefined && !rule.enum.includes(given)) {
-    return { message: `${name} ${shown} is not one of ${rule.enum.join(", ")}`, hint: stringHint(name, rule), suggestions: rule.enum };
+    return {
+      message: `${name} ${shown} is not one of ${rule.enum.join(", ")}`,
+      hint: stringHint(name, rule),
+      suggestions: rule.enum,
+    };
   }
-  if (rule.pattern !== undefined && !rule.pattern.test(given)) {
+  if (rule.pattern !== undefined && !new RegExp(rule.pattern, "u").test(given)) {
     return { message: `${name} ${shown} is malformed`, hint: stringHint(name, rule) };
   }
-  return rule.check?.(given) ?? null;
+  if (rule.format === "navigableUrl") return checkNavigableUrl(name, given);
+  if (rule.format === "keyName") return checkKeyName(name, given);
+  return null;
 }
 
-/** An array of unique strings, each one of `rule.enum`. */
+/**
+ * An array of unique strings, each one of `rule.enum`.
+ * @param {string} name
+ * @param {ArgumentRule} rule
+ * @param {unknown} given
+ * @returns {Problem|null}
+ */
 function checkList(name, rule, given) {
-  const hint = `${name} is a list drawn from ${rule.enum.map((v) => JSON.stringify(v)).join(", ")}, e.g. ["${rule.enum[0]}"].`;
+  const choices = rule.enum ?? [];
+  const hint = `${name} is a list drawn from ${choices.map((v) => JSON.stringify(v)).join(", ")}, e.g. ["${choices[0]}"].`;
   if (!Array.isArray(given)) return { message: `${name} must be a list, got ${JSON.stringify(given)}`, hint };
   for (const item of given) {
-    if (!rule.enum.includes(item)) {
-      return { message: `${name} has ${JSON.stringify(item)}, which is not one of ${rule.enum.join(", ")}`, hint, suggestions: rule.enum };
+    if (!choices.includes(item)) {
+      return {
+        message: `${name} has ${JSON.stringify(item)}, which is not one of ${choices.join(", ")}`,
+        hint,
+        suggestions: choices,
+      };
     }
   }
   if (new Set(given).size !== given.length) return { message: `${name} repeats an entry`, hint };
   return null;
 }
 
+/** The schemes the `navigableUrl` format accepts; `about:` only for about:blank. */
+const NAVIGABLE_PROTOCOLS = new Set(["http:", "https:", "file:"]);
+
+/**
+ * The `navigableUrl` format: refuses URLs the agent should not open through `navigate` or
+ * `new_tab`: browser-internal pages, script and data URLs, and anything that does not parse.
+ * @param {string} name
+ * @param {string} value
+ * @returns {Problem|null}
+ */
+function checkNavigableUrl(name, value) {
+  const hint = "Give an absolute http://, https:// or file:// URL (or about:blank), e.g. https://example.com/.";
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return { message: `${name} ${JSON.stringify(value)} is not an absolute URL`, hint };
+  }
+  if (NAVIGABLE_PROTOCOLS.has(url.protocol) || url.href === "about:blank") return null;
+  return { message: `${name} scheme ${url.protocol} is not allowed`, hint };
+}
+
+/**
+ * KeyboardEvent `key` values (UI Events KeyboardEvent key Values) of common named keys, to
+ * correct a name given in the wrong case: key values are case-sensitive, and a handler waiting
+ * for "Enter" ignores "enter". Unlisted names pass as given.
+ */
+const COMMON_NAMED_KEYS = Object.freeze(
+  (
+    "Enter Tab Escape Backspace Delete Insert Home End PageUp PageDown ArrowUp ArrowDown ArrowLeft ArrowRight " +
+    "Alt Control Meta Shift CapsLock ContextMenu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12"
+  ).split(" "),
+);
+
+/** Other spellings of keys (compared ignoring case), which pages do not recognise. */
+const KEY_SPELLINGS = Object.freeze({
+  esc: "Escape",
+  return: "Enter",
+  del: "Delete",
+  space: " ",
+  spacebar: " ",
+  up: "ArrowUp",
+  down: "ArrowDown",
+  left: "ArrowLeft",
+  right: "ArrowRight",
+  pgup: "PageUp",
+  pgdn: "PageDown",
+  ctrl: "Control",
+  cmd: "Meta",
+  command: "Meta",
+  super: "Meta",
+  win: "Meta",
+  option: "Alt",
+});
+
+/**
+ * The `keyName` format: one KeyboardEvent key value, not a chord like "Control+a" (modifiers
+ * have their own argument), and a known named key in its exact spelling.
+ * @param {string} name
+ * @param {string} value
+ * @returns {Problem|null}
+ */
+function checkKeyName(name, value) {
+  const length = [...value].length;
+  if (length <= 1) return null;
+  if (value.includes("+")) {
+    return {
+      message: `${name} ${JSON.stringify(value)} is a key combination, not one key`,
+      hint: 'Pass one key and hold Alt, Control, Meta or Shift with modifiers, for example key "a" with modifiers ["Control"].',
+    };
+  }
+  const lower = value.toLowerCase();
+  const known = COMMON_NAMED_KEYS.find((key) => key.toLowerCase() === lower) ?? KEY_SPELLINGS[lower];
+  if (known === undefined || known === value) return null;
+  return {
+    message: `${name} ${JSON.stringify(value)} is not a KeyboardEvent key value`,
+    hint: `Use ${JSON.stringify(known)}: key values are case-sensitive and pages do not know other spellings.`,
+    suggestions: [known],
+  };
+}
+
+/**
+ * @param {string} name
+ * @param {ArgumentRule} rule
+ */
 function rangeHint(name, rule) {
   if (rule.minimum !== undefined && rule.maximum !== undefined) {
     return `${name} is a whole number from ${rule.minimum} to ${rule.maximum}.`;
@@ -252,13 +307,22 @@ function rangeHint(name, rule) {
   return `${name} is a whole number.`;
 }
 
+/**
+ * @param {string} name
+ * @param {ArgumentRule} rule
+ */
 function stringHint(name, rule) {
   if (rule.enum !== undefined) return `${name} is one of ${rule.enum.map((v) => JSON.stringify(v)).join(", ")}.`;
   if (rule.example !== undefined) return `${name} looks like ${JSON.stringify(rule.example)}.`;
   return `${name} is a string.`;
 }
 
+/**
+ * @param {string} tool
+ * @param {Record<string, ArgumentRule>} schema
+ */
 function exampleCall(tool, schema) {
+  /** @type {Record<string, unknown>} */
   const example = {};
   for (const [name, rule] of Object.entries(schema)) {
     if (rule.required) example[name] = rule.example ?? "...";
@@ -266,19 +330,35 @@ function exampleCall(tool, schema) {
   return `${tool}(${JSON.stringify(example)})`;
 }
 
+/**
+ * @param {string} message
+ * @param {string} hint
+ * @param {string[]} [suggestions]
+ * @returns {Validation}
+ */
 function refuse(message, hint, suggestions) {
-  const error = { code: "invalid_arguments", message };
-  if (hint) error.hint = hint;
-  if (suggestions !== undefined && suggestions.length > 0) error.suggestions = suggestions;
-  return { ok: false, error };
+  const extra = suggestions !== undefined && suggestions.length > 0 ? { hint, suggestions } : { hint };
+  return { ok: false, error: messages.toolError("invalid_arguments", message, extra) };
 }
 
-/** The accepted names closest to a misspelt one (case-insensitive edit distance at most 3). */
+/**
+ * The accepted names closest to a misspelt one (case-insensitive edit distance at most 3).
+ * @param {string} wrong
+ * @param {string[]} names
+ */
 export function closestNames(wrong, names) {
+  /** @type {[string, number][]} */
   const scored = names.map((name) => [name, editDistance(wrong.toLowerCase(), name.toLowerCase())]);
-  return scored.filter(([, distance]) => distance <= 3).sort((a, b) => a[1] - b[1]).map(([name]) => name);
+  return scored
+    .filter(([, distance]) => distance <= 3)
+    .sort((a, b) => a[1] - b[1])
+    .map(([name]) => name);
 }
 
+/**
+ * @param {string} a
+ * @param {string} b
+ */
 function editDistance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {

@@ -1,11 +1,13 @@
-// The content-side router: runs the tools the background sends to this frame
-// (`allwright/tool`, docs/protocol.md section 3) on the page-side API that accessibility-tree.js
-// installs in the content script's world, and answers `{ok, result}` or `{ok: false, error}`.
+// @ts-check
+// The content-side router (entry point, bundled by scripts/build-extension.mjs into
+// content/content.js): runs the tools the background sends to this frame (`allwright/tool`,
+// docs/protocol.md section 3) on the page-side APIs that accessibility-tree.js and actions.js
+// install in the content script's world, and answers `{ok, result}` or `{ok: false, error}`.
 //
-// A classic script, listed after shared/messages.js, accessibility-tree.js and actions.js. The background
-// may inject it again into a frame that lacked it; the guard below keeps a second copy from
-// answering twice.
-"use strict";
+// Listed last of the content scripts. The background may inject them again into a frame that
+// lacked them; the guard below keeps a second copy from answering twice.
+
+import "../shared/messages.js";
 
 (function startContentRouter() {
   if (globalThis.allwrightContentRouter === true) return;
@@ -46,8 +48,8 @@
   });
 
   /**
-   * @param {import("../shared/messages.js").ContentToolRequest} request
-   * @returns {Promise<import("../shared/messages.js").ContentToolReply>}
+   * @param {ContentToolRequest} request
+   * @returns {Promise<ContentToolReply>}
    */
   async function run({ tool, arguments: args }) {
     const ax = globalThis.allwrightAx;

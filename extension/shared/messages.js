@@ -1,26 +1,79 @@
+// @ts-check
 // The one vocabulary of messages the extension speaks, named by direction (docs/protocol.md,
 // sections 2 and 3). Every message that crosses a boundary is built by a constructor here and
 // recognised by a guard here, so the background and the content scripts cannot drift apart.
 //
 // This file is loaded three ways, which is why it has no import or export: as a classic content
-// script listed before content.js, as a side-effect module import by the background (Chrome's
-// module service worker, Firefox's module background scripts), and by the Node unit tests. Each
-// of them reads the result from `globalThis.allwrightMessages`.
+// script (the manifest lists it first; the content scripts' bundles also hold it, imported for its
+// effect), as a side-effect module import by the background (Chrome's module service worker,
+// Firefox's module background scripts), and by the Node unit tests. Each of them reads the result
+// from `globalThis.allwrightMessages`.
 "use strict";
 
-(function defineAllwrightMessages(scope) {
-  /**
-   * A structured error, the only shape an error takes on every hop.
-   * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[]}} ToolError
-   */
+// Types of the vocabulary, at the top level so that the type check (tsconfig.json) sees them
+// from every script and module of the extension; the code below builds and recognises them.
 
-  /**
-   * The error codes of docs/protocol.md. Nothing else may appear in `ToolError.code`.
-   * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
-   *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
-   *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
-   *   |"no_history"} ErrorCode
-   */
+/**
+ * A structured error, the only shape an error takes on every hop.
+ * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[]}} ToolError
+ */
+
+/**
+ * The error codes of docs/protocol.md. Nothing else may appear in `ToolError.code`.
+ * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
+ *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
+ *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
+ *   |"no_history"} ErrorCode
+ */
+
+/**
+ * @typedef {{type: "call", id: string, tool: string, arguments: Object<string, unknown>}} NativeCall
+ * @typedef {{type: "chunk", id: string, index: number, count: number, data: string}} NativeChunk
+ * @typedef {NativeCall|NativeChunk} NativeToBackground
+ */
+
+/**
+ * @typedef {{type: "hello", browser: "chrome"|"firefox", extensionVersion: string, protocol: 1}} NativeHello
+ * @typedef {{type: "result", id: string, ok: true, result: Object<string, unknown>}} NativeResultOk
+ * @typedef {{type: "result", id: string, ok: false, error: ToolError}} NativeResultError
+ * @typedef {NativeHello|NativeResultOk|NativeResultError} BackgroundToNative
+ */
+
+/**
+ * The tools a content script serves, with the arguments the background has already validated.
+ * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
+ *   ref_id?: string, page?: number}} TreeArguments
+ * @typedef {{format: "json"|"yaml", mode?: "ai", contextId: string,
+ *   parentContextId: string|null}} SnapshotDocumentArguments
+ * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
+ * arguments are the validated tool arguments without tabId and frameId.
+ * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
+ *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"} ContentActionTool
+ * @typedef {{kind: "allwright/tool", tool: "get_accessibility_tree", arguments: TreeArguments}
+ *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}
+ *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}} ContentToolRequest
+ * @typedef {ContentToolRequest} BackgroundToContent
+ */
+
+/**
+ * The content script's answer to a tool request (its `sendResponse` value).
+ * @typedef {{ok: true, result: Object<string, unknown>}|{ok: false, error: ToolError}} ContentToolReply
+ */
+
+/**
+ * The page-side script asks for its core once, on the first tool call in its frame. It sends
+ * the policies of the document's `<meta http-equiv="Content-Security-Policy">` elements,
+ * which the background cannot see in the response headers.
+ * @typedef {{kind: "allwright/load-core", metaPolicies: string[]}} LoadCoreRequest
+ * @typedef {LoadCoreRequest} ContentToBackground
+ */
+
+/**
+ * The background's answer: which core it injected into the frame, or why it could not.
+ * @typedef {{core: "wasm"|"js"}|{ok: false, error: ToolError}} LoadCoreReply
+ */
+
+(function defineAllwrightMessages(scope) {
   const ERROR_CODES = Object.freeze([
     "invalid_arguments",
     "no_tab",
@@ -44,35 +97,33 @@
 
   // ---- NativeToBackground: what the native host sends the extension. ----
 
-  /**
-   * @typedef {{type: "call", id: string, tool: string, arguments: Object<string, unknown>}} NativeCall
-   * @typedef {{type: "chunk", id: string, index: number, count: number, data: string}} NativeChunk
-   * @typedef {NativeCall|NativeChunk} NativeToBackground
-   */
-
   /** @returns {value is NativeCall} */
   function isNativeCall(value) {
-    return isObject(value) && value.type === "call" && typeof value.id === "string"
-      && typeof value.tool === "string"
-      && (value.arguments === undefined || isObject(value.arguments));
+    return (
+      isObject(value) &&
+      value.type === "call" &&
+      typeof value.id === "string" &&
+      typeof value.tool === "string" &&
+      (value.arguments === undefined || isObject(value.arguments))
+    );
   }
 
   /** @returns {value is NativeChunk} */
   function isNativeChunk(value) {
-    return isObject(value) && value.type === "chunk" && typeof value.id === "string"
-      && Number.isInteger(value.index) && Number.isInteger(value.count)
-      && value.count >= 1 && value.index >= 0 && value.index < value.count
-      && typeof value.data === "string";
+    return (
+      isObject(value) &&
+      value.type === "chunk" &&
+      typeof value.id === "string" &&
+      Number.isInteger(value.index) &&
+      Number.isInteger(value.count) &&
+      value.count >= 1 &&
+      value.index >= 0 &&
+      value.index < value.count &&
+      typeof value.data === "string"
+    );
   }
 
   // ---- BackgroundToNative: what the extension sends the native host. ----
-
-  /**
-   * @typedef {{type: "hello", browser: "chrome"|"firefox", extensionVersion: string, protocol: 1}} NativeHello
-   * @typedef {{type: "result", id: string, ok: true, result: Object<string, unknown>}} NativeResultOk
-   * @typedef {{type: "result", id: string, ok: false, error: ToolError}} NativeResultError
-   * @typedef {NativeHello|NativeResultOk|NativeResultError} BackgroundToNative
-   */
 
   /** @returns {NativeHello} */
   function hello(browser, extensionVersion) {
@@ -93,29 +144,17 @@
   function isBackgroundToNative(value) {
     if (!isObject(value)) return false;
     if (value.type === "hello") {
-      return (value.browser === "chrome" || value.browser === "firefox")
-        && typeof value.extensionVersion === "string" && value.protocol === PROTOCOL_VERSION;
+      return (
+        (value.browser === "chrome" || value.browser === "firefox") &&
+        typeof value.extensionVersion === "string" &&
+        value.protocol === PROTOCOL_VERSION
+      );
     }
     return value.type === "result" && typeof value.id === "string" && isReply(value);
   }
 
   // ---- BackgroundToContent: what the background asks a frame's content script. ----
 
-  /**
-   * The tools a content script serves, with the arguments the background has already validated.
-   * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
-   *   ref_id?: string, page?: number}} TreeArguments
-   * @typedef {{format: "json"|"yaml", mode?: "ai", contextId: string,
-   *   parentContextId: string|null}} SnapshotDocumentArguments
-   * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
-   * arguments are the validated tool arguments without tabId and frameId.
-   * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
-   *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"} ContentActionTool
-   * @typedef {{kind: "allwright/tool", tool: "get_accessibility_tree", arguments: TreeArguments}
-   *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}
-   *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}} ContentToolRequest
-   * @typedef {ContentToolRequest} BackgroundToContent
-   */
   const CONTENT_TOOLS = Object.freeze([
     "get_accessibility_tree",
     "snapshot_document",
@@ -137,14 +176,13 @@
 
   /** @returns {value is ContentToolRequest} */
   function isContentToolRequest(value) {
-    return isObject(value) && value.kind === "allwright/tool"
-      && CONTENT_TOOLS.includes(value.tool) && isObject(value.arguments);
+    return (
+      isObject(value) &&
+      value.kind === "allwright/tool" &&
+      CONTENT_TOOLS.includes(value.tool) &&
+      isObject(value.arguments)
+    );
   }
-
-  /**
-   * The content script's answer to a tool request (its `sendResponse` value).
-   * @typedef {{ok: true, result: Object<string, unknown>}|{ok: false, error: ToolError}} ContentToolReply
-   */
 
   /** @returns {value is ContentToolReply} */
   function isContentToolReply(value) {
@@ -153,14 +191,6 @@
 
   // ---- ContentToBackground: what a content script asks the background. ----
 
-  /**
-   * The page-side script asks for its core once, on the first tool call in its frame. It sends
-   * the policies of the document's `<meta http-equiv="Content-Security-Policy">` elements,
-   * which the background cannot see in the response headers.
-   * @typedef {{kind: "allwright/load-core", metaPolicies: string[]}} LoadCoreRequest
-   * @typedef {LoadCoreRequest} ContentToBackground
-   */
-
   /** @returns {LoadCoreRequest} */
   function loadCoreRequest(metaPolicies) {
     return { kind: "allwright/load-core", metaPolicies };
@@ -168,20 +198,20 @@
 
   /** @returns {value is LoadCoreRequest} */
   function isLoadCoreRequest(value) {
-    return isObject(value) && value.kind === "allwright/load-core"
-      && Array.isArray(value.metaPolicies)
-      && value.metaPolicies.every((policy) => typeof policy === "string");
+    return (
+      isObject(value) &&
+      value.kind === "allwright/load-core" &&
+      Array.isArray(value.metaPolicies) &&
+      value.metaPolicies.every((policy) => typeof policy === "string")
+    );
   }
-
-  /**
-   * The background's answer: which core it injected into the frame, or why it could not.
-   * @typedef {{core: "wasm"|"js"}|{ok: false, error: ToolError}} LoadCoreReply
-   */
 
   /** @returns {value is LoadCoreReply} */
   function isLoadCoreReply(value) {
-    return isObject(value)
-      && ((value.core === "wasm" || value.core === "js") || (value.ok === false && isToolError(value.error)));
+    return (
+      isObject(value) &&
+      (value.core === "wasm" || value.core === "js" || (value.ok === false && isToolError(value.error)))
+    );
   }
 
   // ---- Errors. ----
@@ -203,10 +233,14 @@
 
   /** @returns {value is ToolError} */
   function isToolError(value) {
-    return isObject(value) && ERROR_CODES.includes(value.code) && typeof value.message === "string"
-      && (value.hint === undefined || typeof value.hint === "string")
-      && (value.suggestions === undefined
-        || (Array.isArray(value.suggestions) && value.suggestions.every((s) => typeof s === "string")));
+    return (
+      isObject(value) &&
+      ERROR_CODES.includes(value.code) &&
+      typeof value.message === "string" &&
+      (value.hint === undefined || typeof value.hint === "string") &&
+      (value.suggestions === undefined ||
+        (Array.isArray(value.suggestions) && value.suggestions.every((s) => typeof s === "string")))
+    );
   }
 
   // A reply is either `{ok: true, result}` with an object result or `{ok: false, error}`.

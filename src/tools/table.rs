@@ -10,6 +10,8 @@ use super::definition::{
     Argument, ArgumentKind, ArgumentRule, Literal, ToolDefinition, ONE_MINUTE, OWN_BUDGET,
 };
 use super::tiers::{EVERYWHERE, FROM_COMPACT, FROM_MID};
+use allwright_ax::text::DEFAULT_MAX_DEPTH;
+use allwright_ax::{Filter, Format as SnapshotFormat};
 
 /// The longest text type_ax and set_field accept in one call.
 const MAX_TYPED_CHARS: usize = 50_000;
@@ -114,7 +116,7 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
         arguments: &[
             Argument {
                 name: "filter",
-                kind: ArgumentKind::Choice(&["all", "visible", "interactive"]),
+                kind: ArgumentKind::Choice(&Filter::NAMES),
                 required: false,
                 default: Some(Literal::Text("all")),
                 example: None,
@@ -124,7 +126,7 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
                 name: "maxDepth",
                 kind: ArgumentKind::Integer { minimum: 1, maximum: 100 },
                 required: false,
-                default: Some(Literal::Number(15)),
+                default: Some(Literal::Number(DEFAULT_MAX_DEPTH as i64)),
                 example: None,
                 description: "How deep to descend. Skipped generic containers do not count.",
             },
@@ -179,7 +181,7 @@ Common errors: frame_detached or script_failed (the page changed during the capt
         arguments: &[
             Argument {
                 name: "format",
-                kind: ArgumentKind::Choice(&["json", "yaml"]),
+                kind: ArgumentKind::Choice(&SnapshotFormat::NAMES),
                 required: false,
                 default: Some(Literal::Text("json")),
                 example: None,

@@ -53,8 +53,8 @@ ${index % FORM_EVERY === 0 ? '<form aria-label="Filter">' : '<div role="group" a
 
 /**
  * The floor, run inside the page (hand it to page.evaluate): every element once, reading tag,
- * id, role, aria-label, class and `getComputedStyle(el).display` (the walk of RECIPES.md,
- * "Speed"). Returns the element count and the time the walk took in the page (ms). The values
+ * id, role, aria-label, class and `getComputedStyle(el).display` (the bare walk of docs/performance.md).
+ * Returns the element count and the time the walk took in the page (ms). The values
  * read are folded into a checksum so no engine can skip the reads.
  */
 export function bareWalk() {

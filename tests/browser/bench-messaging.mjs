@@ -3,7 +3,7 @@
 //
 //   node tests/browser/bench-messaging.mjs [--size 10000] [--runs 15]
 //
-// Chromium compiles no WASM in a content script on such pages (RECIPES.md), so allwright runs
+// Chromium compiles no WASM in a content script on such pages (docs/protocol.md, "Loading the core"), so allwright runs
 // the same crate there as JavaScript (wasm2js), which V8 runs at about 3.5-4x the WASM time. The
 // service worker may compile WASM, but the DOM facts would then have to travel to it and the
 // answer back, through extension messaging. This script measures that trip with the real sizes

@@ -15,9 +15,9 @@
 //      extension's isolated world holds on each page (`allwrightAxCore.flavour`).
 //   2. Playwright (playwright-core, same browser binary, same run): `locator('body')
 //      .ariaSnapshot()` and `ariaSnapshot({mode: 'ai'})` round trips, and a bare JS DOM walk
-//      (page.evaluate; the walk of RECIPES.md "Speed", timed inside the page).
+//      (page.evaluate; the bare walk of docs/performance.md, timed inside the page).
 //   3. In-page times of both builds of the core (extension/generated/ax-core-{wasm,js}.js plus
-//      extension/content/accessibility-tree.js injected into the page's world, as
+//      content/accessibility-tree.js (the bundle in dist/chrome) injected into the page's world, as
 //      tests/browser/wasm-smoke.mjs does) against the same bare walk.
 // Prints one table per size and writes everything to target/bench/results.json.
 // Needs `./scripts/build-wasm` and `node scripts/build-extension.mjs`; builds the release binary
@@ -260,7 +260,8 @@ const scripts = {};
 function injectedScripts() {
   scripts.wasm ??= readFileSync(path.join(root, 'extension/generated/ax-core-wasm.js'), 'utf8');
   scripts.js ??= readFileSync(path.join(root, 'extension/generated/ax-core-js.js'), 'utf8');
-  scripts.tree ??= readFileSync(path.join(root, 'extension/content/accessibility-tree.js'), 'utf8');
+  // The content script as the build bundles it (dist/chrome, checked by ensureBuilt).
+  scripts.tree ??= readFileSync(path.join(root, 'dist/chrome/content/accessibility-tree.js'), 'utf8');
   return scripts;
 }
 
@@ -436,7 +437,7 @@ function table(size, mcp, pw) {
   line('generateAccessibilityTree {filter: all}', ms(inPage.wasm.treeMs), ms(inPage.js.treeMs));
   line('snapshotDocument {format: json}', ms(inPage.wasm.snapshotMs), ms(inPage.js.snapshotMs));
   line('core load (inject + ready), once per page', ms(inPage.wasm.coreLoadMs), ms(inPage.js.coreLoadMs));
-  line('bare JS walk (RECIPES.md "Speed" walk)', ms(inPage.wasm.walkMs), ms(inPage.js.walkMs));
+  line('bare JS walk (docs/performance.md)', ms(inPage.wasm.walkMs), ms(inPage.js.walkMs));
   const walkRatio = (flavour, key) => inPage[flavour][key] / inPage[flavour].walkMs;
   line('  tree / bare walk',
     `${ratio(walkRatio('wasm', 'treeMs'))}x${target(verdict(walkRatio('wasm', 'treeMs'), 4))}`,

@@ -171,7 +171,8 @@ impl DevTools {
 }
 
 /// Chromium's internal role names, mapped to the ARIA tokens WPT and our snapshot use
-/// (RECIPES.md, "Oracles for correctness").
+/// (the names Chromium's `Accessibility.getPartialAXTree` reports, checked against WPT's
+/// `data-expectedrole` values).
 pub fn chromium_role_to_aria(role: &str) -> String {
     match role {
         "RootWebArea" => "document",

@@ -114,7 +114,8 @@ async fn run_wpt(session: &Session, oracle: bool) {
     let browser = session.browser.name();
     // The copy is part of the repository, so a missing folder is a broken checkout (or a wrong
     // ALLWRIGHT_WPT_DIR), not a reason to pass.
-    let root = wpt_folder().expect("the web-platform-tests copy (third_party/wpt or ALLWRIGHT_WPT_DIR) is missing");
+    let root = wpt_folder()
+        .expect("the web-platform-tests copy (third_party/wpt or ALLWRIGHT_WPT_DIR) is missing");
     let server = fixtures();
     let mut per_folder: BTreeMap<String, Counts> = BTreeMap::new();
     let mut devtools = None;

@@ -46,12 +46,21 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn parse(text: &str) -> Option<Format> {
-        match text {
-            "json" => Some(Format::Json),
-            "yaml" => Some(Format::Yaml),
-            _ => None,
+    /// The formats' names, as `accessibility_snapshot` takes them (src/tools/table.rs lists these
+    /// as the argument's choices).
+    pub const NAMES: [&'static str; 2] = ["json", "yaml"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Json => Self::NAMES[0],
+            Format::Yaml => Self::NAMES[1],
         }
+    }
+
+    pub fn parse(text: &str) -> Option<Format> {
+        [Format::Json, Format::Yaml]
+            .into_iter()
+            .find(|format| format.as_str() == text)
     }
 }
 

@@ -32,21 +32,30 @@ pub enum Filter {
 }
 
 impl Filter {
+    /// Every filter with the name agents and the tool contract use for it (src/tools/table.rs
+    /// lists `Filter::NAMES` as the argument's choices), in one table so the two cannot drift.
+    const BY_NAME: [(&'static str, Filter); 3] = [
+        ("all", Filter::All),
+        ("visible", Filter::Visible),
+        ("interactive", Filter::Interactive),
+    ];
+
+    /// The names of [`Filter::BY_NAME`], in its order.
+    pub const NAMES: [&'static str; 3] =
+        [Self::BY_NAME[0].0, Self::BY_NAME[1].0, Self::BY_NAME[2].0];
+
     pub fn as_str(self) -> &'static str {
-        match self {
-            Filter::All => "all",
-            Filter::Visible => "visible",
-            Filter::Interactive => "interactive",
-        }
+        Self::BY_NAME
+            .iter()
+            .find(|(_, filter)| *filter == self)
+            .map_or("all", |(name, _)| name)
     }
 
     pub fn parse(text: &str) -> Option<Filter> {
-        match text {
-            "all" => Some(Filter::All),
-            "visible" => Some(Filter::Visible),
-            "interactive" => Some(Filter::Interactive),
-            _ => None,
-        }
+        Self::BY_NAME
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|(_, filter)| *filter)
     }
 }
 

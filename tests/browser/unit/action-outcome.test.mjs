@@ -16,7 +16,7 @@ import {
   watchTab,
 } from "../../../extension/background/activity.js";
 
-test("progress evidence is the French document's list; the rest are hints", () => {
+test("progress evidence is docs/protocol.md's list; the rest are hints", () => {
   for (const evidence of ["url_changed", "focus_moved", "local_mutation", "semantic_state:aria-current", "value_set", "navigation"]) {
     assert.ok(isProgressEvidence(evidence), evidence);
   }

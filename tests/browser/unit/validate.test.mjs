@@ -1,7 +1,12 @@
-// Argument validation of the tools (extension/background/validate.js).
+// Argument validation of the tools (extension/background/validate.js) against the tool contract
+// the extension ships (extension/shared/tool-contract.json).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closestNames, validateArguments } from "../../../extension/background/validate.js";
+import { readFileSync } from "node:fs";
+import { closestNames, validateArguments as validateAgainst } from "../../../extension/background/validate.js";
+
+const CONTRACT = JSON.parse(readFileSync(new URL("../../../extension/shared/tool-contract.json", import.meta.url), "utf8"));
+const validateArguments = (tool, args) => validateAgainst(CONTRACT, tool, args);
 
 const ok = (tool, args) => {
   const outcome = validateArguments(tool, args);
@@ -117,7 +122,39 @@ test("action tools: defaults, booleans, long text and lists", () => {
 test("select_option takes exactly one of label and value", () => {
   ok("select_option", { ref_id: "ref_1", label: "France" });
   ok("select_option", { ref_id: "ref_1", value: "fr" });
-  assert.match(refused("select_option", { ref_id: "ref_1" }).message, /label or its value/);
+  assert.match(refused("select_option", { ref_id: "ref_1" }).message, /give label or value$/);
   assert.match(refused("select_option", { ref_id: "ref_1", label: "France", value: "fr" }).message, /not both/);
   refused("select_option", { ref_id: "ref_1", label: "" });
+});
+
+test("the contract's cross-argument rules are data", () => {
+  const error = refused("scroll", { to: "into_view" });
+  assert.equal(error.message, 'scroll: to "into_view" needs ref_id');
+  assert.match(error.hint, /ref_12/);
+  ok("scroll", { to: "into_view", ref_id: "ref_4" });
+  assert.match(refused("select_option", { ref_id: "ref_1" }).hint, /label .*France.* or value/);
+});
+
+test("the keyName format refuses chords and misspelt named keys", () => {
+  const contract = {
+    generatedFrom: "test",
+    tools: { press: { arguments: { key: { type: "string", required: true, format: "keyName", maxLength: 32 } } } },
+  };
+  const check = (key) => validateAgainst(contract, "press", { key });
+  for (const key of ["Enter", "a", "+", " ", "ArrowDown", "F5", "Unidentified"]) assert.equal(check(key).ok, true, key);
+  assert.match(check("Control+a").error.message, /key combination/);
+  assert.deepEqual(check("enter").error.suggestions, ["Enter"]);
+  assert.deepEqual(check("Esc").error.suggestions, ["Escape"]);
+  assert.deepEqual(check("space").error.suggestions, [" "]);
+});
+
+test("the contract describes every tool with the types the validator knows", () => {
+  const names = Object.keys(CONTRACT.tools);
+  assert.ok(names.includes("get_accessibility_tree") && names.includes("close_tab"), names.join());
+  for (const [tool, entry] of Object.entries(CONTRACT.tools)) {
+    for (const [name, rule] of Object.entries(entry.arguments)) {
+      assert.ok(["integer", "boolean", "string", "array"].includes(rule.type), `${tool}.${name}`);
+      if (rule.pattern !== undefined) new RegExp(rule.pattern, "u");
+    }
+  }
 });

@@ -1,0 +1,4 @@
+// The module scripts/build-extension.mjs writes into each browser's build as
+// background/build-config.js; declared here for the type check (tsconfig.json) only.
+export const BROWSER: "chrome" | "firefox";
+export const NATIVE_HOST_NAME: string;

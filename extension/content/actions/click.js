@@ -1,0 +1,361 @@
+// @ts-check
+// click_element and observe_click, the page half of click_ax (docs/protocol.md, "Action results"):
+// the synthetic click, its evidence, the deferred evidence the background asks for, and whether a
+// trusted fallback click would be safe on the target.
+
+import "../../shared/messages.js";
+import { closestAcrossShadow, deepActiveElement, isSelfOrInside } from "../dom/shadow.js";
+import {
+  centreOf,
+  cssHiddenReason,
+  explicitRole,
+  formOwner,
+  isNativelyDisabled,
+  isPointInViewport,
+  isSubmitButton,
+  normalizeText,
+  sameRect,
+  viewportRect,
+} from "./element.js";
+import {
+  classifyMutations,
+  controlledBy,
+  nodesOfRecord,
+  observeAroundElement,
+  semanticState,
+  semanticStateChanges,
+  targetAppearance,
+} from "./evidence.js";
+import { activate } from "./interaction.js";
+import { describeTarget, focusTarget, printedRole, resolveTarget } from "./target.js";
+import { nextTask } from "./timing.js";
+
+const messages = globalThis.allwrightMessages;
+
+/** Roles whose element has an on/off or chosen state that a second activation would flip. */
+const TOGGLE_ROLES = new Set([
+  "checkbox",
+  "switch",
+  "radio",
+  "tab",
+  "option",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "treeitem",
+]);
+
+/** Attributes that, when present at all, say the element has a toggle state. */
+const TOGGLE_STATE_ATTRIBUTES = Object.freeze(["aria-pressed", "aria-checked", "aria-expanded", "aria-selected"]);
+
+/** Native form controls and media: their default actions are the browser's, not a handler's. */
+const NATIVE_CONTROL_TAGS = new Set(["input", "select", "textarea", "option", "optgroup", "audio", "video"]);
+
+/**
+ * Words that make a target's name sound like it changes something on the server. A trusted
+ * second click on such a target could act twice, so it is never retried automatically. English
+ * and French words (pages in both languages), matched as whole words, case-insensitively, on the
+ * name and the text.
+ */
+const MUTATING_WORDS = Object.freeze([
+  "delete",
+  "remove",
+  "pay",
+  "buy",
+  "purchase",
+  "order",
+  "send",
+  "submit",
+  "confirm",
+  "transfer",
+  "publish",
+  "post",
+  "save",
+  "archive",
+  "unsubscribe",
+  "subscribe",
+  "checkout",
+  "book",
+  "supprimer",
+  "payer",
+  "acheter",
+  "envoyer",
+  "valider",
+  "confirmer",
+  "commander",
+  "enregistrer",
+]);
+
+const MUTATING_NAME = new RegExp(`\\b(${MUTATING_WORDS.join("|")})\\b`, "i");
+
+/**
+ * How long a click's before-state stays available to observe_click. The background observes for
+ * about a second (two intervals, perhaps a fallback and one more); the margin covers a slow
+ * message channel. Every remembered click keeps a document-wide MutationObserver running, so
+ * the memory is short.
+ */
+const CLICK_MEMORY_MS = 10_000;
+
+/**
+ * Clicks remembered for observe_click, by token. Entries hold the element through a WeakRef and
+ * forget themselves after CLICK_MEMORY_MS, observer included.
+ * @type {Map<string, RememberedClick>}
+ */
+const rememberedClicks = new Map();
+
+/**
+ * @typedef {{elementRef: WeakRef<Element>, before: {href: string, semantic: Record<string, unknown>,
+ *   appearance: Record<string, unknown>}, lastRect: {x: number, y: number, width: number, height: number} | null,
+ *   clickedAt: number, observer: MutationObserver | null, expiry: ReturnType<typeof setTimeout> | number,
+ *   inClickPhase: boolean, targetMutatedSinceObservation: boolean, pageMutatedSinceObservation?: boolean,
+ *   deferredMutationsElsewhere: number}} RememberedClick
+ */
+
+function newClickToken() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return `click_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
+function forgetClick(token) {
+  const entry = rememberedClicks.get(token);
+  if (entry === undefined) return;
+  entry.observer.disconnect();
+  clearTimeout(entry.expiry);
+  rememberedClicks.delete(token);
+}
+
+function forgetExpiredClicks() {
+  const now = performance.now();
+  for (const [token, entry] of rememberedClicks) {
+    if (now - entry.clickedAt > CLICK_MEMORY_MS) forgetClick(token);
+  }
+}
+
+/** Deferred mutations after a click: whether they touched the target, and how many did not. */
+function noteDeferredMutations(entry, records) {
+  const element = entry.elementRef.deref();
+  for (const record of records) {
+    if (
+      element !== undefined &&
+      (isSelfOrInside(element, record.target) ||
+        (record.type === "childList" && nodesOfRecord(record).some((changed) => isSelfOrInside(changed, element))))
+    ) {
+      entry.targetMutatedSinceObservation = true;
+    } else {
+      entry.deferredMutationsElsewhere += 1;
+      entry.pageMutatedSinceObservation = true;
+    }
+  }
+}
+
+/** What a link or submit button would do: its absolute href, and whether it leaves the page. */
+function navigationOf(element) {
+  if (
+    (element.localName === "a" || element.localName === "area") &&
+    (element.hasAttribute("href") || element.hasAttribute("xlink:href"))
+  ) {
+    const raw = element.getAttribute("href") ?? element.getAttribute("xlink:href") ?? "";
+    let href;
+    try {
+      href = new URL(raw, element.baseURI).href;
+    } catch {
+      return { href: raw, navigates: false };
+    }
+    if (/^\s*javascript:/i.test(raw)) return { href, navigates: false };
+    const withoutFragment = (url) => url.split("#")[0];
+    const sameDocumentFragment =
+      raw.trim().startsWith("#") || (href.includes("#") && withoutFragment(href) === withoutFragment(location.href));
+    return { href, navigates: !sameDocumentFragment };
+  }
+  return { href: undefined, navigates: isSubmitButton(element) && formOwner(element) !== null };
+}
+
+/**
+ * Why a trusted click through the debugger would not be safe on this target, or null when it
+ * is a safe generic target (docs/protocol.md, "Action results", click_ax). Ordered from cheapest
+ * to costliest; the first reason wins.
+ */
+function unsafeFallbackReason(ax, element, name) {
+  if (!element.isConnected) return "the target left the page";
+  const hidden = cssHiddenReason(element);
+  if (hidden !== null) return hidden;
+  if (getComputedStyle(element).pointerEvents === "none") return "pointer-events: none";
+
+  // Native controls, and anything inside a label that forwards its clicks to one.
+  if (NATIVE_CONTROL_TAGS.has(element.localName)) return "native form control";
+  const label = closestAcrossShadow(element, (node) => node.localName === "label");
+  if (label !== null && /** @type {HTMLLabelElement} */ (label).control !== null) return "native form control (label)";
+
+  // A toggle flipped by the synthetic click and flipped back by a second, trusted one.
+  if (TOGGLE_STATE_ATTRIBUTES.some((attribute) => element.hasAttribute(attribute))) return "toggle state";
+  // The target's own role as the agent read it; its ancestors' by their role attribute.
+  if (TOGGLE_ROLES.has(printedRole(ax, element))) return "toggle state";
+  if (closestAcrossShadow(element, (node) => TOGGLE_ROLES.has(explicitRole(node))) !== null) return "toggle state";
+  if (
+    element.localName === "details" ||
+    closestAcrossShadow(element, (node) => node.localName === "summary") !== null
+  ) {
+    return "toggle state (details)";
+  }
+
+  if (formOwner(element) !== null || element.hasAttribute("form")) return "inside a form";
+  if (element.localName === "a" && element.hasAttribute("download")) return "download link";
+
+  const words = [
+    name,
+    element.getAttribute("aria-label"),
+    element.getAttribute("title"),
+    element.getAttribute("value"),
+    normalizeText(element.textContent).slice(0, 500),
+  ].join(" ");
+  const mutating = MUTATING_NAME.exec(words);
+  if (mutating !== null) return `mutating-sounding name ("${mutating[1].toLowerCase()}")`;
+
+  // The trusted click lands on the centre; it must land on the target and not on an overlay.
+  const point = centreOf(viewportRect(element));
+  if (!isPointInViewport(point)) return "centre outside the viewport";
+  const root = element.getRootNode();
+  const hitScope = typeof root.elementFromPoint === "function" ? root : document;
+  const hit = hitScope.elementFromPoint(point.x, point.y);
+  if (hit === null || !isSelfOrInside(element, hit)) return "covered by another element";
+  return null;
+}
+
+export async function clickElement(args, ax) {
+  const element = resolveTarget(ax, args);
+  const description = await describeTarget(ax, element);
+  const hints = [];
+
+  if (isNativelyDisabled(element)) {
+    throw messages.toolError("not_actionable", `${args.ref_id} is disabled`, {
+      hint: "The control is disabled; do what enables it first (fill the required fields), then read the tree again.",
+    });
+  }
+  if (element.closest?.('[aria-disabled="true"]')) {
+    hints.push('the target is marked aria-disabled="true"; the page may ignore the click');
+  }
+
+  // Before-state, for the synchronous evidence now and the deferred evidence of observe_click.
+  const before = {
+    href: location.href,
+    semantic: semanticState(element),
+    appearance: targetAppearance(element),
+  };
+  const activeBefore = deepActiveElement();
+  const controlledBefore = controlledBy(element);
+
+  // Records until the click's microtasks have run are the click's own ("synchronous"); later
+  // ones are deferred. The same observer serves both, so nothing falls between them.
+  const clickRecords = [];
+  const entry = {
+    elementRef: new WeakRef(element),
+    before,
+    lastRect: null,
+    clickedAt: performance.now(),
+    observer: null,
+    expiry: 0,
+    inClickPhase: true,
+    targetMutatedSinceObservation: false,
+    deferredMutationsElsewhere: 0,
+  };
+  entry.observer = new MutationObserver((records) => {
+    if (entry.inClickPhase) clickRecords.push(...records);
+    else noteDeferredMutations(entry, records);
+  });
+  const token = newClickToken();
+  // The expiry is armed first, so that an observer cannot outlive CLICK_MEMORY_MS even if the
+  // page makes the click throw.
+  entry.expiry = setTimeout(() => forgetClick(token), CLICK_MEMORY_MS);
+  forgetExpiredClicks();
+  rememberedClicks.set(token, entry);
+  observeAroundElement(entry.observer, element);
+
+  // Scroll into view (centred), focus, then element.click(): the synthetic path, kept first in
+  // both browsers.
+  element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const rect = viewportRect(element);
+  entry.lastRect = rect;
+  focusTarget(ax, element);
+  const activeAfterOwnFocus = deepActiveElement();
+  activate(element);
+  await nextTask();
+  clickRecords.push(...entry.observer.takeRecords());
+  entry.inClickPhase = false;
+
+  const evidence = [];
+  if (location.href !== before.href) evidence.push("url_changed");
+
+  // Focus moved by a handler: not to the target (our own focus() did that), not back where it
+  // was, nor where our focus() delegated it.
+  const movedByHandler = (active) =>
+    active !== activeBefore && active !== element && !isSelfOrInside(element, active) && active !== document.body;
+  const activeNow = deepActiveElement();
+  if (movedByHandler(activeAfterOwnFocus) || (activeNow !== activeAfterOwnFocus && movedByHandler(activeNow))) {
+    evidence.push("focus_moved");
+  }
+
+  const controlled = [...new Set([...controlledBefore, ...controlledBy(element)])];
+  const { local, elsewhere } = classifyMutations(clickRecords, element, controlled);
+  if (local) evidence.push("local_mutation");
+  evidence.push(...semanticStateChanges(before.semantic, semanticState(element)));
+  if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
+
+  const reason = unsafeFallbackReason(ax, element, description.name);
+  const fallback =
+    reason === null ? { eligible: true, point: centreOf(viewportRect(element)) } : { eligible: false, reason };
+
+  const { href, navigates } = navigationOf(element);
+  /** @type {Record<string, unknown>} */
+  const result = { token, ...description, rect, navigates, evidence, hints, fallback };
+  if (href !== undefined) result.href = href;
+  return result;
+}
+
+export async function observeClick(args) {
+  const token = args.token;
+  forgetExpiredClicks();
+  const entry = rememberedClicks.get(token);
+  if (entry === undefined) {
+    throw messages.toolError("invalid_arguments", `no click is remembered under ${token}`, {
+      hint: `Clicks are remembered for ${CLICK_MEMORY_MS / 1000} seconds by the frame that performed them.`,
+    });
+  }
+  noteDeferredMutations(entry, entry.observer.takeRecords());
+
+  const element = entry.elementRef.deref();
+  const connected = element !== undefined && element.isConnected;
+  const evidence = [];
+  const hints = [];
+  if (location.href !== entry.before.href) evidence.push("url_changed");
+
+  let rect = null;
+  if (connected) {
+    evidence.push(...semanticStateChanges(entry.before.semantic, semanticState(element)));
+    rect = viewportRect(element);
+    // Deferred changes of the target's name, class, style or children are diagnostics only
+    // (docs/protocol.md, "Action results"): previews, unread badges and timestamps change alone.
+    const now = targetAppearance(element);
+    const changed = Object.keys(now).filter((key) => now[key] !== entry.before.appearance[key]);
+    if (changed.length > 0) hints.push(`the target's ${changed.join(", ")} changed since the click`);
+  } else {
+    hints.push("the target is no longer in the page");
+  }
+  if (entry.deferredMutationsElsewhere > 0) {
+    hints.push(`global_mutation: ${entry.deferredMutationsElsewhere} mutations elsewhere since the click`);
+  }
+
+  // Stable (two stable observation intervals of the page and the target, docs/protocol.md,
+  // "Action results"): the same box
+  // as at the previous observation (the click, the first time), and no mutation of the target
+  // or anywhere else in the page in between. A page still reacting (a request's answer being
+  // rendered) may be the click's deferred effect, so it must not get a second activation.
+  const stable =
+    connected &&
+    sameRect(rect, entry.lastRect) &&
+    !entry.targetMutatedSinceObservation &&
+    !entry.pageMutatedSinceObservation;
+  entry.lastRect = rect;
+  entry.targetMutatedSinceObservation = false;
+  entry.pageMutatedSinceObservation = false;
+  return { evidence, hints, rect, stable, connected };
+}

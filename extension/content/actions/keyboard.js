@@ -1,0 +1,308 @@
+// @ts-check
+// press_key's page half: the key's events and the default action a synthetic key lacks (Tab's
+// focus navigation, Enter's submission or activation, Space's activation, editing), performed here.
+
+import { deepActiveElement, isSelfOrInside } from "../dom/shadow.js";
+import { formOwner, isNativelyDisabled } from "./element.js";
+import {
+  classifyMutations,
+  controlledBy,
+  semanticState,
+  semanticStateChanges,
+  startMutationWindow,
+} from "./evidence.js";
+import { submitImplicitly } from "./form-submission.js";
+import { activate, focusElement, scrollIntoViewIfNeeded } from "./interaction.js";
+import { dispatchKeyboardEvent, isPrintableKey, NO_MODIFIERS } from "./key-events.js";
+import { describeTarget, focusTarget, printedRole, resolveTarget } from "./target.js";
+import { editingHost, insertTextInit, setNativeValue, textFieldKind } from "./text-fields.js";
+import { nextTask, settle } from "./timing.js";
+
+/** press_key's modifier names -> the KeyboardEvent flag each one sets. */
+const MODIFIER_FLAGS = Object.freeze({ Alt: "altKey", Control: "ctrlKey", Meta: "metaKey", Shift: "shiftKey" });
+
+/** Roles that Enter activates like a click (press_key's "click" default action). */
+const ENTER_ACTIVATED_ROLES = new Set([
+  "button",
+  "link",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "option",
+  "tab",
+]);
+
+/** Roles that Space activates like a click: buttons and checkbox-like widgets. */
+const SPACE_ACTIVATED_ROLES = new Set(["button", "checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"]);
+
+/** Elements that sequential focus navigation (Tab) may stop at, before the tabIndex check. */
+const TABBABLE_CANDIDATES =
+  "a[href], area[href], button, input, select, textarea, iframe, summary, " +
+  "audio[controls], video[controls], [contenteditable], [tabindex]";
+
+/** The editable kind of a focused element, or null when keys cannot edit it. */
+function editableKind(element) {
+  const kind = textFieldKind(element);
+  if (kind === null || isNativelyDisabled(element)) return null;
+  if (kind !== "contenteditable" && element.readOnly) return null;
+  return kind;
+}
+
+/** The sequential focus navigation order: positive tabindex first, then document order. */
+function tabbableElements() {
+  /** @type {HTMLElement[]} */
+  const elements = [...document.querySelectorAll(TABBABLE_CANDIDATES)].map(
+    (element) => /** @type {HTMLElement} */ (element),
+  );
+  const candidates = elements.filter(
+    (element) =>
+      element.tabIndex >= 0 &&
+      !isNativelyDisabled(element) &&
+      !(element.localName === "input" && /** @type {HTMLInputElement} */ (element).type === "hidden") &&
+      element.closest("[inert]") === null &&
+      element.getClientRects().length > 0 &&
+      getComputedStyle(element).visibility === "visible",
+  );
+  // Array.prototype.sort is stable, so equal tabindex values keep document order.
+  const positive = candidates
+    .filter((element) => element.tabIndex > 0)
+    .sort((left, right) => left.tabIndex - right.tabIndex);
+  return [...positive, ...candidates.filter((element) => element.tabIndex === 0)];
+}
+
+/** Tab / Shift+Tab: focus the next or previous tabbable element, wrapping at the ends. */
+function moveFocusSequentially(from, backward, hints) {
+  const order = tabbableElements();
+  if (order.length === 0) return null;
+  const index = order.indexOf(from);
+  let next;
+  if (index >= 0) {
+    next = order[(index + (backward ? -1 : 1) + order.length) % order.length];
+  } else {
+    // From a position that is not itself tabbable (the body, a plain element), the search
+    // starts at that position in document order.
+    const after = (element) => (from.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    next = backward ? order.findLast((element) => !after(element)) : order.find(after);
+    next ??= backward ? order[order.length - 1] : order[0];
+  }
+  if ((backward && index === 0) || (!backward && index === order.length - 1)) {
+    hints.push("focus wrapped around the page");
+  }
+  focusElement(next, { preventScroll: false });
+  return next;
+}
+
+/** The caret (or selection) of a text control; types without one (email, number) use the end. */
+function textControlSelection(field) {
+  try {
+    if (field.selectionStart !== null && field.selectionEnd !== null) {
+      return { start: field.selectionStart, end: field.selectionEnd };
+    }
+  } catch {
+    // Some input types throw on selectionStart instead of returning null.
+  }
+  return { start: field.value.length, end: field.value.length };
+}
+
+function restoreCaret(field, position) {
+  try {
+    field.setSelectionRange(position, position);
+  } catch {
+    // Input types without a selection have no caret to restore.
+  }
+}
+
+/**
+ * Dispatches the cancelable beforeinput of typing `text` ("" deletes backwards) on `target`.
+ * Returns the fields of the input event that follows, or null when the page cancelled it.
+ * @param {EventTarget} target
+ * @param {string} text
+ */
+function beforeInput(target, text) {
+  const init = { bubbles: true, composed: true, ...insertTextInit(text) };
+  return target.dispatchEvent(new InputEvent("beforeinput", { ...init, cancelable: true })) ? init : null;
+}
+
+/**
+ * Edits a text control at its caret as a typed key would: beforeinput (cancelable), the new
+ * value through the native setter, input. `text` "" deletes backwards.
+ */
+function editTextControl(field, text) {
+  const init = beforeInput(field, text);
+  if (init === null) return false;
+  const value = field.value;
+  let { start, end } = textControlSelection(field);
+  if (text === "" && start === end) {
+    if (start === 0) return false;
+    // One character backwards, which is two code units for a character outside the BMP.
+    const previous = value.charCodeAt(start - 1);
+    start -= previous >= 0xdc00 && previous <= 0xdfff && start >= 2 ? 2 : 1;
+  }
+  setNativeValue(field, value.slice(0, start) + text + value.slice(end));
+  restoreCaret(field, start + text.length);
+  field.dispatchEvent(new InputEvent("input", init));
+  return true;
+}
+
+/** The same in a contenteditable, at the selection when it lies inside the host. */
+function editEditingHost(host, text) {
+  const init = beforeInput(host, text);
+  if (init === null) return false;
+  const selection = host.ownerDocument.getSelection();
+  let range = selection !== null && selection.rangeCount > 0 ? selection.getRangeAt(0) : null;
+  if (range === null || !isSelfOrInside(host, range.commonAncestorContainer)) {
+    range = host.ownerDocument.createRange();
+    range.selectNodeContents(host);
+    range.collapse(false);
+  }
+  if (text === "" && range.collapsed && selection !== null) {
+    selection.removeAllRanges();
+    selection.addRange(range);
+    selection.modify("extend", "backward", "character");
+    range = selection.getRangeAt(0);
+  }
+  range.deleteContents();
+  if (text !== "") {
+    const inserted = host.ownerDocument.createTextNode(text);
+    range.insertNode(inserted);
+    range.setStartAfter(inserted);
+    range.collapse(true);
+  }
+  if (selection !== null) {
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+  host.dispatchEvent(new InputEvent("input", init));
+  return true;
+}
+
+function editAtCaret(element, kind, text) {
+  return kind === "contenteditable" ? editEditingHost(editingHost(element), text) : editTextControl(element, text);
+}
+
+function selectAllIn(element, kind) {
+  if (kind === "contenteditable") {
+    element.ownerDocument.getSelection()?.selectAllChildren(editingHost(element));
+  } else {
+    element.select();
+  }
+}
+
+function isEnterActivated(element, role) {
+  if (element.localName === "button" || (element.localName === "a" && element.hasAttribute("href"))) return true;
+  if (element.localName === "input" && ["submit", "button", "reset", "image"].includes(element.type)) return true;
+  return ENTER_ACTIVATED_ROLES.has(role);
+}
+
+function isSpaceActivated(element, role) {
+  if (element.localName === "button" || element.localName === "summary") return true;
+  if (
+    element.localName === "input" &&
+    ["submit", "button", "reset", "image", "checkbox", "radio"].includes(element.type)
+  )
+    return true;
+  return SPACE_ACTIVATED_ROLES.has(role);
+}
+
+/**
+ * The default action a real key press would have had, which a synthetic event lacks; chosen
+ * before keyup, performed by the caller.
+ * @returns {null | {name: string, perform: () => void, afterKeyUp?: boolean}}
+ */
+function defaultActionOf(target, role, key, modifiers, hints) {
+  const kind = editableKind(target);
+  const commandKey = modifiers.ctrlKey || modifiers.metaKey;
+  if (key === "Tab" && !commandKey && !modifiers.altKey) {
+    return {
+      name: modifiers.shiftKey ? "focus_previous" : "focus_next",
+      perform: () => moveFocusSequentially(target, modifiers.shiftKey, hints),
+    };
+  }
+  if (key === "Enter" && !commandKey && !modifiers.altKey) {
+    // Enter in a single-line field submits its form ("implicit submission").
+    if (kind === "input" && formOwner(target) !== null) {
+      return { name: "submit", perform: () => submitImplicitly(formOwner(target), hints) };
+    }
+    if (isEnterActivated(target, role)) return { name: "click", perform: () => activate(target) };
+    return null;
+  }
+  if (key === " " && !commandKey && !modifiers.altKey && kind === null && isSpaceActivated(target, role)) {
+    // Buttons activate on Space's keyup.
+    return { name: "click", perform: () => activate(target), afterKeyUp: true };
+  }
+  if (kind === null) return null;
+  if (key === "Backspace" && !commandKey && !modifiers.altKey) {
+    return { name: "delete_backward", perform: () => editAtCaret(target, kind, "") };
+  }
+  if (commandKey && !modifiers.altKey && key.toLowerCase() === "a") {
+    return { name: "select_all", perform: () => selectAllIn(target, kind) };
+  }
+  if (isPrintableKey(key) && !commandKey) {
+    return { name: "insert_text", perform: () => editAtCaret(target, kind, key) };
+  }
+  return null;
+}
+
+/** A value to compare before and after a key, for editable targets. */
+const editableValue = (element, kind) =>
+  kind === null ? null : kind === "contenteditable" ? editingHost(element).textContent : element.value;
+
+export async function pressKey(args, ax) {
+  const key = args.key;
+  const modifierNames = args.modifiers ?? [];
+  const modifiers = { ...NO_MODIFIERS };
+  for (const name of modifierNames) modifiers[MODIFIER_FLAGS[name]] = true;
+
+  let target;
+  let description;
+  if (args.ref_id !== undefined && args.ref_id !== null) {
+    target = resolveTarget(ax, args);
+    description = await describeTarget(ax, target);
+    scrollIntoViewIfNeeded(target);
+    focusTarget(ax, target);
+  } else {
+    target = deepActiveElement();
+    description = await describeTarget(ax, target);
+  }
+
+  const hints = [];
+  const href = location.href;
+  const activeBefore = deepActiveElement();
+  const stateBefore = semanticState(target);
+  const kind = editableKind(target);
+  const valueBefore = editableValue(target, kind);
+  const mutationWindow = startMutationWindow(target);
+  const controlledBefore = controlledBy(target);
+
+  // keydown, keypress, then the default action where the browser performs it, then keyup on
+  // whatever holds focus by then (after Tab, the newly focused element).
+  let proceed = dispatchKeyboardEvent(target, "keydown", key, modifiers);
+  const withPress = key === "Enter" || (isPrintableKey(key) && !modifiers.ctrlKey && !modifiers.metaKey);
+  if (proceed && withPress) proceed = dispatchKeyboardEvent(target, "keypress", key, modifiers);
+  const action =
+    proceed && target.isConnected ? defaultActionOf(target, printedRole(ax, target), key, modifiers, hints) : null;
+  if (action !== null && !action.afterKeyUp) action.perform();
+  const keyUpTarget = target.isConnected ? deepActiveElement() : document.body;
+  dispatchKeyboardEvent(keyUpTarget, "keyup", key, modifiers);
+  if (action !== null && action.afterKeyUp) action.perform();
+  if (!proceed) hints.push("the page cancelled the key, so it had no default action");
+
+  await nextTask();
+  await settle();
+  const evidence = [];
+  if (location.href !== href) evidence.push("url_changed");
+  const activeNow = deepActiveElement();
+  if (activeNow !== activeBefore && activeNow !== target) evidence.push("focus_moved");
+  const controlled = [...new Set([...controlledBefore, ...controlledBy(target)])];
+  const { local, elsewhere } = classifyMutations(mutationWindow.finish(), target, controlled);
+  if (local) evidence.push("local_mutation");
+  if (target.isConnected) {
+    evidence.push(...semanticStateChanges(stateBefore, semanticState(target)));
+    if (kind !== null && editableValue(target, kind) !== valueBefore) evidence.push("value_changed");
+  }
+  if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
+
+  const result = { ...description, key, modifiers: modifierNames, evidence, hints };
+  if (action !== null) result.defaultAction = action.name;
+  return result;
+}

@@ -1,0 +1,134 @@
+// @ts-check
+// Listboxes and comboboxes (WAI-ARIA combobox and listbox patterns): finding the popup list of a
+// combobox, its options, the highlighted one, and the value a combobox shows.
+
+import { elementsByIdList, flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
+import { explicitRole, isShown, normalizeText } from "./element.js";
+
+export const visibleListboxes = () =>
+  [...document.querySelectorAll('[role~="listbox"]')].filter(
+    (element) => explicitRole(element) === "listbox" && isShown(element),
+  );
+
+/** The [role=option] elements of a listbox, shadow roots and aria-owns included. */
+export function optionsOf(listbox) {
+  const found = queryAllAcrossShadow(listbox, '[role~="option"]');
+  for (const owned of elementsByIdList(listbox, "aria-owns")) {
+    if (explicitRole(owned) === "option") found.push(owned);
+    else found.push(...queryAllAcrossShadow(owned, '[role~="option"]'));
+  }
+  return [...new Set(found)].filter((option) => explicitRole(option) === "option");
+}
+
+/** Listboxes named by the IDREFs of a combobox, of its descendants, or of an ancestor wrapper. */
+function namedListboxes(combobox) {
+  const holders = [combobox, ...combobox.querySelectorAll("[aria-controls], [aria-owns]")];
+  const wrapper = combobox.parentElement?.closest("[aria-controls], [aria-owns]");
+  if (wrapper) holders.push(wrapper);
+  const listboxes = [];
+  for (const holder of holders) {
+    for (const named of [...elementsByIdList(holder, "aria-controls"), ...elementsByIdList(holder, "aria-owns")]) {
+      if (explicitRole(named) === "listbox") listboxes.push(named);
+      else
+        listboxes.push(
+          ...[...named.querySelectorAll('[role~="listbox"]')].filter((inner) => explicitRole(inner) === "listbox"),
+        );
+    }
+  }
+  return listboxes;
+}
+
+/**
+ * The popup list of a combobox, once shown: the one its IDREFs name, else the last listbox that
+ * became visible since `shownBefore` (portals append to the body), else, when the combobox says
+ * it is expanded, the last visible one.
+ */
+export function openListboxOf(combobox, shownBefore) {
+  const named = namedListboxes(combobox).find(isShown);
+  if (named !== undefined) return named;
+  const visible = visibleListboxes();
+  const appeared = visible.filter((listbox) => !shownBefore.has(listbox));
+  if (appeared.length > 0) return appeared[appeared.length - 1];
+  if (combobox.getAttribute("aria-expanded") === "true" && visible.length > 0) return visible[visible.length - 1];
+  return null;
+}
+
+/**
+ * Whether set_field should treat the field as a combobox: role=combobox, aria-autocomplete,
+ * aria-controls/aria-owns naming a listbox, or a listbox shown on the page. The last clause is
+ * read as "a listbox that appeared while typing": a listbox that was already on the page (a
+ * static list elsewhere) says nothing about this field.
+ */
+export function looksLikeCombobox(field, shownBefore) {
+  if (explicitRole(field) === "combobox" || field.closest('[role~="combobox"]') !== null) return true;
+  const autocomplete = field.getAttribute("aria-autocomplete");
+  if (autocomplete !== null && autocomplete !== "none") return true;
+  if (namedListboxes(field).length > 0) return true;
+  return visibleListboxes().some((listbox) => !shownBefore.has(listbox));
+}
+
+/** The option the combobox highlights now, if any, by the conventions libraries use. */
+export function highlightedOption(field, listbox) {
+  const combobox = field.closest('[role~="combobox"]') ?? field;
+  for (const holder of new Set([field, combobox])) {
+    for (const active of elementsByIdList(holder, "aria-activedescendant")) {
+      if (explicitRole(active) === "option") return active;
+    }
+  }
+  return (
+    optionsOf(listbox).find(
+      (option) =>
+        option.getAttribute("aria-selected") === "true" ||
+        option.hasAttribute("data-highlighted") ||
+        option.hasAttribute("data-focus") ||
+        /\bactive\b/.test(option.getAttribute("data-headlessui-state") ?? "") ||
+        /(^|[\s_-])(is-)?(focused|highlighted)($|[\s_-])/i.test(option.getAttribute("class") ?? ""),
+    ) ?? null
+  );
+}
+
+/** Text of an element, leaving out popups and live regions that sit inside widgets. */
+function textOutsidePopups(element) {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode(node) {
+      if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
+      const element = /** @type {Element} */ (node);
+      const role = explicitRole(element);
+      if (role === "listbox" || role === "option" || role === "menu" || element.hasAttribute("aria-live")) {
+        return NodeFilter.FILTER_REJECT;
+      }
+      return NodeFilter.FILTER_SKIP;
+    },
+  });
+  let text = "";
+  while (walker.nextNode()) text += /** @type {Text} */ (walker.currentNode).data;
+  return normalizeText(text).slice(0, 200);
+}
+
+/**
+ * What a combobox shows as its value: an input's value, else the text of the widget around it
+ * (react-select shows the chosen option next to an emptied input). The climb stops before it
+ * reaches a label, a form or another field, where it would leave the widget.
+ */
+export function displayedText(field) {
+  const isTextControl = field.localName === "input" || field.localName === "textarea";
+  if (isTextControl && field.value !== "") return field.value;
+  if (!isTextControl) {
+    const own = textOutsidePopups(field);
+    if (own !== "") return own;
+  }
+  let node = flatTreeParentElement(field);
+  for (let level = 0; node !== null && level < 3; level += 1, node = flatTreeParentElement(node)) {
+    if (node.localName === "label" || node.localName === "form" || node.localName === "fieldset") break;
+    const otherField = [...node.querySelectorAll("input, select, textarea")].some((other) => other !== field);
+    if (otherField) break;
+    const text = textOutsidePopups(node);
+    if (text !== "") return text;
+  }
+  return "";
+}
+
+/** The element a combobox's aria-activedescendant names now. */
+export function activeDescendantOf(holder) {
+  return elementsByIdList(holder, "aria-activedescendant")[0] ?? null;
+}

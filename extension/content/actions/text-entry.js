@@ -1,0 +1,241 @@
+// @ts-check
+// type_text and fill_field, the page halves of type_ax and set_field (docs/protocol.md, "Action
+// results"): typing into the field a ref stands for, and set_field's submission (a combobox's
+// suggestion, the form, or Enter).
+
+import "../../shared/messages.js";
+import { explicitRole, isNativelyDisabled, isShown, quote } from "./element.js";
+import { focusQuietly, scrollIntoViewIfNeeded } from "./interaction.js";
+import { pressKeyOnce } from "./key-events.js";
+import {
+  displayedText,
+  highlightedOption,
+  looksLikeCombobox,
+  openListboxOf,
+  optionsOf,
+  visibleListboxes,
+} from "./listbox.js";
+import { submitByEnter } from "./form-submission.js";
+import { describeTarget, resolveTarget } from "./target.js";
+import {
+  editingHost,
+  insertTextInit,
+  labelledField,
+  onlyTextFieldInside,
+  setNativeValue,
+  UNTYPABLE_INPUT_TYPES,
+} from "./text-fields.js";
+import { delay, settle, waitFor } from "./timing.js";
+
+const messages = globalThis.allwrightMessages;
+
+/** set_field: how long a combobox's suggestion list may take to appear after typing. */
+const SUGGESTIONS_TIMEOUT_MS = 1000;
+
+/** set_field: the short delay between the keys that commit a suggestion. */
+const COMBOBOX_KEY_DELAY_MS = 100;
+
+/**
+ * The field that type_ax types into, with its kind; refuses what cannot be typed into with
+ * not_typable and a hint that names the right tool.
+ * @returns {{field: Element, kind: "input"|"textarea"|"contenteditable", hint?: string}}
+ */
+function locateTextField(element, refId) {
+  if (element.localName === "input") {
+    const refusal = UNTYPABLE_INPUT_TYPES[element.type];
+    if (refusal !== undefined) {
+      throw messages.toolError("not_typable", `${refId} is a ${element.type} input, which cannot be typed into`, {
+        hint: refusal,
+      });
+    }
+    return { field: element, kind: "input" };
+  }
+  if (element.localName === "textarea") return { field: element, kind: "textarea" };
+  if (element.localName === "select") {
+    throw messages.toolError("not_typable", `${refId} is a select, which cannot be typed into`, {
+      hint: "Use select_option with the option's label or value.",
+    });
+  }
+  if (element.isContentEditable) return { field: editingHost(element), kind: "contenteditable" };
+
+  // A label types into its control, and a wrapper into its only field; the agent often holds
+  // the ref of the visible text rather than of the field.
+  const labelled = labelledField(element);
+  const delegate = labelled ?? onlyTextFieldInside(element);
+  if (delegate !== null && delegate !== element) {
+    const located = locateTextField(delegate, refId);
+    const relation = labelled !== null ? "labelled by" : "inside";
+    return { ...located, hint: `typed into the ${located.field.localName} ${relation} this ${element.localName}` };
+  }
+  const role = explicitRole(element);
+  const hint =
+    role === "combobox" || role === "listbox"
+      ? "Use select_option to choose from this list."
+      : "type_ax and set_field need a text input, a textarea or a contenteditable element; use click_ax on buttons and links, select_option on lists.";
+  throw messages.toolError("not_typable", `${refId} (${element.localName}) is not an editable field`, { hint });
+}
+
+function refuseReadOnlyField(field, refId) {
+  if (isNativelyDisabled(field)) {
+    throw messages.toolError("not_actionable", `${refId} is disabled`, {
+      hint: "The field is disabled; do what enables it first, then read the tree again.",
+    });
+  }
+  if ((field.localName === "input" || field.localName === "textarea") && field.readOnly) {
+    throw messages.toolError("not_actionable", `${refId} is read-only`, {
+      hint: "The page does not accept typing in this field; it may be filled by another control.",
+    });
+  }
+}
+
+/** The value a result may show: never a password. */
+function shownValue(field, kind) {
+  if (kind === "contenteditable") return field.textContent;
+  if (field.localName === "input" && field.type === "password") return field.value === "" ? "" : "••••";
+  return field.value;
+}
+
+/** Puts the caret where typing should go: over everything when clearing, else at the end. */
+function placeCaret(host, selectEverything) {
+  const selection = host.ownerDocument.getSelection();
+  if (selection === null) return;
+  const range = host.ownerDocument.createRange();
+  range.selectNodeContents(host);
+  if (!selectEverything) range.collapse(false);
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+
+/**
+ * type_ax on a contenteditable: sets textContent, with beforeinput and input events. The
+ * beforeinput goes first and is cancelable, because editors (ProseMirror, Lexical, Slate)
+ * cancel it and insert the text themselves; then whether the text appeared is what counts.
+ */
+async function typeIntoEditingHost(host, text, clear, evidence, hints) {
+  const previous = host.textContent;
+  const intended = clear ? text : previous + text;
+  placeCaret(host, clear);
+  const init = { bubbles: true, composed: true, ...insertTextInit(text) };
+  const proceed = host.dispatchEvent(new InputEvent("beforeinput", { ...init, cancelable: true }));
+  if (proceed) {
+    host.textContent = intended;
+    placeCaret(host, false);
+    host.dispatchEvent(new InputEvent("input", init));
+  }
+  await settle();
+  const now = host.textContent;
+  if (proceed) {
+    if (now === intended) evidence.push("value_set");
+    else hints.push(`the page changed the text back to ${quote(now)}`);
+  } else if (now === intended || (text !== "" && now !== previous && now.includes(text))) {
+    evidence.push("value_set");
+    hints.push("the page cancelled beforeinput and inserted the text itself");
+  } else {
+    hints.push("the page cancelled beforeinput and the text did not appear");
+  }
+}
+
+/** Types into a located field as type_ax does, appending evidence and hints. */
+async function typeIntoField(located, text, clear, evidence, hints) {
+  const { field, kind } = located;
+  scrollIntoViewIfNeeded(field);
+  focusQuietly(field);
+  if (kind === "contenteditable") {
+    await typeIntoEditingHost(field, text, clear, evidence, hints);
+    return;
+  }
+  const intended = clear ? text : field.value + text;
+  setNativeValue(field, intended);
+  // The browser itself sanitizes some types (a number input drops letters, a date input needs
+  // yyyy-mm-dd); that is no revert by the page, and the hint says so.
+  const sanitized = field.value !== intended ? field.value : null;
+  field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, ...insertTextInit(text) }));
+  field.dispatchEvent(new Event("change", { bubbles: true }));
+  // A controlled component that did not accept the value writes its own back during its
+  // re-render, after the event; read once that had its chance.
+  await settle();
+  if (field.value === intended) {
+    evidence.push("value_set");
+  } else if (sanitized !== null && field.value === sanitized) {
+    hints.push(`the ${field.type} input does not accept ${quote(intended)}; its value is ${quote(sanitized)}`);
+  } else {
+    const shown = field.localName === "input" && field.type === "password" ? "••••" : field.value;
+    hints.push(`the page changed the value back to ${quote(shown)}`);
+  }
+}
+
+/**
+ * What type_ax and set_field share before typing: the target, its description as the tree
+ * named it, the text field it stands for (refusing what cannot be typed into) and the lists the
+ * action's evidence and hints go into.
+ */
+async function prepareTextEntry(args, ax) {
+  const element = resolveTarget(ax, args);
+  const text = args.text;
+  const clear = args.clear ?? true;
+  const description = await describeTarget(ax, element);
+  const located = locateTextField(element, args.ref_id);
+  refuseReadOnlyField(located.field, args.ref_id);
+  const hints = located.hint === undefined ? [] : [located.hint];
+  return { args, text, clear, description, located, evidence: [], hints };
+}
+
+/** The result of type_ax, and of set_field before its `submit` field. */
+function textEntryResult({ description, located, evidence, hints }) {
+  return { ...description, kind: located.kind, value: shownValue(located.field, located.kind), evidence, hints };
+}
+
+export async function typeText(args, ax) {
+  const entry = await prepareTextEntry(args, ax);
+  await typeIntoField(entry.located, entry.text, entry.clear, entry.evidence, entry.hints);
+  return textEntryResult(entry);
+}
+
+/**
+ * The combobox-aware submission: ArrowDown then Enter, a short delay apart, to commit the
+ * highlighted suggestion.
+ */
+async function commitSuggestion(field, listbox, hints) {
+  // A plain ArrowDown-then-Enter would not do: react-select (and
+  // Downshift, MUI Autocomplete with autoHighlight) already highlight the first match while
+  // typing, so ArrowDown would move to the second one and Enter would commit the wrong option.
+  // ArrowDown is sent only when no option is highlighted.
+  if (highlightedOption(field, listbox) === null) {
+    pressKeyOnce(field, "ArrowDown");
+    await delay(COMBOBOX_KEY_DELAY_MS);
+  }
+  const { prevented } = pressKeyOnce(field, "Enter");
+  await delay(COMBOBOX_KEY_DELAY_MS);
+  if (!prevented && isShown(listbox)) hints.push("the suggestion list stayed open after Enter");
+  return { method: "combobox", committed: displayedText(field) };
+}
+
+export async function fillField(args, ax) {
+  const entry = await prepareTextEntry(args, ax);
+  const { located, text, clear, evidence, hints } = entry;
+  const submit = entry.args.submit ?? false;
+  const field = located.field;
+
+  // In one call: focus, clear (optionally), type, submit (optionally).
+  const listboxesBefore = new Set(visibleListboxes());
+  await typeIntoField(located, text, clear, evidence, hints);
+
+  let submission = { method: "none" };
+  if (submit) {
+    if (looksLikeCombobox(field, listboxesBefore)) {
+      const listbox = await waitFor(() => {
+        const open = openListboxOf(field.closest('[role~="combobox"]') ?? field, listboxesBefore);
+        return open !== null && optionsOf(open).length > 0 ? open : null;
+      }, SUGGESTIONS_TIMEOUT_MS);
+      if (listbox !== null) {
+        submission = await commitSuggestion(field, listbox, hints);
+      } else {
+        hints.push("no suggestion list appeared, so the field was submitted like a plain field");
+        submission = submitByEnter(field, hints);
+      }
+    } else {
+      submission = submitByEnter(field, hints);
+    }
+  }
+  return { ...textEntryResult(entry), submit: submission };
+}

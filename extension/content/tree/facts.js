@@ -1,0 +1,386 @@
+// @ts-check
+// Facts gathering: one walk of the document in plain JS (light tree, open shadow roots, slot
+// assignments) that hands the core a few flat arrays in one call. Reading the DOM node by node
+// from WASM would cost a boundary crossing per read (docs/performance.md). The format is
+// documented in crates/allwright-ax-wasm/src/facts.rs; the constants below mirror it.
+
+import { generatedContentCandidates } from "./generated-content.js";
+import { refNumberOf } from "./registry.js";
+import { knownAriaRef } from "./ai-refs.js";
+
+export const FACTS_VERSION = 2;
+const KIND_DOCUMENT = 0;
+const KIND_ELEMENT = 1;
+const KIND_TEXT = 2;
+const KIND_SHADOW_ROOT = 3;
+const NAMESPACE_SHIFT = 3;
+const DISPLAY_SHIFT = 5;
+const VISIBILITY_SHIFT = 7;
+const CONTENT_VISIBILITY_HIDDEN = 1 << 9;
+const POINTER_EVENTS_NONE = 1 << 10;
+const HAS_BOX = 1 << 11;
+const CHECKED = 1 << 12;
+const INDETERMINATE = 1 << 13;
+const OPTION_SELECTED = 1 << 14;
+const FILES_ATTACHED = 1 << 15;
+const DISABLED = 1 << 16;
+const BOXES_UNMEASURED = 1 << 17;
+const POINTER_EVENTS_UNREAD = 1 << 18;
+const GENERATED_CONTENT_POSSIBLE = 1 << 19;
+const STRING_SEPARATOR = "\u0001";
+
+export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
+const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
+const MATHML_NAMESPACE = "http://www.w3.org/1998/Math/MathML";
+
+/** Computed `display` -> the two bits of the fact format (0 none, 1 contents, 2 inline, 3 box). */
+const displayBits = (/** @type {string} */ display) => {
+  if (display === "none") return 0;
+  if (display === "contents") return 1;
+  // Inline-level boxes do not break words when text is gathered for a name.
+  if (display.startsWith("inline") || display === "ruby") return 2;
+  return 3;
+};
+
+/**
+ * @typedef {object} Facts
+ * @property {string} strings
+ * @property {Uint32Array} stringLengths
+ * @property {Uint32Array} nodes
+ * @property {Uint32Array} attributes
+ * @property {Float64Array} rects
+ * @property {Uint32Array} slots
+ * @property {Float64Array} viewport
+ * @property {Node[]} nodeList Node of each index, to map the core's answers back to elements.
+ * @property {number} anchorIndex Index of the anchor element, or -1.
+ * @property {Uint32Array} knownRefs `[node, N]` pairs of elements that own `ref_N`.
+ * @property {Uint32Array} knownAriaNodes Elements that hold an "ai" reference.
+ * @property {string} knownAria `reference \u0001 key` pairs for `knownAriaNodes`, joined.
+ */
+
+/**
+ * @typedef {object} GatherOptions
+ * @property {Element | null} anchor
+ * @property {boolean} withRefs Send the `ref_N` of registered elements.
+ * @property {boolean} withAriaRefs Send the "ai" references of earlier captures.
+ * @property {boolean} measureBoxes Read every element's position (only the `visible` filter
+ *   needs one; otherwise boxes are only said to exist, see BOXES_UNMEASURED in facts.rs).
+ * @property {boolean} readPointerEvents Read `pointer-events` (only "ai" references need it,
+ *   see POINTER_EVENTS_UNREAD in facts.rs).
+ */
+
+/**
+ * Walks the document once (light tree, open shadow roots, slot assignments) and records what
+ * the core needs of every element and text node. Comments and other nodes are not sent.
+ * @param {GatherOptions} options
+ * @returns {Facts}
+ */
+export function gatherFacts(options) {
+  /** @type {string[]} */
+  const strings = [];
+  /** @type {number[]} */
+  const lengths = [];
+  /** @type {Map<string, number>} */
+  const interned = new Map();
+  /** @type {number[]} */
+  const nodes = [];
+  /** @type {number[]} */
+  const attributes = [];
+  /** @type {number[]} */
+  const rects = [];
+  /** @type {Node[]} */
+  const nodeList = [];
+  /** @type {number[]} */
+  const knownRefs = [];
+  /** @type {number[]} */
+  const knownAriaNodes = [];
+  /** @type {string[]} */
+  const knownAria = [];
+  /** @type {Array<[number, HTMLSlotElement]>} */
+  const slotElements = [];
+  let anchorIndex = -1;
+  const measureBoxes = options.measureBoxes;
+  const readPointerEvents = options.readPointerEvents;
+  // Each computed property read costs about a third of a bare walk over the page (measured
+  // at 10k elements in Chromium: 3-4 ms per property), so
+  // `content-visibility`, which few pages use, is read only once a style sheet or a style
+  // attribute mentions it (see mentionsContentVisibility).
+  // The document's rules are collected once for both questions asked of them.
+  const documentRules = styleRules(document);
+  let readContentVisibility = rulesMentionContentVisibility(documentRules);
+  const generatedContent = generatedContentCandidates(documentRules);
+
+  // Tag and attribute names repeat on every page; values and text rarely do.
+  const intern = (/** @type {string} */ text) => {
+    let index = interned.get(text);
+    if (index === undefined) {
+      index = strings.length;
+      strings.push(text);
+      lengths.push(text.length);
+      interned.set(text, index);
+    }
+    return index;
+  };
+  const add = (/** @type {string} */ text) => {
+    strings.push(text);
+    lengths.push(text.length);
+    return strings.length - 1;
+  };
+
+  // Explicit stacks (no recursion: pages can be 100,000 levels deep). A node comes with its
+  // parent's index + 1 and whether its ancestors are rendered.
+  /** @type {Node[]} */
+  const pendingNodes = [document];
+  /** @type {number[]} */
+  const pendingParents = [0];
+  /** @type {boolean[]} */
+  const pendingRendered = [true];
+  /** @type {boolean[]} */
+  const pendingInShadowTree = [false];
+
+  while (pendingNodes.length > 0) {
+    const node = /** @type {Node} */ (pendingNodes.pop());
+    const parent = /** @type {number} */ (pendingParents.pop());
+    let rendered = /** @type {boolean} */ (pendingRendered.pop());
+    const inShadowTree = /** @type {boolean} */ (pendingInShadowTree.pop());
+    const index = nodeList.length;
+    const type = node.nodeType;
+    if (type === Node.ELEMENT_NODE) {
+      const element = /** @type {Element} */ (node);
+      const namespace = element.namespaceURI;
+      const localName = element.localName;
+      let flags =
+        KIND_ELEMENT |
+        ((namespace === HTML_NAMESPACE
+          ? 0
+          : namespace === SVG_NAMESPACE
+            ? 1
+            : namespace === MATHML_NAMESPACE
+              ? 2
+              : 3) <<
+          NAMESPACE_SHIFT);
+      const shadowRoot = element.shadowRoot;
+      // A shadow tree's sheets can style its host (`:host`), so they are looked at before
+      // the host's own style is read.
+      if (!readContentVisibility && shadowRoot !== null) {
+        readContentVisibility = mentionsContentVisibility(shadowRoot);
+      }
+      if (!readContentVisibility && element.getAttribute("style")?.includes("content-visibility")) {
+        readContentVisibility = true;
+      }
+      const style = getComputedStyle(element);
+      const display = displayBits(style.display);
+      flags |= display << DISPLAY_SHIFT;
+      const visibility = style.visibility;
+      flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
+      // The user-agent sheet sets it on `hidden="until-found"`.
+      if ((readContentVisibility || element.hasAttribute("hidden")) && style.contentVisibility === "hidden") {
+        flags |= CONTENT_VISIBILITY_HIDDEN;
+      }
+      if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
+      // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
+      // rules, and `<q>` has the user-agent's quotes.
+      if (
+        generatedContent === null ||
+        inShadowTree ||
+        shadowRoot !== null ||
+        localName === "q" ||
+        generatedContent.has(element)
+      ) {
+        flags |= GENERATED_CONTENT_POSSIBLE;
+      }
+      if (display === 0) rendered = false;
+      // `display: contents` and unrendered elements have no box; asking would only cost.
+      if (rendered && display !== 1) {
+        flags |= HAS_BOX;
+        if (measureBoxes) {
+          const rect = element.getBoundingClientRect();
+          rects.push(rect.x, rect.y, rect.width, rect.height);
+        }
+      }
+      const attributeList = element.attributes;
+      const attributeCount = attributeList.length;
+      for (let position = 0; position < attributeCount; position++) {
+        const attribute = /** @type {Attr} */ (attributeList[position]);
+        attributes.push(intern(attribute.name), add(attribute.value));
+      }
+      let value = 0;
+      if (namespace === HTML_NAMESPACE) {
+        switch (localName) {
+          case "input": {
+            const input = /** @type {HTMLInputElement} */ (element);
+            const inputType = input.type;
+            // Password and file values are never read (only whether files are attached).
+            if (inputType === "file") {
+              if (input.files !== null && input.files.length > 0) flags |= FILES_ATTACHED;
+            } else if (inputType !== "password") {
+              value = add(input.value) + 1;
+            }
+            if (input.checked) flags |= CHECKED;
+            if (input.indeterminate) flags |= INDETERMINATE;
+            if (input.matches(":disabled")) flags |= DISABLED;
+            break;
+          }
+          case "textarea":
+          case "select":
+            value = add(/** @type {HTMLTextAreaElement | HTMLSelectElement} */ (element).value) + 1;
+            if (element.matches(":disabled")) flags |= DISABLED;
+            break;
+          case "output":
+            value = add(/** @type {HTMLOutputElement} */ (element).value) + 1;
+            break;
+          case "option":
+            if (/** @type {HTMLOptionElement} */ (element).selected) flags |= OPTION_SELECTED;
+            if (element.matches(":disabled")) flags |= DISABLED;
+            break;
+          case "button":
+          case "fieldset":
+          case "optgroup":
+            if (element.matches(":disabled")) flags |= DISABLED;
+            break;
+          case "slot":
+            slotElements.push([index, /** @type {HTMLSlotElement} */ (element)]);
+            break;
+          default:
+            break;
+        }
+      }
+      if (element === options.anchor) anchorIndex = index;
+      if (options.withRefs) {
+        const number = refNumberOf(element);
+        if (number !== undefined) knownRefs.push(index, number);
+      }
+      if (options.withAriaRefs) {
+        const known = knownAriaRef(element);
+        if (known !== undefined) {
+          knownAriaNodes.push(index);
+          knownAria.push(known.reference, known.key);
+        }
+      }
+      nodes.push(flags, parent, intern(localName), attributeCount, value);
+      nodeList.push(element);
+      // Children are pushed last first so that they pop in document order; the open shadow
+      // root (content scripts see only open ones) is its own tree, linked to its host.
+      for (let child = element.lastChild; child !== null; child = child.previousSibling) {
+        pendingNodes.push(child);
+        pendingParents.push(index + 1);
+        pendingRendered.push(rendered);
+        pendingInShadowTree.push(inShadowTree);
+      }
+      if (shadowRoot !== null) {
+        pendingNodes.push(shadowRoot);
+        pendingParents.push(index + 1);
+        pendingRendered.push(rendered);
+        pendingInShadowTree.push(true);
+      }
+      continue;
+    }
+    if (type === Node.TEXT_NODE || type === Node.CDATA_SECTION_NODE) {
+      nodes.push(KIND_TEXT, parent, add(/** @type {CharacterData} */ (node).data), 0, 0);
+      nodeList.push(node);
+      continue;
+    }
+    let kind;
+    if (type === Node.DOCUMENT_NODE) kind = KIND_DOCUMENT;
+    else if (type === Node.DOCUMENT_FRAGMENT_NODE) kind = KIND_SHADOW_ROOT;
+    else continue;
+    const documentFlags =
+      kind === KIND_DOCUMENT
+        ? (measureBoxes ? 0 : BOXES_UNMEASURED) | (readPointerEvents ? 0 : POINTER_EVENTS_UNREAD)
+        : 0;
+    nodes.push(kind | documentFlags, parent, 0, 0, 0);
+    nodeList.push(node);
+    for (let child = node.lastChild; child !== null; child = child.previousSibling) {
+      pendingNodes.push(child);
+      pendingParents.push(index + 1);
+      pendingRendered.push(rendered);
+      pendingInShadowTree.push(inShadowTree);
+    }
+  }
+
+  /** @type {number[]} */
+  const slots = [];
+  if (slotElements.length > 0) {
+    /** @type {Map<Node, number>} */
+    const indexOf = new Map();
+    nodeList.forEach((node, index) => indexOf.set(node, index));
+    for (const [slotIndex, slot] of slotElements) {
+      const assigned = slot.assignedNodes();
+      const indices = [];
+      for (const node of assigned) {
+        const index = indexOf.get(node);
+        if (index !== undefined) indices.push(index);
+      }
+      if (indices.length > 0) {
+        slots.push(slotIndex, indices.length);
+        // A loop rather than a spread: a slot can hold more nodes than a call has arguments.
+        for (const index of indices) slots.push(index);
+      }
+    }
+  }
+
+  return {
+    strings: strings.join(STRING_SEPARATOR),
+    stringLengths: Uint32Array.from(lengths),
+    nodes: Uint32Array.from(nodes),
+    attributes: Uint32Array.from(attributes),
+    rects: Float64Array.from(rects),
+    slots: Uint32Array.from(slots),
+    viewport: Float64Array.of(window.innerWidth, window.innerHeight),
+    nodeList,
+    anchorIndex,
+    knownRefs: Uint32Array.from(knownRefs),
+    knownAriaNodes: Uint32Array.from(knownAriaNodes),
+    knownAria: knownAria.join(STRING_SEPARATOR),
+  };
+}
+
+/**
+ * The style rules of a document or shadow root (its sheets, imported sheets and rules nested
+ * in @media, @supports, @layer and the like), or null when one of its sheets cannot be read
+ * (cross-origin).
+ * @param {Document | ShadowRoot} root
+ * @returns {CSSRule[] | null}
+ */
+function styleRules(root) {
+  /** @type {CSSRule[]} */
+  const rules = [];
+  /** @type {CSSRuleList[]} */
+  const pending = [];
+  try {
+    for (const sheet of [...root.styleSheets, ...root.adoptedStyleSheets]) pending.push(sheet.cssRules);
+    while (pending.length > 0) {
+      for (const rule of /** @type {CSSRuleList} */ (pending.pop())) {
+        rules.push(rule);
+        if (rule instanceof CSSImportRule) {
+          if (rule.styleSheet !== null) pending.push(rule.styleSheet.cssRules);
+        } else if ("cssRules" in rule) {
+          pending.push(/** @type {CSSGroupingRule} */ (rule).cssRules);
+        }
+      }
+    }
+  } catch {
+    return null;
+  }
+  return rules;
+}
+
+/**
+ * Whether a document's or shadow root's style sheets may set `content-visibility` (true when
+ * a sheet cannot be read).
+ * @param {Document | ShadowRoot} root
+ */
+function mentionsContentVisibility(root) {
+  return rulesMentionContentVisibility(styleRules(root));
+}
+
+/**
+ * Whether style rules may set `content-visibility` (true when they could not be read).
+ * @param {CSSRule[] | null} rules
+ */
+function rulesMentionContentVisibility(rules) {
+  return (
+    rules === null ||
+    rules.some((rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue("content-visibility") !== "")
+  );
+}

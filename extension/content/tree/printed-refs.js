@@ -1,0 +1,66 @@
+// @ts-check
+// What the agent read: the references the last trees of this frame printed, each with the role,
+// name and focusability the core gave it (the `refs` field of the core's tree envelope;
+// docs/protocol.md, "Content-side action tools"). Actions name their target, match the options of a list
+// and apply role rules from these, so that they say and do what the agent saw rather than compute
+// it again. Pure (no DOM), so it is unit-tested in Node.
+
+/**
+ * A reference as a tree printed it.
+ * @typedef {{number: number, role: string, name: string, focusable: boolean}} PrintedRef
+ */
+
+/**
+ * How many reads are kept. More than one, because an agent may zoom into a container (an anchored
+ * read) and then act on a ref of the full read before.
+ */
+const READS_KEPT = 3;
+
+/** @type {Map<number, PrintedRef>[]} The last reads, newest first. */
+let recentReads = [];
+
+/**
+ * Remembers the references of one read, newest first, forgetting the oldest read.
+ * @param {PrintedRef[]} refs
+ */
+export function rememberRead(refs) {
+  const read = new Map(refs.map((ref) => [ref.number, ref]));
+  recentReads = [read, ...recentReads.slice(0, READS_KEPT - 1)];
+}
+
+/**
+ * The reference `ref_N` as the newest read that printed it shows it, or undefined.
+ * @param {number} number
+ * @returns {PrintedRef | undefined}
+ */
+export function printedRef(number) {
+  for (const read of recentReads) {
+    const found = read.get(number);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Forgets every read (for tests). */
+export function forgetReads() {
+  recentReads = [];
+}
+
+/**
+ * The printed references of a tree output: the envelope's `refs` tuples `[N, role, name,
+ * focusable]` (crates/allwright-ax-wasm/src/api.rs). An envelope without them (a read that failed)
+ * prints nothing to remember.
+ * @param {{refs?: unknown}} envelope
+ * @returns {PrintedRef[]}
+ */
+export function printedRefsOf(envelope) {
+  if (!Array.isArray(envelope.refs)) return [];
+  /** @type {PrintedRef[]} */
+  const refs = [];
+  for (const tuple of envelope.refs) {
+    if (!Array.isArray(tuple) || !Number.isSafeInteger(tuple[0])) continue;
+    const [number, role, name, focusable] = tuple;
+    refs.push({ number, role: String(role), name: String(name), focusable: focusable === 1 || focusable === true });
+  }
+  return refs;
+}

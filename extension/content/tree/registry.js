@@ -1,0 +1,146 @@
+// @ts-check
+// The ref_id registry: `ref_N` -> the element it was issued for, held through WeakRefs so that
+// the registry never keeps a removed element alive (ARCHITECTURE.md, "Invariants"), plus the
+// page-visible names the browser tests read in the content script's world: `__wbElementMap`,
+// `__wbRefCounter`, `__wb_ax_lookup`, `__wb_ax_release`, `__wb_ax_suggest`.
+
+import "../../shared/messages.js";
+
+/**
+ * `ref_N` -> WeakRef to the element (long-lived single-page apps would leak otherwise).
+ * @type {Record<string, WeakRef<Element>>}
+ */
+const elementMap = Object.create(null);
+/** Element -> N of its `ref_N`, so that an element keeps its reference across builds. */
+const refNumbers = /** @type {WeakMap<Element, number>} */ (new WeakMap());
+
+const win = /** @type {any} */ (window);
+
+/**
+ * Publishes the registry on this world's `window`. Called once per world by the entry point: a
+ * second injection of the content scripts keeps the first registry.
+ */
+export function installRegistry() {
+  win.__wbElementMap = elementMap;
+  // The last N handed out; the next reference is `ref_{N + 1}`.
+  win.__wbRefCounter = 0;
+  win.__wb_ax_lookup = lookup;
+  win.__wb_ax_release = release;
+  win.__wb_ax_suggest = suggest;
+}
+
+/** The last N handed out (the page-visible counter, repaired when something overwrote it). */
+export function refCounter() {
+  const counter = win.__wbRefCounter;
+  return Number.isSafeInteger(counter) && counter >= 0 && counter < 0xffffffff ? counter : 0;
+}
+
+/**
+ * The N of an element's `ref_N`, or undefined when it has none.
+ * @param {Element} element
+ */
+export function refNumberOf(element) {
+  return refNumbers.get(element);
+}
+
+/**
+ * Registers the elements a build gave new references, numbered after `counter` in order.
+ * @param {Node[]} nodeList the gathered nodes, by index
+ * @param {number[]} newRefs indices into nodeList
+ * @param {number} counter the counter before the build
+ */
+export function registerNewRefs(nodeList, newRefs, counter) {
+  let number = counter;
+  for (const index of newRefs) {
+    const element = nodeList[index];
+    number += 1;
+    if (!(element instanceof Element)) continue;
+    elementMap[`ref_${number}`] = new WeakRef(element);
+    refNumbers.set(element, number);
+  }
+  win.__wbRefCounter = number;
+}
+
+/**
+ * The structured error of a reference whose element is gone, with nearby live references.
+ * @param {string} ref
+ */
+export function refNotFound(ref) {
+  return globalThis.allwrightMessages.toolError(
+    "ref_not_found",
+    `${ref} was not found: the element is gone or the page changed.`,
+    {
+      hint: "Read the tree again with get_accessibility_tree and use a current ref.",
+      suggestions: suggest(ref, 5),
+    },
+  );
+}
+
+/**
+ * The live element of a reference, for an action. Throws the structured `ref_not_found` error
+ * (with nearby valid refs) when the element is gone: an action must never fall back to another
+ * element than the one the reference was issued for (ARCHITECTURE.md, "Invariants"). The
+ * background validated the reference's form already.
+ * @param {string} ref
+ * @returns {Element}
+ */
+export function resolveRef(ref) {
+  const element = lookup(ref);
+  if (element === null) throw refNotFound(ref);
+  return element;
+}
+
+/**
+ * The live element of a reference, or null when it was released, collected or removed.
+ * @param {unknown} ref
+ * @returns {Element | null}
+ */
+export function lookup(ref) {
+  if (typeof ref !== "string") return null;
+  const element = elementMap[ref]?.deref();
+  return element !== undefined && element.isConnected ? element : null;
+}
+
+/**
+ * Forgets a reference. Returns whether it existed.
+ * @param {unknown} ref
+ */
+function release(ref) {
+  if (typeof ref !== "string" || !(ref in elementMap)) return false;
+  const element = elementMap[ref].deref();
+  if (element !== undefined && refNumbers.get(element) === Number(ref.slice(4))) {
+    refNumbers.delete(element);
+  }
+  delete elementMap[ref];
+  return true;
+}
+
+/**
+ * Up to `count` live references nearest to `ref`. References are numbered in tree order as
+ * builds meet new elements, so the numerically nearest live ones are mostly the stale
+ * element's neighbours on the page (or its replacement, re-rendered nearby).
+ * @param {unknown} ref
+ * @param {number} [count]
+ * @returns {string[]}
+ */
+export function suggest(ref, count = 5) {
+  const limit = Number.isSafeInteger(count) && count > 0 ? Math.min(count, 50) : 5;
+  const match = typeof ref === "string" ? /^ref_(\d+)$/.exec(ref) : null;
+  const target = match ? Number(match[1]) : refCounter();
+  /** @type {Array<[number, string]>} */
+  const live = [];
+  for (const key in elementMap) {
+    if (key !== ref && lookup(key) !== null) {
+      live.push([Math.abs(Number(key.slice(4)) - target), key]);
+    }
+  }
+  live.sort((left, right) => left[0] - right[0]);
+  return live.slice(0, limit).map(([, key]) => key);
+}
+
+/** Drops the entries whose element was collected, at the start of each build (ARCHITECTURE.md: the registry never pins elements). */
+export function sweep() {
+  for (const key in elementMap) {
+    if (elementMap[key].deref() === undefined) delete elementMap[key];
+  }
+}
