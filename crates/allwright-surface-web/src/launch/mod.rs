@@ -4,7 +4,6 @@
 //! Chromium is driven through chromedriver: a classic session with `webSocketUrl: true` starts
 //! Chromium and the BiDi mapper, and its capabilities name the BiDi WebSocket. Firefox is started
 //! directly with `--remote-debugging-port`, and its remote agent serves BiDi at `/session`.
-//! Both recipes are in RECIPES.md ("Starting browsers with the extension").
 
 mod process;
 
@@ -75,7 +74,8 @@ impl ChromiumLaunchOptions {
         }
     }
 
-    /// The Chromium command-line flags (RECIPES.md, "Common Chromium flags here").
+    /// The Chromium command-line flags: headless, no sandbox (the tests run as root), and none of
+    /// the background connections (component updates, sync, QUIC) that a closed network refuses.
     pub fn chromium_arguments(&self) -> Vec<String> {
         let mut arguments = Vec::new();
         if self.headless {
