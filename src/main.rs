@@ -4,6 +4,7 @@
 //! `main` only turns `try_main`'s outcome into an exit status: 0 on success, 1 when the command
 //! failed, 2 for a command line that cannot be understood (clap's convention).
 
+mod browser_bridge;
 mod browser_launch;
 mod embedded_extension;
 mod file_server;

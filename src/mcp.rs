@@ -14,7 +14,8 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 use tokio::signal::unix::{signal, SignalKind};
 
-use crate::browser_launch::{self, LaunchRequest};
+use crate::browser_bridge::BrowserBridge;
+use crate::browser_launch::{self, LaunchRequest, LaunchedSession};
 use crate::host_client::HostClient;
 use crate::log;
 use crate::tool_error::ToolError;
@@ -38,22 +39,36 @@ pub struct AllwrightMcpServer {
     host: Arc<HostClient>,
     tier: Tier,
     dev: bool,
+    /// The BiDi side of a browser allwright launched (src/browser_bridge).
+    bridge: Option<Arc<BrowserBridge>>,
 }
 
 impl AllwrightMcpServer {
-    pub fn new(host: Arc<HostClient>, tier: Tier, dev: bool) -> Self {
-        Self { host, tier, dev }
+    pub fn new(
+        host: Arc<HostClient>,
+        tier: Tier,
+        dev: bool,
+        bridge: Option<Arc<BrowserBridge>>,
+    ) -> Self {
+        Self {
+            host,
+            tier,
+            dev,
+            bridge,
+        }
+    }
+
+    fn listed_tools(&self) -> impl Iterator<Item = &'static ToolDefinition> {
+        tools::listed_tools_in_session(self.tier, self.dev, self.bridge.is_some())
     }
 
     fn listed_tool(&self, name: &str) -> Option<&'static ToolDefinition> {
-        tools::listed_tools(self.tier, self.dev).find(|tool| tool.name == name)
+        self.listed_tools().find(|tool| tool.name == name)
     }
 
     async fn answer(&self, request: CallToolRequestParams) -> Result<Value, ToolError> {
         let Some(tool) = self.listed_tool(&request.name) else {
-            let listed: Vec<Value> = tools::listed_tools(self.tier, self.dev)
-                .map(|tool| json!(tool.name))
-                .collect();
+            let listed: Vec<Value> = self.listed_tools().map(|tool| json!(tool.name)).collect();
             return Err(ToolError::invalid_arguments(format!(
                 "there is no tool {:?} in this session",
                 request.name
@@ -63,7 +78,10 @@ impl AllwrightMcpServer {
         };
         let arguments = tool.validate(request.arguments.as_ref())?;
         let timeout = tool.host_wait(&arguments);
-        let result = self.host.call(tool.name, arguments, timeout).await?;
+        let result = match &self.bridge {
+            Some(bridge) => bridge.call(&self.host, tool, arguments, timeout).await?,
+            None => self.host.call(tool.name, arguments, timeout).await?,
+        };
         // MCP wants structuredContent to be an object; the extension's results are, but a stray
         // scalar is wrapped rather than breaking the client.
         Ok(if result.is_object() {
@@ -101,9 +119,7 @@ impl ServerHandler for AllwrightMcpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(
-            tools::listed_tools(self.tier, self.dev)
-                .map(mcp_tool)
-                .collect(),
+            self.listed_tools().map(mcp_tool).collect(),
         ))
     }
 
@@ -129,8 +145,21 @@ impl ServerHandler for AllwrightMcpServer {
 }
 
 pub async fn run(options: McpOptions) -> Result<(), String> {
-    let launched = match &options.launch {
-        Some(request) => Some(browser_launch::launch(request).await?),
+    let launched: Option<Arc<LaunchedSession>> = match &options.launch {
+        Some(request) => Some(Arc::new(browser_launch::launch(request).await?)),
+        None => None,
+    };
+    // A launched browser's BiDi session serves the bridge (dialogs, lifecycle).
+    let bridge = match &launched {
+        Some(session) => match BrowserBridge::start(Arc::clone(session) as _).await {
+            Ok(bridge) => Some(Arc::new(bridge)),
+            Err(message) => {
+                if let Some(session) = launched {
+                    LaunchedSession::shutdown_shared(session).await;
+                }
+                return Err(message);
+            }
+        },
         None => None,
     };
     // A launched browser's host is already connected (and serves one client at a time); otherwise
@@ -143,7 +172,7 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
         "serving MCP on stdio; host socket {}",
         host.socket_path().display()
     );
-    let server = AllwrightMcpServer::new(host, options.tier, options.dev);
+    let server = AllwrightMcpServer::new(host, options.tier, options.dev, bridge);
     let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
     // Signals are watched from the start: a client that never completes the handshake must not
@@ -165,7 +194,7 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
         _ = interrupt.recv() => { log!("SIGINT"); Ok(()) }
     };
     if let Some(session) = launched {
-        session.shutdown().await;
+        LaunchedSession::shutdown_shared(session).await;
     }
     outcome
 }

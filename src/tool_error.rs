@@ -17,6 +17,11 @@ pub mod codes {
     pub const SCRIPT_FAILED: &str = "script_failed";
     pub const EXTENSION_DISCONNECTED: &str = "extension_disconnected";
     pub const NOT_CONNECTED: &str = "not_connected";
+    /// A user prompt (`alert`, `confirm`, `prompt`) blocks the tab; only a launched or remote
+    /// browser reports it (docs/protocol.md, "The browser bridge").
+    pub const DIALOG_OPEN: &str = "dialog_open";
+    /// handle_dialog found no prompt to answer.
+    pub const NO_DIALOG: &str = "no_dialog";
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,6 +32,9 @@ pub struct ToolError {
     pub hint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<Value>>,
+    /// With `dialog_open`: the prompt that blocks the tab, `{type, message, defaultValue?}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialog: Option<Value>,
 }
 
 impl ToolError {
@@ -38,6 +46,7 @@ impl ToolError {
             message: message.into(),
             hint: None,
             suggestions: None,
+            dialog: None,
         }
     }
 
@@ -70,6 +79,27 @@ impl ToolError {
     pub fn not_connected(message: impl Into<String>) -> Self {
         Self::new(codes::NOT_CONNECTED, message).with_hint(
             "Open Chrome, Chromium or Firefox with the allwright extension loaded (run `allwright install` once so the browser can start the host), or start the server with `allwright mcp --launch chromium`.",
+        )
+    }
+
+    /// Something in the browser failed that the agent cannot fix by changing the call.
+    pub fn script_failed(message: impl Into<String>) -> Self {
+        Self::new(codes::SCRIPT_FAILED, message)
+    }
+
+    /// A user prompt blocks the tab the call is for. `dialog` is `{type, message, defaultValue?}`.
+    pub fn dialog_open(message: impl Into<String>, dialog: Value) -> Self {
+        let mut error = Self::new(codes::DIALOG_OPEN, message).with_hint(
+            "Answer the dialog with handle_dialog (accept: true to press OK, false to cancel; promptText fills a prompt), then retry the call.",
+        );
+        error.dialog = Some(dialog);
+        error
+    }
+
+    /// handle_dialog was called with no prompt open.
+    pub fn no_dialog(message: impl Into<String>) -> Self {
+        Self::new(codes::NO_DIALOG, message).with_hint(
+            "No dialog needs an answer: carry on, and read the page with get_accessibility_tree.",
         )
     }
 

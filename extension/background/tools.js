@@ -10,6 +10,7 @@ import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitF
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
+import { isBridgeCall, runBridgeCall } from "./bridge.js";
 
 /** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
 const TREE_TIMEOUT_MS = 60_000;
@@ -40,6 +41,8 @@ const TOOLS = Object.freeze({
  * @param {unknown} rawArguments
  */
 export async function runTool(tool, rawArguments) {
+  // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract.
+  if (isBridgeCall(tool)) return runBridgeCall(tool, rawArguments);
   const contract = await loadToolContract((file) => api.runtime.getURL(file));
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);

@@ -32,7 +32,13 @@ pub fn tool_contract_json() -> String {
         json!(GENERATED_FROM)
     ));
     text.push_str("  \"tools\": {\n");
-    let tools: Vec<String> = TOOLS.iter().map(tool_entry).collect();
+    // The browser bridge's tools are answered by the MCP server itself; the extension never
+    // receives them, so its contract does not list them.
+    let tools: Vec<String> = TOOLS
+        .iter()
+        .filter(|tool| !tool.availability.needs_browser_bridge)
+        .map(tool_entry)
+        .collect();
     text.push_str(&tools.join(",\n"));
     text.push_str("\n  }\n}\n");
     text
@@ -191,7 +197,12 @@ mod tests {
         assert!(text.starts_with("{\n  \"generatedFrom\": \"src/tools/table.rs (cargo run -- tool-contract > extension/shared/tool-contract.json); do not edit\",\n  \"tools\": {\n"));
         let contract = contract();
         let tools = contract["tools"].as_object().expect("tools");
-        assert_eq!(tools.len(), TOOLS.len());
+        let served_by_the_extension = TOOLS
+            .iter()
+            .filter(|tool| !tool.availability.needs_browser_bridge)
+            .count();
+        assert_eq!(tools.len(), served_by_the_extension);
+        assert!(!tools.contains_key("handle_dialog"));
         let select_option = text
             .split("\"select_option\": {")
             .nth(1)

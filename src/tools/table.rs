@@ -9,7 +9,7 @@
 use super::definition::{
     Argument, ArgumentKind, ArgumentRule, Literal, ToolDefinition, ONE_MINUTE, OWN_BUDGET,
 };
-use super::tiers::{EVERYWHERE, FROM_COMPACT, FROM_MID};
+use super::tiers::{EVERYWHERE, EVERYWHERE_WITH_BRIDGE, FROM_COMPACT, FROM_MID};
 use allwright_ax::text::DEFAULT_MAX_DEPTH;
 use allwright_ax::{Filter, Format as SnapshotFormat};
 
@@ -584,6 +584,44 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         read_only: false,
         availability: FROM_MID,
         destructive: true,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "handle_dialog",
+        title: "Answer a dialog",
+        description: "Answers the alert, confirm or prompt dialog that blocks a tab: accept: true presses OK, accept: false presses Cancel (an alert has only OK: either closes it). promptText is typed into a prompt dialog before it is accepted.\n\
+Call it when a tool failed with dialog_open: that error's `dialog` says the dialog's type and message. While a dialog is open no other tool works in that tab.\n\
+Returns {handled, type, message}. Read the page again afterwards: the page went on from where the dialog stopped it.\n\
+Common errors: no_dialog (no dialog is open in the tab: carry on), no_tab (call list_tabs).",
+        arguments: &[
+            Argument {
+                name: "accept",
+                kind: ArgumentKind::Boolean,
+                required: true,
+                default: None,
+                example: Some(Literal::Boolean(true)),
+                description: "true: OK (accept); false: Cancel (dismiss).",
+            },
+            Argument {
+                name: "promptText",
+                kind: ArgumentKind::Text {
+                    min_chars: 0,
+                    max_chars: MAX_TYPED_CHARS,
+                },
+                required: false,
+                default: None,
+                example: None,
+                description: "For a prompt dialog: the text to answer with (accept: true).",
+            },
+            Argument {
+                description: "The tab whose dialog to answer. Leave it out for the active tab.",
+                ..TAB_ID
+            },
+        ],
+        rules: &[],
+        read_only: false,
+        availability: EVERYWHERE_WITH_BRIDGE,
+        destructive: false,
         host_wait: ONE_MINUTE,
     },
 ];

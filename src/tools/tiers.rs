@@ -27,6 +27,11 @@ pub struct Availability {
     pub tiers: &'static [Tier],
     /// Tiers that list the tool only in Dev mode (for example `get_frames` for Mid).
     pub dev_only_tiers: &'static [Tier],
+    /// Listed only when the server holds a WebDriver BiDi session on the browser (`--launch`,
+    /// `--webdriver`): the MCP server answers the tool itself, the extension never sees it,
+    /// and it is left out of the extension's tool contract (docs/protocol.md, "The browser
+    /// bridge").
+    pub needs_browser_bridge: bool,
 }
 
 impl Availability {
@@ -38,14 +43,24 @@ impl Availability {
 pub const EVERYWHERE: Availability = Availability {
     tiers: EVERY_TIER,
     dev_only_tiers: &[],
+    needs_browser_bridge: false,
 };
 pub const FROM_COMPACT: Availability = Availability {
     tiers: COMPACT_AND_ABOVE,
     dev_only_tiers: &[],
+    needs_browser_bridge: false,
 };
 pub const FROM_MID: Availability = Availability {
     tiers: MID_AND_FULL,
     dev_only_tiers: &[],
+    needs_browser_bridge: false,
+};
+/// Every tier, when the server holds a BiDi session: a tool that unblocks reads too (an open
+/// dialog stops them as much as actions).
+pub const EVERYWHERE_WITH_BRIDGE: Availability = Availability {
+    tiers: EVERY_TIER,
+    dev_only_tiers: &[],
+    needs_browser_bridge: true,
 };
 
 impl Tier {
@@ -60,11 +75,23 @@ impl Tier {
     }
 }
 
-/// The tools listed for a tier, in table order.
+/// The tools listed for a tier, in table order, without the tools of the browser bridge.
+#[cfg(test)]
 pub fn listed_tools(tier: Tier, dev: bool) -> impl Iterator<Item = &'static ToolDefinition> {
-    TOOLS
-        .iter()
-        .filter(move |tool| tool.availability.is_listed(tier, dev))
+    listed_tools_in_session(tier, dev, false)
+}
+
+/// The tools listed for a tier, in table order; `browser_bridge` says whether the server holds
+/// a BiDi session on the browser (see [`Availability::needs_browser_bridge`]).
+pub fn listed_tools_in_session(
+    tier: Tier,
+    dev: bool,
+    browser_bridge: bool,
+) -> impl Iterator<Item = &'static ToolDefinition> {
+    TOOLS.iter().filter(move |tool| {
+        tool.availability.is_listed(tier, dev)
+            && (browser_bridge || !tool.availability.needs_browser_bridge)
+    })
 }
 
 #[cfg(test)]
@@ -140,9 +167,19 @@ mod tests {
         }
         assert_eq!(
             TOOLS.len(),
-            everything.len(),
+            everything.len() + 1,
             "every tool is listed somewhere"
         );
+        for tier in [Tier::Ask, Tier::Compact, Tier::Mid, Tier::Full] {
+            let with_bridge: Vec<&str> = listed_tools_in_session(tier, false, true)
+                .map(|tool| tool.name)
+                .collect();
+            assert_eq!(
+                with_bridge.last(),
+                Some(&"handle_dialog"),
+                "{tier:?}: handle_dialog is listed with a browser bridge"
+            );
+        }
     }
 
     #[test]
@@ -150,6 +187,7 @@ mod tests {
         let availability = Availability {
             tiers: &[Tier::Full],
             dev_only_tiers: &[Tier::Mid],
+            needs_browser_bridge: false,
         };
         assert!(availability.is_listed(Tier::Full, false));
         assert!(!availability.is_listed(Tier::Mid, false));

@@ -2,6 +2,7 @@
 //! allwright: through `allwright mcp` and the official MCP client. See tests/README.md.
 
 mod actions;
+mod bridge;
 mod csp;
 mod devtools;
 mod lifecycle;
@@ -113,4 +114,36 @@ async fn chromium_actions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_actions() {
     run(Browser::Firefox, SessionOptions::default(), ACTIONS).await;
+}
+
+async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let session = bridge::LaunchedMcp::start(browser).await;
+    for (name, check) in checks {
+        eprintln!("{} (launched): {name}", browser.name());
+        check(&session).await;
+    }
+    session.shutdown().await;
+}
+
+type LaunchedCheck = for<'a> fn(
+    &'a bridge::LaunchedMcp,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>;
+
+const BRIDGE: &[(&str, LaunchedCheck)] = checks![
+    bridge::dialogs_are_reported_and_answered,
+    bridge::lifecycle_follows_navigations,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_bridge() {
+    run_launched(Browser::Chromium, BRIDGE).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_bridge() {
+    run_launched(Browser::Firefox, BRIDGE).await;
 }

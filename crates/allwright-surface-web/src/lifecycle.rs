@@ -31,6 +31,8 @@ pub const LIFECYCLE_EVENT_NAMES: &[&str] = &[
     "browsingContext.fragmentNavigated",
     "browsingContext.domContentLoaded",
     "browsingContext.load",
+    "browsingContext.navigationFailed",
+    "browsingContext.navigationAborted",
     "browsingContext.userPromptOpened",
     "browsingContext.userPromptClosed",
 ];
@@ -76,6 +78,10 @@ pub enum NavigationStage {
     FragmentNavigated,
     DomContentLoaded,
     Load,
+    /// The navigation ended without a new document (a network error, a download, a 204).
+    Failed,
+    /// Another navigation of the same context replaced this one before it committed.
+    Aborted,
 }
 
 /// One lifecycle event, with the browsing context it concerns.
@@ -142,6 +148,8 @@ pub fn lifecycle_event_from_bidi(event: &BidiEvent) -> Option<LifecycleEvent> {
         "browsingContext.fragmentNavigated" => Some(NavigationStage::FragmentNavigated),
         "browsingContext.domContentLoaded" => Some(NavigationStage::DomContentLoaded),
         "browsingContext.load" => Some(NavigationStage::Load),
+        "browsingContext.navigationFailed" => Some(NavigationStage::Failed),
+        "browsingContext.navigationAborted" => Some(NavigationStage::Aborted),
         _ => None,
     };
     if let Some(stage) = navigation_stage {
@@ -456,6 +464,12 @@ impl Lifecycle {
         }
     }
 
+    /// The tab (top-level context) that `context` belongs to, as far as the events and the
+    /// tree read at the start tell; an unknown context is its own tab.
+    pub fn tab_of(&self, context: &str) -> String {
+        lock(&self.prompts).tab_of(context)
+    }
+
     /// Every prompt open now, by context.
     pub fn open_prompts(&self) -> Vec<(String, OpenPrompt)> {
         lock(&self.prompts)
@@ -501,6 +515,14 @@ pub struct LifecycleEvents {
 }
 
 impl LifecycleEvents {
+    /// Lifecycle events of `connection` from now on, for a reader that starts listening before
+    /// [`Lifecycle::start`] subscribes (so that it misses none of the subscription's events).
+    pub fn from_connection(connection: &BidiConnection) -> Self {
+        Self {
+            receiver: connection.subscribe_events(),
+        }
+    }
+
     /// The next lifecycle event; `None` once the connection is gone. Events lost because the
     /// reader fell far behind are skipped.
     pub async fn next(&mut self) -> Option<LifecycleEvent> {

@@ -1,0 +1,103 @@
+// @ts-check
+// The internal calls of the MCP server's browser bridge (docs/protocol.md, "The browser
+// bridge"). When allwright launched the browser it also holds a WebDriver BiDi session on it,
+// and must know which BiDi browsing context is the tab a tool call names. Extension tab ids and
+// BiDi context ids are different namespaces, so the server asks here which tab a call is for
+// and, for a tab it has not seen yet, has a random marker put on that tab's document element,
+// which its BiDi sandbox query then finds in exactly one top-level context.
+//
+// These calls are not agent tools: they are not in the tool contract, the MCP server never
+// lists them, and they only read tab facts or set one short-lived attribute.
+
+import { api, fail } from "./platform.js";
+import { resolveTab } from "./frames.js";
+
+/** The attribute that carries a tab's marker (read by the server's BiDi query). */
+export const TAB_MARKER_ATTRIBUTE = "data-allwright-tab";
+
+/** How long a marker stays on the document element if the server never removes it. */
+const TAB_MARKER_LIFETIME_MS = 5_000;
+
+/** How long setting the marker may take: a tab whose page shows a dialog never runs it. */
+const MARK_TIMEOUT_MS = 2_000;
+
+const BRIDGE_CALLS = Object.freeze({
+  bridge_identify_tab: identifyTab,
+});
+
+/** @param {string} tool */
+export function isBridgeCall(tool) {
+  return Object.hasOwn(BRIDGE_CALLS, tool);
+}
+
+/**
+ * Runs one bridge call. The arguments come from the server, not from the agent; they are still
+ * checked, since anything may reach the native port.
+ * @param {string} tool
+ * @param {unknown} rawArguments
+ */
+export function runBridgeCall(tool, rawArguments) {
+  const args = /** @type {Record<string, unknown>} */ (rawArguments ?? {});
+  if (typeof args !== "object" || Array.isArray(args)) {
+    fail("invalid_arguments", `${tool}: arguments must be an object`);
+  }
+  return BRIDGE_CALLS[/** @type {keyof typeof BRIDGE_CALLS} */ (tool)](args);
+}
+
+/**
+ * Which tab a call with `tabId` (or without, for the active tab) acts in: `{tabId, url,
+ * tabCount}`; with
+ * `marker` (a random string of 32 hex digits chosen by the server), the marker is also set on
+ * the top document's element, and `marked` says whether that worked (it cannot in pages the
+ * extension may not script, nor while a dialog blocks the page).
+ * @param {Record<string, unknown>} args
+ */
+async function identifyTab(args) {
+  const { tabId, marker } = args;
+  if (tabId !== undefined && tabId !== null && !Number.isSafeInteger(tabId)) {
+    fail("invalid_arguments", "bridge_identify_tab: tabId must be an integer");
+  }
+  if (marker !== undefined && (typeof marker !== "string" || !/^[0-9a-f]{32}$/.test(marker))) {
+    fail("invalid_arguments", "bridge_identify_tab: marker must be 32 hex digits");
+  }
+  const tab = await resolveTab(/** @type {number|undefined} */ (tabId ?? undefined));
+  // The number of tabs lets the server map the last unmapped tab when no marker can be set.
+  const tabCount = (await api.tabs.query({})).length;
+  const answer = { tabId: tab.id, url: tab.url ?? "", tabCount };
+  if (typeof marker !== "string") return answer;
+  return { ...answer, marked: await setTabMarker(/** @type {number} */ (tab.id), marker) };
+}
+
+/**
+ * Sets the marker on the document element of the tab's top frame, from the extension's
+ * isolated world, and removes it again after a few seconds if it still holds this marker.
+ * @param {number} tabId
+ * @param {string} marker
+ */
+async function setTabMarker(tabId, marker) {
+  const injection = api.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    func: markDocumentElement,
+    args: [TAB_MARKER_ATTRIBUTE, marker, TAB_MARKER_LIFETIME_MS],
+  });
+  const timeout = new Promise((resolve) => setTimeout(() => resolve(false), MARK_TIMEOUT_MS));
+  try {
+    return (await Promise.race([injection.then(() => true), timeout])) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs in the page's isolated world (serialized by executeScript: no closure).
+ * @param {string} attribute
+ * @param {string} marker
+ * @param {number} lifetimeMs
+ */
+function markDocumentElement(attribute, marker, lifetimeMs) {
+  const root = document.documentElement;
+  root.setAttribute(attribute, marker);
+  setTimeout(() => {
+    if (root.getAttribute(attribute) === marker) root.removeAttribute(attribute);
+  }, lifetimeMs);
+}

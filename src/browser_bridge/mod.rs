@@ -1,0 +1,473 @@
+//! The browser bridge: what the MCP server adds when it holds a WebDriver BiDi session on the
+//! browser besides the extension's host (`allwright mcp --launch`). docs/protocol.md, "The browser
+//! bridge", describes it for the agent:
+//!
+//! - user prompts: a call for a tab that an `alert`/`confirm`/`prompt` blocks answers
+//!   `dialog_open` at once (before it is relayed, or as soon as the prompt opens while it runs),
+//!   and `handle_dialog` answers the prompt (`browsingContext.handleUserPrompt`);
+//! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
+//!   that tab (`lifecycle`, `lifecycleDropped`), and `wait_for_stable` is not stable while a
+//!   navigation of the tab has started and not loaded.
+//!
+//! Extension tab ids and BiDi browsing-context ids are different namespaces. The bridge maps
+//! one to the other with a random marker: the extension sets it on the tab's document element
+//! (`bridge_identify_tab`, extension/background/bridge.js) and a BiDi sandbox query finds the
+//! one top-level context whose document carries it. Why a hostile page cannot misdirect that
+//! is said at [`BrowserBridge::map_tab_by_marker`].
+
+mod journal;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::io::Read;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use allwright_surface_web::lifecycle::PromptType;
+use allwright_surface_web::{
+    BidiConnection, Lifecycle, LifecycleEvent, Page, PromptInContext, QueryOptions,
+};
+use serde_json::{json, Value};
+
+use crate::host_client::HostClient;
+use crate::log;
+use crate::tool_error::ToolError;
+use crate::tools::ToolDefinition;
+
+use journal::LifecycleJournal;
+
+/// How long the extension may take to say which tab a call is for (and to mark it).
+const IDENTIFY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the marker query may take in one top-level context.
+const MARKER_QUERY_TIMEOUT: Duration = Duration::from_secs(3);
+/// The attribute the extension sets (extension/background/bridge.js, TAB_MARKER_ATTRIBUTE).
+const TAB_MARKER_ATTRIBUTE: &str = "data-allwright-tab";
+/// How often `wait_for_stable` looks again whether the tab's navigation has loaded.
+const NAVIGATION_POLL: Duration = Duration::from_millis(50);
+
+/// Tools that do not touch a page: they read or change the tab list only, so an open prompt
+/// does not block them (the extension's background answers them while a page is blocked).
+const PAGE_FREE_TOOLS: &[&str] = &["list_tabs", "new_tab", "select_tab", "close_tab"];
+
+/// Whoever holds the BiDi session: the launched browser (or a remote end).
+pub trait BidiSessionOwner: Send + Sync {
+    fn bidi(&self) -> &BidiConnection;
+}
+
+/// The tab a call acts in, as far as the bridge could tell.
+#[derive(Debug, Clone, Default)]
+struct TargetTab {
+    /// The extension's tab id, when the extension said which tab the call is for.
+    tab_id: Option<i64>,
+    /// The tab's BiDi top-level context, when the mapping is known.
+    context: Option<String>,
+}
+
+pub struct BrowserBridge {
+    owner: Arc<dyn BidiSessionOwner>,
+    lifecycle: Lifecycle,
+    journal: LifecycleJournal,
+    /// Extension tab id -> BiDi top-level context, learnt by marker.
+    tab_contexts: Mutex<HashMap<i64, String>>,
+}
+
+impl BrowserBridge {
+    /// Subscribes to the lifecycle events and starts tracking prompts and the journal.
+    pub async fn start(owner: Arc<dyn BidiSessionOwner>) -> Result<Self, String> {
+        let connection = owner.bidi();
+        // The journal listens before the subscription, so it misses nothing the browser sends.
+        let journal_events =
+            allwright_surface_web::lifecycle::LifecycleEvents::from_connection(connection);
+        let lifecycle = Lifecycle::start(connection)
+            .await
+            .map_err(|error| format!("cannot follow the browser's lifecycle over BiDi: {error}"))?;
+        if !lifecycle.unsupported_events().is_empty() {
+            log!(
+                "the browser does not send {:?}",
+                lifecycle.unsupported_events()
+            );
+        }
+        let tree = connection
+            .command("browsingContext.getTree", json!({}))
+            .await
+            .map_err(|error| format!("cannot read the browser's tabs over BiDi: {error}"))?;
+        let journal = LifecycleJournal::start(journal_events, &tree);
+        Ok(Self {
+            owner,
+            lifecycle,
+            journal,
+            tab_contexts: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn bidi(&self) -> &BidiConnection {
+        self.owner.bidi()
+    }
+
+    /// Runs one tool call through the bridge: answered here (`handle_dialog`), or relayed to the
+    /// extension unless a prompt blocks its tab, with the tab's lifecycle events added.
+    pub async fn call(
+        &self,
+        host: &HostClient,
+        tool: &ToolDefinition,
+        arguments: Value,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let tab_id = arguments.get("tabId").and_then(Value::as_i64);
+        let target = self.target_tab(host, tab_id).await;
+        if tool.name == "handle_dialog" {
+            return self.handle_dialog(&target, &arguments).await;
+        }
+        let page_free = PAGE_FREE_TOOLS.contains(&tool.name);
+        let outcome = if page_free {
+            host.call(tool.name, arguments, timeout).await
+        } else if tool.name == "wait_for_stable" {
+            self.wait_for_stable(host, &target, arguments).await
+        } else {
+            self.unless_prompt_blocks(&target, host.call(tool.name, arguments, timeout))
+                .await
+        };
+        let mut result = outcome?;
+        if let (Some(context), Some(object)) = (&target.context, result.as_object_mut()) {
+            let (events, dropped) = self.journal.take(context);
+            if !events.is_empty() {
+                object.insert("lifecycle".into(), Value::Array(events));
+            }
+            if dropped > 0 {
+                object.insert("lifecycleDropped".into(), json!(dropped));
+            }
+        }
+        Ok(result)
+    }
+
+    /// The prompt that blocks the target tab, if any. For a tab whose context is not known,
+    /// any prompt in a tab that is not known to be another extension tab counts: answering
+    /// `dialog_open` is better than a call that waits for its timeout.
+    fn blocking_prompt(&self, target: &TargetTab) -> Option<PromptInContext> {
+        if let Some(context) = &target.context {
+            return self.lifecycle.open_prompt(context);
+        }
+        self.lifecycle
+            .open_prompts()
+            .into_iter()
+            .find(|(context, _)| self.prompt_may_block(target, context))
+            .map(|(context, prompt)| PromptInContext { context, prompt })
+    }
+
+    /// Whether a prompt reported in `prompt_context` blocks the target tab.
+    fn prompt_may_block(&self, target: &TargetTab, prompt_context: &str) -> bool {
+        let prompt_tab = self.lifecycle.tab_of(prompt_context);
+        match &target.context {
+            Some(context) => *context == prompt_tab,
+            None => !lock(&self.tab_contexts)
+                .iter()
+                .any(|(tab_id, context)| *context == prompt_tab && Some(*tab_id) != target.tab_id),
+        }
+    }
+
+    /// Runs a relayed call unless a prompt blocks the target tab: when one is open already the
+    /// call is not sent; when one opens while it runs, the call is answered `dialog_open` at
+    /// once. The relayed call is then dropped: its late answer (the extension sends one when
+    /// the prompt has been answered and the page goes on) finds no waiter and is discarded,
+    /// since `HostClient` matches answers by a call id that is never reused.
+    async fn unless_prompt_blocks(
+        &self,
+        target: &TargetTab,
+        operation: impl Future<Output = Result<Value, ToolError>>,
+    ) -> Result<Value, ToolError> {
+        // Listen before looking, so that a prompt opening in between is not missed.
+        let mut events = self.lifecycle.events(self.bidi());
+        if let Some(open) = self.blocking_prompt(target) {
+            return Err(dialog_open_error(&open));
+        }
+        let mut operation = std::pin::pin!(operation);
+        loop {
+            tokio::select! {
+                result = &mut operation => return result,
+                event = events.next() => match event {
+                    Some(LifecycleEvent::UserPromptOpened { context, prompt }) => {
+                        if self.prompt_may_block(target, &context) {
+                            return Err(dialog_open_error(&PromptInContext { context, prompt }));
+                        }
+                    }
+                    Some(_) => {}
+                    // The BiDi session is gone; the relayed call still stands on its own.
+                    None => return operation.await,
+                },
+            }
+        }
+    }
+
+    /// `handle_dialog({accept, promptText?, tabId?})`.
+    async fn handle_dialog(
+        &self,
+        target: &TargetTab,
+        arguments: &Value,
+    ) -> Result<Value, ToolError> {
+        let Some(open) = self.blocking_prompt(target) else {
+            return Err(ToolError::no_dialog(match target.tab_id {
+                Some(tab_id) => format!("no dialog is open in tab {tab_id}"),
+                None => "no dialog is open in the tab".to_owned(),
+            }));
+        };
+        let accept = arguments["accept"].as_bool().unwrap_or(true);
+        // The text only means something to a prompt() that is accepted.
+        let prompt_text = arguments["promptText"]
+            .as_str()
+            .filter(|_| accept && open.prompt.prompt_type == PromptType::Prompt);
+        self.bidi()
+            .handle_user_prompt(&open.context, accept, prompt_text)
+            .await
+            .map_err(|error| {
+                ToolError::script_failed(format!(
+                    "the browser did not take the answer to the {} dialog: {error}",
+                    open.prompt.prompt_type.name()
+                ))
+            })?;
+        Ok(json!({
+            "handled": true,
+            "type": open.prompt.prompt_type.name(),
+            "message": open.prompt.message,
+        }))
+    }
+
+    /// `wait_for_stable`, with the lifecycle: the page is not stable while a navigation of the
+    /// tab has started and not loaded, whatever the extension saw (between the start of a
+    /// navigation and its commit, the old document can be perfectly quiet).
+    async fn wait_for_stable(
+        &self,
+        host: &HostClient,
+        target: &TargetTab,
+        arguments: Value,
+    ) -> Result<Value, ToolError> {
+        let timeout_ms = arguments["timeoutMs"].as_u64().unwrap_or(10_000);
+        let Some(tab) = &target.context else {
+            let wait = Duration::from_millis(timeout_ms) + Duration::from_secs(10);
+            return self
+                .unless_prompt_blocks(target, host.call("wait_for_stable", arguments, wait))
+                .await;
+        };
+        let started = Instant::now();
+        let deadline = started + Duration::from_millis(timeout_ms);
+        loop {
+            while let Some(url) = self.journal.pending_navigation(tab) {
+                if let Some(open) = self.blocking_prompt(target) {
+                    return Err(dialog_open_error(&open));
+                }
+                if Instant::now() >= deadline {
+                    return Ok(json!({
+                        "stable": false,
+                        "waitedMs": started.elapsed().as_millis() as u64,
+                        "pendingRequests": 0,
+                        "mutations": 0,
+                        "reason": "navigation",
+                        "hint": format!("The tab's navigation to {url} started and has not loaded yet. Wait again, or read the page as it is."),
+                    }));
+                }
+                tokio::time::sleep(NAVIGATION_POLL).await;
+            }
+            // The extension's own minimum for timeoutMs is 500 ms.
+            let remaining = deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(500));
+            let mut relayed = arguments.clone();
+            relayed["timeoutMs"] = json!(remaining.as_millis() as u64);
+            let mut result = self
+                .unless_prompt_blocks(
+                    target,
+                    host.call(
+                        "wait_for_stable",
+                        relayed,
+                        remaining + Duration::from_secs(10),
+                    ),
+                )
+                .await?;
+            let stable = result["stable"].as_bool() == Some(true);
+            if stable && self.journal.pending_navigation(tab).is_some() && Instant::now() < deadline
+            {
+                continue;
+            }
+            if let Some(object) = result.as_object_mut() {
+                object.insert(
+                    "waitedMs".into(),
+                    json!(started.elapsed().as_millis() as u64),
+                );
+            }
+            return Ok(result);
+        }
+    }
+
+    /// Asks the extension which tab the call is for and finds that tab's BiDi context.
+    async fn target_tab(&self, host: &HostClient, tab_id: Option<i64>) -> TargetTab {
+        let answer = match host
+            .call(
+                "bridge_identify_tab",
+                json!({ "tabId": tab_id }),
+                IDENTIFY_TIMEOUT,
+            )
+            .await
+        {
+            Ok(answer) => answer,
+            // The call itself will meet the same failure (no tab, no extension) and say so.
+            Err(_) => {
+                return TargetTab {
+                    tab_id,
+                    context: None,
+                }
+            }
+        };
+        let Some(tab_id) = answer["tabId"].as_i64() else {
+            return TargetTab::default();
+        };
+        let known = lock(&self.tab_contexts).get(&tab_id).cloned();
+        if let Some(context) = known {
+            if !self.journal.is_destroyed(&context) {
+                return TargetTab {
+                    tab_id: Some(tab_id),
+                    context: Some(context),
+                };
+            }
+            lock(&self.tab_contexts).remove(&tab_id);
+        }
+        let context = match self.map_tab_by_marker(host, tab_id).await {
+            Some(context) => Some(context),
+            None => self.map_the_only_unmapped_tab(&answer).await,
+        };
+        if let Some(context) = &context {
+            log!("extension tab {tab_id} is BiDi context {context}");
+            lock(&self.tab_contexts).insert(tab_id, context.clone());
+        }
+        TargetTab {
+            tab_id: Some(tab_id),
+            context,
+        }
+    }
+
+    /// Maps an extension tab to its BiDi context with a fresh random marker: the extension sets
+    /// `data-allwright-tab="<marker>"` on the tab's document element, and the BiDi sandbox
+    /// query must find it in exactly one top-level context.
+    ///
+    /// Why a hostile page cannot misdirect the mapping: the marker is 128 random bits chosen
+    /// here for this one mapping, so no page can plant it in advance. A page that sees it can
+    /// copy it only into documents it can script, which are windows of its own origin; if it
+    /// does, two contexts match and the mapping is refused (the call then goes on unmapped,
+    /// which can only make the bridge report a prompt too eagerly, never act elsewhere). A page
+    /// that removes the marker only leaves its own tab unmapped. Contexts that show a prompt
+    /// are not queried: Chromium holds sandbox scripts in a blocked tab.
+    async fn map_tab_by_marker(&self, host: &HostClient, tab_id: i64) -> Option<String> {
+        let marker = random_marker()?;
+        let answer = host
+            .call(
+                "bridge_identify_tab",
+                json!({ "tabId": tab_id, "marker": marker }),
+                IDENTIFY_TIMEOUT,
+            )
+            .await
+            .ok()?;
+        if answer["marked"].as_bool() != Some(true) {
+            return None;
+        }
+        let selector = format!("[{TAB_MARKER_ATTRIBUTE}=\"{marker}\"]");
+        let mut matches = Vec::new();
+        for context in self.unmapped_top_level_contexts(tab_id).await {
+            if self.lifecycle.open_prompt(&context).is_some() {
+                continue;
+            }
+            let page = Page::new(self.bidi(), &context);
+            let found = tokio::time::timeout(
+                MARKER_QUERY_TIMEOUT,
+                page.count(&selector, QueryOptions::default()),
+            )
+            .await;
+            if let Ok(Ok(count)) = found {
+                if count > 0 {
+                    matches.push(context);
+                }
+            }
+        }
+        match matches.len() {
+            1 => matches.pop(),
+            0 => None,
+            _ => {
+                log!(
+                    "the marker of tab {tab_id} was found in {} contexts: not mapped",
+                    matches.len()
+                );
+                None
+            }
+        }
+    }
+
+    /// When the marker cannot be set (about:blank, a page the extension may not script), the
+    /// tab is mapped only if it is the one extension tab and the one top-level context that
+    /// are both still unmapped: the two lists name the same tabs, so one left on each side is
+    /// the same tab.
+    async fn map_the_only_unmapped_tab(&self, answer: &Value) -> Option<String> {
+        let tab_id = answer["tabId"].as_i64()?;
+        let tab_count = answer["tabCount"].as_u64()? as usize;
+        let mapped_tabs = lock(&self.tab_contexts).len();
+        if tab_count != mapped_tabs + 1 {
+            return None;
+        }
+        let mut unmapped = self.unmapped_top_level_contexts(tab_id).await;
+        (unmapped.len() == 1).then(|| unmapped.pop()).flatten()
+    }
+
+    /// The top-level contexts not mapped to an extension tab other than `tab_id`.
+    async fn unmapped_top_level_contexts(&self, tab_id: i64) -> Vec<String> {
+        let Ok(tree) = self
+            .bidi()
+            .command("browsingContext.getTree", json!({ "maxDepth": 0 }))
+            .await
+        else {
+            return Vec::new();
+        };
+        let taken: Vec<String> = lock(&self.tab_contexts)
+            .iter()
+            .filter(|(mapped_tab, _)| **mapped_tab != tab_id)
+            .map(|(_, context)| context.clone())
+            .collect();
+        tree["contexts"]
+            .as_array()
+            .map(|contexts| {
+                contexts
+                    .iter()
+                    .filter_map(|context| context["context"].as_str())
+                    .filter(|context| !taken.iter().any(|taken| taken == context))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// The `dialog_open` error for a prompt: `dialog` is `{type, message, defaultValue?}`.
+fn dialog_open_error(open: &PromptInContext) -> ToolError {
+    let prompt = &open.prompt;
+    let mut dialog = json!({ "type": prompt.prompt_type.name(), "message": prompt.message });
+    if let Some(default_value) = &prompt.default_value {
+        dialog["defaultValue"] = json!(default_value);
+    }
+    ToolError::dialog_open(
+        format!(
+            "the page opened a dialog that blocks the tab: {}({:?})",
+            prompt.prompt_type.name(),
+            prompt.message
+        ),
+        dialog,
+    )
+}
+
+/// 32 hex digits from the operating system's random source.
+fn random_marker() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut source| source.read_exact(&mut bytes))
+        .ok()?;
+    Some(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+}
+
+fn lock(tabs: &Mutex<HashMap<i64, String>>) -> std::sync::MutexGuard<'_, HashMap<i64, String>> {
+    tabs.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,300 @@
+//! The browser bridge (docs/protocol.md, "The browser bridge"): `allwright mcp --launch`, with
+//! the built extension, through the official MCP client. The server holds a BiDi session on the
+//! browser it launched: user prompts come back as `dialog_open` and are answered with
+//! `handle_dialog`, and results carry the tab's lifecycle events.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{json, Value};
+
+use crate::support::{fixtures, Browser, ToolError, PATIENCE};
+
+/// `allwright mcp --launch <browser> --headless`, as an MCP client sees it.
+pub struct LaunchedMcp {
+    browser: Browser,
+    client: RunningService<RoleClient, ()>,
+}
+
+impl LaunchedMcp {
+    pub async fn start(browser: Browser) -> LaunchedMcp {
+        let flag = match browser {
+            Browser::Chromium => "chromium",
+            Browser::Firefox => "firefox",
+        };
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+        command.args(["mcp", "--launch", flag, "--headless"]);
+        let (transport, _) = TokioChildProcess::builder(command)
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn allwright mcp --launch");
+        let client = tokio::time::timeout(Duration::from_secs(90), ().serve(transport))
+            .await
+            .expect("MCP initialize in time")
+            .expect("MCP initialize");
+        LaunchedMcp { browser, client }
+    }
+
+    pub async fn tool_names(&self) -> Vec<String> {
+        self.client
+            .list_all_tools()
+            .await
+            .expect("tools/list")
+            .into_iter()
+            .map(|tool| tool.name.to_string())
+            .collect()
+    }
+
+    pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
+        let request = CallToolRequestParams::new(tool.to_string())
+            .with_arguments(arguments.as_object().cloned().unwrap_or_default());
+        let result = tokio::time::timeout(PATIENCE, self.client.call_tool(request))
+            .await
+            .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
+            .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))?;
+        let structured = result.structured_content.clone().unwrap_or(Value::Null);
+        if result.is_error == Some(true) {
+            Err(ToolError(structured))
+        } else {
+            Ok(structured)
+        }
+    }
+
+    pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
+        match self.call(tool, arguments.clone()).await {
+            Ok(result) => result,
+            Err(error) => panic!(
+                "{}: {tool}({arguments}) failed: {}",
+                self.browser.name(),
+                error.0
+            ),
+        }
+    }
+
+    /// A call that must fail with `code`, answered within `within`.
+    pub async fn refused(
+        &self,
+        tool: &str,
+        arguments: Value,
+        code: &str,
+        within: Duration,
+    ) -> Value {
+        let started = Instant::now();
+        match self.call(tool, arguments.clone()).await {
+            Ok(result) => panic!(
+                "{}: {tool}({arguments}) succeeded, expected {code}: {result}",
+                self.browser.name()
+            ),
+            Err(error) => {
+                assert_eq!(
+                    error.code(),
+                    code,
+                    "{}: {tool}: {}",
+                    self.browser.name(),
+                    error.0
+                );
+                assert!(
+                    started.elapsed() < within,
+                    "{}: {tool} took {:?} to answer {code}",
+                    self.browser.name(),
+                    started.elapsed()
+                );
+                error.0
+            }
+        }
+    }
+
+    /// The ref of the line `role "name" [ref_N]` of the page's tree.
+    pub async fn ref_of(&self, role: &str, name: &str) -> String {
+        let tree = self.ok("get_accessibility_tree", json!({})).await;
+        let text = tree["tree"].as_str().expect("tree text");
+        let wanted = format!("{role} \"{name}\" [");
+        let line = text
+            .lines()
+            .find(|line| line.trim_start().starts_with(&wanted))
+            .unwrap_or_else(|| panic!("{}: no {wanted} in\n{text}", self.browser.name()));
+        let start = line.find("[ref_").expect("a ref") + 1;
+        let end = start + line[start..].find(']').expect("the ref's end");
+        line[start..end].to_owned()
+    }
+
+    pub async fn tree_text(&self) -> String {
+        let tree = self.ok("get_accessibility_tree", json!({})).await;
+        tree["tree"].as_str().expect("tree text").to_owned()
+    }
+
+    pub async fn shutdown(self) {
+        let _ = self.client.cancel().await;
+    }
+}
+
+/// The types of the lifecycle events of a result, in order.
+fn lifecycle_types(result: &Value) -> Vec<String> {
+    result["lifecycle"]
+        .as_array()
+        .map(|events| {
+            events
+                .iter()
+                .filter_map(|event| event["type"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Prompts raised by a click come back as dialog_open at once, block every page call of the tab
+/// until handle_dialog answers them, and the page goes on with the answer.
+pub async fn dialogs_are_reported_and_answered(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    let tools = session.tool_names().await;
+    assert!(
+        tools.iter().any(|tool| tool == "handle_dialog"),
+        "{name}: {tools:?}"
+    );
+
+    let url = fixtures().url("/pages/bridge/dialogs.html");
+    let navigated = session.ok("navigate", json!({"url": url})).await;
+    let types = lifecycle_types(&navigated);
+    for expected in ["navigationStarted", "load"] {
+        assert!(
+            types.iter().any(|kind| kind == expected),
+            "{name}: navigate's lifecycle has {expected}: {navigated}"
+        );
+    }
+    let tab_context = navigated["lifecycle"][0]["tabContext"]
+        .as_str()
+        .expect("tabContext");
+    assert!(!tab_context.is_empty());
+    let quick = Duration::from_secs(10);
+
+    // alert(): the click is answered dialog_open, not after a timeout.
+    let alert_button = session.ref_of("button", "Show alert").await;
+    let refused = session
+        .refused(
+            "click_ax",
+            json!({"ref_id": alert_button}),
+            "dialog_open",
+            quick,
+        )
+        .await;
+    assert_eq!(
+        refused["dialog"],
+        json!({"type": "alert", "message": "Saved!"}),
+        "{name}"
+    );
+    assert!(
+        refused["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("handle_dialog")),
+        "{name}: {refused}"
+    );
+    // A read while the dialog is open is refused before it reaches the page.
+    session
+        .refused(
+            "get_accessibility_tree",
+            json!({}),
+            "dialog_open",
+            Duration::from_secs(5),
+        )
+        .await;
+    let handled = session.ok("handle_dialog", json!({"accept": true})).await;
+    assert_eq!(
+        handled,
+        json!({"handled": true, "type": "alert", "message": "Saved!"}),
+        "{name}"
+    );
+    let tree = wait_for_text(session, "after the alert").await;
+    assert!(tree.contains("after the alert"), "{name}");
+    session
+        .refused("handle_dialog", json!({"accept": true}), "no_dialog", quick)
+        .await;
+
+    // confirm(): dismissed, and the page sees Cancel.
+    let confirm_button = session.ref_of("button", "Delete").await;
+    let refused = session
+        .refused(
+            "click_ax",
+            json!({"ref_id": confirm_button}),
+            "dialog_open",
+            quick,
+        )
+        .await;
+    assert_eq!(refused["dialog"]["type"], "confirm", "{name}");
+    assert_eq!(refused["dialog"]["message"], "Delete it?", "{name}");
+    let handled = session.ok("handle_dialog", json!({"accept": false})).await;
+    assert_eq!(handled["type"], "confirm");
+    wait_for_text(session, "cancelled").await;
+
+    // prompt(): its default value is reported and the answer's text reaches the page.
+    let prompt_button = session.ref_of("button", "Ask name").await;
+    let refused = session
+        .refused(
+            "click_ax",
+            json!({"ref_id": prompt_button}),
+            "dialog_open",
+            quick,
+        )
+        .await;
+    assert_eq!(
+        refused["dialog"],
+        json!({"type": "prompt", "message": "Your name?", "defaultValue": "Ann"}),
+        "{name}"
+    );
+    session
+        .ok("handle_dialog", json!({"accept": true, "promptText": "Bo"}))
+        .await;
+    wait_for_text(session, "name: Bo").await;
+
+    // The prompts' own events are in the lifecycle of the next result of the tab.
+    let stable = session.ok("wait_for_stable", json!({"quietMs": 200})).await;
+    assert_eq!(stable["stable"], true, "{name}: {stable}");
+}
+
+/// A navigation started by a click shows in the lifecycle, and wait_for_stable waits for its
+/// load.
+pub async fn lifecycle_follows_navigations(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    let url = fixtures().url("/pages/bridge/dialogs.html");
+    session.ok("navigate", json!({"url": url})).await;
+    let link = session.ref_of("link", "Reload page").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": link})).await;
+    let stable = session.ok("wait_for_stable", json!({"quietMs": 200})).await;
+    assert_eq!(stable["stable"], true, "{name}: {stable}");
+    let mut types = lifecycle_types(&clicked);
+    types.extend(lifecycle_types(&stable));
+    assert!(
+        types.iter().any(|kind| kind == "navigationStarted"),
+        "{name}: {types:?}"
+    );
+    assert!(types.iter().any(|kind| kind == "load"), "{name}: {types:?}");
+    let tree = session.ok("get_accessibility_tree", json!({})).await;
+    assert!(
+        tree["url"]
+            .as_str()
+            .is_some_and(|url| url.ends_with("?second")),
+        "{name}: {tree}"
+    );
+    assert!(
+        tree.get("lifecycle").is_none(),
+        "{name}: no new events since the last call: {tree}"
+    );
+}
+
+async fn wait_for_text(session: &LaunchedMcp, text: &str) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let tree = session.tree_text().await;
+        if tree.contains(text) {
+            return tree;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{}: the page never showed {text:?}:\n{tree}",
+            session.browser.name()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
