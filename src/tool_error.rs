@@ -87,6 +87,18 @@ impl ToolError {
         Self::new(codes::SCRIPT_FAILED, message)
     }
 
+    /// A BiDi element operation failed; `code` is the one `PageError::tool_error_code` gave
+    /// (allwright-surface-web), and the hint says what the agent can do about it.
+    pub fn element_operation_failed(code: &str, message: impl Into<String>) -> Self {
+        let hint = match code {
+            "not_actionable" => "Something else is where the pointer would land, or the element is not laid out: close the covering element (a banner, a dialog) or scroll, read the tree again, then retry.",
+            "ref_not_found" => "The element went away: read the page again with get_accessibility_tree and use a fresh ref.",
+            "frame_not_found" => "The frame went away: read the page again.",
+            _ => "Read the page again with get_accessibility_tree, then retry once.",
+        };
+        Self::new(code, message).with_hint(hint)
+    }
+
     /// A user prompt blocks the tab the call is for. `dialog` is `{type, message, defaultValue?}`.
     pub fn dialog_open(message: impl Into<String>, dialog: Value) -> Self {
         let mut error = Self::new(codes::DIALOG_OPEN, message).with_hint(

@@ -3,7 +3,7 @@
 // of the frame acts and reports what changed in its page (content/actions.js); the background
 // watches what the tab did meanwhile (activity.js) and, for click_ax, runs the click arbiter, including Chrome's one protected trusted-input fallback.
 
-import { BROWSER, messages, ToolFailure } from "./platform.js";
+import { BROWSER, fail, messages, ToolFailure } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { networkState, watchTab } from "./activity.js";
 import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
@@ -100,8 +100,6 @@ async function settleNavigation(watch, hints) {
 export async function clickAx(args) {
   const { tabId, frameId } = await actionTarget(args);
   const watch = watchTab(tabId, frameId);
-  const evidence = [];
-  const hints = [];
   let report;
   try {
     report = await callFrameThroughNavigation(tabId, frameId, "click_element", { ref_id: args.ref_id }, watch);
@@ -109,9 +107,23 @@ export async function clickAx(args) {
     watch.stop();
     throw failure;
   }
+  return arbitrateClick({ tabId, frameId, watch, report, inputMethod: "synthetic" });
+}
+
+/**
+ * The click arbiter, after the click: two observation intervals, Chrome's trusted fallback for a
+ * synthetic click that did nothing, and the outcome. A click that was real input already
+ * (`inputMethod: "bidi"`, sent by the MCP server) gets no fallback: a second real click could
+ * act twice, and the first one was all a person's click would be.
+ * @param {{tabId: number, frameId: number, watch: ReturnType<typeof watchTab>,
+ *   report: Record<string, any>|null, inputMethod: "synthetic"|"bidi"}} click
+ */
+async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
+  const evidence = [];
+  const hints = [];
   if (report === null) {
     await settleNavigation(watch, hints);
-    return { method: "synthetic", ...actionResult(null, watch, "click", { hints }) };
+    return { method: inputMethod, ...actionResult(null, watch, "click", { hints }) };
   }
   const { token, fallback, ...target } = report;
   let stableIntervals = 0;
@@ -139,9 +151,9 @@ export async function clickAx(args) {
     if (await observe()) stableIntervals += 1;
   }
 
-  let method = "synthetic";
+  let method = inputMethod;
   let trustedFallbackUsed = false;
-  if (!progressed() && !watch.sawSideEffects()) {
+  if (inputMethod === "synthetic" && !progressed() && !watch.sawSideEffects()) {
     // Telemetry and reads are not the click's effect, but they show that a handler ran (or that
     // the page is still answering the click): a trusted click would run it a second time.
     const refusal = watch.sawPageTraffic()
@@ -290,4 +302,101 @@ export async function waitForStable({ tabId, quietMs, timeoutMs }) {
               .join(", ") || "(just finished)"
           }. Read the page now or wait again.`,
   };
+}
+
+// ---- External input (the MCP server's BiDi pointer input) ------------------------------------
+
+/** How long a begun external input waits for its finish before it is aborted. */
+const EXTERNAL_INPUT_TIMEOUT_MS = 20_000;
+
+/**
+ * External inputs begun and not finished, by the content script's token.
+ * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover",
+ *   watch: ReturnType<typeof watchTab>, expiry: ReturnType<typeof setTimeout>}>}
+ */
+const externalInputs = new Map();
+
+/**
+ * The first half of a click_ax or hover whose input the MCP server sends over WebDriver BiDi
+ * (docs/protocol.md, "The browser bridge"): the tab is watched and the frame's content script
+ * starts its observers and marks the target. Answers `{token, marker, tabId, frameId}`.
+ * @param {{tabId?: number, frameId?: number, ref_id: string, kind: "click"|"hover"}} args
+ */
+export async function beginExternalInput(args) {
+  const { tabId, frameId } = await actionTarget(args);
+  const watch = watchTab(tabId, frameId);
+  let begun;
+  try {
+    begun = await callFrame(
+      tabId,
+      frameId,
+      messages.contentToolRequest("begin_external_input", { ref_id: args.ref_id, kind: args.kind }),
+      { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` },
+    );
+  } catch (failure) {
+    watch.stop();
+    throw failure;
+  }
+  const token = /** @type {string} */ (begun.token);
+  const expiry = setTimeout(() => void abortExternalInput({ token }), EXTERNAL_INPUT_TIMEOUT_MS);
+  externalInputs.set(token, { tabId, frameId, kind: args.kind, watch, expiry });
+  return { token, marker: begun.marker, tabId, frameId };
+}
+
+/** The pending external input of `token`, forgotten; fails when there is none. */
+function takeExternalInput(token) {
+  const pending = externalInputs.get(token);
+  if (pending === undefined) {
+    fail("invalid_arguments", `no external input is pending under ${token}`, {
+      hint: "Begin the input again: it was finished, aborted or timed out.",
+    });
+  }
+  externalInputs.delete(token);
+  clearTimeout(pending.expiry);
+  return pending;
+}
+
+/**
+ * The second half, once the server has sent the pointer input: the page's report and the same
+ * outcome rules as the synthetic action, with `method: "bidi"`.
+ * @param {{token: string}} args
+ */
+export async function finishExternalInput({ token }) {
+  const { tabId, frameId, kind, watch } = takeExternalInput(token);
+  let report;
+  try {
+    report = await callFrameThroughNavigation(tabId, frameId, "finish_external_input", { token }, watch);
+  } catch (failure) {
+    // The input navigated the frame: the new document's script knows no such input, and the
+    // navigation is the outcome.
+    if (watch.navigated()) {
+      report = null;
+    } else {
+      watch.stop();
+      throw failure;
+    }
+  }
+  if (kind === "click") return arbitrateClick({ tabId, frameId, watch, report, inputMethod: "bidi" });
+  const hints = [];
+  await sleep(SETTLE_MS);
+  await settleNavigation(watch, hints);
+  return { method: "bidi", ...actionResult(report, watch, "hover", { hints }) };
+}
+
+/**
+ * Ends an external input that will not be sent (the server could not find the marked element,
+ * the hit test refused it, a dialog opened): the marker is removed and the tab no longer watched.
+ * @param {{token: string}} args
+ */
+export async function abortExternalInput({ token }) {
+  const pending = externalInputs.get(token);
+  if (pending === undefined) return { aborted: false };
+  externalInputs.delete(token);
+  clearTimeout(pending.expiry);
+  pending.watch.stop();
+  await callFrame(pending.tabId, pending.frameId, messages.contentToolRequest("abort_external_input", { token }), {
+    deadline: Date.now() + 2_000,
+    frameLabel: `frame ${pending.frameId}`,
+  }).catch(() => null);
+  return { aborted: true };
 }

@@ -11,6 +11,7 @@
 
 import { api, fail } from "./platform.js";
 import { resolveTab } from "./frames.js";
+import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions.js";
 
 /** The attribute that carries a tab's marker (read by the server's BiDi query). */
 export const TAB_MARKER_ATTRIBUTE = "data-allwright-tab";
@@ -23,7 +24,48 @@ const MARK_TIMEOUT_MS = 2_000;
 
 const BRIDGE_CALLS = Object.freeze({
   bridge_identify_tab: identifyTab,
+  bridge_begin_input: beginInput,
+  bridge_finish_input: (args) => finishExternalInput({ token: tokenOf(args) }),
+  bridge_abort_input: (args) => abortExternalInput({ token: tokenOf(args) }),
 });
+
+/** The references the tree prints (the contract's pattern for ref_id). */
+const REF_PATTERN = /^ref_[0-9]+$/;
+
+/**
+ * bridge_begin_input({tabId?, frameId?, ref_id, kind}): the first half of a click_ax or hover
+ * whose pointer input the server sends over BiDi (actions.js, "External input").
+ * @param {Record<string, unknown>} args
+ */
+function beginInput(args) {
+  const { tabId, frameId, ref_id: refId, kind } = args;
+  for (const [name, value] of [
+    ["tabId", tabId],
+    ["frameId", frameId],
+  ]) {
+    if (value !== undefined && value !== null && !Number.isSafeInteger(value)) {
+      fail("invalid_arguments", `bridge_begin_input: ${name} must be an integer`);
+    }
+  }
+  if (typeof refId !== "string" || !REF_PATTERN.test(refId)) {
+    fail("invalid_arguments", "bridge_begin_input: ref_id must be a ref_N");
+  }
+  if (kind !== "click" && kind !== "hover") fail("invalid_arguments", "bridge_begin_input: kind is click or hover");
+  return beginExternalInput({
+    tabId: /** @type {number|undefined} */ (tabId ?? undefined),
+    frameId: /** @type {number|undefined} */ (frameId ?? undefined),
+    ref_id: refId,
+    kind,
+  });
+}
+
+/** @param {Record<string, unknown>} args */
+function tokenOf(args) {
+  if (typeof args.token !== "string" || args.token.length > 100) {
+    fail("invalid_arguments", "the token must be the string bridge_begin_input answered");
+  }
+  return args.token;
+}
 
 /** @param {string} tool */
 export function isBridgeCall(tool) {

@@ -15,6 +15,7 @@
 
 import { clickElement, observeClick } from "./actions/click.js";
 import { domQuiet } from "./actions/evidence.js";
+import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions/external-input.js";
 import { hoverElement } from "./actions/hover.js";
 import { pressKey } from "./actions/keyboard.js";
 import { scrollAction } from "./actions/scroll.js";
@@ -35,6 +36,9 @@ if (globalThis.allwrightActions === undefined) {
       press_key: pressKey,
       scroll: scrollAction,
       dom_quiet: domQuiet,
+      begin_external_input: beginExternalInput,
+      finish_external_input: finishExternalInput,
+      abort_external_input: abortExternalInput,
     }),
     configurable: false,
     enumerable: false,

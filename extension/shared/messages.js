@@ -48,7 +48,8 @@
  * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
- *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"} ContentActionTool
+ *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
+ *   |"finish_external_input"|"abort_external_input"} ContentActionTool
  * @typedef {{kind: "allwright/tool", tool: "get_accessibility_tree", arguments: TreeArguments}
  *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}
  *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}} ContentToolRequest
@@ -167,6 +168,9 @@
     "press_key",
     "scroll",
     "dom_quiet",
+    "begin_external_input",
+    "finish_external_input",
+    "abort_external_input",
   ]);
 
   /** @returns {ContentToolRequest} */

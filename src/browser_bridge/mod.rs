@@ -15,6 +15,7 @@
 //! one top-level context whose document carries it. Why a hostile page cannot misdirect that
 //! is said at [`BrowserBridge::map_tab_by_marker`].
 
+mod input;
 mod journal;
 
 use std::collections::HashMap;
@@ -34,6 +35,7 @@ use crate::log;
 use crate::tool_error::ToolError;
 use crate::tools::ToolDefinition;
 
+use input::PointerAction;
 use journal::LifecycleJournal;
 
 /// How long the extension may take to say which tab a call is for (and to mark it).
@@ -54,6 +56,15 @@ pub trait BidiSessionOwner: Send + Sync {
     fn bidi(&self) -> &BidiConnection;
 }
 
+/// A real click or hover cut short by a prompt it opened: its input is released and its marker
+/// removed once the prompt is answered (input.releaseActions cannot run before in Chromium,
+/// and the content script that removes the marker is blocked with the page).
+#[derive(Debug, Clone)]
+struct InterruptedInput {
+    tab_context: String,
+    token: String,
+}
+
 /// The tab a call acts in, as far as the bridge could tell.
 #[derive(Debug, Clone, Default)]
 struct TargetTab {
@@ -69,6 +80,7 @@ pub struct BrowserBridge {
     journal: LifecycleJournal,
     /// Extension tab id -> BiDi top-level context, learnt by marker.
     tab_contexts: Mutex<HashMap<i64, String>>,
+    interrupted_inputs: Mutex<Vec<InterruptedInput>>,
 }
 
 impl BrowserBridge {
@@ -97,6 +109,7 @@ impl BrowserBridge {
             lifecycle,
             journal,
             tab_contexts: Mutex::new(HashMap::new()),
+            interrupted_inputs: Mutex::new(Vec::new()),
         })
     }
 
@@ -108,7 +121,7 @@ impl BrowserBridge {
     /// extension unless a prompt blocks its tab, with the tab's lifecycle events added.
     pub async fn call(
         &self,
-        host: &HostClient,
+        host: &Arc<HostClient>,
         tool: &ToolDefinition,
         arguments: Value,
         timeout: Duration,
@@ -116,11 +129,15 @@ impl BrowserBridge {
         let tab_id = arguments.get("tabId").and_then(Value::as_i64);
         let target = self.target_tab(host, tab_id).await;
         if tool.name == "handle_dialog" {
-            return self.handle_dialog(&target, &arguments).await;
+            return self.handle_dialog(host, &target, &arguments).await;
         }
         let page_free = PAGE_FREE_TOOLS.contains(&tool.name);
+        let pointer_action = PointerAction::for_tool(tool.name);
         let outcome = if page_free {
             host.call(tool.name, arguments, timeout).await
+        } else if let (Some(action), Some(tab_context)) = (pointer_action, &target.context) {
+            self.pointer_input(host, &target, tab_context, action, &arguments, timeout)
+                .await
         } else if tool.name == "wait_for_stable" {
             self.wait_for_stable(host, &target, arguments).await
         } else {
@@ -170,11 +187,11 @@ impl BrowserBridge {
     /// once. The relayed call is then dropped: its late answer (the extension sends one when
     /// the prompt has been answered and the page goes on) finds no waiter and is discarded,
     /// since `HostClient` matches answers by a call id that is never reused.
-    async fn unless_prompt_blocks(
+    async fn unless_prompt_blocks<T>(
         &self,
         target: &TargetTab,
-        operation: impl Future<Output = Result<Value, ToolError>>,
-    ) -> Result<Value, ToolError> {
+        operation: impl Future<Output = Result<T, ToolError>>,
+    ) -> Result<T, ToolError> {
         // Listen before looking, so that a prompt opening in between is not missed.
         let mut events = self.lifecycle.events(self.bidi());
         if let Some(open) = self.blocking_prompt(target) {
@@ -201,6 +218,7 @@ impl BrowserBridge {
     /// `handle_dialog({accept, promptText?, tabId?})`.
     async fn handle_dialog(
         &self,
+        host: &HostClient,
         target: &TargetTab,
         arguments: &Value,
     ) -> Result<Value, ToolError> {
@@ -224,11 +242,40 @@ impl BrowserBridge {
                     open.prompt.prompt_type.name()
                 ))
             })?;
+        self.release_interrupted_inputs(host, &self.lifecycle.tab_of(&open.context))
+            .await;
         Ok(json!({
             "handled": true,
             "type": open.prompt.prompt_type.name(),
             "message": open.prompt.message,
         }))
+    }
+
+    /// After a prompt of `tab_context` was answered: the inputs it cut short release their
+    /// buttons (WebDriver BiDi, input.releaseActions: the input state belongs to the tab) and
+    /// lose their markers.
+    async fn release_interrupted_inputs(&self, host: &HostClient, tab_context: &str) {
+        let released: Vec<InterruptedInput> = {
+            let mut interrupted = self
+                .interrupted_inputs
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (released, kept) = interrupted
+                .drain(..)
+                .partition(|input| input.tab_context == tab_context);
+            *interrupted = kept;
+            released
+        };
+        if released.is_empty() {
+            return;
+        }
+        let page = Page::new(self.bidi(), tab_context);
+        if let Err(error) = page.release_input().await {
+            log!("releasing the input cut short by a prompt failed: {error}");
+        }
+        for input in released {
+            self.abort_input(host, &input.token).await;
+        }
     }
 
     /// `wait_for_stable`, with the lifecycle: the page is not stable while a navigation of the

@@ -298,3 +298,74 @@ async fn wait_for_text(session: &LaunchedMcp, text: &str) -> String {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// click_ax and hover send real pointer input over BiDi: CSS :hover and mouseenter menus open,
+/// an isTrusted-only button counts exactly one click, and a covered button is refused with the
+/// cover named.
+pub async fn real_pointer_input(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    let url = fixtures().url("/pages/bridge/input.html");
+    session.ok("navigate", json!({"url": url})).await;
+
+    // CSS :hover: the menu's items are not in the tree until the pointer is over the trigger.
+    assert!(!session.tree_text().await.contains("Laptops"), "{name}");
+    let products = session.ref_of("button", "Products").await;
+    let hovered = session.ok("hover", json!({"ref_id": products})).await;
+    assert_eq!(hovered["method"], "bidi", "{name}: {hovered}");
+    assert_eq!(hovered["progress"], "observed", "{name}: {hovered}");
+    let laptops = session.ref_of("button", "Laptops").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": laptops})).await;
+    assert_eq!(clicked["method"], "bidi", "{name}: {clicked}");
+    wait_for_text(session, "css menu item").await;
+
+    // mouseenter on the wrapper.
+    let account = session.ref_of("button", "Account").await;
+    let hovered = session.ok("hover", json!({"ref_id": account})).await;
+    assert_eq!(hovered["method"], "bidi", "{name}: {hovered}");
+    assert_eq!(hovered["progress"], "observed", "{name}: {hovered}");
+    let settings = session.ref_of("button", "Settings").await;
+    session.ok("click_ax", json!({"ref_id": settings})).await;
+    wait_for_text(session, "js menu item").await;
+
+    // A handler that ignores untrusted events runs exactly once, and the result says so.
+    let trusted = session.ref_of("button", "Trusted clicks: 0").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": trusted})).await;
+    assert_eq!(clicked["method"], "bidi", "{name}: {clicked}");
+    assert_eq!(clicked["progress"], "observed", "{name}: {clicked}");
+    assert!(
+        clicked["evidence"]
+            .as_array()
+            .is_some_and(|evidence| evidence.contains(&json!("local_mutation"))),
+        "{name}: {clicked}"
+    );
+    let tree = session.tree_text().await;
+    assert!(
+        tree.contains("Trusted clicks: 1"),
+        "{name}: one trusted click:\n{tree}"
+    );
+
+    // A covered button: nothing is sent, and the error names the cover.
+    let covered = session.ref_of("button", "Covered button").await;
+    let refused = session
+        .refused(
+            "click_ax",
+            json!({"ref_id": covered}),
+            "not_actionable",
+            Duration::from_secs(20),
+        )
+        .await;
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("cookie-banner") && message.contains("We use cookies"),
+        "{name}: {refused}"
+    );
+    assert!(
+        !session.tree_text().await.contains("covered button"),
+        "{name}"
+    );
+    // The marker attributes are gone from the page whatever the outcome.
+    let tree = session
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    assert!(!tree.to_string().contains("data-allwright-input"), "{name}");
+}

@@ -136,6 +136,7 @@ type LaunchedCheck = for<'a> fn(
 const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::dialogs_are_reported_and_answered,
     bridge::lifecycle_follows_navigations,
+    bridge::real_pointer_input,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

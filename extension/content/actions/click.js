@@ -25,6 +25,7 @@ import {
   semanticState,
   semanticStateChanges,
   targetAppearance,
+  withoutMarkerRecords,
 } from "./evidence.js";
 import { activate } from "./interaction.js";
 import { describeTarget, focusTarget, printedRole, resolveTarget } from "./target.js";
@@ -221,7 +222,52 @@ function unsafeFallbackReason(ax, element, name) {
   return null;
 }
 
+/**
+ * click_element: the synthetic click, from the before-state to the report.
+ * @param {{ref_id: string}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function clickElement(args, ax) {
+  const started = await startClick(args, ax);
+  // Scroll into view (centred), focus, then element.click(): the synthetic path, kept first in
+  // both browsers.
+  focusTarget(ax, started.element);
+  const activeAfterOwnFocus = deepActiveElement();
+  activate(started.element);
+  return clickReport(ax, started, activeAfterOwnFocus);
+}
+
+/**
+ * The first half of a click whose input comes from outside the page (a WebDriver BiDi pointer
+ * click sent by the MCP server; content/actions/external-input.js): everything up to the
+ * activation, so the same observers see the real click. The real click focuses the target (or
+ * its focusable ancestor) itself, so no focus is set here.
+ * @param {{ref_id: string}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
+export async function beginExternalClick(args, ax) {
+  const started = await startClick(args, ax);
+  return {
+    element: started.element,
+    token: started.token,
+    rect: started.rect,
+    description: started.description,
+    /** The second half, once the real click has been sent. */
+    finish: async () => {
+      const report = await clickReport(ax, started, started.activeBefore, { external: true });
+      return { ...report, fallback: { eligible: false, reason: "the click was real input already" } };
+    },
+    /** Forgets the click when its input was never sent. */
+    abort: () => forgetClick(started.token),
+  };
+}
+
+/**
+ * Everything before the activation: the target, its before-state, the observer, the scroll.
+ * @param {{ref_id: string}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
+async function startClick(args, ax) {
   const element = resolveTarget(ax, args);
   const description = await describeTarget(ax, element);
   const hints = [];
@@ -258,7 +304,8 @@ export async function clickElement(args, ax) {
     targetMutatedSinceObservation: false,
     deferredMutationsElsewhere: 0,
   };
-  entry.observer = new MutationObserver((records) => {
+  entry.observer = new MutationObserver((batch) => {
+    const records = withoutMarkerRecords(batch);
     if (entry.inClickPhase) clickRecords.push(...records);
     else noteDeferredMutations(entry, records);
   });
@@ -270,16 +317,25 @@ export async function clickElement(args, ax) {
   rememberedClicks.set(token, entry);
   observeAroundElement(entry.observer, element);
 
-  // Scroll into view (centred), focus, then element.click(): the synthetic path, kept first in
-  // both browsers.
   element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   const rect = viewportRect(element);
   entry.lastRect = rect;
-  focusTarget(ax, element);
-  const activeAfterOwnFocus = deepActiveElement();
-  activate(element);
+  return { element, description, hints, before, activeBefore, controlledBefore, clickRecords, entry, token, rect };
+}
+
+/**
+ * The click's report, once it was activated: its synchronous evidence and the fallback verdict.
+ * @param {import("./target.js").TreeHelpers} ax
+ * @param {Awaited<ReturnType<typeof startClick>>} started
+ * @param {Element|null} activeAfterOwnFocus where focus was after allwright's own focus()
+ * @param {{external?: boolean}} [options] external: the click was real pointer input, whose
+ *   default action moves focus to the target's focusable ancestor (not a handler's doing)
+ */
+async function clickReport(ax, started, activeAfterOwnFocus, { external = false } = {}) {
+  const { element, description, hints, before, activeBefore, controlledBefore, clickRecords, entry, token, rect } =
+    started;
   await nextTask();
-  clickRecords.push(...entry.observer.takeRecords());
+  clickRecords.push(...withoutMarkerRecords(entry.observer.takeRecords()));
   entry.inClickPhase = false;
 
   const evidence = [];
@@ -288,7 +344,11 @@ export async function clickElement(args, ax) {
   // Focus moved by a handler: not to the target (our own focus() did that), not back where it
   // was, nor where our focus() delegated it.
   const movedByHandler = (active) =>
-    active !== activeBefore && active !== element && !isSelfOrInside(element, active) && active !== document.body;
+    active !== activeBefore &&
+    active !== element &&
+    !isSelfOrInside(element, active) &&
+    active !== document.body &&
+    !(external && active !== null && isSelfOrInside(active, element));
   const activeNow = deepActiveElement();
   if (movedByHandler(activeAfterOwnFocus) || (activeNow !== activeAfterOwnFocus && movedByHandler(activeNow))) {
     evidence.push("focus_moved");
@@ -320,7 +380,7 @@ export async function observeClick(args) {
       hint: `Clicks are remembered for ${CLICK_MEMORY_MS / 1000} seconds by the frame that performed them.`,
     });
   }
-  noteDeferredMutations(entry, entry.observer.takeRecords());
+  noteDeferredMutations(entry, withoutMarkerRecords(entry.observer.takeRecords()));
 
   const element = entry.elementRef.deref();
   const connected = element !== undefined && element.isConnected;

@@ -93,11 +93,28 @@ function isLocalMutation(record, element, controlledElements) {
 export function classifyMutations(records, element, controlledElements) {
   let local = false;
   let elsewhere = 0;
-  for (const record of records) {
+  for (const record of withoutMarkerRecords(records)) {
     if (isLocalMutation(record, element, controlledElements)) local = true;
     else elsewhere += 1;
   }
   return { local, elsewhere };
+}
+
+/**
+ * The attributes allwright itself sets for a moment (`data-allwright-tab` on the document
+ * element, `data-allwright-input` on a target: docs/protocol.md, "The browser bridge") start
+ * with this. Their changes are allwright's own, never evidence of the page's reaction.
+ */
+export const MARKER_ATTRIBUTE_PREFIX = "data-allwright-";
+
+/**
+ * The records that are not allwright's own marker attributes coming and going.
+ * @param {MutationRecord[]} records
+ */
+export function withoutMarkerRecords(records) {
+  return records.filter(
+    (record) => !(record.type === "attributes" && record.attributeName?.startsWith(MARKER_ATTRIBUTE_PREFIX)),
+  );
 }
 
 /** The elements that aria-controls names, now (a popup may be created by the action itself). */

@@ -1,0 +1,202 @@
+//! Real pointer input for click_ax and hover in a browser the server holds a BiDi session on
+//! (docs/protocol.md, "The browser bridge"). The extension still observes: it begins the action
+//! (`bridge_begin_input`: the target resolved from its ref, scrolled into view, the same
+//! observers as the synthetic action, and a random marker attribute on the element), the server
+//! finds the marked element with a BiDi sandbox query, hit-tests its centre and sends the
+//! pointer input (`Page::click`/`Page::hover`: `input.performActions`), and the extension
+//! finishes (`bridge_finish_input`: the marker removed, the evidence and outcome computed as for
+//! the synthetic action, `method: "bidi"`). Every path that does not finish aborts
+//! (`bridge_abort_input`), which removes the marker; the content script also removes it by
+//! itself after a few seconds.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use allwright_surface_web::{Page, QueryOptions};
+use serde_json::{json, Value};
+
+use crate::host_client::HostClient;
+use crate::tool_error::ToolError;
+
+use super::{BrowserBridge, InterruptedInput, TargetTab};
+
+/// The attribute the content script sets (extension/content/actions/external-input.js).
+const INPUT_MARKER_ATTRIBUTE: &str = "data-allwright-input";
+/// How long beginning, aborting and the pointer input itself may take.
+const INPUT_STEP_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Which pointer action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointerAction {
+    Click,
+    Hover,
+}
+
+impl PointerAction {
+    pub fn for_tool(tool: &str) -> Option<Self> {
+        match tool {
+            "click_ax" => Some(Self::Click),
+            "hover" => Some(Self::Hover),
+            _ => None,
+        }
+    }
+
+    fn kind(self) -> &'static str {
+        match self {
+            Self::Click => "click",
+            Self::Hover => "hover",
+        }
+    }
+}
+
+impl BrowserBridge {
+    /// Runs click_ax or hover with real pointer input in the tab `tab_context`.
+    pub(super) async fn pointer_input(
+        &self,
+        host: &Arc<HostClient>,
+        target: &TargetTab,
+        tab_context: &str,
+        action: PointerAction,
+        arguments: &Value,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let begin_arguments = json!({
+            "tabId": target.tab_id,
+            "frameId": arguments.get("frameId"),
+            "ref_id": arguments["ref_id"],
+            "kind": action.kind(),
+        });
+        let begun = self
+            .unless_prompt_blocks(
+                target,
+                host.call("bridge_begin_input", begin_arguments, INPUT_STEP_TIMEOUT),
+            )
+            .await?;
+        let (Some(token), Some(marker)) = (begun["token"].as_str(), begun["marker"].as_str())
+        else {
+            return Err(ToolError::script_failed(format!(
+                "the extension began the {} without a token and marker: {begun}",
+                action.kind()
+            )));
+        };
+        // The marker is interpolated into a selector: only the 32 hex digits the content script
+        // makes are accepted.
+        if marker.len() != 32 || !marker.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+            self.abort_input(host, token).await;
+            return Err(ToolError::script_failed(format!(
+                "the extension's marker {marker:?} is not 32 hex digits"
+            )));
+        }
+        let token = token.to_owned();
+        let sent = self
+            .unless_prompt_blocks(target, self.send_pointer_input(tab_context, marker, action))
+            .await;
+        match sent {
+            Ok(()) => {
+                let finished = self
+                    .unless_prompt_blocks(
+                        target,
+                        host.call("bridge_finish_input", json!({ "token": token }), timeout),
+                    )
+                    .await;
+                if let Err(error) = &finished {
+                    if error.code == crate::tool_error::codes::DIALOG_OPEN {
+                        self.remember_interrupted(tab_context, &token);
+                    }
+                }
+                finished
+            }
+            Err(error) => {
+                if error.code == crate::tool_error::codes::DIALOG_OPEN {
+                    // A prompt opened by the click itself: both browsers hold
+                    // `input.performActions` until it is answered, and the content script is
+                    // blocked with the page. The input is released and the marker removed once
+                    // handle_dialog has answered the prompt.
+                    self.remember_interrupted(tab_context, &token);
+                } else {
+                    self.abort_input(host, &token).await;
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// Finds the one element carrying `marker` in the tab or its frames and sends the pointer
+    /// input to its centre.
+    ///
+    /// Why a page that moves the marker cannot redirect the input anywhere a person would not
+    /// have clicked: the query looks only in this tab's own documents; a marker found on more
+    /// than one element is refused; and `Page::click`/`Page::hover` send nothing until the hit
+    /// test at the element's centre finds that element (or something inside it) on top, in its
+    /// document and in every ancestor document of its frame. So the worst a hostile page can do
+    /// is have a visible, uncovered element of its own tab clicked at its centre, which the page
+    /// could equally arrange by moving the original element there: nothing covered, nothing in
+    /// another tab, nothing outside the page.
+    async fn send_pointer_input(
+        &self,
+        tab_context: &str,
+        marker: &str,
+        action: PointerAction,
+    ) -> Result<(), ToolError> {
+        let selector = format!("[{INPUT_MARKER_ATTRIBUTE}=\"{marker}\"]");
+        let page = Page::new(self.bidi(), tab_context);
+        let mut found = page
+            .query_all_in_frames(
+                &selector,
+                QueryOptions {
+                    pierce_shadow_roots: true,
+                },
+            )
+            .await
+            .map_err(|error| {
+                ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
+            })?;
+        let element = match found.len() {
+            1 => found.remove(0),
+            0 => {
+                return Err(ToolError::element_operation_failed(
+                    "ref_not_found",
+                    "the element was replaced before the pointer input could reach it",
+                ))
+            }
+            count => {
+                return Err(ToolError::element_operation_failed(
+                    "not_actionable",
+                    format!("the page copied the element's input marker to {count} elements, so the target is ambiguous"),
+                ))
+            }
+        };
+        let frame = page.frame(&element.context);
+        let outcome = match action {
+            PointerAction::Click => frame.click(&element.element).await,
+            PointerAction::Hover => frame.hover(&element.element).await,
+        };
+        outcome.map_err(|error| {
+            ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
+        })?;
+        Ok(())
+    }
+
+    /// Removes the marker of an input that will not be finished (best effort: the page may be
+    /// gone, and the content script removes it by itself anyway).
+    pub(super) async fn abort_input(&self, host: &HostClient, token: &str) {
+        let _ = host
+            .call(
+                "bridge_abort_input",
+                json!({ "token": token }),
+                INPUT_STEP_TIMEOUT,
+            )
+            .await;
+    }
+
+    fn remember_interrupted(&self, tab_context: &str, token: &str) {
+        let mut interrupted = self
+            .interrupted_inputs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        interrupted.push(InterruptedInput {
+            tab_context: tab_context.to_owned(),
+            token: token.to_owned(),
+        });
+    }
+}
