@@ -33,8 +33,9 @@ pub struct ToolError {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<Value>>,
     /// With `dialog_open`: the prompt that blocks the tab, `{type, message, defaultValue?}`.
+    /// Boxed, so that the error stays small enough to return by value everywhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dialog: Option<Value>,
+    pub dialog: Option<Box<Value>>,
 }
 
 impl ToolError {
@@ -104,7 +105,7 @@ impl ToolError {
         let mut error = Self::new(codes::DIALOG_OPEN, message).with_hint(
             "Answer the dialog with handle_dialog (accept: true to press OK, false to cancel; promptText fills a prompt), then retry the call.",
         );
-        error.dialog = Some(dialog);
+        error.dialog = Some(Box::new(dialog));
         error
     }
 

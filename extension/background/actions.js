@@ -151,6 +151,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
     if (await observe()) stableIntervals += 1;
   }
 
+  /** @type {string} */
   let method = inputMethod;
   let trustedFallbackUsed = false;
   if (inputMethod === "synthetic" && !progressed() && !watch.sawSideEffects()) {
@@ -323,7 +324,7 @@ const externalInputs = new Map();
  * @param {{tabId?: number, frameId?: number, ref_id: string, kind: "click"|"hover"}} args
  */
 export async function beginExternalInput(args) {
-  const { tabId, frameId } = await actionTarget(args);
+  const { tabId, frameId } = await actionTarget({ tabId: args.tabId, frameId: args.frameId });
   const watch = watchTab(tabId, frameId);
   let begun;
   try {

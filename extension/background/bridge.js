@@ -137,7 +137,7 @@ async function setTabMarker(tabId, marker) {
  * @param {number} lifetimeMs
  */
 function markDocumentElement(attribute, marker, lifetimeMs) {
-  const root = document.documentElement;
+  const root = globalThis.document.documentElement;
   root.setAttribute(attribute, marker);
   setTimeout(() => {
     if (root.getAttribute(attribute) === marker) root.removeAttribute(attribute);
