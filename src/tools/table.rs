@@ -247,7 +247,7 @@ Read `progress` first:\n\
 - \"inconclusive\": a request was sent, a new tab opened or a download started (see `observed`). The click may already have done its job (sent a message, placed an order): do NOT click again; read the page, or list_tabs to find a new tab.\n\
 - \"none\": nothing observable changed. Read the tree again before anything else: the ref may be the wrong element, or a dialog may be in the way.\n\
 Never retry a click whose retryAllowed is false.\n\
-`method`: \"synthetic\" (a script click); in Chrome, \"trusted-fallback\" when the page ignored it and allwright sent one real mouse click to a safe target (never to form controls, toggles, downloads, targets in forms or with names like Delete or Pay). Firefox always says \"synthetic\".\n\
+`method`: \"synthetic\" (a script click); in Chrome, \"trusted-fallback\" when the page ignored it and allwright sent one real mouse click to a safe target (never to form controls, toggles, downloads, targets in forms or with names like Delete or Pay). Firefox always says \"synthetic\". \"bidi\" when allwright launched the browser: a real mouse click at the element's centre, refused with not_actionable naming whatever covers it.\n\
 Which tool: click_ax for buttons, links, checkboxes, radios, tabs and menu items; type_ax or set_field for text fields; select_option for <select> elements and listboxes; hover for menus that open on hover.\n\
 Common errors: ref_not_found (the element is gone: use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out: read the tree again), frame_not_found (wrong frameId), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
         arguments: &[
