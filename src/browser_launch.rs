@@ -57,12 +57,6 @@ pub struct LaunchedSession {
     temporary_root: tempfile::TempDir,
 }
 
-impl crate::browser_bridge::BidiSessionOwner for LaunchedSession {
-    fn bidi(&self) -> &BidiConnection {
-        self.browser.bidi()
-    }
-}
-
 impl LaunchedSession {
     /// The connection to the host, already past `ready`. The host serves one client at a time,
     /// so this is the connection every later call must use.
@@ -72,18 +66,6 @@ impl LaunchedSession {
 
     pub fn bidi(&self) -> &BidiConnection {
         self.browser.bidi()
-    }
-
-    /// Closes the browser and removes the temporary files. A session still shared (an `Arc`
-    /// someone kept) is dropped instead, which kills the browser's processes.
-    pub async fn shutdown_shared(session: Arc<Self>) {
-        match Arc::try_unwrap(session) {
-            Ok(session) => session.shutdown().await,
-            Err(shared) => {
-                log!("the launched browser is still in use at shutdown; killing it");
-                drop(shared);
-            }
-        }
     }
 
     pub async fn shutdown(self) {

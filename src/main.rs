@@ -6,6 +6,7 @@
 
 mod browser_bridge;
 mod browser_launch;
+mod driven_browser;
 mod embedded_extension;
 mod file_server;
 mod host;
@@ -51,13 +52,18 @@ enum Command {
     /// Serve the browser tools to an agent over MCP (stdio).
     ///
     /// Without --launch it drives the user's own browser, which must have the allwright extension
-    /// loaded (and `allwright install` run once). With --launch it starts its own browser.
+    /// loaded (and `allwright install` run once). With --launch it starts its own browser; with
+    /// --webdriver it asks a WebDriver remote end on this machine for one.
     Mcp {
         /// Start this browser with a temporary profile and the extension installed.
-        #[arg(long, value_enum)]
+        #[arg(long, value_enum, conflicts_with = "webdriver")]
         launch: Option<BrowserChoice>,
-        /// With --launch: run the browser without a window.
-        #[arg(long, requires = "launch")]
+        /// A WebDriver remote end on this machine (http://127.0.0.1:9515, a chromedriver or a
+        /// Selenium standalone) to start a Chromium with the extension installed.
+        #[arg(long, value_name = "URL")]
+        webdriver: Option<String>,
+        /// With --launch or --webdriver: run the browser without a window.
+        #[arg(long)]
         headless: bool,
         /// The tool tier to list.
         #[arg(long, value_enum, default_value = "full")]
@@ -65,8 +71,8 @@ enum Command {
         /// Add the developer tools to the Mid and Full tiers.
         #[arg(long)]
         dev: bool,
-        /// With --launch: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
-        #[arg(long, value_name = "DIR", requires = "launch")]
+        /// With --launch or --webdriver: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
+        #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
     },
     /// Load a page in a headless browser and print its accessibility tree or snapshot.
@@ -91,6 +97,10 @@ enum Command {
         /// The built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
+        /// Read the page in a Chromium from this WebDriver remote end on this machine (see
+        /// `allwright mcp --webdriver`) instead of launching a browser.
+        #[arg(long, value_name = "URL", conflicts_with = "browser")]
+        webdriver: Option<String>,
     },
     /// Register the native host with the user's Chrome, Chromium and Firefox.
     Install,
@@ -136,12 +146,21 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
     match command_line.command {
         Command::Mcp {
             launch,
+            webdriver,
             headless,
             tier,
             dev,
             extension,
         } => {
             logging::init("mcp");
+            if launch.is_none() && webdriver.is_none() && (headless || extension.is_some()) {
+                return Err("--headless and --extension apply to --launch or --webdriver".into());
+            }
+            let webdriver = webdriver.map(|url| driven_browser::WebDriverRequest {
+                url,
+                headless,
+                extension_dir: extension.clone(),
+            });
             let launch = launch.map(|browser| LaunchRequest {
                 browser,
                 headless,
@@ -151,7 +170,12 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 // Fail before the MCP handshake when the extension is not built.
                 browser_launch::locate_extension(request)?;
             }
-            run_async(mcp::run(mcp::McpOptions { tier, dev, launch }))
+            run_async(mcp::run(mcp::McpOptions {
+                tier,
+                dev,
+                launch,
+                webdriver,
+            }))
         }
         Command::Snapshot {
             target,
@@ -161,6 +185,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             mode,
             headed,
             extension,
+            webdriver,
         } => {
             logging::init("snapshot");
             let options = snapshot_command::SnapshotOptions {
@@ -171,6 +196,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 mode,
                 headless: !headed,
                 extension_dir: extension,
+                webdriver,
             };
             run_async(snapshot_command::run(options))
         }

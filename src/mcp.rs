@@ -15,7 +15,8 @@ use serde_json::{json, Value};
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::browser_bridge::BrowserBridge;
-use crate::browser_launch::{self, LaunchRequest, LaunchedSession};
+use crate::browser_launch::LaunchRequest;
+use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
 use crate::host_client::HostClient;
 use crate::log;
 use crate::tool_error::ToolError;
@@ -33,6 +34,8 @@ pub struct McpOptions {
     pub tier: Tier,
     pub dev: bool,
     pub launch: Option<LaunchRequest>,
+    /// `--webdriver URL`: a browser from a WebDriver remote end on this machine.
+    pub webdriver: Option<WebDriverRequest>,
 }
 
 pub struct AllwrightMcpServer {
@@ -145,17 +148,18 @@ impl ServerHandler for AllwrightMcpServer {
 }
 
 pub async fn run(options: McpOptions) -> Result<(), String> {
-    let launched: Option<Arc<LaunchedSession>> = match &options.launch {
-        Some(request) => Some(Arc::new(browser_launch::launch(request).await?)),
-        None => None,
-    };
-    // A launched browser's BiDi session serves the bridge (dialogs, lifecycle).
+    let launched: Option<Arc<DrivenBrowser>> =
+        driven_browser::start(options.launch.as_ref(), options.webdriver.as_ref())
+            .await?
+            .map(Arc::new);
+    // The BiDi session of a browser we launched (or got from a remote end) serves the bridge
+    // (dialogs, real pointer input, lifecycle).
     let bridge = match &launched {
-        Some(session) => match BrowserBridge::start(Arc::clone(session) as _).await {
+        Some(browser) => match BrowserBridge::start(Arc::clone(browser) as _).await {
             Ok(bridge) => Some(Arc::new(bridge)),
             Err(message) => {
-                if let Some(session) = launched {
-                    LaunchedSession::shutdown_shared(session).await;
+                if let Some(browser) = launched {
+                    DrivenBrowser::shutdown_shared(browser).await;
                 }
                 return Err(message);
             }
@@ -193,8 +197,8 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
         _ = terminate.recv() => { log!("SIGTERM"); Ok(()) }
         _ = interrupt.recv() => { log!("SIGINT"); Ok(()) }
     };
-    if let Some(session) = launched {
-        LaunchedSession::shutdown_shared(session).await;
+    if let Some(browser) = launched {
+        DrivenBrowser::shutdown_shared(browser).await;
     }
     outcome
 }

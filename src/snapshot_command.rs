@@ -7,7 +7,9 @@ use std::time::Duration;
 use allwright_ax::{Filter, Format as SnapshotFormat};
 use serde_json::{json, Value};
 
-use crate::browser_launch::{self, BrowserChoice, LaunchRequest, LaunchedSession};
+use crate::browser_bridge::BidiSessionOwner;
+use crate::browser_launch::{BrowserChoice, LaunchRequest};
+use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
 use crate::file_server::LocalFileServer;
 use crate::log;
 use crate::tool_error::ToolError;
@@ -43,6 +45,9 @@ pub struct SnapshotOptions {
     pub mode: Option<SnapshotMode>,
     pub headless: bool,
     pub extension_dir: Option<std::path::PathBuf>,
+    /// `--webdriver URL`: a Chromium from a WebDriver remote end on this machine instead of a
+    /// launched browser.
+    pub webdriver: Option<String>,
 }
 
 const NAVIGATION_TIMEOUT: Duration = Duration::from_secs(30);
@@ -64,7 +69,17 @@ pub async fn run(options: SnapshotOptions) -> Result<(), String> {
         headless: options.headless,
         extension_dir: options.extension_dir.clone(),
     };
-    let session = browser_launch::launch(&request).await?;
+    let webdriver = options.webdriver.clone().map(|url| WebDriverRequest {
+        url,
+        headless: options.headless,
+        extension_dir: options.extension_dir.clone(),
+    });
+    let session = driven_browser::start(
+        Some(&request).filter(|_| webdriver.is_none()),
+        webdriver.as_ref(),
+    )
+    .await?
+    .ok_or("no browser to read the page in")?;
     let outcome = read_page(&session, &url, &options).await;
     session.shutdown().await;
     let output = outcome?;
@@ -103,7 +118,7 @@ async fn page_url(target: &str) -> Result<(String, Option<LocalFileServer>), Str
 }
 
 async fn read_page(
-    session: &LaunchedSession,
+    session: &DrivenBrowser,
     url: &str,
     options: &SnapshotOptions,
 ) -> Result<String, String> {
@@ -163,7 +178,7 @@ async fn read_page(
 /// The first call after a load can race the content scripts, which the browser injects at
 /// "document idle", a moment after the load event. A bounded retry covers that race only.
 async fn call_after_load(
-    session: &LaunchedSession,
+    session: &DrivenBrowser,
     tool: &str,
     arguments: Value,
 ) -> Result<Value, ToolError> {

@@ -47,6 +47,11 @@ const TAB_MARKER_ATTRIBUTE: &str = "data-allwright-tab";
 /// How often `wait_for_stable` looks again whether the tab's navigation has loaded.
 const NAVIGATION_POLL: Duration = Duration::from_millis(50);
 
+/// Tools whose result comes after the tab's load event (navigate waits for it, go_back too).
+const WAITS_FOR_LOAD: &[&str] = &["navigate", "go_back"];
+/// How long BiDi's `browsingContext.load` may arrive after the extension saw the load.
+const LOAD_EVENT_LAG: Duration = Duration::from_secs(2);
+
 /// Tools that do not touch a page: they read or change the tab list only, so an open prompt
 /// does not block them (the extension's background answers them while a page is blocked).
 const PAGE_FREE_TOOLS: &[&str] = &["list_tabs", "new_tab", "select_tab", "close_tab"];
@@ -145,6 +150,14 @@ impl BrowserBridge {
                 .await
         };
         let mut result = outcome?;
+        if let (Some(context), true) = (&target.context, WAITS_FOR_LOAD.contains(&tool.name)) {
+            // The extension answered after the load event; BiDi's event for it may still be on
+            // its way, and the result should carry it.
+            let deadline = Instant::now() + LOAD_EVENT_LAG;
+            while self.journal.pending_navigation(context).is_some() && Instant::now() < deadline {
+                tokio::time::sleep(NAVIGATION_POLL).await;
+            }
+        }
         if let (Some(context), Some(object)) = (&target.context, result.as_object_mut()) {
             let (events, dropped) = self.journal.take(context);
             if !events.is_empty() {

@@ -26,8 +26,21 @@ impl LaunchedMcp {
             Browser::Chromium => "chromium",
             Browser::Firefox => "firefox",
         };
+        Self::spawn(browser, &["mcp", "--launch", flag, "--headless"]).await
+    }
+
+    /// `allwright mcp --webdriver URL --headless`: a Chromium from that remote end.
+    pub async fn start_on_remote_end(url: &str) -> LaunchedMcp {
+        Self::spawn(
+            Browser::Chromium,
+            &["mcp", "--webdriver", url, "--headless"],
+        )
+        .await
+    }
+
+    async fn spawn(browser: Browser, arguments: &[&str]) -> LaunchedMcp {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
-        command.args(["mcp", "--launch", flag, "--headless"]);
+        command.args(arguments);
         let (transport, _) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())
             .spawn()
@@ -368,4 +381,102 @@ pub async fn real_pointer_input(session: &LaunchedMcp) {
         .ok("accessibility_snapshot", json!({"format": "json"}))
         .await;
     assert!(!tree.to_string().contains("data-allwright-input"), "{name}");
+}
+
+/// A chromedriver started by the test as the "remote" end of `--webdriver`, with its verbose
+/// log: chromedriver writes every CDP command it relays, the BiDi mapper's included.
+pub struct LocalChromedriver {
+    process: std::process::Child,
+    pub url: String,
+    pub log: std::path::PathBuf,
+    _folder: tempfile::TempDir,
+}
+
+impl LocalChromedriver {
+    pub fn start() -> LocalChromedriver {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let log = folder.path().join("chromedriver.log");
+        let process = std::process::Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .arg("--verbose")
+            .arg(format!("--log-path={}", log.display()))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn chromedriver");
+        let url = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "chromedriver did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        LocalChromedriver {
+            process,
+            url,
+            log,
+            _folder: folder,
+        }
+    }
+
+    /// The CDP and BiDi traffic of the log so far.
+    ///
+    /// chromedriver logs its own CDP commands as `DevTools WebSocket Command: <method>`, and,
+    /// with --verbose, the BiDi mapper's debug channel: each CDP command the mapper sends to
+    /// implement a BiDi command is a `sendDebugMessage` binding call whose payload has
+    /// `"logType": "cdp:SEND ▸"` and the command's `"method"`.
+    pub fn traffic(&self) -> CdpTraffic {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let mut traffic = CdpTraffic::default();
+        let mut in_mapper_send = false;
+        for line in text.lines() {
+            if line.starts_with('[') {
+                in_mapper_send = false;
+                if let Some(rest) = line.split("DevTools WebSocket Command: ").nth(1) {
+                    if let Some(method) = rest.split_whitespace().next() {
+                        traffic.chromedriver_commands.push(method.to_owned());
+                    }
+                }
+            }
+            if line.contains("\"logType\": \"cdp:SEND") {
+                in_mapper_send = true;
+            } else if line.contains("\"logType\":") {
+                in_mapper_send = false;
+            }
+            if let Some(rest) = line.trim_start().strip_prefix("\"method\": \"") {
+                let method = rest.trim_end_matches(['"', ',']).to_owned();
+                if method == "input.performActions" {
+                    traffic.perform_actions += 1;
+                }
+                if in_mapper_send {
+                    traffic.mapper_commands.push(method);
+                }
+            }
+        }
+        traffic
+    }
+}
+
+/// What [`LocalChromedriver::traffic`] read.
+#[derive(Debug, Default)]
+pub struct CdpTraffic {
+    /// CDP commands chromedriver sent on its own connection.
+    pub chromedriver_commands: Vec<String>,
+    /// CDP commands the BiDi mapper sent.
+    pub mapper_commands: Vec<String>,
+    /// How often `input.performActions` appears (once per BiDi command).
+    pub perform_actions: usize,
+}
+
+impl Drop for LocalChromedriver {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
 }

@@ -148,3 +148,59 @@ async fn chromium_launched_bridge() {
 async fn firefox_launched_bridge() {
     run_launched(Browser::Firefox, BRIDGE).await;
 }
+
+/// `allwright mcp --webdriver URL` against a chromedriver the test starts: the same bridge as
+/// with --launch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_webdriver_bridge() {
+    if !available(Browser::Chromium) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let chromedriver = bridge::LocalChromedriver::start();
+    let session = bridge::LaunchedMcp::start_on_remote_end(&chromedriver.url).await;
+    for (name, check) in BRIDGE {
+        eprintln!("chromium (webdriver): {name}");
+        check(&session).await;
+    }
+    session.shutdown().await;
+    // No CDP input or DOM command in the BiDi path. allwright speaks only WebDriver classic
+    // (new session) and BiDi to chromedriver; chromedriver's own CDP connection sends none; the
+    // extension's chrome.debugger fallback (the only CDP allwright has) was not used, since
+    // every click said `method: "bidi"`. What remains is chromium-bidi implementing BiDi: the
+    // mouse events of `input.performActions` (Input.dispatchMouseEvent, at most three per
+    // action: move, press, release) and the node lookups of BiDi shared references.
+    let traffic = chromedriver.traffic();
+    let forbidden = |method: &&String| method.starts_with("Input.") || method.starts_with("DOM.");
+    let own: Vec<&String> = traffic
+        .chromedriver_commands
+        .iter()
+        .filter(forbidden)
+        .collect();
+    assert!(own.is_empty(), "chromedriver sent {own:?}");
+    assert!(
+        traffic.perform_actions > 0,
+        "the log shows the BiDi input: {traffic:?}"
+    );
+    let mouse_events = traffic
+        .mapper_commands
+        .iter()
+        .filter(|method| method.starts_with("Input."))
+        .inspect(|method| assert_eq!(*method, "Input.dispatchMouseEvent", "{traffic:?}"))
+        .count();
+    assert!(
+        mouse_events > 0 && mouse_events <= 3 * traffic.perform_actions,
+        "{mouse_events} mouse events for {} input.performActions",
+        traffic.perform_actions
+    );
+    for method in traffic
+        .mapper_commands
+        .iter()
+        .filter(|method| method.starts_with("DOM."))
+    {
+        assert_eq!(
+            method, "DOM.resolveNode",
+            "the mapper resolves shared ids only: {traffic:?}"
+        );
+    }
+}
