@@ -389,12 +389,15 @@ impl BrowserBridge {
             }
             lock(&self.tab_contexts).remove(&tab_id);
         }
-        let context = match self.map_tab_by_marker(host, tab_id).await {
-            Some(context) => Some(context),
-            None => self.map_the_only_unmapped_tab(&answer).await,
+        let (context, how) = match self.map_tab_by_marker(host, tab_id).await {
+            Some(context) => (Some(context), "by its marker"),
+            None => (
+                self.map_the_only_unmapped_tab(&answer).await,
+                "as the only unmapped tab",
+            ),
         };
         if let Some(context) = &context {
-            log!("extension tab {tab_id} is BiDi context {context}");
+            log!("extension tab {tab_id} is BiDi context {context} ({how})");
             lock(&self.tab_contexts).insert(tab_id, context.clone());
         }
         TargetTab {

@@ -480,3 +480,58 @@ impl Drop for LocalChromedriver {
         let _ = self.process.wait();
     }
 }
+
+/// Tabs are told apart: a dialog in a second tab (mapped by its marker, since the first tab is
+/// mapped already) blocks that tab only, and handle_dialog answers it by tabId.
+pub async fn dialogs_are_per_tab(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    let url = fixtures().url("/pages/bridge/dialogs.html");
+    let first = session.ok("navigate", json!({"url": url})).await;
+    let first_tab = session.ok("list_tabs", json!({})).await["tabs"]
+        .as_array()
+        .and_then(|tabs| tabs.iter().find(|tab| tab["active"] == true))
+        .and_then(|tab| tab["tabId"].as_i64())
+        .expect("the active tab");
+    assert!(first["url"].as_str().is_some(), "{name}: {first}");
+    let second = session.ok("new_tab", json!({"url": url})).await;
+    let second_tab = second["tabId"].as_i64().expect("the new tab's id");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let alert_button = session.ref_of("button", "Show alert").await;
+    let refused = session
+        .refused(
+            "click_ax",
+            json!({"ref_id": alert_button}),
+            "dialog_open",
+            Duration::from_secs(10),
+        )
+        .await;
+    assert_eq!(refused["dialog"]["type"], "alert", "{name}");
+    // The first tab is not blocked.
+    let other = session
+        .ok("get_accessibility_tree", json!({"tabId": first_tab}))
+        .await;
+    assert!(
+        other["tree"]
+            .as_str()
+            .is_some_and(|tree| tree.contains("Show alert")),
+        "{name}"
+    );
+    session
+        .refused(
+            "handle_dialog",
+            json!({"accept": true, "tabId": first_tab}),
+            "no_dialog",
+            Duration::from_secs(10),
+        )
+        .await;
+    let handled = session
+        .ok(
+            "handle_dialog",
+            json!({"accept": true, "tabId": second_tab}),
+        )
+        .await;
+    assert_eq!(handled["message"], "Saved!", "{name}");
+    wait_for_text(session, "after the alert").await;
+    session.ok("close_tab", json!({"tabId": second_tab})).await;
+    session.ok("select_tab", json!({"tabId": first_tab})).await;
+}

@@ -137,6 +137,7 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::dialogs_are_reported_and_answered,
     bridge::lifecycle_follows_navigations,
     bridge::real_pointer_input,
+    bridge::dialogs_are_per_tab,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
