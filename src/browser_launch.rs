@@ -152,18 +152,28 @@ fn not_built(folder: &str, tried: &[PathBuf], carried: &str) -> String {
     )
 }
 
-pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> {
-    let identity = ExtensionIdentity::compiled_in()?;
-    let extension_folder = locate_extension(request)?;
-    let executable = std::env::current_exe()
+/// This program's own path, resolved: what the native host manifests name.
+pub fn own_executable() -> Result<PathBuf, String> {
+    std::env::current_exe()
         .and_then(|exe| exe.canonicalize())
         .map_err(|error| {
             format!("cannot find this program's own path for the native host manifest: {error}")
-        })?;
-    let temporary_root = tempfile::Builder::new()
-        .prefix("allwright-")
+        })
+}
+
+/// A fresh temporary folder for one browser's profile, socket and logs.
+pub fn temporary_folder(prefix: &str) -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix(prefix)
         .tempdir()
-        .map_err(|error| format!("cannot create a temporary folder: {error}"))?;
+        .map_err(|error| format!("cannot create a temporary folder: {error}"))
+}
+
+pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> {
+    let identity = ExtensionIdentity::compiled_in()?;
+    let extension_folder = locate_extension(request)?;
+    let executable = own_executable()?;
+    let temporary_root = temporary_folder("allwright-")?;
     let root = temporary_root.path();
     let socket_path = root.join("run").join("host.sock");
     let browser_log = root.join("browser.log");
@@ -243,18 +253,7 @@ key or gecko id differs from manifest/identity.json, so the native host would re
             ));
         }
         log!("extension {installed_id} installed; waiting for its native host");
-        let host = Arc::new(HostClient::new(socket_path.clone()));
-        let hello = host.wait_until_ready(HOST_READY_TIMEOUT).await.map_err(|error| {
-            format!(
-                "the extension did not start the native host within {} s: {}\n{}\n{}",
-                HOST_READY_TIMEOUT.as_secs(),
-                error.message,
-                log_excerpt(&host_log),
-                log_excerpt(&browser_log)
-            )
-        })?;
-        log!("host ready: {} extension {}", hello.browser, hello.extension_version);
-        Ok(host)
+        host_once_ready(&socket_path, &[&host_log, &browser_log]).await
     }
     .await;
     match ready {
@@ -268,6 +267,33 @@ key or gecko id differs from manifest/identity.json, so the native host would re
             Err(message)
         }
     }
+}
+
+/// The client of the host that the extension starts on `socket_path`, once it is ready; the
+/// error quotes the end of each of `logs`.
+pub async fn host_once_ready(
+    socket_path: &Path,
+    logs: &[&Path],
+) -> Result<Arc<HostClient>, String> {
+    let host = Arc::new(HostClient::new(socket_path.to_owned()));
+    let hello = host
+        .wait_until_ready(HOST_READY_TIMEOUT)
+        .await
+        .map_err(|error| {
+            let excerpts: Vec<String> = logs.iter().map(|log| log_excerpt(log)).collect();
+            format!(
+                "the extension did not start the native host within {} s: {}\n{}",
+                HOST_READY_TIMEOUT.as_secs(),
+                error.message,
+                excerpts.join("\n")
+            )
+        })?;
+    log!(
+        "host ready: {} extension {}",
+        hello.browser,
+        hello.extension_version
+    );
+    Ok(host)
 }
 
 fn log_excerpt(path: &Path) -> String {

@@ -14,7 +14,6 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 use allwright_surface_web::remote::{
     parse_remote_url, ExtensionDelivery, RemoteSession, RemoteSessionOptions,
@@ -30,9 +29,6 @@ use crate::install;
 use crate::local_socket::SOCKET_ENVIRONMENT_VARIABLE;
 use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
-
-/// How long the extension may take, after installation, to start the host and say hello.
-const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// `--webdriver URL`: the remote end to ask for a Chromium, and how.
 #[derive(Debug, Clone)]
@@ -138,15 +134,8 @@ on that machine instead (after `allwright install` there), or use a remote end o
         headless: request.headless,
         extension_dir: request.extension_dir.clone(),
     })?;
-    let executable = std::env::current_exe()
-        .and_then(|exe| exe.canonicalize())
-        .map_err(|error| {
-            format!("cannot find this program's own path for the native host manifest: {error}")
-        })?;
-    let temporary_root = tempfile::Builder::new()
-        .prefix("allwright-webdriver-")
-        .tempdir()
-        .map_err(|error| format!("cannot create a temporary folder: {error}"))?;
+    let executable = browser_launch::own_executable()?;
+    let temporary_root = browser_launch::temporary_folder("allwright-webdriver-")?;
     let root = temporary_root.path();
     let socket_path = root.join("run").join("host.sock");
     let host_log = root.join("host.log");
@@ -190,17 +179,7 @@ on that machine instead (after `allwright install` there), or use a remote end o
                 identity.chrome_extension_id
             ));
         }
-        let host = Arc::new(HostClient::new(socket_path.clone()));
-        let hello = host.wait_until_ready(HOST_READY_TIMEOUT).await.map_err(|error| {
-            format!(
-                "the extension did not start the native host within {} s: {} ({})",
-                HOST_READY_TIMEOUT.as_secs(),
-                error.message,
-                std::fs::read_to_string(&host_log).unwrap_or_default().trim_end()
-            )
-        })?;
-        log!("host ready: {} extension {}", hello.browser, hello.extension_version);
-        Ok(host)
+        browser_launch::host_once_ready(&socket_path, &[&host_log]).await
     }
     .await;
     match ready {

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use allwright_surface_web::lifecycle::{LifecycleEvents, NavigationStage};
+use allwright_surface_web::lifecycle::{LifecycleEvents, NavigationStage, PromptRegistry};
 use allwright_surface_web::LifecycleEvent;
 use serde_json::{json, Value};
 use tokio::task::JoinHandle;
@@ -23,8 +23,9 @@ struct TabEvents {
 #[derive(Debug, Default)]
 struct JournalState {
     by_tab: HashMap<String, TabEvents>,
-    /// Each context's parent (`None` for a tab), learnt from the tree and from the events.
-    parents: HashMap<String, Option<String>>,
+    /// The tree of contexts, learnt from `getTree` and from the events (the registry's own
+    /// record of prompts is not used here).
+    contexts: PromptRegistry,
     /// The tab's navigation that started and has not loaded, failed or been aborted: its URL.
     pending_navigation: HashMap<String, String>,
     /// Top-level contexts that are gone (their tabs closed).
@@ -32,26 +33,15 @@ struct JournalState {
 }
 
 impl JournalState {
-    fn tab_of(&self, context: &str) -> String {
-        let mut current = context.to_owned();
-        // The depth bound guards against a cycle in a broken event sequence.
-        for _ in 0..64 {
-            match self.parents.get(&current) {
-                Some(Some(parent)) => current = parent.clone(),
-                _ => break,
-            }
-        }
-        current
-    }
-
     fn record(&mut self, event: &LifecycleEvent) {
-        if let LifecycleEvent::ContextCreated {
-            context, parent, ..
-        } = event
-        {
-            self.parents.insert(context.clone(), parent.clone());
+        // A created context is learnt before its tab is looked up; a destroyed one after.
+        if matches!(event, LifecycleEvent::ContextCreated { .. }) {
+            self.contexts.apply(event);
         }
-        let tab = self.tab_of(event.context());
+        let tab = self.contexts.tab_of(event.context());
+        if matches!(event, LifecycleEvent::ContextDestroyed { .. }) {
+            self.contexts.apply(event);
+        }
         let is_tab_itself = tab == event.context();
         match event {
             LifecycleEvent::Navigation {
@@ -167,7 +157,7 @@ impl LifecycleJournal {
     /// frames that existed before.
     pub fn start(mut events: LifecycleEvents, tree: &Value) -> Self {
         let mut initial = JournalState::default();
-        learn_tree(&mut initial.parents, tree);
+        initial.contexts.learn_tree(tree);
         let state = Arc::new(Mutex::new(initial));
         let recorded = Arc::clone(&state);
         let recorder = tokio::spawn(async move {
@@ -205,26 +195,6 @@ impl Drop for LifecycleJournal {
     }
 }
 
-fn learn_tree(parents: &mut HashMap<String, Option<String>>, tree: &Value) {
-    let mut pending: Vec<(&Value, Option<String>)> = tree["contexts"]
-        .as_array()
-        .map(|contexts| contexts.iter().map(|context| (context, None)).collect())
-        .unwrap_or_default();
-    while let Some((info, parent)) = pending.pop() {
-        let Some(context) = info["context"].as_str() else {
-            continue;
-        };
-        parents.insert(context.to_owned(), parent);
-        if let Some(children) = info["children"].as_array() {
-            pending.extend(
-                children
-                    .iter()
-                    .map(|child| (child, Some(context.to_owned()))),
-            );
-        }
-    }
-}
-
 fn lock(state: &Mutex<JournalState>) -> std::sync::MutexGuard<'_, JournalState> {
     state
         .lock()
@@ -247,8 +217,7 @@ mod tests {
     #[test]
     fn events_are_kept_by_tab_bounded_and_taken_once() {
         let mut state = JournalState::default();
-        learn_tree(
-            &mut state.parents,
+        state.contexts.learn_tree(
             &json!({"contexts": [{"context": "tab", "children": [{"context": "frame", "children": []}]}]}),
         );
         state.record(&navigation(NavigationStage::Started, "frame"));
