@@ -616,6 +616,20 @@ mod tests {
             })
         );
         assert_eq!(
+            lifecycle_event_from_bidi(&event(
+                "browsingContext.navigationFailed",
+                json!({"context": "c", "navigation": "n2", "url": "http://a/x.zip"})
+            ))
+            .map(|event| matches!(
+                event,
+                LifecycleEvent::Navigation {
+                    stage: NavigationStage::Failed,
+                    ..
+                }
+            )),
+            Some(true)
+        );
+        assert_eq!(
             lifecycle_event_from_bidi(&event("log.entryAdded", json!({"context": "c"}))),
             None
         );
