@@ -46,6 +46,10 @@ pub struct LaunchRequest {
     pub headless: bool,
     /// `--extension DIR`: the built extension to install, instead of the default search.
     pub extension_dir: Option<PathBuf>,
+    /// Whether user prompts stay open until answered: true for `allwright mcp`, whose browser
+    /// bridge reports and answers them (src/browser_bridge); false for `allwright snapshot`,
+    /// which answers none, so the session dismisses them as a BiDi session does by default.
+    pub keep_user_prompts_open: bool,
 }
 
 /// A launched browser with its host ready. [`LaunchedSession::shutdown`] closes the browser and
@@ -215,6 +219,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
             )?;
             let mut options = ChromiumLaunchOptions::new(user_data_dir);
             options.headless = request.headless;
+            options.keep_user_prompts_open = request.keep_user_prompts_open;
             options.environment = environment;
             options.log_path = Some(browser_log.clone());
             let browser = LaunchedBrowser::launch_chromium(&options).await;
@@ -232,6 +237,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
             )?;
             let mut options = FirefoxLaunchOptions::new(root.join("profile"));
             options.headless = request.headless;
+            options.keep_user_prompts_open = request.keep_user_prompts_open;
             options.environment = environment;
             options.log_path = Some(browser_log.clone());
             let browser = LaunchedBrowser::launch_firefox(&options).await;

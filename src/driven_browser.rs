@@ -36,6 +36,8 @@ pub struct WebDriverRequest {
     pub url: String,
     pub headless: bool,
     pub extension_dir: Option<PathBuf>,
+    /// As [`LaunchRequest::keep_user_prompts_open`].
+    pub keep_user_prompts_open: bool,
 }
 
 /// A browser on a WebDriver remote end, with the extension installed and its host ready.
@@ -133,6 +135,7 @@ on that machine instead (after `allwright install` there), or use a remote end o
         browser: BrowserChoice::Chromium,
         headless: request.headless,
         extension_dir: request.extension_dir.clone(),
+        keep_user_prompts_open: request.keep_user_prompts_open,
     })?;
     let executable = browser_launch::own_executable()?;
     let temporary_root = browser_launch::temporary_folder("allwright-webdriver-")?;
@@ -161,6 +164,7 @@ on that machine instead (after `allwright install` there), or use a remote end o
     options
         .extra_capabilities
         .insert("goog:chromeOptions".into(), chrome_options);
+    options.keep_user_prompts_open = request.keep_user_prompts_open;
     options.extension = Some(extension_folder.clone());
     options.extension_delivery = ExtensionDelivery::LocalPath;
     log!(

@@ -160,11 +160,13 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 url,
                 headless,
                 extension_dir: extension.clone(),
+                keep_user_prompts_open: true,
             });
             let launch = launch.map(|browser| LaunchRequest {
                 browser,
                 headless,
                 extension_dir: extension,
+                keep_user_prompts_open: true,
             });
             if let Some(request) = &launch {
                 // Fail before the MCP handshake when the extension is not built.

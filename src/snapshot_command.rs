@@ -68,11 +68,13 @@ pub async fn run(options: SnapshotOptions) -> Result<(), String> {
         browser: options.browser,
         headless: options.headless,
         extension_dir: options.extension_dir.clone(),
+        keep_user_prompts_open: false,
     };
     let webdriver = options.webdriver.clone().map(|url| WebDriverRequest {
         url,
         headless: options.headless,
         extension_dir: options.extension_dir.clone(),
+        keep_user_prompts_open: false,
     });
     let session = driven_browser::start(
         Some(&request).filter(|_| webdriver.is_none()),
