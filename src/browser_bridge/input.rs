@@ -25,6 +25,16 @@ const INPUT_MARKER_ATTRIBUTE: &str = "data-allwright-input";
 /// How long beginning, aborting and the pointer input itself may take.
 const INPUT_STEP_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// What became of the pointer input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PointerInput {
+    Sent,
+    /// No document of the tab that BiDi can query holds the marked element: it is in a closed
+    /// shadow root (which only the extension's content script can open), or the page replaced
+    /// or unmarked it. Nothing was sent.
+    TargetUnreachable,
+}
+
 /// Which pointer action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PointerAction {
@@ -50,7 +60,9 @@ impl PointerAction {
 }
 
 impl BrowserBridge {
-    /// Runs click_ax or hover with real pointer input in the tab `tab_context`.
+    /// Runs click_ax or hover with real pointer input in the tab `tab_context`. When BiDi
+    /// cannot reach the marked element, the extension's own (synthetic) action runs instead,
+    /// and its result says so in `hints`: nothing was sent before, so nothing happens twice.
     pub(super) async fn pointer_input(
         &self,
         host: &Arc<HostClient>,
@@ -92,7 +104,21 @@ impl BrowserBridge {
             .unless_prompt_blocks(target, self.send_pointer_input(tab_context, marker, action))
             .await;
         match sent {
-            Ok(()) => {
+            Ok(PointerInput::TargetUnreachable) => {
+                self.abort_input(host, &token).await;
+                let tool = match action {
+                    PointerAction::Click => "click_ax",
+                    PointerAction::Hover => "hover",
+                };
+                let mut result = self
+                    .unless_prompt_blocks(target, host.call(tool, arguments.clone(), timeout))
+                    .await?;
+                if let Some(hints) = result.get_mut("hints").and_then(Value::as_array_mut) {
+                    hints.push(json!("real input could not reach the element (a closed shadow root?), so the extension's synthetic input was used"));
+                }
+                Ok(result)
+            }
+            Ok(PointerInput::Sent) => {
                 let finished = self
                     .unless_prompt_blocks(
                         target,
@@ -137,7 +163,7 @@ impl BrowserBridge {
         tab_context: &str,
         marker: &str,
         action: PointerAction,
-    ) -> Result<(), ToolError> {
+    ) -> Result<PointerInput, ToolError> {
         let selector = format!("[{INPUT_MARKER_ATTRIBUTE}=\"{marker}\"]");
         let page = Page::new(self.bidi(), tab_context);
         let mut found = page
@@ -153,12 +179,7 @@ impl BrowserBridge {
             })?;
         let element = match found.len() {
             1 => found.remove(0),
-            0 => {
-                return Err(ToolError::element_operation_failed(
-                    "ref_not_found",
-                    "the element was replaced before the pointer input could reach it",
-                ))
-            }
+            0 => return Ok(PointerInput::TargetUnreachable),
             count => {
                 return Err(ToolError::element_operation_failed(
                     "not_actionable",
@@ -174,7 +195,7 @@ impl BrowserBridge {
         outcome.map_err(|error| {
             ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
         })?;
-        Ok(())
+        Ok(PointerInput::Sent)
     }
 
     /// Removes the marker of an input that will not be finished (best effort: the page may be

@@ -534,3 +534,89 @@ pub async fn dialogs_are_per_tab(session: &LaunchedMcp) {
     session.ok("close_tab", json!({"tabId": second_tab})).await;
     session.ok("select_tab", json!({"tabId": first_tab})).await;
 }
+
+/// Real input reaches a cross-origin frame and an open shadow root; a page that strips the
+/// marker gets the extension's own input instead, clicked once, and the result says so.
+pub async fn frames_shadow_roots_and_a_page_that_strips_the_marker(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/frame-actions/top.html")}),
+        )
+        .await;
+    let snapshot = session
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    let documents: Value =
+        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
+    let frame_id: i64 = documents["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .find(|document| {
+            document["url"]
+                .as_str()
+                .is_some_and(|url| url.ends_with("/child.html"))
+        })
+        .and_then(|document| document["contextId"].as_str())
+        .and_then(|context| context.rsplit(".frame-").next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("{name}: no frame document in {documents}"));
+    let frame_tree = |tree: Value| tree["tree"].as_str().unwrap_or_default().to_owned();
+    let tree = frame_tree(
+        session
+            .ok("get_accessibility_tree", json!({"frameId": frame_id}))
+            .await,
+    );
+    let save = tree
+        .lines()
+        .find(|line| line.trim_start().starts_with("button \"Frame save\" ["))
+        .and_then(|line| line.split('[').nth(1))
+        .and_then(|rest| rest.split(']').next())
+        .unwrap_or_else(|| panic!("{name}: no Frame save in\n{tree}"))
+        .to_owned();
+    let clicked = session
+        .ok("click_ax", json!({"ref_id": save, "frameId": frame_id}))
+        .await;
+    assert_eq!(clicked["method"], "bidi", "{name}: {clicked}");
+    let tree = frame_tree(
+        session
+            .ok("get_accessibility_tree", json!({"frameId": frame_id}))
+            .await,
+    );
+    assert!(
+        tree.contains("Saved:"),
+        "{name}: the frame took the click:\n{tree}"
+    );
+
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/shadow.html")}),
+        )
+        .await;
+    let close = session.ref_of("button", "Close card").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": close})).await;
+    assert_eq!(
+        clicked["method"], "bidi",
+        "{name}: inside an open shadow root: {clicked}"
+    );
+
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/bridge/hostile.html")}),
+        )
+        .await;
+    let button = session.ref_of("button", "Strip and click").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": button})).await;
+    assert_ne!(clicked["method"], "bidi", "{name}: {clicked}");
+    assert!(
+        clicked["hints"]
+            .to_string()
+            .contains("real input could not reach"),
+        "{name}: {clicked}"
+    );
+    wait_for_text(session, "Clicked once").await;
+}

@@ -138,6 +138,7 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::lifecycle_follows_navigations,
     bridge::real_pointer_input,
     bridge::dialogs_are_per_tab,
+    bridge::frames_shadow_roots_and_a_page_that_strips_the_marker,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
