@@ -1,10 +1,12 @@
 //! The browser bridge: what the MCP server adds when it holds a WebDriver BiDi session on the
-//! browser besides the extension's host (`allwright mcp --launch`). docs/protocol.md, "The browser
-//! bridge", describes it for the agent:
+//! browser besides the extension's host (`allwright mcp --launch` or `--webdriver`).
+//! docs/protocol.md, "The browser bridge", describes it for the agent:
 //!
 //! - user prompts: a call for a tab that an `alert`/`confirm`/`prompt` blocks answers
 //!   `dialog_open` at once (before it is relayed, or as soon as the prompt opens while it runs),
 //!   and `handle_dialog` answers the prompt (`browsingContext.handleUserPrompt`);
+//! - real input: `click_ax` and `hover` are WebDriver BiDi pointer input, observed by the
+//!   extension as its own actions are (`input.rs`);
 //! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
 //!   that tab (`lifecycle`, `lifecycleDropped`), and `wait_for_stable` is not stable while a
 //!   navigation of the tab has started and not loaded.
