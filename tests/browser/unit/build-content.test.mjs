@@ -26,5 +26,9 @@ test("the WebDriver BiDi snapshot is one classic script: the JS core, then the c
   assert.doesNotMatch(code, /^\s*(import|export)\s/m);
   assert.doesNotThrow(() => new Function(code));
   assert.ok(code.indexOf("allwrightAxCore") < code.indexOf("allwrightSurface"), "the core defines itself first");
-  assert.doesNotMatch(code, /WebAssembly\.(Module|instantiate|compile)\(/, "nothing compiles WASM under the page's CSP");
+  assert.doesNotMatch(
+    code,
+    /WebAssembly\.(Module|instantiate|compile)\(/,
+    "nothing compiles WASM under the page's CSP",
+  );
 });
