@@ -17,9 +17,14 @@
 
 pub mod bidi;
 pub mod launch;
+pub mod snapshot;
 mod webdriver_http;
 
 pub use bidi::{BidiConnection, BidiError, BidiErrorKind};
 pub use launch::{
     BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchError, LaunchedBrowser,
+};
+pub use snapshot::{
+    accessibility_snapshot, SnapshotError, SnapshotErrorKind, SnapshotFormat, SnapshotMode,
+    SnapshotOptions,
 };
