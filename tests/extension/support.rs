@@ -344,6 +344,13 @@ impl Session {
             .unwrap_or_else(|error| panic!("BiDi navigate {url}: {error}"));
     }
 
+    /// The browser's BiDi connection and the tab's top-level context: the WebDriver BiDi surface
+    /// reads the same page as the extension through them (tests/extension/bidi_snapshot.rs).
+    pub fn bidi(&self) -> (&allwright_surface_web::BidiConnection, &str) {
+        let launched = self.launched.as_ref().expect("browser");
+        (launched.bidi(), self.context.as_str())
+    }
+
     /// Chromium's DevTools address, for oracle checks.
     pub fn chromium_debugger_address(&self) -> Option<String> {
         self.launched
