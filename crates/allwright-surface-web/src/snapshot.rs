@@ -466,7 +466,7 @@ mod tests {
 
     #[test]
     fn a_tree_without_the_context_is_a_detached_frame() {
-        let error = plan_documents(&json!({"contexts": []})).unwrap_err();
+        let error = plan_documents(&json!({"contexts": []})).expect_err("no context");
         assert_eq!(error.kind, SnapshotErrorKind::FrameDetached);
     }
 
@@ -514,12 +514,14 @@ mod tests {
             Ok(CollectorAnswer::NotInstalled)
         );
         let thrown = json!({"type": "exception", "realm": "r", "exceptionDetails": {"text": "Error: script_failed: boom"}});
-        let error = read_collector_answer(&thrown, "c").unwrap_err();
+        let error = read_collector_answer(&thrown, "c").expect_err("an exception");
         assert_eq!(error.kind, SnapshotErrorKind::ScriptFailed);
         assert!(error.message.contains("boom"), "{error}");
         let number = json!({"type": "success", "result": {"type": "number", "value": 1}});
         assert_eq!(
-            read_collector_answer(&number, "c").unwrap_err().kind,
+            read_collector_answer(&number, "c")
+                .expect_err("not a string")
+                .kind,
             SnapshotErrorKind::ScriptFailed
         );
     }
