@@ -19,7 +19,11 @@ use serde_json::{json, Value};
 #[path = "../support/fixture_server.rs"]
 pub mod fixture_server;
 
+#[path = "../support/snapshot_checks.rs"]
+pub mod snapshot_checks;
+
 use fixture_server::FixtureServer;
+pub use snapshot_checks::{find, nodes};
 
 /// Every wait is bounded: a hang is a failure with a message.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -399,26 +403,6 @@ fn from_remote_value(value: &Value) -> Value {
         }
         _ => Value::Null,
     }
-}
-
-/// Every node of a snapshot document tree, depth first, with its depth.
-pub fn nodes(root: &Value) -> Vec<&Value> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        out.push(node);
-        if let Some(children) = node["children"].as_array() {
-            stack.extend(children.iter().rev());
-        }
-    }
-    out
-}
-
-/// The first node with this role and name in a document tree.
-pub fn find<'a>(root: &'a Value, role: &str, name: &str) -> Option<&'a Value> {
-    nodes(root)
-        .into_iter()
-        .find(|node| node["role"] == role && node["name"] == name)
 }
 
 /// The strings of a JSON array (suggestions, evidence); anything else gives none.

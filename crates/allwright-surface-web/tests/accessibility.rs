@@ -28,7 +28,14 @@ use serde_json::{json, Value};
 #[path = "../../../tests/support/fixture_server.rs"]
 mod fixture_server;
 
+#[path = "../../../tests/support/snapshot_checks.rs"]
+mod snapshot_checks;
+
 use fixture_server::FixtureServer;
+use snapshot_checks::{
+    expect_node, find, nodes, shadow_roots_and_slots, surface_hidden_and_off_screen,
+    surface_labels_and_descriptions, surface_owned_list, surface_typed_states, top_root,
+};
 
 /// Every wait is bounded: a hang is a failure with a message.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -180,40 +187,6 @@ impl TestBrowser {
     }
 }
 
-/// Every node of a document tree, depth first.
-fn nodes(root: &Value) -> Vec<&Value> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        out.push(node);
-        if let Some(children) = node["children"].as_array() {
-            stack.extend(children.iter().rev());
-        }
-    }
-    out
-}
-
-fn find<'a>(root: &'a Value, role: &str, name: &str) -> Option<&'a Value> {
-    nodes(root)
-        .into_iter()
-        .find(|node| node["role"] == role && node["name"] == name)
-}
-
-#[track_caller]
-fn expect_node<'a>(root: &'a Value, role: &str, name: &str) -> &'a Value {
-    find(root, role, name).unwrap_or_else(|| {
-        let seen: Vec<String> = nodes(root)
-            .iter()
-            .map(|node| format!("{} {}", node["role"], node["name"]))
-            .collect();
-        panic!("no {role} {name:?} in the snapshot; nodes: {seen:?}")
-    })
-}
-
-fn top_root(snapshot: &Value) -> &Value {
-    &snapshot["documents"][0]["root"]
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn json_and_yaml_hold_the_same_snapshot() {
@@ -243,23 +216,7 @@ async fn labels_and_descriptions() {
     let browser = TestBrowser::start().await;
     browser.open("/pages/surface.html").await;
     let snapshot = browser.snapshot(None).await;
-    let root = top_root(&snapshot);
-    let email = expect_node(root, "textbox", "Email address");
-    assert_eq!(email["properties"]["description"], "We never share it.");
-    assert_eq!(email["properties"]["value"], "ada@example.test");
-    let nickname = expect_node(root, "textbox", "Nickname");
-    assert_eq!(nickname["properties"]["placeholder"], "Your nickname");
-    let save = expect_node(root, "button", "Save");
-    assert_eq!(
-        save["properties"]["description"], "Saves all sections",
-        "{}: hidden describedby text still describes",
-        browser.name
-    );
-    let search = expect_node(root, "searchbox", "Search settings");
-    assert_eq!(
-        search["properties"]["description"],
-        "Filters the list below"
-    );
+    surface_labels_and_descriptions(top_root(&snapshot), browser.name);
     browser.finish().await;
 }
 
@@ -269,29 +226,7 @@ async fn typed_states() {
     let browser = TestBrowser::start().await;
     browser.open("/pages/surface.html").await;
     let snapshot = browser.snapshot(None).await;
-    let root = top_root(&snapshot);
-    let state =
-        |role: &str, name: &str, key: &str| expect_node(root, role, name)["states"][key].clone();
-    assert_eq!(state("checkbox", "Select all", "checked"), "mixed");
-    assert_eq!(state("checkbox", "Newsletter", "checked"), false);
-    assert_eq!(state("checkbox", "Terms", "checked"), true);
-    assert_eq!(state("button", "Bold", "pressed"), true);
-    assert_eq!(state("button", "Italic", "pressed"), false);
-    assert_eq!(state("button", "More options", "expanded"), false);
-    assert_eq!(state("heading", "Level three heading", "level"), 3);
-    assert_eq!(state("slider", "Volume", "valueNow"), 7);
-    assert_eq!(state("slider", "Volume", "valueMin"), 0);
-    assert_eq!(state("slider", "Volume", "valueMax"), 10);
-    assert_eq!(state("textbox", "Email address", "required"), true);
-    assert_eq!(state("textbox", "Account id", "readonly"), true);
-    assert_eq!(state("button", "Delete account", "disabled"), true);
-    assert!(
-        expect_node(root, "button", "Save")["states"]
-            .as_object()
-            .is_some_and(|states| states.is_empty()),
-        "{}: undefined states are omitted",
-        browser.name
-    );
+    surface_typed_states(top_root(&snapshot), browser.name);
     browser.finish().await;
 }
 
@@ -301,26 +236,7 @@ async fn hidden_content_is_excluded_and_hidden_labels_still_name() {
     let browser = TestBrowser::start().await;
     browser.open("/pages/surface.html").await;
     let snapshot = browser.snapshot(None).await;
-    let root = top_root(&snapshot);
-    let names: Vec<&str> = nodes(root)
-        .iter()
-        .filter_map(|node| node["name"].as_str())
-        .collect();
-    for gone in [
-        "Gone by display",
-        "Gone by visibility",
-        "Gone by aria-hidden",
-        "Gone by hidden attribute",
-        "Gone by inert",
-        "Gone inside closed details",
-    ] {
-        assert!(
-            !names.contains(&gone),
-            "{}: {gone:?} is shown",
-            browser.name
-        );
-    }
-    expect_node(root, "button", "Hidden label text");
+    surface_hidden_and_off_screen(top_root(&snapshot), browser.name);
     browser.finish().await;
 }
 
@@ -354,7 +270,7 @@ async fn password_and_file_values_never_appear() {
         }
     }
     let snapshot = browser.snapshot(None).await;
-    let password = expect_node(top_root(&snapshot), "textbox", "Password");
+    let password = expect_node(top_root(&snapshot), "textbox", "Password", browser.name);
     assert!(password["properties"].get("value").is_none());
     browser.finish().await;
 }
@@ -365,25 +281,7 @@ async fn shadow_dom_and_slots() {
     let browser = TestBrowser::start().await;
     browser.open("/pages/shadow.html").await;
     let snapshot = browser.snapshot(None).await;
-    let root = top_root(&snapshot);
-    expect_node(root, "heading", "Card title from the light DOM");
-    expect_node(root, "region", "Card title from the light DOM");
-    expect_node(root, "button", "Slotted default button");
-    expect_node(root, "button", "Close card");
-    expect_node(root, "navigation", "Declarative nav");
-    expect_node(root, "link", "Inside declarative root");
-    let texts: Vec<&str> = nodes(root)
-        .iter()
-        .filter(|node| node["role"] == "text")
-        .filter_map(|node| node["name"].as_str())
-        .collect();
-    assert!(
-        texts.contains(&"Fallback content shown"),
-        "{}: {texts:?}",
-        browser.name
-    );
-    assert!(!texts.contains(&"Fallback body"), "{}", browser.name);
-    assert!(find(root, "button", "Inside a closed root").is_none());
+    shadow_roots_and_slots(top_root(&snapshot), browser.name);
     browser.finish().await;
 }
 
@@ -393,40 +291,7 @@ async fn aria_owns_cycles_and_duplicates() {
     let browser = TestBrowser::start().await;
     browser.open("/pages/surface.html").await;
     let snapshot = browser.snapshot(None).await;
-    let root = top_root(&snapshot);
-    let list = expect_node(root, "list", "Owned list");
-    let children: Vec<(&str, &str)> = list["children"]
-        .as_array()
-        .expect("children")
-        .iter()
-        .map(|child| {
-            (
-                child["role"].as_str().unwrap_or(""),
-                child["name"].as_str().unwrap_or(""),
-            )
-        })
-        .collect();
-    assert_eq!(
-        children,
-        vec![
-            ("listitem", "First"),
-            ("listitem", "Owned second"),
-            ("group", "Loop A")
-        ],
-        "{}",
-        browser.name
-    );
-    assert_eq!(
-        expect_node(list, "group", "Loop A")["children"][0]["name"],
-        "Loop B"
-    );
-    for once in ["Owned second", "Loop A", "Loop B"] {
-        let count = nodes(root)
-            .iter()
-            .filter(|node| node["name"] == once)
-            .count();
-        assert_eq!(count, 1, "{}: {once} appears {count} times", browser.name);
-    }
+    surface_owned_list(top_root(&snapshot), browser.name);
     browser.finish().await;
 }
 
@@ -436,8 +301,10 @@ async fn off_screen_content_is_included() {
     let browser = TestBrowser::start().await;
     browser.open("/pages/surface.html").await;
     let snapshot = browser.snapshot(None).await;
-    expect_node(top_root(&snapshot), "button", "Off-screen but present");
-    expect_node(top_root(&snapshot), "button", "Far below the fold");
+    let root = top_root(&snapshot);
+    for name in ["Off-screen but present", "Far below the fold"] {
+        expect_node(root, "button", name, browser.name);
+    }
     browser.finish().await;
 }
 
@@ -456,8 +323,8 @@ async fn same_origin_cross_origin_and_hidden_frames() {
     );
     let top = &documents[0];
     assert_eq!(top["contextId"], browser.tab.as_str());
-    expect_node(&top["root"], "iframe", "Same-origin frame");
-    expect_node(&top["root"], "iframe", "Cross-origin frame");
+    expect_node(&top["root"], "iframe", "Same-origin frame", browser.name);
+    expect_node(&top["root"], "iframe", "Cross-origin frame", browser.name);
     assert!(find(&top["root"], "iframe", "Hidden frame").is_none());
     // The frames' documents, in document order (depth-first), each from its own context.
     let tree = browser
@@ -482,8 +349,14 @@ async fn same_origin_cross_origin_and_hidden_frames() {
             &document["root"],
             "heading",
             &format!("Frame content ({name})"),
+            browser.name,
         );
-        expect_node(&document["root"], "button", "Button inside the frame");
+        expect_node(
+            &document["root"],
+            "button",
+            "Button inside the frame",
+            browser.name,
+        );
         if name == "cross" {
             assert!(url.starts_with(&fixtures().other_origin), "{url}");
         }
@@ -501,7 +374,7 @@ async fn strict_csp_pages_work_and_see_no_violation() {
     for (page, has_listener, frames) in [("script-self", true, 3), ("default-none", false, 2)] {
         browser.open(&format!("/pages/csp/{page}.html")).await;
         let snapshot = browser.snapshot(None).await;
-        expect_node(top_root(&snapshot), "button", "Pay now");
+        expect_node(top_root(&snapshot), "button", "Pay now", browser.name);
         let documents = snapshot["documents"].as_array().expect("documents");
         assert_eq!(
             documents.len(),
@@ -510,7 +383,9 @@ async fn strict_csp_pages_work_and_see_no_violation() {
             browser.name
         );
         let ai = browser.snapshot(Some(SnapshotMode::Ai)).await;
-        assert!(expect_node(top_root(&ai), "button", "Pay now")["aria-ref"].is_string());
+        assert!(
+            expect_node(top_root(&ai), "button", "Pay now", browser.name)["aria-ref"].is_string()
+        );
         // Reports travel asynchronously: give them time to arrive before concluding none came.
         tokio::time::sleep(Duration::from_millis(700)).await;
         if has_listener {
@@ -587,7 +462,13 @@ async fn ai_mode_references_select_one_element_and_stay_stable() {
     let frame_buttons: Vec<&str> = documents[1..]
         .iter()
         .filter_map(|document| {
-            expect_node(&document["root"], "button", "Button inside the frame")["aria-ref"].as_str()
+            expect_node(
+                &document["root"],
+                "button",
+                "Button inside the frame",
+                browser.name,
+            )["aria-ref"]
+                .as_str()
         })
         .collect();
     assert_eq!(frame_buttons.len(), 3);
@@ -596,17 +477,17 @@ async fn ai_mode_references_select_one_element_and_stay_stable() {
     // attribute (surface.html has the elements for that).
     browser.open("/pages/surface.html").await;
     let before = browser.snapshot(Some(SnapshotMode::Ai)).await;
-    let save = expect_node(top_root(&before), "button", "Save")["aria-ref"]
+    let save = expect_node(top_root(&before), "button", "Save", browser.name)["aria-ref"]
         .as_str()
         .expect("Save has a reference")
         .to_owned();
-    let nickname = expect_node(top_root(&before), "textbox", "Nickname")["aria-ref"]
+    let nickname = expect_node(top_root(&before), "textbox", "Nickname", browser.name)["aria-ref"]
         .as_str()
         .expect("Nickname has a reference")
         .to_owned();
     let again = browser.snapshot(Some(SnapshotMode::Ai)).await;
     assert_eq!(
-        expect_node(top_root(&again), "button", "Save")["aria-ref"],
+        expect_node(top_root(&again), "button", "Save", browser.name)["aria-ref"],
         save.as_str()
     );
     let id = browser
@@ -620,7 +501,7 @@ async fn ai_mode_references_select_one_element_and_stay_stable() {
         .await;
     let after = browser.snapshot(Some(SnapshotMode::Ai)).await;
     assert_ne!(
-        expect_node(top_root(&after), "button", "Store")["aria-ref"],
+        expect_node(top_root(&after), "button", "Store", browser.name)["aria-ref"],
         save.as_str()
     );
     let left = browser
