@@ -187,6 +187,16 @@ impl TestBrowser {
     }
 }
 
+/// Opens a fixture page in a fresh browser, snapshots it (JSON) and runs a check of
+/// tests/support/snapshot_checks.rs on the top document.
+async fn check_top_document(path: &str, check: fn(&Value, &str)) {
+    let browser = TestBrowser::start().await;
+    browser.open(path).await;
+    let snapshot = browser.snapshot(None).await;
+    check(top_root(&snapshot), browser.name);
+    browser.finish().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn json_and_yaml_hold_the_same_snapshot() {
@@ -213,31 +223,19 @@ async fn json_and_yaml_hold_the_same_snapshot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn labels_and_descriptions() {
-    let browser = TestBrowser::start().await;
-    browser.open("/pages/surface.html").await;
-    let snapshot = browser.snapshot(None).await;
-    surface_labels_and_descriptions(top_root(&snapshot), browser.name);
-    browser.finish().await;
+    check_top_document("/pages/surface.html", surface_labels_and_descriptions).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn typed_states() {
-    let browser = TestBrowser::start().await;
-    browser.open("/pages/surface.html").await;
-    let snapshot = browser.snapshot(None).await;
-    surface_typed_states(top_root(&snapshot), browser.name);
-    browser.finish().await;
+    check_top_document("/pages/surface.html", surface_typed_states).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn hidden_content_is_excluded_and_hidden_labels_still_name() {
-    let browser = TestBrowser::start().await;
-    browser.open("/pages/surface.html").await;
-    let snapshot = browser.snapshot(None).await;
-    surface_hidden_and_off_screen(top_root(&snapshot), browser.name);
-    browser.finish().await;
+    check_top_document("/pages/surface.html", surface_hidden_and_off_screen).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -278,34 +276,24 @@ async fn password_and_file_values_never_appear() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn shadow_dom_and_slots() {
-    let browser = TestBrowser::start().await;
-    browser.open("/pages/shadow.html").await;
-    let snapshot = browser.snapshot(None).await;
-    shadow_roots_and_slots(top_root(&snapshot), browser.name);
-    browser.finish().await;
+    check_top_document("/pages/shadow.html", shadow_roots_and_slots).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn aria_owns_cycles_and_duplicates() {
-    let browser = TestBrowser::start().await;
-    browser.open("/pages/surface.html").await;
-    let snapshot = browser.snapshot(None).await;
-    surface_owned_list(top_root(&snapshot), browser.name);
-    browser.finish().await;
+    check_top_document("/pages/surface.html", surface_owned_list).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn off_screen_content_is_included() {
-    let browser = TestBrowser::start().await;
-    browser.open("/pages/surface.html").await;
-    let snapshot = browser.snapshot(None).await;
-    let root = top_root(&snapshot);
-    for name in ["Off-screen but present", "Far below the fold"] {
-        expect_node(root, "button", name, browser.name);
-    }
-    browser.finish().await;
+    check_top_document("/pages/surface.html", |root, browser| {
+        for name in ["Off-screen but present", "Far below the fold"] {
+            expect_node(root, "button", name, browser);
+        }
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
