@@ -27,7 +27,8 @@
 // Needs `./scripts/build-wasm` and `node scripts/build-extension.mjs`; builds the release binary
 // when it is missing.
 
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -398,14 +399,17 @@ function readPlaywrightVersion() {
 
 // ---- 4. WebDriver BiDi snapshot ---------------------------------------------------------------
 
-/** Times the BiDi snapshot on every page with the crate's example (one browser for all pages). */
-function measureBidi(origin) {
+/**
+ * Times the BiDi snapshot on every page with the crate's example (one browser for all pages).
+ * Asynchronously: the pages are served by this process, which must stay responsive meanwhile.
+ */
+async function measureBidi(origin) {
   const urls = sizes.flatMap((size) => FLAVOURS.map((flavour) => origin + pagePath(size, flavour)));
   const runs = Math.max(...sizes.map(runsFor));
-  const output = execFileSync(
+  const { stdout: output } = await promisify(execFile)(
     'cargo',
     ['run', '--release', '--quiet', '-p', 'allwright-surface-web', '--example', 'bench_snapshot', '--', '--runs', String(runs), ...urls],
-    { cwd: root, encoding: 'utf8', timeout: 20 * 60_000, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: root, encoding: 'utf8', timeout: 20 * 60_000, maxBuffer: 64 * 1024 * 1024 },
   );
   const results = {};
   for (const line of output.split('\n').filter((text) => text.startsWith('{'))) {
@@ -526,7 +530,7 @@ try {
   console.log('\n2-3. Playwright, bare walk, in-page cores');
   const pw = await measurePlaywright(server.origin, scratch);
   console.log('\n4. WebDriver BiDi snapshot (allwright-surface-web example bench_snapshot)');
-  const bidi = measureBidi(server.origin);
+  const bidi = await measureBidi(server.origin);
 
   report.chromium = pw.version;
   report.playwright = readPlaywrightVersion();

@@ -14,7 +14,9 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
+use allwright_surface_web::launch::{
+    log_tail, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
+};
 use allwright_surface_web::{accessibility_snapshot, SnapshotOptions};
 use serde_json::{json, Value};
 
@@ -79,16 +81,23 @@ async fn launch(browser: &str, folder: &std::path::Path) -> Result<LaunchedBrows
         "chromium" => {
             let mut options = ChromiumLaunchOptions::new(folder.join("profile"));
             options.environment = environment;
+            options.log_path = Some(folder.join("browser.log"));
             LaunchedBrowser::launch_chromium(&options).await
         }
         "firefox" => {
             let mut options = FirefoxLaunchOptions::new(folder.join("profile"));
             options.environment = environment;
+            options.log_path = Some(folder.join("browser.log"));
             LaunchedBrowser::launch_firefox(&options).await
         }
         other => return Err(format!("unknown browser {other}: use chromium or firefox")),
     };
-    launched.map_err(|error| format!("launch {browser}: {error}"))
+    launched.map_err(|error| {
+        format!(
+            "launch {browser}: {error}\n{}",
+            log_tail(&folder.join("browser.log"), 20)
+        )
+    })
 }
 
 async fn measure(
@@ -131,8 +140,11 @@ async fn measure(
 
 async fn try_main() -> Result<(), String> {
     let arguments = parse_arguments()?;
+    // A short name: Chromium puts its singleton socket under TMPDIR (set to a folder in here),
+    // and a Unix socket path over 107 bytes makes it exit at start, which happened under
+    // tests/browser/bench.mjs, whose own TMPDIR is a temporary folder already.
     let folder = tempfile::Builder::new()
-        .prefix("allwright-bench-snapshot-")
+        .prefix("awbs-")
         .tempdir()
         .map_err(|error| error.to_string())?;
     let launched = launch(&arguments.browser, folder.path()).await?;
