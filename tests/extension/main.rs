@@ -2,6 +2,7 @@
 //! allwright: through `allwright mcp` and the official MCP client. See tests/README.md.
 
 mod actions;
+mod bidi_snapshot;
 mod csp;
 mod devtools;
 mod lifecycle;
@@ -43,6 +44,7 @@ const SURFACE: &[(&str, Check)] = checks![
     surface::navigation_timeouts,
     csp::strict_pages_work_and_stay_silent,
     registry::lookup_stale_refs_and_suggestions,
+    bidi_snapshot::bidi_snapshot_equals_the_extensions,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -19,7 +19,11 @@ use serde_json::{json, Value};
 #[path = "../support/fixture_server.rs"]
 pub mod fixture_server;
 
+#[path = "../support/snapshot_checks.rs"]
+pub mod snapshot_checks;
+
 use fixture_server::FixtureServer;
+pub use snapshot_checks::{find, nodes};
 
 /// Every wait is bounded: a hang is a failure with a message.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -344,6 +348,13 @@ impl Session {
             .unwrap_or_else(|error| panic!("BiDi navigate {url}: {error}"));
     }
 
+    /// The browser's BiDi connection and the tab's top-level context: the WebDriver BiDi surface
+    /// reads the same page as the extension through them (tests/extension/bidi_snapshot.rs).
+    pub fn bidi(&self) -> (&allwright_surface_web::BidiConnection, &str) {
+        let launched = self.launched.as_ref().expect("browser");
+        (launched.bidi(), self.context.as_str())
+    }
+
     /// Chromium's DevTools address, for oracle checks.
     pub fn chromium_debugger_address(&self) -> Option<String> {
         self.launched
@@ -392,26 +403,6 @@ fn from_remote_value(value: &Value) -> Value {
         }
         _ => Value::Null,
     }
-}
-
-/// Every node of a snapshot document tree, depth first, with its depth.
-pub fn nodes(root: &Value) -> Vec<&Value> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        out.push(node);
-        if let Some(children) = node["children"].as_array() {
-            stack.extend(children.iter().rev());
-        }
-    }
-    out
-}
-
-/// The first node with this role and name in a document tree.
-pub fn find<'a>(root: &'a Value, role: &str, name: &str) -> Option<&'a Value> {
-    nodes(root)
-        .into_iter()
-        .find(|node| node["role"] == role && node["name"] == name)
 }
 
 /// The strings of a JSON array (suggestions, evidence); anything else gives none.
