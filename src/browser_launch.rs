@@ -21,6 +21,12 @@ use crate::local_socket::SOCKET_ENVIRONMENT_VARIABLE;
 use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
 
+/// Whether the BiDi session leaves user prompts (alert, confirm, prompt) open. A prompt left open
+/// blocks the page's scripts, so it stays open only where the MCP server reports it to the agent
+/// (`dialog_open`) and answers it (`handle_dialog`); without that, the session dismisses it as the
+/// WebDriver default does, so a page that alerts cannot hang every later call.
+const KEEP_USER_PROMPTS_OPEN: bool = false;
+
 /// How long the extension may take, after installation, to start the host and say hello.
 const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -205,6 +211,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
             )?;
             let mut options = ChromiumLaunchOptions::new(user_data_dir);
             options.headless = request.headless;
+            options.keep_user_prompts_open = KEEP_USER_PROMPTS_OPEN;
             options.environment = environment;
             options.log_path = Some(browser_log.clone());
             let browser = LaunchedBrowser::launch_chromium(&options).await;
@@ -222,6 +229,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
             )?;
             let mut options = FirefoxLaunchOptions::new(root.join("profile"));
             options.headless = request.headless;
+            options.keep_user_prompts_open = KEEP_USER_PROMPTS_OPEN;
             options.environment = environment;
             options.log_path = Some(browser_log.clone());
             let browser = LaunchedBrowser::launch_firefox(&options).await;
