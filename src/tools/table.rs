@@ -212,6 +212,51 @@ Common errors: frame_detached or script_failed (the page changed during the capt
         host_wait: OWN_BUDGET,
     },
     ToolDefinition {
+        name: "screenshot",
+        title: "Take a screenshot",
+        description: "Takes a picture of what the tab shows: the viewport, or one element by its ref_N (scrolled into view first, cropped to its box).\n\
+Returns an image (PNG or JPEG) and {width, height, format, scope, method}: the image's size in device pixels, `scope` \"viewport\", \"element\" or \"fullPage\", and `method`, how it was taken (\"captureVisibleTab\" in your own browser).\n\
+Read the page with get_accessibility_tree first and use this only when you need to see it: layout, colours, images, charts, canvas, or to check what the tree says. A screenshot costs far more than the tree and gives you no refs to act on.\n\
+In the user's own browser only the visible part of the active tab can be captured: fullPage is refused there (not_supported_here), and an element inside a frame is refused when the frame's position cannot be found.\n\
+Common errors: tab_not_visible (the tab is not the active tab of its window: call select_tab first, or leave tabId out), not_supported_here (fullPage needs a browser allwright launched: take the viewport instead, scrolling with scroll), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element has no visible box), page_blocked (an alert, confirm, prompt or beforeunload dialog holds the page: ask the user to answer it).",
+        arguments: &[
+            Argument {
+                name: "ref_id",
+                kind: ArgumentKind::ElementReference,
+                required: false,
+                default: None,
+                example: Some(Literal::Text("ref_12")),
+                description: "Capture only this element (a ref_N printed by get_accessibility_tree), cropped to its box. Leave it out to capture the viewport.",
+            },
+            Argument {
+                description: "The frame whose tree printed ref_id (accessibility_snapshot names each frame's document `tab-T.frame-F`; F is its frameId). Leave it out for the top document (frame 0).",
+                ..ACTION_FRAME_ID
+            },
+            Argument {
+                name: "fullPage",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: Some(Literal::Boolean(false)),
+                example: None,
+                description: "true: the whole page, beyond the viewport (only in a browser allwright launched; not with ref_id).",
+            },
+            Argument {
+                name: "format",
+                kind: ArgumentKind::Choice(&["png", "jpeg"]),
+                required: false,
+                default: Some(Literal::Text("png")),
+                example: None,
+                description: "\"png\" (exact colours, larger) or \"jpeg\" (smaller, for photos and busy pages).",
+            },
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
         name: "navigate",
         title: "Open a URL",
         description: "Opens a URL in the tab and waits for the page's load event.\n\
@@ -600,6 +645,7 @@ mod tests {
                 tool.name,
                 "get_accessibility_tree"
                     | "accessibility_snapshot"
+                    | "screenshot"
                     | "list_tabs"
                     | "wait_for_stable"
             );

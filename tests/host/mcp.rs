@@ -64,9 +64,10 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 16] = [
+const FULL_TIER: [&str; 17] = [
     "get_accessibility_tree",
     "accessibility_snapshot",
+    "screenshot",
     "navigate",
     "click_ax",
     "type_ax",
@@ -137,7 +138,7 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
         tree_tool.input_schema["properties"]["filter"]["enum"],
         json!(["all", "visible", "interactive"])
     );
-    assert_eq!(tools[2].input_schema["required"], json!(["url"]));
+    assert_eq!(tools[3].input_schema["required"], json!(["url"]));
 
     let result = client
         .call_tool(
@@ -447,6 +448,7 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
         [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "scroll",
             "go_back",
