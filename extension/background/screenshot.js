@@ -135,17 +135,7 @@ async function elementInTopViewport(tabId, frameId, ref_id) {
     const frame = await api.webNavigation.getFrame({ tabId, frameId: child }).catch(() => null);
     const parent = frame?.parentFrameId;
     if (typeof parent !== "number" || parent < 0) frameNotPlaced(child);
-    /** @type {FrameOffsetResult} */
-    let placed;
-    try {
-      placed = await callFrame(tabId, parent, messages.contentToolRequest("frame_offset", { childFrameId: child }), {
-        deadline,
-        frameLabel: `frame ${parent}`,
-      });
-    } catch (failure) {
-      if (failure instanceof ToolFailure && failure.error.code === "frame_not_found") frameNotPlaced(child);
-      throw failure;
-    }
+    const placed = await framePlacement(tabId, child, parent, deadline);
     visible = intersect(
       { ...visible, x: visible.x + placed.offset.x, y: visible.y + placed.offset.y },
       placed.viewport,
@@ -154,6 +144,26 @@ async function elementInTopViewport(tabId, frameId, ref_id) {
     child = parent;
   }
   return { visible, topViewport: viewport };
+}
+
+/**
+ * Where frame `child` sits in frame `parent`: asked of the child first (a same-origin child sees
+ * its frame element), then of the parent (Firefox names a cross-origin child's element too).
+ * @returns {Promise<FrameOffsetResult>}
+ */
+async function framePlacement(tabId, child, parent, deadline) {
+  const askers = [
+    { frameId: child, request: messages.contentToolRequest("frame_offset", {}) },
+    { frameId: parent, request: messages.contentToolRequest("frame_offset", { childFrameId: child }) },
+  ];
+  for (const { frameId, request } of askers) {
+    try {
+      return await callFrame(tabId, frameId, request, { deadline, frameLabel: `frame ${frameId}` });
+    } catch (failure) {
+      if (!(failure instanceof ToolFailure && failure.error.code === "frame_not_found")) throw failure;
+    }
+  }
+  frameNotPlaced(child);
 }
 
 /** @returns {never} */

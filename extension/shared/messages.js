@@ -55,7 +55,7 @@
  * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
  * @typedef {{ref_id: string}} ElementRectArguments
- * @typedef {{childFrameId: number}} FrameOffsetArguments
+ * @typedef {{childFrameId?: number}} FrameOffsetArguments
  * @typedef {{rect: Rect, viewport: {width: number, height: number}, devicePixelRatio: number}} ElementRectResult
  * @typedef {{offset: {x: number, y: number}, viewport: {width: number, height: number}}} FrameOffsetResult
  * @typedef {{x: number, y: number, width: number, height: number}} Rect

@@ -21,7 +21,7 @@ async fn read_tree(session: &Session) -> String {
 }
 
 /// The ref on the first line that starts with `role "name"`, as an agent would pick it.
-fn find_ref(tree: &str, role: &str, name: &str) -> Option<String> {
+pub fn find_ref(tree: &str, role: &str, name: &str) -> Option<String> {
     let start = format!("{role} \"{name}\" [ref_");
     tree.lines()
         .map(str::trim_start)
@@ -32,7 +32,7 @@ fn find_ref(tree: &str, role: &str, name: &str) -> Option<String> {
 
 /// Reads the tree (again and again for up to five seconds: a page may still be rendering) until
 /// it shows `role "name"`, and returns that element's ref.
-async fn ref_of(session: &Session, role: &str, name: &str) -> String {
+pub async fn ref_of(session: &Session, role: &str, name: &str) -> String {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     loop {
         let tree = read_tree(session).await;
@@ -50,12 +50,12 @@ async fn ref_of(session: &Session, role: &str, name: &str) -> String {
 }
 
 /// The fixture's published state.
-async fn state(session: &Session) -> Value {
+pub async fn state(session: &Session) -> Value {
     session.evaluate_json("window.fixtureState ?? null").await
 }
 
 /// Waits up to five seconds for the fixture's state to satisfy `wanted`, and returns it.
-async fn state_when(session: &Session, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+pub async fn state_when(session: &Session, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     loop {
         let current = state(session).await;
@@ -69,7 +69,7 @@ async fn state_when(session: &Session, what: &str, wanted: impl Fn(&Value) -> bo
     }
 }
 
-async fn open(session: &Session, page: &str) {
+pub async fn open(session: &Session, page: &str) {
     session
         .open(&fixtures().url(&format!("/pages/actions/{page}.html")))
         .await;

@@ -4,8 +4,10 @@
 mod actions;
 mod csp;
 mod devtools;
+mod hover_and_prompts;
 mod lifecycle;
 mod registry;
+mod screenshot;
 mod support;
 mod surface;
 mod wpt;
@@ -113,4 +115,22 @@ async fn chromium_actions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_actions() {
     run(Browser::Firefox, SessionOptions::default(), ACTIONS).await;
+}
+
+/// Screenshots, hover's pointer events and pages blocked by a prompt, in the user's own browser
+/// (the extension's paths; a browser allwright launched takes BiDi's instead).
+const USER_BROWSER: &[(&str, Check)] = checks![
+    screenshot::viewport_elements_formats_and_refusals,
+    hover_and_prompts::hover_enters_ancestors_and_reports_css_hover,
+    hover_and_prompts::click_that_opens_an_alert_is_reported_as_blocked,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_screenshots_hover_and_prompts() {
+    run(Browser::Chromium, SessionOptions::default(), USER_BROWSER).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_screenshots_hover_and_prompts() {
+    run(Browser::Firefox, SessionOptions::default(), USER_BROWSER).await;
 }

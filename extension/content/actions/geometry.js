@@ -69,25 +69,50 @@ function frameElements() {
 }
 
 /**
- * frame_offset: where the viewport of the child frame `childFrameId` starts in this frame's
- * viewport: the frame element's content box (border box moved in by its border and padding).
- * `runtime.getFrameId(element)` names a frame element's frame in the extension's frame ids
- * (WebExtensions, runtime.getFrameId: Chrome 106, Firefox 96), so cross-origin children are found
- * without asking them anything.
- * @param {FrameOffsetArguments} args
- * @returns {FrameOffsetResult}
+ * The content box of a frame element (its border box moved in by its border and padding): where
+ * the frame's viewport starts, in the viewport of the document that holds the element.
+ * @param {Element} frameElement
  */
-export function frameOffset({ childFrameId }) {
-  const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
-  const frameElement = frameElements().find((element) => runtime.getFrameId(element) === childFrameId);
-  if (frameElement === undefined) {
-    throw messages.toolError("frame_not_found", `frame ${childFrameId} is not laid out in its parent document`, {
-      hint: "The frame may have been removed or hidden; read the page again.",
-    });
-  }
+function contentBoxOrigin(frameElement) {
   const box = frameElement.getBoundingClientRect();
   const style = getComputedStyle(frameElement);
   const inset = (side) =>
     parseFloat(style.getPropertyValue(`border-${side}-width`)) + parseFloat(style.getPropertyValue(`padding-${side}`));
-  return { offset: { x: box.x + inset("left"), y: box.y + inset("top") }, viewport: viewportSize() };
+  return { x: box.x + inset("left"), y: box.y + inset("top") };
+}
+
+/**
+ * frame_offset: where a frame's viewport starts in its parent's viewport, and the parent's
+ * viewport size.
+ * - Without `childFrameId`, asked of the frame itself: its own frame element, which the DOM gives
+ *   a same-origin child (HTML, `window.frameElement`; null across origins).
+ * - With `childFrameId`, asked of the parent: the frame element whose frame has that id.
+ *   `runtime.getFrameId(element)` names it (WebExtensions, runtime.getFrameId; Firefox has it,
+ *   Chromium does not), so in Firefox cross-origin children are found too.
+ * @param {FrameOffsetArguments} args
+ * @returns {FrameOffsetResult}
+ */
+export function frameOffset({ childFrameId }) {
+  if (childFrameId === undefined) {
+    const ownFrameElement = window.frameElement;
+    if (ownFrameElement === null) {
+      throw messages.toolError("frame_not_found", "this frame cannot see its frame element (another origin)");
+    }
+    const parentWindow = /** @type {Window} */ (window.parent);
+    return {
+      offset: contentBoxOrigin(ownFrameElement),
+      viewport: { width: parentWindow.innerWidth, height: parentWindow.innerHeight },
+    };
+  }
+  const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
+  const frameElement =
+    typeof runtime.getFrameId === "function"
+      ? frameElements().find((element) => runtime.getFrameId(element) === childFrameId)
+      : undefined;
+  if (frameElement === undefined) {
+    throw messages.toolError("frame_not_found", `frame ${childFrameId} is not found in its parent document`, {
+      hint: "The frame may have been removed; read the page again.",
+    });
+  }
+  return { offset: contentBoxOrigin(frameElement), viewport: viewportSize() };
 }

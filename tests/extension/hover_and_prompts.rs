@@ -1,0 +1,216 @@
+//! hover's synthetic pointer in the user's own browser (the boundary events a real pointer
+//! causes, on the ancestors it enters and leaves, across a shadow boundary; the notice when CSS
+//! `:hover` cannot be applied), and a click that opens an alert: `page_blocked` (or, while
+//! Chrome's debugger is attached, `dialog_open`), not a timeout (docs/protocol.md).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::actions::{open, ref_of, state, state_when};
+use crate::support::{strings, Session};
+
+/// The recorded events from index `from` on: [type, target id, relatedTarget id, pointerId,
+/// pointerType, isPrimary, clientX, clientY] (fixtures/pages/actions/hover-menus.html).
+async fn events_since(session: &Session, from: usize) -> Vec<Value> {
+    state(session).await["events"]
+        .as_array()
+        .map(|events| events.iter().skip(from).cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The target ids of the events of one type, in order, leaving out elements without an id.
+fn targets_of(events: &[Value], kind: &str) -> Vec<String> {
+    events
+        .iter()
+        .filter(|event| event[0] == kind)
+        .filter_map(|event| event[1].as_str())
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn first_index(events: &[Value], kind: &str) -> usize {
+    events
+        .iter()
+        .position(|event| event[0] == kind)
+        .unwrap_or_else(|| panic!("no {kind} in {events:?}"))
+}
+
+pub async fn hover_enters_ancestors_and_reports_css_hover(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "hover-menus").await;
+
+    // From outside the page onto the inner button of a wrapper that listens for mouseenter.
+    let files = ref_of(session, "button", "Files").await;
+    let hovered = session.ok("hover", json!({"ref_id": files})).await;
+    eprintln!("DEBUG {}", session.ok("get_accessibility_tree", json!({})).await["tree"]);
+    assert_eq!(hovered["progress"], "observed", "{browser}: {hovered}");
+    assert!(hovered.get("cssHover").is_none(), "{browser}: {hovered}");
+    let after_files = state_when(session, "the Files menu opened", |state| {
+        state["filesOpen"] == true
+    })
+    .await;
+    let events = events_since(session, 0).await;
+    let order = [
+        "pointerover",
+        "pointerenter",
+        "mouseover",
+        "mouseenter",
+        "pointermove",
+        "mousemove",
+    ]
+    .map(|kind| first_index(&events, kind));
+    assert!(
+        order.windows(2).all(|pair| pair[0] < pair[1]),
+        "{browser}: the order of {events:?}"
+    );
+    // Enter events go to every element entered, outermost first.
+    assert_eq!(
+        targets_of(&events, "pointerenter"),
+        ["files-wrapper", "files"],
+        "{browser}"
+    );
+    assert_eq!(
+        targets_of(&events, "mouseenter"),
+        ["files-wrapper", "files"],
+        "{browser}"
+    );
+    assert_eq!(targets_of(&events, "mouseover"), ["files"], "{browser}");
+    let box_of_files = session
+        .evaluate_json("document.getElementById('files').getBoundingClientRect()")
+        .await;
+    for event in events.iter().filter(|event| {
+        event[0]
+            .as_str()
+            .is_some_and(|kind| kind.starts_with("pointer"))
+    }) {
+        assert_eq!(
+            event[2],
+            Value::Null,
+            "{browser}: from outside, no relatedTarget: {event}"
+        );
+        assert_eq!(
+            (&event[3], &event[4], &event[5]),
+            (&json!(1), &json!("mouse"), &json!(true)),
+            "{browser}: {event}"
+        );
+        let (x, y) = (
+            event[6].as_f64().unwrap_or(-1.0),
+            event[7].as_f64().unwrap_or(-1.0),
+        );
+        let inside = |low: &str, size: &str, value: f64| {
+            let start = box_of_files[low].as_f64().unwrap_or(0.0);
+            value >= start && value <= start + box_of_files[size].as_f64().unwrap_or(0.0)
+        };
+        assert!(
+            inside("x", "width", x) && inside("y", "height", y),
+            "{browser}: {event} in {box_of_files}"
+        );
+    }
+
+    // On to a button in a shadow tree, inside a wrapper that listens for pointerenter: the Files
+    // wrapper is left (its mouseleave closes the menu), the Edit wrapper entered.
+    let seen = after_files["events"].as_array().map_or(0, Vec::len);
+    let edit = ref_of(session, "button", "Edit").await;
+    let hovered = session.ok("hover", json!({"ref_id": edit})).await;
+    assert_eq!(hovered["progress"], "observed", "{browser}: {hovered}");
+    state_when(session, "Edit opened and Files closed", |state| {
+        state["editOpen"] == true && state["filesOpen"] == false
+    })
+    .await;
+    let events = events_since(session, seen).await;
+    assert!(
+        first_index(&events, "pointerout") < first_index(&events, "pointerover"),
+        "{browser}: {events:?}"
+    );
+    assert_eq!(
+        targets_of(&events, "pointerleave"),
+        ["files", "files-wrapper"],
+        "{browser}: leave goes innermost first"
+    );
+    assert_eq!(
+        targets_of(&events, "mouseleave"),
+        ["files", "files-wrapper"],
+        "{browser}"
+    );
+    // The enter events inside the shadow tree stay there (they are not composed); the document
+    // hears the wrapper and the host, outermost first.
+    assert_eq!(
+        targets_of(&events, "pointerenter"),
+        ["edit-wrapper", "edit-host"],
+        "{browser}"
+    );
+    let out = events
+        .iter()
+        .find(|event| event[0] == "mouseout")
+        .expect("a mouseout");
+    assert_eq!(out[1], "files", "{browser}: {out}");
+    assert_eq!(
+        out[2], "edit-host",
+        "{browser}: relatedTarget retargeted to the host: {out}"
+    );
+
+    // A CSS-only menu: the page's listeners ran, but `:hover` cannot be applied.
+    let view = ref_of(session, "button", "View").await;
+    let hovered = session.ok("hover", json!({"ref_id": view})).await;
+    assert_eq!(hovered["cssHover"], "not_applied", "{browser}: {hovered}");
+    assert!(
+        strings(&hovered["hints"])
+            .iter()
+            .any(|hint| hint.starts_with("css_hover_not_applied")),
+        "{browser}: {hovered}"
+    );
+    assert_ne!(hovered["progress"], "observed", "{browser}: {hovered}");
+    assert!(
+        hovered["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains(":hover")),
+        "{browser}: {hovered}"
+    );
+}
+
+pub async fn click_that_opens_an_alert_is_reported_as_blocked(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "alert").await;
+    let save = ref_of(session, "button", "Save").await;
+    let started = Instant::now();
+    let outcome = session.call("click_ax", json!({"ref_id": save})).await;
+    let waited = started.elapsed();
+    let error = match outcome {
+        Err(error) => error.0,
+        Ok(result) => {
+            panic!("{browser}: the alert did not block the page (was it dismissed?): {result}")
+        }
+    };
+    assert!(
+        ["page_blocked", "dialog_open"].contains(&error["code"].as_str().unwrap_or("")),
+        "{browser}: {error}"
+    );
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("alert")),
+        "{browser}: {error}"
+    );
+    assert!(
+        error["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("user")),
+        "{browser}: {error}"
+    );
+    assert!(
+        waited < Duration::from_secs(20),
+        "{browser}: answered after {waited:?}"
+    );
+
+    // The user answers the alert; the page goes on as it would have.
+    assert!(
+        session.answer_prompt(true).await,
+        "{browser}: an alert was open"
+    );
+    state_when(session, "the page saved after the alert", |state| {
+        state["saved"] == true
+    })
+    .await;
+}
