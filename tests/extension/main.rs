@@ -122,7 +122,8 @@ async fn firefox_actions() {
 const USER_BROWSER: &[(&str, Check)] = checks![
     screenshot::viewport_elements_formats_and_refusals,
     hover_and_prompts::hover_enters_ancestors_and_reports_css_hover,
-    hover_and_prompts::click_that_opens_an_alert_is_reported_as_blocked,
+    hover_and_prompts::click_on_a_page_that_stops_answering_is_page_blocked,
+    hover_and_prompts::click_that_opens_an_alert_is_never_a_timeout,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
