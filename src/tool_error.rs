@@ -30,9 +30,10 @@ pub struct ToolError {
     pub hint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<Value>>,
-    /// With `dialog_open`: the user prompt that holds the page.
+    /// With `dialog_open`: the user prompt that holds the page. Boxed: errors travel in every
+    /// `Result` of the binary, and the rare prompt should not make them all larger.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dialog: Option<OpenDialog>,
+    pub dialog: Option<Box<OpenDialog>>,
 }
 
 /// A user prompt open in a page (HTML, "User prompts": `alert`, `confirm`, `prompt`, and the

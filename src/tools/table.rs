@@ -294,7 +294,7 @@ Read `progress` first:\n\
 Never retry a click whose retryAllowed is false.\n\
 `method`: \"synthetic\" (a script click); in Chrome, \"trusted-fallback\" when the page ignored it and allwright sent one real mouse click to a safe target (never to form controls, toggles, downloads, targets in forms or with names like Delete or Pay). Firefox always says \"synthetic\".\n\
 Which tool: click_ax for buttons, links, checkboxes, radios, tabs and menu items; type_ax or set_field for text fields; select_option for <select> elements and listboxes; hover for menus that open on hover.\n\
-Common errors: ref_not_found (the element is gone: use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out: read the tree again), frame_not_found (wrong frameId), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+Common errors: ref_not_found (the element is gone: use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out: read the tree again), frame_not_found (wrong frameId), no_tab (call navigate first), page_blocked (the page stopped answering, most likely behind an alert, confirm, prompt or \"leave page?\" dialog: ask the user to answer it, do not click again), dialog_open (the click opened such a dialog; `dialog` gives its type and text), not_connected (no browser with the extension is reachable: tell the user).",
         arguments: &[
             target("The element to click: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
@@ -397,9 +397,10 @@ Common errors: option_not_found (no option has that label or value: `suggestions
         name: "hover",
         title: "Hover over an element",
         description: "Moves the pointer over an element by its ref_N, for menus, tooltips and previews that open on hover.\n\
-Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
+Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect, cssHover?}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
+In the user's own browser the pointer is simulated: the page's pointer and mouse handlers run, but CSS :hover rules cannot apply; `cssHover: \"not_applied\"` says the page styles this element on :hover (a CSS-only menu may not open: try click_ax).\n\
 Menus that open on click take click_ax, not hover.\n\
-Common errors: ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is not laid out: it may be hidden or removed).",
+Common errors: ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is not laid out: it may be hidden or removed), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
         arguments: &[
             target("The element to hover: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
@@ -419,7 +420,7 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
 The key events are synthetic, so the browser runs no default action of its own; allwright performs the usual one itself and names it in `defaultAction` (\"submit\", \"click\", \"focus_next\", \"focus_previous\", \"insert_text\", \"delete_backward\", \"select_all\").\n\
 Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, key, modifiers, defaultAction?}.\n\
 Use it to drive widgets by keyboard (menus, listboxes, dialogs: Escape closes them) and to press Enter in a field. To type text, use type_ax or set_field, which type a whole string at once.\n\
-Common errors: invalid_arguments (key must be one key name, at most 32 characters; modifiers only Alt, Control, Meta, Shift, each once), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out).",
+Common errors: invalid_arguments (key must be one key name, at most 32 characters; modifiers only Alt, Control, Meta, Shift, each once), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
         arguments: &[
             Argument {
                 name: "key",
@@ -698,5 +699,26 @@ mod tests {
             );
         }
         assert!(description("go_back").contains("no_history"));
+        for needed in ["page_blocked", "dialog_open", "ask the user"] {
+            assert!(
+                description("click_ax").contains(needed),
+                "click_ax: {needed}"
+            );
+        }
+        for needed in ["cssHover", ":hover", "page_blocked"] {
+            assert!(description("hover").contains(needed), "hover: {needed}");
+        }
+        for needed in [
+            "tab_not_visible",
+            "select_tab",
+            "not_supported_here",
+            "ref_not_found",
+            "page_blocked",
+        ] {
+            assert!(
+                description("screenshot").contains(needed),
+                "screenshot: {needed}"
+            );
+        }
     }
 }
