@@ -233,13 +233,14 @@ const hoverWithSyntheticEvents = pageAction("hover_element", "hover", withoutTar
 /**
  * hover: synthetic pointer and mouse events (content/actions/hover.js). When nothing showed and
  * the page styles the target with `:hover` rules, which synthetic events cannot apply, the hint
- * says so instead of suggesting the page ignored the hover (docs/protocol.md, "Action results").
+ * says why instead of suggesting that the page ignored the hover (docs/protocol.md, "Action
+ * results").
  */
 export async function hover(args) {
   const result = await hoverWithSyntheticEvents(args);
   if (result.cssHover === "not_applied" && result.progress !== "observed") {
     result.hint =
-      "This element opens on CSS :hover, which synthetic events cannot apply in your own browser. Try click_ax on it (many hover menus also open on click), or ask the user to point at it; a browser allwright launched hovers with the real pointer.";
+      "No observable effect: the page opens this element on CSS :hover, which synthetic events cannot apply in your own browser. Try click_ax on it (many hover menus also open on click), or ask the user to point at it; a browser allwright launched hovers with the real pointer.";
   }
   return result;
 }

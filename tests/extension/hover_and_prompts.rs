@@ -268,3 +268,42 @@ pub async fn click_that_opens_an_alert_is_never_a_timeout(session: &Session) {
     .await;
     assert_eq!(after["saved"], true, "{browser}: {after}");
 }
+
+/// Chrome: the prompt opened by click_ax's trusted click is seen through the debugger
+/// (`Page.javascriptDialogOpening`) and reported as dialog_open with its type and text. The
+/// tests' BiDi session dismisses it right after; the report stands. Firefox has no trusted
+/// fallback, so its synthetic click is ignored by the button and opens nothing.
+pub async fn trusted_click_that_opens_an_alert_is_dialog_open(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "alert").await;
+    let notice = ref_of(session, "button", "Show notice").await;
+    let outcome = session.call("click_ax", json!({"ref_id": notice})).await;
+    if session.browser == crate::support::Browser::Firefox {
+        let result = outcome.unwrap_or_else(|error| panic!("{browser}: {}", error.0));
+        assert_eq!(result["method"], "synthetic", "{browser}: {result}");
+        return;
+    }
+    let error = match outcome {
+        Err(error) => error.0,
+        Ok(result) => panic!("{browser}: the trusted click's alert was not reported: {result}"),
+    };
+    assert_eq!(error["code"], "dialog_open", "{browser}: {error}");
+    assert_eq!(
+        error["dialog"],
+        json!({"type": "alert", "message": "Notice shown"}),
+        "{browser}: {error}"
+    );
+    assert!(
+        error["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("user")),
+        "{browser}: {error}"
+    );
+    // Whoever answers the alert (here the test session's prompt handler), the page goes on.
+    session.answer_prompt(true).await;
+    let after = state_within(session, Duration::from_secs(5), |state| {
+        state["noticed"] == true
+    })
+    .await;
+    assert_eq!(after["noticed"], true, "{browser}: {after}");
+}

@@ -124,6 +124,7 @@ const USER_BROWSER: &[(&str, Check)] = checks![
     hover_and_prompts::hover_enters_ancestors_and_reports_css_hover,
     hover_and_prompts::click_on_a_page_that_stops_answering_is_page_blocked,
     hover_and_prompts::click_that_opens_an_alert_is_never_a_timeout,
+    hover_and_prompts::trusted_click_that_opens_an_alert_is_dialog_open,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
