@@ -99,6 +99,14 @@ const fn target(description: &'static str) -> Argument {
     }
 }
 
+/// `ref_id` of the tools that work on the page, or on one element when it is given.
+const fn optional_target(description: &'static str) -> Argument {
+    Argument {
+        required: false,
+        ..target(description)
+    }
+}
+
 pub const TOOLS: &[ToolDefinition] = &[
     ToolDefinition {
         name: "get_accessibility_tree",
@@ -138,14 +146,7 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
                 example: None,
                 description: "Hard limit on the tree's length; longer output is paged and marked autoDegraded.",
             },
-            Argument {
-                name: "ref_id",
-                kind: ArgumentKind::ElementReference,
-                required: false,
-                default: None,
-                example: Some(Literal::Text("ref_12")),
-                description: "Read only the subtree of this element (a ref_N from an earlier tree), for example one message of a thread.",
-            },
+            optional_target("Read only the subtree of this element (a ref_N from an earlier tree), for example one message of a thread."),
             Argument {
                 name: "page",
                 kind: ArgumentKind::Integer { minimum: 1, maximum: 1_000_000 },
@@ -220,14 +221,7 @@ Read the page with get_accessibility_tree first and use this only when you need 
 In the user's own browser only the visible part of the active tab can be captured: fullPage is refused there (not_supported_here), and an element inside a frame is refused when the frame's position cannot be found.\n\
 Common errors: tab_not_visible (the tab is not the active tab of its window: call select_tab first, or leave tabId out), not_supported_here (fullPage needs a browser allwright launched: take the viewport instead, scrolling with scroll), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element has no visible box), page_blocked (an alert, confirm, prompt or beforeunload dialog holds the page: ask the user to answer it).",
         arguments: &[
-            Argument {
-                name: "ref_id",
-                kind: ArgumentKind::ElementReference,
-                required: false,
-                default: None,
-                example: Some(Literal::Text("ref_12")),
-                description: "Capture only this element (a ref_N printed by get_accessibility_tree), cropped to its box. Leave it out to capture the viewport.",
-            },
+            optional_target("Capture only this element (a ref_N printed by get_accessibility_tree), cropped to its box. Leave it out to capture the viewport."),
             Argument {
                 description: "The frame whose tree printed ref_id (accessibility_snapshot names each frame's document `tab-T.frame-F`; F is its frameId). Leave it out for the top document (frame 0).",
                 ..ACTION_FRAME_ID
@@ -438,14 +432,7 @@ Common errors: invalid_arguments (key must be one key name, at most 32 character
                 example: None,
                 description: "Modifier keys held during the press, each at most once, for example [\"Control\"] or [\"Shift\", \"Meta\"]. Leave it out for none.",
             },
-            Argument {
-                name: "ref_id",
-                kind: ArgumentKind::ElementReference,
-                required: false,
-                default: None,
-                example: Some(Literal::Text("ref_12")),
-                description: "Focus this element (a ref_N printed by get_accessibility_tree) and press the key there. Leave it out to press the key on the focused element.",
-            },
+            optional_target("Focus this element (a ref_N printed by get_accessibility_tree) and press the key there. Leave it out to press the key on the focused element."),
             ACTION_FRAME_ID,
             TAB_ID,
         ],
@@ -463,14 +450,7 @@ Returns {success, progress, evidence, hints, retryAllowed, hint?, target, before
 You rarely need it to read: get_accessibility_tree already includes content outside the viewport, and click_ax, type_ax and hover scroll their target into view themselves. Scroll to load more of an endless list, or before reading with filter \"visible\".\n\
 Common errors: ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (to \"into_view\" needs ref_id).",
         arguments: &[
-            Argument {
-                name: "ref_id",
-                kind: ArgumentKind::ElementReference,
-                required: false,
-                default: None,
-                example: Some(Literal::Text("ref_12")),
-                description: "The element to scroll (or, with to: \"into_view\", to bring into view): a ref_N printed by get_accessibility_tree. Leave it out to scroll the page.",
-            },
+            optional_target("The element to scroll (or, with to: \"into_view\", to bring into view): a ref_N printed by get_accessibility_tree. Leave it out to scroll the page."),
             Argument {
                 name: "direction",
                 kind: ArgumentKind::Choice(&["up", "down", "left", "right"]),

@@ -841,6 +841,34 @@ pub async fn bad_input_and_stale_refs(session: &Session) {
 
 // ---- Frames --------------------------------------------------------------------------------
 
+/// The frame id of the document whose URL ends with `suffix`, as an agent finds it: the
+/// snapshot's context ids are `tab-T.frame-F`.
+pub async fn frame_id_of(session: &Session, suffix: &str) -> i64 {
+    let snapshot = session
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    let documents: Value =
+        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
+    documents["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .find(|document| {
+            document["url"]
+                .as_str()
+                .is_some_and(|url| url.ends_with(suffix))
+        })
+        .and_then(|document| document["contextId"].as_str())
+        .and_then(|context| context.rsplit(".frame-").next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: no frame {suffix} in {documents}",
+                session.browser.name()
+            )
+        })
+}
+
 async fn read_frame_tree(session: &Session, frame_id: i64) -> String {
     session
         .ok("get_accessibility_tree", json!({"frameId": frame_id}))
@@ -855,25 +883,7 @@ pub async fn act_inside_a_cross_origin_frame(session: &Session) {
     session
         .open(&fixtures().url("/pages/frame-actions/top.html"))
         .await;
-    // The frame's id, as an agent finds it: the snapshot's context ids are `tab-T.frame-F`.
-    let snapshot = session
-        .ok("accessibility_snapshot", json!({"format": "json"}))
-        .await;
-    let documents: Value =
-        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
-    let frame_id: i64 = documents["documents"]
-        .as_array()
-        .expect("documents")
-        .iter()
-        .find(|document| {
-            document["url"]
-                .as_str()
-                .is_some_and(|url| url.ends_with("/frame-actions/child.html"))
-        })
-        .and_then(|document| document["contextId"].as_str())
-        .and_then(|context| context.rsplit(".frame-").next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("{browser}: no frame document in {documents}"));
+    let frame_id = frame_id_of(session, "/frame-actions/child.html").await;
 
     let tree = read_frame_tree(session, frame_id).await;
     let city = find_ref(&tree, "textbox", "Frame city").expect("the frame's field");

@@ -8,7 +8,7 @@ use base64::Engine;
 use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 
-use crate::actions::{find_ref, ref_of};
+use crate::actions::{find_ref, frame_id_of, ref_of};
 use crate::support::{fixtures, Session};
 
 /// A decoded RGB(A) picture.
@@ -95,29 +95,6 @@ async fn screenshot_error(session: &Session, arguments: Value) -> Value {
         session.browser.name()
     );
     result.structured_content.expect("the error object")
-}
-
-/// The frame id of the document whose URL ends with `suffix`, as an agent finds it: the
-/// snapshot's context ids are `tab-T.frame-F`.
-async fn frame_id_of(session: &Session, suffix: &str) -> i64 {
-    let snapshot = session
-        .ok("accessibility_snapshot", json!({"format": "json"}))
-        .await;
-    let documents: Value =
-        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
-    documents["documents"]
-        .as_array()
-        .expect("documents")
-        .iter()
-        .find(|document| {
-            document["url"]
-                .as_str()
-                .is_some_and(|url| url.ends_with(suffix))
-        })
-        .and_then(|document| document["contextId"].as_str())
-        .and_then(|context| context.rsplit(".frame-").next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("no frame {suffix} in {documents}"))
 }
 
 pub async fn viewport_elements_formats_and_refusals(session: &Session) {
