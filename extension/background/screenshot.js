@@ -118,9 +118,9 @@ async function requireShown(tab) {
 
 /**
  * The element's visible box in the top document's viewport, in CSS pixels: its box in its own
- * frame, cut to that frame's viewport, then moved by each frame element's position and cut to
- * each parent's viewport in turn.
- * @returns {Promise<{visible: Rect, topViewport: {width: number, height: number}}>}
+ * frame, cut to the part of that frame's viewport that scroll bars leave visible, then moved by
+ * each frame element's position and cut the same way to each parent's viewport in turn.
+ * @returns {Promise<{visible: Rect, topViewport: Viewport}>}
  */
 async function elementInTopViewport(tabId, frameId, ref_id) {
   const deadline = Date.now() + ELEMENT_TIMEOUT_MS;
@@ -226,16 +226,17 @@ function base64Of(bytes) {
 }
 
 /**
- * The part of a box inside a viewport that starts at (0, 0); empty boxes have zero size.
+ * The part of a box inside a viewport's visible area (from (0, 0), scroll bars left out); empty
+ * boxes have zero size.
  * @param {Rect} box
- * @param {{width: number, height: number}} viewport
+ * @param {Viewport} viewport
  * @returns {Rect}
  */
 function intersect(box, viewport) {
   const left = Math.max(0, box.x);
   const top = Math.max(0, box.y);
-  const right = Math.min(viewport.width, box.x + box.width);
-  const bottom = Math.min(viewport.height, box.y + box.height);
+  const right = Math.min(viewport.visibleWidth, box.x + box.width);
+  const bottom = Math.min(viewport.visibleHeight, box.y + box.height);
   return { x: left, y: top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
 }
 

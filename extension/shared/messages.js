@@ -56,8 +56,10 @@
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
  * @typedef {{ref_id: string}} ElementRectArguments
  * @typedef {{childFrameId?: number}} FrameOffsetArguments
- * @typedef {{rect: Rect, viewport: {width: number, height: number}, devicePixelRatio: number}} ElementRectResult
- * @typedef {{offset: {x: number, y: number}, viewport: {width: number, height: number}}} FrameOffsetResult
+ * @typedef {{rect: Rect, viewport: Viewport, devicePixelRatio: number}} ElementRectResult
+ * @typedef {{offset: {x: number, y: number}, viewport: Viewport}} FrameOffsetResult
+ * A viewport in CSS pixels: whole (`width`, `height`) and without scroll bars (`visible...`).
+ * @typedef {{width: number, height: number, visibleWidth: number, visibleHeight: number}} Viewport
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
  * @typedef {{kind: "allwright/tool", tool: "get_accessibility_tree", arguments: TreeArguments}
  *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}

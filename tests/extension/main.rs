@@ -136,3 +136,20 @@ async fn chromium_screenshots_hover_and_prompts() {
 async fn firefox_screenshots_hover_and_prompts() {
     run(Browser::Firefox, SessionOptions::default(), USER_BROWSER).await;
 }
+
+/// The same screenshots at two device pixels per CSS pixel: sizes and crops scale with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_screenshots_at_device_scale_two() {
+    let options = SessionOptions {
+        chromium_flags: vec![
+            "--force-device-scale-factor=2".to_string(),
+            "--window-size=800,600".to_string(),
+        ],
+    };
+    run(
+        Browser::Chromium,
+        options,
+        checks![screenshot::viewport_elements_formats_and_refusals],
+    )
+    .await;
+}

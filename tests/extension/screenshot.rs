@@ -9,7 +9,7 @@ use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 
 use crate::actions::{find_ref, frame_id_of, ref_of};
-use crate::support::{fixtures, Session};
+use crate::support::{fixtures, Browser, Session};
 
 /// A decoded RGB(A) picture.
 struct Picture {
@@ -196,7 +196,49 @@ pub async fn viewport_elements_formats_and_refusals(session: &Session) {
     for (x, y) in [(0, 0), (picture.width - 1, picture.height - 1)] {
         assert!(
             is_colour(picture.rgb(x, y), BLUE),
-            "{browser}: pixel {x},{y} of the blue box: {facts}"
+            "{browser}: pixel {x},{y} of the blue box is {:?} (centre {:?}, one in {:?}): {facts}",
+            picture.rgb(x, y),
+            picture.rgb(picture.width / 2, picture.height / 2),
+            picture.rgb(x.saturating_sub(1).max(1), y.saturating_sub(1).max(1)),
+        );
+    }
+
+    // An element in a cross-origin frame: Firefox names the frame's element from its parent
+    // (runtime.getFrameId); Chromium's extensions cannot place such a frame, and say so.
+    let cross_id = frame_id_of(session, "/screenshot/frame.html?cross-origin").await;
+    let cross_tree = session
+        .ok("get_accessibility_tree", json!({"frameId": cross_id}))
+        .await;
+    let cross_blue = find_ref(
+        cross_tree["tree"].as_str().expect("tree"),
+        "image",
+        "Blue box",
+    )
+    .unwrap_or_else(|| panic!("{browser}: the cross-origin frame's box in {cross_tree}"));
+    let arguments = json!({"ref_id": cross_blue, "frameId": cross_id});
+    if session.browser == Browser::Firefox {
+        let (_, bytes, facts) = screenshot(session, arguments).await;
+        let picture = Picture::decode_png(&bytes);
+        assert_eq!(
+            (picture.width, picture.height),
+            (device(60.0), device(40.0)),
+            "{browser}: {facts}"
+        );
+        assert!(
+            is_colour(picture.rgb(picture.width / 2, picture.height / 2), BLUE),
+            "{browser}: {facts}"
+        );
+    } else {
+        let refused = screenshot_error(session, arguments).await;
+        assert_eq!(
+            refused["code"], "not_supported_here",
+            "{browser}: {refused}"
+        );
+        assert!(
+            refused["message"]
+                .as_str()
+                .is_some_and(|message| message.contains("frame")),
+            "{browser}: {refused}"
         );
     }
 

@@ -15,8 +15,22 @@ function isFullyInViewport(box) {
   return box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight;
 }
 
-/** The viewport's size in CSS pixels (the layout viewport, scroll bars included). */
-const viewportSize = () => ({ width: innerWidth, height: innerHeight });
+/**
+ * A window's viewport in CSS pixels: its whole size, scroll bars included (what a capture of the
+ * window shows), and the part that shows the document, without them (CSSOM View: the root
+ * element's clientWidth and clientHeight; the smaller of the two in quirks mode, where the root's
+ * client size is the document's). Scroll bars are taken to be on the right and at the bottom.
+ * @param {Window} view
+ */
+function viewportOf(view) {
+  const root = view.document.documentElement;
+  return {
+    width: view.innerWidth,
+    height: view.innerHeight,
+    visibleWidth: Math.min(view.innerWidth, root?.clientWidth ?? view.innerWidth),
+    visibleHeight: Math.min(view.innerHeight, root?.clientHeight ?? view.innerHeight),
+  };
+}
 
 /**
  * element_rect: scrolls the element into view unless all of it is already visible, waits for the
@@ -46,7 +60,7 @@ export async function elementRect(args, ax) {
   const box = element.getBoundingClientRect();
   return {
     rect: { x: box.x, y: box.y, width: box.width, height: box.height },
-    viewport: viewportSize(),
+    viewport: viewportOf(window),
     devicePixelRatio,
   };
 }
@@ -98,11 +112,7 @@ export function frameOffset({ childFrameId }) {
     if (ownFrameElement === null) {
       throw messages.toolError("frame_not_found", "this frame cannot see its frame element (another origin)");
     }
-    const parentWindow = /** @type {Window} */ (window.parent);
-    return {
-      offset: contentBoxOrigin(ownFrameElement),
-      viewport: { width: parentWindow.innerWidth, height: parentWindow.innerHeight },
-    };
+    return { offset: contentBoxOrigin(ownFrameElement), viewport: viewportOf(/** @type {Window} */ (window.parent)) };
   }
   const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
   const frameElement =
@@ -114,5 +124,5 @@ export function frameOffset({ childFrameId }) {
       hint: "The frame may have been removed; read the page again.",
     });
   }
-  return { offset: contentBoxOrigin(frameElement), viewport: viewportSize() };
+  return { offset: contentBoxOrigin(frameElement), viewport: viewportOf(window) };
 }
