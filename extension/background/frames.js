@@ -55,17 +55,17 @@ export async function requireFrame(tabId, frameId) {
  * After this long without an answer, the frame is asked whether it runs at all (`ping`), and
  * again after each answered probe.
  */
-const PROBE_AFTER_MS = 2_000;
+export const PROBE_AFTER_MS = 2_000;
 
 /**
  * How long a probe may go unanswered before the frame counts as blocked. Long enough for a frame
  * busy with a large tree (the 10k-element page takes about a second) to answer between its
  * tasks.
  */
-const PROBE_BUDGET_MS = 8_000;
+export const PROBE_BUDGET_MS = 8_000;
 
 /** At the deadline, how long the last probe may take. */
-const LAST_PROBE_BUDGET_MS = 1_000;
+export const LAST_PROBE_BUDGET_MS = 1_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -153,7 +153,7 @@ async function answerOrBlocked(answer, deadline, frame) {
  * counts as alive: the call itself reports that.
  * @returns {Promise<"alive"|"held"|"silent">}
  */
-async function probe({ tabId, frameId }, budgetMs) {
+export async function probe({ tabId, frameId }, budgetMs) {
   const request = messages.contentToolRequest("ping", {});
   const answer = api.tabs.sendMessage(tabId, request, { frameId }).then(
     (reply) => (messages.isContentToolReply(reply) && reply.ok && reply.result.heldByPage === true ? "held" : "alive"),
@@ -168,11 +168,8 @@ async function probe({ tabId, frameId }, budgetMs) {
  * @param {string} label
  * @param {"held"|"silent"} state
  */
-function pageBlockedFailure(label, state) {
-  const evidence =
-    state === "held"
-      ? "the page's own event handler has not returned"
-      : `it stopped answering for ${PROBE_BUDGET_MS / 1000} s`;
+export function pageBlockedFailure(label, state) {
+  const evidence = state === "held" ? "the page's own event handler has not returned" : "it stopped answering";
   return new ToolFailure(
     messages.toolError(
       "page_blocked",
