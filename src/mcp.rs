@@ -2,6 +2,8 @@
 //! their JSON Schemas, validates each call against the same table, forwards it over the local
 //! socket to the native host, and answers with the result object as `structuredContent` and as
 //! JSON text, or with an `isError` result carrying `{code, message, hint?, suggestions?}`.
+//! `screenshot` is asked of a [`ScreenshotSource`] instead and answers with an image content
+//! block before its facts (src/screenshot.rs).
 
 use std::sync::Arc;
 
@@ -17,6 +19,7 @@ use tokio::signal::unix::{signal, SignalKind};
 use crate::browser_launch::{self, LaunchRequest};
 use crate::host_client::HostClient;
 use crate::log;
+use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 use crate::tools::{self, Tier, ToolDefinition};
 
@@ -26,7 +29,8 @@ Start with get_accessibility_tree: it prints each element as `role \"name\" [ref
 Act on elements by their refs (click_ax, type_ax, set_field, select_option, hover, press_key, scroll): every action says \
 whether it made observable progress; never repeat one whose retryAllowed is false. \
 Refs stop working after navigation or re-rendering: read the tree again when one fails. \
-Errors come back as {code, message, hint}: follow the hint.";
+Take a screenshot only when you need to see the page (layout, images, colours): it costs far more than the tree. \
+Errors come back as {code, message, hint}: follow the hint. page_blocked and dialog_open mean a dialog in the page waits for an answer: ask the user.";
 
 pub struct McpOptions {
     pub tier: Tier,
@@ -36,20 +40,28 @@ pub struct McpOptions {
 
 pub struct AllwrightMcpServer {
     host: Arc<HostClient>,
+    /// Where `screenshot` gets its pictures: the extension by default.
+    screenshots: Arc<dyn ScreenshotSource>,
     tier: Tier,
     dev: bool,
 }
 
 impl AllwrightMcpServer {
     pub fn new(host: Arc<HostClient>, tier: Tier, dev: bool) -> Self {
-        Self { host, tier, dev }
+        let screenshots = Arc::new(ExtensionScreenshots::new(host.clone()));
+        Self {
+            host,
+            screenshots,
+            tier,
+            dev,
+        }
     }
 
     fn listed_tool(&self, name: &str) -> Option<&'static ToolDefinition> {
         tools::listed_tools(self.tier, self.dev).find(|tool| tool.name == name)
     }
 
-    async fn answer(&self, request: CallToolRequestParams) -> Result<Value, ToolError> {
+    async fn answer(&self, request: CallToolRequestParams) -> Result<CallToolResult, ToolError> {
         let Some(tool) = self.listed_tool(&request.name) else {
             let listed: Vec<Value> = tools::listed_tools(self.tier, self.dev)
                 .map(|tool| json!(tool.name))
@@ -63,14 +75,18 @@ impl AllwrightMcpServer {
         };
         let arguments = tool.validate(request.arguments.as_ref())?;
         let timeout = tool.host_wait(&arguments);
+        if tool.name == SCREENSHOT_TOOL {
+            let screenshot = self.screenshots.capture(arguments, timeout).await?;
+            return Ok(screenshot.into_tool_result());
+        }
         let result = self.host.call(tool.name, arguments, timeout).await?;
         // MCP wants structuredContent to be an object; the extension's results are, but a stray
         // scalar is wrapped rather than breaking the client.
-        Ok(if result.is_object() {
+        Ok(CallToolResult::structured(if result.is_object() {
             result
         } else {
             json!({ "result": result })
-        })
+        }))
     }
 }
 
@@ -118,7 +134,7 @@ impl ServerHandler for AllwrightMcpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let result = match self.answer(request).await {
-            Ok(result) => CallToolResult::structured(result),
+            Ok(result) => result,
             Err(error) => {
                 log!("{name}: {error}");
                 CallToolResult::structured_error(error.to_value())

@@ -10,7 +10,10 @@ use serde_json::Value;
 /// `no_tab`, `frame_not_found`, `frame_detached`, `ref_not_found` (with `suggestions`),
 /// `page_out_of_range`, `navigation_failed`; and from the action tools `not_actionable`,
 /// `not_typable` (its hint names the right tool), `option_not_found` (with `suggestions`: the
-/// options' labels) and `no_history`. They get a constant here once the binary makes one itself.
+/// options' labels) and `no_history`; from screenshot `tab_not_visible` and `not_supported_here`;
+/// and from any call into a page `page_blocked` (the page stopped answering, most likely behind an
+/// alert, confirm, prompt or beforeunload dialog) and `dialog_open` (with `dialog`: the prompt
+/// the browser reported). They get a constant here once the binary makes one itself.
 pub mod codes {
     pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
     pub const TIMEOUT: &str = "timeout";
@@ -27,6 +30,21 @@ pub struct ToolError {
     pub hint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<Value>>,
+    /// With `dialog_open`: the user prompt that holds the page. Boxed: errors travel in every
+    /// `Result` of the binary, and the rare prompt should not make them all larger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialog: Option<Box<OpenDialog>>,
+}
+
+/// A user prompt open in a page (HTML, "User prompts": `alert`, `confirm`, `prompt`, and the
+/// `beforeunload` confirmation), as `dialog_open` reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenDialog {
+    /// "alert", "confirm", "prompt" or "beforeunload".
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The text the page passed to the prompt.
+    pub message: String,
 }
 
 impl ToolError {
@@ -38,6 +56,7 @@ impl ToolError {
             message: message.into(),
             hint: None,
             suggestions: None,
+            dialog: None,
         }
     }
 
@@ -58,6 +77,12 @@ impl ToolError {
     /// The browser did not answer within the server's wait for this tool.
     pub fn timeout(message: impl Into<String>) -> Self {
         Self::new(codes::TIMEOUT, message)
+    }
+
+    /// A source answered with something unusable (a screenshot without an image).
+    pub fn script_failed(message: impl Into<String>) -> Self {
+        Self::new(codes::SCRIPT_FAILED, message)
+            .with_hint("This is unexpected; retry once, and report it if it happens again.")
     }
 
     /// The extension went away with this call in flight.
@@ -98,6 +123,9 @@ impl ToolError {
         let mut error = Self::new(code, message);
         error.hint = value.get("hint").and_then(Value::as_str).map(str::to_owned);
         error.suggestions = value.get("suggestions").and_then(Value::as_array).cloned();
+        error.dialog = value
+            .get("dialog")
+            .and_then(|dialog| serde_json::from_value(dialog.clone()).ok());
         error
     }
 
@@ -138,6 +166,11 @@ mod tests {
         assert_eq!(
             ToolError::from_foreign_value(Some(&no_option)).to_value(),
             no_option
+        );
+        let dialog = json!({"code": "dialog_open", "message": "an alert is open", "hint": "Answer it.", "dialog": {"type": "alert", "message": "Saved"}});
+        assert_eq!(
+            ToolError::from_foreign_value(Some(&dialog)).to_value(),
+            dialog
         );
         let odd = ToolError::from_foreign_value(Some(&json!({"message": 3})));
         assert_eq!(odd.code, "script_failed");

@@ -15,7 +15,9 @@
 
 import { clickElement, observeClick } from "./actions/click.js";
 import { domQuiet } from "./actions/evidence.js";
+import { elementRect, frameOffset } from "./actions/geometry.js";
 import { hoverElement } from "./actions/hover.js";
+import { ping } from "./actions/page-handlers.js";
 import { pressKey } from "./actions/keyboard.js";
 import { scrollAction } from "./actions/scroll.js";
 import { selectOption } from "./actions/select-option.js";
@@ -35,6 +37,9 @@ if (globalThis.allwrightActions === undefined) {
       press_key: pressKey,
       scroll: scrollAction,
       dom_quiet: domQuiet,
+      element_rect: elementRect,
+      frame_offset: frameOffset,
+      ping,
     }),
     configurable: false,
     enumerable: false,

@@ -85,6 +85,7 @@ mod tests {
         let ask = [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "scroll",
             "go_back",
@@ -95,6 +96,7 @@ mod tests {
         let compact = [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "click_ax",
             "type_ax",
@@ -110,6 +112,7 @@ mod tests {
         let everything = [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "click_ax",
             "type_ax",

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
@@ -282,6 +282,32 @@ impl Session {
         } else {
             Ok(structured)
         }
+    }
+
+    /// Calls a tool over MCP and returns the whole MCP result: content blocks (an image, for
+    /// screenshot) as well as structuredContent and isError.
+    pub async fn call_result(&self, tool: &str, arguments: Value) -> CallToolResult {
+        let mcp = self.mcp.as_ref().expect("MCP client");
+        let request = CallToolRequestParams::new(tool.to_string())
+            .with_arguments(arguments.as_object().cloned().unwrap_or_default());
+        tokio::time::timeout(PATIENCE, mcp.call_tool(request))
+            .await
+            .unwrap_or_else(|_| panic!("{tool} took over {PATIENCE:?}"))
+            .unwrap_or_else(|error| panic!("{tool}: {error}"))
+    }
+
+    /// Answers the user prompt open in the test's tab from outside (WebDriver BiDi,
+    /// `browsingContext.handleUserPrompt`), as the user would; false when none was open.
+    pub async fn answer_prompt(&self, accept: bool) -> bool {
+        let launched = self.launched.as_ref().expect("browser");
+        launched
+            .bidi()
+            .command(
+                "browsingContext.handleUserPrompt",
+                json!({"context": self.context, "accept": accept}),
+            )
+            .await
+            .is_ok()
     }
 
     /// Calls a tool that must succeed.
