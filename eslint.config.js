@@ -12,8 +12,9 @@ export default [
   js.configs.recommended,
   {
     // Content scripts are ES modules, bundled per entry point into classic scripts for a page's
-    // frame (scripts/build-extension.mjs), with the extension API.
-    files: ["extension/content/**/*.js"],
+    // frame (scripts/build-extension.mjs), with the extension API. The WebDriver BiDi snapshot's
+    // entry point (extension/surface/) is bundled the same way, for a BiDi sandbox realm.
+    files: ["extension/content/**/*.js", "extension/surface/**/*.js"],
     languageOptions: {
       sourceType: "module",
       globals: { ...globals.browser, ...globals.webextensions },

@@ -40,6 +40,14 @@ const EXCLUDED = {
  */
 export const CONTENT_ENTRY_POINTS = Object.freeze(["content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
 
+/**
+ * The page side of the WebDriver BiDi snapshot (crates/allwright-surface-web): an entry point
+ * under extension/surface/ that is not part of the extension, bundled with the JS build of the
+ * core into one script, written to dist/bidi/snapshot.js, where the crate's build.rs embeds it.
+ */
+export const BIDI_SNAPSHOT_ENTRY = "surface/bidi-snapshot.js";
+const BIDI_SNAPSHOT_OUTPUT = path.join("bidi", "snapshot.js");
+
 /** Browsers the bundles must run in: the manifests' minimum versions (manifest/*.json). */
 const BUNDLE_TARGETS = ["chrome114", "firefox140"];
 
@@ -80,6 +88,10 @@ async function main(argv) {
     await checkManifestFiles(manifest, outDir);
     console.log(`built ${path.relative(process.cwd(), outDir) || outDir} (${browser}, version ${version})`);
   }
+  const bidiOutput = path.join(outRoot, BIDI_SNAPSHOT_OUTPUT);
+  await mkdir(path.dirname(bidiOutput), { recursive: true });
+  await writeFile(bidiOutput, await bundleBidiSnapshot(extensionDir));
+  console.log(`built ${path.relative(process.cwd(), bidiOutput) || bidiOutput} (WebDriver BiDi snapshot)`);
 }
 
 /**
@@ -197,6 +209,20 @@ export async function bundleContentScript(entry, extensionDir = path.join(root, 
   return result.outputFiles[0].text;
 }
 
+/**
+ * The WebDriver BiDi snapshot script (exported for tests): the JS build of the core, which
+ * defines `globalThis.allwrightAxCore` in the realm it runs in, followed by the entry point's
+ * bundle, which takes the core from there. The two are joined as text rather than imported, so
+ * that the generated core stays out of the type check and the lint (tsconfig.json).
+ * @param {string} [extensionDir] the extension folder (default: extension/)
+ * @returns {Promise<string>}
+ */
+export async function bundleBidiSnapshot(extensionDir = path.join(root, "extension")) {
+  const core = await readFile(path.join(extensionDir, "generated", "ax-core-js.js"), "utf8");
+  const entry = await bundleContentScript(BIDI_SNAPSHOT_ENTRY, extensionDir);
+  return `${core}\n${entry}`;
+}
+
 /** Copies extension/ minus the excluded files, the content scripts' module sources and type declarations. */
 async function copyExtension(from, to, excluded) {
   await mkdir(to, { recursive: true });
@@ -205,6 +231,8 @@ async function copyExtension(from, to, excluded) {
     filter: (source) => {
       const relative = path.relative(from, source).split(path.sep).join("/");
       if (relative.startsWith("content/") && !CONTENT_ENTRY_POINTS.includes(relative)) return false;
+      // The BiDi snapshot's entry point is bundled into dist/bidi/, not into the extension.
+      if (relative === "surface" || relative.startsWith("surface/")) return false;
       // Declarations for the type check (tsconfig.json) only.
       if (relative === "types" || relative.endsWith(".d.ts")) return false;
       return !excluded.has(relative) && !path.basename(source).startsWith(".");

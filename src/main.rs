@@ -17,6 +17,7 @@ mod local_socket;
 mod logging;
 mod mcp;
 mod native_messaging;
+mod screenshot;
 mod snapshot_command;
 mod tool_error;
 mod tools;

@@ -2,6 +2,8 @@
 //! their JSON Schemas, validates each call against the same table, forwards it over the local
 //! socket to the native host, and answers with the result object as `structuredContent` and as
 //! JSON text, or with an `isError` result carrying `{code, message, hint?, suggestions?}`.
+//! `screenshot` is asked of a [`ScreenshotSource`] instead and answers with an image content
+//! block before its facts (src/screenshot.rs).
 
 use std::sync::Arc;
 
@@ -19,6 +21,7 @@ use crate::browser_launch::LaunchRequest;
 use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
 use crate::host_client::HostClient;
 use crate::log;
+use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 use crate::tools::{self, Tier, ToolDefinition};
 
@@ -28,7 +31,8 @@ Start with get_accessibility_tree: it prints each element as `role \"name\" [ref
 Act on elements by their refs (click_ax, type_ax, set_field, select_option, hover, press_key, scroll): every action says \
 whether it made observable progress; never repeat one whose retryAllowed is false. \
 Refs stop working after navigation or re-rendering: read the tree again when one fails. \
-Errors come back as {code, message, hint}: follow the hint.";
+Take a screenshot only when you need to see the page (layout, images, colours): it costs far more than the tree. \
+Errors come back as {code, message, hint}: follow the hint. page_blocked and dialog_open mean a dialog in the page waits for an answer: ask the user.";
 
 pub struct McpOptions {
     pub tier: Tier,
@@ -40,6 +44,8 @@ pub struct McpOptions {
 
 pub struct AllwrightMcpServer {
     host: Arc<HostClient>,
+    /// Where `screenshot` gets its pictures: the extension by default.
+    screenshots: Arc<dyn ScreenshotSource>,
     tier: Tier,
     dev: bool,
     /// The BiDi side of a browser allwright launched (src/browser_bridge).
@@ -53,8 +59,10 @@ impl AllwrightMcpServer {
         dev: bool,
         bridge: Option<Arc<BrowserBridge>>,
     ) -> Self {
+        let screenshots = Arc::new(ExtensionScreenshots::new(host.clone()));
         Self {
             host,
+            screenshots,
             tier,
             dev,
             bridge,
@@ -69,7 +77,7 @@ impl AllwrightMcpServer {
         self.listed_tools().find(|tool| tool.name == name)
     }
 
-    async fn answer(&self, request: CallToolRequestParams) -> Result<Value, ToolError> {
+    async fn answer(&self, request: CallToolRequestParams) -> Result<CallToolResult, ToolError> {
         let Some(tool) = self.listed_tool(&request.name) else {
             let listed: Vec<Value> = self.listed_tools().map(|tool| json!(tool.name)).collect();
             return Err(ToolError::invalid_arguments(format!(
@@ -81,17 +89,21 @@ impl AllwrightMcpServer {
         };
         let arguments = tool.validate(request.arguments.as_ref())?;
         let timeout = tool.host_wait(&arguments);
+        if tool.name == SCREENSHOT_TOOL {
+            let screenshot = self.screenshots.capture(arguments, timeout).await?;
+            return Ok(screenshot.into_tool_result());
+        }
         let result = match &self.bridge {
             Some(bridge) => bridge.call(&self.host, tool, arguments, timeout).await?,
             None => self.host.call(tool.name, arguments, timeout).await?,
         };
         // MCP wants structuredContent to be an object; the extension's results are, but a stray
         // scalar is wrapped rather than breaking the client.
-        Ok(if result.is_object() {
+        Ok(CallToolResult::structured(if result.is_object() {
             result
         } else {
             json!({ "result": result })
-        })
+        }))
     }
 }
 
@@ -137,7 +149,7 @@ impl ServerHandler for AllwrightMcpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let result = match self.answer(request).await {
-            Ok(result) => CallToolResult::structured(result),
+            Ok(result) => result,
             Err(error) => {
                 log!("{name}: {error}");
                 CallToolResult::structured_error(error.to_value())

@@ -10,7 +10,10 @@ use serde_json::Value;
 /// `no_tab`, `frame_not_found`, `frame_detached`, `ref_not_found` (with `suggestions`),
 /// `page_out_of_range`, `navigation_failed`; and from the action tools `not_actionable`,
 /// `not_typable` (its hint names the right tool), `option_not_found` (with `suggestions`: the
-/// options' labels) and `no_history`. They get a constant here once the binary makes one itself.
+/// options' labels) and `no_history`; from screenshot `tab_not_visible` and `not_supported_here`;
+/// and from any call into a page `page_blocked` (the page stopped answering, most likely behind an
+/// alert, confirm, prompt or beforeunload dialog) and `dialog_open` (with `dialog`: the prompt
+/// the browser reported). They get a constant here once the binary makes one itself.
 pub mod codes {
     pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
     pub const TIMEOUT: &str = "timeout";
@@ -32,10 +35,28 @@ pub struct ToolError {
     pub hint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<Value>>,
-    /// With `dialog_open`: the prompt that blocks the tab, `{type, message, defaultValue?}`.
-    /// Boxed, so that the error stays small enough to return by value everywhere.
+    /// With `dialog_open`: the user prompt that holds the page. Boxed: errors travel in every
+    /// `Result` of the binary, and the rare prompt should not make them all larger.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dialog: Option<Box<Value>>,
+    pub dialog: Option<Box<OpenDialog>>,
+}
+
+/// A user prompt open in a page (HTML, "User prompts": `alert`, `confirm`, `prompt`, and the
+/// `beforeunload` confirmation), as `dialog_open` reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenDialog {
+    /// "alert", "confirm", "prompt" or "beforeunload".
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The text the page passed to the prompt.
+    pub message: String,
+    /// For `prompt`: the text the page offered as the answer, when it gave one.
+    #[serde(
+        rename = "defaultValue",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default_value: Option<String>,
 }
 
 impl ToolError {
@@ -83,9 +104,11 @@ impl ToolError {
         )
     }
 
-    /// Something in the browser failed that the agent cannot fix by changing the call.
+    /// Something in the browser failed that the agent cannot fix by changing the call, or a
+    /// source answered with something unusable (a screenshot without an image).
     pub fn script_failed(message: impl Into<String>) -> Self {
         Self::new(codes::SCRIPT_FAILED, message)
+            .with_hint("This is unexpected; retry once, and report it if it happens again.")
     }
 
     /// A BiDi element operation failed; `code` is the one `PageError::tool_error_code` gave
@@ -100,8 +123,8 @@ impl ToolError {
         Self::new(code, message).with_hint(hint)
     }
 
-    /// A user prompt blocks the tab the call is for. `dialog` is `{type, message, defaultValue?}`.
-    pub fn dialog_open(message: impl Into<String>, dialog: Value) -> Self {
+    /// A user prompt blocks the tab the call is for.
+    pub fn dialog_open(message: impl Into<String>, dialog: OpenDialog) -> Self {
         let mut error = Self::new(codes::DIALOG_OPEN, message).with_hint(
             "Answer the dialog with handle_dialog (accept: true to press OK, false to cancel; promptText fills a prompt), then retry the call.",
         );
@@ -141,6 +164,9 @@ impl ToolError {
         let mut error = Self::new(code, message);
         error.hint = value.get("hint").and_then(Value::as_str).map(str::to_owned);
         error.suggestions = value.get("suggestions").and_then(Value::as_array).cloned();
+        error.dialog = value
+            .get("dialog")
+            .and_then(|dialog| serde_json::from_value(dialog.clone()).ok());
         error
     }
 
@@ -181,6 +207,11 @@ mod tests {
         assert_eq!(
             ToolError::from_foreign_value(Some(&no_option)).to_value(),
             no_option
+        );
+        let dialog = json!({"code": "dialog_open", "message": "an alert is open", "hint": "Answer it.", "dialog": {"type": "alert", "message": "Saved"}});
+        assert_eq!(
+            ToolError::from_foreign_value(Some(&dialog)).to_value(),
+            dialog
         );
         let odd = ToolError::from_foreign_value(Some(&json!({"message": 3})));
         assert_eq!(odd.code, "script_failed");

@@ -5,11 +5,12 @@
 
 /**
  * Evidence that proves progress (docs/protocol.md, "Action results", click_ax): a URL change, a focus change caused
- * by the handler, a synchronous local mutation, a deferred semantic state, or a value the field
- * took. Anything else the page side reports is a hint.
+ * by the handler, a synchronous local mutation, a deferred semantic state, a value the field
+ * took, or a popup (menu, tooltip, listbox, dialog) that a hover made appear. Anything else the
+ * page side reports is a hint.
  */
 const PROGRESS_EVIDENCE =
-  /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|scrolled|submitted|opened|revealed(:.*)?)$/;
+  /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|scrolled|submitted|opened|revealed(:.*)?|popup_shown(:.*)?)$/;
 
 /** Whether one evidence string proves progress. */
 export function isProgressEvidence(evidence) {

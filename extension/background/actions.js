@@ -162,14 +162,18 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
       : trustedFallbackRefusal(fallback, frameId, stableIntervals);
     if (refusal === null) {
       const point = { x: lastRect.x + lastRect.width / 2, y: lastRect.y + lastRect.height / 2 };
-      const problem = await dispatchTrustedClick(tabId, point);
-      if (problem === null) {
+      const trusted = await dispatchTrustedClick(tabId, point);
+      if (trusted.outcome === "dialog") {
+        watch.stop();
+        throw dialogOpenFailure(trusted.dialog);
+      }
+      if (trusted.outcome === "clicked") {
         method = "trusted-fallback";
         trustedFallbackUsed = true;
         await sleep(OBSERVATION_INTERVAL_MS);
         if (!watch.navigated()) await observe();
       } else {
-        hints.push(problem);
+        hints.push(trusted.reason);
       }
     } else {
       hints.push(`no trusted fallback: ${refusal}`);
@@ -178,6 +182,20 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
   await settleNavigation(watch, hints);
   const result = actionResult(target, watch, "click", { evidence, hints, trustedFallbackUsed });
   return { method, ...result };
+}
+
+/**
+ * The trusted click opened a user prompt, which now holds the page until someone answers it.
+ * @param {OpenDialog} dialog
+ */
+function dialogOpenFailure(dialog) {
+  const shown = dialog.message.length > 200 ? `${dialog.message.slice(0, 200)}…` : dialog.message;
+  return new ToolFailure(
+    messages.toolError("dialog_open", `the click opened a ${dialog.type} dialog: ${JSON.stringify(shown)}`, {
+      hint: "The page waits for an answer to the dialog: ask the user to answer it, then read the page again; do not click again. When allwright launched the browser, use handle_dialog.",
+      dialog,
+    }),
+  );
 }
 
 /**
@@ -223,7 +241,22 @@ const withoutTarget = ({ tabId: _tabId, frameId: _frameId, ...rest }) => rest;
 export const typeAx = pageAction("type_text", "typing", withoutTarget);
 export const setField = pageAction("fill_field", "field update", withoutTarget);
 export const selectOption = pageAction("select_option", "selection", withoutTarget);
-export const hover = pageAction("hover_element", "hover", withoutTarget);
+const hoverWithSyntheticEvents = pageAction("hover_element", "hover", withoutTarget);
+
+/**
+ * hover: synthetic pointer and mouse events (content/actions/hover.js). When nothing showed and
+ * the page styles the target with `:hover` rules, which synthetic events cannot apply, the hint
+ * says why instead of suggesting that the page ignored the hover (docs/protocol.md, "Action
+ * results").
+ */
+export async function hover(args) {
+  const result = await hoverWithSyntheticEvents(args);
+  if (result.cssHover === "not_applied" && result.progress !== "observed") {
+    result.hint =
+      "No observable effect: the page opens this element on CSS :hover, which synthetic events cannot apply in your own browser. Try click_ax on it (many hover menus also open on click), or ask the user to point at it; a browser allwright launched hovers with the real pointer.";
+  }
+  return result;
+}
 export const pressKey = pageAction("press_key", "key press", withoutTarget);
 export const scroll = pageAction("scroll", "scroll", withoutTarget);
 

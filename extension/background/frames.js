@@ -52,8 +52,28 @@ export async function requireFrame(tabId, frameId) {
 }
 
 /**
+ * After this long without an answer, the frame is asked whether it runs at all (`ping`), and
+ * again after each answered probe.
+ */
+export const PROBE_AFTER_MS = 2_000;
+
+/**
+ * How long a probe may go unanswered before the frame counts as blocked. Long enough for a frame
+ * busy with a large tree (the 10k-element page takes about a second) to answer between its
+ * tasks.
+ */
+export const PROBE_BUDGET_MS = 8_000;
+
+/** At the deadline, how long the last probe may take. */
+export const LAST_PROBE_BUDGET_MS = 1_000;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
  * Asks one frame's content script to run a tool and returns its result object. If the frame
  * has no content script, injects them and retries once. Every failure becomes a ToolFailure.
+ * A frame that stops answering while its page sits behind a user prompt fails the call with
+ * `page_blocked` as soon as the probes show it, instead of running out the deadline.
  * @param {number} tabId
  * @param {number} frameId
  * @param {ContentToolRequest} request
@@ -62,13 +82,14 @@ export async function requireFrame(tabId, frameId) {
 export async function callFrame(tabId, frameId, request, { deadline, frameLabel }) {
   const label = frameLabel ?? `frame ${frameId}`;
   let reply;
+  const frame = { tabId, frameId, label };
   try {
-    reply = await beforeDeadline(api.tabs.sendMessage(tabId, request, { frameId }), deadline, label);
+    reply = await answerOrBlocked(api.tabs.sendMessage(tabId, request, { frameId }), deadline, frame);
   } catch (error) {
     if (error instanceof ToolFailure || !isNoReceiver(error)) throw asFrameFailure(error, label);
     await beforeDeadline(injectContentScripts(tabId, frameId, label), deadline, label);
     try {
-      reply = await beforeDeadline(api.tabs.sendMessage(tabId, request, { frameId }), deadline, label);
+      reply = await answerOrBlocked(api.tabs.sendMessage(tabId, request, { frameId }), deadline, frame);
     } catch (retryError) {
       if (retryError instanceof ToolFailure) throw retryError;
       if (isNoReceiver(retryError)) {
@@ -95,6 +116,69 @@ async function injectContentScripts(tabId, frameId, label) {
   } catch (error) {
     throw asFrameFailure(error, label, true);
   }
+}
+
+/**
+ * A frame's answer, raced against its deadline and against the liveness probes: a probe that goes
+ * unanswered (Chromium stops a frame whose script opened a prompt) or that says the frame's last
+ * dispatched event is still held by the page's handlers (Firefox answers during a prompt) means
+ * the page is blocked. At the deadline, one last probe tells a blocked page from a slow one.
+ * @param {Promise<unknown>} answer
+ * @param {number} deadline
+ * @param {{tabId: number, frameId: number, label: string}} frame
+ */
+async function answerOrBlocked(answer, deadline, frame) {
+  let waiting = true;
+  const probes = (async () => {
+    for (;;) {
+      await sleep(Math.min(PROBE_AFTER_MS, Math.max(0, deadline - Date.now())));
+      if (!waiting) return;
+      const lastChance = Date.now() >= deadline;
+      const state = await probe(frame, lastChance ? LAST_PROBE_BUDGET_MS : PROBE_BUDGET_MS);
+      if (!waiting) return;
+      if (state !== "alive") throw pageBlockedFailure(frame.label, state);
+      if (lastChance) throw timeoutFailure(frame.label);
+    }
+  })();
+  try {
+    return await Promise.race([answer, probes]);
+  } finally {
+    waiting = false;
+  }
+}
+
+/**
+ * One liveness probe of a frame: "alive", "held" (the page's handlers still hold an event the
+ * frame dispatched) or "silent" (no answer within the budget). A frame without content scripts
+ * counts as alive: the call itself reports that.
+ * @returns {Promise<"alive"|"held"|"silent">}
+ */
+export async function probe({ tabId, frameId }, budgetMs) {
+  const request = messages.contentToolRequest("ping", {});
+  const answer = api.tabs.sendMessage(tabId, request, { frameId }).then(
+    (reply) => (messages.isContentToolReply(reply) && reply.ok && reply.result.heldByPage === true ? "held" : "alive"),
+    () => "alive",
+  );
+  return Promise.race([answer, sleep(budgetMs).then(() => "silent")]);
+}
+
+/**
+ * The page stopped answering: most likely a user prompt (HTML, "User prompts": alert, confirm,
+ * prompt, or the beforeunload confirmation) that an extension can neither see nor answer.
+ * @param {string} label
+ * @param {"held"|"silent"} state
+ */
+export function pageBlockedFailure(label, state) {
+  const evidence = state === "held" ? "the page's own event handler has not returned" : "it stopped answering";
+  return new ToolFailure(
+    messages.toolError(
+      "page_blocked",
+      `the page in ${label} is blocked (${evidence}): most likely an alert, confirm or prompt dialog, or a "leave this page?" (beforeunload) dialog, is waiting for an answer`,
+      {
+        hint: "Ask the user to answer the dialog in the browser, then read the page again; do not repeat the action. When allwright launched the browser, use handle_dialog.",
+      },
+    ),
+  );
 }
 
 function beforeDeadline(promise, deadline, label) {

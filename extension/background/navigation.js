@@ -7,7 +7,14 @@
 // call in flight, and a call in flight dies with the worker (the host then fails it).
 
 import { api, fail, messages, ToolFailure } from "./platform.js";
-import { resolveTab } from "./frames.js";
+import {
+  LAST_PROBE_BUDGET_MS,
+  pageBlockedFailure,
+  probe,
+  PROBE_AFTER_MS,
+  PROBE_BUDGET_MS,
+  resolveTab,
+} from "./frames.js";
 
 /** How long a navigation may take before the call fails with `timeout`, unless the call says. */
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -104,9 +111,42 @@ export async function navigate({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIME
         : "Check the URL.",
     });
   }
-  await loaded.promise;
+  const watchdog = failWhenHeldBeforeStart(tab.id, loaded);
+  try {
+    await loaded.promise;
+  } finally {
+    watchdog.stop();
+  }
   const final = await api.tabs.get(tab.id);
   return { url: final.url ?? url, title: final.title ?? "" };
+}
+
+/**
+ * A navigation that does not start may be held by the page: its `beforeunload` handler asked the
+ * user whether to leave (HTML, "prompt to unload"), or a prompt it opened earlier still waits.
+ * While the navigation has not started, the top frame is probed as calls into frames are
+ * (frames.js); one that does not answer, or whose handlers hold an event, fails the wait with
+ * `page_blocked`.
+ * @param {number} tabId
+ * @param {ReturnType<typeof waitForLoad>} loaded
+ */
+function failWhenHeldBeforeStart(tabId, loaded) {
+  let watching = true;
+  let timer;
+  const check = async () => {
+    if (!watching || loaded.started()) return;
+    const state = await probe({ tabId, frameId: 0 }, PROBE_BUDGET_MS);
+    if (!watching || loaded.started()) return;
+    if (state === "alive") timer = setTimeout(check, PROBE_AFTER_MS);
+    else loaded.fail(pageBlockedFailure("the tab's page", state));
+  };
+  timer = setTimeout(check, PROBE_AFTER_MS);
+  return {
+    stop() {
+      watching = false;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** How long go_back waits for the browser to start going back before it says there is no page to go back to. */
@@ -147,9 +187,13 @@ export async function goBack({ tabId, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS 
       throw noHistory();
     }
   }
-  // Firefox accepts goBack on a first entry and does nothing; nothing starting is the answer.
-  const startCheck = setTimeout(() => {
-    if (!loaded.started()) loaded.fail(noHistory());
+  // Firefox accepts goBack on a first entry and does nothing; nothing starting is the answer,
+  // unless the page holds the navigation (a beforeunload prompt): then it is page_blocked.
+  const startCheck = setTimeout(async () => {
+    if (loaded.started()) return;
+    const state = await probe({ tabId: tab.id, frameId: 0 }, LAST_PROBE_BUDGET_MS);
+    if (loaded.started()) return;
+    loaded.fail(state === "alive" ? noHistory() : pageBlockedFailure("the tab's page", state));
   }, GO_BACK_START_MS);
   try {
     await loaded.promise;

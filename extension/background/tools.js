@@ -8,6 +8,7 @@ import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { goBack, navigate } from "./navigation.js";
 import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
+import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
 import { isBridgeCall, runBridgeCall } from "./bridge.js";
@@ -18,6 +19,7 @@ const TREE_TIMEOUT_MS = 60_000;
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
   accessibility_snapshot: accessibilitySnapshot,
+  screenshot,
   navigate,
   click_ax: clickAx,
   type_ax: typeAx,

@@ -8,12 +8,12 @@
 // gatherer and the core live on this world's `window`, which page scripts cannot see. The only
 // trace it leaves in the page is the `aria-ref` attribute of "ai" snapshots (ARCHITECTURE.md,
 // "Invariants"). Each job has its module: tree/facts.js (gathering), tree/generated-content.js,
-// tree/registry.js (refs), tree/ai-refs.js, tree/core-loading.js and tree/printed-refs.js (what
-// the agent read).
+// tree/registry.js (refs), tree/ai-refs.js, tree/core-loading.js, tree/printed-refs.js (what
+// the agent read) and tree/snapshot-document.js (one document of the structured snapshot, shared
+// with the WebDriver BiDi bundle, surface/bidi-snapshot.js).
 
 import "../shared/messages.js";
 import { gatherFacts } from "./tree/facts.js";
-import { pseudoContentReader } from "./tree/generated-content.js";
 import {
   installRegistry,
   lookup,
@@ -25,8 +25,8 @@ import {
   suggest,
   sweep,
 } from "./tree/registry.js";
-import { applyAriaRefs, ariaRefCounter, documentPrefix, setAriaRefCounter } from "./tree/ai-refs.js";
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
+import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js";
 import toolContract from "../shared/tool-contract.json";
 
@@ -34,23 +34,6 @@ import toolContract from "../shared/tool-contract.json";
 const TREE_ARGUMENTS = toolContract.tools.get_accessibility_tree.arguments;
 
 const messages = globalThis.allwrightMessages;
-
-/**
- * The page's facts as the first arguments of both core calls (crates/allwright-ax-wasm/src/bindings.rs).
- * @param {import("./tree/facts.js").Facts} facts
- */
-function factArguments(facts) {
-  return [
-    facts.strings,
-    facts.stringLengths,
-    facts.nodes,
-    facts.attributes,
-    facts.rects,
-    facts.slots,
-    facts.viewport,
-    pseudoContentReader(facts.nodeList),
-  ];
-}
 
 /**
  * @typedef {{filter: "all"|"visible"|"interactive", maxDepth: number, maxChars?: number,
@@ -121,36 +104,8 @@ async function generateAccessibilityTree(args) {
  * @returns {Promise<{document: string}>}
  */
 async function snapshotDocument(args) {
-  const format = args.format ?? "json";
-  const ai = args.mode === "ai";
   const core = await loadCore();
-  const facts = gatherFacts({
-    anchor: null,
-    withRefs: false,
-    withAriaRefs: ai,
-    measureBoxes: false,
-    readPointerEvents: ai,
-  });
-  const output = runCore(() =>
-    core.writeSnapshotDocument(
-      ...factArguments(facts),
-      format,
-      args.contextId,
-      args.parentContextId ?? undefined,
-      document.URL,
-      document.title,
-      ai ? documentPrefix() : undefined,
-      ariaRefCounter(),
-      facts.knownAriaNodes,
-      facts.knownAria,
-    ),
-  );
-  const { envelope, body } = splitOutput(output);
-  if (ai) {
-    applyAriaRefs(facts.nodeList, envelope.ariaRefs);
-    setAriaRefCounter(envelope.ariaCounter);
-  }
-  return { document: body };
+  return { document: writeSnapshotDocument(core, args, runCore) };
 }
 
 /**

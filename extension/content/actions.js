@@ -16,7 +16,9 @@
 import { clickElement, observeClick } from "./actions/click.js";
 import { domQuiet } from "./actions/evidence.js";
 import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions/external-input.js";
+import { elementRect, frameOffset } from "./actions/geometry.js";
 import { hoverElement } from "./actions/hover.js";
+import { ping } from "./actions/page-handlers.js";
 import { pressKey } from "./actions/keyboard.js";
 import { scrollAction } from "./actions/scroll.js";
 import { selectOption } from "./actions/select-option.js";
@@ -39,6 +41,9 @@ if (globalThis.allwrightActions === undefined) {
       begin_external_input: beginExternalInput,
       finish_external_input: finishExternalInput,
       abort_external_input: abortExternalInput,
+      element_rect: elementRect,
+      frame_offset: frameOffset,
+      ping,
     }),
     configurable: false,
     enumerable: false,

@@ -14,8 +14,11 @@
 // from every script and module of the extension; the code below builds and recognises them.
 
 /**
- * A structured error, the only shape an error takes on every hop.
- * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[]}} ToolError
+ * A structured error, the only shape an error takes on every hop. `dialog` comes with
+ * `dialog_open`: the user prompt that holds the page.
+ * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[],
+ *   dialog?: OpenDialog}} ToolError
+ * @typedef {{type: "alert"|"confirm"|"prompt"|"beforeunload", message: string}} OpenDialog
  */
 
 /**
@@ -23,7 +26,7 @@
  * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
  *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
  *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
- *   |"no_history"} ErrorCode
+ *   |"no_history"|"tab_not_visible"|"not_supported_here"|"page_blocked"|"dialog_open"} ErrorCode
  */
 
 /**
@@ -50,9 +53,21 @@
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
  *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
  *   |"finish_external_input"|"abort_external_input"} ContentActionTool
+ * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
+ * was scrolled into view, and where a child frame's viewport sits in its parent's.
+ * @typedef {{ref_id: string}} ElementRectArguments
+ * @typedef {{childFrameId?: number}} FrameOffsetArguments
+ * @typedef {{rect: Rect, viewport: Viewport, devicePixelRatio: number}} ElementRectResult
+ * @typedef {{offset: {x: number, y: number}, viewport: Viewport}} FrameOffsetResult
+ * A viewport in CSS pixels: whole (`width`, `height`) and without scroll bars (`visible...`).
+ * @typedef {{width: number, height: number, visibleWidth: number, visibleHeight: number}} Viewport
+ * @typedef {{x: number, y: number, width: number, height: number}} Rect
  * @typedef {{kind: "allwright/tool", tool: "get_accessibility_tree", arguments: TreeArguments}
  *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}
- *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}} ContentToolRequest
+ *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}
+ *   |{kind: "allwright/tool", tool: "element_rect", arguments: ElementRectArguments}
+ *   |{kind: "allwright/tool", tool: "frame_offset", arguments: FrameOffsetArguments}
+ *   |{kind: "allwright/tool", tool: "ping", arguments: {}}} ContentToolRequest
  * @typedef {ContentToolRequest} BackgroundToContent
  */
 
@@ -91,7 +106,14 @@
     "not_typable",
     "option_not_found",
     "no_history",
+    "tab_not_visible",
+    "not_supported_here",
+    "page_blocked",
+    "dialog_open",
   ]);
+
+  /** The user prompts a page can open (HTML, "User prompts"), as `dialog_open` names them. */
+  const DIALOG_TYPES = Object.freeze(["alert", "confirm", "prompt", "beforeunload"]);
 
   /** The version of the native-messaging protocol this extension speaks in its hello. */
   const PROTOCOL_VERSION = 1;
@@ -171,6 +193,11 @@
     "begin_external_input",
     "finish_external_input",
     "abort_external_input",
+    "element_rect",
+    "frame_offset",
+    // The background's liveness probe of a frame that is slow to answer (background/frames.js):
+    // a frame whose page sits behind a user prompt cannot answer even this.
+    "ping",
   ]);
 
   /** @returns {ContentToolRequest} */
@@ -225,14 +252,21 @@
    * the object serializes the same way on every hop.
    * @param {ErrorCode} code
    * @param {string} message
-   * @param {{hint?: string, suggestions?: string[]}} [extra]
+   * @param {{hint?: string, suggestions?: string[], dialog?: OpenDialog}} [extra]
    * @returns {ToolError}
    */
   function toolError(code, message, extra = {}) {
+    /** @type {ToolError} */
     const error = { code, message };
     if (typeof extra.hint === "string" && extra.hint !== "") error.hint = extra.hint;
     if (Array.isArray(extra.suggestions)) error.suggestions = extra.suggestions.map(String);
+    if (isOpenDialog(extra.dialog)) error.dialog = { type: extra.dialog.type, message: extra.dialog.message };
     return error;
+  }
+
+  /** @returns {value is OpenDialog} */
+  function isOpenDialog(value) {
+    return isObject(value) && DIALOG_TYPES.includes(value.type) && typeof value.message === "string";
   }
 
   /** @returns {value is ToolError} */
@@ -243,7 +277,8 @@
       typeof value.message === "string" &&
       (value.hint === undefined || typeof value.hint === "string") &&
       (value.suggestions === undefined ||
-        (Array.isArray(value.suggestions) && value.suggestions.every((s) => typeof s === "string")))
+        (Array.isArray(value.suggestions) && value.suggestions.every((s) => typeof s === "string"))) &&
+      (value.dialog === undefined || isOpenDialog(value.dialog))
     );
   }
 
@@ -259,6 +294,7 @@
 
   scope.allwrightMessages = Object.freeze({
     ERROR_CODES,
+    DIALOG_TYPES,
     PROTOCOL_VERSION,
     CONTENT_TOOLS,
     // NativeToBackground

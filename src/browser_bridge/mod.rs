@@ -34,7 +34,7 @@ use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
 use crate::log;
-use crate::tool_error::ToolError;
+use crate::tool_error::{OpenDialog, ToolError};
 use crate::tools::ToolDefinition;
 
 use input::PointerAction;
@@ -509,10 +509,11 @@ impl BrowserBridge {
 /// The `dialog_open` error for a prompt: `dialog` is `{type, message, defaultValue?}`.
 fn dialog_open_error(open: &PromptInContext) -> ToolError {
     let prompt = &open.prompt;
-    let mut dialog = json!({ "type": prompt.prompt_type.name(), "message": prompt.message });
-    if let Some(default_value) = &prompt.default_value {
-        dialog["defaultValue"] = json!(default_value);
-    }
+    let dialog = OpenDialog {
+        kind: prompt.prompt_type.name().to_owned(),
+        message: prompt.message.clone(),
+        default_value: prompt.default_value.clone(),
+    };
     ToolError::dialog_open(
         format!(
             "the page opened a dialog that blocks the tab: {}({:?})",

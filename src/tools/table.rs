@@ -99,6 +99,14 @@ const fn target(description: &'static str) -> Argument {
     }
 }
 
+/// `ref_id` of the tools that work on the page, or on one element when it is given.
+const fn optional_target(description: &'static str) -> Argument {
+    Argument {
+        required: false,
+        ..target(description)
+    }
+}
+
 pub const TOOLS: &[ToolDefinition] = &[
     ToolDefinition {
         name: "get_accessibility_tree",
@@ -138,14 +146,7 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
                 example: None,
                 description: "Hard limit on the tree's length; longer output is paged and marked autoDegraded.",
             },
-            Argument {
-                name: "ref_id",
-                kind: ArgumentKind::ElementReference,
-                required: false,
-                default: None,
-                example: Some(Literal::Text("ref_12")),
-                description: "Read only the subtree of this element (a ref_N from an earlier tree), for example one message of a thread.",
-            },
+            optional_target("Read only the subtree of this element (a ref_N from an earlier tree), for example one message of a thread."),
             Argument {
                 name: "page",
                 kind: ArgumentKind::Integer { minimum: 1, maximum: 1_000_000 },
@@ -212,6 +213,44 @@ Common errors: frame_detached or script_failed (the page changed during the capt
         host_wait: OWN_BUDGET,
     },
     ToolDefinition {
+        name: "screenshot",
+        title: "Take a screenshot",
+        description: "Takes a picture of what the tab shows: the viewport, or one element by its ref_N (scrolled into view first, cropped to its box).\n\
+Returns an image (PNG or JPEG) and {width, height, format, scope, method}: the image's size in device pixels, `scope` \"viewport\", \"element\" or \"fullPage\", and `method`, how it was taken (\"captureVisibleTab\" in your own browser).\n\
+Read the page with get_accessibility_tree first and use this only when you need to see it: layout, colours, images, charts, canvas, or to check what the tree says. A screenshot costs far more than the tree and gives you no refs to act on.\n\
+In the user's own browser only the visible part of the active tab can be captured: fullPage is refused there (not_supported_here), and an element inside a frame is refused when the frame's position cannot be found.\n\
+Common errors: tab_not_visible (the tab is not the active tab of its window: call select_tab first, or leave tabId out), not_supported_here (fullPage needs a browser allwright launched: take the viewport instead, scrolling with scroll), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element has no visible box), page_blocked (an alert, confirm, prompt or beforeunload dialog holds the page: ask the user to answer it).",
+        arguments: &[
+            optional_target("Capture only this element (a ref_N printed by get_accessibility_tree), cropped to its box. Leave it out to capture the viewport."),
+            Argument {
+                description: "The frame whose tree printed ref_id (accessibility_snapshot names each frame's document `tab-T.frame-F`; F is its frameId). Leave it out for the top document (frame 0).",
+                ..ACTION_FRAME_ID
+            },
+            Argument {
+                name: "fullPage",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: Some(Literal::Boolean(false)),
+                example: None,
+                description: "true: the whole page, beyond the viewport (only in a browser allwright launched; not with ref_id).",
+            },
+            Argument {
+                name: "format",
+                kind: ArgumentKind::Choice(&["png", "jpeg"]),
+                required: false,
+                default: Some(Literal::Text("png")),
+                example: None,
+                description: "\"png\" (exact colours, larger) or \"jpeg\" (smaller, for photos and busy pages).",
+            },
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
         name: "navigate",
         title: "Open a URL",
         description: "Opens a URL in the tab and waits for the page's load event.\n\
@@ -249,7 +288,7 @@ Read `progress` first:\n\
 Never retry a click whose retryAllowed is false.\n\
 `method`: \"synthetic\" (a script click); in Chrome, \"trusted-fallback\" when the page ignored it and allwright sent one real mouse click to a safe target (never to form controls, toggles, downloads, targets in forms or with names like Delete or Pay). Firefox always says \"synthetic\". \"bidi\" when allwright launched the browser: a real mouse click at the element's centre, refused with not_actionable naming whatever covers it.\n\
 Which tool: click_ax for buttons, links, checkboxes, radios, tabs and menu items; type_ax or set_field for text fields; select_option for <select> elements and listboxes; hover for menus that open on hover.\n\
-Common errors: ref_not_found (the element is gone: use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out: read the tree again), frame_not_found (wrong frameId), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+Common errors: ref_not_found (the element is gone: use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out: read the tree again), frame_not_found (wrong frameId), no_tab (call navigate first), page_blocked (the page stopped answering, most likely behind an alert, confirm, prompt or \"leave page?\" dialog: ask the user to answer it, do not click again), dialog_open (the click opened such a dialog; `dialog` gives its type and text), not_connected (no browser with the extension is reachable: tell the user).",
         arguments: &[
             target("The element to click: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
@@ -352,9 +391,10 @@ Common errors: option_not_found (no option has that label or value: `suggestions
         name: "hover",
         title: "Hover over an element",
         description: "Moves the pointer over an element by its ref_N, for menus, tooltips and previews that open on hover.\n\
-Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
+Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect, cssHover?}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
+In the user's own browser the pointer is simulated: the page's pointer and mouse handlers run, but CSS :hover rules cannot apply; `cssHover: \"not_applied\"` says the page styles this element on :hover (a CSS-only menu may not open: try click_ax).\n\
 Menus that open on click take click_ax, not hover.\n\
-Common errors: ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is not laid out: it may be hidden or removed).",
+Common errors: ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is not laid out: it may be hidden or removed), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
         arguments: &[
             target("The element to hover: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
@@ -374,7 +414,7 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
 The key events are synthetic, so the browser runs no default action of its own; allwright performs the usual one itself and names it in `defaultAction` (\"submit\", \"click\", \"focus_next\", \"focus_previous\", \"insert_text\", \"delete_backward\", \"select_all\").\n\
 Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, key, modifiers, defaultAction?}.\n\
 Use it to drive widgets by keyboard (menus, listboxes, dialogs: Escape closes them) and to press Enter in a field. To type text, use type_ax or set_field, which type a whole string at once.\n\
-Common errors: invalid_arguments (key must be one key name, at most 32 characters; modifiers only Alt, Control, Meta, Shift, each once), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out).",
+Common errors: invalid_arguments (key must be one key name, at most 32 characters; modifiers only Alt, Control, Meta, Shift, each once), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
         arguments: &[
             Argument {
                 name: "key",
@@ -392,14 +432,7 @@ Common errors: invalid_arguments (key must be one key name, at most 32 character
                 example: None,
                 description: "Modifier keys held during the press, each at most once, for example [\"Control\"] or [\"Shift\", \"Meta\"]. Leave it out for none.",
             },
-            Argument {
-                name: "ref_id",
-                kind: ArgumentKind::ElementReference,
-                required: false,
-                default: None,
-                example: Some(Literal::Text("ref_12")),
-                description: "Focus this element (a ref_N printed by get_accessibility_tree) and press the key there. Leave it out to press the key on the focused element.",
-            },
+            optional_target("Focus this element (a ref_N printed by get_accessibility_tree) and press the key there. Leave it out to press the key on the focused element."),
             ACTION_FRAME_ID,
             TAB_ID,
         ],
@@ -417,14 +450,7 @@ Returns {success, progress, evidence, hints, retryAllowed, hint?, target, before
 You rarely need it to read: get_accessibility_tree already includes content outside the viewport, and click_ax, type_ax and hover scroll their target into view themselves. Scroll to load more of an endless list, or before reading with filter \"visible\".\n\
 Common errors: ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (to \"into_view\" needs ref_id).",
         arguments: &[
-            Argument {
-                name: "ref_id",
-                kind: ArgumentKind::ElementReference,
-                required: false,
-                default: None,
-                example: Some(Literal::Text("ref_12")),
-                description: "The element to scroll (or, with to: \"into_view\", to bring into view): a ref_N printed by get_accessibility_tree. Leave it out to scroll the page.",
-            },
+            optional_target("The element to scroll (or, with to: \"into_view\", to bring into view): a ref_N printed by get_accessibility_tree. Leave it out to scroll the page."),
             Argument {
                 name: "direction",
                 kind: ArgumentKind::Choice(&["up", "down", "left", "right"]),
@@ -638,6 +664,7 @@ mod tests {
                 tool.name,
                 "get_accessibility_tree"
                     | "accessibility_snapshot"
+                    | "screenshot"
                     | "list_tabs"
                     | "wait_for_stable"
             );
@@ -690,5 +717,26 @@ mod tests {
             );
         }
         assert!(description("go_back").contains("no_history"));
+        for needed in ["page_blocked", "dialog_open", "ask the user"] {
+            assert!(
+                description("click_ax").contains(needed),
+                "click_ax: {needed}"
+            );
+        }
+        for needed in ["cssHover", ":hover", "page_blocked"] {
+            assert!(description("hover").contains(needed), "hover: {needed}");
+        }
+        for needed in [
+            "tab_not_visible",
+            "select_tab",
+            "not_supported_here",
+            "ref_not_found",
+            "page_blocked",
+        ] {
+            assert!(
+                description("screenshot").contains(needed),
+                "screenshot: {needed}"
+            );
+        }
     }
 }

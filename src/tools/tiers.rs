@@ -112,6 +112,7 @@ mod tests {
         let ask = [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "scroll",
             "go_back",
@@ -122,6 +123,7 @@ mod tests {
         let compact = [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "click_ax",
             "type_ax",
@@ -137,6 +139,7 @@ mod tests {
         let everything = [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "click_ax",
             "type_ax",

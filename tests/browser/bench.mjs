@@ -16,6 +16,10 @@
 //   2. Playwright (playwright-core, same browser binary, same run): `locator('body')
 //      .ariaSnapshot()` and `ariaSnapshot({mode: 'ai'})` round trips, and a bare JS DOM walk
 //      (page.evaluate; the bare walk of docs/performance.md, timed inside the page).
+//   4. The WebDriver BiDi snapshot (allwright-surface-web, no extension): the crate's example
+//      `bench_snapshot` launches the same Chromium through chromedriver and times
+//      `accessibility_snapshot` (JSON) on the same pages; its collector always runs the JS core,
+//      in a sandbox realm.
 //   3. In-page times of both builds of the core (extension/generated/ax-core-{wasm,js}.js plus
 //      content/accessibility-tree.js (the bundle in dist/chrome) injected into the page's world, as
 //      tests/browser/wasm-smoke.mjs does) against the same bare walk.
@@ -23,7 +27,8 @@
 // Needs `./scripts/build-wasm` and `node scripts/build-extension.mjs`; builds the release binary
 // when it is missing.
 
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -392,6 +397,36 @@ function readPlaywrightVersion() {
   return JSON.parse(readFileSync(path.join(root, 'node_modules/playwright-core/package.json'), 'utf8')).version;
 }
 
+// ---- 4. WebDriver BiDi snapshot ---------------------------------------------------------------
+
+/**
+ * Times the BiDi snapshot on every page with the crate's example (one browser for all pages).
+ * Asynchronously: the pages are served by this process, which must stay responsive meanwhile.
+ */
+async function measureBidi(origin) {
+  const urls = sizes.flatMap((size) => FLAVOURS.map((flavour) => origin + pagePath(size, flavour)));
+  const runs = Math.max(...sizes.map(runsFor));
+  const { stdout: output } = await promisify(execFile)(
+    'cargo',
+    ['run', '--release', '--quiet', '-p', 'allwright-surface-web', '--example', 'bench_snapshot', '--', '--runs', String(runs), ...urls],
+    { cwd: root, encoding: 'utf8', timeout: 20 * 60_000, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const results = {};
+  for (const line of output.split('\n').filter((text) => text.startsWith('{'))) {
+    const entry = JSON.parse(line);
+    for (const size of sizes) {
+      for (const flavour of FLAVOURS) {
+        if (entry.url === origin + pagePath(size, flavour)) (results[size] ??= {})[flavour] = entry;
+      }
+    }
+  }
+  for (const size of sizes) {
+    const entry = results[size];
+    console.log(`  BiDi ${String(size).padStart(6)}: snapshot warm ${ms(entry?.wasm?.warmMs)} ms (cold ${ms(entry?.wasm?.coldMs)}), CSP page warm ${ms(entry?.js?.warmMs)} ms`);
+  }
+  return results;
+}
+
 // ---- Report ------------------------------------------------------------------------------------
 
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
@@ -399,7 +434,7 @@ const ratio = (value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
 const count = (value) => (Number.isFinite(value) ? value.toLocaleString('en-US') : 'n/a');
 const verdict = (value, limit) => (!Number.isFinite(value) ? '' : value <= limit ? ' ok' : ' MISSED');
 
-function table(size, mcp, pw) {
+function table(size, mcp, pw, bidi) {
   const rows = [];
   const line = (label, wasm, js, note = '') => rows.push(`${label.padEnd(52)}${String(wasm).padStart(16)}${String(js).padStart(30)}${note ? `   ${note}` : ''}`);
   const atTarget = size === 10_000;
@@ -426,6 +461,11 @@ function table(size, mcp, pw) {
     `${ratio(treeRatio('wasm'))}${target(verdict(treeRatio('wasm'), 0.5))}`,
     `${ratio(treeRatio('js'))}${target(verdict(treeRatio('js'), 0.5))}`, target('target <= 0.5'));
   line('  snapshot / Playwright ariaSnapshot() round trip', ratio(snapshotRatio('wasm')), ratio(snapshotRatio('js')));
+  rows.push('-- WebDriver BiDi (allwright-surface-web, no extension; JS core in a sandbox realm) --');
+  line('accessibility_snapshot {format: json}, warm', ms(bidi?.wasm?.warmMs), ms(bidi?.js?.warmMs));
+  line('accessibility_snapshot, cold (installs the collector)', ms(bidi?.wasm?.coldMs), ms(bidi?.js?.coldMs));
+  line('  BiDi snapshot / Playwright ariaSnapshot() round trip', ratio(bidi?.wasm?.warmMs / pw.ariaSnapshotMs), ratio(bidi?.js?.warmMs / pw.ariaSnapshotMs));
+  line('  BiDi snapshot / extension snapshot (MCP)', ratio(bidi?.wasm?.warmMs / mcp.wasm.snapshotWarmMs), ratio(bidi?.js?.warmMs / mcp.js.snapshotWarmMs));
   rows.push('-- Playwright client round trips (playwright-core, same Chromium binary) --');
   line('locator(body).ariaSnapshot()', ms(pw.ariaSnapshotMs), '');
   line('locator(body).ariaSnapshot(), first call on the page', ms(pw.ariaSnapshotFirstMs), '');
@@ -489,6 +529,8 @@ try {
   const mcp = await measureMcp(server.origin);
   console.log('\n2-3. Playwright, bare walk, in-page cores');
   const pw = await measurePlaywright(server.origin, scratch);
+  console.log('\n4. WebDriver BiDi snapshot (allwright-surface-web example bench_snapshot)');
+  const bidi = await measureBidi(server.origin);
 
   report.chromium = pw.version;
   report.playwright = readPlaywrightVersion();
@@ -515,12 +557,13 @@ try {
       },
       mcp: m,
       playwright: p,
+      bidi: bidi[size],
     };
   });
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
 
-  for (const size of sizes) console.log(table(size, mcp[size], pw.results[size]));
+  for (const size of sizes) console.log(table(size, mcp[size], pw.results[size], bidi[size]));
   console.log(`\nCore choice: on the CSP pages the JS core is certain (Chromium refuses WASM in a content script under ${CSP});`);
   console.log(`"core the extension ran" is ${verifyCore ? 'allwrightAxCore.flavour read over DevTools in the extension\'s isolated world after the timings' : 'inferred (--no-verify-core)'}.`);
   console.log('Cold MCP calls include, besides loading the core, the first style and layout pass after the load (see "first bare walk after load").');

@@ -21,7 +21,7 @@ async fn read_tree(session: &Session) -> String {
 }
 
 /// The ref on the first line that starts with `role "name"`, as an agent would pick it.
-fn find_ref(tree: &str, role: &str, name: &str) -> Option<String> {
+pub fn find_ref(tree: &str, role: &str, name: &str) -> Option<String> {
     let start = format!("{role} \"{name}\" [ref_");
     tree.lines()
         .map(str::trim_start)
@@ -32,7 +32,7 @@ fn find_ref(tree: &str, role: &str, name: &str) -> Option<String> {
 
 /// Reads the tree (again and again for up to five seconds: a page may still be rendering) until
 /// it shows `role "name"`, and returns that element's ref.
-async fn ref_of(session: &Session, role: &str, name: &str) -> String {
+pub async fn ref_of(session: &Session, role: &str, name: &str) -> String {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     loop {
         let tree = read_tree(session).await;
@@ -50,12 +50,12 @@ async fn ref_of(session: &Session, role: &str, name: &str) -> String {
 }
 
 /// The fixture's published state.
-async fn state(session: &Session) -> Value {
+pub async fn state(session: &Session) -> Value {
     session.evaluate_json("window.fixtureState ?? null").await
 }
 
 /// Waits up to five seconds for the fixture's state to satisfy `wanted`, and returns it.
-async fn state_when(session: &Session, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+pub async fn state_when(session: &Session, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     loop {
         let current = state(session).await;
@@ -69,7 +69,7 @@ async fn state_when(session: &Session, what: &str, wanted: impl Fn(&Value) -> bo
     }
 }
 
-async fn open(session: &Session, page: &str) {
+pub async fn open(session: &Session, page: &str) {
     session
         .open(&fixtures().url(&format!("/pages/actions/{page}.html")))
         .await;
@@ -841,6 +841,34 @@ pub async fn bad_input_and_stale_refs(session: &Session) {
 
 // ---- Frames --------------------------------------------------------------------------------
 
+/// The frame id of the document whose URL ends with `suffix`, as an agent finds it: the
+/// snapshot's context ids are `tab-T.frame-F`.
+pub async fn frame_id_of(session: &Session, suffix: &str) -> i64 {
+    let snapshot = session
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    let documents: Value =
+        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
+    documents["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .find(|document| {
+            document["url"]
+                .as_str()
+                .is_some_and(|url| url.ends_with(suffix))
+        })
+        .and_then(|document| document["contextId"].as_str())
+        .and_then(|context| context.rsplit(".frame-").next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: no frame {suffix} in {documents}",
+                session.browser.name()
+            )
+        })
+}
+
 async fn read_frame_tree(session: &Session, frame_id: i64) -> String {
     session
         .ok("get_accessibility_tree", json!({"frameId": frame_id}))
@@ -855,25 +883,7 @@ pub async fn act_inside_a_cross_origin_frame(session: &Session) {
     session
         .open(&fixtures().url("/pages/frame-actions/top.html"))
         .await;
-    // The frame's id, as an agent finds it: the snapshot's context ids are `tab-T.frame-F`.
-    let snapshot = session
-        .ok("accessibility_snapshot", json!({"format": "json"}))
-        .await;
-    let documents: Value =
-        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
-    let frame_id: i64 = documents["documents"]
-        .as_array()
-        .expect("documents")
-        .iter()
-        .find(|document| {
-            document["url"]
-                .as_str()
-                .is_some_and(|url| url.ends_with("/frame-actions/child.html"))
-        })
-        .and_then(|document| document["contextId"].as_str())
-        .and_then(|context| context.rsplit(".frame-").next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("{browser}: no frame document in {documents}"));
+    let frame_id = frame_id_of(session, "/frame-actions/child.html").await;
 
     let tree = read_frame_tree(session, frame_id).await;
     let city = find_ref(&tree, "textbox", "Frame city").expect("the frame's field");

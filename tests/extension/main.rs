@@ -2,11 +2,14 @@
 //! allwright: through `allwright mcp` and the official MCP client. See tests/README.md.
 
 mod actions;
+mod bidi_snapshot;
 mod bridge;
 mod csp;
 mod devtools;
+mod hover_and_prompts;
 mod lifecycle;
 mod registry;
+mod screenshot;
 mod support;
 mod surface;
 mod wpt;
@@ -44,6 +47,7 @@ const SURFACE: &[(&str, Check)] = checks![
     surface::navigation_timeouts,
     csp::strict_pages_work_and_stay_silent,
     registry::lookup_stale_refs_and_suggestions,
+    bidi_snapshot::bidi_snapshot_equals_the_extensions,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -207,4 +211,41 @@ async fn chromium_webdriver_bridge() {
         "{mouse_events} mouse events for {} input.performActions",
         traffic.perform_actions
     );
+}
+
+/// Screenshots, hover's pointer events and pages blocked by a prompt, in the user's own browser
+/// (the extension's paths; a browser allwright launched takes BiDi's instead).
+const USER_BROWSER: &[(&str, Check)] = checks![
+    screenshot::viewport_elements_formats_and_refusals,
+    hover_and_prompts::hover_enters_ancestors_and_reports_css_hover,
+    hover_and_prompts::click_on_a_page_that_stops_answering_is_page_blocked,
+    hover_and_prompts::click_that_opens_an_alert_is_never_a_timeout,
+    hover_and_prompts::trusted_click_that_opens_an_alert_is_dialog_open,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_screenshots_hover_and_prompts() {
+    run(Browser::Chromium, SessionOptions::default(), USER_BROWSER).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_screenshots_hover_and_prompts() {
+    run(Browser::Firefox, SessionOptions::default(), USER_BROWSER).await;
+}
+
+/// The same screenshots at two device pixels per CSS pixel: sizes and crops scale with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_screenshots_at_device_scale_two() {
+    let options = SessionOptions {
+        chromium_flags: vec![
+            "--force-device-scale-factor=2".to_string(),
+            "--window-size=800,600".to_string(),
+        ],
+    };
+    run(
+        Browser::Chromium,
+        options,
+        checks![screenshot::viewport_elements_formats_and_refusals],
+    )
+    .await;
 }

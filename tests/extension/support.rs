@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
@@ -19,7 +19,11 @@ use serde_json::{json, Value};
 #[path = "../support/fixture_server.rs"]
 pub mod fixture_server;
 
+#[path = "../support/snapshot_checks.rs"]
+pub mod snapshot_checks;
+
 use fixture_server::FixtureServer;
+pub use snapshot_checks::{find, nodes};
 
 /// Every wait is bounded: a hang is a failure with a message.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -280,6 +284,32 @@ impl Session {
         }
     }
 
+    /// Calls a tool over MCP and returns the whole MCP result: content blocks (an image, for
+    /// screenshot) as well as structuredContent and isError.
+    pub async fn call_result(&self, tool: &str, arguments: Value) -> CallToolResult {
+        let mcp = self.mcp.as_ref().expect("MCP client");
+        let request = CallToolRequestParams::new(tool.to_string())
+            .with_arguments(arguments.as_object().cloned().unwrap_or_default());
+        tokio::time::timeout(PATIENCE, mcp.call_tool(request))
+            .await
+            .unwrap_or_else(|_| panic!("{tool} took over {PATIENCE:?}"))
+            .unwrap_or_else(|error| panic!("{tool}: {error}"))
+    }
+
+    /// Answers the user prompt open in the test's tab from outside (WebDriver BiDi,
+    /// `browsingContext.handleUserPrompt`), as the user would; false when none was open.
+    pub async fn answer_prompt(&self, accept: bool) -> bool {
+        let launched = self.launched.as_ref().expect("browser");
+        launched
+            .bidi()
+            .command(
+                "browsingContext.handleUserPrompt",
+                json!({"context": self.context, "accept": accept}),
+            )
+            .await
+            .is_ok()
+    }
+
     /// Calls a tool that must succeed.
     pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
         match self.call(tool, arguments.clone()).await {
@@ -344,6 +374,13 @@ impl Session {
             .unwrap_or_else(|error| panic!("BiDi navigate {url}: {error}"));
     }
 
+    /// The browser's BiDi connection and the tab's top-level context: the WebDriver BiDi surface
+    /// reads the same page as the extension through them (tests/extension/bidi_snapshot.rs).
+    pub fn bidi(&self) -> (&allwright_surface_web::BidiConnection, &str) {
+        let launched = self.launched.as_ref().expect("browser");
+        (launched.bidi(), self.context.as_str())
+    }
+
     /// Chromium's DevTools address, for oracle checks.
     pub fn chromium_debugger_address(&self) -> Option<String> {
         self.launched
@@ -392,26 +429,6 @@ fn from_remote_value(value: &Value) -> Value {
         }
         _ => Value::Null,
     }
-}
-
-/// Every node of a snapshot document tree, depth first, with its depth.
-pub fn nodes(root: &Value) -> Vec<&Value> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        out.push(node);
-        if let Some(children) = node["children"].as_array() {
-            stack.extend(children.iter().rev());
-        }
-    }
-    out
-}
-
-/// The first node with this role and name in a document tree.
-pub fn find<'a>(root: &'a Value, role: &str, name: &str) -> Option<&'a Value> {
-    nodes(root)
-        .into_iter()
-        .find(|node| node["role"] == role && node["name"] == name)
 }
 
 /// The strings of a JSON array (suggestions, evidence); anything else gives none.

@@ -1,10 +1,15 @@
-//! The list of `spec/surface-web-snapshot.txt`, through the built extension in a real browser:
+//! Every behaviour the snapshot promises (docs/protocol.md), through the built extension in a
+//! real browser:
 //! JSON/YAML equivalence, labels and descriptions, typed states, hidden content, password
 //! values, shadow DOM and slots, ARIA ownership cycles, off-screen content, same-origin and
 //! cross-origin frames; plus the text tree's metadata and the "ai" mode references.
 
 use serde_json::{json, Value};
 
+use crate::support::snapshot_checks::{
+    expect_node, shadow_roots_and_slots, surface_hidden_and_off_screen,
+    surface_labels_and_descriptions, surface_owned_list, surface_typed_states, top_root,
+};
 use crate::support::{find, fixtures, nodes, Session};
 
 /// Reads the structured snapshot in both formats, checks that JSON, YAML 1.1 (libyaml through
@@ -82,27 +87,6 @@ fn yaml_1_2_to_json(text: &str) -> Value {
     convert(documents.first().expect("one YAML document"))
 }
 
-fn top_root(snapshot: &Value) -> &Value {
-    &snapshot["documents"][0]["root"]
-}
-
-#[track_caller]
-fn expect_node<'a>(root: &'a Value, role: &str, name: &str, browser: &str) -> &'a Value {
-    find(root, role, name).unwrap_or_else(|| {
-        let seen: Vec<String> = nodes(root)
-            .iter()
-            .map(|node| {
-                format!(
-                    "{} {:?}",
-                    node["role"].as_str().unwrap_or(""),
-                    node["name"].as_str().unwrap_or("")
-                )
-            })
-            .collect();
-        panic!("{browser}: no {role} {name:?} in the snapshot; nodes: {seen:?}")
-    })
-}
-
 pub async fn labels_states_hidden_passwords_ownership(session: &Session) {
     let browser = session.browser.name();
     let server = fixtures();
@@ -111,113 +95,9 @@ pub async fn labels_states_hidden_passwords_ownership(session: &Session) {
     let root = top_root(&snapshot);
     assert_eq!(snapshot["documents"][0]["title"], "Surface fixture");
 
-    // Labels and descriptions.
-    let email = expect_node(root, "textbox", "Email address", browser);
-    assert_eq!(
-        email["properties"]["description"], "We never share it.",
-        "{browser}"
-    );
-    assert_eq!(
-        email["properties"]["value"], "ada@example.test",
-        "{browser}"
-    );
-    assert_eq!(email["states"]["required"], true, "{browser}");
-    let nickname = expect_node(root, "textbox", "Nickname", browser);
-    assert_eq!(
-        nickname["properties"]["placeholder"], "Your nickname",
-        "{browser}"
-    );
-    let save = expect_node(root, "button", "Save", browser);
-    assert_eq!(
-        save["properties"]["description"], "Saves all sections",
-        "{browser}: hidden describedby text counts"
-    );
-    let search = expect_node(root, "searchbox", "Search settings", browser);
-    assert_eq!(
-        search["properties"]["description"], "Filters the list below",
-        "{browser}"
-    );
-    expect_node(root, "button", "Hidden label text", browser);
-
-    // Typed states: mixed is a string, explicit false stays, undefined is absent.
-    assert_eq!(
-        expect_node(root, "checkbox", "Select all", browser)["states"]["checked"],
-        "mixed",
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "checkbox", "Newsletter", browser)["states"]["checked"],
-        false,
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "checkbox", "Terms", browser)["states"]["checked"],
-        true,
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "button", "Bold", browser)["states"]["pressed"],
-        true,
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "button", "Italic", browser)["states"]["pressed"],
-        false,
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "button", "More options", browser)["states"]["expanded"],
-        false,
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "heading", "Level three heading", browser)["states"]["level"],
-        3,
-        "{browser}"
-    );
-    let volume = expect_node(root, "slider", "Volume", browser);
-    assert_eq!(volume["states"]["valueNow"], 7, "{browser}");
-    assert_eq!(volume["states"]["valueMin"], 0, "{browser}");
-    assert_eq!(volume["states"]["valueMax"], 10, "{browser}");
-    assert_eq!(
-        expect_node(root, "combobox", "Country", browser)["properties"]["value"],
-        "Japan",
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "textbox", "Account id", browser)["states"]["readonly"],
-        true,
-        "{browser}"
-    );
-    assert_eq!(
-        expect_node(root, "button", "Delete account", browser)["states"]["disabled"],
-        true,
-        "{browser}"
-    );
-    assert!(expect_node(root, "button", "Save", browser)["states"]
-        .as_object()
-        .is_some_and(|states| states.is_empty()));
-
-    // Hidden content is excluded; off-screen content is kept.
-    let names: Vec<&str> = nodes(root)
-        .iter()
-        .filter_map(|node| node["name"].as_str())
-        .collect();
-    for gone in [
-        "Gone by display",
-        "Gone by visibility",
-        "Gone by aria-hidden",
-        "Gone by hidden attribute",
-        "Gone by inert",
-        "Gone inside closed details",
-    ] {
-        assert!(
-            !names.contains(&gone),
-            "{browser}: {gone:?} should be excluded"
-        );
-    }
-    expect_node(root, "button", "Off-screen but present", browser);
-    expect_node(root, "button", "Far below the fold", browser);
+    surface_labels_and_descriptions(root, browser);
+    surface_typed_states(root, browser);
+    surface_hidden_and_off_screen(root, browser);
 
     // Password and file values never appear, in any format or in the text tree.
     let tree = session.ok("get_accessibility_tree", json!({})).await;
@@ -236,46 +116,7 @@ pub async fn labels_states_hidden_passwords_ownership(session: &Session) {
             .is_none()
     );
 
-    // aria-owns: the owned item moves under its owner once; the Loop B -> Loop A cycle is cut.
-    let list = expect_node(root, "list", "Owned list", browser);
-    let children: Vec<(&str, &str)> = list["children"]
-        .as_array()
-        .expect("children")
-        .iter()
-        .map(|child| {
-            (
-                child["role"].as_str().unwrap_or(""),
-                child["name"].as_str().unwrap_or(""),
-            )
-        })
-        .collect();
-    assert_eq!(
-        children,
-        vec![
-            ("listitem", "First"),
-            ("listitem", "Owned second"),
-            ("group", "Loop A")
-        ],
-        "{browser}"
-    );
-    let loop_a = expect_node(list, "group", "Loop A", browser);
-    assert_eq!(loop_a["children"][0]["name"], "Loop B", "{browser}");
-    assert_eq!(
-        nodes(root)
-            .iter()
-            .filter(|node| node["name"] == "Owned second")
-            .count(),
-        1,
-        "{browser}"
-    );
-    assert_eq!(
-        nodes(root)
-            .iter()
-            .filter(|node| node["name"] == "Loop A")
-            .count(),
-        1,
-        "{browser}"
-    );
+    surface_owned_list(root, browser);
 }
 
 pub async fn shadow_dom_and_slots(session: &Session) {
@@ -283,29 +124,7 @@ pub async fn shadow_dom_and_slots(session: &Session) {
     session.open(&fixtures().url("/pages/shadow.html")).await;
     let snapshot = snapshot(session, false).await;
     let root = top_root(&snapshot);
-    expect_node(root, "heading", "Card title from the light DOM", browser);
-    expect_node(root, "region", "Card title from the light DOM", browser);
-    expect_node(root, "button", "Slotted default button", browser);
-    expect_node(root, "button", "Close card", browser);
-    expect_node(root, "navigation", "Declarative nav", browser);
-    expect_node(root, "link", "Inside declarative root", browser);
-    let texts: Vec<&str> = nodes(root)
-        .iter()
-        .filter(|node| node["role"] == "text")
-        .filter_map(|node| node["name"].as_str())
-        .collect();
-    assert!(
-        texts.contains(&"Fallback content shown"),
-        "{browser}: fallback of an empty slot is shown: {texts:?}"
-    );
-    assert!(
-        !texts.contains(&"Fallback body"),
-        "{browser}: fallback of a filled slot is not shown"
-    );
-    assert!(
-        find(root, "button", "Inside a closed root").is_none(),
-        "{browser}: closed roots are not readable"
-    );
+    shadow_roots_and_slots(root, browser);
 }
 
 pub async fn frames_same_and_cross_origin(session: &Session) {

@@ -53,6 +53,10 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
                     "tree": "button \"Send\" [ref_1]", "truncated": false, "hasMore": false, "autoDegraded": false,
                     "page": 1, "pageCount": 1, "url": "https://example.com/", "title": "Example"
                 }),
+                Some("screenshot") => json!({
+                    "data": "iVBORw0KGgo=", "mimeType": "image/png",
+                    "width": 2, "height": 1, "format": "png", "scope": "viewport", "method": "captureVisibleTab"
+                }),
                 _ => json!({"url": "about:blank", "title": ""}),
             };
             let answer = json!({"type": "result", "id": call["id"], "ok": true, "result": result});
@@ -64,9 +68,10 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 16] = [
+const FULL_TIER: [&str; 17] = [
     "get_accessibility_tree",
     "accessibility_snapshot",
+    "screenshot",
     "navigate",
     "click_ax",
     "type_ax",
@@ -137,7 +142,7 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
         tree_tool.input_schema["properties"]["filter"]["enum"],
         json!(["all", "visible", "interactive"])
     );
-    assert_eq!(tools[2].input_schema["required"], json!(["url"]));
+    assert_eq!(tools[3].input_schema["required"], json!(["url"]));
 
     let result = client
         .call_tool(
@@ -436,6 +441,43 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
 /// The Ask tier is read-only: it lists the reading and looking-around tools, and a call to a tool
 /// that acts on the page is refused as unknown in this session.
 #[tokio::test]
+async fn a_screenshot_comes_back_as_an_image_block_then_its_facts() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("host.sock");
+    let mut calls = start_fake_host(&socket_path).await;
+    let client = start_mcp(&socket_path, &["--tier", "ask"]).await;
+    let result = client
+        .call_tool(call("screenshot", json!({"format": "png"})))
+        .await
+        .expect("tools/call");
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    let image = result.content[0].as_image().expect("an image block first");
+    assert_eq!(
+        (image.data.as_str(), image.mime_type.as_str()),
+        ("iVBORw0KGgo=", "image/png")
+    );
+    let facts = json!({"width": 2, "height": 1, "format": "png", "scope": "viewport", "method": "captureVisibleTab"});
+    assert_eq!(result.structured_content, Some(facts.clone()));
+    let text = result.content[1].as_text().expect("the facts as text");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text.text).expect("JSON"),
+        facts
+    );
+    let forwarded = tokio::time::timeout(PATIENCE, calls.recv())
+        .await
+        .expect("in time")
+        .expect("the host got the call");
+    assert_eq!(forwarded["tool"], "screenshot");
+    assert_eq!(forwarded["arguments"], json!({"format": "png"}));
+    let refused = client
+        .call_tool(call("screenshot", json!({"format": "gif"})))
+        .await
+        .expect("result");
+    assert_eq!(error_object(&refused)["code"], "invalid_arguments");
+    client.cancel().await.expect("close the session");
+}
+
+#[tokio::test]
 async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
     let folder = tempfile::tempdir().expect("temp dir");
     let socket_path = folder.path().join("nobody-listens.sock");
@@ -447,6 +489,7 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
         [
             "get_accessibility_tree",
             "accessibility_snapshot",
+            "screenshot",
             "navigate",
             "scroll",
             "go_back",

@@ -7,7 +7,7 @@
 //! lifecycle and user prompts ([`lifecycle`]), and sessions on an existing WebDriver remote end
 //! ([`remote`]).
 //!
-//! The protocol rule of `spec/surface-web-snapshot.txt` applies here: element operations
+//! The protocol rule (ARCHITECTURE.md, "Invariants") applies here: element operations
 //! performed from outside the page go through WebDriver BiDi. Nothing in this crate speaks CDP
 //! (`tests::the_crate_sends_no_cdp` checks the sources).
 //!
@@ -31,6 +31,7 @@ pub mod launch;
 pub mod lifecycle;
 pub mod page;
 pub mod remote;
+pub mod snapshot;
 mod webdriver_http;
 mod zip_archive;
 
@@ -43,9 +44,14 @@ pub use lifecycle::{
 };
 pub use page::{ElementHandle, Page, PageError, QueryOptions};
 
+pub use snapshot::{
+    accessibility_snapshot, SnapshotError, SnapshotErrorKind, SnapshotFormat, SnapshotMode,
+    SnapshotOptions,
+};
+
 #[cfg(test)]
 mod tests {
-    /// The protocol rule of `spec/surface-web-snapshot.txt`: element operations go through BiDi,
+    /// The protocol rule (ARCHITECTURE.md, "Invariants"): element operations go through BiDi,
     /// never CDP. No source file of this crate names a CDP command (a string literal starting with
     /// a CDP domain), chromium-bidi's CDP passthrough (its `goog` CDP commands) or the DevTools HTTP endpoints,
     /// and no CDP client crate is a dependency.

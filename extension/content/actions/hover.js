@@ -1,10 +1,17 @@
 // @ts-check
-// hover_element, the page half of hover: the pointer's way onto the element (UI Events, "Mouse
-// Event Order"), and the popups, states and mutations that follow.
+// hover_element, the page half of hover: the pointer's way onto the element, off the element the
+// last hover left it on, and the popups, states and mutations that follow.
+//
+// The events are synthetic: they run the page's listeners, but the browser's own hover state does
+// not move, so CSS `:hover` rules do not apply (Selectors Level 4, ":hover" matches what the
+// user's pointing device designates). The result says so when the page styles the target with
+// them (`cssHover`); a browser allwright launched moves the real pointer instead.
 
+import { flatTreeParentElement } from "../dom/shadow.js";
 import { centreOf, explicitRole, isShown, viewportRect } from "./element.js";
 import { classifyMutations, controlledBy, startMutationWindow } from "./evidence.js";
 import { scrollIntoViewIfNeeded } from "./interaction.js";
+import { runPageHandlers } from "./page-handlers.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { nextTask, waitFor } from "./timing.js";
 
@@ -16,6 +23,14 @@ const POPUP_SELECTOR =
 /** hover_element: how long a tooltip or menu may take to show. */
 const HOVER_OBSERVATION_MS = 500;
 
+/**
+ * The element the last hover in this frame moved the pointer onto, so that the next hover moves
+ * it off again, as a real pointer would. Held weakly: the page may remove it. The pointer of a
+ * hover in another frame is not followed across frames.
+ * @type {WeakRef<Element> | null}
+ */
+let lastHovered = null;
+
 function shownPopups() {
   return new Set([...document.querySelectorAll(POPUP_SELECTOR)].filter(isShown));
 }
@@ -23,18 +38,176 @@ function shownPopups() {
 const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
 
 /**
- * The pointer's way onto an element: over, enter (not bubbling), move; pointer events first, as
- * browsers send them, each at the centre, with no element left behind (relatedTarget null).
+ * The element and its ancestors, nearest first, in the flat tree (slots and shadow hosts
+ * included, open shadow roots crossed): the chain over which Chromium and Gecko compute the
+ * elements a pointer enters and leaves.
+ * @param {Element} element
  */
-function dispatchHoverEvents(element, point) {
-  const common = { clientX: point.x, clientY: point.y, relatedTarget: null, view: window, composed: true };
-  const pointer = { ...common, pointerId: 1, pointerType: "mouse", isPrimary: true };
-  element.dispatchEvent(new PointerEvent("pointerover", { ...pointer, bubbles: true, cancelable: true }));
-  element.dispatchEvent(new PointerEvent("pointerenter", { ...pointer, bubbles: false, cancelable: false }));
-  element.dispatchEvent(new MouseEvent("mouseover", { ...common, bubbles: true, cancelable: true }));
-  element.dispatchEvent(new MouseEvent("mouseenter", { ...common, bubbles: false, cancelable: false }));
-  element.dispatchEvent(new PointerEvent("pointermove", { ...pointer, bubbles: true, cancelable: true }));
-  element.dispatchEvent(new MouseEvent("mousemove", { ...common, bubbles: true, cancelable: true }));
+function flatTreeChain(element) {
+  const chain = [];
+  for (let node = element; node !== null; node = flatTreeParentElement(node)) chain.push(node);
+  return chain;
+}
+
+/**
+ * WebDriver's "in-view center point" (WebDriver, "element interactability"): the centre of the
+ * part of the element's first box that lies in the viewport.
+ * @param {Element} element
+ */
+function inViewCentre(element) {
+  const box = element.getClientRects()[0] ?? element.getBoundingClientRect();
+  const left = Math.max(0, box.left);
+  const right = Math.min(innerWidth, box.right);
+  const top = Math.max(0, box.top);
+  const bottom = Math.min(innerHeight, box.bottom);
+  if (right <= left || bottom <= top) return centreOf(viewportRect(element));
+  return { x: Math.floor((left + right) / 2), y: Math.floor((top + bottom) / 2) };
+}
+
+/**
+ * Moves the pointer from `previous` (null: from outside the document) onto `target`, with the
+ * events a browser fires for a mouse (UI Events, "Mouse Event Order"; Pointer Events, "Boundary
+ * events" and "Mapping for devices that support hover"), pointer events before their mouse
+ * counterparts:
+ * - pointerout and pointerleave, then mouseout and mouseleave, for what the pointer leaves:
+ *   out bubbles from the previous element; leave goes to it and to each ancestor the pointer
+ *   leaves, innermost first;
+ * - pointerover and pointerenter, then mouseover and mouseenter, for what it enters: over bubbles
+ *   from the target; enter goes to each ancestor the pointer enters, outermost first, then to the
+ *   target (enter and leave do not bubble, so a listener on a wrapper hears only its own);
+ * - pointermove, then mousemove, at the target.
+ * relatedTarget is the element on the other side; out, over and move are composed, so listeners
+ * outside a shadow tree hear them retargeted to its host, as with a real pointer.
+ * @param {Element | null} previous
+ * @param {Element} target
+ * @param {{x: number, y: number}} point client coordinates
+ */
+function movePointer(previous, target, point) {
+  const targetChain = flatTreeChain(target);
+  const previousChain = previous === null ? [] : flatTreeChain(previous);
+  const inTarget = new Set(targetChain);
+  const inPrevious = new Set(previousChain);
+  const left = previousChain.filter((node) => !inTarget.has(node));
+  const entered = targetChain.filter((node) => !inPrevious.has(node)).reverse();
+  const mouse = { clientX: point.x, clientY: point.y, view: window, button: 0, buttons: 0 };
+  const pointer = { ...mouse, pointerId: 1, pointerType: "mouse", isPrimary: true, width: 1, height: 1 };
+  const boundaryEvents = (prefix, EventType, init) => {
+    if (previous !== null && previous !== target) {
+      const leaving = { ...init, relatedTarget: target };
+      previous.dispatchEvent(
+        new EventType(`${prefix}out`, { ...leaving, bubbles: true, cancelable: true, composed: true }),
+      );
+      for (const node of left) node.dispatchEvent(new EventType(`${prefix}leave`, leaving));
+    }
+    if (previous !== target) {
+      const entering = { ...init, relatedTarget: previous };
+      target.dispatchEvent(
+        new EventType(`${prefix}over`, { ...entering, bubbles: true, cancelable: true, composed: true }),
+      );
+      for (const node of entered) node.dispatchEvent(new EventType(`${prefix}enter`, entering));
+    }
+  };
+  boundaryEvents("pointer", PointerEvent, pointer);
+  boundaryEvents("mouse", MouseEvent, mouse);
+  target.dispatchEvent(
+    new PointerEvent("pointermove", { ...pointer, bubbles: true, cancelable: true, composed: true }),
+  );
+  target.dispatchEvent(new MouseEvent("mousemove", { ...mouse, bubbles: true, cancelable: true, composed: true }));
+}
+
+/**
+ * The selectors of a style sheet's rules that use `:hover`, nested and grouped rules included.
+ * A cross-origin sheet cannot be read and is skipped.
+ * @param {CSSStyleSheet} sheet
+ * @returns {string[]}
+ */
+function hoverSelectorsOf(sheet) {
+  const found = [];
+  let rules;
+  try {
+    rules = [...sheet.cssRules];
+  } catch {
+    return found;
+  }
+  while (rules.length > 0) {
+    const rule = rules.pop();
+    if (rule instanceof CSSStyleRule && rule.selectorText.includes(":hover")) found.push(rule.selectorText);
+    const nested = /** @type {CSSGroupingRule} */ (rule).cssRules;
+    if (nested !== undefined) rules.push(...nested);
+  }
+  return found;
+}
+
+/**
+ * The part of each complex selector in a list up to the compound that holds `:hover`, with
+ * `:hover` removed: `.menu:hover > ul` gives `.menu`. The element that part matches is the one
+ * that must be hovered for the rule to apply. Commas and combinators inside parentheses
+ * (`:is(a, b):hover`) are kept.
+ * @param {string} selectorList
+ */
+function hoveredCompounds(selectorList) {
+  const selectors = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index <= selectorList.length; index += 1) {
+    const character = selectorList[index];
+    if (character === "(") depth += 1;
+    else if (character === ")") depth -= 1;
+    else if ((character === "," && depth === 0) || character === undefined) {
+      selectors.push(selectorList.slice(start, index).trim());
+      start = index + 1;
+    }
+  }
+  const compounds = [];
+  for (const selector of selectors) {
+    const at = selector.indexOf(":hover");
+    if (at < 0) continue;
+    let end = at;
+    for (let nesting = 0; end < selector.length; end += 1) {
+      const character = selector[end];
+      if (character === "(") nesting += 1;
+      else if (character === ")") nesting -= 1;
+      else if (nesting === 0 && /[\s>+~]/.test(character)) break;
+    }
+    const compound = selector.slice(0, end).replaceAll(":hover", "").trim();
+    compounds.push(compound === "" || /[\s>+~]$/.test(compound) ? `${compound}*` : compound);
+  }
+  return compounds;
+}
+
+/**
+ * The nearest element of the target's chain that one of the page's `:hover` rules needs hovered,
+ * or null. The style sheets of the document and of the shadow roots on the way are read.
+ * @param {Element[]} chain the target and its ancestors, nearest first
+ */
+function elementStyledOnHover(chain) {
+  const sheets = new Set([...document.styleSheets, ...(document.adoptedStyleSheets ?? [])]);
+  for (const node of chain) {
+    const root = node.getRootNode();
+    if (root instanceof ShadowRoot)
+      for (const sheet of [...root.styleSheets, ...root.adoptedStyleSheets]) sheets.add(sheet);
+  }
+  const compounds = [...sheets].flatMap((sheet) => hoverSelectorsOf(sheet)).flatMap(hoveredCompounds);
+  for (const node of chain) {
+    for (const compound of compounds) {
+      try {
+        if (node.matches(compound)) return node;
+      } catch {
+        // A selector only valid in its own context (`:host`, a nested `&`) says nothing here.
+      }
+    }
+  }
+  return null;
+}
+
+/** `tag#id.class` of an element, for a hint. */
+function shortName(element) {
+  const id = element.id ? `#${element.id}` : "";
+  const classes = [...element.classList]
+    .slice(0, 2)
+    .map((name) => `.${name}`)
+    .join("");
+  return `${element.localName}${id}${classes}`;
 }
 
 export async function hoverElement(args, ax) {
@@ -50,7 +223,9 @@ export async function hoverElement(args, ax) {
     "aria-describedby": element.getAttribute("aria-describedby"),
   };
   const mutationWindow = startMutationWindow(element);
-  dispatchHoverEvents(element, centreOf(rect));
+  const previous = lastHovered?.deref() ?? null;
+  runPageHandlers(() => movePointer(previous?.isConnected ? previous : null, element, inViewCentre(element)));
+  lastHovered = new WeakRef(element);
 
   // Tooltips often wait before showing; look each frame for a while, and stop at the first sign.
   const observe = () => {
@@ -69,5 +244,14 @@ export async function hoverElement(args, ax) {
   const evidence = (await waitFor(observe, HOVER_OBSERVATION_MS)) ?? [];
   const { elsewhere } = classifyMutations(mutationWindow.finish(), element, controlledBy(element));
   if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
-  return { ...description, rect, evidence, hints };
+  /** @type {Record<string, unknown>} */
+  const result = { ...description, rect, evidence, hints };
+  const styled = element.matches(":hover") ? null : elementStyledOnHover(flatTreeChain(element));
+  if (styled !== null) {
+    result.cssHover = "not_applied";
+    hints.push(
+      `css_hover_not_applied: the page styles ${shortName(styled)} with :hover rules, which synthetic events cannot apply in your own browser`,
+    );
+  }
+  return result;
 }

@@ -4,6 +4,7 @@
 
 import { deepActiveElement } from "../dom/shadow.js";
 import { centreOf, isPointInViewport, viewportRect } from "./element.js";
+import { runPageHandlers } from "./page-handlers.js";
 
 /** Scrolls only when the element's centre is off screen, as a person would before acting. */
 export function scrollIntoViewIfNeeded(element) {
@@ -53,19 +54,18 @@ export function focusQuietly(element) {
  */
 export function activate(element) {
   if (typeof element.click === "function") {
-    element.click();
+    runPageHandlers(() => element.click());
     return;
   }
   const point = centreOf(viewportRect(element));
-  element.dispatchEvent(
-    new MouseEvent("click", {
-      bubbles: true,
-      cancelable: true,
-      composed: true,
-      view: window,
-      detail: 1,
-      clientX: point.x,
-      clientY: point.y,
-    }),
-  );
+  const click = new MouseEvent("click", {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: window,
+    detail: 1,
+    clientX: point.x,
+    clientY: point.y,
+  });
+  runPageHandlers(() => element.dispatchEvent(click));
 }

@@ -2,6 +2,8 @@
 // Keyboard events as a real key press dispatches them (UI Events, "Keyboard Events"): key, code,
 // the legacy keyCode/charCode/which many widgets still read, and modifiers.
 
+import { runPageHandlers } from "./page-handlers.js";
+
 /**
  * KeyboardEvent `code` and legacy `keyCode` of the named keys. Letters, digits and F-keys are
  * computed in `keyDefinition`; other printable characters get no code, as on a layout that
@@ -53,20 +55,19 @@ export function dispatchKeyboardEvent(target, type, key, modifiers) {
   const { code, keyCode } = keyDefinition(key);
   const charCode = type === "keypress" ? (key === "Enter" ? 13 : key.codePointAt(0)) : 0;
   const legacyCode = type === "keypress" ? charCode : keyCode;
-  return target.dispatchEvent(
-    new KeyboardEvent(type, {
-      key,
-      code,
-      keyCode: legacyCode,
-      which: legacyCode,
-      charCode,
-      bubbles: true,
-      cancelable: true,
-      composed: true,
-      view: window,
-      ...modifiers,
-    }),
-  );
+  const event = new KeyboardEvent(type, {
+    key,
+    code,
+    keyCode: legacyCode,
+    which: legacyCode,
+    charCode,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: window,
+    ...modifiers,
+  });
+  return runPageHandlers(() => target.dispatchEvent(event));
 }
 
 /**

@@ -50,3 +50,18 @@ test("toolError leaves out empty optional fields", () => {
   assert.deepEqual(m.toolError("ref_not_found", "gone", { hint: "", suggestions: ["ref_1"] }), { code: "ref_not_found", message: "gone", suggestions: ["ref_1"] });
   assert.ok(Object.isFrozen(m));
 });
+
+test("dialog_open carries the prompt; a malformed prompt is left out", () => {
+  const open = m.toolError("dialog_open", "an alert is open", { hint: "Ask the user.", dialog: { type: "alert", message: "Saved!", extra: 1 } });
+  assert.deepEqual(open, { code: "dialog_open", message: "an alert is open", hint: "Ask the user.", dialog: { type: "alert", message: "Saved!" } });
+  assert.ok(m.isToolError(open));
+  assert.deepEqual(m.toolError("dialog_open", "?", { dialog: { type: "print", message: "" } }), { code: "dialog_open", message: "?" });
+  assert.ok(!m.isToolError({ code: "dialog_open", message: "?", dialog: { type: "alert" } }));
+  for (const code of ["page_blocked", "tab_not_visible", "not_supported_here"]) assert.ok(m.isToolError(m.toolError(code, "x")), code);
+});
+
+test("screenshot's and the probe's content tools are part of the vocabulary", () => {
+  for (const tool of ["element_rect", "frame_offset", "ping"]) {
+    assert.ok(m.isContentToolRequest(m.contentToolRequest(tool, {})), tool);
+  }
+});

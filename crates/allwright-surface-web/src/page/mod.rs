@@ -5,7 +5,7 @@
 //! sandbox realm ([`scripts`]); acting on it is real input (`input.performActions`), so the
 //! page sees trusted events with `isTrusted: true`, CSS `:hover` applies, and ancestors get
 //! their `mouseenter`. Screenshots are `browsingContext.captureScreenshot`. Nothing here speaks
-//! CDP (the protocol rule of `spec/surface-web-snapshot.txt`).
+//! CDP (the protocol rule in ARCHITECTURE.md, "Invariants").
 
 pub mod keys;
 pub mod params;
