@@ -16,7 +16,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 use tokio::signal::unix::{signal, SignalKind};
 
-use crate::browser_bridge::BrowserBridge;
+use crate::browser_bridge::{BridgeScreenshots, BrowserBridge};
 use crate::browser_launch::LaunchRequest;
 use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
 use crate::host_client::HostClient;
@@ -59,7 +59,12 @@ impl AllwrightMcpServer {
         dev: bool,
         bridge: Option<Arc<BrowserBridge>>,
     ) -> Self {
-        let screenshots = Arc::new(ExtensionScreenshots::new(host.clone()));
+        // With a BiDi session, screenshots come from the browser itself (any tab, whole pages,
+        // elements in any frame); otherwise the extension captures the visible tab.
+        let screenshots: Arc<dyn ScreenshotSource> = match &bridge {
+            Some(bridge) => Arc::new(BridgeScreenshots::new(bridge.clone(), host.clone())),
+            None => Arc::new(ExtensionScreenshots::new(host.clone())),
+        };
         Self {
             host,
             screenshots,

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::future::BoxFuture;
+pub use futures_util::future::BoxFuture;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 

@@ -25,6 +25,8 @@ pub mod codes {
     pub const DIALOG_OPEN: &str = "dialog_open";
     /// handle_dialog found no prompt to answer.
     pub const NO_DIALOG: &str = "no_dialog";
+    /// What this browser or path cannot do (an element it cannot reach from outside the page).
+    pub const NOT_SUPPORTED_HERE: &str = "not_supported_here";
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,6 +132,11 @@ impl ToolError {
         );
         error.dialog = Some(Box::new(dialog));
         error
+    }
+
+    /// The call asks for something this browser or path cannot do; the hint says what can.
+    pub fn not_supported_here(message: impl Into<String>) -> Self {
+        Self::new(codes::NOT_SUPPORTED_HERE, message)
     }
 
     /// handle_dialog was called with no prompt open.

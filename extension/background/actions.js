@@ -345,7 +345,7 @@ const EXTERNAL_INPUT_TIMEOUT_MS = 20_000;
 
 /**
  * External inputs begun and not finished, by the content script's token.
- * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover",
+ * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate",
  *   watch: ReturnType<typeof watchTab>, expiry: ReturnType<typeof setTimeout>}>}
  */
 const externalInputs = new Map();
@@ -354,7 +354,7 @@ const externalInputs = new Map();
  * The first half of a click_ax or hover whose input the MCP server sends over WebDriver BiDi
  * (docs/protocol.md, "The browser bridge"): the tab is watched and the frame's content script
  * starts its observers and marks the target. Answers `{token, marker, tabId, frameId}`.
- * @param {{tabId?: number, frameId?: number, ref_id: string, kind: "click"|"hover"}} args
+ * @param {{tabId?: number, frameId?: number, ref_id: string, kind: "click"|"hover"|"locate"}} args
  */
 export async function beginExternalInput(args) {
   const { tabId, frameId } = await actionTarget({ tabId: args.tabId, frameId: args.frameId });

@@ -34,7 +34,8 @@ const REF_PATTERN = /^ref_[0-9]+$/;
 
 /**
  * bridge_begin_input({tabId?, frameId?, ref_id, kind}): the first half of a click_ax or hover
- * whose pointer input the server sends over BiDi (actions.js, "External input").
+ * whose pointer input the server sends over BiDi (actions.js, "External input"), or, with kind
+ * "locate", only the marker that lets the server find the element for an element screenshot.
  * @param {Record<string, unknown>} args
  */
 function beginInput(args) {
@@ -50,7 +51,9 @@ function beginInput(args) {
   if (typeof refId !== "string" || !REF_PATTERN.test(refId)) {
     fail("invalid_arguments", "bridge_begin_input: ref_id must be a ref_N");
   }
-  if (kind !== "click" && kind !== "hover") fail("invalid_arguments", "bridge_begin_input: kind is click or hover");
+  if (kind !== "click" && kind !== "hover" && kind !== "locate") {
+    fail("invalid_arguments", "bridge_begin_input: kind is click, hover or locate");
+  }
   return beginExternalInput({
     tabId: /** @type {number|undefined} */ (tabId ?? undefined),
     frameId: /** @type {number|undefined} */ (frameId ?? undefined),

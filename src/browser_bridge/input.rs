@@ -21,7 +21,7 @@ use crate::tool_error::ToolError;
 use super::{BrowserBridge, InterruptedInput, TargetTab};
 
 /// The attribute the content script sets (extension/content/actions/external-input.js).
-const INPUT_MARKER_ATTRIBUTE: &str = "data-allwright-input";
+pub(super) const INPUT_MARKER_ATTRIBUTE: &str = "data-allwright-input";
 /// How long beginning, aborting and the pointer input itself may take.
 const INPUT_STEP_TIMEOUT: Duration = Duration::from_secs(20);
 

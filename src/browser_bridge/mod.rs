@@ -19,6 +19,9 @@
 
 mod input;
 mod journal;
+mod screenshot;
+
+pub use screenshot::BridgeScreenshots;
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -216,9 +216,9 @@ Common errors: frame_detached or script_failed (the page changed during the capt
         name: "screenshot",
         title: "Take a screenshot",
         description: "Takes a picture of what the tab shows: the viewport, or one element by its ref_N (scrolled into view first, cropped to its box).\n\
-Returns an image (PNG or JPEG) and {width, height, format, scope, method}: the image's size in device pixels, `scope` \"viewport\", \"element\" or \"fullPage\", and `method`, how it was taken (\"captureVisibleTab\" in your own browser).\n\
+Returns an image (PNG or JPEG) and {width, height, format, scope, method}: the image's size in device pixels, `scope` \"viewport\", \"element\" or \"fullPage\", and `method`, how it was taken (\"captureVisibleTab\" in your own browser, \"bidi\" in a browser allwright launched).\n\
 Read the page with get_accessibility_tree first and use this only when you need to see it: layout, colours, images, charts, canvas, or to check what the tree says. A screenshot costs far more than the tree and gives you no refs to act on.\n\
-In the user's own browser only the visible part of the active tab can be captured: fullPage is refused there (not_supported_here), and an element inside a frame is refused when the frame's position cannot be found.\n\
+In the user's own browser only the visible part of the active tab can be captured: fullPage is refused there (not_supported_here), and an element inside a frame is refused when the frame's position cannot be found. In a browser allwright launched, any tab, the whole page and elements in any frame can be captured.\n\
 Common errors: tab_not_visible (the tab is not the active tab of its window: call select_tab first, or leave tabId out), not_supported_here (fullPage needs a browser allwright launched: take the viewport instead, scrolling with scroll), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element has no visible box), page_blocked (an alert, confirm, prompt or beforeunload dialog holds the page: ask the user to answer it).",
         arguments: &[
             optional_target("Capture only this element (a ref_N printed by get_accessibility_tree), cropped to its box. Leave it out to capture the viewport."),

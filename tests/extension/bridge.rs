@@ -6,7 +6,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
@@ -62,13 +62,22 @@ impl LaunchedMcp {
             .collect()
     }
 
-    pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
+    /// The whole MCP answer of a call (content blocks included), or the failure to get one.
+    pub async fn call_result(
+        &self,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, ToolError> {
         let request = CallToolRequestParams::new(tool.to_string())
             .with_arguments(arguments.as_object().cloned().unwrap_or_default());
-        let result = tokio::time::timeout(PATIENCE, self.client.call_tool(request))
+        tokio::time::timeout(PATIENCE, self.client.call_tool(request))
             .await
             .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
-            .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))?;
+            .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))
+    }
+
+    pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
+        let result = self.call_result(tool, arguments).await?;
         let structured = result.structured_content.clone().unwrap_or(Value::Null);
         if result.is_error == Some(true) {
             Err(ToolError(structured))
@@ -619,4 +628,163 @@ pub async fn frames_shadow_roots_and_a_page_that_strips_the_marker(session: &Lau
         "{name}: {clicked}"
     );
     wait_for_text(session, "Clicked once").await;
+}
+
+/// screenshot over BiDi (docs/protocol.md, "The browser bridge"): the viewport, one element (also
+/// below the fold and inside a frame), the whole page and a tab that is not shown, none of which
+/// needs the tab to be visible; every picture decoded and its size and colours checked.
+pub async fn screenshots_over_bidi(session: &LaunchedMcp) {
+    use crate::screenshot::{image_of, is_colour, Picture, BLUE, GREEN, RED, WHITE};
+    let browser = session.browser.name();
+    let capture = |arguments: Value| async move {
+        let result = session
+            .call_result("screenshot", arguments.clone())
+            .await
+            .unwrap_or_else(|error| panic!("{browser}: screenshot({arguments}): {}", error.0));
+        let (mime_type, bytes, facts) = image_of(browser, &result);
+        assert_eq!(facts["method"], "bidi", "{browser}: {facts}");
+        (mime_type, bytes, facts)
+    };
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/screenshot/index.html")}),
+        )
+        .await;
+
+    // The viewport: the red box where the page put it (headless windows have one device pixel
+    // per CSS pixel).
+    let (mime_type, bytes, facts) = capture(json!({})).await;
+    assert_eq!(mime_type, "image/png", "{browser}");
+    let picture = Picture::decode_png(&bytes);
+    assert_eq!(facts["scope"], "viewport", "{browser}: {facts}");
+    assert_eq!(
+        (facts["width"].as_u64(), facts["height"].as_u64()),
+        (Some(picture.width.into()), Some(picture.height.into())),
+        "{browser}: the facts give the picture's size"
+    );
+    assert!(
+        picture.width >= 400 && picture.height >= 300,
+        "{browser}: {facts}"
+    );
+    assert!(
+        is_colour(picture.rgb(100, 100), RED),
+        "{browser}: inside the red box"
+    );
+    assert!(
+        is_colour(picture.rgb(20, 20), WHITE),
+        "{browser}: outside it"
+    );
+
+    // One element: exactly its box, in its colour; one below the fold as well.
+    for (name, size, colour) in [("Red box", (120, 80), RED), ("Green box", (100, 50), GREEN)] {
+        let reference = session.ref_of("image", name).await;
+        let (_, bytes, facts) = capture(json!({"ref_id": reference})).await;
+        let picture = Picture::decode_png(&bytes);
+        assert_eq!(facts["scope"], "element", "{browser}: {facts}");
+        assert_eq!(
+            (picture.width, picture.height),
+            size,
+            "{browser}: {name}: {facts}"
+        );
+        for (x, y) in [(0, 0), (picture.width - 1, picture.height - 1)] {
+            assert!(
+                is_colour(picture.rgb(x, y), colour),
+                "{browser}: pixel {x},{y} of {name}"
+            );
+        }
+    }
+
+    // An element inside the same-origin frame, through its frame's context.
+    let snapshot = session
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    let documents: Value =
+        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
+    let frame_id: i64 = documents["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .find(|document| {
+            document["url"]
+                .as_str()
+                .is_some_and(|url| url.ends_with("/screenshot/frame.html"))
+        })
+        .and_then(|document| document["contextId"].as_str())
+        .and_then(|context| context.rsplit(".frame-").next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("{browser}: no same-origin frame in {documents}"));
+    let frame_tree = session
+        .ok("get_accessibility_tree", json!({"frameId": frame_id}))
+        .await;
+    let frame_text = frame_tree["tree"].as_str().expect("tree");
+    let line = frame_text
+        .lines()
+        .find(|line| line.trim_start().starts_with("image \"Blue box\" [ref_"))
+        .unwrap_or_else(|| panic!("{browser}: the blue box in {frame_text}"));
+    let start = line.find("[ref_").expect("a ref") + 1;
+    let blue = &line[start..start + line[start..].find(']').expect("the ref's end")];
+    let (_, bytes, facts) = capture(json!({"ref_id": blue, "frameId": frame_id})).await;
+    let picture = Picture::decode_png(&bytes);
+    assert_eq!(
+        (picture.width, picture.height),
+        (60, 40),
+        "{browser}: {facts}"
+    );
+    assert!(
+        is_colour(picture.rgb(30, 20), BLUE),
+        "{browser}: the blue box in the frame"
+    );
+
+    // The whole page: taller than any viewport (the page is 3000 CSS pixels high), JPEG too.
+    let (_, bytes, facts) = capture(json!({"fullPage": true})).await;
+    let picture = Picture::decode_png(&bytes);
+    assert_eq!(facts["scope"], "fullPage", "{browser}: {facts}");
+    assert!(picture.height >= 2450, "{browser}: the whole page: {facts}");
+    assert!(
+        is_colour(picture.rgb(60, 2420), GREEN),
+        "{browser}: the green box far below"
+    );
+    let (mime_type, bytes, facts) = capture(json!({"format": "jpeg"})).await;
+    assert_eq!(mime_type, "image/jpeg", "{browser}: {facts}");
+    assert_eq!(&bytes[..2], &[0xFF, 0xD8], "{browser}: a JPEG");
+
+    // A tab that is not shown: BiDi captures it all the same (the extension cannot).
+    let first_tab = session.ok("list_tabs", json!({})).await["tabs"][0]["tabId"].clone();
+    session
+        .ok(
+            "new_tab",
+            json!({"url": fixtures().url("/pages/bridge/dialogs.html")}),
+        )
+        .await;
+    let (_, bytes, facts) = capture(json!({"tabId": first_tab})).await;
+    let picture = Picture::decode_png(&bytes);
+    // The page may keep some of its scroll: the red box is looked for down its column.
+    assert!(
+        (0..picture.height).any(|y| is_colour(picture.rgb(100, y), RED)),
+        "{browser}: the hidden tab's red box: {facts}"
+    );
+    let tabs = session.ok("list_tabs", json!({})).await;
+    let newest = tabs["tabs"]
+        .as_array()
+        .and_then(|tabs| tabs.iter().find(|tab| tab["tabId"] != first_tab))
+        .map(|tab| tab["tabId"].clone())
+        .expect("the new tab");
+    session.ok("close_tab", json!({"tabId": newest})).await;
+
+    // Both at once cannot be.
+    let refused = session
+        .refused(
+            "screenshot",
+            json!({"fullPage": true, "ref_id": "ref_1"}),
+            "invalid_arguments",
+            Duration::from_secs(10),
+        )
+        .await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("fullPage")),
+        "{refused}"
+    );
 }

@@ -143,6 +143,7 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::real_pointer_input,
     bridge::dialogs_are_per_tab,
     bridge::frames_shadow_roots_and_a_page_that_strips_the_marker,
+    bridge::screenshots_over_bidi,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

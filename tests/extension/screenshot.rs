@@ -12,16 +12,16 @@ use crate::actions::{find_ref, frame_id_of, ref_of};
 use crate::support::{fixtures, Browser, Session};
 
 /// A decoded RGB(A) picture.
-struct Picture {
-    width: u32,
-    height: u32,
+pub struct Picture {
+    pub width: u32,
+    pub height: u32,
     channels: usize,
     line_size: usize,
     pixels: Vec<u8>,
 }
 
 impl Picture {
-    fn decode_png(bytes: &[u8]) -> Picture {
+    pub fn decode_png(bytes: &[u8]) -> Picture {
         let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
         decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
         let mut reader = decoder.read_info().expect("a PNG header");
@@ -41,7 +41,7 @@ impl Picture {
         }
     }
 
-    fn rgb(&self, x: u32, y: u32) -> [u8; 3] {
+    pub fn rgb(&self, x: u32, y: u32) -> [u8; 3] {
         let start = y as usize * self.line_size + x as usize * self.channels;
         [
             self.pixels[start],
@@ -52,20 +52,20 @@ impl Picture {
 }
 
 /// Whether a pixel is this colour, give or take a little for colour management.
-fn is_colour(pixel: [u8; 3], wanted: [u8; 3]) -> bool {
+pub fn is_colour(pixel: [u8; 3], wanted: [u8; 3]) -> bool {
     pixel
         .iter()
         .zip(wanted)
         .all(|(have, want)| have.abs_diff(want) <= 8)
 }
 
-const RED: [u8; 3] = [255, 0, 0];
-const GREEN: [u8; 3] = [0, 255, 0];
-const BLUE: [u8; 3] = [0, 0, 255];
-const WHITE: [u8; 3] = [255, 255, 255];
+pub const RED: [u8; 3] = [255, 0, 0];
+pub const GREEN: [u8; 3] = [0, 255, 0];
+pub const BLUE: [u8; 3] = [0, 0, 255];
+pub const WHITE: [u8; 3] = [255, 255, 255];
 
 /// The image block and the facts of a successful screenshot.
-fn image_of(browser: &str, result: &CallToolResult) -> (String, Vec<u8>, Value) {
+pub fn image_of(browser: &str, result: &CallToolResult) -> (String, Vec<u8>, Value) {
     assert_ne!(result.is_error, Some(true), "{browser}: {result:?}");
     let image = result
         .content

@@ -25,7 +25,7 @@
 //! - No pointer action is sent before a hit test at its point found the target (or something
 //!   inside it), in its document and in every ancestor document of its frame.
 
-mod base64;
+pub mod base64;
 pub mod bidi;
 pub mod launch;
 pub mod lifecycle;

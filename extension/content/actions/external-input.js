@@ -62,12 +62,14 @@ function settlePending(token) {
 }
 
 /**
- * begin_external_input({ref_id, kind: "click"|"hover"}): `{token, marker, tag, role, name, rect}`.
+ * begin_external_input({ref_id, kind: "click"|"hover"|"locate"}): `{token, marker, tag, role,
+ * name, rect}`.
  * @param {{ref_id: string, kind: string}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function beginExternalInput(args, ax) {
-  const begun = args.kind === "hover" ? await beginHover(args, ax) : await beginExternalClick(args, ax);
+  const begin = { hover: beginHover, locate: beginLocate }[args.kind] ?? beginExternalClick;
+  const begun = await begin(args, ax);
   const token = `input_${randomHex(12)}`;
   const marker = randomHex(16);
   const expiry = setTimeout(() => {
@@ -149,6 +151,21 @@ async function beginHover(args, ax) {
   const scope = element.parentElement ?? element;
   const hiddenBefore = hiddenDescendants(scope);
   return { element, description, rect, finish, abort: () => mutationWindow.finish() };
+}
+
+/**
+ * The first half of locating an element for the server (an element screenshot over BiDi): the
+ * target scrolled into view and marked, nothing observed. Its "finish" reports what it marked;
+ * the server aborts it once the picture is taken, which removes the marker.
+ * @param {{ref_id: string}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
+async function beginLocate(args, ax) {
+  const element = resolveTarget(ax, args);
+  const description = await describeTarget(ax, element);
+  scrollIntoViewIfNeeded(element);
+  const rect = viewportRect(element);
+  return { element, description, rect, finish: async () => ({ ...description, rect }), abort: () => {} };
 }
 
 /** The descendants of `scope` that are not shown now (at most 500 are looked at). */

@@ -7,6 +7,7 @@
 //! their `mouseenter`. Screenshots are `browsingContext.captureScreenshot`. Nothing here speaks
 //! CDP (the protocol rule in ARCHITECTURE.md, "Invariants").
 
+mod image;
 pub mod keys;
 pub mod params;
 pub mod scripts;
@@ -16,6 +17,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::bidi::{BidiConnection, BidiError, BidiErrorKind};
+pub use image::image_dimensions;
 use params::{
     boolean_argument, call_function_params, element_argument, read_call_function_result,
     remote_boolean, remote_elements, remote_json, remote_string, string_argument,
@@ -655,6 +657,22 @@ impl<'connection> Page<'connection> {
         area: &ScreenshotArea,
         format: ImageFormat,
     ) -> Result<Vec<u8>, PageError> {
+        // SPEC DIFFERENCE: an element clip (`clip: {type: "element"}`) is placed by Chromium
+        // 156's mapper from the element's client rectangle as if it were in document
+        // coordinates, so on a scrolled page the picture comes from the wrong place (a green box
+        // at y 2400, scrolled into view, came back white). An element is therefore brought into
+        // view and captured as a box of the viewport, in both browsers.
+        let element_box;
+        let area = match area {
+            ScreenshotArea::Element(_) => {
+                element_box = self
+                    .frame_area_box(area)
+                    .await?
+                    .ok_or(PageError::NotVisible)?;
+                &element_box
+            }
+            _ => area,
+        };
         match self.capture_screenshot(self.context, area, format).await {
             Err(PageError::Bidi(error))
                 if error.kind == BidiErrorKind::Unsupported

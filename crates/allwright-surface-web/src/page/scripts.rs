@@ -213,7 +213,11 @@ pub const ELEMENT_BOX_IN_VIEW: &str = r#"(element) => {
   const viewportWidth = document.documentElement.clientWidth || window.innerWidth;
   const viewportHeight = document.documentElement.clientHeight || window.innerHeight;
   let box = element.getBoundingClientRect();
-  if (box.left < 0 || box.top < 0 || box.right > viewportWidth || box.bottom > viewportHeight) {
+  // In a frame, scrolling is asked for even when the element shows in its own viewport: the
+  // frame itself may be scrolled out of its parent's view, and scrollIntoView scrolls every
+  // ancestor document too (CSSOM View, "scroll an element into view").
+  const inFrame = window !== window.top;
+  if (inFrame || box.left < 0 || box.top < 0 || box.right > viewportWidth || box.bottom > viewportHeight) {
     element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
     box = element.getBoundingClientRect();
   }
