@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
 use allwright_surface_web::{
-    accessibility_snapshot, SnapshotErrorKind, SnapshotFormat, SnapshotMode, SnapshotOptions,
+    accessibility_snapshot, Page, SnapshotErrorKind, SnapshotFormat, SnapshotMode, SnapshotOptions,
 };
 use serde_json::{json, Value};
 
@@ -137,7 +137,9 @@ impl TestBrowser {
             mode,
             timeout: PATIENCE,
         };
-        accessibility_snapshot(self.launched().bidi(), &self.tab, &options)
+        // The page-level entry (`page.accessibilitySnapshot`); the free function is the same call.
+        Page::new(self.launched().bidi(), &self.tab)
+            .accessibility_snapshot(&options)
             .await
             .unwrap_or_else(|error| panic!("{}: snapshot: {error}", self.name))
     }

@@ -219,6 +219,16 @@ impl<'connection> Page<'connection> {
         }
     }
 
+    /// `page.accessibilitySnapshot({format, mode, timeoutMs})`: the version-1 snapshot of this
+    /// page and all its frames (crate::snapshot, docs/protocol.md "The same snapshot over
+    /// WebDriver BiDi"). Called on a frame's page, the frame is the snapshot's top document.
+    pub async fn accessibility_snapshot(
+        &self,
+        options: &crate::snapshot::SnapshotOptions,
+    ) -> Result<String, crate::snapshot::SnapshotError> {
+        crate::snapshot::accessibility_snapshot(self.connection, self.context, options).await
+    }
+
     pub fn with_pointer_routing(mut self, routing: PointerRouting) -> Self {
         self.pointer_routing = routing;
         self
