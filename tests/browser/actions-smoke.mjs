@@ -823,7 +823,8 @@ await check('dom_quiet: a ticking page times out, mutations counted', async () =
 await check('the handlers object is frozen and complete', async () => {
   const keys = await inPage(() => [Object.isFrozen(globalThis.allwrightActions), Object.keys(globalThis.allwrightActions)]);
   assert.deepEqual(keys, [true, ['click_element', 'observe_click', 'type_text', 'fill_field', 'select_option',
-    'hover_element', 'press_key', 'scroll', 'dom_quiet', 'element_rect', 'frame_offset', 'ping']]);
+    'hover_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
+    'abort_external_input', 'element_rect', 'frame_offset', 'ping']]);
 });
 
 await browser.close();
