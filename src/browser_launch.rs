@@ -22,7 +22,7 @@ use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
 
 /// How long the extension may take, after installation, to start the host and say hello.
-const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
+pub const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BrowserChoice {

@@ -1,22 +1,32 @@
 //! A browser the MCP server (or `allwright snapshot`) drives over WebDriver BiDi besides the
 //! extension's host: one it launched (`--launch`, `browser_launch.rs`) or one a WebDriver remote
 //! end started for it (`--webdriver URL`, here). Either way the extension is installed over
-//! BiDi and the native host the browser starts listens on a socket of our temporary folder.
+//! BiDi and the MCP server talks to the native host that the browser starts.
 //!
 //! `--webdriver` and the native host: the browser starts the host from its own machine, and the
 //! host talks to the MCP server over a local socket. So the remote end must run on this machine
-//! (a loopback URL: a chromedriver or a Selenium standalone started here), where allwright
-//! prepares the browser's profile with the host's manifest, exactly as `--launch` does. A remote
-//! end on another machine (a Selenium Grid node) would need allwright installed on that node
-//! (`allwright install`) and the node's host socket forwarded to this machine; this version
-//! refuses such a URL with a message that says so (docs/protocol.md, "The browser bridge").
+//! (a loopback URL), and two kinds are served (docs/protocol.md, "The browser bridge"):
+//!
+//! - `http://...`, a chromedriver or a Selenium standalone started here: it starts a Chromium
+//!   for us, so allwright prepares that Chromium's profile with the host's manifest, exactly as
+//!   `--launch` does, naming a script that sets the socket of our temporary folder.
+//! - `ws://.../session`, the remote agent of a Firefox someone else started here
+//!   (`firefox --remote-debugging-port N`): that Firefox already runs, with its own HOME and
+//!   environment, so allwright cannot register anything for it. It starts the host that its
+//!   user registered with `allwright install` (`~/.mozilla/native-messaging-hosts/`), and that
+//!   host listens on its default socket (`$ALLWRIGHT_SOCKET`, else the per-user path), which
+//!   is where the MCP server connects when both run with the same environment.
+//!
+//! A remote end on another machine (a Selenium Grid node) would need allwright installed on that
+//! node (`allwright install`) and the node's host socket forwarded to this machine; this version
+//! refuses such a URL with a message that says so.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use allwright_surface_web::remote::{
-    parse_remote_url, ExtensionDelivery, RemoteSession, RemoteSessionOptions,
+    parse_remote_url, ExtensionDelivery, RemoteProtocol, RemoteSession, RemoteSessionOptions,
 };
 use allwright_surface_web::{BidiConnection, BrowserKind, ChromiumLaunchOptions};
 use serde_json::json;
@@ -26,11 +36,11 @@ use crate::browser_launch::{self, BrowserChoice, LaunchRequest, LaunchedSession}
 use crate::host_client::HostClient;
 use crate::identity::ExtensionIdentity;
 use crate::install;
-use crate::local_socket::SOCKET_ENVIRONMENT_VARIABLE;
+use crate::local_socket::{self, SOCKET_ENVIRONMENT_VARIABLE};
 use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
 
-/// `--webdriver URL`: the remote end to ask for a Chromium, and how.
+/// `--webdriver URL`: the remote end to ask for a browser, and how.
 #[derive(Debug, Clone)]
 pub struct WebDriverRequest {
     pub url: String,
@@ -44,8 +54,12 @@ pub struct WebDriverRequest {
 pub struct RemoteBrowserSession {
     session: RemoteSession,
     host: Arc<HostClient>,
-    // Declared last: removed after the session (and its browser) ended.
-    temporary_root: tempfile::TempDir,
+    /// Set for a browser that outlives the session (a Firefox's own remote agent): the
+    /// extension to remove again at the end, so that we leave that browser as we found it.
+    uninstall_extension: Option<String>,
+    // Declared last: removed after the session (and its browser) ended. A Firefox's own remote
+    // agent needs no files of ours.
+    temporary_root: Option<tempfile::TempDir>,
 }
 
 /// The browser the server drives besides the extension's host.
@@ -79,13 +93,27 @@ impl DrivenBrowser {
             Self::Remote(RemoteBrowserSession {
                 session,
                 host,
+                uninstall_extension,
                 temporary_root,
             }) => {
                 drop(host);
+                if let Some(extension) = uninstall_extension {
+                    // WebDriver BiDi, "webExtension.uninstall": the extension (and so the host
+                    // it started) goes away, while the browser and its other tabs stay.
+                    if let Err(error) = session
+                        .bidi()
+                        .command("webExtension.uninstall", json!({ "extension": extension }))
+                        .await
+                    {
+                        log!("could not remove the extension from the remote browser: {error}");
+                    }
+                }
                 session.end().await;
-                let path = temporary_root.path().to_owned();
-                if let Err(error) = temporary_root.close() {
-                    log!("could not remove {}: {error}", path.display());
+                if let Some(temporary_root) = temporary_root {
+                    let path = temporary_root.path().to_owned();
+                    if let Err(error) = temporary_root.close() {
+                        log!("could not remove {}: {error}", path.display());
+                    }
                 }
             }
         }
@@ -118,8 +146,8 @@ pub async fn start(
     }
 }
 
-/// `--webdriver URL`: a new session on the remote end, with a profile of ours that registers
-/// the native host, the extension installed by path, and the host ready.
+/// `--webdriver URL`: a new session on the remote end (a loopback one), the extension installed
+/// by path, and the host ready.
 pub async fn connect(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
     let endpoint = parse_remote_url(&request.url).map_err(|error| error.to_string())?;
     if !endpoint.is_loopback() {
@@ -130,6 +158,15 @@ on that machine instead (after `allwright install` there), or use a remote end o
             request.url
         ));
     }
+    match endpoint.protocol {
+        RemoteProtocol::ClassicHttp => connect_chromium(request).await,
+        RemoteProtocol::BidiWebSocket => connect_firefox(request).await,
+    }
+}
+
+/// A chromedriver or Selenium standalone on this machine: a Chromium with a profile of ours that
+/// registers the native host.
+async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = browser_launch::locate_extension(&LaunchRequest {
         browser: BrowserChoice::Chromium,
@@ -190,12 +227,106 @@ on that machine instead (after `allwright install` there), or use a remote end o
         Ok(host) => Ok(RemoteBrowserSession {
             session,
             host,
-            temporary_root,
+            uninstall_extension: None,
+            temporary_root: Some(temporary_root),
         }),
         Err(message) => {
             session.end().await;
             Err(message)
         }
+    }
+}
+
+/// The remote agent of a Firefox that runs on this machine already (WebDriver BiDi, "Establishing
+/// a connection": a BiDi-only session with `session.new`). Its user registered allwright's host
+/// for it (`allwright install`), so the host it starts listens on the default socket of that
+/// user's environment, where we connect. Since that socket may still hold an older host (the
+/// user's own browser, say), only a host started after the extension was installed counts.
+async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
+    let identity = ExtensionIdentity::compiled_in()?;
+    let extension_folder = browser_launch::locate_extension(&LaunchRequest {
+        browser: BrowserChoice::Firefox,
+        headless: request.headless,
+        extension_dir: request.extension_dir.clone(),
+        keep_user_prompts_open: request.keep_user_prompts_open,
+    })?;
+    let socket_path = local_socket::default_socket_path();
+    let older_host = socket_file_identity(&socket_path);
+    let mut options = RemoteSessionOptions::new(request.url.clone(), BrowserKind::Firefox);
+    options.keep_user_prompts_open = request.keep_user_prompts_open;
+    options.extension = Some(extension_folder.clone());
+    options.extension_delivery = ExtensionDelivery::LocalPath;
+    log!(
+        "asking the Firefox at {} to install the extension in {}; its host should listen on {}",
+        request.url,
+        extension_folder.display(),
+        socket_path.display()
+    );
+    let session = RemoteSession::start(&options)
+        .await
+        .map_err(|error| format!("--webdriver {}: {error}", request.url))?;
+    let installed_id = session.extension_id().unwrap_or_default().to_owned();
+    let ready = async {
+        if installed_id != identity.gecko_id {
+            return Err(format!(
+                "the remote Firefox installed the extension as {installed_id}, not {}: the built manifest's gecko id differs from manifest/identity.json",
+                identity.gecko_id
+            ));
+        }
+        wait_for_new_socket(&socket_path, older_host).await?;
+        browser_launch::host_once_ready(&socket_path, &[]).await
+    }
+    .await;
+    match ready {
+        Ok(host) => Ok(RemoteBrowserSession {
+            session,
+            host,
+            uninstall_extension: Some(installed_id),
+            temporary_root: None,
+        }),
+        Err(message) => {
+            if !installed_id.is_empty() {
+                let _ = session
+                    .bidi()
+                    .command(
+                        "webExtension.uninstall",
+                        json!({ "extension": installed_id }),
+                    )
+                    .await;
+            }
+            session.end().await;
+            Err(message)
+        }
+    }
+}
+
+/// The socket file's device and inode, if there is one.
+fn socket_file_identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path)
+        .ok()
+        .map(|metadata| (metadata.dev(), metadata.ino()))
+}
+
+/// Waits until a socket other than `older` is at `path`: a host binds a fresh socket when it
+/// starts (replacing an older one, `local_socket::PrivateSocket::bind`).
+async fn wait_for_new_socket(path: &Path, older: Option<(u64, u64)>) -> Result<(), String> {
+    let deadline = std::time::Instant::now() + browser_launch::HOST_READY_TIMEOUT;
+    loop {
+        let current = socket_file_identity(path);
+        if current.is_some() && current != older {
+            return Ok(());
+        }
+        if std::time::Instant::now() >= deadline {
+            return Err(format!(
+                "the remote Firefox did not start allwright's native host on {} within {} s. That Firefox must run \
+as this user with `allwright install` done in its HOME (~/.mozilla/native-messaging-hosts/), and with the same \
+{SOCKET_ENVIRONMENT_VARIABLE} (or XDG_RUNTIME_DIR) as this command",
+                path.display(),
+                browser_launch::HOST_READY_TIMEOUT.as_secs()
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }
 
@@ -228,6 +359,25 @@ fn shell_quoted(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Both kinds of remote end are refused on another machine, before anything is asked of
+    /// them: the host the browser starts could not reach this server's local socket.
+    #[tokio::test]
+    async fn remote_ends_on_another_machine_are_refused() {
+        for url in [
+            "http://192.0.2.1:4444/wd/hub",
+            "ws://192.0.2.1:9222/session",
+        ] {
+            let request = WebDriverRequest {
+                url: url.to_owned(),
+                headless: true,
+                extension_dir: None,
+                keep_user_prompts_open: true,
+            };
+            let error = connect(&request).await.err().expect("refused");
+            assert!(error.contains("on another machine"), "{error}");
+        }
+    }
 
     #[test]
     fn paths_are_single_shell_words() {

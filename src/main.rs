@@ -54,13 +54,16 @@ enum Command {
     ///
     /// Without --launch it drives the user's own browser, which must have the allwright extension
     /// loaded (and `allwright install` run once). With --launch it starts its own browser; with
-    /// --webdriver it asks a WebDriver remote end on this machine for one.
+    /// --webdriver it asks a WebDriver remote end on this machine for one, or installs the
+    /// extension in a running Firefox through that Firefox's own remote agent.
     Mcp {
         /// Start this browser with a temporary profile and the extension installed.
         #[arg(long, value_enum, conflicts_with = "webdriver")]
         launch: Option<BrowserChoice>,
-        /// A WebDriver remote end on this machine (http://127.0.0.1:9515, a chromedriver or a
-        /// Selenium standalone) to start a Chromium with the extension installed.
+        /// A WebDriver remote end on this machine: http://127.0.0.1:9515 (a chromedriver or a
+        /// Selenium standalone) to start a Chromium with the extension installed, or
+        /// ws://127.0.0.1:PORT/session (a Firefox started with --remote-debugging-port PORT by a
+        /// user who ran `allwright install`) to install the extension in that Firefox.
         #[arg(long, value_name = "URL")]
         webdriver: Option<String>,
         /// With --launch or --webdriver: run the browser without a window.
@@ -98,8 +101,9 @@ enum Command {
         /// The built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
-        /// Read the page in a Chromium from this WebDriver remote end on this machine (see
-        /// `allwright mcp --webdriver`) instead of launching a browser.
+        /// Read the page in a browser from this WebDriver remote end on this machine (a Chromium
+        /// from a chromedriver, or a running Firefox's remote agent: see `allwright mcp
+        /// --webdriver`) instead of launching a browser.
         #[arg(long, value_name = "URL", conflicts_with = "browser")]
         webdriver: Option<String>,
     },

@@ -38,7 +38,8 @@ pub struct McpOptions {
     pub tier: Tier,
     pub dev: bool,
     pub launch: Option<LaunchRequest>,
-    /// `--webdriver URL`: a browser from a WebDriver remote end on this machine.
+    /// `--webdriver URL`: a browser from a WebDriver remote end on this machine (a chromedriver's
+    /// Chromium, or a running Firefox's remote agent).
     pub webdriver: Option<WebDriverRequest>,
 }
 

@@ -45,8 +45,8 @@ pub struct SnapshotOptions {
     pub mode: Option<SnapshotMode>,
     pub headless: bool,
     pub extension_dir: Option<std::path::PathBuf>,
-    /// `--webdriver URL`: a Chromium from a WebDriver remote end on this machine instead of a
-    /// launched browser.
+    /// `--webdriver URL`: a browser from a WebDriver remote end on this machine (a chromedriver's
+    /// Chromium or a running Firefox's remote agent) instead of a launched browser.
     pub webdriver: Option<String>,
 }
 

@@ -29,18 +29,33 @@ impl LaunchedMcp {
         Self::spawn(browser, &["mcp", "--launch", flag, "--headless"]).await
     }
 
-    /// `allwright mcp --webdriver URL --headless`: a Chromium from that remote end.
-    pub async fn start_on_remote_end(url: &str) -> LaunchedMcp {
-        Self::spawn(
-            Browser::Chromium,
-            &["mcp", "--webdriver", url, "--headless"],
-        )
-        .await
+    /// `allwright mcp --webdriver URL --headless`: a `browser` from that remote end, with
+    /// `ALLWRIGHT_SOCKET` set to `socket` when given (where the remote browser's host listens).
+    pub async fn start_on_remote_end(
+        browser: Browser,
+        url: &str,
+        socket: Option<&std::path::Path>,
+    ) -> LaunchedMcp {
+        let arguments = ["mcp", "--webdriver", url, "--headless"];
+        let environment: Vec<(&str, &std::path::Path)> = socket
+            .map(|path| ("ALLWRIGHT_SOCKET", path))
+            .into_iter()
+            .collect();
+        Self::spawn_with(browser, &arguments, &environment).await
     }
 
     async fn spawn(browser: Browser, arguments: &[&str]) -> LaunchedMcp {
+        Self::spawn_with(browser, arguments, &[]).await
+    }
+
+    async fn spawn_with(
+        browser: Browser,
+        arguments: &[&str],
+        environment: &[(&str, &std::path::Path)],
+    ) -> LaunchedMcp {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
         command.args(arguments);
+        command.envs(environment.iter().copied());
         let (transport, _) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())
             .spawn()
@@ -485,6 +500,120 @@ pub struct CdpTraffic {
 impl Drop for LocalChromedriver {
     fn drop(&mut self) {
         let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// A Firefox started by the test as the "remote" end of `--webdriver ws://.../session`, as the
+/// user of a test machine would run it: its own HOME, in which `allwright install` registered
+/// the native host (docs/protocol.md, "The browser bridge"), and a socket for that host that
+/// the MCP server is told too.
+pub struct LocalFirefox {
+    process: std::process::Child,
+    pub url: String,
+    pub socket: std::path::PathBuf,
+    folder: tempfile::TempDir,
+}
+
+impl LocalFirefox {
+    pub fn start() -> LocalFirefox {
+        use std::os::unix::process::CommandExt;
+        let folder = tempfile::Builder::new()
+            .prefix("allwright-remote-firefox-")
+            .tempdir()
+            .expect("temp dir");
+        let root = folder.path();
+        for sub in ["home", "config", "cache", "data", "tmp", "run", "profile"] {
+            std::fs::create_dir_all(root.join(sub)).expect("prepare folders");
+        }
+        let socket = root.join("run").join("host.sock");
+        let environment: Vec<(&str, std::path::PathBuf)> = vec![
+            ("HOME", root.join("home")),
+            ("XDG_CONFIG_HOME", root.join("config")),
+            ("XDG_CACHE_HOME", root.join("cache")),
+            ("XDG_DATA_HOME", root.join("data")),
+            ("TMPDIR", root.join("tmp")),
+            ("ALLWRIGHT_SOCKET", socket.clone()),
+            ("ALLWRIGHT_LOG_FILE", root.join("host.log")),
+        ];
+        // What the machine's user does once: register the host for their browsers.
+        let install = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+            .arg("install")
+            .envs(environment.iter().map(|(name, value)| (name, value)))
+            .output()
+            .expect("run allwright install");
+        assert!(
+            install.status.success(),
+            "allwright install: {}",
+            String::from_utf8_lossy(&install.stderr)
+        );
+        let host_manifest = root
+            .join("home/.mozilla/native-messaging-hosts")
+            .read_dir()
+            .expect("allwright install wrote the Firefox host manifest")
+            .count();
+        assert_eq!(host_manifest, 1, "one Firefox host manifest");
+        // No first-run pages or update traffic, as the launcher's own profile.
+        std::fs::write(
+            root.join("profile").join("user.js"),
+            "user_pref(\"browser.shell.checkDefaultBrowser\", false);\n\
+user_pref(\"browser.startup.homepage_override.mstone\", \"ignore\");\n\
+user_pref(\"browser.aboutwelcome.enabled\", false);\n\
+user_pref(\"datareporting.policy.dataSubmissionEnabled\", false);\n\
+user_pref(\"app.update.disabledForTesting\", true);\n",
+        )
+        .expect("write user.js");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let options = allwright_surface_web::FirefoxLaunchOptions::new(root.join("profile"));
+        let log = std::fs::File::create(root.join("firefox.log")).expect("firefox.log");
+        let process = std::process::Command::new(&options.binary)
+            .args(options.firefox_arguments(port))
+            .envs(environment.iter().map(|(name, value)| (name, value)))
+            .stdout(log.try_clone().expect("log"))
+            .stderr(log)
+            .process_group(0)
+            .spawn()
+            .expect("spawn Firefox");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "Firefox's remote agent did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        LocalFirefox {
+            process,
+            url: format!("ws://127.0.0.1:{port}/session"),
+            socket,
+            folder,
+        }
+    }
+
+    /// Whether the Firefox process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.process.try_wait(), Ok(None))
+    }
+
+    /// Whether our extension's host is still running for this Firefox: its socket is there.
+    pub fn host_socket_exists(&self) -> bool {
+        self.socket.exists()
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.folder.path().join("firefox.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for LocalFirefox {
+    fn drop(&mut self) {
+        // Firefox's content processes share its process group.
+        if let Some(group) = rustix::process::Pid::from_raw(self.process.id() as i32) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
         let _ = self.process.wait();
     }
 }

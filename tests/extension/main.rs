@@ -165,7 +165,8 @@ async fn chromium_webdriver_bridge() {
     }
     let _turn = one_browser_at_a_time().lock().await;
     let chromedriver = bridge::LocalChromedriver::start();
-    let session = bridge::LaunchedMcp::start_on_remote_end(&chromedriver.url).await;
+    let session =
+        bridge::LaunchedMcp::start_on_remote_end(Browser::Chromium, &chromedriver.url, None).await;
     for (name, check) in BRIDGE {
         eprintln!("chromium (webdriver): {name}");
         check(&session).await;
@@ -211,6 +212,48 @@ async fn chromium_webdriver_bridge() {
         mouse_events > 0 && mouse_events <= 3 * traffic.perform_actions,
         "{mouse_events} mouse events for {} input.performActions",
         traffic.perform_actions
+    );
+}
+
+/// `allwright mcp --webdriver ws://127.0.0.1:PORT/session` against a Firefox the test starts
+/// with its remote agent (WebDriver BiDi only, no geckodriver), whose HOME had `allwright
+/// install`: the same bridge as with --launch. At the end the extension is removed from that
+/// Firefox again, which goes on running.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_webdriver_bridge() {
+    if !available(Browser::Firefox) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let mut firefox = bridge::LocalFirefox::start();
+    let session = bridge::LaunchedMcp::start_on_remote_end(
+        Browser::Firefox,
+        &firefox.url,
+        Some(&firefox.socket),
+    )
+    .await;
+    for (name, check) in BRIDGE {
+        eprintln!("firefox (webdriver): {name}");
+        check(&session).await;
+    }
+    assert!(
+        firefox.host_socket_exists(),
+        "the host listened on the socket the test gave Firefox"
+    );
+    session.shutdown().await;
+    // The host exits once the extension that started it is uninstalled, and removes its socket.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while firefox.host_socket_exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the extension stayed installed in the remote Firefox:\n{}",
+            firefox.log()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(
+        firefox.is_running(),
+        "the remote Firefox is not ours to close"
     );
 }
 
