@@ -878,7 +878,9 @@ pub async fn screenshots_over_bidi(session: &LaunchedMcp) {
     assert_eq!(mime_type, "image/jpeg", "{browser}: {facts}");
     assert_eq!(&bytes[..2], &[0xFF, 0xD8], "{browser}: a JPEG");
 
-    // A tab that is not shown: BiDi captures it all the same (the extension cannot).
+    // A tab that is not shown: BiDi captures it all the same (the extension cannot). The element
+    // screenshots above scrolled the page to their elements; it goes back to the top first.
+    session.ok("scroll", json!({"to": "top"})).await;
     let first_tab = session.ok("list_tabs", json!({})).await["tabs"][0]["tabId"].clone();
     session
         .ok(

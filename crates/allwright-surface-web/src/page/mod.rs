@@ -670,15 +670,13 @@ impl<'connection> Page<'connection> {
         // SPEC DIFFERENCE: an element clip (`clip: {type: "element"}`) is placed by Chromium
         // 156's mapper from the element's client rectangle as if it were in document
         // coordinates, so on a scrolled page the picture comes from the wrong place (a green box
-        // at y 2400, scrolled into view, came back white). An element is therefore brought into
-        // view and captured as a box of the viewport, in both browsers.
+        // at y 2400, scrolled into view, came back white). An element is therefore captured as
+        // its box in document coordinates, in both browsers, without scrolling.
+        let requested = area;
         let element_box;
         let area = match area {
-            ScreenshotArea::Element(_) => {
-                element_box = self
-                    .frame_area_box(area)
-                    .await?
-                    .ok_or(PageError::NotVisible)?;
+            ScreenshotArea::Element(element) => {
+                element_box = self.element_box_in_document(element).await?;
                 &element_box
             }
             _ => area,
@@ -688,7 +686,7 @@ impl<'connection> Page<'connection> {
                 if error.kind == BidiErrorKind::Unsupported
                     && *area != ScreenshotArea::FullPage =>
             {
-                let Some(frame_box) = self.frame_area_box(area).await? else {
+                let Some(frame_box) = self.frame_area_box(requested).await? else {
                     return Err(PageError::Bidi(error));
                 };
                 let (top_level, origin_x, origin_y) = self.viewport_origin_in_top_level().await?;
@@ -731,6 +729,38 @@ impl<'connection> Page<'connection> {
         params::screenshot_bytes(&result)
     }
 
+    /// An element's border box in its document's coordinates; an element that is not laid out
+    /// is [`PageError::NotVisible`].
+    async fn element_box_in_document(
+        &self,
+        element: &ElementHandle,
+    ) -> Result<ScreenshotArea, PageError> {
+        let found = remote_json(
+            &self
+                .call(
+                    scripts::ELEMENT_BOX_IN_DOCUMENT,
+                    vec![element_argument(element)],
+                )
+                .await?,
+        )?;
+        match (
+            found["x"].as_f64(),
+            found["y"].as_f64(),
+            found["width"].as_f64(),
+            found["height"].as_f64(),
+        ) {
+            (Some(x), Some(y), Some(width), Some(height)) if width > 0.0 && height > 0.0 => {
+                Ok(ScreenshotArea::DocumentBox {
+                    x,
+                    y,
+                    width,
+                    height,
+                })
+            }
+            _ => Err(PageError::NotVisible),
+        }
+    }
+
     /// The area as a box of this context's viewport (a frame's, for the fallback above):
     /// `None` for an area that has no such box (the full page).
     async fn frame_area_box(
@@ -740,6 +770,26 @@ impl<'connection> Page<'connection> {
         match area {
             ScreenshotArea::FullPage => Ok(None),
             ScreenshotArea::Box { .. } => Ok(Some(area.clone())),
+            // A document box is a viewport box once the document's scroll is taken off.
+            ScreenshotArea::DocumentBox {
+                x,
+                y,
+                width,
+                height,
+            } => {
+                let scroll = remote_json(&self.call(scripts::DOCUMENT_SCROLL, Vec::new()).await?)?;
+                match (scroll["x"].as_f64(), scroll["y"].as_f64()) {
+                    (Some(scroll_x), Some(scroll_y)) => Ok(Some(ScreenshotArea::Box {
+                        x: x - scroll_x,
+                        y: y - scroll_y,
+                        width: *width,
+                        height: *height,
+                    })),
+                    _ => Err(PageError::UnexpectedResult(format!(
+                        "the document's scroll is {scroll}"
+                    ))),
+                }
+            }
             ScreenshotArea::Viewport => {
                 let size = remote_json(&self.call(scripts::VIEWPORT_SIZE, Vec::new()).await?)?;
                 match (size["width"].as_f64(), size["height"].as_f64()) {

@@ -211,11 +211,20 @@ pub enum ScreenshotArea {
     Viewport,
     /// The whole document, scrolled parts included (`origin: "document"`).
     FullPage,
-    /// One element's border box (`clip: {type: "element"}`); the browser scrolls nothing, and
-    /// the element may lie outside the viewport: the box is taken in document coordinates.
+    /// One element's border box; nothing is scrolled, and the element may lie outside the
+    /// viewport. `Page::screenshot` captures it as a [`ScreenshotArea::DocumentBox`] (see there
+    /// why not as `clip: {type: "element"}`).
     Element(ElementHandle),
-    /// A rectangle in CSS pixels of the viewport (`clip: {type: "box"}`).
+    /// A rectangle in CSS pixels of the viewport (`clip: {type: "box"}`, `origin: "viewport"`).
     Box {
+        x: f64,
+        y: f64,
+        width: f64,
+        height: f64,
+    },
+    /// A rectangle in CSS pixels of the document (`clip: {type: "box"}`, `origin: "document"`):
+    /// the same place whatever the page's scroll.
+    DocumentBox {
         x: f64,
         y: f64,
         width: f64,
@@ -251,10 +260,18 @@ pub fn capture_screenshot_params(
         ScreenshotArea::Viewport => params["origin"] = json!("viewport"),
         ScreenshotArea::FullPage => params["origin"] = json!("document"),
         ScreenshotArea::Element(element) => {
-            // An element clip is resolved in document coordinates, so one below the fold is
-            // captured whole without scrolling.
             params["origin"] = json!("document");
             params["clip"] = json!({ "type": "element", "element": element_argument(element) });
+        }
+        ScreenshotArea::DocumentBox {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            params["origin"] = json!("document");
+            params["clip"] =
+                json!({ "type": "box", "x": x, "y": y, "width": width, "height": height });
         }
         ScreenshotArea::Box {
             x,

@@ -207,6 +207,17 @@ pub const VIEWPORT_SIZE: &str = r#"() => JSON.stringify({
   height: document.documentElement.clientHeight || window.innerHeight,
 })"#;
 
+/// `() => string`: how far the document is scrolled, JSON `{x, y}`.
+pub const DOCUMENT_SCROLL: &str =
+    r#"() => JSON.stringify({ x: window.scrollX, y: window.scrollY })"#;
+
+/// `(element) => string`: the element's border box in document coordinates (its client box
+/// moved by the document's scroll), JSON `{x, y, width, height}`; nothing is scrolled.
+pub const ELEMENT_BOX_IN_DOCUMENT: &str = r#"(element) => {
+  const box = element.getBoundingClientRect();
+  return JSON.stringify({ x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height });
+}"#;
+
 /// `(element) => string`: scrolls the element into view when it is not wholly in the viewport
 /// and answers its border box in viewport coordinates, JSON `{x, y, width, height}`.
 pub const ELEMENT_BOX_IN_VIEW: &str = r#"(element) => {
