@@ -12,6 +12,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use allwright_surface_web::page::ElementInContext;
 use allwright_surface_web::{Page, QueryOptions};
 use serde_json::{json, Value};
 
@@ -164,28 +165,9 @@ impl BrowserBridge {
         marker: &str,
         action: PointerAction,
     ) -> Result<PointerInput, ToolError> {
-        let selector = format!("[{INPUT_MARKER_ATTRIBUTE}=\"{marker}\"]");
         let page = Page::new(self.bidi(), tab_context);
-        let mut found = page
-            .query_all_in_frames(
-                &selector,
-                QueryOptions {
-                    pierce_shadow_roots: true,
-                },
-            )
-            .await
-            .map_err(|error| {
-                ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
-            })?;
-        let element = match found.len() {
-            1 => found.remove(0),
-            0 => return Ok(PointerInput::TargetUnreachable),
-            count => {
-                return Err(ToolError::element_operation_failed(
-                    "not_actionable",
-                    format!("the page copied the element's input marker to {count} elements, so the target is ambiguous"),
-                ))
-            }
+        let Some(element) = self.marked_element(tab_context, marker).await? else {
+            return Ok(PointerInput::TargetUnreachable);
         };
         let frame = page.frame(&element.context);
         let outcome = match action {
@@ -196,6 +178,37 @@ impl BrowserBridge {
             ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
         })?;
         Ok(PointerInput::Sent)
+    }
+
+    /// The one element carrying `marker` in the tab `tab_context` or its frames (open shadow
+    /// roots included), `None` when no document BiDi can query holds it (a closed shadow root, or
+    /// a page that removed the marker). A marker found on more than one element is refused: the
+    /// page copied it, and the target is ambiguous.
+    pub(super) async fn marked_element(
+        &self,
+        tab_context: &str,
+        marker: &str,
+    ) -> Result<Option<ElementInContext>, ToolError> {
+        let selector = format!("[{INPUT_MARKER_ATTRIBUTE}=\"{marker}\"]");
+        let mut found = Page::new(self.bidi(), tab_context)
+            .query_all_in_frames(
+                &selector,
+                QueryOptions {
+                    pierce_shadow_roots: true,
+                },
+            )
+            .await
+            .map_err(|error| {
+                ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
+            })?;
+        match found.len() {
+            0 => Ok(None),
+            1 => Ok(Some(found.remove(0))),
+            count => Err(ToolError::element_operation_failed(
+                "not_actionable",
+                format!("the page copied the element's marker to {count} elements, so the target is ambiguous"),
+            )),
+        }
     }
 
     /// Removes the marker of an input that will not be finished (best effort: the page may be

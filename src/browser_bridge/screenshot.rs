@@ -13,14 +13,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use allwright_surface_web::page::{image_dimensions, ImageFormat, ScreenshotArea};
-use allwright_surface_web::{Page, QueryOptions};
+use allwright_surface_web::Page;
 use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
 use crate::screenshot::{BoxFuture, Screenshot, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 
-use super::input::INPUT_MARKER_ATTRIBUTE;
 use super::BrowserBridge;
 
 /// The JPEG quality of the extension's captures (extension/background/screenshot.js), so that
@@ -193,31 +192,12 @@ impl BrowserBridge {
         marker: &str,
         format: ImageFormat,
     ) -> Result<Vec<u8>, ToolError> {
-        let selector = format!("[{INPUT_MARKER_ATTRIBUTE}=\"{marker}\"]");
         let page = Page::new(self.bidi(), tab_context);
-        let mut found = page
-            .query_all_in_frames(
-                &selector,
-                QueryOptions {
-                    pierce_shadow_roots: true,
-                },
+        let Some(element) = self.marked_element(tab_context, marker).await? else {
+            return Err(ToolError::not_supported_here(
+                "the element cannot be reached over BiDi (it is in a closed shadow root, or the page removed the marker the extension set on it)",
             )
-            .await
-            .map_err(element_operation_failed)?;
-        let element = match found.len() {
-            1 => found.remove(0),
-            0 => {
-                return Err(ToolError::not_supported_here(
-                    "the element cannot be reached over BiDi (it is in a closed shadow root, or the page removed the marker the extension set on it)",
-                )
-                .with_hint("Take the viewport (leave ref_id out) or a screenshot of an element around it."))
-            }
-            count => {
-                return Err(ToolError::element_operation_failed(
-                    "not_actionable",
-                    format!("the page copied the element's marker to {count} elements, so the target is ambiguous"),
-                ))
-            }
+            .with_hint("Take the viewport (leave ref_id out) or a screenshot of an element around it."));
         };
         page.frame(&element.context)
             .screenshot(&ScreenshotArea::Element(element.element), format)

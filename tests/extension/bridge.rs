@@ -159,6 +159,29 @@ impl LaunchedMcp {
         line[start..end].to_owned()
     }
 
+    /// The frameId of the frame whose document's URL ends with `suffix`, from the snapshot's
+    /// context ids (`tab-T.frame-F`).
+    pub async fn frame_id_of(&self, suffix: &str) -> i64 {
+        let snapshot = self
+            .ok("accessibility_snapshot", json!({"format": "json"}))
+            .await;
+        let documents: Value =
+            serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
+        documents["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .find(|document| {
+                document["url"]
+                    .as_str()
+                    .is_some_and(|url| url.ends_with(suffix))
+            })
+            .and_then(|document| document["contextId"].as_str())
+            .and_then(|context| context.rsplit(".frame-").next())
+            .and_then(|number| number.parse().ok())
+            .unwrap_or_else(|| panic!("{}: no frame {suffix} in {documents}", self.browser.name()))
+    }
+
     pub async fn tree_text(&self) -> String {
         let tree = self.ok("get_accessibility_tree", json!({})).await;
         tree["tree"].as_str().expect("tree text").to_owned()
@@ -683,24 +706,7 @@ pub async fn frames_shadow_roots_and_a_page_that_strips_the_marker(session: &Lau
             json!({"url": fixtures().url("/pages/frame-actions/top.html")}),
         )
         .await;
-    let snapshot = session
-        .ok("accessibility_snapshot", json!({"format": "json"}))
-        .await;
-    let documents: Value =
-        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
-    let frame_id: i64 = documents["documents"]
-        .as_array()
-        .expect("documents")
-        .iter()
-        .find(|document| {
-            document["url"]
-                .as_str()
-                .is_some_and(|url| url.ends_with("/child.html"))
-        })
-        .and_then(|document| document["contextId"].as_str())
-        .and_then(|context| context.rsplit(".frame-").next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("{name}: no frame document in {documents}"));
+    let frame_id = session.frame_id_of("/child.html").await;
     let frame_tree = |tree: Value| tree["tree"].as_str().unwrap_or_default().to_owned();
     let tree = frame_tree(
         session
@@ -825,24 +831,7 @@ pub async fn screenshots_over_bidi(session: &LaunchedMcp) {
     }
 
     // An element inside the same-origin frame, through its frame's context.
-    let snapshot = session
-        .ok("accessibility_snapshot", json!({"format": "json"}))
-        .await;
-    let documents: Value =
-        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
-    let frame_id: i64 = documents["documents"]
-        .as_array()
-        .expect("documents")
-        .iter()
-        .find(|document| {
-            document["url"]
-                .as_str()
-                .is_some_and(|url| url.ends_with("/screenshot/frame.html"))
-        })
-        .and_then(|document| document["contextId"].as_str())
-        .and_then(|context| context.rsplit(".frame-").next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("{browser}: no same-origin frame in {documents}"));
+    let frame_id = session.frame_id_of("/screenshot/frame.html").await;
     let frame_tree = session
         .ok("get_accessibility_tree", json!({"frameId": frame_id}))
         .await;

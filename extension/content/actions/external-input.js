@@ -11,9 +11,10 @@
 // removes the marker when the input was never sent. The marker also removes itself after
 // MARKER_LIFETIME_MS, so that it cannot outlive a server that went away.
 
-import { explicitRole, isShown, viewportRect } from "./element.js";
+import { isShown, viewportRect } from "./element.js";
 import { classifyMutations, controlledBy, MARKER_ATTRIBUTE_PREFIX, startMutationWindow } from "./evidence.js";
 import { beginExternalClick } from "./click.js";
+import { HOVER_OBSERVATION_MS, popupKind, shownPopups } from "./hover.js";
 import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { nextTask, waitFor } from "./timing.js";
@@ -25,14 +26,6 @@ export const INPUT_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}input`;
 
 /** How long a marker may stay on an element if neither finish nor abort comes. */
 const MARKER_LIFETIME_MS = 15_000;
-
-/** Roles of the popups that a hover may reveal, as hover_element looks for them. */
-const POPUP_SELECTOR =
-  '[role~="tooltip"], [role~="menu"], [role~="listbox"], [role~="dialog"], ' +
-  '[role~="alertdialog"], dialog, [popover]';
-
-/** How long a tooltip or menu may take to show after the hover, as for hover_element. */
-const HOVER_OBSERVATION_MS = 500;
 
 /**
  * The inputs begun and not finished, by token: how to finish or abort each, and its marker.
@@ -116,8 +109,6 @@ async function beginHover(args, ax) {
   const description = await describeTarget(ax, element);
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
-  const shownPopups = () => new Set([...document.querySelectorAll(POPUP_SELECTOR)].filter(isShown));
-  const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
   const popupsBefore = shownPopups();
   const stateBefore = {
     "aria-expanded": element.getAttribute("aria-expanded"),

@@ -21,7 +21,7 @@ const POPUP_SELECTOR =
   '[role~="alertdialog"], dialog, [popover]';
 
 /** hover_element: how long a tooltip or menu may take to show. */
-const HOVER_OBSERVATION_MS = 500;
+export const HOVER_OBSERVATION_MS = 500;
 
 /**
  * The element the last hover in this frame moved the pointer onto, so that the next hover moves
@@ -31,11 +31,11 @@ const HOVER_OBSERVATION_MS = 500;
  */
 let lastHovered = null;
 
-function shownPopups() {
+export function shownPopups() {
   return new Set([...document.querySelectorAll(POPUP_SELECTOR)].filter(isShown));
 }
 
-const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
+export const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
 
 /**
  * The element and its ancestors, nearest first, in the flat tree (slots and shadow hosts

@@ -729,20 +729,15 @@ impl<'connection> Page<'connection> {
         params::screenshot_bytes(&result)
     }
 
-    /// An element's border box in its document's coordinates; an element that is not laid out
-    /// is [`PageError::NotVisible`].
-    async fn element_box_in_document(
+    /// An element's border box `(x, y, width, height)` as `script` (one of the page scripts
+    /// that answer JSON `{x, y, width, height}`) measures it; an element that is not laid out is
+    /// [`PageError::NotVisible`].
+    async fn element_box(
         &self,
         element: &ElementHandle,
-    ) -> Result<ScreenshotArea, PageError> {
-        let found = remote_json(
-            &self
-                .call(
-                    scripts::ELEMENT_BOX_IN_DOCUMENT,
-                    vec![element_argument(element)],
-                )
-                .await?,
-        )?;
+        script: &str,
+    ) -> Result<(f64, f64, f64, f64), PageError> {
+        let found = remote_json(&self.call(script, vec![element_argument(element)]).await?)?;
         match (
             found["x"].as_f64(),
             found["y"].as_f64(),
@@ -750,15 +745,26 @@ impl<'connection> Page<'connection> {
             found["height"].as_f64(),
         ) {
             (Some(x), Some(y), Some(width), Some(height)) if width > 0.0 && height > 0.0 => {
-                Ok(ScreenshotArea::DocumentBox {
-                    x,
-                    y,
-                    width,
-                    height,
-                })
+                Ok((x, y, width, height))
             }
             _ => Err(PageError::NotVisible),
         }
+    }
+
+    /// An element's border box in its document's coordinates, nothing scrolled.
+    async fn element_box_in_document(
+        &self,
+        element: &ElementHandle,
+    ) -> Result<ScreenshotArea, PageError> {
+        let (x, y, width, height) = self
+            .element_box(element, scripts::ELEMENT_BOX_IN_DOCUMENT)
+            .await?;
+        Ok(ScreenshotArea::DocumentBox {
+            x,
+            y,
+            width,
+            height,
+        })
     }
 
     /// The area as a box of this context's viewport (a frame's, for the fallback above):
@@ -805,32 +811,15 @@ impl<'connection> Page<'connection> {
                 }
             }
             ScreenshotArea::Element(element) => {
-                let found = remote_json(
-                    &self
-                        .call(
-                            scripts::ELEMENT_BOX_IN_VIEW,
-                            vec![element_argument(element)],
-                        )
-                        .await?,
-                )?;
-                match (
-                    found["x"].as_f64(),
-                    found["y"].as_f64(),
-                    found["width"].as_f64(),
-                    found["height"].as_f64(),
-                ) {
-                    (Some(x), Some(y), Some(width), Some(height))
-                        if width > 0.0 && height > 0.0 =>
-                    {
-                        Ok(Some(ScreenshotArea::Box {
-                            x,
-                            y,
-                            width,
-                            height,
-                        }))
-                    }
-                    _ => Err(PageError::NotVisible),
-                }
+                let (x, y, width, height) = self
+                    .element_box(element, scripts::ELEMENT_BOX_IN_VIEW)
+                    .await?;
+                Ok(Some(ScreenshotArea::Box {
+                    x,
+                    y,
+                    width,
+                    height,
+                }))
             }
         }
     }
