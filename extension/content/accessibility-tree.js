@@ -28,16 +28,13 @@ import {
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js";
-import toolContract from "../shared/tool-contract.json";
-
-/** get_accessibility_tree's arguments in the tool contract (src/tools/table.rs generates it). */
-const TREE_ARGUMENTS = toolContract.tools.get_accessibility_tree.arguments;
 
 const messages = globalThis.allwrightMessages;
 
 /**
- * @typedef {{filter: "all"|"visible"|"interactive", maxDepth: number, maxChars?: number,
- *   ref_id?: string, page?: number}} TreeArguments validated by the background (tool contract)
+ * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
+ *   ref_id?: string, page?: number}} TreeArguments validated by the background (tool contract);
+ *   an absent filter or maxDepth takes the core's default (direct callers: tests, benchmarks)
  */
 
 /**
@@ -46,10 +43,7 @@ const messages = globalThis.allwrightMessages;
  * @param {TreeArguments} args
  */
 async function generateAccessibilityTree(args) {
-  // Calls through the background arrive with the contract's defaults filled in; direct callers of
-  // the page-side API (tests, benchmarks) get the same defaults from the same contract.
-  const filter = args.filter ?? TREE_ARGUMENTS.filter.default;
-  const maxDepth = args.maxDepth ?? TREE_ARGUMENTS.maxDepth.default;
+  const { filter, maxDepth } = args;
   const refId = args.ref_id ?? undefined;
 
   const core = await loadCore();

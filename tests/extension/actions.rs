@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::support::{fixtures, strings, Browser, Session};
+use crate::support::{fixtures, frame_id_in_snapshot, strings, Browser, Session};
 
 /// The tree of the current page, as the agent reads it.
 async fn read_tree(session: &Session) -> String {
@@ -847,26 +847,12 @@ pub async fn frame_id_of(session: &Session, suffix: &str) -> i64 {
     let snapshot = session
         .ok("accessibility_snapshot", json!({"format": "json"}))
         .await;
-    let documents: Value =
-        serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
-    documents["documents"]
-        .as_array()
-        .expect("documents")
-        .iter()
-        .find(|document| {
-            document["url"]
-                .as_str()
-                .is_some_and(|url| url.ends_with(suffix))
-        })
-        .and_then(|document| document["contextId"].as_str())
-        .and_then(|context| context.rsplit(".frame-").next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| {
-            panic!(
-                "{}: no frame {suffix} in {documents}",
-                session.browser.name()
-            )
-        })
+    frame_id_in_snapshot(&snapshot, suffix).unwrap_or_else(|| {
+        panic!(
+            "{}: no frame {suffix} in {snapshot}",
+            session.browser.name()
+        )
+    })
 }
 
 async fn read_frame_tree(session: &Session, frame_id: i64) -> String {

@@ -6,13 +6,15 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::CallToolResult;
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 
-use crate::support::{fixtures, Browser, ToolError, PATIENCE};
+use crate::support::{
+    fixtures, frame_id_in_snapshot, mcp_call, outcome_of, Browser, ToolError, PATIENCE,
+};
 
 /// `allwright mcp --launch <browser> --headless`, as an MCP client sees it.
 pub struct LaunchedMcp {
@@ -83,22 +85,11 @@ impl LaunchedMcp {
         tool: &str,
         arguments: Value,
     ) -> Result<CallToolResult, ToolError> {
-        let request = CallToolRequestParams::new(tool.to_string())
-            .with_arguments(arguments.as_object().cloned().unwrap_or_default());
-        tokio::time::timeout(PATIENCE, self.client.call_tool(request))
-            .await
-            .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
-            .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))
+        mcp_call(&self.client, tool, arguments).await
     }
 
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
-        let result = self.call_result(tool, arguments).await?;
-        let structured = result.structured_content.clone().unwrap_or(Value::Null);
-        if result.is_error == Some(true) {
-            Err(ToolError(structured))
-        } else {
-            Ok(structured)
-        }
+        outcome_of(self.call_result(tool, arguments).await?)
     }
 
     pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
@@ -165,21 +156,8 @@ impl LaunchedMcp {
         let snapshot = self
             .ok("accessibility_snapshot", json!({"format": "json"}))
             .await;
-        let documents: Value =
-            serde_json::from_str(snapshot["snapshot"].as_str().expect("snapshot")).expect("JSON");
-        documents["documents"]
-            .as_array()
-            .expect("documents")
-            .iter()
-            .find(|document| {
-                document["url"]
-                    .as_str()
-                    .is_some_and(|url| url.ends_with(suffix))
-            })
-            .and_then(|document| document["contextId"].as_str())
-            .and_then(|context| context.rsplit(".frame-").next())
-            .and_then(|number| number.parse().ok())
-            .unwrap_or_else(|| panic!("{}: no frame {suffix} in {documents}", self.browser.name()))
+        frame_id_in_snapshot(&snapshot, suffix)
+            .unwrap_or_else(|| panic!("{}: no frame {suffix} in {snapshot}", self.browser.name()))
     }
 
     pub async fn tree_text(&self) -> String {

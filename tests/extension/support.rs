@@ -269,31 +269,16 @@ impl Session {
     /// Calls a tool over MCP: the result object (structuredContent), or the error object.
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
         let mcp = self.mcp.as_ref().expect("MCP client");
-        let arguments = arguments.as_object().cloned();
-        let request = CallToolRequestParams::new(tool.to_string())
-            .with_arguments(arguments.unwrap_or_default());
-        let result = tokio::time::timeout(PATIENCE, mcp.call_tool(request))
-            .await
-            .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
-            .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))?;
-        let structured = result.structured_content.clone().unwrap_or(Value::Null);
-        if result.is_error == Some(true) {
-            Err(ToolError(structured))
-        } else {
-            Ok(structured)
-        }
+        outcome_of(mcp_call(mcp, tool, arguments).await?)
     }
 
     /// Calls a tool over MCP and returns the whole MCP result: content blocks (an image, for
     /// screenshot) as well as structuredContent and isError.
     pub async fn call_result(&self, tool: &str, arguments: Value) -> CallToolResult {
         let mcp = self.mcp.as_ref().expect("MCP client");
-        let request = CallToolRequestParams::new(tool.to_string())
-            .with_arguments(arguments.as_object().cloned().unwrap_or_default());
-        tokio::time::timeout(PATIENCE, mcp.call_tool(request))
+        mcp_call(mcp, tool, arguments)
             .await
-            .unwrap_or_else(|_| panic!("{tool} took over {PATIENCE:?}"))
-            .unwrap_or_else(|error| panic!("{tool}: {error}"))
+            .unwrap_or_else(|error| panic!("{tool}: {}", error.0))
     }
 
     /// Answers the user prompt open in the test's tab from outside (WebDriver BiDi,
@@ -443,4 +428,46 @@ pub fn strings(value: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// One tool call over MCP, bounded by PATIENCE: the whole MCP result, or a test-side failure
+/// (`test_timeout`, `mcp_error`) in the shape of a tool error.
+pub async fn mcp_call(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    arguments: Value,
+) -> Result<CallToolResult, ToolError> {
+    let request = CallToolRequestParams::new(tool.to_string())
+        .with_arguments(arguments.as_object().cloned().unwrap_or_default());
+    tokio::time::timeout(PATIENCE, client.call_tool(request))
+        .await
+        .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
+        .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))
+}
+
+/// A tool's result object, or its error object when the result is an error.
+pub fn outcome_of(result: CallToolResult) -> Result<Value, ToolError> {
+    let structured = result.structured_content.unwrap_or(Value::Null);
+    if result.is_error == Some(true) {
+        Err(ToolError(structured))
+    } else {
+        Ok(structured)
+    }
+}
+
+/// The frameId of the document whose URL ends with `suffix` in an accessibility_snapshot result,
+/// read from its context id (`tab-T.frame-F`).
+pub fn frame_id_in_snapshot(snapshot: &Value, suffix: &str) -> Option<i64> {
+    let documents: Value = serde_json::from_str(snapshot["snapshot"].as_str()?).ok()?;
+    documents["documents"]
+        .as_array()?
+        .iter()
+        .find(|document| {
+            document["url"]
+                .as_str()
+                .is_some_and(|url| url.ends_with(suffix))
+        })
+        .and_then(|document| document["contextId"].as_str())
+        .and_then(|context| context.rsplit(".frame-").next())
+        .and_then(|number| number.parse().ok())
 }

@@ -4,7 +4,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use allwright_ax::{NodeId, PseudoElement};
+use allwright_ax::text::DEFAULT_MAX_DEPTH;
+use allwright_ax::{Filter, NodeId, PseudoElement};
 
 use crate::api::{
     snapshot_document_output, text_tree_output, AiRefs, SnapshotRequest, TextTreeRequest, ToolError,
@@ -62,8 +63,8 @@ pub fn build_text_tree(
     slots: &[u32],
     viewport: &[f64],
     pseudo: &PseudoContentReader,
-    filter: &str,
-    max_depth: u32,
+    filter: Option<String>,
+    max_depth: Option<u32>,
     max_chars: Option<u32>,
     anchor: Option<u32>,
     anchor_ref: Option<String>,
@@ -86,9 +87,12 @@ pub fn build_text_tree(
         Ok(dom) => dom,
         Err(output) => return output,
     };
+    // Absent arguments take the core's defaults: the background fills in the tool contract's,
+    // which are these (src/tools/table.rs reads them from the core), and direct callers of the
+    // page-side API (tests, benchmarks) may leave them out.
     let request = TextTreeRequest {
-        filter,
-        max_depth,
+        filter: filter.as_deref().unwrap_or(Filter::default().as_str()),
+        max_depth: max_depth.unwrap_or(DEFAULT_MAX_DEPTH as u32),
         max_chars,
         anchor: anchor.map(NodeId),
         anchor_ref: anchor_ref.as_deref(),

@@ -11,13 +11,12 @@
 // removes the marker when the input was never sent. The marker also removes itself after
 // MARKER_LIFETIME_MS, so that it cannot outlive a server that went away.
 
-import { isShown, viewportRect } from "./element.js";
-import { classifyMutations, controlledBy, MARKER_ATTRIBUTE_PREFIX, startMutationWindow } from "./evidence.js";
+import { viewportRect } from "./element.js";
+import { MARKER_ATTRIBUTE_PREFIX } from "./evidence.js";
 import { beginExternalClick } from "./click.js";
-import { HOVER_OBSERVATION_MS, popupKind, shownPopups } from "./hover.js";
+import { beginHoverObservation } from "./hover.js";
 import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { describeTarget, resolveTarget } from "./target.js";
-import { nextTask, waitFor } from "./timing.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -99,49 +98,13 @@ export async function abortExternalInput(args) {
 }
 
 /**
- * The first half of a real hover: the before-state and the mutation window of hover_element;
- * the second half watches for popups, states and mutations the same way.
+ * The first half of a real hover: hover_element's observation, with content that CSS :hover
+ * reveals counted too, since the real pointer applies it.
  * @param {{ref_id: string}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
-async function beginHover(args, ax) {
-  const element = resolveTarget(ax, args);
-  const description = await describeTarget(ax, element);
-  scrollIntoViewIfNeeded(element);
-  const rect = viewportRect(element);
-  const popupsBefore = shownPopups();
-  const stateBefore = {
-    "aria-expanded": element.getAttribute("aria-expanded"),
-    "aria-describedby": element.getAttribute("aria-describedby"),
-  };
-  const mutationWindow = startMutationWindow(element);
-  const finish = async () => {
-    const hints = [];
-    const observe = () => {
-      const found = [];
-      for (const popup of shownPopups()) {
-        if (!popupsBefore.has(popup)) found.push(`popup_shown:${popupKind(popup)}`);
-      }
-      for (const [attribute, value] of Object.entries(stateBefore)) {
-        if (element.getAttribute(attribute) !== value) found.push(`semantic_state:${attribute}`);
-      }
-      // A CSS :hover menu changes no attribute and no node: it shows by style alone, often as a
-      // sibling of the hovered trigger (`.menu:hover > ul`), so the target's parent is checked
-      // for content that became shown.
-      if (revealedInside(scope, hiddenBefore)) found.push("revealed:hover");
-      const { local } = classifyMutations(mutationWindow.collect(), element, controlledBy(element));
-      if (local) found.push("local_mutation");
-      return found.length > 0 ? [...new Set(found)] : null;
-    };
-    await nextTask();
-    const evidence = (await waitFor(observe, HOVER_OBSERVATION_MS)) ?? [];
-    const { elsewhere } = classifyMutations(mutationWindow.finish(), element, controlledBy(element));
-    if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
-    return { ...description, rect, evidence, hints };
-  };
-  const scope = element.parentElement ?? element;
-  const hiddenBefore = hiddenDescendants(scope);
-  return { element, description, rect, finish, abort: () => mutationWindow.finish() };
+function beginHover(args, ax) {
+  return beginHoverObservation(args, ax, { watchRevealed: true });
 }
 
 /**
@@ -157,15 +120,4 @@ async function beginLocate(args, ax) {
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
   return { element, description, rect, finish: async () => ({ ...description, rect }), abort: () => {} };
-}
-
-/** The descendants of `scope` that are not shown now (at most 500 are looked at). */
-function hiddenDescendants(scope) {
-  return new Set([...scope.querySelectorAll("*")].slice(0, 500).filter((node) => !isShown(node)));
-}
-
-/** Whether one of the descendants that were hidden is shown now. */
-function revealedInside(scope, hiddenBefore) {
-  for (const node of hiddenBefore) if (node.isConnected && isShown(node) && scope.contains(node)) return true;
-  return false;
 }

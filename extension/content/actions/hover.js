@@ -21,7 +21,7 @@ const POPUP_SELECTOR =
   '[role~="alertdialog"], dialog, [popover]';
 
 /** hover_element: how long a tooltip or menu may take to show. */
-export const HOVER_OBSERVATION_MS = 500;
+const HOVER_OBSERVATION_MS = 500;
 
 /**
  * The element the last hover in this frame moved the pointer onto, so that the next hover moves
@@ -31,11 +31,11 @@ export const HOVER_OBSERVATION_MS = 500;
  */
 let lastHovered = null;
 
-export function shownPopups() {
+function shownPopups() {
   return new Set([...document.querySelectorAll(POPUP_SELECTOR)].filter(isShown));
 }
 
-export const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
+const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
 
 /**
  * The element and its ancestors, nearest first, in the flat tree (slots and shadow hosts
@@ -210,46 +210,87 @@ function shortName(element) {
   return `${element.localName}${id}${classes}`;
 }
 
-export async function hoverElement(args, ax) {
+/**
+ * The observation around one hover, begun before the pointer moves: the target resolved, scrolled
+ * into view and described, the popups and states before, and a mutation window. `finish` watches
+ * for a while for popups, state changes and local mutations (the evidence) and reports them. The
+ * synthetic hover and the bridge's real one (external-input.js) share it, so both report alike.
+ * With `watchRevealed`, content that a CSS :hover rule shows is evidence too: a real pointer
+ * applies :hover, synthetic events cannot, so only the real hover pays for looking.
+ * @param {{ref_id: string}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ * @param {{watchRevealed: boolean}} options
+ */
+export async function beginHoverObservation(args, ax, { watchRevealed }) {
   const element = resolveTarget(ax, args);
   const description = await describeTarget(ax, element);
-  const hints = [];
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
-
   const popupsBefore = shownPopups();
   const stateBefore = {
     "aria-expanded": element.getAttribute("aria-expanded"),
     "aria-describedby": element.getAttribute("aria-describedby"),
   };
+  // A CSS :hover menu changes no attribute and no node: it shows by style alone, often as a
+  // sibling of the hovered trigger (`.menu:hover > ul`), so the target's parent is looked at for
+  // content that became shown.
+  const scope = element.parentElement ?? element;
+  const hiddenBefore = watchRevealed ? hiddenDescendants(scope) : null;
   const mutationWindow = startMutationWindow(element);
+
+  /** @returns {Promise<Record<string, unknown> & {hints: string[]}>} */
+  const finish = async () => {
+    const hints = [];
+    // Tooltips often wait before showing; look each frame for a while, and stop at the first sign.
+    const observe = () => {
+      const found = [];
+      for (const popup of shownPopups()) {
+        if (!popupsBefore.has(popup)) found.push(`popup_shown:${popupKind(popup)}`);
+      }
+      for (const [attribute, value] of Object.entries(stateBefore)) {
+        if (element.getAttribute(attribute) !== value) found.push(`semantic_state:${attribute}`);
+      }
+      if (hiddenBefore !== null && revealedInside(scope, hiddenBefore)) found.push("revealed:hover");
+      const { local } = classifyMutations(mutationWindow.collect(), element, controlledBy(element));
+      if (local) found.push("local_mutation");
+      return found.length > 0 ? [...new Set(found)] : null;
+    };
+    await nextTask();
+    const evidence = (await waitFor(observe, HOVER_OBSERVATION_MS)) ?? [];
+    const { elsewhere } = classifyMutations(mutationWindow.finish(), element, controlledBy(element));
+    if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
+    return { ...description, rect, evidence, hints };
+  };
+  return { element, description, rect, finish, abort: () => mutationWindow.finish() };
+}
+
+/** The descendants of `scope` that are not shown now (at most 500 are looked at). */
+function hiddenDescendants(scope) {
+  return new Set([...scope.querySelectorAll("*")].slice(0, 500).filter((node) => !isShown(node)));
+}
+
+/** Whether one of the descendants that were hidden is shown now. */
+function revealedInside(scope, hiddenBefore) {
+  for (const node of hiddenBefore) if (node.isConnected && isShown(node) && scope.contains(node)) return true;
+  return false;
+}
+
+/**
+ * hover_element({ref_id}): the synthetic pointer's way onto the element, then the observation.
+ * @param {{ref_id: string}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
+export async function hoverElement(args, ax) {
+  const observation = await beginHoverObservation(args, ax, { watchRevealed: false });
+  const { element } = observation;
   const previous = lastHovered?.deref() ?? null;
   runPageHandlers(() => movePointer(previous?.isConnected ? previous : null, element, inViewCentre(element)));
   lastHovered = new WeakRef(element);
-
-  // Tooltips often wait before showing; look each frame for a while, and stop at the first sign.
-  const observe = () => {
-    const found = [];
-    for (const popup of shownPopups()) {
-      if (!popupsBefore.has(popup)) found.push(`popup_shown:${popupKind(popup)}`);
-    }
-    for (const [attribute, value] of Object.entries(stateBefore)) {
-      if (element.getAttribute(attribute) !== value) found.push(`semantic_state:${attribute}`);
-    }
-    const { local } = classifyMutations(mutationWindow.collect(), element, controlledBy(element));
-    if (local) found.push("local_mutation");
-    return found.length > 0 ? [...new Set(found)] : null;
-  };
-  await nextTask();
-  const evidence = (await waitFor(observe, HOVER_OBSERVATION_MS)) ?? [];
-  const { elsewhere } = classifyMutations(mutationWindow.finish(), element, controlledBy(element));
-  if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
-  /** @type {Record<string, unknown>} */
-  const result = { ...description, rect, evidence, hints };
+  const result = await observation.finish();
   const styled = element.matches(":hover") ? null : elementStyledOnHover(flatTreeChain(element));
   if (styled !== null) {
     result.cssHover = "not_applied";
-    hints.push(
+    result.hints.push(
       `css_hover_not_applied: the page styles ${shortName(styled)} with :hover rules, which synthetic events cannot apply in your own browser`,
     );
   }

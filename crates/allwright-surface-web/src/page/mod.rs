@@ -10,9 +10,8 @@
 mod image;
 pub mod keys;
 pub mod params;
+mod screenshot;
 pub mod scripts;
-
-use std::time::Duration;
 
 use serde_json::Value;
 
@@ -198,9 +197,6 @@ pub struct FillOutcome {
 
 /// The colour of [`Page::highlight`] outlines.
 pub const HIGHLIGHT_COLOUR: &str = "#e8590c";
-
-/// Screenshots of a long page take a while to encode; give them more than a plain command.
-const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// One browsing context, driven over a BiDi connection.
 #[derive(Clone, Copy)]
@@ -651,177 +647,6 @@ impl<'connection> Page<'connection> {
         remote["value"].as_u64().ok_or_else(|| {
             PageError::UnexpectedResult(format!("removing highlights answered {remote}"))
         })
-    }
-
-    // ----- Screenshots -----
-
-    /// A screenshot as image bytes (PNG or JPEG, decoded from BiDi's base64).
-    ///
-    /// SPEC DIFFERENCE: Chromium 156 captures top-level contexts only ("Non-top-level
-    /// 'context' ... is currently not supported"); Firefox 153 captures a frame's viewport and
-    /// elements directly. For a frame in Chromium, the viewport, an element (scrolled into
-    /// view) or a box is captured from the tab as a box translated by the frames' positions;
-    /// a frame's full page cannot be, and fails with the browser's error.
-    pub async fn screenshot(
-        &self,
-        area: &ScreenshotArea,
-        format: ImageFormat,
-    ) -> Result<Vec<u8>, PageError> {
-        // SPEC DIFFERENCE: an element clip (`clip: {type: "element"}`) is placed by Chromium
-        // 156's mapper from the element's client rectangle as if it were in document
-        // coordinates, so on a scrolled page the picture comes from the wrong place (a green box
-        // at y 2400, scrolled into view, came back white). An element is therefore captured as
-        // its box in document coordinates, in both browsers, without scrolling.
-        let requested = area;
-        let element_box;
-        let area = match area {
-            ScreenshotArea::Element(element) => {
-                element_box = self.element_box_in_document(element).await?;
-                &element_box
-            }
-            _ => area,
-        };
-        match self.capture_screenshot(self.context, area, format).await {
-            Err(PageError::Bidi(error))
-                if error.kind == BidiErrorKind::Unsupported
-                    && *area != ScreenshotArea::FullPage =>
-            {
-                let Some(frame_box) = self.frame_area_box(requested).await? else {
-                    return Err(PageError::Bidi(error));
-                };
-                let (top_level, origin_x, origin_y) = self.viewport_origin_in_top_level().await?;
-                let ScreenshotArea::Box {
-                    x,
-                    y,
-                    width,
-                    height,
-                } = frame_box
-                else {
-                    return Err(PageError::Bidi(error));
-                };
-                let translated = ScreenshotArea::Box {
-                    x: x + origin_x,
-                    y: y + origin_y,
-                    width,
-                    height,
-                };
-                self.capture_screenshot(&top_level, &translated, format)
-                    .await
-            }
-            other => other,
-        }
-    }
-
-    async fn capture_screenshot(
-        &self,
-        context: &str,
-        area: &ScreenshotArea,
-        format: ImageFormat,
-    ) -> Result<Vec<u8>, PageError> {
-        let result = self
-            .connection
-            .command_with_timeout(
-                "browsingContext.captureScreenshot",
-                params::capture_screenshot_params(context, area, format),
-                SCREENSHOT_TIMEOUT,
-            )
-            .await?;
-        params::screenshot_bytes(&result)
-    }
-
-    /// An element's border box `(x, y, width, height)` as `script` (one of the page scripts
-    /// that answer JSON `{x, y, width, height}`) measures it; an element that is not laid out is
-    /// [`PageError::NotVisible`].
-    async fn element_box(
-        &self,
-        element: &ElementHandle,
-        script: &str,
-    ) -> Result<(f64, f64, f64, f64), PageError> {
-        let found = remote_json(&self.call(script, vec![element_argument(element)]).await?)?;
-        match (
-            found["x"].as_f64(),
-            found["y"].as_f64(),
-            found["width"].as_f64(),
-            found["height"].as_f64(),
-        ) {
-            (Some(x), Some(y), Some(width), Some(height)) if width > 0.0 && height > 0.0 => {
-                Ok((x, y, width, height))
-            }
-            _ => Err(PageError::NotVisible),
-        }
-    }
-
-    /// An element's border box in its document's coordinates, nothing scrolled.
-    async fn element_box_in_document(
-        &self,
-        element: &ElementHandle,
-    ) -> Result<ScreenshotArea, PageError> {
-        let (x, y, width, height) = self
-            .element_box(element, scripts::ELEMENT_BOX_IN_DOCUMENT)
-            .await?;
-        Ok(ScreenshotArea::DocumentBox {
-            x,
-            y,
-            width,
-            height,
-        })
-    }
-
-    /// The area as a box of this context's viewport (a frame's, for the fallback above):
-    /// `None` for an area that has no such box (the full page).
-    async fn frame_area_box(
-        &self,
-        area: &ScreenshotArea,
-    ) -> Result<Option<ScreenshotArea>, PageError> {
-        match area {
-            ScreenshotArea::FullPage => Ok(None),
-            ScreenshotArea::Box { .. } => Ok(Some(area.clone())),
-            // A document box is a viewport box once the document's scroll is taken off.
-            ScreenshotArea::DocumentBox {
-                x,
-                y,
-                width,
-                height,
-            } => {
-                let scroll = remote_json(&self.call(scripts::DOCUMENT_SCROLL, Vec::new()).await?)?;
-                match (scroll["x"].as_f64(), scroll["y"].as_f64()) {
-                    (Some(scroll_x), Some(scroll_y)) => Ok(Some(ScreenshotArea::Box {
-                        x: x - scroll_x,
-                        y: y - scroll_y,
-                        width: *width,
-                        height: *height,
-                    })),
-                    _ => Err(PageError::UnexpectedResult(format!(
-                        "the document's scroll is {scroll}"
-                    ))),
-                }
-            }
-            ScreenshotArea::Viewport => {
-                let size = remote_json(&self.call(scripts::VIEWPORT_SIZE, Vec::new()).await?)?;
-                match (size["width"].as_f64(), size["height"].as_f64()) {
-                    (Some(width), Some(height)) => Ok(Some(ScreenshotArea::Box {
-                        x: 0.0,
-                        y: 0.0,
-                        width,
-                        height,
-                    })),
-                    _ => Err(PageError::UnexpectedResult(format!(
-                        "the viewport is {size}"
-                    ))),
-                }
-            }
-            ScreenshotArea::Element(element) => {
-                let (x, y, width, height) = self
-                    .element_box(element, scripts::ELEMENT_BOX_IN_VIEW)
-                    .await?;
-                Ok(Some(ScreenshotArea::Box {
-                    x,
-                    y,
-                    width,
-                    height,
-                }))
-            }
-        }
     }
 
     // ----- Frames -----
