@@ -72,7 +72,8 @@ enum Command {
         /// The tool tier to list.
         #[arg(long, value_enum, default_value = "full")]
         tier: Tier,
-        /// Add the developer tools to the Mid and Full tiers.
+        /// Dev mode: add execute_js to the acting tiers, and the Full tier's fallbacks
+        /// (get_frames, get_shadow_dom, shadow_dom_query) to Mid. Not with --tier ask.
         #[arg(long)]
         dev: bool,
         /// With --launch or --webdriver: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
@@ -160,6 +161,9 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             logging::init("mcp");
             if launch.is_none() && webdriver.is_none() && (headless || extension.is_some()) {
                 return Err("--headless and --extension apply to --launch or --webdriver".into());
+            }
+            if dev && !tier.accepts_dev_mode() {
+                return Err("--dev adds execute_js, which can change the page, and --tier ask is read-only: use --tier compact, mid or full with --dev".into());
             }
             let webdriver = webdriver.map(|url| driven_browser::WebDriverRequest {
                 url,

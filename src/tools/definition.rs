@@ -188,9 +188,14 @@ mod tests {
     }
 
     #[test]
-    fn only_close_tab_is_destructive() {
+    fn only_close_tab_and_execute_js_are_destructive() {
         for tool in TOOLS {
-            assert_eq!(tool.destructive, tool.name == "close_tab", "{}", tool.name);
+            assert_eq!(
+                tool.destructive,
+                matches!(tool.name, "close_tab" | "execute_js"),
+                "{}",
+                tool.name
+            );
             assert!(!(tool.destructive && tool.read_only), "{}", tool.name);
         }
     }

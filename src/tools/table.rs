@@ -9,7 +9,9 @@
 use super::definition::{
     Argument, ArgumentKind, ArgumentRule, Literal, ToolDefinition, ONE_MINUTE, OWN_BUDGET,
 };
-use super::tiers::{EVERYWHERE, EVERYWHERE_WITH_BRIDGE, FROM_COMPACT, FROM_MID};
+use super::tiers::{
+    DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL_AND_DEV_MID,
+};
 use allwright_ax::text::DEFAULT_MAX_DEPTH;
 use allwright_ax::{Filter, Format as SnapshotFormat};
 
@@ -107,6 +109,72 @@ const fn optional_target(description: &'static str) -> Argument {
     }
 }
 
+/// `filter` of the tree reads.
+const TREE_FILTER: Argument = Argument {
+    name: "filter",
+    kind: ArgumentKind::Choice(&Filter::NAMES),
+    required: false,
+    default: Some(Literal::Text("all")),
+    example: None,
+    description: "\"all\": the whole page; \"visible\": only what is in the viewport; \"interactive\": only elements you can click or type into.",
+};
+
+/// `maxDepth` of the tree reads.
+const TREE_MAX_DEPTH: Argument = Argument {
+    name: "maxDepth",
+    kind: ArgumentKind::Integer {
+        minimum: 1,
+        maximum: 100,
+    },
+    required: false,
+    default: Some(Literal::Number(DEFAULT_MAX_DEPTH as i64)),
+    example: None,
+    description: "How deep to descend. Skipped generic containers do not count.",
+};
+
+/// `maxChars` of the tree reads.
+const TREE_MAX_CHARS: Argument = Argument {
+    name: "maxChars",
+    kind: ArgumentKind::Integer {
+        minimum: 100,
+        maximum: 1_000_000,
+    },
+    required: false,
+    default: None,
+    example: None,
+    description: "Hard limit on the tree's length; longer output is paged and marked autoDegraded.",
+};
+
+/// `page` of the tree reads.
+const TREE_PAGE: Argument = Argument {
+    name: "page",
+    kind: ArgumentKind::Integer {
+        minimum: 1,
+        maximum: 1_000_000,
+    },
+    required: false,
+    default: None,
+    example: None,
+    description:
+        "1-based page of a tree that did not fit; prefer passing continuationArgs exactly.",
+};
+
+/// `frameId` of the iframe tools, which always name their frame.
+const IFRAME_FRAME_ID: Argument = Argument {
+    name: "frameId",
+    kind: ArgumentKind::Integer {
+        minimum: 0,
+        maximum: LARGEST_FRAME_ID,
+    },
+    required: true,
+    default: None,
+    example: Some(Literal::Number(3)),
+    description: "The frame: a frameId from get_frames, or the `frameId=` printed on an iframe's line of the tree.",
+};
+
+/// The longest CSS selector the shadow DOM tools accept.
+const MAX_SELECTOR_CHARS: usize = 1_000;
+
 pub const TOOLS: &[ToolDefinition] = &[
     ToolDefinition {
         name: "get_accessibility_tree",
@@ -119,50 +187,58 @@ When to call it again:\n\
 - truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\
 - after navigate, after anything that re-renders the page, or when a ref fails: refs of removed elements stop resolving, so read the tree again.\n\
 - a popup or dropdown you expect is missing: read again with filter \"all\" and look under `[open overlays]`.\n\
-The tree does not enter iframes: their content is not shown (accessibility_snapshot includes every frame). Closed shadow roots cannot be read.\n\
+The tree does not enter iframes: an iframe's line shows its `frameId=N`; read it with iframe_read (accessibility_snapshot includes every frame). A host whose closed shadow root could not be read is marked `closed-shadow-root`.\n\
 Common errors: ref_not_found (the element behind ref_id is gone; use one of `suggestions` or read without ref_id), page_out_of_range (ask for a page between 1 and pageCount), no_tab (no page is open: call navigate), not_connected (no browser with the extension is reachable: tell the user).",
         arguments: &[
-            Argument {
-                name: "filter",
-                kind: ArgumentKind::Choice(&Filter::NAMES),
-                required: false,
-                default: Some(Literal::Text("all")),
-                example: None,
-                description: "\"all\": the whole page; \"visible\": only what is in the viewport; \"interactive\": only elements you can click or type into.",
-            },
-            Argument {
-                name: "maxDepth",
-                kind: ArgumentKind::Integer { minimum: 1, maximum: 100 },
-                required: false,
-                default: Some(Literal::Number(DEFAULT_MAX_DEPTH as i64)),
-                example: None,
-                description: "How deep to descend. Skipped generic containers do not count.",
-            },
-            Argument {
-                name: "maxChars",
-                kind: ArgumentKind::Integer { minimum: 100, maximum: 1_000_000 },
-                required: false,
-                default: None,
-                example: None,
-                description: "Hard limit on the tree's length; longer output is paged and marked autoDegraded.",
-            },
+            TREE_FILTER,
+            TREE_MAX_DEPTH,
+            TREE_MAX_CHARS,
             optional_target("Read only the subtree of this element (a ref_N from an earlier tree), for example one message of a thread."),
-            Argument {
-                name: "page",
-                kind: ArgumentKind::Integer { minimum: 1, maximum: 1_000_000 },
-                required: false,
-                default: None,
-                example: None,
-                description: "1-based page of a tree that did not fit; prefer passing continuationArgs exactly.",
-            },
+            TREE_PAGE,
             Argument {
                 name: "frameId",
                 kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_FRAME_ID },
                 required: false,
                 default: None,
                 example: None,
-                description: "Read this frame of the tab instead of the top document (0 is the top document; accessibility_snapshot names each frame's document `tab-T.frame-F`, F being its frameId).",
+                description: "Read this frame of the tab instead of the top document (0 is the top document); iframe_read does the same. get_frames and the `frameId=` of an iframe's line give frame ids.",
             },
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "get_frames",
+        title: "List the page's frames",
+        description: "Lists every frame of the tab, cross-origin ones included, as the browser's frame inventory knows them.\n\
+Returns {frames: [{frameId, parentFrameId, url, origin, width?, height?, visible?, contentScript}]}: the top document is frameId 0 with parentFrameId -1; `width`, `height` and `visible` describe the <iframe> element in its parent (left out when the parent cannot tell); `contentScript` is false for a frame allwright cannot read (a browser page, a frame the extension may not enter).\n\
+Use it to find a frameId for iframe_read, iframe_click and iframe_type, or the URL to give promote_iframe.\n\
+Common errors: no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[TAB_ID],
+        rules: &[],
+        read_only: true,
+        availability: FULL_AND_DEV_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "iframe_read",
+        title: "Read an iframe",
+        description: "Reads one iframe's document as an accessibility tree, with the same arguments and result as get_accessibility_tree, cross-origin frames included. get_accessibility_tree does not enter iframes: an iframe's line shows `frameId=N` when its frame is known; get_frames lists them all.\n\
+The refs it prints belong to that frame: act on them with iframe_click and iframe_type (or any action tool with the same frameId). A ref of one frame is refused in another (ref_in_other_frame).\n\
+Returns {tree, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title, frameId}.\n\
+Common errors: frame_not_found (no frame has this id: `suggestions` lists the tab's frames), ref_not_found (use one of `suggestions`), page_blocked (the frame stopped answering, most likely behind a dialog), no_tab (call navigate first).",
+        arguments: &[
+            IFRAME_FRAME_ID,
+            TREE_FILTER,
+            TREE_MAX_DEPTH,
+            TREE_MAX_CHARS,
+            optional_target("Read only the subtree of this element of the frame (a ref_N from an earlier read of the same frame)."),
+            TREE_PAGE,
             TAB_ID,
         ],
         rules: &[],
@@ -211,6 +287,59 @@ Common errors: frame_detached or script_failed (the page changed during the capt
         availability: EVERYWHERE,
         destructive: false,
         host_wait: OWN_BUDGET,
+    },
+    ToolDefinition {
+        name: "get_shadow_dom",
+        title: "Inspect shadow DOM",
+        description: "Shows the shadow trees of the page's web components, closed shadow roots included in Chrome (through the browser's debugger protocol; Chrome shows a bar saying allwright is debugging the tab while it reads). With ref_id, the shadow tree of that host element; without it, every shadow host of the document and its shadow tree.\n\
+Use it when the tree shows a host marked `closed-shadow-root` or a component whose content is missing. The result is markup for inspection, not refs: act on what the ordinary tree shows.\n\
+Returns {hosts: [{host, mode, outline}], truncated}: `host` is a CSS path to the host element, `mode` \"open\" or \"closed\", `outline` the shadow tree as indented tags with ids, classes, roles, names and text.\n\
+In Firefox only open shadow roots can be read: a closed one is answered with closed_shadow_root_unreachable.\n\
+Common errors: closed_shadow_root_unreachable (Firefox: the root is closed; read the ordinary tree), not_a_shadow_host (ref_id names an element without a shadow root), ref_not_found (read the tree again), no_tab (call navigate first).",
+        arguments: &[
+            optional_target("The shadow host to inspect: a ref_N printed by get_accessibility_tree. Leave it out for every host of the document."),
+            Argument {
+                name: "maxChars",
+                kind: ArgumentKind::Integer { minimum: 1_000, maximum: 200_000 },
+                required: false,
+                default: Some(Literal::Number(20_000)),
+                example: None,
+                description: "The longest outline to return; longer ones are cut and marked truncated.",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: FULL_AND_DEV_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "shadow_dom_query",
+        title: "Query inside shadow roots",
+        description: "Finds the elements that match a CSS selector inside the page's shadow roots, closed ones included in Chrome (through the debugger protocol), descending through nested roots. With ref_id, only inside that host's shadow tree.\n\
+Returns {matches: [{path, tag, mode, text, attributes}], count, truncated}: `path` lists the hosts crossed and the element, `mode` the kind of the innermost root crossed (\"open\" or \"closed\").\n\
+In Firefox only open shadow roots can be searched: a closed one is answered with closed_shadow_root_unreachable.\n\
+Common errors: invalid_selector (the selector does not parse: fix it), closed_shadow_root_unreachable (Firefox), ref_not_found (read the tree again), no_tab (call navigate first).",
+        arguments: &[
+            Argument {
+                name: "selector",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: MAX_SELECTOR_CHARS },
+                required: true,
+                default: None,
+                example: Some(Literal::Text("button.primary")),
+                description: "A CSS selector, matched inside each shadow root.",
+            },
+            optional_target("Search only inside this host's shadow tree: a ref_N printed by get_accessibility_tree."),
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: FULL_AND_DEV_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
     },
     ToolDefinition {
         name: "screenshot",
@@ -272,7 +401,49 @@ Common errors: invalid_arguments (give a full URL with its scheme, like https://
         ],
         rules: &[],
         read_only: false,
-        availability: EVERYWHERE,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+    },
+    ToolDefinition {
+        name: "promote_iframe",
+        title: "Open an iframe as the page",
+        description: "Navigates the current tab to the URL of one of its iframes, so that the embedded app or form becomes the page: later tools act on it with ordinary refs, and go_back returns to the page that embedded it. Use it when reading or acting inside the iframe (iframe_read, iframe_click, iframe_type) stays unreliable, before changing anything in it.\n\
+`urlFilter` is a piece of the frame's URL that names its host and path, for example \"airtable.com/embed/\"; the URL comes from the browser's frame inventory, not from the page. When several frames match and matchIndex is left out, nothing happens: the error lists the candidates; call again with matchIndex (0-based).\n\
+Fails closed when the frame holds unsaved work: edited fields, attached files, text typed by an agent that the page did not confirm, or a state it cannot inspect. Finish or save the embedded form first; force: true discards that work and is only for when the user wants it gone.\n\
+Returns {url, title, promotedFrom: {frameId, url}, previousUrl, discarded?}.\n\
+Common errors: frame_not_found (no frame URL contains urlFilter: `suggestions` lists the frames' URLs), ambiguous_frame (several match: `candidates` lists them; pass matchIndex), unsaved_frame_state (the frame holds edits: `reasons` says which), navigation_failed, timeout.",
+        arguments: &[
+            Argument {
+                name: "urlFilter",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 2_000 },
+                required: true,
+                default: None,
+                example: Some(Literal::Text("airtable.com/embed/")),
+                description: "A substring of the frame's URL naming its host and path.",
+            },
+            Argument {
+                name: "matchIndex",
+                kind: ArgumentKind::Integer { minimum: 0, maximum: 1_000 },
+                required: false,
+                default: None,
+                example: Some(Literal::Number(0)),
+                description: "Which of several matching frames, 0-based, in the order the ambiguous_frame error listed them.",
+            },
+            Argument {
+                name: "force",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: Some(Literal::Boolean(false)),
+                example: None,
+                description: "true: navigate even though the frame holds unsaved work, which is lost. Only when the user wants it.",
+            },
+            LOAD_TIMEOUT,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
         destructive: false,
         host_wait: OWN_BUDGET,
     },
@@ -301,6 +472,23 @@ Common errors: ref_not_found (the element is gone: use one of `suggestions` or r
         host_wait: ONE_MINUTE,
     },
     ToolDefinition {
+        name: "iframe_click",
+        title: "Click inside an iframe",
+        description: "Clicks an element inside an iframe, by the frameId and a ref_N that iframe_read printed for that frame, cross-origin frames included. It behaves and answers exactly as click_ax (read click_ax's `progress` rules: never repeat a click whose retryAllowed is false).\n\
+Returns what click_ax returns.\n\
+Common errors: ref_in_other_frame (the ref was printed by another frame: the error names it), ref_not_found (read the frame again with iframe_read), frame_not_found (`suggestions` lists the tab's frames), not_actionable, page_blocked.",
+        arguments: &[
+            target("The element to click: a ref_N printed by iframe_read for this frame."),
+            IFRAME_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
         name: "type_ax",
         title: "Type into a field",
         description: "Types text into a text field, text area or contenteditable element by its ref_N, replacing its content (clear: true, the default) or appending to it (clear: false). The value is set the way typing sets it and input and change events fire, so React and Vue controlled fields see it. Nothing is submitted.\n\
@@ -313,6 +501,25 @@ Common errors: not_typable (not a text field: the hint names the right tool), re
             TYPED_TEXT,
             CLEAR,
             ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_COMPACT,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "iframe_type",
+        title: "Type inside an iframe",
+        description: "Types text into a field inside an iframe, by the frameId and a ref_N that iframe_read printed for that frame, cross-origin frames included. It behaves and answers exactly as type_ax.\n\
+Returns what type_ax returns.\n\
+Common errors: ref_in_other_frame (the ref was printed by another frame: the error names it), not_typable (not a text field), ref_not_found (read the frame again with iframe_read), frame_not_found (`suggestions` lists the tab's frames), not_actionable.",
+        arguments: &[
+            target("The field to type into: a ref_N printed by iframe_read for this frame."),
+            TYPED_TEXT,
+            CLEAR,
+            IFRAME_FRAME_ID,
             TAB_ID,
         ],
         rules: &[],
@@ -500,7 +707,7 @@ Common errors: no_history (there is nothing to go back to: use navigate), timeou
         arguments: &[LOAD_TIMEOUT, TAB_ID],
         rules: &[],
         read_only: false,
-        availability: EVERYWHERE,
+        availability: FROM_COMPACT,
         destructive: false,
         host_wait: OWN_BUDGET,
     },
@@ -592,7 +799,7 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         }],
         rules: &[],
         read_only: false,
-        availability: EVERYWHERE,
+        availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
     },
@@ -611,6 +818,39 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         availability: FROM_MID,
         destructive: true,
         host_wait: ONE_MINUTE,
+    },
+    ToolDefinition {
+        name: "execute_js",
+        title: "Run JavaScript in the page",
+        description: "Dev mode only. Runs JavaScript in the page's own context (its globals are visible) and returns the value of the last expression, awaited when it is a promise. For debugging a page, not for acting on it: use the action tools for that.\n\
+Returns {value, type, truncated}: `value` is the result as JSON (functions, DOM nodes and cycles are described, not serialized), at most 100000 characters.\n\
+Closed shadow roots stay closed to page scripts. A page whose Content-Security-Policy forbids eval may refuse the code in Firefox (execution_blocked).\n\
+Common errors: script_error (the code threw: `message` has the exception), execution_blocked (the page's policy forbids it), timeout (the code did not finish in timeoutMs), no_tab (call navigate first).",
+        arguments: &[
+            Argument {
+                name: "code",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 100_000 },
+                required: true,
+                default: None,
+                example: Some(Literal::Text("document.title")),
+                description: "The JavaScript to run: an expression or statements; the last expression's value is returned.",
+            },
+            Argument {
+                name: "timeoutMs",
+                kind: ArgumentKind::Integer { minimum: 100, maximum: 60_000 },
+                required: false,
+                default: Some(Literal::Number(10_000)),
+                example: None,
+                description: "How long the code may run, in milliseconds.",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: DEV_ONLY,
+        destructive: true,
+        host_wait: OWN_BUDGET,
     },
     ToolDefinition {
         name: "handle_dialog",
@@ -646,7 +886,7 @@ Common errors: no_dialog (no dialog is open in the tab: carry on), no_tab (call 
         ],
         rules: &[],
         read_only: false,
-        availability: EVERYWHERE_WITH_BRIDGE,
+        availability: FROM_COMPACT_WITH_BRIDGE,
         destructive: false,
         host_wait: ONE_MINUTE,
     },
@@ -667,6 +907,10 @@ mod tests {
                     | "screenshot"
                     | "list_tabs"
                     | "wait_for_stable"
+                    | "get_frames"
+                    | "iframe_read"
+                    | "get_shadow_dom"
+                    | "shadow_dom_query"
             );
             assert_eq!(tool.read_only, read_only, "{}", tool.name);
             assert!(tool.title.len() <= 50, "{}: a short title", tool.name);

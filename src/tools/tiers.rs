@@ -14,13 +14,15 @@ pub enum Tier {
     Full,
 }
 
-/// Read-only tools, and the moves that only change what is looked at (navigate, go_back, scroll,
-/// tabs): listed everywhere.
+/// Ask is read-only: the reading tools, scrolling (it changes what is looked at, nothing the
+/// page keeps), waiting and listing tabs. Nothing that navigates, types, clicks or changes tabs.
 const EVERY_TIER: &[Tier] = &[Tier::Ask, Tier::Compact, Tier::Mid, Tier::Full];
-/// The core actions on a page: click, type, fill, choose, press.
+/// The core actions on a page: navigate, click, type, fill, choose, press, switch tabs.
 const COMPACT_AND_ABOVE: &[Tier] = &[Tier::Compact, Tier::Mid, Tier::Full];
-/// The larger surface: hovering, opening and closing tabs.
+/// The larger surface: hovering, opening and closing tabs, promoting an iframe.
 const MID_AND_FULL: &[Tier] = &[Tier::Mid, Tier::Full];
+/// The Full Act fallbacks (closed shadow roots, the frame inventory).
+const FULL_ONLY: &[Tier] = &[Tier::Full];
 
 /// Which tiers list a tool, without and with Dev mode.
 pub struct Availability {
@@ -55,10 +57,25 @@ pub const FROM_MID: Availability = Availability {
     dev_only_tiers: &[],
     needs_browser_bridge: false,
 };
-/// Every tier, when the server holds a BiDi session: a tool that unblocks reads too (an open
-/// dialog stops them as much as actions).
-pub const EVERYWHERE_WITH_BRIDGE: Availability = Availability {
-    tiers: EVERY_TIER,
+/// The Full Act fallbacks: Full, and Mid in Dev mode, so that a page-debugging session on a Mid
+/// provider can inspect web components and frames without giving Mid's ordinary Act sessions the
+/// whole fallback surface.
+pub const FULL_AND_DEV_MID: Availability = Availability {
+    tiers: FULL_ONLY,
+    dev_only_tiers: &[Tier::Mid],
+    needs_browser_bridge: false,
+};
+/// Developer tools: every acting tier, in Dev mode only (Ask stays read-only, so Dev mode is
+/// refused with Ask: see [`Tier::accepts_dev_mode`]).
+pub const DEV_ONLY: Availability = Availability {
+    tiers: &[],
+    dev_only_tiers: COMPACT_AND_ABOVE,
+    needs_browser_bridge: false,
+};
+/// Every acting tier, when the server holds a BiDi session: answering a dialog is an action (it
+/// may confirm a deletion), so Ask leaves it to the person.
+pub const FROM_COMPACT_WITH_BRIDGE: Availability = Availability {
+    tiers: COMPACT_AND_ABOVE,
     dev_only_tiers: &[],
     needs_browser_bridge: true,
 };
@@ -72,6 +89,12 @@ impl Tier {
             Tier::Mid => "mid",
             Tier::Full => "full",
         }
+    }
+
+    /// Dev mode adds tools that can change the page (`execute_js`), so it applies to the
+    /// acting tiers only: Ask is read-only whatever the mode.
+    pub fn accepts_dev_mode(self) -> bool {
+        self != Tier::Ask
     }
 }
 
@@ -109,24 +132,25 @@ mod tests {
 
     #[test]
     fn each_tier_lists_its_tools_in_table_order() {
-        let ask = [
+        let ask = vec![
             "get_accessibility_tree",
+            "iframe_read",
             "accessibility_snapshot",
             "screenshot",
-            "navigate",
             "scroll",
-            "go_back",
             "wait_for_stable",
             "list_tabs",
-            "select_tab",
         ];
-        let compact = [
+        let compact = vec![
             "get_accessibility_tree",
+            "iframe_read",
             "accessibility_snapshot",
             "screenshot",
             "navigate",
             "click_ax",
+            "iframe_click",
             "type_ax",
+            "iframe_type",
             "set_field",
             "select_option",
             "press_key",
@@ -136,13 +160,17 @@ mod tests {
             "list_tabs",
             "select_tab",
         ];
-        let everything = [
+        let mid = vec![
             "get_accessibility_tree",
+            "iframe_read",
             "accessibility_snapshot",
             "screenshot",
             "navigate",
+            "promote_iframe",
             "click_ax",
+            "iframe_click",
             "type_ax",
+            "iframe_type",
             "set_field",
             "select_option",
             "hover",
@@ -155,25 +183,48 @@ mod tests {
             "select_tab",
             "close_tab",
         ];
-        let expected: [(Tier, &[&str]); 4] = [
-            (Tier::Ask, &ask),
-            (Tier::Compact, &compact),
-            (Tier::Mid, &everything),
-            (Tier::Full, &everything),
+        let fallbacks = ["get_frames", "get_shadow_dom", "shadow_dom_query"];
+        let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
+            // Table order: keep the order of TOOLS.
+            TOOLS
+                .iter()
+                .map(|tool| tool.name)
+                .filter(|name| base.contains(name) || extra.contains(name))
+                .collect()
+        };
+        let full = with(&mid, &fallbacks);
+        let expected: [(Tier, bool, Vec<&str>); 8] = [
+            (Tier::Ask, false, ask.clone()),
+            (Tier::Ask, true, ask),
+            (Tier::Compact, false, compact.clone()),
+            (Tier::Compact, true, with(&compact, &["execute_js"])),
+            (Tier::Mid, false, mid.clone()),
+            (
+                Tier::Mid,
+                true,
+                with(
+                    &mid,
+                    &[
+                        "execute_js",
+                        "get_frames",
+                        "get_shadow_dom",
+                        "shadow_dom_query",
+                    ],
+                ),
+            ),
+            (Tier::Full, false, full.clone()),
+            (Tier::Full, true, with(&full, &["execute_js"])),
         ];
-        for (tier, names) in expected {
-            // No tool of this table is a developer tool: Dev mode lists the same ones.
-            for dev in [false, true] {
-                let listed: Vec<&str> = listed_tools(tier, dev).map(|tool| tool.name).collect();
-                assert_eq!(listed, names, "{tier:?} dev={dev}");
-            }
+        for (tier, dev, names) in expected {
+            let listed: Vec<&str> = listed_tools(tier, dev).map(|tool| tool.name).collect();
+            assert_eq!(listed, names, "{tier:?} dev={dev}");
         }
         assert_eq!(
             TOOLS.len(),
-            everything.len() + 1,
-            "every tool is listed somewhere"
+            full.len() + 2,
+            "every tool is listed somewhere (execute_js in Dev mode, handle_dialog with a bridge)"
         );
-        for tier in [Tier::Ask, Tier::Compact, Tier::Mid, Tier::Full] {
+        for tier in [Tier::Compact, Tier::Mid, Tier::Full] {
             let with_bridge: Vec<&str> = listed_tools_in_session(tier, false, true)
                 .map(|tool| tool.name)
                 .collect();
@@ -183,6 +234,23 @@ mod tests {
                 "{tier:?}: handle_dialog is listed with a browser bridge"
             );
         }
+        assert!(
+            !listed_tools_in_session(Tier::Ask, false, true)
+                .any(|tool| tool.name == "handle_dialog"),
+            "Ask does not answer dialogs"
+        );
+    }
+
+    #[test]
+    fn ask_lists_only_tools_that_do_not_change_the_page() {
+        for tool in listed_tools_in_session(Tier::Ask, false, true) {
+            assert!(
+                tool.read_only || tool.name == "scroll",
+                "{} is listed in Ask but is not read-only",
+                tool.name
+            );
+        }
+        assert!(!Tier::Ask.accepts_dev_mode());
     }
 
     #[test]
