@@ -144,6 +144,8 @@ pub struct Session {
 pub struct SessionOptions {
     /// Extra Chromium flags (e.g. `--js-flags=--expose-gc`).
     pub chromium_flags: Vec<String>,
+    /// Extra arguments of `allwright mcp` (e.g. `--tier`, `mid`, `--dev`).
+    pub mcp_arguments: Vec<String>,
 }
 
 impl Session {
@@ -225,7 +227,10 @@ impl Session {
         // `allwright mcp` without --launch attaches to the host the extension starts, through the
         // socket that the browser's environment names.
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
-        command.arg("mcp").env("ALLWRIGHT_SOCKET", &socket);
+        command
+            .arg("mcp")
+            .args(&options.mcp_arguments)
+            .env("ALLWRIGHT_SOCKET", &socket);
         let (transport, _) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())
             .spawn()
