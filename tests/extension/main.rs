@@ -54,6 +54,7 @@ const SURFACE: &[(&str, Check)] = checks![
 async fn chromium_surface_csp_and_registry() {
     let options = SessionOptions {
         chromium_flags: vec!["--js-flags=--expose-gc".to_string()],
+        ..SessionOptions::default()
     };
     let mut checks = SURFACE.to_vec();
     checks.extend_from_slice(checks![
@@ -285,6 +286,7 @@ async fn chromium_screenshots_at_device_scale_two() {
             "--force-device-scale-factor=2".to_string(),
             "--window-size=800,600".to_string(),
         ],
+        ..SessionOptions::default()
     };
     run(
         Browser::Chromium,
