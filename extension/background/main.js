@@ -4,7 +4,7 @@
 // Every event listener is registered here, synchronously, in the first turn of this module:
 // MV3 wakes a stopped worker only for events whose listeners exist in that turn. The modules
 // behind the listeners keep no state a tool result depends on across a restart; what must
-// survive lives in storage.session (csp-records.js).
+// survive lives in storage.session (csp-records.js, read-coverage-store.js).
 
 import { api, BROWSER, messages, NATIVE_HOST_NAME } from "./platform.js";
 import { createNativeConnection } from "./native.js";
@@ -14,6 +14,7 @@ import { loadCore } from "./load-core.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
+import { forgetReadCoverage } from "./read-coverage-store.js";
 
 const connection = createNativeConnection({ hostName: NATIVE_HOST_NAME, browser: BROWSER, runTool });
 
@@ -35,6 +36,8 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 const navigationEvent = (kind) => (details) => {
   onNavigationEvent(kind, details);
   onFrameNavigation(kind, details);
+  // A new document, or another route of the same one, holds other pages than those read.
+  if (kind === "committed" || kind === "sameDocument") forgetReadCoverage(details.tabId, details.frameId);
 };
 api.webNavigation.onBeforeNavigate.addListener(navigationEvent("beforeNavigate"));
 api.webNavigation.onCommitted.addListener((details) => {
@@ -49,6 +52,7 @@ api.webNavigation.onHistoryStateUpdated.addListener(navigationEvent("sameDocumen
 api.tabs.onRemoved.addListener((tabId) => {
   navigationEvent("tabRemoved")({ tabId });
   forgetTabActivity(tabId);
+  forgetReadCoverage(tabId);
   if (BROWSER === "chrome") forgetTab(tabId);
 });
 

@@ -12,6 +12,7 @@ import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
 import { isBridgeCall, runBridgeCall } from "./bridge.js";
+import { withReadCoverage } from "./read-coverage-store.js";
 
 /** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
 const TREE_TIMEOUT_MS = 60_000;
@@ -56,10 +57,11 @@ async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
   const tab = await resolveTab(tabId);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   const request = messages.contentToolRequest("get_accessibility_tree", treeArguments);
-  return callFrame(tab.id, frameId, request, {
+  const result = await callFrame(tab.id, frameId, request, {
     deadline: Date.now() + TREE_TIMEOUT_MS,
     frameLabel: `frame ${frameId}`,
   });
+  return withReadCoverage(tab.id, frameId, { tabId, frameId, ...treeArguments }, result);
 }
 
 /**

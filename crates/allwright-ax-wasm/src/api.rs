@@ -185,6 +185,19 @@ fn text_tree<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> Result<
         out.push_str(&next.page.to_string());
         out.push('}');
     }
+    // The thread-read facts (docs/protocol.md, "Thread-read coverage"). `contentFingerprint` is
+    // for the background's coverage tracker, which removes it before the agent sees the result.
+    let facts = &tree.read_facts;
+    if let Some(root) = &facts.conversation_root_ref {
+        push_field_name(&mut out, "conversationRootRefId");
+        push_quoted(&mut out, root);
+    }
+    if let Some(expanded) = facts.all_messages_expanded {
+        push_field_name(&mut out, "allMessagesExpanded");
+        out.push_str(bool_text(expanded));
+    }
+    push_field_name(&mut out, "contentFingerprint");
+    push_quoted(&mut out, &format!("{:016x}", facts.content_fingerprint));
     push_field_name(&mut out, "url");
     push_quoted(&mut out, request.url);
     push_field_name(&mut out, "title");

@@ -14,6 +14,7 @@
 pub mod aria;
 pub mod composed;
 mod context;
+pub mod conversation;
 pub mod css;
 mod diagnostic;
 pub mod dom;
@@ -53,6 +54,11 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
     let context = Context::new(dom);
     let tree = build_tree(&context, BuildOptions { anchor });
     let mut text_tree = text::render_text_tree(&tree, options, reference)?;
+    let mut read_facts = conversation::read_facts(&tree);
+    // The conversation root is a shown element, so the render above already numbered it; asking
+    // again returns the same reference (and numbers it when a filter left its line out).
+    read_facts.conversation_root_ref = read_facts.conversation_root.map(|node| reference(node));
+    text_tree.read_facts = read_facts;
     // Only the printed references are asked, so the rule runs for one page's elements at most.
     for printed in &mut text_tree.refs {
         printed.focusable = role::is_focusable(dom, printed.node);

@@ -131,6 +131,9 @@ pub struct TextTree {
     pub page: usize,
     pub page_count: usize,
     pub continuation_args: Option<ContinuationArgs>,
+    /// The conversation root, expansion evidence and content fingerprint of the read
+    /// (conversation.rs); filled in by `generate_accessibility_tree`.
+    pub read_facts: crate::conversation::ReadFacts,
 }
 
 /// Why a text tree could not be produced.
@@ -250,6 +253,7 @@ pub fn render_text_tree(
         page: options.page,
         page_count,
         continuation_args,
+        read_facts: Default::default(),
     })
 }
 
