@@ -26,6 +26,7 @@ const APPS = {
   radix: "radix.jsx",
   "react-select": "react-select.jsx",
   "mui-autocomplete": "mui-autocomplete.jsx",
+  "mui-mail": "mui-mail.jsx",
 };
 
 /** esbuild options shared by every app. */

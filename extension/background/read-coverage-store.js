@@ -55,7 +55,8 @@ function serialized(task) {
 /**
  * Records one `get_accessibility_tree` read and returns the result the agent sees: with
  * `coverage`, without the internal `contentFingerprint`, and with a `continuationArgs` that
- * also names the tab and frame the call named, so that following it reads the same document.
+ * also names the tab and the child frame the call named, so that following it reads the same
+ * document.
  * @param {number} tabId the resolved tab
  * @param {number} frameId
  * @param {{tabId?: number, frameId?: number, filter?: string, maxDepth?: number, maxChars?: number,
@@ -78,7 +79,8 @@ export function withReadCoverage(tabId, frameId, args, result) {
       visible.continuationArgs = {
         ...visible.continuationArgs,
         ...(args.tabId === undefined ? {} : { tabId: args.tabId }),
-        ...(args.frameId === undefined ? {} : { frameId: args.frameId }),
+        // Frame 0 is the default: leaving it out keeps the arguments as short as the agent's.
+        ...(args.frameId === undefined || args.frameId === 0 ? {} : { frameId: args.frameId }),
       };
     }
     return { ...visible, coverage: describeCoverage(record, outcome, read, conversationRoot) };

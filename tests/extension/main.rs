@@ -12,6 +12,7 @@ mod registry;
 mod screenshot;
 mod support;
 mod surface;
+mod thread_coverage;
 mod wpt;
 
 use support::{available, one_browser_at_a_time, Browser, Session, SessionOptions};
@@ -119,6 +120,29 @@ async fn chromium_actions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_actions() {
     run(Browser::Firefox, SessionOptions::default(), ACTIONS).await;
+}
+
+const THREAD_COVERAGE: &[(&str, Check)] = checks![
+    thread_coverage::conversation_root_is_the_thread,
+    thread_coverage::every_page_through_continuation_args_is_complete,
+    thread_coverage::repeated_skipped_foreign_and_document_root_pages_are_not_progress,
+    thread_coverage::a_changed_thread_is_stale_and_restarts,
+    thread_coverage::collapse_all_is_evidence_of_expanded_messages,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_thread_coverage() {
+    run(
+        Browser::Chromium,
+        SessionOptions::default(),
+        THREAD_COVERAGE,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_thread_coverage() {
+    run(Browser::Firefox, SessionOptions::default(), THREAD_COVERAGE).await;
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {
