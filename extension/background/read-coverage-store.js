@@ -74,7 +74,8 @@ export function withReadCoverage(tabId, frameId, args, result) {
     if (record === undefined) await area.remove(recordName);
     else await area.set({ [recordName]: record });
     if (read.anchor === null) await area.set({ [rootName]: conversationRoot });
-    const { contentFingerprint: _internal, ...visible } = result;
+    const visible = { ...result };
+    delete visible.contentFingerprint;
     if (visible.continuationArgs !== undefined) {
       visible.continuationArgs = {
         ...visible.continuationArgs,

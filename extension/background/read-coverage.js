@@ -131,13 +131,16 @@ export function describeCoverage(record, outcome, read, conversationRoot) {
     if (read.anchor === null) return "document_root";
     if (conversationRoot === null) return "no_conversation";
     if (read.anchor !== conversationRoot) return "foreign_ref";
-    if (read.filter !== COMPLETE_READ_FILTER || read.maxDepth !== COMPLETE_READ_MAX_DEPTH) return "not_default_arguments";
+    if (read.filter !== COMPLETE_READ_FILTER || read.maxDepth !== COMPLETE_READ_MAX_DEPTH)
+      return "not_default_arguments";
     return outcome;
   })();
   const counts = reason === outcome;
   const pagesRead = record === undefined ? [] : [...record.pagesRead].sort((a, b) => a - b);
   const everyPage =
-    record !== undefined && pagesRead.length === record.pageCount && pagesRead.every((page, index) => page === index + 1);
+    record !== undefined &&
+    pagesRead.length === record.pageCount &&
+    pagesRead.every((page, index) => page === index + 1);
   return {
     anchor: read.anchor,
     conversationRootRefId: conversationRoot,

@@ -132,12 +132,11 @@ const THREAD_COVERAGE: &[(&str, Check)] = checks![
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_thread_coverage() {
-    run(
-        Browser::Chromium,
-        SessionOptions::default(),
-        THREAD_COVERAGE,
-    )
-    .await;
+    let mut checks = THREAD_COVERAGE.to_vec();
+    checks.extend_from_slice(checks![
+        thread_coverage::coverage_survives_a_service_worker_restart
+    ]);
+    run(Browser::Chromium, SessionOptions::default(), &checks).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,10 +5,13 @@
 //! (fixtures/apps/mui-mail.jsx): folders, an inbox list and a thread of ten messages, seven of
 //! them collapsed behind "Expand all".
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 
 use crate::actions::{ref_of, state_when};
-use crate::support::{fixtures, Session};
+use crate::lifecycle::stop_service_worker;
+use crate::support::{fixtures, Browser, Session};
 
 /// Small enough that the thread needs several pages.
 const PAGE_CHARS: u64 = 600;
@@ -327,4 +330,65 @@ pub async fn collapse_all_is_evidence_of_expanded_messages(session: &Session) {
         false,
         "{browser}"
     );
+}
+
+/// Chromium: the pages read survive a stopped service worker (they are in storage.session).
+pub async fn coverage_survives_a_service_worker_restart(session: &Session) {
+    assert_eq!(session.browser, Browser::Chromium);
+    open_mail(session).await;
+    let root = conversation_root(session).await;
+    let mail_tab = session.ok("list_tabs", json!({})).await["tabs"]
+        .as_array()
+        .expect("tabs")
+        .iter()
+        .find(|tab| tab["active"] == true)
+        .and_then(|tab| tab["tabId"].as_i64())
+        .expect("the mail tab");
+    let first = read(
+        session,
+        json!({"tabId": mail_tab, "ref_id": root, "maxChars": PAGE_CHARS}),
+    )
+    .await;
+    let next = first["continuationArgs"].clone();
+    assert_eq!(
+        next["tabId"], mail_tab,
+        "continuationArgs name the tab: {next}"
+    );
+    stop_service_worker(session).await;
+    // Any extension event wakes the worker; a tab opened from outside leaves the mail tab's
+    // document, and so its records, alone.
+    let (bidi, _) = session.bidi();
+    let opened = bidi
+        .command(
+            "browsingContext.create",
+            json!({"type": "tab", "background": true}),
+        )
+        .await
+        .expect("a background tab");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let second = loop {
+        match session.call("get_accessibility_tree", next.clone()).await {
+            Ok(result) => break result,
+            Err(error) if tokio::time::Instant::now() < deadline => {
+                let _ = error;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            Err(error) => panic!(
+                "no tree read after the service worker restart: {:?}",
+                error.0
+            ),
+        }
+    };
+    assert_eq!(
+        summary(&second),
+        (true, "next_page".to_string(), false, vec![1, 2]),
+        "{}",
+        second["coverage"]
+    );
+    bidi.command(
+        "browsingContext.close",
+        json!({"context": opened["context"]}),
+    )
+    .await
+    .expect("close the background tab");
 }

@@ -14,10 +14,15 @@ import {
 const ROOT = "ref_40";
 
 /** The read of page `page` of `pageCount` through the arguments an agent would send. */
-function pageRead(page, { pageCount = 3, anchor = ROOT, fingerprint = "f1", maxChars = 400, filter = "all", maxDepth = 15 } = {}) {
+function pageRead(
+  page,
+  { pageCount = 3, anchor = ROOT, fingerprint = "f1", maxChars = 400, filter = "all", maxDepth = 15 } = {},
+) {
   const args = { filter, maxDepth, maxChars, page, ...(anchor === null ? {} : { ref_id: anchor }) };
   const next =
-    page < pageCount ? { filter, maxDepth, maxChars, ...(anchor === null ? {} : { ref_id: anchor }), page: page + 1 } : undefined;
+    page < pageCount
+      ? { filter, maxDepth, maxChars, ...(anchor === null ? {} : { ref_id: anchor }), page: page + 1 }
+      : undefined;
   return treeReadOf(args, {
     page,
     pageCount,
