@@ -182,9 +182,10 @@ pub const TOOLS: &[ToolDefinition] = &[
         description: "Reads the current page as a compact accessibility tree, one line per element:\n\
 `role \"accessible name\" [ref_N] href=\"...\" type=\"...\" placeholder=\"...\" value=\"...\"`, indented one space per level.\n\
 Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
-Returns {tree, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title}.\n\
+Returns {tree, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage, url, title}.\n\
 When to call it again:\n\
 - truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\
+- to read a whole conversation (mail thread, chat, comments): pass `ref_id` = `conversationRootRefId` and follow `continuationArgs` page by page until `coverage.complete` is true; document-root, repeated, skipped or other-ref pages do not count. `allMessagesExpanded: false` means some messages are collapsed: click \"Expand all\" first.\n\
 - after navigate, after anything that re-renders the page, or when a ref fails: refs of removed elements stop resolving, so read the tree again.\n\
 - a popup or dropdown you expect is missing: read again with filter \"all\" and look under `[open overlays]`.\n\
 The tree does not enter iframes: an iframe's line shows its `frameId=N`; read it with iframe_read (accessibility_snapshot includes every frame). A host whose closed shadow root could not be read is marked `closed-shadow-root`.\n\

@@ -57,7 +57,7 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
     let mut read_facts = conversation::read_facts(&tree);
     // The conversation root is a shown element, so the render above already numbered it; asking
     // again returns the same reference (and numbers it when a filter left its line out).
-    read_facts.conversation_root_ref = read_facts.conversation_root.map(|node| reference(node));
+    read_facts.conversation_root_ref = read_facts.conversation_root.map(&mut *reference);
     text_tree.read_facts = read_facts;
     // Only the printed references are asked, so the rule runs for one page's elements at most.
     for printed in &mut text_tree.refs {

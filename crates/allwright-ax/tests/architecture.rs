@@ -60,7 +60,8 @@ const MODULE_GRAPH: &[(&str, &[&str])] = &[
         "tree",
         &["aria", "context", "dom", "html", "name", "state", "value"],
     ),
-    ("text", &["aria", "dom", "tree", "value"]),
+    ("conversation", &["aria", "dom", "tree"]),
+    ("text", &["aria", "conversation", "dom", "tree", "value"]),
     ("snapshot", &["tree", "value"]),
     ("memdom", &["composed", "css", "dom", "html"]),
 ];
