@@ -1,8 +1,9 @@
 // @ts-check
-// The background's only persistent state: the Content Security Policies each frame's current
-// document was served with, kept in `storage.session` so a restarted service worker still knows
-// them (the headers arrive once, long before the first tool call may need them). Chrome only:
-// Firefox compiles WebAssembly in content scripts whatever the page's policy (csp.js).
+// One of the background's two persistent states (the other is read-coverage-store.js): the
+// Content Security Policies each frame's current document was served with, kept in
+// `storage.session` so a restarted service worker still knows them (the headers arrive once,
+// long before the first tool call may need them). Chrome only: Firefox compiles WebAssembly in
+// content scripts whatever the page's policy (csp.js).
 //
 // State machine, one record per tab and frame, key `csp/<tabId>/<frameId>`:
 //
