@@ -10,8 +10,9 @@
 //!    is wholly a link is how news and blog indexes title their entries, and an inbox row holds
 //!    no heading at all, so neither counts.
 //! 2. A *message container* directly holds at least two messages (a single article is a page,
-//!    not a conversation). A `log` (chat transcripts, WAI-ARIA 1.2 "log") or a `feed` directly
-//!    holding at least two children of any kind is one as well.
+//!    not a conversation). A `log` (chat transcripts, WAI-ARIA 1.2 "log"), a `feed`, or a `list`
+//!    named like a conversation (Slack's "Messages in #general": chat messages rarely have
+//!    headings) directly holding at least two children of any kind is one as well.
 //! 3. The first message container in tree order is the active conversation's. Its root is then
 //!    widened to take in the subject heading and the thread's toolbar: it moves up through the
 //!    container's ancestors while the ancestor adds no page chrome (no `banner`, `navigation`,
@@ -126,6 +127,7 @@ pub fn conversation_root(tree: &AxTree) -> Option<u32> {
         match (node.role, aria_role(node)) {
             (AxRole::Document, _) => false,
             (_, Some(Role::Log | Role::Feed)) => node.children.len() >= 2,
+            (_, Some(Role::List)) if is_named_like_conversation(node) => node.children.len() >= 2,
             _ => node
                 .children
                 .iter()

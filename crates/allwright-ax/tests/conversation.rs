@@ -105,6 +105,24 @@ fn a_chat_log_is_a_conversation_and_widens_to_its_named_region() {
 }
 
 #[test]
+fn a_chat_list_named_like_a_conversation_holds_messages_without_headings() {
+    let html = r##"
+<nav aria-label="Channels"><ul><li><a href="#general">general</a></li><li><a href="#random">random</a></li></ul></nav>
+<main id="channel"><h1>#general</h1>
+  <ul aria-label="Messages in #general" id="chat">
+    <li><button>Ana</button> Morning!</li>
+    <li><button>Ben</button> Hi Ana.</li>
+  </ul>
+</main>"##;
+    assert_eq!(root_of(html).as_deref(), Some("chat"));
+    // Unnamed, the same list of rows is not a conversation.
+    assert_eq!(
+        root_of(&html.replace(" aria-label=\"Messages in #general\"", "")),
+        None
+    );
+}
+
+#[test]
 fn a_named_conversation_container_is_the_root_itself() {
     let html = r##"
 <main id="main"><h1>Issue 12</h1><p>Description</p>
