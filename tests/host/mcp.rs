@@ -68,13 +68,20 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 17] = [
+const FULL_TIER: [&str; 24] = [
     "get_accessibility_tree",
+    "get_frames",
+    "iframe_read",
     "accessibility_snapshot",
+    "get_shadow_dom",
+    "shadow_dom_query",
     "screenshot",
     "navigate",
+    "promote_iframe",
     "click_ax",
+    "iframe_click",
     "type_ax",
+    "iframe_type",
     "set_field",
     "select_option",
     "hover",
@@ -142,7 +149,11 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
         tree_tool.input_schema["properties"]["filter"]["enum"],
         json!(["all", "visible", "interactive"])
     );
-    assert_eq!(tools[3].input_schema["required"], json!(["url"]));
+    let navigate = tools
+        .iter()
+        .find(|tool| tool.name == "navigate")
+        .expect("navigate is listed");
+    assert_eq!(navigate.input_schema["required"], json!(["url"]));
 
     let result = client
         .call_tool(
@@ -355,7 +366,7 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
         tool("select_tab").input_schema["required"],
         json!(["tabId"])
     );
-    for name in FULL_TIER.iter().skip(3) {
+    for name in FULL_TIER.iter() {
         let listed = tool(name);
         assert!(listed.title.is_some(), "{name} has a title");
         assert!(
@@ -369,7 +380,18 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
             .annotations
             .as_ref()
             .and_then(|annotations| annotations.read_only_hint);
-        let expected = matches!(*name, "list_tabs" | "wait_for_stable");
+        let expected = matches!(
+            *name,
+            "get_accessibility_tree"
+                | "accessibility_snapshot"
+                | "screenshot"
+                | "list_tabs"
+                | "wait_for_stable"
+                | "get_frames"
+                | "iframe_read"
+                | "get_shadow_dom"
+                | "shadow_dom_query"
+        );
         assert_eq!(read_only, Some(expected), "{name} read-only hint");
     }
 
@@ -551,7 +573,8 @@ fn the_checked_in_tool_contract_is_what_the_table_generates() {
 #[tokio::test]
 async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
     let folder = tempfile::tempdir().expect("temp dir");
-    let client = start_mcp(&folder.path().join("nobody.sock"), &[]).await;
+    // Dev mode lists every tool of the extension's contract (execute_js is Dev-only).
+    let client = start_mcp(&folder.path().join("nobody.sock"), &["--dev"]).await;
     let tools = client.list_all_tools().await.expect("tools/list");
     let mut from_mcp = serde_json::Map::new();
     for tool in &tools {
