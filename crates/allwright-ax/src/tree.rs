@@ -71,6 +71,9 @@ pub struct AxNode {
     pub author_role: bool,
     /// The opaque `aria-ref` of "ai" mode, set by the caller before serializing.
     pub aria_ref: Option<String>,
+    /// The element hosts a closed shadow root the page's facts could not include: its content
+    /// is missing, and the text tree says so (`closed-shadow-root`).
+    pub closed_shadow_root: bool,
 }
 
 impl AxNode {
@@ -90,6 +93,7 @@ impl AxNode {
             pointer_target: false,
             author_role: false,
             aria_ref: None,
+            closed_shadow_root: false,
         }
     }
 }
@@ -369,7 +373,10 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
         && matches!(dom.local_name(element), "iframe" | "frame");
     let role = context.role(element);
     let interactive = is_interactive(context, element, role);
-    if !is_frame && flattens(role) && !interactive {
+    // A host whose closed shadow root could not be read keeps its line even when its role would
+    // flatten it: the line is where the agent learns that content is missing.
+    let closed_shadow_root = dom.has_unread_closed_shadow_root(element);
+    if !is_frame && flattens(role) && !interactive && !closed_shadow_root {
         return None;
     }
     let name = if role.prohibits_naming() && !is_frame {
@@ -434,6 +441,7 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
                 == Some(role)
         }),
         aria_ref: None,
+        closed_shadow_root,
     })
 }
 
