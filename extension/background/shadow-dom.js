@@ -259,11 +259,17 @@ function documentTree(document, markerAttribute) {
     }
     return parts.reverse().join(PATH_SEPARATOR);
   };
+  // The one element carrying the marker, or null. A page that watches its DOM could copy the
+  // marker onto another element to have that one read instead: two carriers find nothing.
   const findMarked = (/** @type {string} */ marker) => {
+    /** @type {CdpNode[]} */
+    const carriers = [];
     for (const node of nodesById.values()) {
-      if (node.nodeType === 1 && markerAttribute !== null && attribute(node, markerAttribute) === marker) return node;
+      if (node.nodeType === 1 && markerAttribute !== null && attribute(node, markerAttribute) === marker) {
+        carriers.push(node);
+      }
     }
-    return null;
+    return carriers.length === 1 ? carriers[0] : null;
   };
   return { document, reader, nodesById, composedPath, findMarked };
 }
