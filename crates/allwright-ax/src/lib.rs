@@ -51,7 +51,13 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
     reference: &mut dyn FnMut(NodeId) -> String,
 ) -> Result<TextTree, TextTreeError> {
     let context = Context::new(dom);
-    let tree = build_tree(&context, BuildOptions { anchor });
+    let tree = build_tree(
+        &context,
+        BuildOptions {
+            anchor,
+            mark_closed_shadow_hosts: true,
+        },
+    );
     let mut text_tree = text::render_text_tree(&tree, options, reference)?;
     // Only the printed references are asked, so the rule runs for one page's elements at most.
     for printed in &mut text_tree.refs {

@@ -118,6 +118,10 @@ pub struct BuildOptions {
     /// Build only the subtree of this element (the text tree's `ref_id` anchoring). `None`: the
     /// whole document, under a `document` root.
     pub anchor: Option<NodeId>,
+    /// Keep and mark the hosts whose closed shadow root the DOM could not read
+    /// (`AxNode::closed_shadow_root`): the text tree does; the structured snapshot does not, so
+    /// that it stays what the BiDi collector, which cannot ask, writes too.
+    pub mark_closed_shadow_hosts: bool,
 }
 
 /// One item of a node's child list while the walk is under way.
@@ -159,7 +163,8 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
         Some(push_node(&mut tree, document_node(context, start)))
     } else {
         // An anchor is always shown, even a generic container: the agent asked for it.
-        let node = element_node(context, start).unwrap_or_else(|| generic_node(context, start));
+        let node = element_node(context, start, options.mark_closed_shadow_hosts)
+            .unwrap_or_else(|| generic_node(context, start));
         Some(push_node(&mut tree, node))
     };
     tree.root = root_output;
@@ -191,7 +196,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                     }
                     let shown = !context.is_hidden(child);
                     let output = if shown {
-                        element_node(context, child)
+                        element_node(context, child, options.mark_closed_shadow_hosts)
                     } else {
                         None
                     };
@@ -367,7 +372,11 @@ fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> A
 
 /// The node for an element, or `None` when it is flattened away.
 #[inline(never)]
-fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> Option<AxNode> {
+fn element_node<D: Dom + ?Sized>(
+    context: &Context<'_, D>,
+    element: NodeId,
+    mark_closed_shadow_hosts: bool,
+) -> Option<AxNode> {
     let dom = context.dom();
     let is_frame = dom.namespace(element) == Namespace::Html
         && matches!(dom.local_name(element), "iframe" | "frame");
@@ -375,7 +384,7 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
     let interactive = is_interactive(context, element, role);
     // A host whose closed shadow root could not be read keeps its line even when its role would
     // flatten it: the line is where the agent learns that content is missing.
-    let closed_shadow_root = dom.has_unread_closed_shadow_root(element);
+    let closed_shadow_root = mark_closed_shadow_hosts && dom.has_unread_closed_shadow_root(element);
     if !is_frame && flattens(role) && !interactive && !closed_shadow_root {
         return None;
     }
