@@ -17,6 +17,7 @@ import { BROWSER, fail, messages } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { withDebugger } from "./debugger-session.js";
 import {
+  boundedPath,
   describeMatch,
   MatchCollector,
   outlineOf,
@@ -257,7 +258,7 @@ function documentTree(document, markerAttribute) {
       while (parents.has(top)) top = /** @type {CdpNode} */ (parents.get(top));
       current = hosts.get(top);
     }
-    return parts.reverse().join(PATH_SEPARATOR);
+    return boundedPath(parts.reverse().join(PATH_SEPARATOR));
   };
   // The one element carrying the marker, or null. A page that watches its DOM could copy the
   // marker onto another element to have that one read instead: two carriers find nothing.

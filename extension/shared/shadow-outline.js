@@ -43,6 +43,9 @@ const MAX_ATTRIBUTE_CHARS = 200;
 const MAX_ATTRIBUTES = 20;
 /** Deeper levels of an outline are not indented further (the text stays readable). */
 const MAX_INDENT_LEVEL = 40;
+/** A path names at most this many steps in one tree (the nearest ones), and so many characters. */
+const MAX_PATH_STEPS = 30;
+const MAX_PATH_CHARS = 2_000;
 /** The most characters all the matches of one query may take together. */
 export const MAX_QUERY_CHARS = 100_000;
 
@@ -133,11 +136,25 @@ function pathStep(reader, element) {
 export function pathInTree(reader, element) {
   const steps = [];
   for (let node = element; node !== null && reader.kind(node) === "element"; node = reader.parent(node)) {
+    if (steps.length >= MAX_PATH_STEPS) {
+      // A page can nest elements without end: the path keeps the steps nearest the element.
+      steps.push("…");
+      break;
+    }
     const { step, final } = pathStep(reader, node);
     steps.push(step);
     if (final) break;
   }
-  return steps.reverse().join(" > ");
+  return boundedPath(steps.reverse().join(" > "));
+}
+
+/**
+ * A path cut to MAX_PATH_CHARS, keeping its end (the element's side), for paths through many
+ * nested trees or long tag names.
+ * @param {string} path
+ */
+export function boundedPath(path) {
+  return path.length <= MAX_PATH_CHARS ? path : `…${path.slice(path.length - MAX_PATH_CHARS + 1)}`;
 }
 
 /**
@@ -184,7 +201,7 @@ export function shadowRootsUnder(reader, start, prefix = "") {
     for (const element of elementsOf(reader, tree)) {
       const shadow = reader.shadowRoot(element);
       if (shadow === null) continue;
-      const path = treePrefix + pathInTree(reader, element);
+      const path = boundedPath(treePrefix + pathInTree(reader, element));
       found.push({ host: element, path, mode: shadow.mode, root: shadow.root, nested });
       if (shadow.root !== null) trees.push({ tree: shadow.root, prefix: path + PATH_SEPARATOR, nested: true });
     }
@@ -310,7 +327,7 @@ export function describeMatch(reader, element, within) {
     reader.localName(element) === "input" &&
     (reader.attribute(element, "type") ?? "").trim().toLowerCase() === "password";
   return {
-    path: within.path + PATH_SEPARATOR + pathInTree(reader, element),
+    path: boundedPath(within.path + PATH_SEPARATOR + pathInTree(reader, element)),
     tag: reader.localName(element),
     mode: within.mode,
     text: isPassword ? "" : textOf(reader, element),

@@ -11,6 +11,7 @@
 //   the background looks for in DOM.getDocument's answer, then removes.
 
 import {
+  boundedPath,
   describeMatch,
   MatchCollector,
   outlineOf,
@@ -84,7 +85,7 @@ function composedPath(element) {
     const root = current.getRootNode();
     current = root instanceof ShadowRoot ? root.host : null;
   }
-  return parts.reverse().join(PATH_SEPARATOR);
+  return boundedPath(parts.reverse().join(PATH_SEPARATOR));
 }
 
 function closedRootError(paths, hint) {

@@ -8,6 +8,7 @@ import {
   MatchCollector,
   MAX_MATCHES,
   outlineOf,
+  pathInTree,
   shadowRootsUnder,
 } from "../../../extension/shared/shadow-outline.js";
 
@@ -127,4 +128,14 @@ test("the collector keeps at most MAX_MATCHES and counts the rest", () => {
   assert.equal(result.matches.length, MAX_MATCHES);
   assert.equal(result.count, MAX_MATCHES + 5);
   assert.equal(result.truncated, true);
+});
+
+test("paths stay bounded on pages nested without end", () => {
+  let spec = { tag: "b" };
+  for (let depth = 0; depth < 500; depth++) spec = { tag: "div-".padEnd(500, "x"), children: [spec] };
+  const deep = build({ document: true, children: [spec] });
+  let leaf = deep.node;
+  while (leaf.children.length > 0) leaf = leaf.children[0];
+  const path = pathInTree(readerFor(deep.parents), leaf);
+  assert.ok(path.length <= 2_000 && path.endsWith(" > b"), path.length);
 });
