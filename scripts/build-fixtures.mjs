@@ -26,6 +26,7 @@ const APPS = {
   radix: "radix.jsx",
   "react-select": "react-select.jsx",
   "mui-autocomplete": "mui-autocomplete.jsx",
+  "lit-settings": "lit-settings.js",
 };
 
 /** esbuild options shared by every app. */

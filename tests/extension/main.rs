@@ -301,6 +301,7 @@ async fn chromium_screenshots_at_device_scale_two() {
 /// session without --dev that must refuse execute_js.
 const SHADOW_AND_DEV: &[(&str, Check)] = checks![
     shadow_dev::closed_shadow_roots,
+    shadow_dev::lit_component_with_a_closed_root,
     shadow_dev::execute_js_values_errors_and_hostile_pages,
 ];
 

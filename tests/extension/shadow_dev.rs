@@ -283,6 +283,81 @@ pub async fn closed_shadow_roots(session: &Session) {
     assert_eq!(state, json!({"saved": false}), "{browser}");
 }
 
+/// A Lit component whose shadow root is closed (`shadowRootOptions = {mode: "closed"}`), bundled
+/// from npm (fixtures/apps/lit-settings.js).
+pub async fn lit_component_with_a_closed_root(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/shadow-dev/lit.html"))
+        .await;
+    let tree = tree_text(session).await;
+    let (_, card_ref) = line_with(&tree, "closed-shadow-root")
+        .unwrap_or_else(|| panic!("{browser}: the Lit host is marked:\n{tree}"));
+    assert!(
+        !tree.contains("Apply") && !tree.contains("Email me"),
+        "{browser}: {tree}"
+    );
+    // Page scripts, execute_js included, cannot reach a closed root either.
+    let from_page = session
+        .ok(
+            "execute_js",
+            json!({"code": "document.getElementById('settings').shadowRoot"}),
+        )
+        .await;
+    assert_eq!(from_page["type"], "null", "{browser}: {from_page}");
+    let outline = session
+        .call("get_shadow_dom", json!({"ref_id": card_ref}))
+        .await;
+    let query = session
+        .call("shadow_dom_query", json!({"selector": "button.apply"}))
+        .await;
+    match session.browser {
+        Browser::Chromium => {
+            let outline = outline.expect("Chromium reads the Lit root");
+            assert_eq!(host_paths(&outline), ["lit-settings-card#settings"]);
+            assert_eq!(outline["hosts"][0]["mode"], "closed");
+            let text = outline["hosts"][0]["outline"].as_str().unwrap_or("");
+            for expected in [
+                "#shadow-root (closed)",
+                "<section.card aria-label=\"Notifications\">",
+                "<h3.card-title>",
+                "\"Notifications\"",
+                "<input name=\"email\" type=\"checkbox\">",
+                "\"Email me\"",
+                "<button.apply type=\"button\">",
+                "\"Apply\"",
+            ] {
+                assert!(text.contains(expected), "chromium: {expected:?} in\n{text}");
+            }
+            let query = query.expect("Chromium searches the Lit root");
+            assert_eq!(query["count"], 1, "{query}");
+            assert_eq!(query["matches"][0]["text"], "Apply");
+            assert_eq!(query["matches"][0]["mode"], "closed");
+            assert_eq!(
+                query["matches"][0]["path"],
+                "lit-settings-card#settings >>> section > button"
+            );
+        }
+        Browser::Firefox => {
+            for result in [outline, query] {
+                let error = result.expect_err("the only root is closed");
+                assert_eq!(
+                    error.code(),
+                    "closed_shadow_root_unreachable",
+                    "{:?}",
+                    error.0
+                );
+            }
+        }
+    }
+    let state = session.evaluate_json("window.fixtureState").await;
+    assert_eq!(
+        state,
+        json!({"applied": false, "emailMe": false}),
+        "{browser}"
+    );
+}
+
 pub async fn execute_js_values_errors_and_hostile_pages(session: &Session) {
     let browser = session.browser.name();
     session
