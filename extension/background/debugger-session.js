@@ -52,7 +52,7 @@ async function runSession(tabId, work) {
     const another = /another debugger/i.test(reason);
     fail("debugger_unavailable", `the browser's debugger could not attach to tab ${tabId}: ${reason}`, {
       hint: another
-        ? "Another debugger holds this tab, most likely its DevTools window: close DevTools for this tab and retry."
+        ? "Another debugger holds this tab (DevTools, or another extension that debugs it): close it and retry."
         : "This page cannot be debugged by an extension (a browser page or the extension gallery); use an ordinary web page.",
     });
   }
