@@ -30,6 +30,11 @@ export default [
     },
   },
   {
+    // Pure modules shared by the background and the content scripts (which esbuild bundles).
+    files: ["extension/shared/shadow-outline.js"],
+    languageOptions: { sourceType: "module" },
+  },
+  {
     // The background is an ES module: Chrome's service worker, Firefox's background scripts.
     files: ["extension/background/**/*.js"],
     languageOptions: {

@@ -27,6 +27,7 @@ const APPS = {
   "react-select": "react-select.jsx",
   "mui-autocomplete": "mui-autocomplete.jsx",
   "mui-mail": "mui-mail.jsx",
+  "lit-settings": "lit-settings.js",
 };
 
 /** esbuild options shared by every app. */

@@ -13,6 +13,8 @@ import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
 import { isBridgeCall, runBridgeCall } from "./bridge.js";
 import { withReadCoverage } from "./read-coverage-store.js";
+import { getShadowDom, shadowDomQuery } from "./shadow-dom.js";
+import { executeJs } from "./execute-js.js";
 
 /** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
 const TREE_TIMEOUT_MS = 60_000;
@@ -35,6 +37,9 @@ const TOOLS = Object.freeze({
   new_tab: newTab,
   select_tab: selectTab,
   close_tab: closeTab,
+  get_shadow_dom: getShadowDom,
+  shadow_dom_query: shadowDomQuery,
+  execute_js: executeJs,
 });
 
 /**

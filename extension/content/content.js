@@ -8,6 +8,7 @@
 // lacked them; the guard below keeps a second copy from answering twice.
 
 import "../shared/messages.js";
+import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } from "./shadow/shadow-roots.js";
 
 (function startContentRouter() {
   if (globalThis.allwrightContentRouter === true) return;
@@ -24,6 +25,11 @@ import "../shared/messages.js";
       return { url: document.URL, title: document.title, ...result };
     },
     snapshot_document: (ax, args) => ax.snapshotDocument(args),
+    // get_shadow_dom and shadow_dom_query (content/shadow/shadow-roots.js).
+    read_shadow_roots: (ax, args) => readShadowRoots(args, ax),
+    query_shadow_roots: (ax, args) => queryShadowRoots(args, ax),
+    mark_shadow_host: (ax, args) => markShadowHost(args, ax),
+    unmark_shadow_host: (_ax, args) => unmarkShadowHost(args),
   };
   // The action tools' page halves live in content/actions.js (docs/protocol.md, "Content-side
   // action tools"); each takes the validated arguments and the tree builder's API.

@@ -26,7 +26,9 @@
  * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
  *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
  *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
- *   |"no_history"|"tab_not_visible"|"not_supported_here"|"page_blocked"|"dialog_open"} ErrorCode
+ *   |"no_history"|"tab_not_visible"|"not_supported_here"|"page_blocked"|"dialog_open"
+ *   |"closed_shadow_root_unreachable"|"not_a_shadow_host"|"invalid_selector"|"debugger_unavailable"
+ *   |"script_error"|"execution_blocked"} ErrorCode
  */
 
 /**
@@ -67,7 +69,9 @@
  *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}
  *   |{kind: "allwright/tool", tool: "element_rect", arguments: ElementRectArguments}
  *   |{kind: "allwright/tool", tool: "frame_offset", arguments: FrameOffsetArguments}
- *   |{kind: "allwright/tool", tool: "ping", arguments: {}}} ContentToolRequest
+ *   |{kind: "allwright/tool", tool: "ping", arguments: {}}
+ *   |{kind: "allwright/tool", tool: "read_shadow_roots"|"query_shadow_roots"|"mark_shadow_host"
+ *     |"unmark_shadow_host", arguments: Object<string, unknown>}} ContentToolRequest
  * @typedef {ContentToolRequest} BackgroundToContent
  */
 
@@ -110,6 +114,14 @@
     "not_supported_here",
     "page_blocked",
     "dialog_open",
+    // get_shadow_dom, shadow_dom_query and execute_js (docs/protocol.md, "Shadow roots" and
+    // "execute_js").
+    "closed_shadow_root_unreachable",
+    "not_a_shadow_host",
+    "invalid_selector",
+    "debugger_unavailable",
+    "script_error",
+    "execution_blocked",
   ]);
 
   /** The user prompts a page can open (HTML, "User prompts"), as `dialog_open` names them. */
@@ -195,6 +207,13 @@
     "abort_external_input",
     "element_rect",
     "frame_offset",
+    // get_shadow_dom and shadow_dom_query (docs/protocol.md, "Shadow roots"): the open roots a
+    // content script reads, and the short-lived marker that names a ref's element to the
+    // background's debugger query in Chrome.
+    "read_shadow_roots",
+    "query_shadow_roots",
+    "mark_shadow_host",
+    "unmark_shadow_host",
     // The background's liveness probe of a frame that is slow to answer (background/frames.js):
     // a frame whose page sits behind a user prompt cannot answer even this.
     "ping",

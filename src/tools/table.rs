@@ -294,9 +294,9 @@ Common errors: frame_detached or script_failed (the page changed during the capt
         title: "Inspect shadow DOM",
         description: "Shows the shadow trees of the page's web components, closed shadow roots included in Chrome (through the browser's debugger protocol; Chrome shows a bar saying allwright is debugging the tab while it reads). With ref_id, the shadow tree of that host element; without it, every shadow host of the document and its shadow tree.\n\
 Use it when the tree shows a host marked `closed-shadow-root` or a component whose content is missing. The result is markup for inspection, not refs: act on what the ordinary tree shows.\n\
-Returns {hosts: [{host, mode, outline}], truncated}: `host` is a CSS path to the host element, `mode` \"open\" or \"closed\", `outline` the shadow tree as indented tags with ids, classes, roles, names and text.\n\
-In Firefox only open shadow roots can be read: a closed one is answered with closed_shadow_root_unreachable.\n\
-Common errors: closed_shadow_root_unreachable (Firefox: the root is closed; read the ordinary tree), not_a_shadow_host (ref_id names an element without a shadow root), ref_not_found (read the tree again), no_tab (call navigate first).",
+Returns {hosts: [{host, mode, outline}], truncated, skippedClosedHosts?}: `host` is a CSS path to the host element (` >>> ` separates the shadow trees it crosses), `mode` \"open\" or \"closed\", `outline` the shadow tree as indented tags with ids, classes, roles, names and text.\n\
+In Firefox only open shadow roots can be read: a closed one is answered with closed_shadow_root_unreachable, or listed in skippedClosedHosts when open roots were read. In Chrome only the top document is read (frameId other than 0: not_supported_here).\n\
+Common errors: closed_shadow_root_unreachable (Firefox: the root is closed; read the ordinary tree), not_a_shadow_host (ref_id names an element without a shadow root), debugger_unavailable (Chrome: DevTools are open on the tab; ask the user to close them), ref_not_found (read the tree again), no_tab (call navigate first).",
         arguments: &[
             optional_target("The shadow host to inspect: a ref_N printed by get_accessibility_tree. Leave it out for every host of the document."),
             Argument {
@@ -320,9 +320,9 @@ Common errors: closed_shadow_root_unreachable (Firefox: the root is closed; read
         name: "shadow_dom_query",
         title: "Query inside shadow roots",
         description: "Finds the elements that match a CSS selector inside the page's shadow roots, closed ones included in Chrome (through the debugger protocol), descending through nested roots. With ref_id, only inside that host's shadow tree.\n\
-Returns {matches: [{path, tag, mode, text, attributes}], count, truncated}: `path` lists the hosts crossed and the element, `mode` the kind of the innermost root crossed (\"open\" or \"closed\").\n\
-In Firefox only open shadow roots can be searched: a closed one is answered with closed_shadow_root_unreachable.\n\
-Common errors: invalid_selector (the selector does not parse: fix it), closed_shadow_root_unreachable (Firefox), ref_not_found (read the tree again), no_tab (call navigate first).",
+Returns {matches: [{path, tag, mode, text, attributes}], count, truncated, skippedClosedHosts?}: `path` lists the hosts crossed and the element (` >>> ` between trees), `mode` the kind of the innermost root crossed (\"open\" or \"closed\"); at most 100 matches, `count` counts them all.\n\
+In Firefox only open shadow roots can be searched: a closed one is answered with closed_shadow_root_unreachable, or listed in skippedClosedHosts when open roots were searched. In Chrome only the top document is searched (frameId other than 0: not_supported_here).\n\
+Common errors: invalid_selector (the selector does not parse: fix it), closed_shadow_root_unreachable (Firefox), debugger_unavailable (Chrome: DevTools are open on the tab), ref_not_found (read the tree again), no_tab (call navigate first).",
         arguments: &[
             Argument {
                 name: "selector",
@@ -826,7 +826,7 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         description: "Dev mode only. Runs JavaScript in the page's own context (its globals are visible) and returns the value of the last expression, awaited when it is a promise. For debugging a page, not for acting on it: use the action tools for that.\n\
 Returns {value, type, truncated}: `value` is the result as JSON (functions, DOM nodes and cycles are described, not serialized), at most 100000 characters.\n\
 Closed shadow roots stay closed to page scripts. A page whose Content-Security-Policy forbids eval may refuse the code in Firefox (execution_blocked).\n\
-Common errors: script_error (the code threw: `message` has the exception), execution_blocked (the page's policy forbids it), timeout (the code did not finish in timeoutMs), no_tab (call navigate first).",
+Common errors: script_error (the code threw: `message` has the exception), execution_blocked (the page's policy forbids it), timeout (the code did not finish in timeoutMs), debugger_unavailable (Chrome: DevTools are open on the tab), no_tab (call navigate first).",
         arguments: &[
             Argument {
                 name: "code",

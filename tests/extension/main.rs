@@ -10,6 +10,7 @@ mod hover_and_prompts;
 mod lifecycle;
 mod registry;
 mod screenshot;
+mod shadow_dev;
 mod support;
 mod surface;
 mod thread_coverage;
@@ -317,4 +318,40 @@ async fn chromium_screenshots_at_device_scale_two() {
         checks![screenshot::viewport_elements_formats_and_refusals],
     )
     .await;
+}
+
+/// Closed shadow roots and Dev mode's execute_js (shadow_dev.rs): one Dev-mode session, then a
+/// session without --dev that must refuse execute_js.
+const SHADOW_AND_DEV: &[(&str, Check)] = checks![
+    shadow_dev::closed_shadow_roots,
+    shadow_dev::lit_component_with_a_closed_root,
+    shadow_dev::execute_js_values_errors_and_hostile_pages,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_shadow_roots_and_execute_js() {
+    run(
+        Browser::Chromium,
+        shadow_dev::dev_session_options(),
+        SHADOW_AND_DEV,
+    )
+    .await;
+    if available(Browser::Chromium) {
+        let _turn = one_browser_at_a_time().lock().await;
+        shadow_dev::execute_js_is_refused_without_dev(Browser::Chromium).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_shadow_roots_and_execute_js() {
+    run(
+        Browser::Firefox,
+        shadow_dev::dev_session_options(),
+        SHADOW_AND_DEV,
+    )
+    .await;
+    if available(Browser::Firefox) {
+        let _turn = one_browser_at_a_time().lock().await;
+        shadow_dev::execute_js_is_refused_without_dev(Browser::Firefox).await;
+    }
 }

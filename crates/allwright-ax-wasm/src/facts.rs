@@ -44,7 +44,7 @@ use allwright_ax::{
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 2;
+pub const FACTS_VERSION: u32 = 3;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -88,6 +88,9 @@ pub const POINTER_EVENTS_UNREAD: u32 = 1 << 18;
 /// that a page without such rules costs no call-back at all (on a 10k-element page, thousands of
 /// calls across the WASM boundary, each a hash lookup, a call and a style check).
 pub const GENERATED_CONTENT_POSSIBLE: u32 = 1 << 19;
+/// The element hosts a closed shadow root that the gatherer could not read (it asks only of
+/// custom elements, see `facts.js`): the tree marks the host `closed-shadow-root`.
+pub const UNREAD_CLOSED_SHADOW_ROOT: u32 = 1 << 20;
 
 /// Separates the strings in the joined string table.
 pub const STRING_SEPARATOR: char = '\u{1}';
@@ -521,6 +524,10 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
         (facts.kind == NodeKind::Element)
             .then_some(facts.shadow_link)
             .flatten()
+    }
+
+    fn has_unread_closed_shadow_root(&self, element: NodeId) -> bool {
+        self.flag(element, UNREAD_CLOSED_SHADOW_ROOT)
     }
 
     fn shadow_host(&self, shadow_root: NodeId) -> Option<NodeId> {

@@ -110,6 +110,10 @@ fn encode(dom: &MemDom) -> Encoded {
                 (OPTION_SELECTED, dom.option_selected(node)),
                 (FILES_ATTACHED, dom.files_attached(node)),
                 (DISABLED, dom.disabled(node)),
+                (
+                    UNREAD_CLOSED_SHADOW_ROOT,
+                    dom.has_unread_closed_shadow_root(node),
+                ),
             ] {
                 if set {
                     flags |= flag;
@@ -207,6 +211,7 @@ const PAGE: &str = r#"<!doctype html><html><head><title>Glue 🧪</title>
 <x-card><template shadowrootmode="open"><section aria-labelledby="t"><h2 id="t">Shadow title</h2>
 <slot name="a"></slot><slot></slot></section></template>
 <button slot="a">Slotted</button><span>Default slot</span></x-card>
+<x-vault><template shadowrootmode="closed"><p>Sealed</p></template></x-vault>
 <!-- a comment the gatherer does not send -->
 </body></html>"#;
 
@@ -273,6 +278,11 @@ fn decoded_facts_give_the_core_the_same_answers_as_the_original_dom() {
     assert!(body.contains("Slotted"), "{body}");
     assert!(!body.contains("secret"), "{body}");
     assert!(!body.contains("Not rendered"), "{body}");
+    assert!(
+        body.contains("generic [ref_") && body.contains("] closed-shadow-root"),
+        "{body}"
+    );
+    assert!(!body.contains("Sealed"), "{body}");
 }
 
 /// The `newRefs` list of a text-tree output.

@@ -29,7 +29,8 @@ pub enum NodeKind {
     Document,
     Element,
     Text,
-    /// An open shadow root. Closed roots are invisible to the core, as to any content script.
+    /// An open shadow root. Closed roots are invisible to the core; only the fact that a host has
+    /// one is known (`Dom::has_unread_closed_shadow_root`).
     ShadowRoot,
     Other,
 }
@@ -153,6 +154,11 @@ pub trait Dom {
 
     /// The host of a shadow root.
     fn shadow_host(&self, shadow_root: NodeId) -> Option<NodeId>;
+
+    /// Whether the element hosts a closed shadow root that this DOM could not read: its content
+    /// is missing from the tree, and the agent is told so (`closed-shadow-root` on the host's
+    /// line) rather than left to think the component is empty.
+    fn has_unread_closed_shadow_root(&self, element: NodeId) -> bool;
 
     /// The nodes assigned to a `<slot>`, in order; empty when nothing is assigned (then the
     /// slot's own children are its fallback content). A live implementation returns

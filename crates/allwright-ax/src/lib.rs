@@ -52,7 +52,13 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
     reference: &mut dyn FnMut(NodeId) -> String,
 ) -> Result<TextTree, TextTreeError> {
     let context = Context::new(dom);
-    let tree = build_tree(&context, BuildOptions { anchor });
+    let tree = build_tree(
+        &context,
+        BuildOptions {
+            anchor,
+            mark_closed_shadow_hosts: true,
+        },
+    );
     let mut text_tree = text::render_text_tree(&tree, options, reference)?;
     let mut read_facts = conversation::read_facts(&tree);
     // The conversation root is a shown element, so the render above already numbered it; asking

@@ -341,6 +341,7 @@ impl Renderer<'_> {
             name,
             reference,
             attributes,
+            closed_shadow_root: node.closed_shadow_root,
         }
     }
 }
@@ -355,10 +356,16 @@ struct Line {
     name: Option<String>,
     reference: Option<String>,
     attributes: Vec<(&'static str, String)>,
+    /// Printed as `closed-shadow-root`: the host's closed shadow root could not be read.
+    closed_shadow_root: bool,
 }
 
 /// Marks a line whose attributes were left out to fit `maxChars`.
 const OMITTED_ATTRIBUTES: &str = " …";
+
+/// Marks a shadow host whose closed shadow root could not be read (get_accessibility_tree's
+/// description promises the word; get_shadow_dom reads such roots in Chrome).
+const CLOSED_SHADOW_ROOT_MARK: &str = " closed-shadow-root";
 
 impl Line {
     fn banner() -> Line {
@@ -369,6 +376,7 @@ impl Line {
             name: None,
             reference: None,
             attributes: Vec::new(),
+            closed_shadow_root: false,
         }
     }
 
@@ -393,6 +401,9 @@ impl Line {
             line.push_str(" [");
             line.push_str(reference);
             line.push(']');
+        }
+        if self.closed_shadow_root {
+            line.push_str(CLOSED_SHADOW_ROOT_MARK);
         }
         if with_attributes {
             for (key, value) in &self.attributes {
@@ -458,6 +469,7 @@ impl Line {
             name: None,
             reference: self.reference.clone(),
             attributes: Vec::new(),
+            closed_shadow_root: self.closed_shadow_root,
         };
         let (mut line, _) = bare.write(None, true);
         line.push_str(OMITTED_ATTRIBUTES);
@@ -789,6 +801,7 @@ mod tests {
             name: Some(name),
             reference: Some(format!("ref_{index}")),
             attributes: vec![("type", "submit".to_string())],
+            closed_shadow_root: false,
         }
     }
 

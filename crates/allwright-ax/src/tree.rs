@@ -71,6 +71,9 @@ pub struct AxNode {
     pub author_role: bool,
     /// The opaque `aria-ref` of "ai" mode, set by the caller before serializing.
     pub aria_ref: Option<String>,
+    /// The element hosts a closed shadow root the page's facts could not include: its content
+    /// is missing, and the text tree says so (`closed-shadow-root`).
+    pub closed_shadow_root: bool,
 }
 
 impl AxNode {
@@ -90,6 +93,7 @@ impl AxNode {
             pointer_target: false,
             author_role: false,
             aria_ref: None,
+            closed_shadow_root: false,
         }
     }
 }
@@ -114,6 +118,10 @@ pub struct BuildOptions {
     /// Build only the subtree of this element (the text tree's `ref_id` anchoring). `None`: the
     /// whole document, under a `document` root.
     pub anchor: Option<NodeId>,
+    /// Keep and mark the hosts whose closed shadow root the DOM could not read
+    /// (`AxNode::closed_shadow_root`): the text tree does; the structured snapshot does not, so
+    /// that it stays what the BiDi collector, which cannot ask, writes too.
+    pub mark_closed_shadow_hosts: bool,
 }
 
 /// One item of a node's child list while the walk is under way.
@@ -155,7 +163,8 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
         Some(push_node(&mut tree, document_node(context, start)))
     } else {
         // An anchor is always shown, even a generic container: the agent asked for it.
-        let node = element_node(context, start).unwrap_or_else(|| generic_node(context, start));
+        let node = element_node(context, start, options.mark_closed_shadow_hosts)
+            .unwrap_or_else(|| generic_node(context, start));
         Some(push_node(&mut tree, node))
     };
     tree.root = root_output;
@@ -187,7 +196,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                     }
                     let shown = !context.is_hidden(child);
                     let output = if shown {
-                        element_node(context, child)
+                        element_node(context, child, options.mark_closed_shadow_hosts)
                     } else {
                         None
                     };
@@ -363,13 +372,20 @@ fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> A
 
 /// The node for an element, or `None` when it is flattened away.
 #[inline(never)]
-fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> Option<AxNode> {
+fn element_node<D: Dom + ?Sized>(
+    context: &Context<'_, D>,
+    element: NodeId,
+    mark_closed_shadow_hosts: bool,
+) -> Option<AxNode> {
     let dom = context.dom();
     let is_frame = dom.namespace(element) == Namespace::Html
         && matches!(dom.local_name(element), "iframe" | "frame");
     let role = context.role(element);
     let interactive = is_interactive(context, element, role);
-    if !is_frame && flattens(role) && !interactive {
+    // A host whose closed shadow root could not be read keeps its line even when its role would
+    // flatten it: the line is where the agent learns that content is missing.
+    let closed_shadow_root = mark_closed_shadow_hosts && dom.has_unread_closed_shadow_root(element);
+    if !is_frame && flattens(role) && !interactive && !closed_shadow_root {
         return None;
     }
     let name = if role.prohibits_naming() && !is_frame {
@@ -434,6 +450,7 @@ fn element_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> O
                 == Some(role)
         }),
         aria_ref: None,
+        closed_shadow_root,
     })
 }
 

@@ -405,6 +405,33 @@ paragraph [ref]
 }
 
 #[test]
+fn a_host_whose_closed_shadow_root_was_not_read_is_marked() {
+    // The closed root's content is missing, so the host keeps its line (a custom element would
+    // otherwise flatten away) and says why. Open hosts and plain elements are not marked, and
+    // a named host keeps its role and name.
+    let html = r#"<fancy-card><template shadowrootmode="closed"><p>Secret</p></template><span>Light</span></fancy-card>
+        <open-card><template shadowrootmode="open"><p>Shown</p></template></open-card>
+        <div>Plain</div>
+        <nav aria-label="Menu"><template shadowrootmode="closed"><a href="/x">X</a></template></nav>"#;
+    // The structured snapshot is left as it was: the BiDi collector cannot tell closed hosts.
+    let (snapshot, _) = allwright_ax::snapshot_tree(&MemDom::parse(html));
+    assert!(snapshot
+        .nodes
+        .iter()
+        .all(|node| !node.closed_shadow_root && node.role.as_str() != "generic"));
+    check(
+        html,
+        r#"
+generic [ref] closed-shadow-root
+ text "Light"
+paragraph [ref]
+ text "Shown"
+text "Plain"
+navigation "Menu" [ref] closed-shadow-root"#,
+    );
+}
+
+#[test]
 fn aria_owns_moves_elements_and_survives_cycles_and_duplicates() {
     check(
         r#"<div role="list" aria-label="Owner" aria-owns="b c"><div role="listitem">A</div></div>

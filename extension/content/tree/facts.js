@@ -8,7 +8,7 @@ import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
 
-export const FACTS_VERSION = 2;
+export const FACTS_VERSION = 3;
 const KIND_DOCUMENT = 0;
 const KIND_ELEMENT = 1;
 const KIND_TEXT = 2;
@@ -27,6 +27,7 @@ const DISABLED = 1 << 16;
 const BOXES_UNMEASURED = 1 << 17;
 const POINTER_EVENTS_UNREAD = 1 << 18;
 const GENERATED_CONTENT_POSSIBLE = 1 << 19;
+const UNREAD_CLOSED_SHADOW_ROOT = 1 << 20;
 const STRING_SEPARATOR = "\u0001";
 
 export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
@@ -109,6 +110,7 @@ export function gatherFacts(options) {
   const documentRules = styleRules(document);
   let readContentVisibility = rulesMentionContentVisibility(documentRules);
   const generatedContent = generatedContentCandidates(documentRules);
+  const closedRootReader = closedShadowRootReader();
 
   // Tag and attribute names repeat on every page; values and text rarely do.
   const intern = (/** @type {string} */ text) => {
@@ -160,6 +162,14 @@ export function gatherFacts(options) {
               : 3) <<
           NAMESPACE_SHIFT);
       const shadowRoot = element.shadowRoot;
+      // A closed shadow root's content is not read, but its host is marked so the agent knows
+      // content is missing. Asking costs a call per element, too slow on large pages, so only
+      // custom elements (a hyphen in the local name) are asked: they are where closed roots
+      // are found in practice, although the DOM standard also lets a few HTML elements (div,
+      // span, article, ...) attach one.
+      if (shadowRoot === null && closedRootReader !== null && localName.includes("-") && closedRootReader(element)) {
+        flags |= UNREAD_CLOSED_SHADOW_ROOT;
+      }
       // A shadow tree's sheets can style its host (`:host`), so they are looked at before
       // the host's own style is read.
       if (!readContentVisibility && shadowRoot !== null) {
@@ -333,6 +343,26 @@ export function gatherFacts(options) {
     knownAriaNodes: Uint32Array.from(knownAriaNodes),
     knownAria: knownAria.join(STRING_SEPARATOR),
   };
+}
+
+/**
+ * A function telling whether an element hosts a closed shadow root, or null where the gatherer
+ * cannot ask (the BiDi collector's sandbox realm, a page's own world). Only extension content
+ * scripts may ask: Chrome's `chrome.dom.openOrClosedShadowRoot(element)` and Firefox's
+ * `element.openOrClosedShadowRoot` property (content scripts only, MDN); both also return open roots,
+ * which the caller has already ruled out.
+ * @returns {((element: Element) => boolean) | null}
+ */
+function closedShadowRootReader() {
+  const chromeDom = /** @type {any} */ (globalThis).chrome?.dom;
+  if (typeof chromeDom?.openOrClosedShadowRoot === "function") {
+    return (element) => chromeDom.openOrClosedShadowRoot(element) != null;
+  }
+  // Firefox's is a read-only property (reading it on the prototype itself would throw).
+  if ("openOrClosedShadowRoot" in Element.prototype) {
+    return (element) => /** @type {any} */ (element).openOrClosedShadowRoot != null;
+  }
+  return null;
 }
 
 /**

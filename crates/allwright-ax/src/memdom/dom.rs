@@ -60,6 +60,11 @@ impl Dom for MemDom {
         self.node(shadow_root)?.shadow_host
     }
 
+    fn has_unread_closed_shadow_root(&self, element: NodeId) -> bool {
+        self.node(element)
+            .is_some_and(|data| data.closed_shadow_root)
+    }
+
     fn element_by_id(&self, context: NodeId, id: &str) -> Option<NodeId> {
         self.node(context)?;
         let computed = self.computed();

@@ -16,7 +16,8 @@
 //!   elements without one get a 100x20 box at the viewport's origin, inside a 1280x720 viewport.
 //!
 //! Declarative shadow roots (`<template shadowrootmode="open">`) become open shadow roots;
-//! closed ones are dropped, as a content script could not see them either.
+//! closed ones are dropped, as a content script could not see them either, and their host is
+//! marked as having one (`Dom::has_unread_closed_shadow_root`).
 //!
 //! Rules with selectors it does not understand (pseudo-classes, attribute operators other than
 //! `=`) are skipped whole rather than half-applied. The same selectors serve
@@ -68,6 +69,8 @@ struct MemNode {
     children: Vec<NodeId>,
     shadow_root: Option<NodeId>,
     shadow_host: Option<NodeId>,
+    /// The element had a declarative closed shadow root, which was dropped.
+    closed_shadow_root: bool,
     value_override: Option<String>,
     checked_override: Option<bool>,
     indeterminate: bool,
@@ -86,6 +89,7 @@ impl MemNode {
             children: Vec::new(),
             shadow_root: None,
             shadow_host: None,
+            closed_shadow_root: false,
             value_override: None,
             checked_override: None,
             indeterminate: false,
@@ -191,7 +195,14 @@ impl MemDom {
                     // A declarative shadow root: the template's contents become the parent's
                     // shadow root, the template itself disappears (HTML "declarative shadow roots").
                     let contents = template_contents.borrow().clone()?;
-                    if mode != "open" || self.nodes[parent.index()].shadow_root.is_some() {
+                    let host = &mut self.nodes[parent.index()];
+                    if host.shadow_root.is_some() || host.closed_shadow_root {
+                        return None;
+                    }
+                    if mode != "open" {
+                        // A closed root is invisible to a content script; only its host's
+                        // having one is known (HTML: `shadowrootmode` is "open" or "closed").
+                        host.closed_shadow_root = mode == "closed";
                         return None;
                     }
                     let root = self.attach_shadow(parent);
