@@ -24,6 +24,10 @@ import "../shared/messages.js";
       return { url: document.URL, title: document.title, ...result };
     },
     snapshot_document: (ax, args) => ax.snapshotDocument(args),
+    // The liveness probe also names this frame's document, so that the background can tell a
+    // frame that still shows the document that printed a ref from one that navigated
+    // (docs/protocol.md, "Frames").
+    ping: (ax) => ({ ...globalThis.allwrightActions?.ping(), document: ax.documentToken() }),
   };
   // The action tools' page halves live in content/actions.js (docs/protocol.md, "Content-side
   // action tools"); each takes the validated arguments and the tree builder's API.

@@ -6,6 +6,7 @@ mod bidi_snapshot;
 mod bridge;
 mod csp;
 mod devtools;
+mod frames;
 mod hover_and_prompts;
 mod lifecycle;
 mod registry;
@@ -119,6 +120,24 @@ async fn chromium_actions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_actions() {
     run(Browser::Firefox, SessionOptions::default(), ACTIONS).await;
+}
+
+const FRAMES: &[(&str, Check)] = checks![
+    frames::inventory_and_reads_across_origins,
+    frames::click_and_type_in_a_cross_origin_frame,
+    frames::refs_are_refused_in_other_frames,
+    frames::promote_with_and_without_edits,
+    frames::ambiguous_frames_and_attached_files,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_frames() {
+    run(Browser::Chromium, SessionOptions::default(), FRAMES).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_frames() {
+    run(Browser::Firefox, SessionOptions::default(), FRAMES).await;
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {

@@ -187,6 +187,7 @@ fn request<'a>(filter: &'a str) -> TextTreeRequest<'a> {
         ref_counter: 0,
         url: "u",
         title: "t",
+        frame_ids: &[],
     }
 }
 

@@ -74,6 +74,10 @@ pub struct TextTreeOptions {
     pub anchor_ref: Option<String>,
     /// The 1-based page to return.
     pub page: usize,
+    /// The frame id of each `<iframe>` or `<frame>` whose frame the caller knows (the browser's
+    /// frame inventory): the element's line prints `frameId=N` after its reference, so that the
+    /// reader can read that frame (docs/protocol.md, "Frames"). Empty: no line prints one.
+    pub frame_ids: Vec<(NodeId, u32)>,
 }
 
 impl Default for TextTreeOptions {
@@ -84,6 +88,7 @@ impl Default for TextTreeOptions {
             max_chars: None,
             anchor_ref: None,
             page: 1,
+            frame_ids: Vec::new(),
         }
     }
 }
@@ -330,12 +335,22 @@ impl Renderer<'_> {
                 attributes.push((key, value));
             }
         }
+        let frame_id = if node.role == AxRole::Iframe {
+            self.options
+                .frame_ids
+                .iter()
+                .find(|(element, _)| *element == node.dom_node)
+                .map(|(_, frame_id)| *frame_id)
+        } else {
+            None
+        };
         Line {
             node: node.dom_node,
             indent: depth,
             role: node.role.as_str(),
             name,
             reference,
+            frame_id,
             attributes,
         }
     }
@@ -350,6 +365,9 @@ struct Line {
     role: &'static str,
     name: Option<String>,
     reference: Option<String>,
+    /// An iframe's frame id: written after the reference, unquoted, as part of the structure
+    /// (a number the page cannot choose), and never cut.
+    frame_id: Option<u32>,
     attributes: Vec<(&'static str, String)>,
 }
 
@@ -364,6 +382,7 @@ impl Line {
             role: "",
             name: None,
             reference: None,
+            frame_id: None,
             attributes: Vec::new(),
         }
     }
@@ -389,6 +408,10 @@ impl Line {
             line.push_str(" [");
             line.push_str(reference);
             line.push(']');
+        }
+        if let Some(frame_id) = self.frame_id {
+            line.push_str(" frameId=");
+            line.push_str(&frame_id.to_string());
         }
         if with_attributes {
             for (key, value) in &self.attributes {
@@ -453,6 +476,7 @@ impl Line {
             role: self.role,
             name: None,
             reference: self.reference.clone(),
+            frame_id: self.frame_id,
             attributes: Vec::new(),
         };
         let (mut line, _) = bare.write(None, true);
