@@ -108,10 +108,10 @@ async function generateAccessibilityTree(args) {
  * child frame is known, so that their lines print `frameId=N` (docs/protocol.md, "Frames").
  * @param {Node[]} nodeList
  * @param {ChildFrame[]} childFrames
- * @returns {Uint32Array}
+ * @returns {Float64Array} numbers, not 32-bit: Firefox's frame ids exceed 32 bits
  */
 function frameIdPairs(nodeList, childFrames) {
-  if (childFrames.length === 0) return new Uint32Array(0);
+  if (childFrames.length === 0) return new Float64Array(0);
   /** @type {number[]} */
   const indices = [];
   nodeList.forEach((node, index) => {
@@ -126,7 +126,7 @@ function frameIdPairs(nodeList, childFrames) {
   frameIds.forEach((frameId, position) => {
     if (frameId !== undefined) pairs.push(indices[position], frameId);
   });
-  return Uint32Array.from(pairs);
+  return Float64Array.from(pairs);
 }
 
 /**

@@ -73,7 +73,7 @@ pub fn build_text_tree(
     ref_counter: u32,
     url: &str,
     title: &str,
-    frame_ids: &[u32],
+    frame_ids: &[f64],
 ) -> String {
     let facts = Facts {
         strings,

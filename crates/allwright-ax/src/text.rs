@@ -77,7 +77,8 @@ pub struct TextTreeOptions {
     /// The frame id of each `<iframe>` or `<frame>` whose frame the caller knows (the browser's
     /// frame inventory): the element's line prints `frameId=N` after its reference, so that the
     /// reader can read that frame (docs/protocol.md, "Frames"). Empty: no line prints one.
-    pub frame_ids: Vec<(NodeId, u32)>,
+    /// Frame ids are the browser's: Firefox's exceed 32 bits.
+    pub frame_ids: Vec<(NodeId, u64)>,
 }
 
 impl Default for TextTreeOptions {
@@ -367,7 +368,7 @@ struct Line {
     reference: Option<String>,
     /// An iframe's frame id: written after the reference, unquoted, as part of the structure
     /// (a number the page cannot choose), and never cut.
-    frame_id: Option<u32>,
+    frame_id: Option<u64>,
     attributes: Vec<(&'static str, String)>,
 }
 
