@@ -43,13 +43,45 @@ pub struct ToolError {
     /// `Result` of the binary, and the rare prompt should not make them all larger.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog: Option<Box<OpenDialog>>,
-    /// With `ambiguous_frame`: the frames that matched promote_iframe's urlFilter,
-    /// `{index, frameId, url}` (docs/protocol.md, "Frames").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// With `ambiguous_frame` and `unsaved_frame_state`: `candidates` or `reasons`, at the top
+    /// level of the error. Boxed for the same reason as `dialog`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<Box<FrameErrorDetails>>,
+}
+
+/// What promote_iframe's errors add (docs/protocol.md, "Frames"). Deserializing it fails when
+/// neither field is there, so that an error without them has `frame: None`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "MaybeFrameErrorDetails")]
+pub struct FrameErrorDetails {
+    /// With `ambiguous_frame`: the frames that matched the urlFilter, `{index, frameId, url}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub candidates: Option<Vec<Value>>,
     /// With `unsaved_frame_state`: why promoting the frame would lose work.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reasons: Option<Vec<Value>>,
+}
+
+#[derive(Deserialize)]
+struct MaybeFrameErrorDetails {
+    #[serde(default)]
+    candidates: Option<Vec<Value>>,
+    #[serde(default)]
+    reasons: Option<Vec<Value>>,
+}
+
+impl TryFrom<MaybeFrameErrorDetails> for FrameErrorDetails {
+    type Error = &'static str;
+
+    fn try_from(details: MaybeFrameErrorDetails) -> Result<Self, Self::Error> {
+        if details.candidates.is_none() && details.reasons.is_none() {
+            return Err("no frame details");
+        }
+        Ok(Self {
+            candidates: details.candidates,
+            reasons: details.reasons,
+        })
+    }
 }
 
 /// A user prompt open in a page (HTML, "User prompts": `alert`, `confirm`, `prompt`, and the
@@ -80,8 +112,7 @@ impl ToolError {
             hint: None,
             suggestions: None,
             dialog: None,
-            candidates: None,
-            reasons: None,
+            frame: None,
         }
     }
 
@@ -185,8 +216,7 @@ impl ToolError {
         error.dialog = value
             .get("dialog")
             .and_then(|dialog| serde_json::from_value(dialog.clone()).ok());
-        error.candidates = value.get("candidates").and_then(Value::as_array).cloned();
-        error.reasons = value.get("reasons").and_then(Value::as_array).cloned();
+        error.frame = serde_json::from_value(value.clone()).ok().map(Box::new);
         error
     }
 
@@ -243,6 +273,7 @@ mod tests {
             ToolError::from_foreign_value(Some(&unsaved)).to_value(),
             unsaved
         );
+        assert_eq!(ToolError::from_foreign_value(Some(&full)).frame, None);
         let odd = ToolError::from_foreign_value(Some(&json!({"message": 3})));
         assert_eq!(odd.code, "script_failed");
         assert_eq!(ToolError::from_foreign_value(None).code, "script_failed");

@@ -198,7 +198,8 @@ pub async fn inventory_and_reads_across_origins(session: &Session) {
         );
     }
     // The nested frame's line is in its parent's tree.
-    let newsletter_tree = read_frame(session, newsletter["frameId"].as_i64().unwrap()).await;
+    let newsletter_tree =
+        read_frame(session, newsletter["frameId"].as_i64().expect("frameId")).await;
     assert!(
         newsletter_tree.contains("iframe \"Consent\""),
         "{browser}:\n{newsletter_tree}"
@@ -208,7 +209,7 @@ pub async fn inventory_and_reads_across_origins(session: &Session) {
         "{browser}:\n{newsletter_tree}"
     );
 
-    let booking_tree = read_frame(session, booking["frameId"].as_i64().unwrap()).await;
+    let booking_tree = read_frame(session, booking["frameId"].as_i64().expect("frameId")).await;
     assert!(
         find_ref(&booking_tree, "textbox", "City").is_some(),
         "{browser}:\n{booking_tree}"
@@ -320,7 +321,7 @@ pub async fn refs_are_refused_in_other_frames(session: &Session) {
     let message = wrong["message"].as_str().unwrap_or("");
     assert!(
         message.contains(&format!("frame {booking}"))
-            && message.contains(booking_url.as_str().unwrap()),
+            && message.contains(booking_url.as_str().expect("url")),
         "{browser}: names the frame and its URL: {wrong}"
     );
     assert!(
@@ -413,7 +414,7 @@ pub async fn promote_with_and_without_edits(session: &Session) {
     assert!(promoted.get("discarded").is_none(), "{browser}: {promoted}");
     assert_eq!(
         top_url(session).await,
-        booking["url"].as_str().unwrap(),
+        booking["url"].as_str().expect("url"),
         "{browser}"
     );
     // The standalone page takes ordinary refs.
@@ -536,12 +537,10 @@ pub async fn ambiguous_frames_and_attached_files(session: &Session) {
     assert!(
         candidates[0]["url"]
             .as_str()
-            .unwrap()
-            .ends_with("leg=outbound")
+            .is_some_and(|url| url.ends_with("leg=outbound"))
             && candidates[1]["url"]
                 .as_str()
-                .unwrap()
-                .ends_with("leg=return"),
+                .is_some_and(|url| url.ends_with("leg=return")),
         "{browser}: {ambiguous}"
     );
     assert_eq!(

@@ -809,6 +809,7 @@ mod tests {
             role: "button",
             name: Some(name),
             reference: Some(format!("ref_{index}")),
+            frame_id: None,
             attributes: vec![("type", "submit".to_string())],
         }
     }
