@@ -10,6 +10,7 @@ import { recordIssue } from "./ref-issues.js";
 import { loadRecord, oneReadAtATime, saveRecord } from "./ref-issue-store.js";
 import { originOf } from "./frame-inventory.js";
 import { listFrames } from "./frame-list.js";
+import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 
 /** How long one frame may take to build its tree before the read gives up. */
 const TREE_TIMEOUT_MS = 60_000;
@@ -63,10 +64,14 @@ function isRefIssue(value) {
   );
 }
 
-/** `get_accessibility_tree`: the top document, or the frame `frameId` names. */
+/**
+ * `get_accessibility_tree`: the top document, or the frame `frameId` names. A `ref_id` printed
+ * by another frame is refused by name, as for the actions.
+ */
 export async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
   const tab = await resolveTab(tabId);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
+  await refuseRefOfOtherFrame(tab.id, frameId, treeArguments.ref_id, "get_accessibility_tree");
   return readFrameTree(tab.id, frameId, treeArguments);
 }
 
@@ -74,6 +79,7 @@ export async function getAccessibilityTree({ tabId, frameId = 0, ...treeArgument
 export async function iframeRead({ tabId, frameId, ...treeArguments }) {
   const tab = await resolveTab(tabId);
   await requireFrame(tab.id, frameId);
+  await refuseRefOfOtherFrame(tab.id, frameId, treeArguments.ref_id, "get_accessibility_tree");
   return { ...(await readFrameTree(tab.id, frameId, treeArguments)), frameId };
 }
 

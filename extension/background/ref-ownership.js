@@ -12,8 +12,12 @@ import { frameOf } from "./frame-list.js";
 /** How long the owner of a ref is given to say which document it shows. */
 const DOCUMENT_QUESTION_MS = 1_000;
 
-/** The tool an agent calls to act with a ref in a frame, by the content half of the action. */
+/**
+ * The tool an agent calls with a ref in the top document and in a frame, by the content half of
+ * the call (the tree read, or an action).
+ */
 const TOOL_OF_CONTENT_ACTION = Object.freeze({
+  get_accessibility_tree: ["get_accessibility_tree", "iframe_read"],
   click_element: ["click_ax", "iframe_click"],
   type_text: ["type_ax", "iframe_type"],
   fill_field: ["set_field", "set_field"],

@@ -344,6 +344,20 @@ pub async fn refs_are_refused_in_other_frames(session: &Session) {
             .is_some_and(|hint| hint.contains("click_ax without frameId")),
         "{browser}: {top_ref}"
     );
+    // A tree read anchored on another frame's ref.
+    let anchored = refused(
+        session,
+        "iframe_read",
+        json!({"frameId": newsletter, "ref_id": city}),
+        "ref_in_other_frame",
+    )
+    .await;
+    assert!(
+        anchored["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains(&format!("iframe_read with frameId {booking}"))),
+        "{browser}: {anchored}"
+    );
     // A frame's ref given to the top document's click_ax.
     let frame_ref = refused(
         session,
