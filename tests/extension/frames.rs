@@ -628,3 +628,48 @@ pub async fn ambiguous_frames_and_attached_files(session: &Session) {
         "{browser}: nothing navigated"
     );
 }
+
+/// Chromium: the tab's ref floor lives in storage.session, so numbers handed out after the
+/// service worker restarted continue above the ones handed out before, in every frame.
+pub async fn ref_numbers_continue_after_a_service_worker_restart(session: &Session) {
+    let embed_url = fixtures().url(EMBED);
+    session.open(&embed_url).await;
+    let booking = frame_id_with(session, "/frames/form.html").await;
+    let highest = |tree: &str| -> u64 {
+        tree.split("[ref_")
+            .skip(1)
+            .filter_map(|rest| rest.split(']').next()?.parse().ok())
+            .max()
+            .unwrap_or(0)
+    };
+    let before =
+        highest(&top_tree(session).await).max(highest(&read_frame(session, booking).await));
+    assert!(before > 0);
+    crate::lifecycle::stop_extension_service_worker(session).await;
+    // Any event wakes the worker: a load in the tab fires webNavigation and webRequest events.
+    session.navigate_from_outside(&embed_url).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let tree = loop {
+        match session.call("get_accessibility_tree", json!({})).await {
+            Ok(result) => break result["tree"].as_str().unwrap_or("").to_string(),
+            Err(error) => {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "no call worked after the restart: {:?}",
+                    error.0
+                );
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+        }
+    };
+    let lowest_after = tree
+        .split("[ref_")
+        .skip(1)
+        .filter_map(|rest| rest.split(']').next()?.parse::<u64>().ok())
+        .min()
+        .expect("refs after the restart");
+    assert!(
+        lowest_after > before,
+        "numbering restarted below the floor: {lowest_after} <= {before}"
+    );
+}

@@ -16,6 +16,46 @@ pub async fn service_worker_restart(session: &Session) {
         .open(&server.url("/pages/csp/script-self.html"))
         .await;
     session.ok("get_accessibility_tree", json!({})).await;
+    stop_extension_service_worker(session).await;
+    // Any event wakes the worker: a load in the tab fires webNavigation and webRequest events.
+    session
+        .navigate_from_outside(&server.url("/pages/surface.html"))
+        .await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let mut last_error = None;
+    loop {
+        match session.call("get_accessibility_tree", json!({})).await {
+            Ok(result) => {
+                let tree = result["tree"].as_str().unwrap_or("");
+                assert!(tree.contains("textbox \"Email address\""), "the page after the restart: {tree}");
+                break;
+            }
+            Err(error) if tokio::time::Instant::now() < deadline => {
+                last_error = Some(error);
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            Err(error) => panic!("no tool call worked after the service worker restart: {:?} (before: {last_error:?})", error.0),
+        }
+    }
+    // And the CSP record of the strict page survived in storage.session: reading it again works
+    // without a violation (the JS core is chosen again).
+    session
+        .open(&server.url("/pages/csp/script-self.html"))
+        .await;
+    session.ok("get_accessibility_tree", json!({})).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        session
+            .evaluate("document.getElementById('violations').textContent")
+            .await,
+        "0"
+    );
+}
+
+/// Stops the extension's service worker (Chromium) through the DevTools protocol and waits until
+/// it is gone; the next browser event wakes it. Shared with frames.rs, whose ref floor must
+/// survive the restart.
+pub async fn stop_extension_service_worker(session: &Session) {
     let identity: Value = serde_json::from_str(
         &std::fs::read_to_string(repository_root().join("manifest/identity.json"))
             .expect("identity"),
@@ -73,37 +113,4 @@ pub async fn service_worker_restart(session: &Session) {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    // Any event wakes the worker: a load in the tab fires webNavigation and webRequest events.
-    session
-        .navigate_from_outside(&server.url("/pages/surface.html"))
-        .await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    let mut last_error = None;
-    loop {
-        match session.call("get_accessibility_tree", json!({})).await {
-            Ok(result) => {
-                let tree = result["tree"].as_str().unwrap_or("");
-                assert!(tree.contains("textbox \"Email address\""), "the page after the restart: {tree}");
-                break;
-            }
-            Err(error) if tokio::time::Instant::now() < deadline => {
-                last_error = Some(error);
-                tokio::time::sleep(Duration::from_millis(300)).await;
-            }
-            Err(error) => panic!("no tool call worked after the service worker restart: {:?} (before: {last_error:?})", error.0),
-        }
-    }
-    // And the CSP record of the strict page survived in storage.session: reading it again works
-    // without a violation (the JS core is chosen again).
-    session
-        .open(&server.url("/pages/csp/script-self.html"))
-        .await;
-    session.ok("get_accessibility_tree", json!({})).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        session
-            .evaluate("document.getElementById('violations').textContent")
-            .await,
-        "0"
-    );
 }

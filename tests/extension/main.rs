@@ -132,7 +132,11 @@ const FRAMES: &[(&str, Check)] = checks![
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_frames() {
-    run(Browser::Chromium, SessionOptions::default(), FRAMES).await;
+    let mut checks = FRAMES.to_vec();
+    checks.extend_from_slice(checks![
+        frames::ref_numbers_continue_after_a_service_worker_restart
+    ]);
+    run(Browser::Chromium, SessionOptions::default(), &checks).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
