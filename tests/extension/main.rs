@@ -132,10 +132,12 @@ const FRAMES: &[(&str, Check)] = checks![
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_frames() {
-    let mut checks = FRAMES.to_vec();
-    checks.extend_from_slice(checks![
-        frames::ref_numbers_continue_after_a_service_worker_restart
-    ]);
+    // First: once a page was restored from the back/forward cache (promote_iframe then go_back),
+    // the tests' BiDi session may lose the tab's context, which this check navigates from outside.
+    let first: &[(&str, Check)] =
+        checks![frames::ref_numbers_continue_after_a_service_worker_restart];
+    let mut checks = first.to_vec();
+    checks.extend_from_slice(FRAMES);
     run(Browser::Chromium, SessionOptions::default(), &checks).await;
 }
 
