@@ -61,6 +61,26 @@ export function childFrames({ childFrames: listed }) {
   return { frames };
 }
 
+/** Elements whose text is content, not a label's words: a textarea's default text, options. */
+const NOT_LABEL_TEXT = new Set(["textarea", "select", "option", "datalist", "script", "style", "template"]);
+
+/**
+ * A label's own words: its text without the text of the controls it wraps (a textarea's text or
+ * a select's options would otherwise show content in the reason).
+ * @param {Node} node
+ * @returns {string}
+ */
+function labelWords(node) {
+  let text = "";
+  for (const child of node.childNodes) {
+    if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue ?? "";
+    else if (child.nodeType === Node.ELEMENT_NODE && !NOT_LABEL_TEXT.has(/** @type {Element} */ (child).localName)) {
+      text += labelWords(child);
+    }
+  }
+  return text;
+}
+
 /**
  * How a reason names a control: its label, else its name or id, else its tag.
  * @param {Element} element
@@ -69,7 +89,7 @@ function controlName(element) {
   const field = /** @type {HTMLInputElement} */ (element);
   const label =
     element.getAttribute("aria-label") ??
-    (field.labels && field.labels.length > 0 ? field.labels[0].textContent : null) ??
+    (field.labels && field.labels.length > 0 ? labelWords(field.labels[0]) : null) ??
     element.getAttribute("name") ??
     (element.id || null) ??
     element.getAttribute("placeholder");
