@@ -25,6 +25,7 @@ const TOOL_OF_CONTENT_ACTION = Object.freeze({
   hover_element: ["hover", "hover"],
   press_key: ["press_key", "press_key"],
   scroll: ["scroll", "scroll"],
+  element_rect: ["screenshot", "screenshot"],
 });
 
 /**

@@ -17,6 +17,7 @@ use crate::support::{fixtures, Session, ToolError};
 
 const EMBED: &str = "/pages/frames/embed.html";
 const TWO_FORMS: &str = "/pages/frames/two-forms.html";
+const TWINS: &str = "/pages/frames/twins.html";
 
 /// The frames of get_frames, with the call's result.
 async fn frames(session: &Session) -> Vec<Value> {
@@ -372,6 +373,20 @@ pub async fn refs_are_refused_in_other_frames(session: &Session) {
             .is_some_and(|hint| hint.contains(&format!("iframe_click with frameId {newsletter}"))),
         "{browser}: {frame_ref}"
     );
+    // A frame's ref given to the top document's screenshot.
+    let shot = refused(
+        session,
+        "screenshot",
+        json!({"ref_id": city}),
+        "ref_in_other_frame",
+    )
+    .await;
+    assert!(
+        shot["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains(&format!("screenshot with frameId {booking}"))),
+        "{browser}: {shot}"
+    );
     // Nothing was typed anywhere.
     assert_eq!(
         session
@@ -596,6 +611,31 @@ pub async fn ambiguous_frames_and_attached_files(session: &Session) {
         Some(2),
         "{browser}: {none}"
     );
+
+    // Two iframes with one URL: Chrome cannot tell them apart and prints no frameId on their
+    // lines; Firefox's runtime.getFrameId names each. The unique one is named in both.
+    session.open(&fixtures().url(TWINS)).await;
+    let booking = frame_id_with(session, "leg=single").await;
+    let tree = top_tree(session).await;
+    let line_of = |title: &str| {
+        tree.lines()
+            .find(|line| {
+                line.trim_start()
+                    .starts_with(&format!("iframe \"{title}\""))
+            })
+            .unwrap_or_else(|| panic!("{browser}: no {title} in\n{tree}"))
+            .to_string()
+    };
+    assert!(
+        line_of("Booking").ends_with(&format!("frameId={booking}")),
+        "{browser}:\n{tree}"
+    );
+    let twins_named = [line_of("Left ad"), line_of("Right ad")]
+        .iter()
+        .filter(|line| line.contains("frameId="))
+        .count();
+    let expected = if browser == "firefox" { 2 } else { 0 };
+    assert_eq!(twins_named, expected, "{browser}:\n{tree}");
 
     // A chosen file in the newsletter frame (set by the article's own script, same origin).
     let embed_url = fixtures().url(EMBED);
