@@ -13,7 +13,9 @@ use serde_json::Value;
 /// options' labels) and `no_history`; from screenshot `tab_not_visible` and `not_supported_here`;
 /// and from any call into a page `page_blocked` (the page stopped answering, most likely behind an
 /// alert, confirm, prompt or beforeunload dialog) and `dialog_open` (with `dialog`: the prompt
-/// the browser reported). They get a constant here once the binary makes one itself.
+/// the browser reported); from the frame tools `ref_in_other_frame`, `ambiguous_frame` (with
+/// `candidates`) and `unsaved_frame_state` (with `reasons`). They get a constant here once the
+/// binary makes one itself.
 pub mod codes {
     pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
     pub const TIMEOUT: &str = "timeout";
@@ -41,6 +43,45 @@ pub struct ToolError {
     /// `Result` of the binary, and the rare prompt should not make them all larger.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog: Option<Box<OpenDialog>>,
+    /// With `ambiguous_frame` and `unsaved_frame_state`: `candidates` or `reasons`, at the top
+    /// level of the error. Boxed for the same reason as `dialog`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<Box<FrameErrorDetails>>,
+}
+
+/// What promote_iframe's errors add (docs/protocol.md, "Frames"). Deserializing it fails when
+/// neither field is there, so that an error without them has `frame: None`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "MaybeFrameErrorDetails")]
+pub struct FrameErrorDetails {
+    /// With `ambiguous_frame`: the frames that matched the urlFilter, `{index, frameId, url}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<Value>>,
+    /// With `unsaved_frame_state`: why promoting the frame would lose work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasons: Option<Vec<Value>>,
+}
+
+#[derive(Deserialize)]
+struct MaybeFrameErrorDetails {
+    #[serde(default)]
+    candidates: Option<Vec<Value>>,
+    #[serde(default)]
+    reasons: Option<Vec<Value>>,
+}
+
+impl TryFrom<MaybeFrameErrorDetails> for FrameErrorDetails {
+    type Error = &'static str;
+
+    fn try_from(details: MaybeFrameErrorDetails) -> Result<Self, Self::Error> {
+        if details.candidates.is_none() && details.reasons.is_none() {
+            return Err("no frame details");
+        }
+        Ok(Self {
+            candidates: details.candidates,
+            reasons: details.reasons,
+        })
+    }
 }
 
 /// A user prompt open in a page (HTML, "User prompts": `alert`, `confirm`, `prompt`, and the
@@ -71,6 +112,7 @@ impl ToolError {
             hint: None,
             suggestions: None,
             dialog: None,
+            frame: None,
         }
     }
 
@@ -174,6 +216,7 @@ impl ToolError {
         error.dialog = value
             .get("dialog")
             .and_then(|dialog| serde_json::from_value(dialog.clone()).ok());
+        error.frame = serde_json::from_value(value.clone()).ok().map(Box::new);
         error
     }
 
@@ -220,6 +263,17 @@ mod tests {
             ToolError::from_foreign_value(Some(&dialog)).to_value(),
             dialog
         );
+        let ambiguous = json!({"code": "ambiguous_frame", "message": "2 frames match", "candidates": [{"index": 0, "frameId": 3, "url": "https://a.test/embed/1"}], "suggestions": ["https://a.test/embed/1"]});
+        assert_eq!(
+            ToolError::from_foreign_value(Some(&ambiguous)).to_value(),
+            ambiguous
+        );
+        let unsaved = json!({"code": "unsaved_frame_state", "message": "frame 3 holds work", "reasons": ["the field \"City\" was edited"]});
+        assert_eq!(
+            ToolError::from_foreign_value(Some(&unsaved)).to_value(),
+            unsaved
+        );
+        assert_eq!(ToolError::from_foreign_value(Some(&full)).frame, None);
         let odd = ToolError::from_foreign_value(Some(&json!({"message": 3})));
         assert_eq!(odd.code, "script_failed");
         assert_eq!(ToolError::from_foreign_value(None).code, "script_failed");

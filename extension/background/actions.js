@@ -8,6 +8,7 @@ import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { networkState, watchTab } from "./activity.js";
 import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
 import { dispatchTrustedClick } from "./trusted-input.js";
+import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 
 /** How long one content-side action may take (set_field waits for listboxes, for instance). */
 const ACTION_TIMEOUT_MS = 15_000;
@@ -46,10 +47,16 @@ async function callFrameThroughNavigation(tabId, frameId, contentTool, contentAr
   }
 }
 
-/** The tab and frame an action targets, checked. */
-async function actionTarget({ tabId, frameId = 0 }) {
+/**
+ * The tab and frame an action targets, checked; a ref printed by another frame of the tab is
+ * refused there (ref_in_other_frame, docs/protocol.md "Frames").
+ * @param {{tabId?: number, frameId?: number, ref_id?: unknown}} args
+ * @param {string} contentTool the action's content half, to name the call to make instead
+ */
+async function actionTarget({ tabId, frameId = 0, ref_id: ref }, contentTool) {
   const tab = await resolveTab(tabId);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
+  await refuseRefOfOtherFrame(tab.id, frameId, ref, contentTool);
   return { tabId: tab.id, frameId };
 }
 
@@ -98,7 +105,7 @@ async function settleNavigation(watch, hints) {
  * stable intervals, one trusted click through the debugger, observed once more.
  */
 export async function clickAx(args) {
-  const { tabId, frameId } = await actionTarget(args);
+  const { tabId, frameId } = await actionTarget(args, "click_element");
   const watch = watchTab(tabId, frameId);
   let report;
   try {
@@ -220,7 +227,7 @@ function trustedFallbackRefusal(fallback, frameId, stableIntervals) {
  */
 function pageAction(contentTool, action, contentArguments) {
   return async (args) => {
-    const { tabId, frameId } = await actionTarget(args);
+    const { tabId, frameId } = await actionTarget(args, contentTool);
     const watch = watchTab(tabId, frameId);
     const hints = [];
     let report;
@@ -357,7 +364,10 @@ const externalInputs = new Map();
  * @param {{tabId?: number, frameId?: number, ref_id: string, kind: "click"|"hover"|"locate"}} args
  */
 export async function beginExternalInput(args) {
-  const { tabId, frameId } = await actionTarget({ tabId: args.tabId, frameId: args.frameId });
+  const { tabId, frameId } = await actionTarget(
+    { tabId: args.tabId, frameId: args.frameId, ref_id: args.ref_id },
+    { click: "click_element", hover: "hover_element" }[args.kind] ?? args.kind,
+  );
   const watch = watchTab(tabId, frameId);
   let begun;
   try {

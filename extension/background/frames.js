@@ -3,7 +3,7 @@
 // tool, with the browser's many ways of failing mapped onto the protocol's error codes.
 
 import { api, fail, messages, ToolFailure } from "./platform.js";
-import { orderFramesDepthFirst } from "./snapshot-plan.js";
+import { frameOf, listFrames } from "./frame-list.js";
 
 /**
  * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
@@ -42,9 +42,10 @@ export async function resolveTab(tabId) {
 
 /** Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame. */
 export async function requireFrame(tabId, frameId) {
-  const frame = await api.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
-  if (frame != null) return;
-  const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId })) ?? []);
+  // frameOf, not webNavigation.getFrame alone: Chromium forgets a page's subframes after a
+  // back/forward-cache restore (frame-list.js).
+  if ((await frameOf(tabId, frameId)) !== null) return;
+  const frames = await listFrames(tabId);
   fail("frame_not_found", `tab ${tabId} has no frame ${frameId}`, {
     hint: `Frames in this tab: ${frames.map((f) => `${f.frameId} (${f.url})`).join(", ")}. Leave frameId out for the top document.`,
     suggestions: frames.map((f) => String(f.frameId)),

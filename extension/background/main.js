@@ -4,7 +4,7 @@
 // Every event listener is registered here, synchronously, in the first turn of this module:
 // MV3 wakes a stopped worker only for events whose listeners exist in that turn. The modules
 // behind the listeners keep no state a tool result depends on across a restart; what must
-// survive lives in storage.session (csp-records.js, read-coverage-store.js).
+// survive lives in storage.session (csp-records.js, read-coverage-store.js, ref-issue-store.js).
 
 import { api, BROWSER, messages, NATIVE_HOST_NAME } from "./platform.js";
 import { createNativeConnection } from "./native.js";
@@ -15,6 +15,7 @@ import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
 import { forgetReadCoverage } from "./read-coverage-store.js";
+import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
 
 const connection = createNativeConnection({ hostName: NATIVE_HOST_NAME, browser: BROWSER, runTool });
 
@@ -54,6 +55,7 @@ api.tabs.onRemoved.addListener((tabId) => {
   forgetTabActivity(tabId);
   forgetReadCoverage(tabId);
   if (BROWSER === "chrome") forgetTab(tabId);
+  void forgetRefIssues(tabId);
 });
 
 // What a tab does while an action settles (activity.js): the tabs it opens and its downloads.

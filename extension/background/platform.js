@@ -30,7 +30,7 @@ export class ToolFailure extends Error {
  * Throws a ToolFailure built from the shared error constructor.
  * @param {ErrorCode} code
  * @param {string} message
- * @param {{hint?: string, suggestions?: string[]}} [extra]
+ * @param {{hint?: string, suggestions?: string[], candidates?: FrameCandidate[], reasons?: string[]}} [extra]
  * @returns {never}
  */
 export function fail(code, message, extra) {

@@ -11,6 +11,7 @@
 
 import { api, fail, messages, ToolFailure } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
+import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 
 /** How long a frame may take to scroll the element into view and measure it. */
 const ELEMENT_TIMEOUT_MS = 15_000;
@@ -49,6 +50,8 @@ export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false,
   const tab = await resolveTab(tabId);
   await requireShown(tab);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
+  // An element is captured only in the frame whose tree printed its ref (docs/protocol.md, "Frames").
+  await refuseRefOfOtherFrame(tab.id, frameId, ref_id, "element_rect");
   // The element is measured first: bringing it into view may scroll the page being captured.
   const element = ref_id === undefined ? null : await elementInTopViewport(tab.id, frameId, ref_id);
   const dataUrl = await captureVisibleTab(tab.windowId, format);

@@ -4,20 +4,19 @@
 
 import { api, fail, messages } from "./platform.js";
 import { loadToolContract, validateArguments } from "./validate.js";
-import { callFrame, requireFrame, resolveTab } from "./frames.js";
+import { callFrame, resolveTab } from "./frames.js";
 import { goBack, navigate } from "./navigation.js";
 import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
 import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
-import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
+import { assembleSnapshot, contextIdFor } from "./snapshot-plan.js";
+import { listFrames } from "./frame-list.js";
 import { isBridgeCall, runBridgeCall } from "./bridge.js";
-import { withReadCoverage } from "./read-coverage-store.js";
 import { getShadowDom, shadowDomQuery } from "./shadow-dom.js";
 import { executeJs } from "./execute-js.js";
-
-/** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
-const TREE_TIMEOUT_MS = 60_000;
+import { getAccessibilityTree, getFrames, iframeClick, iframeRead, iframeType } from "./frame-tools.js";
+import { promoteIframe } from "./promote-iframe.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -40,6 +39,11 @@ const TOOLS = Object.freeze({
   get_shadow_dom: getShadowDom,
   shadow_dom_query: shadowDomQuery,
   execute_js: executeJs,
+  get_frames: getFrames,
+  iframe_read: iframeRead,
+  iframe_click: iframeClick,
+  iframe_type: iframeType,
+  promote_iframe: promoteIframe,
 });
 
 /**
@@ -58,17 +62,6 @@ export async function runTool(tool, rawArguments) {
   return TOOLS[tool](checked.value);
 }
 
-async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
-  const tab = await resolveTab(tabId);
-  if (frameId !== 0) await requireFrame(tab.id, frameId);
-  const request = messages.contentToolRequest("get_accessibility_tree", treeArguments);
-  const result = await callFrame(tab.id, frameId, request, {
-    deadline: Date.now() + TREE_TIMEOUT_MS,
-    frameLabel: `frame ${frameId}`,
-  });
-  return withReadCoverage(tab.id, frameId, { tabId, frameId, ...treeArguments }, result);
-}
-
 /**
  * Collects one document per frame, each in its own frame, sequentially and depth-first from the
  * top; any frame that cannot answer fails the whole call, because a snapshot silently missing a
@@ -78,7 +71,7 @@ async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
 async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
   const tab = await resolveTab(tabId);
-  const frames = orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId: tab.id })) ?? []);
+  const frames = await listFrames(tab.id);
   if (frames.length === 0) {
     fail("frame_detached", `tab ${tab.id} shows no document right now`, {
       hint: "Wait for the page to load, then retry.",

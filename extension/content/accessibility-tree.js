@@ -15,6 +15,7 @@
 import "../shared/messages.js";
 import { gatherFacts } from "./tree/facts.js";
 import {
+  documentToken,
   installRegistry,
   lookup,
   refCounter,
@@ -28,13 +29,16 @@ import {
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js";
+import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
 
 /**
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
- *   ref_id?: string, page?: number}} TreeArguments validated by the background (tool contract);
- *   an absent filter or maxDepth takes the core's default (direct callers: tests, benchmarks)
+ *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[]}} TreeArguments
+ *   validated by the background (tool contract); an absent filter or maxDepth takes the core's
+ *   default (direct callers: tests, benchmarks). `refFloor` is the highest ref number the tab
+ *   handed out in any frame, and `childFrames` this frame's children (docs/protocol.md, "Frames").
  */
 
 /**
@@ -60,7 +64,10 @@ async function generateAccessibilityTree(args) {
     readPointerEvents: false,
   });
   if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
-  const counter = refCounter();
+  // New references are numbered above every number the tab handed out in any of its frames, so
+  // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
+  const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
+  const counter = Math.max(refCounter(), floor);
   const output = runCore(() =>
     core.buildTextTree(
       ...factArguments(facts),
@@ -74,6 +81,7 @@ async function generateAccessibilityTree(args) {
       counter,
       document.URL,
       document.title,
+      frameIdPairs(facts.nodeList, args.childFrames ?? []),
     ),
   );
   /** @type {{envelope: any, body: string}} */
@@ -89,7 +97,36 @@ async function generateAccessibilityTree(args) {
   const { envelope, body } = split;
   registerNewRefs(facts.nodeList, envelope.newRefs, counter);
   rememberRead(printedRefsOf(envelope));
-  return { tree: body, ...envelope.result };
+  // For the background's bookkeeping of which frame and document printed which numbers; it
+  // takes this field out before the agent sees the result.
+  const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
+  return { tree: body, ...envelope.result, refIssue };
+}
+
+/**
+ * `[node index, frameId]` pairs for the core: the frame elements of the gathered nodes whose
+ * child frame is known, so that their lines print `frameId=N` (docs/protocol.md, "Frames").
+ * @param {Node[]} nodeList
+ * @param {ChildFrame[]} childFrames
+ * @returns {Float64Array} numbers, not 32-bit: Firefox's frame ids exceed 32 bits
+ */
+function frameIdPairs(nodeList, childFrames) {
+  if (childFrames.length === 0) return new Float64Array(0);
+  /** @type {number[]} */
+  const indices = [];
+  nodeList.forEach((node, index) => {
+    if (isFrameElement(node)) indices.push(index);
+  });
+  const frameIds = childFrameIdsOf(
+    indices.map((index) => /** @type {HTMLIFrameElement} */ (nodeList[index])),
+    childFrames,
+  );
+  /** @type {number[]} */
+  const pairs = [];
+  frameIds.forEach((frameId, position) => {
+    if (frameId !== undefined) pairs.push(indices[position], frameId);
+  });
+  return Float64Array.from(pairs);
 }
 
 /**
@@ -164,6 +201,7 @@ if (globalThis.allwrightAx === undefined) {
       resolveRef,
       describeElement: withToolErrors(describeElement),
       printedRefOf,
+      documentToken,
     }),
     configurable: false,
     enumerable: false,

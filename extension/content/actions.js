@@ -23,6 +23,7 @@ import { pressKey } from "./actions/keyboard.js";
 import { scrollAction } from "./actions/scroll.js";
 import { selectOption } from "./actions/select-option.js";
 import { fillField, typeText } from "./actions/text-entry.js";
+import { childFrames, draftState } from "./actions/frame-state.js";
 
 // The background may inject the content scripts again into a frame that already has them; the
 // first copy keeps its remembered clicks.
@@ -44,6 +45,8 @@ if (globalThis.allwrightActions === undefined) {
       element_rect: elementRect,
       frame_offset: frameOffset,
       ping,
+      child_frames: childFrames,
+      draft_state: draftState,
     }),
     configurable: false,
     enumerable: false,

@@ -30,6 +30,10 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
     query_shadow_roots: (ax, args) => queryShadowRoots(args, ax),
     mark_shadow_host: (ax, args) => markShadowHost(args, ax),
     unmark_shadow_host: (_ax, args) => unmarkShadowHost(args),
+    // The liveness probe also names this frame's document, so that the background can tell a
+    // frame that still shows the document that printed a ref from one that navigated
+    // (docs/protocol.md, "Frames").
+    ping: (ax) => ({ ...globalThis.allwrightActions?.ping(), document: ax.documentToken() }),
   };
   // The action tools' page halves live in content/actions.js (docs/protocol.md, "Content-side
   // action tools"); each takes the validated arguments and the tree builder's API.

@@ -15,9 +15,11 @@
 
 /**
  * A structured error, the only shape an error takes on every hop. `dialog` comes with
- * `dialog_open`: the user prompt that holds the page.
+ * `dialog_open`: the user prompt that holds the page. `candidates` comes with `ambiguous_frame`
+ * (the frames that matched, docs/protocol.md "Frames") and `reasons` with `unsaved_frame_state`.
  * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[],
- *   dialog?: OpenDialog}} ToolError
+ *   dialog?: OpenDialog, candidates?: FrameCandidate[], reasons?: string[]}} ToolError
+ * @typedef {{index: number, frameId: number, url: string}} FrameCandidate
  * @typedef {{type: "alert"|"confirm"|"prompt"|"beforeunload", message: string}} OpenDialog
  */
 
@@ -28,7 +30,8 @@
  *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
  *   |"no_history"|"tab_not_visible"|"not_supported_here"|"page_blocked"|"dialog_open"
  *   |"closed_shadow_root_unreachable"|"not_a_shadow_host"|"invalid_selector"|"debugger_unavailable"
- *   |"script_error"|"execution_blocked"} ErrorCode
+ *   |"script_error"|"execution_blocked"
+ *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"} ErrorCode
  */
 
 /**
@@ -46,8 +49,10 @@
 
 /**
  * The tools a content script serves, with the arguments the background has already validated.
+ * `refFloor` and `childFrames` come from the background (docs/protocol.md, "Frames"): new refs
+ * are numbered above refFloor, and an iframe holding one of childFrames prints its frameId.
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
- *   ref_id?: string, page?: number}} TreeArguments
+ *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[]}} TreeArguments
  * @typedef {{format: "json"|"yaml", mode?: "ai", contextId: string,
  *   parentContextId: string|null}} SnapshotDocumentArguments
  * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
@@ -71,7 +76,11 @@
  *   |{kind: "allwright/tool", tool: "frame_offset", arguments: FrameOffsetArguments}
  *   |{kind: "allwright/tool", tool: "ping", arguments: {}}
  *   |{kind: "allwright/tool", tool: "read_shadow_roots"|"query_shadow_roots"|"mark_shadow_host"
- *     |"unmark_shadow_host", arguments: Object<string, unknown>}} ContentToolRequest
+ *     |"unmark_shadow_host", arguments: Object<string, unknown>}
+ *   |{kind: "allwright/tool", tool: "child_frames", arguments: {childFrames: ChildFrame[]}}
+ *   |{kind: "allwright/tool", tool: "draft_state", arguments: {}}} ContentToolRequest
+ * A child frame of the frame asked, as the browser's frame inventory (webNavigation) lists it.
+ * @typedef {{frameId: number, url: string}} ChildFrame
  * @typedef {ContentToolRequest} BackgroundToContent
  */
 
@@ -122,6 +131,11 @@
     "debugger_unavailable",
     "script_error",
     "execution_blocked",
+    // Frames (docs/protocol.md, "Frames"): a ref printed by another frame of the tab, several
+    // frames matching promote_iframe's urlFilter, and a frame holding work promote would lose.
+    "ref_in_other_frame",
+    "ambiguous_frame",
+    "unsaved_frame_state",
   ]);
 
   /** The user prompts a page can open (HTML, "User prompts"), as `dialog_open` names them. */
@@ -217,6 +231,10 @@
     // The background's liveness probe of a frame that is slow to answer (background/frames.js):
     // a frame whose page sits behind a user prompt cannot answer even this.
     "ping",
+    // Frames (docs/protocol.md, "Frames"): the <iframe> elements of this document that hold the
+    // given child frames, and the unsaved work promote_iframe would discard.
+    "child_frames",
+    "draft_state",
   ]);
 
   /** @returns {ContentToolRequest} */
@@ -271,7 +289,8 @@
    * the object serializes the same way on every hop.
    * @param {ErrorCode} code
    * @param {string} message
-   * @param {{hint?: string, suggestions?: string[], dialog?: OpenDialog}} [extra]
+   * @param {{hint?: string, suggestions?: string[], dialog?: OpenDialog, candidates?: FrameCandidate[],
+   *   reasons?: string[]}} [extra]
    * @returns {ToolError}
    */
   function toolError(code, message, extra = {}) {
@@ -280,7 +299,21 @@
     if (typeof extra.hint === "string" && extra.hint !== "") error.hint = extra.hint;
     if (Array.isArray(extra.suggestions)) error.suggestions = extra.suggestions.map(String);
     if (isOpenDialog(extra.dialog)) error.dialog = { type: extra.dialog.type, message: extra.dialog.message };
+    if (Array.isArray(extra.candidates) && extra.candidates.every(isFrameCandidate)) {
+      error.candidates = extra.candidates.map(({ index, frameId, url }) => ({ index, frameId, url }));
+    }
+    if (Array.isArray(extra.reasons)) error.reasons = extra.reasons.map(String);
     return error;
+  }
+
+  /** @returns {value is FrameCandidate} */
+  function isFrameCandidate(value) {
+    return (
+      isObject(value) &&
+      Number.isInteger(value.index) &&
+      Number.isInteger(value.frameId) &&
+      typeof value.url === "string"
+    );
   }
 
   /** @returns {value is OpenDialog} */
@@ -297,7 +330,11 @@
       (value.hint === undefined || typeof value.hint === "string") &&
       (value.suggestions === undefined ||
         (Array.isArray(value.suggestions) && value.suggestions.every((s) => typeof s === "string"))) &&
-      (value.dialog === undefined || isOpenDialog(value.dialog))
+      (value.dialog === undefined || isOpenDialog(value.dialog)) &&
+      (value.candidates === undefined ||
+        (Array.isArray(value.candidates) && value.candidates.every(isFrameCandidate))) &&
+      (value.reasons === undefined ||
+        (Array.isArray(value.reasons) && value.reasons.every((reason) => typeof reason === "string")))
     );
   }
 

@@ -46,7 +46,9 @@ pub enum PointerAction {
 impl PointerAction {
     pub fn for_tool(tool: &str) -> Option<Self> {
         match tool {
-            "click_ax" => Some(Self::Click),
+            // iframe_click is click_ax in a named frame (docs/protocol.md, "Frames"): the same
+            // real input, aimed by the frame's content script.
+            "click_ax" | "iframe_click" => Some(Self::Click),
             "hover" => Some(Self::Hover),
             _ => None,
         }

@@ -284,6 +284,20 @@ const SCROLL_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>scr
   <p data-test-ref="far">Far away</p>
 </body></html>`;
 
+// draft_state (promote_iframe's question, docs/protocol.md "Frames"): controls against their
+// defaults, a chosen file, and an agent's contenteditable text until the page takes it.
+const DRAFT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>draft</title></head>
+<body>
+  <label>City <input id="city" value="Lyon"></label>
+  <label>Secret <input id="secret" type="password"></label>
+  <select id="seats" aria-label="Seats"><option>1</option><option>2</option></select>
+  <label><input id="window" type="checkbox" checked> Window seat</label>
+  <label>Notes <textarea id="notes">hi</textarea></label>
+  <label>Ticket <input id="ticket" type="file"></label>
+  <input type="hidden" id="token" value="a">
+  <div contenteditable="true" data-test-ref="editor" aria-label="Message"></div>
+</body></html>`;
+
 const QUIET_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>quiet</title></head>
 <body><p id="ticker">0</p><script>
   window.startTicking = () => setInterval(() => { const ticker = document.getElementById('ticker'); ticker.textContent = Number(ticker.textContent) + 1; }, 20);
@@ -803,6 +817,45 @@ await check('scroll: into_view', async () => {
 
 // ---- dom_quiet ---------------------------------------------------------------------------------
 
+await open(DRAFT_PAGE);
+
+await check('draft_state: an untouched form holds nothing, hidden fields never count', async () => {
+  await inPage(() => {
+    document.getElementById('token').value = 'changed by the page';
+  });
+  assert.deepEqual(await succeed('draft_state', {}), { reasons: [] });
+});
+
+await check('draft_state: every kind of change is named, never its value', async () => {
+  await inPage(() => {
+    document.getElementById('city').value = 'Paris';
+    document.getElementById('secret').value = 'hunter2';
+    document.getElementById('seats').selectedIndex = 1;
+    document.getElementById('window').checked = false;
+    document.getElementById('notes').value = 'more';
+    const files = new DataTransfer();
+    files.items.add(new File(['x'], 'ticket.pdf'));
+    document.getElementById('ticket').files = files.files;
+  });
+  const { reasons } = await succeed('draft_state', {});
+  const text = reasons.join(' | ');
+  for (const piece of ['"City" was edited', '"Secret" was edited', 'selection of "Seats"', 'checkbox', '"Notes"', 'file is attached to "Ticket"']) {
+    assert.ok(text.includes(piece), `${piece} in ${text}`);
+  }
+  for (const secret of ['Paris', 'hunter2', 'ticket.pdf', 'more']) assert.ok(!text.includes(secret), `${secret} in ${text}`);
+});
+
+await check("draft_state: an agent's contenteditable text counts until the page takes it", async () => {
+  await open(DRAFT_PAGE);
+  await succeed('type_text', { ref_id: 'editor', text: 'Arriving late' });
+  const { reasons } = await succeed('draft_state', {});
+  assert.deepEqual(reasons, ['text typed by an agent into "Message" was not taken by the page']);
+  await inPage(() => {
+    document.querySelector('[data-test-ref="editor"]').textContent = '';
+  });
+  assert.deepEqual(await succeed('draft_state', {}), { reasons: [] });
+});
+
 await open(QUIET_PAGE);
 
 await check('dom_quiet: a still page is quiet after quietMs', async () => {
@@ -824,7 +877,7 @@ await check('the handlers object is frozen and complete', async () => {
   const keys = await inPage(() => [Object.isFrozen(globalThis.allwrightActions), Object.keys(globalThis.allwrightActions)]);
   assert.deepEqual(keys, [true, ['click_element', 'observe_click', 'type_text', 'fill_field', 'select_option',
     'hover_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
-    'abort_external_input', 'element_rect', 'frame_offset', 'ping']]);
+    'abort_external_input', 'element_rect', 'frame_offset', 'ping', 'child_frames', 'draft_state']]);
 });
 
 await browser.close();

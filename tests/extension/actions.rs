@@ -891,14 +891,15 @@ pub async fn act_inside_a_cross_origin_frame(session: &Session) {
             .contains("Saved: Lyon"),
         "{browser}: the frame's page took the click: {clicked}"
     );
-    // A frame's refs belong to that frame: the top document does not know them.
+    // A frame's refs belong to that frame: the top document refuses them by name
+    // (docs/protocol.md, "Frames").
     let elsewhere = session
         .call("click_ax", json!({"ref_id": save}))
         .await
         .expect_err("another document's ref");
     assert_eq!(
         elsewhere.code(),
-        "ref_not_found",
+        "ref_in_other_frame",
         "{browser}: {:?}",
         elsewhere.0
     );

@@ -711,6 +711,11 @@ pub async fn frames_shadow_roots_and_a_page_that_strips_the_marker(session: &Lau
         tree.contains("Saved:"),
         "{name}: the frame took the click:\n{tree}"
     );
+    // iframe_click is click_ax in a named frame: the same real input (docs/protocol.md, "Frames").
+    let clicked = session
+        .ok("iframe_click", json!({"ref_id": save, "frameId": frame_id}))
+        .await;
+    assert_eq!(clicked["method"], "bidi", "{name}: iframe_click: {clicked}");
 
     session
         .ok(

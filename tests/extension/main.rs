@@ -6,6 +6,7 @@ mod bidi_snapshot;
 mod bridge;
 mod csp;
 mod devtools;
+mod frames;
 mod hover_and_prompts;
 mod lifecycle;
 mod registry;
@@ -143,6 +144,30 @@ async fn chromium_thread_coverage() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_thread_coverage() {
     run(Browser::Firefox, SessionOptions::default(), THREAD_COVERAGE).await;
+}
+
+const FRAMES: &[(&str, Check)] = checks![
+    frames::inventory_and_reads_across_origins,
+    frames::click_and_type_in_a_cross_origin_frame,
+    frames::refs_are_refused_in_other_frames,
+    frames::promote_with_and_without_edits,
+    frames::ambiguous_frames_and_attached_files,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_frames() {
+    // First: once a page was restored from the back/forward cache (promote_iframe then go_back),
+    // the tests' BiDi session may lose the tab's context, which this check navigates from outside.
+    let first: &[(&str, Check)] =
+        checks![frames::ref_numbers_continue_after_a_service_worker_restart];
+    let mut checks = first.to_vec();
+    checks.extend_from_slice(FRAMES);
+    run(Browser::Chromium, SessionOptions::default(), &checks).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_frames() {
+    run(Browser::Firefox, SessionOptions::default(), FRAMES).await;
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {

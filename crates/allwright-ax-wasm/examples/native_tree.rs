@@ -49,6 +49,7 @@ fn try_main() -> Result<String, String> {
                 ref_counter: 0,
                 url: "",
                 title: "",
+                frame_ids: &[],
             },
         ),
         format => snapshot_document_output(

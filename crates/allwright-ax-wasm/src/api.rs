@@ -36,6 +36,10 @@ pub struct TextTreeRequest<'input> {
     pub ref_counter: u32,
     pub url: &'input str,
     pub title: &'input str,
+    /// `[node, frameId]` pairs: frame elements whose child frame the browser's inventory names;
+    /// their lines print `frameId=N` (docs/protocol.md, "Frames"). Numbers, not u32: Firefox's
+    /// frame ids exceed 32 bits (they stay below 2^53, JavaScript's exact integers).
+    pub frame_ids: &'input [f64],
 }
 
 /// An error for the agent: one of the codes of docs/protocol.md.
@@ -118,6 +122,17 @@ fn text_tree<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> Result<
         max_chars: request.max_chars.map(|chars| chars as usize),
         anchor_ref: request.anchor_ref.map(str::to_string),
         page: request.page as usize,
+        frame_ids: request
+            .frame_ids
+            .chunks_exact(2)
+            .filter(|pair| {
+                let exact = |number: f64| {
+                    number >= 0.0 && number.fract() == 0.0 && number <= 9_007_199_254_740_991.0
+                };
+                exact(pair[0]) && exact(pair[1]) && (pair[0] as usize) < dom.node_count()
+            })
+            .map(|pair| (NodeId(pair[0] as u32), pair[1] as u64))
+            .collect(),
     };
     // Dense: node -> its reference number, 0 for none.
     let mut numbers = vec![0u32; dom.node_count()];

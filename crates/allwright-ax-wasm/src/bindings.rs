@@ -73,6 +73,7 @@ pub fn build_text_tree(
     ref_counter: u32,
     url: &str,
     title: &str,
+    frame_ids: &[f64],
 ) -> String {
     let facts = Facts {
         strings,
@@ -101,6 +102,7 @@ pub fn build_text_tree(
         ref_counter,
         url,
         title,
+        frame_ids,
     };
     text_tree_output(&dom, &request)
 }

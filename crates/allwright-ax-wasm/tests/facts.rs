@@ -191,6 +191,7 @@ fn request<'a>(filter: &'a str) -> TextTreeRequest<'a> {
         ref_counter: 0,
         url: "u",
         title: "t",
+        frame_ids: &[],
     }
 }
 
@@ -565,4 +566,21 @@ fn a_select_that_shows_no_option_has_neither_name_nor_value() {
         selected.contains("combobox \"First\" [ref_1] value=\"First\""),
         "{selected}"
     );
+}
+
+#[test]
+fn frame_ids_of_any_size_reach_the_iframe_line_and_bad_pairs_are_ignored() {
+    let dom = MemDom::parse(r#"<iframe id="f" title="Pay" src="/pay"></iframe>"#);
+    let frame = dom.element_by_id_attribute("f").expect("iframe").0 as f64;
+    // Firefox's frame ids exceed 32 bits; a fractional, negative or out-of-range pair is dropped.
+    let pairs = [frame, 17_179_869_185.0, frame, 2.5, -1.0, 4.0, 1e9, 5.0];
+    let output = text_tree_output(
+        &dom,
+        &TextTreeRequest {
+            frame_ids: &pairs,
+            ..request("all")
+        },
+    );
+    let (_, body) = split_output(&output);
+    assert!(body.ends_with("[ref_1] frameId=17179869185"), "{body}");
 }

@@ -42,6 +42,7 @@ fn request(max_chars: Option<u32>, page: u32) -> TextTreeRequest<'static> {
         ref_counter: 0,
         url: "https://example.com/",
         title: "Refs",
+        frame_ids: &[],
     }
 }
 

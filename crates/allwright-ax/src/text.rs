@@ -74,6 +74,11 @@ pub struct TextTreeOptions {
     pub anchor_ref: Option<String>,
     /// The 1-based page to return.
     pub page: usize,
+    /// The frame id of each `<iframe>` or `<frame>` whose frame the caller knows (the browser's
+    /// frame inventory): the element's line prints `frameId=N` after its reference, so that the
+    /// reader can read that frame (docs/protocol.md, "Frames"). Empty: no line prints one.
+    /// Frame ids are the browser's: Firefox's exceed 32 bits.
+    pub frame_ids: Vec<(NodeId, u64)>,
 }
 
 impl Default for TextTreeOptions {
@@ -84,6 +89,7 @@ impl Default for TextTreeOptions {
             max_chars: None,
             anchor_ref: None,
             page: 1,
+            frame_ids: Vec::new(),
         }
     }
 }
@@ -334,12 +340,22 @@ impl Renderer<'_> {
                 attributes.push((key, value));
             }
         }
+        let frame_id = if node.role == AxRole::Iframe {
+            self.options
+                .frame_ids
+                .iter()
+                .find(|(element, _)| *element == node.dom_node)
+                .map(|(_, frame_id)| *frame_id)
+        } else {
+            None
+        };
         Line {
             node: node.dom_node,
             indent: depth,
             role: node.role.as_str(),
             name,
             reference,
+            frame_id,
             attributes,
             closed_shadow_root: node.closed_shadow_root,
         }
@@ -355,6 +371,9 @@ struct Line {
     role: &'static str,
     name: Option<String>,
     reference: Option<String>,
+    /// An iframe's frame id: written after the reference, unquoted, as part of the structure
+    /// (a number the page cannot choose), and never cut.
+    frame_id: Option<u64>,
     attributes: Vec<(&'static str, String)>,
     /// Printed as `closed-shadow-root`: the host's closed shadow root could not be read.
     closed_shadow_root: bool,
@@ -375,6 +394,7 @@ impl Line {
             role: "",
             name: None,
             reference: None,
+            frame_id: None,
             attributes: Vec::new(),
             closed_shadow_root: false,
         }
@@ -401,6 +421,10 @@ impl Line {
             line.push_str(" [");
             line.push_str(reference);
             line.push(']');
+        }
+        if let Some(frame_id) = self.frame_id {
+            line.push_str(" frameId=");
+            line.push_str(&frame_id.to_string());
         }
         if self.closed_shadow_root {
             line.push_str(CLOSED_SHADOW_ROOT_MARK);
@@ -468,6 +492,7 @@ impl Line {
             role: self.role,
             name: None,
             reference: self.reference.clone(),
+            frame_id: self.frame_id,
             attributes: Vec::new(),
             closed_shadow_root: self.closed_shadow_root,
         };
@@ -800,6 +825,7 @@ mod tests {
             role: "button",
             name: Some(name),
             reference: Some(format!("ref_{index}")),
+            frame_id: None,
             attributes: vec![("type", "submit".to_string())],
             closed_shadow_root: false,
         }

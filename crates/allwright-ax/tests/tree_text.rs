@@ -495,3 +495,29 @@ fn a_hundred_thousand_deep_dom_renders_without_overflowing_the_stack() {
     assert_eq!(json.matches('{').count(), json.matches('}').count());
     assert!(dom.node_count() > 100_000);
 }
+
+#[test]
+fn an_iframe_whose_frame_is_known_prints_its_frame_id_and_page_text_cannot_forge_one() {
+    let html = r#"<main><iframe id="pay" title="Payment" src="/pay"></iframe>
+        <iframe id="ads" title="Ads frameId=9" src="/ads"></iframe>
+        <div id="not-a-frame" role="button" tabindex="0">Go</div></main>"#;
+    let dom = MemDom::parse(html);
+    let frame = |id: &str| dom.element_by_id_attribute(id).expect("element");
+    let options = TextTreeOptions {
+        // Only frame elements print one, even when the caller names another element.
+        frame_ids: vec![(frame("pay"), 3), (frame("not-a-frame"), 5)],
+        ..TextTreeOptions::default()
+    };
+    let tree = render(&dom, None, &options).expect("renders");
+    assert_eq!(
+        without_ref_numbers(&tree.tree),
+        "main [ref]\n iframe \"Payment\" [ref] frameId=3\n iframe \"Ads frameId=9\" [ref]\n button \"Go\" [ref]"
+    );
+    // A line shortened to fit keeps its frame id, like its reference.
+    let narrow = TextTreeOptions {
+        max_chars: Some(40),
+        ..options
+    };
+    let first_page = render(&dom, None, &narrow).expect("renders");
+    assert!(first_page.tree.contains("frameId=3"), "{}", first_page.tree);
+}

@@ -26,6 +26,7 @@ import {
   UNTYPABLE_INPUT_TYPES,
 } from "./text-fields.js";
 import { delay, settle, waitFor } from "./timing.js";
+import { rememberAgentEdit } from "./agent-edits.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -124,6 +125,9 @@ async function typeIntoEditingHost(host, text, clear, evidence, hints) {
   }
   await settle();
   const now = host.textContent;
+  // Whatever the page did with it, the text now in the host may be work the page has not saved
+  // (promote_iframe asks, content/actions/frame-state.js).
+  if (now !== previous) rememberAgentEdit(host);
   if (proceed) {
     if (now === intended) evidence.push("value_set");
     else hints.push(`the page changed the text back to ${quote(now)}`);

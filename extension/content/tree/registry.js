@@ -17,6 +17,22 @@ const refNumbers = /** @type {WeakMap<Element, number>} */ (new WeakMap());
 const win = /** @type {any} */ (window);
 
 /**
+ * This document's random name, made once per content-script world: the background records which
+ * document printed which ref numbers, and a frame that navigated has a new document and a new
+ * name, so its old refs answer ref_not_found rather than ref_in_other_frame (docs/protocol.md,
+ * "Frames"). Never shown to the page. (crypto.getRandomValues rather than randomUUID, which
+ * insecure http pages do not offer.)
+ */
+const DOCUMENT_TOKEN = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+  byte.toString(16).padStart(2, "0"),
+).join("");
+
+/** This document's random name (see DOCUMENT_TOKEN). */
+export function documentToken() {
+  return DOCUMENT_TOKEN;
+}
+
+/**
  * Publishes the registry on this world's `window`. Called once per world by the entry point: a
  * second injection of the content scripts keeps the first registry.
  */

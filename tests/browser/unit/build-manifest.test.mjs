@@ -50,7 +50,7 @@ test("firefox: background scripts, gecko id, no Chrome-only keys or permissions"
   assert.match(manifest.browser_specific_settings.gecko.strict_min_version, /^\d+\.0$/);
   assert.equal(manifest.key, undefined);
   assert.equal(manifest.minimum_chrome_version, undefined);
-  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads"]);
+  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "storage"]);
   assert.ok(!manifest.permissions.includes("debugger"), "Firefox clicks stay synthetic: no debugger");
   assert.equal(manifest.content_scripts[0].match_origin_as_fallback, undefined);
   assert.deepEqual(docKeys(manifest), []);
