@@ -2,7 +2,7 @@
 // The tool router: validates a call's arguments, then runs the tool against the right tab and
 // frames (docs/protocol.md, "Tools"). Results and errors leave as plain objects.
 
-import { api, fail, messages } from "./platform.js";
+import { api, asToolError, fail, messages, ToolFailure } from "./platform.js";
 import { loadToolContract, validateArguments } from "./validate.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { goBack, navigate } from "./navigation.js";
@@ -12,6 +12,8 @@ import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
 import { isBridgeCall, runBridgeCall } from "./bridge.js";
+import { accessRefusal, activeAccess } from "./tool-access.js";
+import { logCallStart } from "./call-log.js";
 
 /** How long one frame may take to build its tree before `get_accessibility_tree` gives up. */
 const TREE_TIMEOUT_MS = 60_000;
@@ -38,14 +40,37 @@ const TOOLS = Object.freeze({
 
 /**
  * Runs one tool call. Resolves with the result object, or rejects with a ToolFailure (or an
- * unexpected error, which the caller turns into a structured one).
+ * unexpected error, which the caller turns into a structured one). Every agent tool call is
+ * logged for the side panel (call-log.js), refused ones included.
+ * @param {string} tool
+ * @param {unknown} rawArguments
+ * @param {ToolAccess|null} [claimedAccess] the access the MCP server lists tools for
+ */
+export async function runTool(tool, rawArguments, claimedAccess = null) {
+  // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract.
+  if (isBridgeCall(tool)) return runBridgeCall(tool, rawArguments);
+  const logCallEnd = await logCallStart(tool, rawArguments, claimedAccess);
+  try {
+    const result = await runAgentTool(tool, rawArguments);
+    logCallEnd({ ok: true, result });
+    return result;
+  } catch (thrown) {
+    logCallEnd({ ok: false, error: asToolError(thrown) });
+    throw thrown;
+  }
+}
+
+/**
  * @param {string} tool
  * @param {unknown} rawArguments
  */
-export async function runTool(tool, rawArguments) {
-  // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract.
-  if (isBridgeCall(tool)) return runBridgeCall(tool, rawArguments);
+async function runAgentTool(tool, rawArguments) {
   const contract = await loadToolContract((file) => api.runtime.getURL(file));
+  // The tier gate: the tool must be listed for the extension's active access, never for the
+  // access the call claims, so no client of the local socket can step outside what the person
+  // sees in the side panel (docs/protocol.md, "Tool access").
+  const refusal = accessRefusal(contract, tool, await activeAccess());
+  if (refusal !== null) throw new ToolFailure(refusal);
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
