@@ -12,6 +12,8 @@
 // - Any argument or result field whose name speaks of a password, a secret or a token, and any
 //   file input value, is redacted.
 // - Screenshots' image data is not kept, only its size.
+// - The secrets typed during this worker's life are also scrubbed from every string logged after
+//   them (a page may echo a code back into its text); they are held in memory only.
 // - Long strings (a large tree) are cut, so 200 calls stay within storage.session's quota.
 
 import { api } from "./platform.js";
@@ -36,6 +38,11 @@ const SECRET_NAMES = Object.freeze(["otp", "cvc", "csc", "file", "files", "pin"]
 /** The tools that type text into a field, whose text is a secret unless the field is not one. */
 const TYPING_TOOLS = Object.freeze(["type_ax", "set_field", "iframe_type"]);
 export const REDACTED = "[redacted]";
+
+/** Texts typed into sensitive fields (or fields not known to be ordinary), in memory only. */
+const typedSecrets = new Set();
+/** Shorter texts are not scrubbed from other strings: they would blank out ordinary words. */
+const SHORTEST_SCRUBBED_SECRET = 4;
 
 /** @type {LoggedCall[]|null} newest last */
 let calls = null;
@@ -92,6 +99,7 @@ export async function logCallStart(tool, rawArguments, claimedAccess) {
   return (outcome) => {
     call.durationMs = Date.now() - startedAt;
     call.ok = outcome.ok;
+    rememberSecretText(tool, rawArguments, outcome.ok === true ? outcome.result : undefined);
     if (outcome.ok === true) {
       call.arguments = redactArguments(tool, rawArguments, outcome.result);
       call.result = redactResult(tool, outcome.result);
@@ -147,6 +155,13 @@ export function redactResult(tool, result) {
   return kept;
 }
 
+/** A typing call that ended without saying its field was ordinary typed a secret: remember it. */
+function rememberSecretText(tool, rawArguments, result) {
+  const text = typeof rawArguments === "object" && rawArguments !== null ? rawArguments["text"] : undefined;
+  if (!TYPING_TOOLS.includes(tool) || typeof text !== "string" || saysNotSensitive(result)) return;
+  if (text.length >= SHORTEST_SCRUBBED_SECRET) typedSecrets.add(text);
+}
+
 function saysNotSensitive(result) {
   return typeof result === "object" && result !== null && result["sensitive"] === false;
 }
@@ -159,8 +174,10 @@ function saysNotSensitive(result) {
  */
 function redactValue(value, depth = 0) {
   if (typeof value === "string") {
-    if (value.length <= LONGEST_KEPT_STRING) return value;
-    return `${value.slice(0, LONGEST_KEPT_STRING)}… (${value.length - LONGEST_KEPT_STRING} more characters not logged)`;
+    let scrubbed = value;
+    for (const secret of typedSecrets) scrubbed = scrubbed.split(secret).join(REDACTED);
+    if (scrubbed.length <= LONGEST_KEPT_STRING) return scrubbed;
+    return `${scrubbed.slice(0, LONGEST_KEPT_STRING)}… (${scrubbed.length - LONGEST_KEPT_STRING} more characters not logged)`;
   }
   if (typeof value !== "object" || value === null) return value;
   if (depth > 12) return "[too deep to log]";

@@ -33,7 +33,8 @@ export async function activeAccess() {
   if (cachedAccess !== null) return cachedAccess;
   const stored = await api.storage.local.get(ACCESS_KEY).catch(() => ({}));
   const value = stored?.[ACCESS_KEY];
-  cachedAccess = messages.isToolAccess(value) ? messages.toolAccess(value) : DEFAULT_ACCESS;
+  // A session or the panel may have set the access while storage answered: theirs wins.
+  cachedAccess ??= messages.isToolAccess(value) ? messages.toolAccess(value) : DEFAULT_ACCESS;
   return cachedAccess;
 }
 
@@ -42,7 +43,7 @@ export async function activeClient() {
   if (cachedClient !== null) return cachedClient.name;
   const stored = await api.storage.session.get(CLIENT_KEY).catch(() => ({}));
   const value = stored?.[CLIENT_KEY];
-  cachedClient = { name: typeof value === "string" ? value : null };
+  cachedClient ??= { name: typeof value === "string" ? value : null };
   return cachedClient.name;
 }
 

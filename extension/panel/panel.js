@@ -284,7 +284,12 @@ function callSummary(call) {
 function callBody(call) {
   const body = document.createElement("div");
   body.className = "call-body";
-  body.append(heading("Arguments"), pre("json", JSON.stringify(call.arguments, null, 2)));
+  // Short arguments fit on one line; long ones (a typed paragraph) are laid out.
+  const compact = JSON.stringify(call.arguments);
+  body.append(
+    heading("Arguments"),
+    pre("json", compact.length <= 80 ? compact : JSON.stringify(call.arguments, null, 2)),
+  );
   if (call.ok === null) {
     body.append(paragraph("waiting", "Waiting for the browser…"));
   } else if (call.ok === false && call.error !== undefined) {

@@ -8,10 +8,12 @@ mod csp;
 mod devtools;
 mod hover_and_prompts;
 mod lifecycle;
+mod panel;
 mod registry;
 mod screenshot;
 mod support;
 mod surface;
+mod tiers;
 mod wpt;
 
 use support::{available, one_browser_at_a_time, Browser, Session, SessionOptions};
@@ -294,4 +296,40 @@ async fn chromium_screenshots_at_device_scale_two() {
         checks![screenshot::viewport_elements_formats_and_refusals],
     )
     .await;
+}
+
+/// Tiers and the side panel (tests/extension/tiers.rs, tests/extension/panel.rs): the checks
+/// restart the MCP client on one browser, so they take the session mutably.
+async fn run_tiers_and_panel(browser: Browser) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let mut session = Session::start(browser, SessionOptions::default()).await;
+    eprintln!(
+        "{}: tiers::each_tier_lists_its_tools_and_refuses_the_others",
+        browser.name()
+    );
+    tiers::each_tier_lists_its_tools_and_refuses_the_others(&mut session).await;
+    eprintln!(
+        "{}: tiers::a_raw_socket_client_cannot_leave_the_active_tier",
+        browser.name()
+    );
+    tiers::a_raw_socket_client_cannot_leave_the_active_tier(&mut session).await;
+    eprintln!(
+        "{}: panel::the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier",
+        browser.name()
+    );
+    panel::the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(&mut session).await;
+    session.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_tiers_and_panel() {
+    run_tiers_and_panel(Browser::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_tiers_and_panel() {
+    run_tiers_and_panel(Browser::Firefox).await;
 }
