@@ -150,6 +150,10 @@ function renderToolNames() {
 function chooseAccess(access) {
   if (port === null || state === null) return;
   port.postMessage(messages.panelSetAccess(access));
+  // Shown at once, so that a second click builds on this choice; the background's state
+  // message confirms it.
+  state = { ...state, access: messages.toolAccess(access) };
+  renderState();
 }
 
 elements.mode.addEventListener("click", (event) => {
@@ -284,12 +288,8 @@ function callSummary(call) {
 function callBody(call) {
   const body = document.createElement("div");
   body.className = "call-body";
-  // Short arguments fit on one line; long ones (a typed paragraph) are laid out.
-  const compact = JSON.stringify(call.arguments);
-  body.append(
-    heading("Arguments"),
-    pre("json", compact.length <= 80 ? compact : JSON.stringify(call.arguments, null, 2)),
-  );
+  const noArguments = Object.keys(call.arguments).length === 0;
+  body.append(heading("Arguments"), pre("fields", noArguments ? "(none)" : fieldLines(call.arguments)));
   if (call.ok === null) {
     body.append(paragraph("waiting", "Waiting for the browser…"));
   } else if (call.ok === false && call.error !== undefined) {
@@ -306,7 +306,7 @@ function callBody(call) {
     const { tree, ...rest } = call.result;
     if (typeof tree === "string") body.append(heading("Tree"), pre("tree", tree));
     if (Object.keys(rest).length > 0)
-      body.append(heading(typeof tree === "string" ? "Details" : "Result"), pre("json", JSON.stringify(rest, null, 2)));
+      body.append(heading(typeof tree === "string" ? "Details" : "Result"), pre("fields", fieldLines(rest)));
   }
   return body;
 }
@@ -321,6 +321,13 @@ function previewOf(call) {
   const outcome = typeof tree === "string" ? tree.split("\n", 1)[0] : (call.result?.["progress"] ?? "");
   const text = [args, outcome].filter((part) => part !== "").join(" → ");
   return text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS)}…` : text;
+}
+
+/** An object as "name: value" lines, values that are not strings in JSON: easy to scan. */
+function fieldLines(object) {
+  return Object.entries(object)
+    .map(([name, value]) => `${name}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join("\n");
 }
 
 function formatDuration(ms) {

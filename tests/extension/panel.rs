@@ -12,7 +12,7 @@ use std::time::Duration;
 use base64::Engine;
 use serde_json::{json, Value};
 
-use crate::support::{fixtures, repository_root, Session, PATIENCE};
+use crate::support::{fixtures, repository_root, Browser, Session, PATIENCE};
 use crate::tiers::contract_tools;
 
 const PASSWORD: &str = "hunter2-Secret-Password";
@@ -28,8 +28,13 @@ fn reference_of(tree: &str, line_start: &str) -> String {
         .unwrap_or_else(|| panic!("no line starts with {line_start:?} in\n{tree}"))
 }
 
-/// Opens the panel's page in a background tab; returns its browsing context.
+/// Opens the panel's page in a background tab; returns its browsing context. Firefox's BiDi
+/// refuses to navigate a tab to a moz-extension: URL, so there the browser window itself (BiDi's
+/// chrome scope, behind `remote.experimental.enabled`) opens the tab, as a person's click would.
 async fn open_panel(session: &Session) -> String {
+    if session.browser == Browser::Firefox {
+        return open_panel_from_firefox_chrome(session).await;
+    }
     let (bidi, main) = session.bidi();
     let created = bidi
         .command(
@@ -44,6 +49,61 @@ async fn open_panel(session: &Session) -> String {
         .unwrap_or_else(|error| panic!("open {}: {error}", session.panel_url()));
     activate(session, main).await;
     panel
+}
+
+async fn open_panel_from_firefox_chrome(session: &Session) -> String {
+    let (bidi, main) = session.bidi();
+    let before = tab_contexts(session).await;
+    let tree = bidi
+        .command("browsingContext.getTree", json!({"moz:scope": "chrome"}))
+        .await
+        .expect("the chrome scope's contexts");
+    let window = tree["contexts"][0]["context"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no chrome window in {tree}"))
+        .to_owned();
+    let script = format!(
+        "gBrowser.addTab({:?}, {{triggeringPrincipal: Services.scriptSecurityManager.getSystemPrincipal(), inBackground: true}}) && true",
+        session.panel_url()
+    );
+    let opened = bidi
+        .command(
+            "script.evaluate",
+            json!({"expression": script, "target": {"context": window}, "awaitPromise": false}),
+        )
+        .await
+        .expect("open the panel's tab from the browser window");
+    assert_ne!(opened["type"], "exception", "{opened}");
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let now = tab_contexts(session).await;
+        if let Some(panel) = now.iter().find(|context| !before.contains(*context)) {
+            activate(session, main).await;
+            return panel.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the panel's tab never appeared"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn tab_contexts(session: &Session) -> Vec<String> {
+    let (bidi, _) = session.bidi();
+    let tree = bidi
+        .command("browsingContext.getTree", json!({"maxDepth": 0}))
+        .await
+        .expect("the tabs");
+    tree["contexts"]
+        .as_array()
+        .map(|contexts| {
+            contexts
+                .iter()
+                .filter_map(|context| context["context"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 async fn activate(session: &Session, context: &str) {

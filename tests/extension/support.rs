@@ -233,11 +233,20 @@ impl Session {
                 std::fs::create_dir_all(root.join("profile")).expect("profile folder");
                 std::fs::write(
                     root.join("profile").join("prefs.js"),
-                    format!("user_pref(\"extensions.webextensions.uuids\", {});\n", serde_json::to_string(&uuids).expect("JSON")),
+                    // remote.experimental.enabled: BiDi's chrome scope, through which the panel test
+                    // opens the extension's page in a tab (BiDi refuses to navigate a tab there).
+                    format!(
+                        "user_pref(\"extensions.webextensions.uuids\", {});\nuser_pref(\"remote.experimental.enabled\", true);\n",
+                        serde_json::to_string(&uuids).expect("JSON")
+                    ),
                 )
                 .expect("write prefs.js");
                 let mut launch = FirefoxLaunchOptions::new(root.join("profile"));
                 launch.environment = environment;
+                // The same as -remote-allow-system-access: BiDi's chrome scope for the panel test.
+                launch
+                    .environment
+                    .push(("MOZ_REMOTE_ALLOW_SYSTEM_ACCESS".into(), "1".into()));
                 launch.log_path = Some(root.join("browser.log"));
                 LaunchedBrowser::launch_firefox(&launch).await
             }
