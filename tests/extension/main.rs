@@ -4,6 +4,7 @@
 mod actions;
 mod bidi_snapshot;
 mod bridge;
+mod console_world;
 mod csp;
 mod devtools;
 mod hover_and_prompts;
@@ -321,6 +322,11 @@ async fn run_tiers_and_panel(browser: Browser) {
         browser.name()
     );
     panel::the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(&mut session).await;
+    eprintln!(
+        "{}: console_world::lookup_names_live_in_the_content_script_world_only",
+        browser.name()
+    );
+    console_world::lookup_names_live_in_the_content_script_world_only(&session).await;
     session.shutdown().await;
 }
 
