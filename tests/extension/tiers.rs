@@ -53,7 +53,7 @@ pub async fn each_tier_lists_its_tools_and_refuses_the_others(session: &mut Sess
     }
     // The tiers are really different: Ask < Compact < Mid < Full, and Dev adds to each.
     let [ask, compact, compact_dev, mid, mid_dev, full, full_dev] =
-        <[_; 7]>::try_from(lists).ok().expect("seven lists");
+        <[_; 7]>::try_from(lists).unwrap_or_else(|_| panic!("seven lists"));
     for (smaller, larger, what) in [
         (&ask, &compact, "ask < compact"),
         (&compact, &mid, "compact < mid"),
