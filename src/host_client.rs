@@ -302,7 +302,7 @@ async fn connect(
                     }
                 }
                 Ok(Some(HostToClient::Access { access })) => {
-                    reader_access.send_replace(access);
+                    reader_access.send_replace(ToolAccess::new(access.tier, access.dev));
                 }
                 // A repeated `ready` (the extension restarted) changes nothing for the client.
                 Ok(Some(HostToClient::Ready { .. } | HostToClient::Busy { .. })) => {}

@@ -290,6 +290,19 @@ mod tests {
     }
 
     #[test]
+    fn an_ask_access_never_carries_dev_mode() {
+        assert_eq!(
+            ToolAccess::new(Tier::Ask, true),
+            ToolAccess::new(Tier::Ask, false)
+        );
+        assert!(ToolAccess::new(Tier::Mid, true).dev);
+        assert_eq!(ToolAccess::new(Tier::Full, true).describe(), "full + dev");
+        assert_eq!(ToolAccess::new(Tier::Compact, false).describe(), "compact");
+        assert_eq!(tool_named("hover").map(|tool| tool.name), Some("hover"));
+        assert!(tool_named("teleport").is_none());
+    }
+
+    #[test]
     fn dev_only_tiers_add_tools_only_in_dev_mode() {
         let availability = Availability {
             tiers: &[Tier::Full],
