@@ -11,7 +11,7 @@ import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
 import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "./snapshot-plan.js";
-import { isBridgeCall, runBridgeCall } from "./bridge.js";
+import { agentToolOfBridgeCall, isBridgeCall, runBridgeCall } from "./bridge.js";
 import { accessRefusal, activeAccess } from "./tool-access.js";
 import { logCallStart } from "./call-log.js";
 
@@ -47,8 +47,13 @@ const TOOLS = Object.freeze({
  * @param {ToolAccess|null} [claimedAccess] the access the MCP server lists tools for
  */
 export async function runTool(tool, rawArguments, claimedAccess = null) {
-  // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract.
-  if (isBridgeCall(tool)) return runBridgeCall(tool, rawArguments);
+  // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract; the
+  // one that starts a click_ax or hover with real input passes the tier gate as that tool.
+  if (isBridgeCall(tool)) {
+    const actingFor = agentToolOfBridgeCall(tool, rawArguments);
+    if (actingFor !== null) await refuseOutsideAccess(actingFor);
+    return runBridgeCall(tool, rawArguments);
+  }
   const logCallEnd = await logCallStart(tool, rawArguments, claimedAccess);
   try {
     const result = await runAgentTool(tool, rawArguments);
@@ -66,15 +71,23 @@ export async function runTool(tool, rawArguments, claimedAccess = null) {
  */
 async function runAgentTool(tool, rawArguments) {
   const contract = await loadToolContract((file) => api.runtime.getURL(file));
-  // The tier gate: the tool must be listed for the extension's active access, never for the
-  // access the call claims, so no client of the local socket can step outside what the person
-  // sees in the side panel (docs/protocol.md, "Tool access").
-  const refusal = accessRefusal(contract, tool, await activeAccess());
-  if (refusal !== null) throw new ToolFailure(refusal);
+  await refuseOutsideAccess(tool);
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
   return TOOLS[tool](checked.value);
+}
+
+/**
+ * The tier gate: the tool must be listed for the extension's active access, never for the
+ * access the call claims, so no client of the local socket can step outside what the person
+ * sees in the side panel (docs/protocol.md, "Tool access").
+ * @param {string} tool
+ */
+async function refuseOutsideAccess(tool) {
+  const contract = await loadToolContract((file) => api.runtime.getURL(file));
+  const refusal = accessRefusal(contract, tool, await activeAccess());
+  if (refusal !== null) throw new ToolFailure(refusal);
 }
 
 async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {

@@ -168,6 +168,26 @@ pub async fn a_raw_socket_client_cannot_leave_the_active_tier(session: &mut Sess
         answer["error"]["code"], "not_in_tier",
         "{browser}: {answer}"
     );
+    // The bridge call that starts a real-pointer click_ax is gated as click_ax.
+    let answer = raw
+        .call(
+            "r5",
+            "bridge_begin_input",
+            json!({"ref_id": "ref_1", "kind": "click"}),
+            &claimed,
+        )
+        .await;
+    assert_eq!(
+        answer["error"]["code"], "not_in_tier",
+        "{browser}: {answer}"
+    );
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("click_ax"),
+        "{browser}: {answer}"
+    );
     // A listed tool still runs: the refusal is the gate, not a broken connection.
     let answer = raw.call("r3", "list_tabs", json!({}), &claimed).await;
     assert_eq!(answer["ok"], json!(true), "{browser}: {answer}");
