@@ -35,6 +35,14 @@ export default [
     languageOptions: { sourceType: "module" },
   },
   {
+    // The side panel's page script is an ES module in an extension page.
+    files: ["extension/panel/**/*.js"],
+    languageOptions: {
+      sourceType: "module",
+      globals: { ...globals.browser, ...globals.webextensions },
+    },
+  },
+  {
     // The background is an ES module: Chrome's service worker, Firefox's background scripts.
     files: ["extension/background/**/*.js"],
     languageOptions: {

@@ -18,6 +18,7 @@ use crate::local_socket::{self, LineError, LineReader, PrivateSocket};
 use crate::log;
 use crate::native_messaging::{NativeMessageReader, NativeMessageWriter, NativeMessagingError};
 use crate::tool_error::ToolError;
+use crate::tools::ToolAccess;
 use crate::wire::{
     ClientToHost, ExtensionToHost, HostToClient, HostToExtension, ToolResultMessage,
 };
@@ -79,6 +80,12 @@ enum ClientEvent {
         id: String,
         tool: String,
         arguments: Value,
+        access: Option<ToolAccess>,
+    },
+    Session {
+        generation: u64,
+        access: ToolAccess,
+        client: Option<String>,
     },
     Malformed {
         generation: u64,
@@ -222,6 +229,13 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     }
                     None => log!("dropping a result for call {:?}, whose client has left", result.id),
                 },
+                Some(ExtensionEvent::Message(ExtensionToHost::Access { access })) => {
+                    // The person changed the tier in the side panel: the client lists tools for it.
+                    log!("the side panel set the tool access to {}", access.describe());
+                    if let Some(client) = &state.client {
+                        let _ = client.sender.send(HostToClient::Access { access });
+                    }
+                }
                 Some(ExtensionEvent::Ended(Ok(()))) | None => {
                     log!("the extension closed the native port");
                     break Ok(());
@@ -233,14 +247,21 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                 Err(error) => log!("accept failed: {error}"),
             },
             Some(event) = client_events.recv() => match event {
-                ClientEvent::Call { generation, id, tool, arguments } => {
+                ClientEvent::Call { generation, id, tool, arguments, access } => {
                     if state.client.as_ref().map(|client| client.generation) != Some(generation) {
                         continue;
                     }
                     state.next_host_call_id += 1;
                     let host_call_id = format!("h{}", state.next_host_call_id);
                     state.pending.insert(host_call_id.clone(), PendingCall { client_generation: generation, client_call_id: id });
-                    let _ = to_extension.send(HostToExtension::Call { id: host_call_id, tool, arguments });
+                    let _ = to_extension.send(HostToExtension::Call { id: host_call_id, tool, arguments, access });
+                }
+                ClientEvent::Session { generation, access, client } => {
+                    if state.client.as_ref().map(|client| client.generation) != Some(generation) {
+                        continue;
+                    }
+                    log!("client {generation} starts a session: {} ({})", access.describe(), client.as_deref().unwrap_or("unnamed client"));
+                    let _ = to_extension.send(HostToExtension::Session { access, client });
                 }
                 ClientEvent::Malformed { generation, id, reason } => {
                     log!("unreadable message from the client: {reason}");
@@ -253,6 +274,7 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     if state.client.as_ref().map(|client| client.generation) == Some(generation) {
                         log!("client {generation} left");
                         state.client = None;
+                        let _ = to_extension.send(HostToExtension::SessionEnded);
                         state.pending.retain(|_, call| call.client_generation != generation);
                     }
                 }
@@ -333,11 +355,18 @@ fn accept_client(
                             id,
                             tool,
                             arguments,
+                            access,
                         }) => ClientEvent::Call {
                             generation,
                             id,
                             tool,
                             arguments,
+                            access,
+                        },
+                        Ok(ClientToHost::Session { access, client }) => ClientEvent::Session {
+                            generation,
+                            access,
+                            client,
                         },
                         Err(error) => ClientEvent::Malformed {
                             generation,

@@ -10,10 +10,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::UnixStream;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
 use crate::local_socket::{self, LineReader};
+use crate::log;
 use crate::tool_error::ToolError;
+use crate::tools::ToolAccess;
 use crate::wire::{ClientToHost, HostToClient};
 
 /// How long a fresh connection waits for `ready` before the call reports `not_connected`.
@@ -42,10 +44,21 @@ impl Drop for Connection {
     }
 }
 
+/// What this client announces to each host it connects to (`session`, docs/protocol.md "Tool
+/// access"): its tool access and its MCP client's name.
+#[derive(Debug, Clone)]
+struct SessionAnnouncement {
+    client: Option<String>,
+}
+
 pub struct HostClient {
     socket_path: PathBuf,
     connection: tokio::sync::Mutex<Option<Connection>>,
     next_call_id: std::sync::atomic::AtomicU64,
+    announcement: Mutex<SessionAnnouncement>,
+    /// The session's tool access: the command line's at first, then whatever the side panel
+    /// sets (the host's `access` messages). The MCP server lists its tools from it.
+    access: Arc<watch::Sender<ToolAccess>>,
 }
 
 fn lock(waiters: &Waiters) -> std::sync::MutexGuard<'_, WaiterTable> {
@@ -55,11 +68,80 @@ fn lock(waiters: &Waiters) -> std::sync::MutexGuard<'_, WaiterTable> {
 }
 
 impl HostClient {
+    /// A client for the host at `socket_path`; its access is `allwright mcp`'s default (Full,
+    /// without Dev mode) until [`HostClient::set_access`].
     pub fn new(socket_path: PathBuf) -> Self {
+        let access = ToolAccess::new(crate::tools::Tier::Full, false);
         Self {
             socket_path,
             connection: tokio::sync::Mutex::new(None),
             next_call_id: std::sync::atomic::AtomicU64::new(1),
+            announcement: Mutex::new(SessionAnnouncement { client: None }),
+            access: Arc::new(watch::channel(access).0),
+        }
+    }
+
+    /// The tool access in force now.
+    pub fn access(&self) -> ToolAccess {
+        *self.access.borrow()
+    }
+
+    /// The session's own access (`--tier`, `--dev`), announced by the next [`Self::start_session`].
+    pub fn set_access(&self, access: ToolAccess) {
+        self.access.send_replace(access);
+    }
+
+    /// Follows the tool access as the side panel changes it.
+    pub fn watch_access(&self) -> watch::Receiver<ToolAccess> {
+        self.access.subscribe()
+    }
+
+    fn session_message(&self) -> ClientToHost {
+        let announcement = self
+            .announcement
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        ClientToHost::Session {
+            access: self.access(),
+            client: announcement.client,
+        }
+    }
+
+    /// Names the MCP client (its `clientInfo`) and announces the session to the host now, so the
+    /// side panel shows the client and its tier before the first call. A host that is not there
+    /// yet gets the announcement when a call connects.
+    pub async fn start_session(&self, client: Option<String>) {
+        self.announcement
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .client = client;
+        let mut slot = self.connection.lock().await;
+        let alive = slot
+            .as_ref()
+            .is_some_and(|connection| lock(&connection.waiters).is_some());
+        if alive {
+            let message = self.session_message();
+            if let Some(connection) = slot.as_mut() {
+                if local_socket::write_line(&mut connection.writer, &message)
+                    .await
+                    .is_err()
+                {
+                    *slot = None;
+                }
+            }
+            return;
+        }
+        match connect(
+            &self.socket_path,
+            READY_TIMEOUT,
+            self.session_message(),
+            &self.access,
+        )
+        .await
+        {
+            Ok((connection, _ready)) => *slot = Some(connection),
+            Err(error) => log!("no host yet ({error}); the session is announced on the first call"),
         }
     }
 
@@ -74,7 +156,14 @@ impl HostClient {
         loop {
             let mut slot = self.connection.lock().await;
             let remaining = deadline.saturating_duration_since(Instant::now());
-            match connect(&self.socket_path, remaining.min(READY_TIMEOUT)).await {
+            match connect(
+                &self.socket_path,
+                remaining.min(READY_TIMEOUT),
+                self.session_message(),
+                &self.access,
+            )
+            .await
+            {
                 Ok((connection, ready)) => {
                     *slot = Some(connection);
                     return Ok(ready);
@@ -107,7 +196,13 @@ impl HostClient {
                 .is_some_and(|connection| lock(&connection.waiters).is_some());
             if !alive {
                 *slot = None;
-                let (connection, _ready) = connect(&self.socket_path, READY_TIMEOUT).await?;
+                let (connection, _ready) = connect(
+                    &self.socket_path,
+                    READY_TIMEOUT,
+                    self.session_message(),
+                    &self.access,
+                )
+                .await?;
                 *slot = Some(connection);
             }
             let Some(connection) = slot.as_mut() else {
@@ -124,6 +219,7 @@ impl HostClient {
                 id: id.clone(),
                 tool: tool.to_owned(),
                 arguments,
+                access: Some(self.access()),
             };
             if local_socket::write_line(&mut connection.writer, &message)
                 .await
@@ -150,10 +246,13 @@ impl HostClient {
     }
 }
 
-/// Opens the socket and waits for the host's first message, which must be `ready`.
+/// Opens the socket, waits for the host's first message, which must be `ready`, and announces
+/// the session; the reader then follows results and the side panel's access changes.
 async fn connect(
     socket_path: &Path,
     ready_timeout: Duration,
+    session: ClientToHost,
+    access: &Arc<watch::Sender<ToolAccess>>,
 ) -> Result<(Connection, HostReady), ToolError> {
     let stream = UnixStream::connect(socket_path).await.map_err(|error| {
         ToolError::not_connected(format!(
@@ -170,7 +269,9 @@ async fn connect(
             return Err(ToolError::not_connected(format!("the browser's allwright host is busy: {message}"))
                 .with_hint("Another MCP client is connected to this browser. Close it, or start a separate browser with `allwright mcp --launch chromium`."))
         }
-        Ok(Ok(Some(HostToClient::Result(_)))) | Ok(Ok(None)) | Ok(Err(_)) => {
+        Ok(Ok(Some(HostToClient::Result(_) | HostToClient::Access { .. })))
+        | Ok(Ok(None))
+        | Ok(Err(_)) => {
             return Err(ToolError::not_connected("the allwright host closed the connection before it was ready"))
         }
         Err(_) => {
@@ -181,8 +282,13 @@ async fn connect(
             )))
         }
     };
+    let mut writer = writer;
+    local_socket::write_line(&mut writer, &session)
+        .await
+        .map_err(|_| ToolError::not_connected("the allwright host closed the connection"))?;
     let waiters: Waiters = Arc::new(Mutex::new(Some(HashMap::new())));
     let reader_waiters = Arc::clone(&waiters);
+    let reader_access = Arc::clone(access);
     let reader_task = tokio::spawn(async move {
         loop {
             match reader.read_message::<HostToClient>().await {
@@ -194,6 +300,9 @@ async fn connect(
                     if let Some(waiter) = waiter {
                         let _ = waiter.send(result.into_outcome());
                     }
+                }
+                Ok(Some(HostToClient::Access { access })) => {
+                    reader_access.send_replace(ToolAccess::new(access.tier, access.dev));
                 }
                 // A repeated `ready` (the extension restarted) changes nothing for the client.
                 Ok(Some(HostToClient::Ready { .. } | HostToClient::Busy { .. })) => {}

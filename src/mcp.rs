@@ -11,7 +11,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 use tokio::signal::unix::{signal, SignalKind};
@@ -23,7 +23,7 @@ use crate::host_client::HostClient;
 use crate::log;
 use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
-use crate::tools::{self, Tier, ToolDefinition};
+use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
 
 /// What the model reads before it calls anything.
 const SERVER_INSTRUCTIONS: &str = "allwright lets you read and drive a real web browser through its accessibility tree. \
@@ -47,19 +47,14 @@ pub struct AllwrightMcpServer {
     host: Arc<HostClient>,
     /// Where `screenshot` gets its pictures: the extension by default.
     screenshots: Arc<dyn ScreenshotSource>,
-    tier: Tier,
-    dev: bool,
     /// The BiDi side of a browser allwright launched (src/browser_bridge).
     bridge: Option<Arc<BrowserBridge>>,
 }
 
 impl AllwrightMcpServer {
-    pub fn new(
-        host: Arc<HostClient>,
-        tier: Tier,
-        dev: bool,
-        bridge: Option<Arc<BrowserBridge>>,
-    ) -> Self {
+    /// The server lists the tools of the host client's access: `--tier`/`--dev` at first, then
+    /// whatever the side panel sets (docs/protocol.md, "Tool access").
+    pub fn new(host: Arc<HostClient>, bridge: Option<Arc<BrowserBridge>>) -> Self {
         // With a BiDi session, screenshots come from the browser itself (any tab, whole pages,
         // elements in any frame); otherwise the extension captures the visible tab.
         let screenshots: Arc<dyn ScreenshotSource> = match &bridge {
@@ -69,14 +64,13 @@ impl AllwrightMcpServer {
         Self {
             host,
             screenshots,
-            tier,
-            dev,
             bridge,
         }
     }
 
     fn listed_tools(&self) -> impl Iterator<Item = &'static ToolDefinition> {
-        tools::listed_tools_in_session(self.tier, self.dev, self.bridge.is_some())
+        let access = self.host.access();
+        tools::listed_tools_in_session(access.tier, access.dev, self.bridge.is_some())
     }
 
     fn listed_tool(&self, name: &str) -> Option<&'static ToolDefinition> {
@@ -86,6 +80,10 @@ impl AllwrightMcpServer {
     async fn answer(&self, request: CallToolRequestParams) -> Result<CallToolResult, ToolError> {
         let Some(tool) = self.listed_tool(&request.name) else {
             let listed: Vec<Value> = self.listed_tools().map(|tool| json!(tool.name)).collect();
+            if tools::tool_named(&request.name).is_some() {
+                let active = self.host.access().describe();
+                return Err(ToolError::not_in_tier(&request.name, &active, listed));
+            }
             return Err(ToolError::invalid_arguments(format!(
                 "there is no tool {:?} in this session",
                 request.name
@@ -129,9 +127,42 @@ fn mcp_tool(definition: &ToolDefinition) -> Tool {
 
 impl ServerHandler for AllwrightMcpServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("allwright", env!("CARGO_PKG_VERSION")))
-            .with_instructions(SERVER_INSTRUCTIONS)
+        // listChanged: the side panel can change the tier during a session.
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("allwright", env!("CARGO_PKG_VERSION")))
+        .with_instructions(SERVER_INSTRUCTIONS)
+    }
+
+    /// Once the client has initialized: announce the session (tier, Dev mode, the client's
+    /// name) to the browser's host, and follow the side panel's access changes with
+    /// `notifications/tools/list_changed`.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let client = context
+            .peer
+            .peer_info()
+            .map(|info| info.client_info.name.clone());
+        let mut access_changes = self.host.watch_access();
+        let peer = context.peer.clone();
+        tokio::spawn(async move {
+            while access_changes.changed().await.is_ok() {
+                let access = *access_changes.borrow_and_update();
+                log!(
+                    "the side panel set the tool access to {}",
+                    access.describe()
+                );
+                if peer.notify_tool_list_changed().await.is_err() {
+                    return;
+                }
+            }
+        });
+        // In its own task: a host that is slow to say ready must not hold up the first request.
+        let host = Arc::clone(&self.host);
+        tokio::spawn(async move { host.start_session(client).await });
     }
 
     async fn list_tools(
@@ -194,7 +225,8 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
         "serving MCP on stdio; host socket {}",
         host.socket_path().display()
     );
-    let server = AllwrightMcpServer::new(host, options.tier, options.dev, bridge);
+    host.set_access(ToolAccess::new(options.tier, options.dev));
+    let server = AllwrightMcpServer::new(host, bridge);
     let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
     // Signals are watched from the start: a client that never completes the handshake must not

@@ -306,6 +306,7 @@ mod tests {
             id: "h1".into(),
             tool: "navigate".into(),
             arguments: json!({"url": "about:blank"}),
+            access: None,
         };
         let framed = encode_for_browser(&small, "s").expect("encode");
         let mut buffer = framed;
@@ -322,6 +323,7 @@ mod tests {
             id: "h2".into(),
             tool: "type_ax".into(),
             arguments: json!({"text": big_text}),
+            access: None,
         };
         let mut buffer = encode_for_browser(&big, "series-9").expect("encode");
         let mut joined = String::new();

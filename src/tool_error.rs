@@ -29,6 +29,7 @@ pub mod codes {
     pub const NO_DIALOG: &str = "no_dialog";
     /// What this browser or path cannot do (an element it cannot reach from outside the page).
     pub const NOT_SUPPORTED_HERE: &str = "not_supported_here";
+    pub const NOT_IN_TIER: &str = "not_in_tier";
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,6 +125,17 @@ impl ToolError {
     pub fn with_suggestions(mut self, suggestions: Vec<Value>) -> Self {
         self.suggestions = Some(suggestions);
         self
+    }
+
+    /// A tool of the contract that the active tool access does not list (docs/protocol.md,
+    /// "Tool access"); `listed` are the tools it does list.
+    pub fn not_in_tier(tool: &str, active: &str, listed: Vec<Value>) -> Self {
+        Self::new(
+            codes::NOT_IN_TIER,
+            format!("{tool} is not available in the active tool access ({active})"),
+        )
+        .with_hint("Use one of the suggested tools. If this tool is really needed, ask the person to change the mode or tier in allwright's side panel.")
+        .with_suggestions(listed)
     }
 
     pub fn invalid_arguments(message: impl Into<String>) -> Self {

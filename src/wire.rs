@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::tool_error::ToolError;
+use crate::tools::ToolAccess;
 
 /// Extension background -> native host.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -24,6 +25,9 @@ pub enum ExtensionToHost {
     },
     /// The answer to a call; `id` is the host's own call id.
     Result(ToolResultMessage),
+    /// The person changed the active tool access in the side panel (docs/protocol.md, "Tool
+    /// access"); the host passes it on to its client.
+    Access { access: ToolAccess },
 }
 
 /// Native host -> extension background.
@@ -34,7 +38,20 @@ pub enum HostToExtension {
         id: String,
         tool: String,
         arguments: Value,
+        /// The access the MCP server believes active; informative only: the extension checks
+        /// the tool against its own active access (docs/protocol.md, "Tool access").
+        #[serde(skip_serializing_if = "Option::is_none")]
+        access: Option<ToolAccess>,
     },
+    /// An MCP session started: its client's tier and Dev mode become the active access, and the
+    /// side panel shows which client it is.
+    Session {
+        access: ToolAccess,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        client: Option<String>,
+    },
+    /// The host's client left: the side panel shows no MCP client (the access stays).
+    SessionEnded,
     /// One slice of a message whose JSON exceeds the browser's limit (see `native_messaging`).
     Chunk {
         id: String,
@@ -53,6 +70,16 @@ pub enum ClientToHost {
         tool: String,
         #[serde(default)]
         arguments: Value,
+        /// The access the client lists tools for (passed on, never trusted).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        access: Option<ToolAccess>,
+    },
+    /// Sent once per connection, right after `ready`: the session's `--tier`/`--dev` and the
+    /// MCP client's name (its `clientInfo`), when it has already initialized.
+    Session {
+        access: ToolAccess,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client: Option<String>,
     },
 }
 
@@ -73,6 +100,8 @@ pub enum HostToClient {
     Busy { message: String },
     /// The answer to the client's call `id`.
     Result(ToolResultMessage),
+    /// The person changed the active tool access in the side panel: list tools for it.
+    Access { access: ToolAccess },
 }
 
 /// `{"id", "ok": true, "result"}` or `{"id", "ok": false, "error"}`, the same on both hops.
@@ -148,6 +177,7 @@ mod tests {
             id: "h1".into(),
             tool: "navigate".into(),
             arguments: json!({"url": "about:blank"}),
+            access: None,
         };
         assert_eq!(
             serde_json::to_value(&call).expect("json"),
@@ -168,6 +198,61 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&result).expect("json"),
             json!({"type": "result", "id": "c1", "ok": true, "result": {"url": "x"}})
+        );
+    }
+
+    #[test]
+    fn tool_access_messages_are_written_and_read_in_the_documented_shapes() {
+        use crate::tools::{Tier, ToolAccess};
+        let session: ClientToHost = serde_json::from_value(json!({
+            "type": "session", "access": {"tier": "mid", "dev": true}, "client": "claude-code"
+        }))
+        .expect("session");
+        assert_eq!(
+            session,
+            ClientToHost::Session {
+                access: ToolAccess::new(Tier::Mid, true),
+                client: Some("claude-code".into())
+            }
+        );
+        let forwarded = HostToExtension::Session {
+            access: ToolAccess::new(Tier::Ask, false),
+            client: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&forwarded).expect("json"),
+            json!({"type": "session", "access": {"tier": "ask", "dev": false}})
+        );
+        assert_eq!(
+            serde_json::to_value(HostToExtension::SessionEnded).expect("json"),
+            json!({"type": "sessionEnded"})
+        );
+        let changed: ExtensionToHost = serde_json::from_value(
+            json!({"type": "access", "access": {"tier": "compact", "dev": false}}),
+        )
+        .expect("access");
+        assert_eq!(
+            changed,
+            ExtensionToHost::Access {
+                access: ToolAccess::new(Tier::Compact, false)
+            }
+        );
+        let call = HostToExtension::Call {
+            id: "h2".into(),
+            tool: "list_tabs".into(),
+            arguments: json!({}),
+            access: Some(ToolAccess::new(Tier::Full, true)),
+        };
+        assert_eq!(
+            serde_json::to_value(&call).expect("json")["access"],
+            json!({"tier": "full", "dev": true})
+        );
+        assert!(
+            serde_json::from_value::<ClientToHost>(
+                json!({"type": "session", "access": {"tier": "huge", "dev": false}})
+            )
+            .is_err(),
+            "an unknown tier is not an access"
         );
     }
 }

@@ -75,6 +75,25 @@ export function isBridgeCall(tool) {
   return Object.hasOwn(BRIDGE_CALLS, tool);
 }
 
+/** The agent tool whose real pointer input a bridge_begin_input starts, by its kind. */
+const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({ click: "click_ax", hover: "hover", locate: "screenshot" });
+
+/**
+ * The agent tool a bridge call acts for, or null: bridge_begin_input is the page half of a
+ * click_ax, a hover or an element screenshot whose input the server sends over BiDi, so the tier
+ * gate applies to it as to the tool itself (tools.js).
+ * @param {string} tool
+ * @param {unknown} rawArguments
+ * @returns {string|null}
+ */
+export function agentToolOfBridgeCall(tool, rawArguments) {
+  if (tool !== "bridge_begin_input") return null;
+  const kind = /** @type {Record<string, unknown>} */ (rawArguments ?? {})["kind"];
+  return typeof kind === "string" && Object.hasOwn(AGENT_TOOL_OF_INPUT_KIND, kind)
+    ? AGENT_TOOL_OF_INPUT_KIND[kind]
+    : null;
+}
+
 /**
  * Runs one bridge call. The arguments come from the server, not from the agent; they are still
  * checked, since anything may reach the native port.

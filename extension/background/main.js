@@ -16,8 +16,32 @@ import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
 import { forgetReadCoverage } from "./read-coverage-store.js";
 import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
+import { setActiveAccess, setActiveClient } from "./tool-access.js";
+import { servePanels } from "./panel-port.js";
 
-const connection = createNativeConnection({ hostName: NATIVE_HOST_NAME, browser: BROWSER, runTool });
+/** @type {{connectionChanged: () => Promise<void>}|null} */
+let panels = null;
+const connection = createNativeConnection({
+  hostName: NATIVE_HOST_NAME,
+  browser: BROWSER,
+  runTool,
+  // A session's --tier and --dev become the active access (background/tool-access.js).
+  onSession: (session) => {
+    if (session === null) {
+      setActiveClient(null);
+      return;
+    }
+    setActiveAccess(session.access, "session").then(() => setActiveClient(session.client ?? null));
+  },
+  onConnectionChange: () => panels?.connectionChanged(),
+});
+// The side panel's port (background/panel-port.js); its onConnect listener is registered here.
+panels = servePanels(connection);
+// Chrome opens the side panel when the toolbar button is clicked; Firefox's sidebar has its own
+// button and menu (manifest/firefox.json, sidebar_action).
+api.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch((error) => {
+  console.warn(`allwright: cannot open the side panel from the toolbar button: ${error.message}`);
+});
 
 // Installing, updating and starting the browser all start the worker; connecting is idempotent.
 api.runtime.onInstalled.addListener(() => connection.ensureConnected());

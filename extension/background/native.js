@@ -17,9 +17,12 @@ const STABLE_AFTER_MS = 5_000;
 
 /**
  * @param {{hostName: string, browser: "chrome"|"firefox",
- *   runTool: (tool: string, args: unknown) => Promise<object>}} options
+ *   runTool: (tool: string, args: unknown, claimedAccess: ToolAccess|null) => Promise<object>,
+ *   onSession: (session: NativeSession|null) => void,
+ *   onConnectionChange: () => void}} options
+ *   `onSession` hears each MCP session start, and null when its client leaves or the host goes.
  */
-export function createNativeConnection({ hostName, browser, runTool }) {
+export function createNativeConnection({ hostName, browser, runTool, onSession, onConnectionChange }) {
   /** @type {chrome.runtime.Port|null} */
   let port = null;
   let failures = 0;
@@ -49,13 +52,18 @@ export function createNativeConnection({ hostName, browser, runTool }) {
       const reason = api.runtime.lastError?.message ?? opened.error?.message ?? "closed";
       console.warn(`allwright: native host ${hostName} disconnected: ${reason}`);
       clearTimeout(stableTimer);
-      if (port === opened) port = null;
+      if (port === opened) {
+        port = null;
+        onSession(null);
+        onConnectionChange();
+      }
       scheduleReconnect();
     });
     stableTimer = setTimeout(() => {
       failures = 0;
     }, STABLE_AFTER_MS);
     opened.postMessage(messages.hello(browser, api.runtime.getManifest().version));
+    onConnectionChange();
   }
 
   function scheduleReconnect() {
@@ -83,13 +91,22 @@ export function createNativeConnection({ hostName, browser, runTool }) {
       answer(from, message);
       return;
     }
+    if (messages.isNativeSession(message)) {
+      onSession(message);
+      return;
+    }
+    if (messages.isNativeSessionEnded(message)) {
+      onSession(null);
+      return;
+    }
     console.warn("allwright: ignoring an unknown message from the native host", message?.type);
   }
 
   async function answer(from, call) {
     let reply;
     try {
-      reply = messages.resultOk(call.id, await runTool(call.tool, call.arguments));
+      const claimedAccess = messages.isToolAccess(call.access) ? call.access : null;
+      reply = messages.resultOk(call.id, await runTool(call.tool, call.arguments, claimedAccess));
     } catch (error) {
       reply = messages.resultError(call.id, asToolError(error));
     }
@@ -102,5 +119,14 @@ export function createNativeConnection({ hostName, browser, runTool }) {
     }
   }
 
-  return { ensureConnected };
+  /** Sends a message to the host, when connected (the side panel's access changes). */
+  function sendToHost(message) {
+    try {
+      port?.postMessage(message);
+    } catch (error) {
+      console.warn(`allwright: could not tell the host: ${error.message}`);
+    }
+  }
+
+  return { ensureConnected, sendToHost, isHostConnected: () => port !== null };
 }

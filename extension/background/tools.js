@@ -2,7 +2,7 @@
 // The tool router: validates a call's arguments, then runs the tool against the right tab and
 // frames (docs/protocol.md, "Tools"). Results and errors leave as plain objects.
 
-import { api, fail, messages } from "./platform.js";
+import { api, asToolError, fail, messages, ToolFailure } from "./platform.js";
 import { loadToolContract, validateArguments } from "./validate.js";
 import { callFrame, resolveTab } from "./frames.js";
 import { goBack, navigate } from "./navigation.js";
@@ -12,11 +12,13 @@ import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor } from "./snapshot-plan.js";
 import { listFrames } from "./frame-list.js";
-import { isBridgeCall, runBridgeCall } from "./bridge.js";
+import { agentToolOfBridgeCall, isBridgeCall, runBridgeCall } from "./bridge.js";
 import { getShadowDom, shadowDomQuery } from "./shadow-dom.js";
 import { executeJs } from "./execute-js.js";
 import { getAccessibilityTree, getFrames, iframeClick, iframeRead, iframeType } from "./frame-tools.js";
 import { promoteIframe } from "./promote-iframe.js";
+import { accessRefusal, activeAccess } from "./tool-access.js";
+import { logCallStart } from "./call-log.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -48,18 +50,54 @@ const TOOLS = Object.freeze({
 
 /**
  * Runs one tool call. Resolves with the result object, or rejects with a ToolFailure (or an
- * unexpected error, which the caller turns into a structured one).
+ * unexpected error, which the caller turns into a structured one). Every agent tool call is
+ * logged for the side panel (call-log.js), refused ones included.
+ * @param {string} tool
+ * @param {unknown} rawArguments
+ * @param {ToolAccess|null} [claimedAccess] the access the MCP server lists tools for
+ */
+export async function runTool(tool, rawArguments, claimedAccess = null) {
+  // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract; the
+  // one that starts a click_ax or hover with real input passes the tier gate as that tool.
+  if (isBridgeCall(tool)) {
+    const actingFor = agentToolOfBridgeCall(tool, rawArguments);
+    if (actingFor !== null) await refuseOutsideAccess(actingFor);
+    return runBridgeCall(tool, rawArguments);
+  }
+  const logCallEnd = await logCallStart(tool, rawArguments, claimedAccess);
+  try {
+    const result = await runAgentTool(tool, rawArguments);
+    logCallEnd({ ok: true, result });
+    return result;
+  } catch (thrown) {
+    logCallEnd({ ok: false, error: asToolError(thrown) });
+    throw thrown;
+  }
+}
+
+/**
  * @param {string} tool
  * @param {unknown} rawArguments
  */
-export async function runTool(tool, rawArguments) {
-  // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract.
-  if (isBridgeCall(tool)) return runBridgeCall(tool, rawArguments);
+async function runAgentTool(tool, rawArguments) {
   const contract = await loadToolContract((file) => api.runtime.getURL(file));
+  await refuseOutsideAccess(tool);
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
   return TOOLS[tool](checked.value);
+}
+
+/**
+ * The tier gate: the tool must be listed for the extension's active access, never for the
+ * access the call claims, so no client of the local socket can step outside what the person
+ * sees in the side panel (docs/protocol.md, "Tool access").
+ * @param {string} tool
+ */
+async function refuseOutsideAccess(tool) {
+  const contract = await loadToolContract((file) => api.runtime.getURL(file));
+  const refusal = accessRefusal(contract, tool, await activeAccess());
+  if (refusal !== null) throw new ToolFailure(refusal);
 }
 
 /**

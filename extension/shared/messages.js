@@ -31,20 +31,48 @@
  *   |"no_history"|"tab_not_visible"|"not_supported_here"|"page_blocked"|"dialog_open"
  *   |"closed_shadow_root_unreachable"|"not_a_shadow_host"|"invalid_selector"|"debugger_unavailable"
  *   |"script_error"|"execution_blocked"
- *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"} ErrorCode
+ *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"
+ *   |"not_in_tier"} ErrorCode
  */
 
 /**
- * @typedef {{type: "call", id: string, tool: string, arguments: Object<string, unknown>}} NativeCall
+ * The tool access (docs/protocol.md, "Tool access"): a tier and whether Dev mode is on. Ask
+ * never carries Dev mode.
+ * @typedef {"ask"|"compact"|"mid"|"full"} ToolTier
+ * @typedef {{tier: ToolTier, dev: boolean}} ToolAccess
+ */
+
+/**
+ * A call carries the access the MCP server believes active (informative: the background checks
+ * its own). A session starts with its client's access and name, and ends when the client leaves.
+ * @typedef {{type: "call", id: string, tool: string, arguments: Object<string, unknown>,
+ *   access?: ToolAccess}} NativeCall
  * @typedef {{type: "chunk", id: string, index: number, count: number, data: string}} NativeChunk
- * @typedef {NativeCall|NativeChunk} NativeToBackground
+ * @typedef {{type: "session", access: ToolAccess, client?: string}} NativeSession
+ * @typedef {{type: "sessionEnded"}} NativeSessionEnded
+ * @typedef {NativeCall|NativeChunk|NativeSession|NativeSessionEnded} NativeToBackground
  */
 
 /**
  * @typedef {{type: "hello", browser: "chrome"|"firefox", extensionVersion: string, protocol: 1}} NativeHello
  * @typedef {{type: "result", id: string, ok: true, result: Object<string, unknown>}} NativeResultOk
  * @typedef {{type: "result", id: string, ok: false, error: ToolError}} NativeResultError
- * @typedef {NativeHello|NativeResultOk|NativeResultError} BackgroundToNative
+ * @typedef {{type: "access", access: ToolAccess}} NativeAccessChanged
+ * @typedef {NativeHello|NativeResultOk|NativeResultError|NativeAccessChanged} BackgroundToNative
+ */
+
+/**
+ * The side panel's runtime port (background/panel-port.js), named "allwright-panel". The
+ * background sends the whole state and call log when the panel connects, then each change.
+ * @typedef {{hostConnected: boolean, client: string|null, browser: "chrome"|"firefox",
+ *   extensionVersion: string, access: ToolAccess}} PanelConnectionState
+ * @typedef {{id: number, tool: string, arguments: Object<string, unknown>, claimedAccess: ToolAccess|null,
+ *   startedAt: string, durationMs: number|null, ok: boolean|null, result?: Object<string, unknown>,
+ *   error?: ToolError}} LoggedCall
+ * @typedef {{type: "state", state: PanelConnectionState}
+ *   |{type: "calls", calls: LoggedCall[]}
+ *   |{type: "call", call: LoggedCall}} BackgroundToPanel
+ * @typedef {{type: "setAccess", access: ToolAccess}} PanelToBackground
  */
 
 /**
@@ -136,7 +164,12 @@
     "ref_in_other_frame",
     "ambiguous_frame",
     "unsaved_frame_state",
+    // The tier gate (docs/protocol.md, "Tool access").
+    "not_in_tier",
   ]);
+
+  /** The tool tiers, from read-only to the largest surface (docs/agent-tools.md, "Tiers"). */
+  const TOOL_TIERS = Object.freeze(["ask", "compact", "mid", "full"]);
 
   /** The user prompts a page can open (HTML, "User prompts"), as `dialog_open` names them. */
   const DIALOG_TYPES = Object.freeze(["alert", "confirm", "prompt", "beforeunload"]);
@@ -172,6 +205,36 @@
     );
   }
 
+  /** @returns {value is NativeSession} */
+  function isNativeSession(value) {
+    return (
+      isObject(value) &&
+      value.type === "session" &&
+      isToolAccess(value.access) &&
+      (value.client === undefined || typeof value.client === "string")
+    );
+  }
+
+  /** @returns {value is NativeSessionEnded} */
+  function isNativeSessionEnded(value) {
+    return isObject(value) && value.type === "sessionEnded";
+  }
+
+  /** @returns {value is ToolAccess} */
+  function isToolAccess(value) {
+    return isObject(value) && TOOL_TIERS.includes(value.tier) && typeof value.dev === "boolean";
+  }
+
+  /**
+   * A tool access as the extension holds it: Ask never carries Dev mode (it adds tools that
+   * change the page), whoever asked for it.
+   * @param {ToolAccess} access
+   * @returns {ToolAccess}
+   */
+  function toolAccess(access) {
+    return { tier: access.tier, dev: access.dev && access.tier !== "ask" };
+  }
+
   // ---- BackgroundToNative: what the extension sends the native host. ----
 
   /** @returns {NativeHello} */
@@ -189,9 +252,15 @@
     return { type: "result", id, ok: false, error };
   }
 
+  /** @returns {NativeAccessChanged} */
+  function accessChanged(access) {
+    return { type: "access", access: toolAccess(access) };
+  }
+
   /** @returns {value is BackgroundToNative} */
   function isBackgroundToNative(value) {
     if (!isObject(value)) return false;
+    if (value.type === "access") return isToolAccess(value.access);
     if (value.type === "hello") {
       return (
         (value.browser === "chrome" || value.browser === "firefox") &&
@@ -282,6 +351,36 @@
     );
   }
 
+  // ---- The side panel's port (BackgroundToPanel, PanelToBackground). ----
+
+  /** The name of the side panel's runtime port. */
+  const PANEL_PORT_NAME = "allwright-panel";
+
+  /** @returns {BackgroundToPanel} */
+  function panelState(state) {
+    return { type: "state", state };
+  }
+
+  /** @returns {BackgroundToPanel} */
+  function panelCalls(calls) {
+    return { type: "calls", calls };
+  }
+
+  /** @returns {BackgroundToPanel} */
+  function panelCall(call) {
+    return { type: "call", call };
+  }
+
+  /** @returns {PanelToBackground} */
+  function panelSetAccess(access) {
+    return { type: "setAccess", access: toolAccess(access) };
+  }
+
+  /** @returns {value is PanelToBackground} */
+  function isPanelSetAccess(value) {
+    return isObject(value) && value.type === "setAccess" && isToolAccess(value.access);
+  }
+
   // ---- Errors. ----
 
   /**
@@ -351,12 +450,20 @@
   scope.allwrightMessages = Object.freeze({
     ERROR_CODES,
     DIALOG_TYPES,
+    TOOL_TIERS,
+    PANEL_PORT_NAME,
     PROTOCOL_VERSION,
     CONTENT_TOOLS,
     // NativeToBackground
     isNativeCall,
     isNativeChunk,
+    isNativeSession,
+    isNativeSessionEnded,
+    // Tool access
+    isToolAccess,
+    toolAccess,
     // BackgroundToNative
+    accessChanged,
     hello,
     resultOk,
     resultError,
@@ -369,6 +476,12 @@
     loadCoreRequest,
     isLoadCoreRequest,
     isLoadCoreReply,
+    // BackgroundToPanel, PanelToBackground
+    panelState,
+    panelCalls,
+    panelCall,
+    panelSetAccess,
+    isPanelSetAccess,
     // Errors
     toolError,
     isToolError,

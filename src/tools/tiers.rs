@@ -6,7 +6,10 @@ use super::table::TOOLS;
 
 /// The tool tiers (docs/agent-tools.md, "Tiers"): Ask is read-only; Compact, Mid and Full act
 /// with growing surfaces. `--dev` adds developer tools to Mid and Full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Tier {
     Ask,
     Compact,
@@ -96,6 +99,39 @@ impl Tier {
     pub fn accepts_dev_mode(self) -> bool {
         self != Tier::Ask
     }
+}
+
+/// The active tool access of a session: a tier and whether Dev mode is on. The extension holds
+/// the active one (docs/protocol.md, "Tool access"); the MCP server lists tools for its copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ToolAccess {
+    pub tier: Tier,
+    pub dev: bool,
+}
+
+impl ToolAccess {
+    /// Dev mode is meaningless in Ask (read-only): an Ask access never carries it, whoever
+    /// asked for it (the side panel offers no such combination, a hand-written message might).
+    pub fn new(tier: Tier, dev: bool) -> Self {
+        Self {
+            tier,
+            dev: dev && tier.accepts_dev_mode(),
+        }
+    }
+
+    /// How people read it: "mid", "full + dev".
+    pub fn describe(self) -> String {
+        if self.dev {
+            format!("{} + dev", self.tier.name())
+        } else {
+            self.tier.name().to_owned()
+        }
+    }
+}
+
+/// The table's row for `name`, whatever the tier: tells a tool outside the tier from no tool.
+pub fn tool_named(name: &str) -> Option<&'static ToolDefinition> {
+    TOOLS.iter().find(|tool| tool.name == name)
 }
 
 /// The tools listed for a tier, in table order, without the tools of the browser bridge.
@@ -251,6 +287,19 @@ mod tests {
             );
         }
         assert!(!Tier::Ask.accepts_dev_mode());
+    }
+
+    #[test]
+    fn an_ask_access_never_carries_dev_mode() {
+        assert_eq!(
+            ToolAccess::new(Tier::Ask, true),
+            ToolAccess::new(Tier::Ask, false)
+        );
+        assert!(ToolAccess::new(Tier::Mid, true).dev);
+        assert_eq!(ToolAccess::new(Tier::Full, true).describe(), "full + dev");
+        assert_eq!(ToolAccess::new(Tier::Compact, false).describe(), "compact");
+        assert_eq!(tool_named("hover").map(|tool| tool.name), Some("hover"));
+        assert!(tool_named("teleport").is_none());
     }
 
     #[test]

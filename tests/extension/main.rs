@@ -4,17 +4,20 @@
 mod actions;
 mod bidi_snapshot;
 mod bridge;
+mod console_world;
 mod csp;
 mod devtools;
 mod frames;
 mod hover_and_prompts;
 mod lifecycle;
+mod panel;
 mod registry;
 mod screenshot;
 mod shadow_dev;
 mod support;
 mod surface;
 mod thread_coverage;
+mod tiers;
 mod wpt;
 
 use support::{available, one_browser_at_a_time, Browser, Session, SessionOptions};
@@ -379,4 +382,45 @@ async fn firefox_shadow_roots_and_execute_js() {
         let _turn = one_browser_at_a_time().lock().await;
         shadow_dev::execute_js_is_refused_without_dev(Browser::Firefox).await;
     }
+}
+
+/// Tiers and the side panel (tests/extension/tiers.rs, tests/extension/panel.rs): the checks
+/// restart the MCP client on one browser, so they take the session mutably.
+async fn run_tiers_and_panel(browser: Browser) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let mut session = Session::start(browser, SessionOptions::default()).await;
+    eprintln!(
+        "{}: tiers::each_tier_lists_its_tools_and_refuses_the_others",
+        browser.name()
+    );
+    tiers::each_tier_lists_its_tools_and_refuses_the_others(&mut session).await;
+    eprintln!(
+        "{}: tiers::a_raw_socket_client_cannot_leave_the_active_tier",
+        browser.name()
+    );
+    tiers::a_raw_socket_client_cannot_leave_the_active_tier(&mut session).await;
+    eprintln!(
+        "{}: panel::the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier",
+        browser.name()
+    );
+    panel::the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(&mut session).await;
+    eprintln!(
+        "{}: console_world::lookup_names_live_in_the_content_script_world_only",
+        browser.name()
+    );
+    console_world::lookup_names_live_in_the_content_script_world_only(&session).await;
+    session.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_tiers_and_panel() {
+    run_tiers_and_panel(Browser::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_tiers_and_panel() {
+    run_tiers_and_panel(Browser::Firefox).await;
 }

@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::RunningService;
+use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::TokioChildProcess;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{json, Value};
 
 #[path = "../support/fixture_server.rs"]
@@ -24,6 +24,10 @@ pub mod snapshot_checks;
 
 use fixture_server::FixtureServer;
 pub use snapshot_checks::{find, nodes};
+
+/// The moz-extension UUID the test profiles give the extension (profile preference
+/// `extensions.webextensions.uuids`), so that a test can open its pages by URL.
+pub const FIREFOX_EXTENSION_UUID: &str = "5f0c9d0e-7a61-4d3b-9a55-a11b0a11b0a1";
 
 /// Every wait is bounded: a hang is a failure with a message.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -131,10 +135,26 @@ impl ToolError {
     }
 }
 
+/// The test's MCP client: it does nothing but count `notifications/tools/list_changed`, which
+/// the server sends when the side panel changes the tier (tests/extension/tiers.rs).
+#[derive(Clone, Default)]
+pub struct TestClient {
+    pub tool_list_changes: Arc<tokio::sync::watch::Sender<usize>>,
+}
+
+impl ClientHandler for TestClient {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tool_list_changes.send_modify(|count| *count += 1);
+    }
+}
+
+pub type McpClient = RunningService<RoleClient, TestClient>;
+
 pub struct Session {
     pub browser: Browser,
     launched: Option<LaunchedBrowser>,
-    mcp: Option<RunningService<RoleClient, ()>>,
+    mcp: Option<McpClient>,
+    client: TestClient,
     context: String,
     folder: tempfile::TempDir,
 }
@@ -207,8 +227,26 @@ impl Session {
                     &root.join("home/.mozilla/native-messaging-hosts").join(format!("{host_name}.json")),
                     &manifest,
                 );
+                // Firefox reads prefs.js, then the launcher's user.js: the extension's UUID is
+                // fixed here, before it is installed.
+                let uuids = json!({identity["geckoId"].as_str().expect("gecko id"): FIREFOX_EXTENSION_UUID}).to_string();
+                std::fs::create_dir_all(root.join("profile")).expect("profile folder");
+                std::fs::write(
+                    root.join("profile").join("prefs.js"),
+                    // remote.experimental.enabled: BiDi's chrome scope, through which the panel test
+                    // opens the extension's page in a tab (BiDi refuses to navigate a tab there).
+                    format!(
+                        "user_pref(\"extensions.webextensions.uuids\", {});\nuser_pref(\"remote.experimental.enabled\", true);\n",
+                        serde_json::to_string(&uuids).expect("JSON")
+                    ),
+                )
+                .expect("write prefs.js");
                 let mut launch = FirefoxLaunchOptions::new(root.join("profile"));
                 launch.environment = environment;
+                // The same as -remote-allow-system-access: BiDi's chrome scope for the panel test.
+                launch
+                    .environment
+                    .push(("MOZ_REMOTE_ALLOW_SYSTEM_ACCESS".into(), "1".into()));
                 launch.log_path = Some(root.join("browser.log"));
                 LaunchedBrowser::launch_firefox(&launch).await
             }
@@ -224,25 +262,13 @@ impl Session {
             .first_tab()
             .await
             .expect("a top-level context");
-        // `allwright mcp` without --launch attaches to the host the extension starts, through the
-        // socket that the browser's environment names.
-        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
-        command
-            .arg("mcp")
-            .args(&options.mcp_arguments)
-            .env("ALLWRIGHT_SOCKET", &socket);
-        let (transport, _) = TokioChildProcess::builder(command)
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn allwright mcp");
-        let mcp = tokio::time::timeout(PATIENCE, ().serve(transport))
-            .await
-            .expect("MCP initialize in time")
-            .expect("MCP initialize");
+        let client = TestClient::default();
+        let mcp = start_mcp_client(&socket, &options.mcp_arguments, &client).await;
         let session = Session {
             browser,
             launched: Some(launched),
             mcp: Some(mcp),
+            client,
             context,
             folder,
         };
@@ -251,11 +277,17 @@ impl Session {
     }
 
     /// Waits until a tool call reaches the extension (the host starts when the extension's
-    /// background connects to it).
+    /// background connects to it). In Ask, which does not list navigate, list_tabs is the call.
     async fn wait_for_host(&self) {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
-            match self.call("navigate", json!({"url": "about:blank"})).await {
+            let outcome = match self.call("navigate", json!({"url": "about:blank"})).await {
+                Err(error) if error.code() == "not_in_tier" => {
+                    self.call("list_tabs", json!({})).await
+                }
+                outcome => outcome,
+            };
+            match outcome {
                 Ok(_) => return,
                 Err(_) if tokio::time::Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(250)).await;
@@ -269,6 +301,70 @@ impl Session {
                 ),
             }
         }
+    }
+
+    /// Ends the MCP session and starts a new `allwright mcp` with `mcp_arguments` on the same
+    /// browser (a new session: its --tier and --dev become the extension's access).
+    pub async fn restart_mcp(&mut self, mcp_arguments: &[&str]) {
+        self.stop_mcp().await;
+        let arguments: Vec<String> = mcp_arguments.iter().map(|a| a.to_string()).collect();
+        self.client = TestClient::default();
+        self.mcp = Some(start_mcp_client(&self.socket_path(), &arguments, &self.client).await);
+        self.wait_for_host().await;
+    }
+
+    /// Ends the MCP session: the host's socket is free for another client.
+    pub async fn stop_mcp(&mut self) {
+        if let Some(mcp) = self.mcp.take() {
+            let _ = mcp.cancel().await;
+        }
+    }
+
+    /// The side panel's page, as a URL a tab can open.
+    pub fn panel_url(&self) -> String {
+        match self.browser {
+            Browser::Chromium => {
+                let identity: Value = serde_json::from_str(
+                    &std::fs::read_to_string(repository_root().join("manifest/identity.json"))
+                        .expect("identity.json"),
+                )
+                .expect("identity is JSON");
+                format!(
+                    "chrome-extension://{}/panel/panel.html",
+                    identity["chromeExtensionId"].as_str().expect("id")
+                )
+            }
+            Browser::Firefox => {
+                format!("moz-extension://{FIREFOX_EXTENSION_UUID}/panel/panel.html")
+            }
+        }
+    }
+
+    /// The names of the tools the MCP server lists now (tools/list).
+    pub async fn listed_tools(&self) -> Vec<String> {
+        let mcp = self.mcp.as_ref().expect("MCP client");
+        tokio::time::timeout(PATIENCE, mcp.list_all_tools())
+            .await
+            .expect("tools/list in time")
+            .expect("tools/list")
+            .into_iter()
+            .map(|tool| tool.name.to_string())
+            .collect()
+    }
+
+    /// Follows the count of `notifications/tools/list_changed` the MCP client received.
+    pub fn tool_list_changes(&self) -> tokio::sync::watch::Receiver<usize> {
+        self.client.tool_list_changes.subscribe()
+    }
+
+    /// The session's temporary folder (the browser's HOME, downloads and the host's socket).
+    pub fn folder(&self) -> &Path {
+        self.folder.path()
+    }
+
+    /// The local socket the browser's host listens on.
+    pub fn socket_path(&self) -> PathBuf {
+        self.folder.path().join("run").join("host.sock")
     }
 
     /// Calls a tool over MCP: the result object (structuredContent), or the error object.
@@ -353,6 +449,33 @@ impl Session {
         serde_json::from_str(text.as_str().unwrap_or("null")).unwrap_or(Value::Null)
     }
 
+    /// Evaluates a script in another browsing context (another tab, the side panel's page) over
+    /// BiDi and returns its JSON-serialised value; an exception is an error with its text.
+    pub async fn evaluate_json_in(&self, context: &str, expression: &str) -> Result<Value, String> {
+        let launched = self.launched.as_ref().expect("browser");
+        let response = launched
+            .bidi()
+            .command(
+                "script.evaluate",
+                json!({
+                    "expression": format!("(async () => JSON.stringify(await ({expression})))()"),
+                    "target": {"context": context},
+                    "awaitPromise": true,
+                    "resultOwnership": "none",
+                }),
+            )
+            .await
+            .map_err(|error| format!("evaluate {expression}: {error}"))?;
+        if response["type"] == "exception" {
+            return Err(format!(
+                "{expression} threw: {}",
+                response["exceptionDetails"]
+            ));
+        }
+        let text = from_remote_value(&response["result"]);
+        Ok(serde_json::from_str(text.as_str().unwrap_or("null")).unwrap_or(Value::Null))
+    }
+
     /// Loads a page from outside (BiDi), not through allwright: for checks where the extension
     /// must not be the one acting, such as waking a stopped service worker.
     pub async fn navigate_from_outside(&self, url: &str) {
@@ -386,6 +509,24 @@ impl Session {
             launched.shutdown().await;
         }
     }
+}
+
+/// `allwright mcp` without --launch attaches to the host the extension starts, through the
+/// socket that the browser's environment names.
+async fn start_mcp_client(socket: &Path, arguments: &[String], client: &TestClient) -> McpClient {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+    command
+        .arg("mcp")
+        .args(arguments)
+        .env("ALLWRIGHT_SOCKET", socket);
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn allwright mcp");
+    tokio::time::timeout(PATIENCE, client.clone().serve(transport))
+        .await
+        .expect("MCP initialize in time")
+        .expect("MCP initialize")
 }
 
 fn write_json(path: &Path, value: &Value) {
@@ -437,8 +578,8 @@ pub fn strings(value: &Value) -> Vec<String> {
 
 /// One tool call over MCP, bounded by PATIENCE: the whole MCP result, or a test-side failure
 /// (`test_timeout`, `mcp_error`) in the shape of a tool error.
-pub async fn mcp_call(
-    client: &RunningService<RoleClient, ()>,
+pub async fn mcp_call<Handler: rmcp::Service<RoleClient>>(
+    client: &RunningService<RoleClient, Handler>,
     tool: &str,
     arguments: Value,
 ) -> Result<CallToolResult, ToolError> {

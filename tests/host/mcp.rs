@@ -48,6 +48,10 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
             let Ok(call) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };
+            // The session announcement (docs/protocol.md, "Tool access") is no call.
+            if call["type"] == "session" {
+                continue;
+            }
             let result = match call["tool"].as_str() {
                 Some("get_accessibility_tree") => json!({
                     "tree": "button \"Send\" [ref_1]", "truncated": false, "hasMore": false, "autoDegraded": false,
@@ -152,7 +156,7 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
     let navigate = tools
         .iter()
         .find(|tool| tool.name == "navigate")
-        .expect("navigate is listed");
+        .expect("navigate");
     assert_eq!(navigate.input_schema["required"], json!(["url"]));
 
     let result = client
@@ -297,10 +301,18 @@ async fn a_call_lost_with_the_host_fails_clearly_and_the_next_call_reaches_the_n
             let ready = json!({"type": "ready", "browser": "firefox", "extensionVersion": "0.1.0"});
             let _ = write_half.write_all(format!("{ready}\n").as_bytes()).await;
             let mut lines = BufReader::new(read_half).lines();
-            // The first host dies with the call unanswered; the second one answers.
-            let Ok(Some(line)) = lines.next_line().await else {
+            // The first host dies with the call unanswered; the second one answers. Each
+            // connection starts with the session announcement, which is no call.
+            let mut line = String::new();
+            while let Ok(Some(next)) = lines.next_line().await {
+                if !next.contains("\"type\":\"session\"") {
+                    line = next;
+                    break;
+                }
+            }
+            if line.is_empty() {
                 return;
-            };
+            }
             if generation == 1 {
                 let call: Value = serde_json::from_str(&line).expect("call");
                 let answer = json!({"type": "result", "id": call["id"], "ok": true, "result": {"url": "about:blank", "title": ""}});
@@ -366,7 +378,17 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
         tool("select_tab").input_schema["required"],
         json!(["tabId"])
     );
-    for name in FULL_TIER.iter() {
+    // The acting tools (and list_tabs, wait_for_stable): every tool but the reading ones.
+    let reading = [
+        "get_accessibility_tree",
+        "get_frames",
+        "iframe_read",
+        "accessibility_snapshot",
+        "get_shadow_dom",
+        "shadow_dom_query",
+        "screenshot",
+    ];
+    for name in FULL_TIER.iter().filter(|name| !reading.contains(name)) {
         let listed = tool(name);
         assert!(listed.title.is_some(), "{name} has a title");
         assert!(
@@ -523,7 +545,16 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
         .await
         .expect("result");
     let error = error_object(&result);
-    assert_eq!(error["code"], "invalid_arguments");
+    assert_eq!(
+        error["code"], "not_in_tier",
+        "a tool of another tier is refused as such"
+    );
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("click_ax") && message.contains("ask")),
+        "{error}"
+    );
     assert!(
         error["suggestions"]
             .as_array()
@@ -531,6 +562,148 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
                 && !listed.contains(&json!("click_ax"))),
         "{error}"
     );
+    let unknown = client
+        .call_tool(call("teleport", json!({})))
+        .await
+        .expect("result");
+    assert_eq!(
+        error_object(&unknown)["code"],
+        "invalid_arguments",
+        "a name that is no tool is an argument error"
+    );
+    client.cancel().await.expect("close the session");
+}
+
+/// A stand-in host for the tool-access exchange: it records the session announcement and each
+/// call's claimed access, and after the first call tells the client that the side panel chose
+/// Ask (`{"type": "access"}`).
+async fn start_access_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
+    std::fs::create_dir_all(socket_path.parent().expect("folder")).expect("folder");
+    let listener = UnixListener::bind(socket_path).expect("bind the fake host");
+    let (seen_sender, seen) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let Ok((stream, _)) = listener.accept().await else {
+            return;
+        };
+        let (read_half, mut write_half) = stream.into_split();
+        let ready = json!({"type": "ready", "browser": "firefox", "extensionVersion": "0.1.0"});
+        let _ = write_half.write_all(format!("{ready}\n").as_bytes()).await;
+        let mut lines = BufReader::new(read_half).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let _ = seen_sender.send(message.clone());
+            if message["type"] != "call" {
+                continue;
+            }
+            let answer =
+                json!({"type": "result", "id": message["id"], "ok": true, "result": {"tabs": []}});
+            let _ = write_half.write_all(format!("{answer}\n").as_bytes()).await;
+            let access = json!({"type": "access", "access": {"tier": "ask", "dev": false}});
+            let _ = write_half.write_all(format!("{access}\n").as_bytes()).await;
+        }
+    });
+    seen
+}
+
+/// The test's MCP client: it counts notifications/tools/list_changed.
+#[derive(Clone, Default)]
+struct ListChangeCounter(std::sync::Arc<tokio::sync::Notify>);
+
+impl rmcp::ClientHandler for ListChangeCounter {
+    async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
+        self.0.notify_one();
+    }
+}
+
+#[tokio::test]
+async fn the_session_is_announced_and_the_side_panels_tier_changes_the_listed_tools() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let socket_path = folder.path().join("host.sock");
+    let mut seen = start_access_host(&socket_path).await;
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+    command
+        .args(["mcp", "--tier", "mid", "--dev"])
+        .env("ALLWRIGHT_SOCKET", &socket_path);
+    let (transport, _stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn allwright mcp");
+    let counter = ListChangeCounter::default();
+    let client = tokio::time::timeout(PATIENCE, counter.clone().serve(transport))
+        .await
+        .expect("initialize in time")
+        .expect("MCP initialize");
+    assert_eq!(
+        client
+            .peer_info()
+            .and_then(|info| info.capabilities.tools.clone())
+            .and_then(|tools| tools.list_changed),
+        Some(true),
+        "the server says its tool list can change"
+    );
+    // Right after initialize, before any call: the session, with the client's name.
+    let session = tokio::time::timeout(PATIENCE, seen.recv())
+        .await
+        .expect("the session in time")
+        .expect("a message");
+    assert_eq!(session["type"], "session", "{session}");
+    assert_eq!(session["access"], json!({"tier": "mid", "dev": true}));
+    assert!(
+        session["client"]
+            .as_str()
+            .is_some_and(|name| !name.is_empty()),
+        "the MCP client's name: {session}"
+    );
+    let mid_dev: Vec<String> = client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert!(mid_dev.contains(&"get_frames".to_owned()) && mid_dev.contains(&"hover".to_owned()));
+
+    // A call carries the access the server lists tools for; the host then says the panel chose Ask.
+    let result = client
+        .call_tool(call("list_tabs", json!({})))
+        .await
+        .expect("list_tabs");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let forwarded = tokio::time::timeout(PATIENCE, seen.recv())
+        .await
+        .expect("the call in time")
+        .expect("a message");
+    assert_eq!(forwarded["type"], "call");
+    assert_eq!(forwarded["access"], json!({"tier": "mid", "dev": true}));
+    tokio::time::timeout(PATIENCE, counter.0.notified())
+        .await
+        .expect("notifications/tools/list_changed after the panel's change");
+    let ask: Vec<String> = client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert_eq!(
+        ask,
+        [
+            "get_accessibility_tree",
+            "iframe_read",
+            "accessibility_snapshot",
+            "screenshot",
+            "scroll",
+            "wait_for_stable",
+            "list_tabs"
+        ]
+    );
+    let refused = client
+        .call_tool(call("hover", json!({"ref_id": "ref_1"})))
+        .await
+        .expect("result");
+    assert_eq!(error_object(&refused)["code"], "not_in_tier");
     client.cancel().await.expect("close the session");
 }
 
@@ -573,7 +746,7 @@ fn the_checked_in_tool_contract_is_what_the_table_generates() {
 #[tokio::test]
 async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
     let folder = tempfile::tempdir().expect("temp dir");
-    // Dev mode lists every tool of the extension's contract (execute_js is Dev-only).
+    // Full with Dev mode lists every tool of the contract.
     let client = start_mcp(&folder.path().join("nobody.sock"), &["--dev"]).await;
     let tools = client.list_all_tools().await.expect("tools/list");
     let mut from_mcp = serde_json::Map::new();

@@ -139,7 +139,9 @@ async fn a_second_client_is_told_busy_and_closed() {
 async fn a_client_can_take_over_after_the_first_one_leaves() {
     let (mut host, first) = ready_host().await;
     drop(first);
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The extension hears that the session ended (the side panel shows no MCP client).
+    let (ended, _) = host.receive_message().await;
+    assert_eq!(ended, json!({"type": "sessionEnded"}));
     let mut next = SocketClient::connect(&host.socket_path).await;
     assert_eq!(
         next.receive().await.expect("ready")["type"],
@@ -266,4 +268,43 @@ async fn unknown_extension_messages_are_ignored() {
     host.send(&json!({"type": "result", "id": call["id"], "ok": true, "result": {}}))
         .await;
     assert_eq!(client.receive().await.expect("result")["id"], "after");
+}
+
+#[tokio::test]
+async fn sessions_access_changes_and_a_leaving_client_are_relayed() {
+    let (mut host, mut client) = ready_host().await;
+    client
+        .send(&json!({"type": "session", "access": {"tier": "compact", "dev": true}, "client": "claude-code"}))
+        .await;
+    let (session, _) = host.receive_message().await;
+    assert_eq!(
+        session,
+        json!({"type": "session", "access": {"tier": "compact", "dev": true}, "client": "claude-code"})
+    );
+    client
+        .send(&json!({"type": "call", "id": "c1", "tool": "list_tabs", "arguments": {}, "access": {"tier": "full", "dev": false}}))
+        .await;
+    let (call, _) = host.receive_message().await;
+    assert_eq!(
+        call["access"],
+        json!({"tier": "full", "dev": false}),
+        "the claimed access travels with the call (the extension does not trust it)"
+    );
+    // The side panel changed the access: the client hears it.
+    host.send(&json!({"type": "access", "access": {"tier": "ask", "dev": false}}))
+        .await;
+    assert_eq!(
+        client.receive().await.expect("access"),
+        json!({"type": "access", "access": {"tier": "ask", "dev": false}})
+    );
+    // An access that is no access is ignored, not relayed.
+    host.send(&json!({"type": "access", "access": {"tier": "root", "dev": true}}))
+        .await;
+    assert_eq!(
+        client.receive_within(Duration::from_millis(300)).await,
+        Err(())
+    );
+    drop(client);
+    let (ended, _) = host.receive_message().await;
+    assert_eq!(ended, json!({"type": "sessionEnded"}));
 }

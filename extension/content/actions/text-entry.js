@@ -89,10 +89,33 @@ function refuseReadOnlyField(field, refId) {
   }
 }
 
-/** The value a result may show: never a password. */
+/**
+ * The autocomplete tokens of fields whose text is a secret (HTML, "Autofill"): the side panel's
+ * call log never keeps what is typed into them, nor into a password input.
+ */
+const SENSITIVE_AUTOCOMPLETE_TOKENS = Object.freeze([
+  "current-password",
+  "new-password",
+  "cc-number",
+  "cc-csc",
+  "one-time-code",
+]);
+
+/**
+ * Whether the text typed into a field is a secret: a password or file input, or a field whose
+ * autocomplete names a password, a card number or code, or a one-time code. The result says so
+ * (`sensitive`), and the background's call log redacts the text unless it is false.
+ */
+function isSensitiveField(field) {
+  if (field.localName === "input" && (field.type === "password" || field.type === "file")) return true;
+  const tokens = (field.getAttribute("autocomplete") ?? "").toLowerCase().split(/\s+/);
+  return tokens.some((token) => SENSITIVE_AUTOCOMPLETE_TOKENS.includes(token));
+}
+
+/** The value a result may show: never a password or another secret. */
 function shownValue(field, kind) {
   if (kind === "contenteditable") return field.textContent;
-  if (field.localName === "input" && field.type === "password") return field.value === "" ? "" : "••••";
+  if (isSensitiveField(field)) return field.value === "" ? "" : "••••";
   return field.value;
 }
 
@@ -163,7 +186,7 @@ async function typeIntoField(located, text, clear, evidence, hints) {
   } else if (sanitized !== null && field.value === sanitized) {
     hints.push(`the ${field.type} input does not accept ${quote(intended)}; its value is ${quote(sanitized)}`);
   } else {
-    const shown = field.localName === "input" && field.type === "password" ? "••••" : field.value;
+    const shown = isSensitiveField(field) ? "••••" : field.value;
     hints.push(`the page changed the value back to ${quote(shown)}`);
   }
 }
@@ -186,7 +209,14 @@ async function prepareTextEntry(args, ax) {
 
 /** The result of type_ax, and of set_field before its `submit` field. */
 function textEntryResult({ description, located, evidence, hints }) {
-  return { ...description, kind: located.kind, value: shownValue(located.field, located.kind), evidence, hints };
+  return {
+    ...description,
+    kind: located.kind,
+    value: shownValue(located.field, located.kind),
+    sensitive: located.kind !== "contenteditable" && isSensitiveField(located.field),
+    evidence,
+    hints,
+  };
 }
 
 export async function typeText(args, ax) {

@@ -220,10 +220,13 @@ export function gatherFacts(options) {
           case "input": {
             const input = /** @type {HTMLInputElement} */ (element);
             const inputType = input.type;
-            // Password and file values are never read (only whether files are attached).
+            // Password and file values are never read (only whether files are attached), nor
+            // the values of fields whose autocomplete names a secret (a one-time code, a card
+            // number or code, a password in a text input): they would reach the agent's tree
+            // and the side panel's call log.
             if (inputType === "file") {
               if (input.files !== null && input.files.length > 0) flags |= FILES_ATTACHED;
-            } else if (inputType !== "password") {
+            } else if (inputType !== "password" && !hasSecretAutocomplete(input)) {
               value = add(input.value) + 1;
             }
             if (input.checked) flags |= CHECKED;
@@ -413,4 +416,12 @@ function rulesMentionContentVisibility(rules) {
     rules === null ||
     rules.some((rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue("content-visibility") !== "")
   );
+}
+
+/** The autocomplete tokens of secrets (HTML, "Autofill"); content/actions/text-entry.js too. */
+const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|cc-number|cc-csc|one-time-code)(\s|$)/i;
+
+/** @param {Element} element */
+function hasSecretAutocomplete(element) {
+  return SECRET_AUTOCOMPLETE.test(element.getAttribute("autocomplete") ?? "");
 }

@@ -31,7 +31,9 @@ test("chrome: MV3 module service worker, key, permissions, content scripts in ev
   assert.equal(manifest.key, identity.chromeKey);
   assert.deepEqual(manifest.background, { service_worker: "background/main.js", type: "module" });
   assert.equal(manifest.browser_specific_settings, undefined);
-  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "storage", "debugger"]);
+  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "storage", "debugger", "sidePanel"]);
+  assert.deepEqual(manifest.side_panel, { default_path: "panel/panel.html" });
+  assert.equal(manifest.sidebar_action, undefined);
   assert.deepEqual(manifest.host_permissions, ["<all_urls>"]);
   const [scripts] = manifest.content_scripts;
   assert.deepEqual(scripts.js, ["shared/messages.js", "content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
@@ -51,6 +53,8 @@ test("firefox: background scripts, gecko id, no Chrome-only keys or permissions"
   assert.equal(manifest.key, undefined);
   assert.equal(manifest.minimum_chrome_version, undefined);
   assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "storage"]);
+  assert.equal(manifest.sidebar_action.default_panel, "panel/panel.html");
+  assert.equal(manifest.side_panel, undefined, "Firefox's side panel is its sidebar_action");
   assert.ok(!manifest.permissions.includes("debugger"), "Firefox clicks stay synthetic: no debugger");
   assert.equal(manifest.content_scripts[0].match_origin_as_fallback, undefined);
   assert.deepEqual(docKeys(manifest), []);

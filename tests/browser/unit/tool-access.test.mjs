@@ -1,0 +1,61 @@
+// The tier gate (extension/background/tool-gate.js) and the call log's redaction
+// (extension/background/call-redaction.js), in Node: docs/protocol.md, "Tool access", and
+// docs/agent-tools.md, "Watching the agent".
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { accessRefusal, describeAccess, isListed } from "../../../extension/background/tool-gate.js";
+import { createRedactor, REDACTED } from "../../../extension/background/call-redaction.js";
+
+const contract = JSON.parse(
+  await readFile(new URL("../../../extension/shared/tool-contract.json", import.meta.url), "utf8"),
+);
+const listedFor = (access) => Object.keys(contract.tools).filter((name) => isListed(contract.tools[name], access));
+
+test("the gate lists what the contract's tiers and devTiers say, and refuses the rest with not_in_tier", () => {
+  const ask = { tier: "ask", dev: false };
+  assert.equal(accessRefusal(contract, "get_accessibility_tree", ask), null);
+  const refusal = accessRefusal(contract, "navigate", ask);
+  assert.equal(refusal.code, "not_in_tier");
+  assert.match(refusal.message, /navigate .*\(ask\)/);
+  assert.ok(refusal.hint.includes("side panel"));
+  assert.deepEqual(refusal.suggestions, listedFor(ask));
+  assert.ok(!refusal.suggestions.includes("navigate"));
+  // Dev mode adds execute_js and, in Mid, the Full fallbacks.
+  assert.equal(accessRefusal(contract, "execute_js", { tier: "full", dev: false })?.code, "not_in_tier");
+  assert.equal(accessRefusal(contract, "execute_js", { tier: "full", dev: true }), null);
+  assert.equal(accessRefusal(contract, "get_frames", { tier: "mid", dev: false })?.code, "not_in_tier");
+  assert.equal(accessRefusal(contract, "get_frames", { tier: "mid", dev: true }), null);
+  // Dev mode never opens Ask.
+  assert.equal(accessRefusal(contract, "execute_js", { tier: "ask", dev: true })?.code, "not_in_tier");
+  // A name that is no tool is left to argument validation.
+  assert.equal(accessRefusal(contract, "teleport", ask), null);
+  assert.equal(describeAccess({ tier: "mid", dev: true }), "mid + dev");
+});
+
+test("typed text is kept only when the result says the field was not sensitive", () => {
+  const redact = createRedactor();
+  const args = { ref_id: "ref_3", text: "hunter2-secret" };
+  assert.equal(redact.arguments("type_ax", args, undefined).text, REDACTED, "unknown while running");
+  assert.equal(redact.arguments("type_ax", args, { sensitive: true }).text, REDACTED);
+  assert.equal(redact.arguments("type_ax", args, { value: "x" }).text, REDACTED, "a result that does not say");
+  assert.equal(redact.arguments("set_field", args, { sensitive: false }).text, "hunter2-secret");
+  assert.equal(redact.result("iframe_type", { value: "hunter2-secret", sensitive: true }).value, REDACTED);
+  assert.equal(redact.arguments("navigate", { url: "https://example.com/" }, {}).url, "https://example.com/");
+});
+
+test("a secret typed once is scrubbed from everything logged after it; secret-named fields and images are not kept", () => {
+  const redact = createRedactor();
+  redact.remember("type_ax", { text: "424242-otp" }, undefined);
+  redact.remember("type_ax", { text: "ordinary words" }, { sensitive: false });
+  const tree = redact.result("get_accessibility_tree", {
+    tree: 'textbox "Code" value="424242-otp"\ntext "ordinary words"',
+  });
+  assert.equal(tree.tree, `textbox "Code" value="${REDACTED}"\ntext "ordinary words"`);
+  const fields = redact.arguments("custom", { newPassword: "p4ss", files: ["/etc/passwd"], label: "ok" }, {});
+  assert.deepEqual(fields, { newPassword: REDACTED, files: REDACTED, label: "ok" });
+  const shot = redact.result("screenshot", { data: "iVBORw0KGgo=", width: 2 });
+  assert.match(shot.data, /not logged: 12 base64 characters/);
+  const long = redact.result("get_accessibility_tree", { tree: "x".repeat(25_000) });
+  assert.ok(long.tree.length < 21_000 && long.tree.includes("5000 more characters"));
+});
