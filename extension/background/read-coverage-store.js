@@ -42,7 +42,13 @@ const area = api.storage?.session ?? memoryArea();
 
 // Reads and forgets arrive concurrently; running them one after another keeps each
 // read-modify-write whole (the same queue as csp-records.js).
+/** @type {Promise<unknown>} */
 let queue = Promise.resolve();
+/**
+ * @template T
+ * @param {() => Promise<T>} task
+ * @returns {Promise<T>}
+ */
 function serialized(task) {
   const run = queue.then(task);
   queue = run.then(
