@@ -554,11 +554,12 @@ pub async fn execute_js_is_refused_without_dev(browser: Browser) {
         .call("execute_js", json!({"code": "1"}))
         .await
         .expect_err("execute_js is Dev-only");
-    assert_eq!(refused.code(), "invalid_arguments", "{:?}", refused.0);
+    // A tool of the contract outside the session's access is refused as such, not as unknown.
+    assert_eq!(refused.code(), "not_in_tier", "{:?}", refused.0);
     assert!(
         refused.0["message"]
             .as_str()
-            .is_some_and(|message| message.contains("no tool \"execute_js\"")),
+            .is_some_and(|message| message.contains("execute_js is not available")),
         "{:?}",
         refused.0
     );
