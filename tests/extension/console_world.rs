@@ -5,16 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::devtools::DevTools;
-use crate::support::{fixtures, repository_root, Browser, Session};
-
-fn first_button_ref(tree: &str) -> String {
-    tree.lines()
-        .find(|line| line.trim_start().starts_with("button "))
-        .and_then(|line| line.split("[ref_").nth(1))
-        .and_then(|rest| rest.split(']').next())
-        .map(|number| format!("ref_{number}"))
-        .unwrap_or_else(|| panic!("no button in\n{tree}"))
-}
+use crate::support::{fixtures, reference_of, repository_root, Browser, Session};
 
 pub async fn lookup_names_live_in_the_content_script_world_only(session: &Session) {
     let browser = session.browser.name();
@@ -24,7 +15,7 @@ pub async fn lookup_names_live_in_the_content_script_world_only(session: &Sessio
         .as_str()
         .expect("tree")
         .to_owned();
-    let reference = first_button_ref(&tree);
+    let reference = reference_of(&tree, "button ");
 
     // The page's own world sees neither name.
     let seen_by_page = session

@@ -12,21 +12,12 @@ use std::time::Duration;
 use base64::Engine;
 use serde_json::{json, Value};
 
-use crate::support::{fixtures, repository_root, Browser, Session, PATIENCE};
+use crate::support::{fixtures, reference_of, repository_root, Browser, Session, PATIENCE};
 use crate::tiers::contract_tools;
 
 const PASSWORD: &str = "hunter2-Secret-Password";
 const ONE_TIME_CODE: &str = "Secret-Otp-424242";
 const VISIBLE_TEXT: &str = "visible search words";
-
-fn reference_of(tree: &str, line_start: &str) -> String {
-    tree.lines()
-        .find(|line| line.trim_start().starts_with(line_start))
-        .and_then(|line| line.split("[ref_").nth(1))
-        .and_then(|rest| rest.split(']').next())
-        .map(|number| format!("ref_{number}"))
-        .unwrap_or_else(|| panic!("no line starts with {line_start:?} in\n{tree}"))
-}
 
 /// Opens the panel's page in a background tab; returns its browsing context. Firefox's BiDi
 /// refuses to navigate a tab to a moz-extension: URL, so there the browser window itself (BiDi's

@@ -6,16 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::devtools::DevTools;
-use crate::support::{fixtures, strings, Browser, Session};
-
-fn reference_of(tree: &str, line_start: &str) -> String {
-    tree.lines()
-        .find(|line| line.trim_start().starts_with(line_start))
-        .and_then(|line| line.split("[ref_").nth(1))
-        .and_then(|rest| rest.split(']').next())
-        .map(|number| format!("ref_{number}"))
-        .unwrap_or_else(|| panic!("no line starts with {line_start:?} in\n{tree}"))
-}
+use crate::support::{fixtures, reference_of, strings, Browser, Session};
 
 pub async fn lookup_stale_refs_and_suggestions(session: &Session) {
     let browser = session.browser.name();

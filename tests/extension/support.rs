@@ -617,3 +617,14 @@ pub fn frame_id_in_snapshot(snapshot: &Value, suffix: &str) -> Option<i64> {
         .and_then(|context| context.rsplit(".frame-").next())
         .and_then(|number| number.parse().ok())
 }
+
+/// The `ref_N` on the first line of a text tree that starts (after its indent) with
+/// `line_start`, for example `button "Save"`.
+pub fn reference_of(tree: &str, line_start: &str) -> String {
+    tree.lines()
+        .find(|line| line.trim_start().starts_with(line_start))
+        .and_then(|line| line.split("[ref_").nth(1))
+        .and_then(|rest| rest.split(']').next())
+        .map(|number| format!("ref_{number}"))
+        .unwrap_or_else(|| panic!("no line starts with {line_start:?} in\n{tree}"))
+}
