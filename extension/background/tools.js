@@ -12,7 +12,8 @@ import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor } from "./snapshot-plan.js";
 import { listFrames } from "./frame-list.js";
-import { agentToolOfBridgeCall, isBridgeCall, runBridgeCall } from "./bridge.js";
+import { agentToolOfBridgeCall, isBridgeCall } from "./bridge.js";
+import { runLoggedBridgeCall } from "./bridge-call-log.js";
 import { getShadowDom, shadowDomQuery } from "./shadow-dom.js";
 import { executeJs } from "./execute-js.js";
 import { getAccessibilityTree, getFrames, iframeClick, iframeRead, iframeType } from "./frame-tools.js";
@@ -62,7 +63,7 @@ export async function runTool(tool, rawArguments, claimedAccess = null) {
   if (isBridgeCall(tool)) {
     const actingFor = agentToolOfBridgeCall(tool, rawArguments);
     if (actingFor !== null) await refuseOutsideAccess(actingFor);
-    return runBridgeCall(tool, rawArguments);
+    return runLoggedBridgeCall(tool, rawArguments, claimedAccess);
   }
   const logCallEnd = await logCallStart(tool, rawArguments, claimedAccess);
   try {

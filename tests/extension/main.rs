@@ -408,6 +408,11 @@ async fn run_tiers_and_panel(browser: Browser) {
     );
     panel::the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(&mut session).await;
     eprintln!(
+        "{}: panel::real_input_actions_are_listed_in_the_panel",
+        browser.name()
+    );
+    panel::real_input_actions_are_listed_in_the_panel(&mut session).await;
+    eprintln!(
         "{}: console_world::lookup_names_live_in_the_content_script_world_only",
         browser.name()
     );

@@ -13,7 +13,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 use crate::support::{fixtures, reference_of, repository_root, Browser, Session, PATIENCE};
-use crate::tiers::contract_tools;
+use crate::tiers::{contract_tools, RawClient};
 
 const PASSWORD: &str = "hunter2-Secret-Password";
 const ONE_TIME_CODE: &str = "Secret-Otp-424242";
@@ -486,4 +486,108 @@ async fn verbose_still_on(session: &Session, panel: &str) -> Value {
         )
         .await
         .expect("verbose state")
+}
+
+/// In a browser allwright launched, the MCP server clicks and hovers with real pointer input over
+/// WebDriver BiDi, and the extension sees only the bridge's begin and finish (or abort) of that
+/// input: the panel still lists the action, as click_ax, closed by the finish or the abort. The
+/// test speaks the bridge's calls itself over the local socket, as the MCP server would.
+pub async fn real_input_actions_are_listed_in_the_panel(session: &mut Session) {
+    let browser = session.browser.name();
+    session.stop_mcp().await;
+    let mut raw = RawClient::connect(session).await;
+    let page = fixtures().url("/pages/panel-login.html");
+    let navigated = raw
+        .call("b1", "navigate", json!({"url": page}), &Value::Null)
+        .await;
+    assert_eq!(navigated["ok"], json!(true), "{browser}: {navigated}");
+    let read = raw
+        .call(
+            "b2",
+            "get_accessibility_tree",
+            json!({"filter": "interactive"}),
+            &Value::Null,
+        )
+        .await;
+    let tree = read["result"]["tree"].as_str().expect("a tree").to_owned();
+    let button = reference_of(&tree, "button \"Sign in\"");
+    let begun = raw
+        .call(
+            "b3",
+            "bridge_begin_input",
+            json!({"ref_id": button, "kind": "click"}),
+            &Value::Null,
+        )
+        .await;
+    let token = begun["result"]["token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{browser}: no token in {begun}"))
+        .to_owned();
+    let finished = raw
+        .call(
+            "b4",
+            "bridge_finish_input",
+            json!({"token": token}),
+            &Value::Null,
+        )
+        .await;
+    assert_eq!(finished["ok"], json!(true), "{browser}: {finished}");
+    let begun = raw
+        .call(
+            "b5",
+            "bridge_begin_input",
+            json!({"ref_id": button, "kind": "click"}),
+            &Value::Null,
+        )
+        .await;
+    let token = begun["result"]["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    let aborted = raw
+        .call(
+            "b6",
+            "bridge_abort_input",
+            json!({"token": token}),
+            &Value::Null,
+        )
+        .await;
+    assert_eq!(
+        aborted["result"]["aborted"],
+        json!(true),
+        "{browser}: {aborted}"
+    );
+    drop(raw);
+
+    let panel = open_panel(session).await;
+    let listed = wait_in_panel(
+        session,
+        &panel,
+        &format!("(() => {{ const calls = {CALL_LIST}; return calls.length >= 4 && calls[0][1] !== 'running' && calls[1][1] !== 'running' ? calls.slice(0, 4) : false; }})()"),
+        "the two real-input clicks",
+    )
+    .await;
+    assert_eq!(
+        listed,
+        json!([
+            ["click_ax", "error"],
+            ["click_ax", "ok"],
+            ["get_accessibility_tree", "ok"],
+            ["navigate", "ok"]
+        ]),
+        "{browser}: the aborted click, the finished one, newest first"
+    );
+    let text = session
+        .evaluate_json_in(&panel, "document.getElementById('calls').textContent")
+        .await
+        .expect("the list's text");
+    assert!(
+        text.as_str().is_some_and(|text| text.contains("bidi")),
+        "{browser}: the entry says the input was real: {text}"
+    );
+    let (bidi, _) = session.bidi();
+    let _ = bidi
+        .command("browsingContext.close", json!({"context": panel}))
+        .await;
+    session.restart_mcp(&[]).await;
 }
