@@ -7,6 +7,8 @@
 //! is a branch of one `select!`.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -16,7 +18,10 @@ use tokio::sync::mpsc;
 
 use crate::local_socket::{self, LineError, LineReader, PrivateSocket};
 use crate::log;
-use crate::native_messaging::{NativeMessageReader, NativeMessageWriter, NativeMessagingError};
+use crate::native_messaging::{
+    NativeMessageReader, NativeMessageWriter, NativeMessagingError,
+    MAX_MESSAGE_FROM_EXTENSION_BYTES,
+};
 use crate::tool_error::ToolError;
 use crate::tools::ToolAccess;
 use crate::wire::{
@@ -97,10 +102,52 @@ enum ClientEvent {
     },
 }
 
+/// The most bytes the host keeps queued for a client that has not read them yet: two of the
+/// largest results the extension can send. A client that falls further behind (one that never
+/// reads) is disconnected rather than back-pressured, because back-pressure would stall the one
+/// relay task that also reads the browser's messages (docs/protocol.md, "Bounds and deadlines").
+pub const MAX_BYTES_QUEUED_FOR_CLIENT: usize = 2 * MAX_MESSAGE_FROM_EXTENSION_BYTES;
+
+/// The most calls one client may have in flight; more are answered `too_many_calls` at once, so
+/// a client that keeps sending without waiting cannot make the pending table or the queue to the
+/// extension grow without bound.
+pub const MAX_CALLS_IN_FLIGHT_PER_CLIENT: usize = 64;
+
+/// How many read messages a client's reader may have waiting for the relay: once full, the reader
+/// stops reading the socket, and the client's own writes block (back-pressure on calls).
+const CLIENT_EVENT_QUEUE: usize = 64;
+
 struct ActiveClient {
     generation: u64,
-    sender: mpsc::UnboundedSender<HostToClient>,
+    sender: mpsc::UnboundedSender<Vec<u8>>,
+    /// Bytes handed to the writer and not yet written to the socket.
+    queued_bytes: Arc<AtomicUsize>,
     writer_task: tokio::task::JoinHandle<()>,
+    reader_task: tokio::task::JoinHandle<()>,
+    /// Whether the client announced a session; a connection that never did (a second host
+    /// probing whether this one is alive) ends no session in the extension.
+    announced: bool,
+}
+
+impl ActiveClient {
+    /// Queues one line for the client; `false` when the client is too far behind.
+    fn queue(&self, message: &HostToClient) -> bool {
+        let mut line = match serde_json::to_vec(message) {
+            Ok(line) => line,
+            Err(error) => {
+                log!("cannot write a message for the client: {error}");
+                return true;
+            }
+        };
+        line.push(b'\n');
+        let size = line.len();
+        let queued = self.queued_bytes.fetch_add(size, Ordering::SeqCst) + size;
+        if queued > MAX_BYTES_QUEUED_FOR_CLIENT {
+            return false;
+        }
+        let _ = self.sender.send(line);
+        true
+    }
 }
 
 /// A call forwarded to the extension under the host's own id.
@@ -114,33 +161,74 @@ struct ExtensionHello {
     extension_version: String,
 }
 
-#[derive(Default)]
 struct RelayState {
     hello: Option<ExtensionHello>,
     client: Option<ActiveClient>,
     pending: HashMap<String, PendingCall>,
     next_host_call_id: u64,
     next_client_generation: u64,
+    to_extension: mpsc::UnboundedSender<HostToExtension>,
 }
 
 impl RelayState {
-    fn send_to_client(&self, generation: u64, message: HostToClient) {
-        if let Some(client) = self
-            .client
-            .as_ref()
-            .filter(|client| client.generation == generation)
-        {
-            let _ = client.sender.send(message);
+    fn new(to_extension: mpsc::UnboundedSender<HostToExtension>) -> Self {
+        Self {
+            hello: None,
+            client: None,
+            pending: HashMap::new(),
+            next_host_call_id: 0,
+            next_client_generation: 0,
+            to_extension,
         }
     }
 
-    fn send_ready(&self) {
-        if let (Some(client), Some(hello)) = (&self.client, &self.hello) {
-            let _ = client.sender.send(HostToClient::Ready {
-                browser: hello.browser.clone(),
-                extension_version: hello.extension_version.clone(),
-            });
+    fn current_generation(&self) -> Option<u64> {
+        self.client.as_ref().map(|client| client.generation)
+    }
+
+    fn send_to_client(&mut self, generation: u64, message: HostToClient) {
+        if self.current_generation() != Some(generation) {
+            return;
         }
+        let delivered = self
+            .client
+            .as_ref()
+            .is_some_and(|client| client.queue(&message));
+        if !delivered {
+            log!(
+                "client {generation} stopped reading: more than {MAX_BYTES_QUEUED_FOR_CLIENT} bytes wait for it; disconnecting it"
+            );
+            self.client_left(generation);
+        }
+    }
+
+    fn send_ready(&mut self) {
+        let (Some(generation), Some(hello)) = (self.current_generation(), &self.hello) else {
+            return;
+        };
+        let ready = HostToClient::Ready {
+            browser: hello.browser.clone(),
+            extension_version: hello.extension_version.clone(),
+        };
+        self.send_to_client(generation, ready);
+    }
+
+    /// The current client is gone (it closed, broke the protocol or stopped reading): its tasks
+    /// stop, its calls are forgotten (their results are dropped when they come), and the
+    /// extension hears that its session ended.
+    fn client_left(&mut self, generation: u64) {
+        if self.current_generation() != Some(generation) {
+            return;
+        }
+        if let Some(client) = self.client.take() {
+            client.writer_task.abort();
+            client.reader_task.abort();
+            if client.announced {
+                let _ = self.to_extension.send(HostToExtension::SessionEnded);
+            }
+        }
+        self.pending
+            .retain(|_, call| call.client_generation != generation);
     }
 
     /// Answers every call in flight with `extension_disconnected`: a call is never silently lost.
@@ -169,7 +257,10 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
         }
     }
     let socket_path = local_socket::default_socket_path();
-    let socket = PrivateSocket::bind(&socket_path)?;
+    let socket = PrivateSocket::bind(&socket_path).map_err(|refusal| {
+        log!("not starting: {refusal}");
+        refusal.to_string()
+    })?;
     log!("listening on {}", socket.path().display());
 
     let (extension_event_sender, mut extension_events) = mpsc::channel::<ExtensionEvent>(64);
@@ -203,10 +294,10 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
         Ok::<(), NativeMessagingError>(())
     });
 
-    let (client_event_sender, mut client_events) = mpsc::unbounded_channel::<ClientEvent>();
+    let (client_event_sender, mut client_events) = mpsc::channel::<ClientEvent>(CLIENT_EVENT_QUEUE);
     let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
-    let mut state = RelayState::default();
+    let mut state = RelayState::new(to_extension.clone());
 
     let outcome: Result<(), String> = loop {
         tokio::select! {
@@ -232,8 +323,8 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                 Some(ExtensionEvent::Message(ExtensionToHost::Access { access })) => {
                     // The person changed the tier in the side panel: the client lists tools for it.
                     log!("the side panel set the tool access to {}", access.describe());
-                    if let Some(client) = &state.client {
-                        let _ = client.sender.send(HostToClient::Access { access });
+                    if let Some(generation) = state.current_generation() {
+                        state.send_to_client(generation, HostToClient::Access { access });
                     }
                 }
                 Some(ExtensionEvent::Ended(Ok(()))) | None => {
@@ -248,7 +339,12 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
             },
             Some(event) = client_events.recv() => match event {
                 ClientEvent::Call { generation, id, tool, arguments, access } => {
-                    if state.client.as_ref().map(|client| client.generation) != Some(generation) {
+                    if state.current_generation() != Some(generation) {
+                        continue;
+                    }
+                    if state.pending.len() >= MAX_CALLS_IN_FLIGHT_PER_CLIENT {
+                        let answer = ToolResultMessage::from_outcome(id, Err(ToolError::too_many_calls(MAX_CALLS_IN_FLIGHT_PER_CLIENT)));
+                        state.send_to_client(generation, HostToClient::Result(answer));
                         continue;
                     }
                     state.next_host_call_id += 1;
@@ -257,8 +353,11 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     let _ = to_extension.send(HostToExtension::Call { id: host_call_id, tool, arguments, access });
                 }
                 ClientEvent::Session { generation, access, client } => {
-                    if state.client.as_ref().map(|client| client.generation) != Some(generation) {
+                    if state.current_generation() != Some(generation) {
                         continue;
+                    }
+                    if let Some(active) = state.client.as_mut() {
+                        active.announced = true;
                     }
                     log!("client {generation} starts a session: {} ({})", access.describe(), client.as_deref().unwrap_or("unnamed client"));
                     let _ = to_extension.send(HostToExtension::Session { access, client });
@@ -271,11 +370,9 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     }
                 }
                 ClientEvent::Gone { generation } => {
-                    if state.client.as_ref().map(|client| client.generation) == Some(generation) {
+                    if state.current_generation() == Some(generation) {
                         log!("client {generation} left");
-                        state.client = None;
-                        let _ = to_extension.send(HostToExtension::SessionEnded);
-                        state.pending.retain(|_, call| call.client_generation != generation);
+                        state.client_left(generation);
                     }
                 }
             },
@@ -292,14 +389,17 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
         }
     };
 
+    // The socket file goes first: a host the browser starts next must find the path free (a
+    // second host never replaces a live socket), while the connected client keeps its stream.
+    drop(socket);
     state.fail_pending_calls();
     if let Some(client) = state.client.take() {
         drop(client.sender);
-        // Let the writer deliver the last answers before the socket goes away.
+        client.reader_task.abort();
+        // Let the writer deliver the last answers before the process exits.
         let _ = tokio::time::timeout(Duration::from_secs(2), client.writer_task).await;
     }
     reader_task.abort();
-    drop(socket);
     match &outcome {
         Ok(()) => log!("exiting"),
         Err(error) => log!("exiting after an error: {error}"),
@@ -309,11 +409,7 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
 
 /// Takes a new connection: another user's is dropped, a second client is told `busy`, the first
 /// one becomes the client and gets `ready` at once if the extension has already said hello.
-fn accept_client(
-    state: &mut RelayState,
-    stream: UnixStream,
-    events: &mpsc::UnboundedSender<ClientEvent>,
-) {
+fn accept_client(state: &mut RelayState, stream: UnixStream, events: &mpsc::Sender<ClientEvent>) {
     if !local_socket::peer_is_same_user(&stream) {
         log!("refused a connection from another user");
         return;
@@ -332,19 +428,21 @@ fn accept_client(
     state.next_client_generation += 1;
     let generation = state.next_client_generation;
     let (read_half, mut write_half) = stream.into_split();
-    let (sender, mut outgoing) = mpsc::unbounded_channel::<HostToClient>();
+    let (sender, mut outgoing) = mpsc::unbounded_channel::<Vec<u8>>();
+    let queued_bytes = Arc::new(AtomicUsize::new(0));
+    let writer_queued_bytes = Arc::clone(&queued_bytes);
     let writer_task = tokio::spawn(async move {
-        while let Some(message) = outgoing.recv().await {
-            if local_socket::write_line(&mut write_half, &message)
-                .await
-                .is_err()
-            {
+        use tokio::io::AsyncWriteExt;
+        while let Some(line) = outgoing.recv().await {
+            let written = write_half.write_all(&line).await;
+            writer_queued_bytes.fetch_sub(line.len(), Ordering::SeqCst);
+            if written.is_err() || write_half.flush().await.is_err() {
                 return;
             }
         }
     });
     let events = events.clone();
-    tokio::spawn(async move {
+    let reader_task = tokio::spawn(async move {
         let mut reader = LineReader::new(read_half);
         loop {
             let event = match reader.read_message::<Value>().await {
@@ -376,7 +474,7 @@ fn accept_client(
                     }
                 }
                 Ok(None) | Err(LineError::Io(_) | LineError::TooLong) => {
-                    let _ = events.send(ClientEvent::Gone { generation });
+                    let _ = events.send(ClientEvent::Gone { generation }).await;
                     return;
                 }
                 Err(LineError::Unreadable { reason, .. }) => ClientEvent::Malformed {
@@ -385,7 +483,7 @@ fn accept_client(
                     reason,
                 },
             };
-            if events.send(event).is_err() {
+            if events.send(event).await.is_err() {
                 return;
             }
         }
@@ -394,7 +492,10 @@ fn accept_client(
     state.client = Some(ActiveClient {
         generation,
         sender,
+        queued_bytes,
         writer_task,
+        reader_task,
+        announced: false,
     });
     state.send_ready();
 }

@@ -254,12 +254,29 @@ async fn connect(
     session: ClientToHost,
     access: &Arc<watch::Sender<ToolAccess>>,
 ) -> Result<(Connection, HostReady), ToolError> {
+    local_socket::check_socket_before_connecting(socket_path)
+        .map_err(|refusal| ToolError::socket_not_private(refusal.message, refusal.hint))?;
     let stream = UnixStream::connect(socket_path).await.map_err(|error| {
         ToolError::not_connected(format!(
             "no allwright host is listening at {} ({error}): the browser with the extension is not running, or the extension has not connected yet",
             socket_path.display()
         ))
     })?;
+    // The server must be this user's own process before anything is sent to it (the session
+    // announcement names the client and its tier; calls carry page text).
+    if !local_socket::peer_is_same_user(&stream) {
+        return Err(ToolError::socket_not_private(
+            format!(
+                "the process listening on {} runs as another user; allwright sends it nothing",
+                socket_path.display()
+            ),
+            format!(
+                "Remove {} (or its folder) and restart the browser, or set {} to a path in a folder only you can use.",
+                socket_path.display(),
+                local_socket::SOCKET_ENVIRONMENT_VARIABLE
+            ),
+        ));
+    }
     let (read_half, writer) = stream.into_split();
     let mut reader = LineReader::new(read_half);
     let first = tokio::time::timeout(ready_timeout, reader.read_message::<HostToClient>()).await;

@@ -22,6 +22,8 @@ pub mod codes {
     pub const SCRIPT_FAILED: &str = "script_failed";
     pub const EXTENSION_DISCONNECTED: &str = "extension_disconnected";
     pub const NOT_CONNECTED: &str = "not_connected";
+    pub const SOCKET_NOT_PRIVATE: &str = "socket_not_private";
+    pub const TOO_MANY_CALLS: &str = "too_many_calls";
     /// A user prompt (`alert`, `confirm`, `prompt`) blocks the tab; only a launched or remote
     /// browser reports it (docs/protocol.md, "The browser bridge").
     pub const DIALOG_OPEN: &str = "dialog_open";
@@ -158,6 +160,22 @@ impl ToolError {
         Self::new(codes::NOT_CONNECTED, message).with_hint(
             "Open Chrome, Chromium or Firefox with the allwright extension loaded (run `allwright install` once so the browser can start the host), or start the server with `allwright mcp --launch chromium`.",
         )
+    }
+
+    /// The local socket's folder or file, or the process answering on it, is not this user's own
+    /// (docs/protocol.md, "Local socket safety"): the client refuses to talk to it.
+    pub fn socket_not_private(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self::new(codes::SOCKET_NOT_PRIVATE, message).with_hint(hint)
+    }
+
+    /// The client has this many calls in flight already (the host's bound, docs/protocol.md
+    /// "Bounds and deadlines"); the call was not sent to the browser.
+    pub fn too_many_calls(limit: usize) -> Self {
+        Self::new(
+            codes::TOO_MANY_CALLS,
+            format!("{limit} calls are already waiting for the browser; this one was not sent"),
+        )
+        .with_hint("Wait for the calls in flight to answer before sending more; this call did nothing and can be sent again.")
     }
 
     /// Something in the browser failed that the agent cannot fix by changing the call, or a

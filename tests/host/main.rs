@@ -11,4 +11,5 @@ mod launch;
 mod mcp;
 mod relay;
 mod self_contained;
+mod socket_safety;
 mod support;

@@ -15,7 +15,10 @@ use tokio::sync::mpsc;
 
 use crate::support::PATIENCE;
 
-async fn start_mcp(socket_path: &Path, extra_arguments: &[&str]) -> RunningService<RoleClient, ()> {
+pub async fn start_mcp(
+    socket_path: &Path,
+    extra_arguments: &[&str],
+) -> RunningService<RoleClient, ()> {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
     command
         .arg("mcp")
@@ -99,12 +102,12 @@ const FULL_TIER: [&str; 24] = [
     "close_tab",
 ];
 
-fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
+pub fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
     CallToolRequestParams::new(tool.to_owned())
         .with_arguments(arguments.as_object().cloned().expect("object arguments"))
 }
 
-fn error_object(result: &CallToolResult) -> &Value {
+pub fn error_object(result: &CallToolResult) -> &Value {
     assert_eq!(
         result.is_error,
         Some(true),

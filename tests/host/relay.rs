@@ -137,7 +137,12 @@ async fn a_second_client_is_told_busy_and_closed() {
 
 #[tokio::test]
 async fn a_client_can_take_over_after_the_first_one_leaves() {
-    let (mut host, first) = ready_host().await;
+    let (mut host, mut first) = ready_host().await;
+    first
+        .send(&json!({"type": "session", "access": {"tier": "full", "dev": false}, "client": "first"}))
+        .await;
+    let (started, _) = host.receive_message().await;
+    assert_eq!(started["type"], "session");
     drop(first);
     // The extension hears that the session ended (the side panel shows no MCP client).
     let (ended, _) = host.receive_message().await;

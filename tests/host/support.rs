@@ -39,6 +39,11 @@ impl HostUnderTest {
     pub async fn start() -> Self {
         let folder = tempfile::tempdir().expect("temp dir");
         let socket_path = folder.path().join("run").join("host.sock");
+        Self::start_at(folder, socket_path).await
+    }
+
+    /// A host listening on `socket_path` (inside `folder`, which lives as long as the host).
+    pub async fn start_at(folder: tempfile::TempDir, socket_path: PathBuf) -> Self {
         let log_path = folder.path().join("host.log");
         let mut child = Command::new(env!("CARGO_BIN_EXE_allwright"))
             .args([CHROME_EXTENSION_ORIGIN, "--parent-window=0"])
