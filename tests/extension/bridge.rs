@@ -524,7 +524,7 @@ impl LocalFirefox {
             .tempdir()
             .expect("temp dir");
         let root = folder.path();
-        for sub in ["home", "config", "cache", "data", "tmp", "run", "profile"] {
+        for sub in ["home", "config", "cache", "data", "tmp", "profile"] {
             std::fs::create_dir_all(root.join(sub)).expect("prepare folders");
         }
         let socket = root.join("run").join("host.sock");

@@ -175,7 +175,7 @@ impl Session {
             .tempdir()
             .expect("temp dir");
         let root = folder.path().to_path_buf();
-        for sub in ["tmp", "config", "cache", "home", "run"] {
+        for sub in ["tmp", "config", "cache", "home"] {
             std::fs::create_dir_all(root.join(sub)).expect("prepare folders");
         }
         let socket = root.join("run").join("host.sock");

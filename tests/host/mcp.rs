@@ -102,6 +102,16 @@ const FULL_TIER: [&str; 24] = [
     "close_tab",
 ];
 
+/// A temporary folder only this user can enter: the client refuses a socket in any other
+/// (docs/protocol.md, "Local socket safety").
+pub fn private_folder() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(folder.path(), std::fs::Permissions::from_mode(0o700))
+        .expect("make the folder private");
+    folder
+}
+
 pub fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
     CallToolRequestParams::new(tool.to_owned())
         .with_arguments(arguments.as_object().cloned().expect("object arguments"))
@@ -121,7 +131,7 @@ pub fn error_object(result: &CallToolResult) -> &Value {
 
 #[tokio::test]
 async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_text() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("host.sock");
     let mut calls = start_fake_host(&socket_path).await;
     let client = start_mcp(&socket_path, &[]).await;
@@ -202,7 +212,7 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
 
 #[tokio::test]
 async fn bad_arguments_come_back_as_invalid_arguments_without_reaching_the_host() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("host.sock");
     let mut calls = start_fake_host(&socket_path).await;
     let client = start_mcp(&socket_path, &["--tier", "compact"]).await;
@@ -262,7 +272,7 @@ async fn bad_arguments_come_back_as_invalid_arguments_without_reaching_the_host(
 
 #[tokio::test]
 async fn without_a_host_calls_fail_with_not_connected_and_a_hint() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("nobody-listens.sock");
     let client = start_mcp(&socket_path, &[]).await;
     let result = client
@@ -292,7 +302,7 @@ async fn without_a_host_calls_fail_with_not_connected_and_a_hint() {
 /// reaches the new host.
 #[tokio::test]
 async fn a_call_lost_with_the_host_fails_clearly_and_the_next_call_reaches_the_new_host() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("host.sock");
     let listener = UnixListener::bind(&socket_path).expect("bind");
     tokio::spawn(async move {
@@ -349,7 +359,7 @@ async fn a_call_lost_with_the_host_fails_clearly_and_the_next_call_reaches_the_n
 /// carrying invalid_arguments (a call that got through would fail with not_connected instead).
 #[tokio::test]
 async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_browser() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("nobody-listens.sock");
     let client = start_mcp(&socket_path, &[]).await;
 
@@ -489,7 +499,7 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
 /// that acts on the page is refused as unknown in this session.
 #[tokio::test]
 async fn a_screenshot_comes_back_as_an_image_block_then_its_facts() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("host.sock");
     let mut calls = start_fake_host(&socket_path).await;
     let client = start_mcp(&socket_path, &["--tier", "ask"]).await;
@@ -526,7 +536,7 @@ async fn a_screenshot_comes_back_as_an_image_block_then_its_facts() {
 
 #[tokio::test]
 async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("nobody-listens.sock");
     let client = start_mcp(&socket_path, &["--tier", "ask"]).await;
     let tools = client.list_all_tools().await.expect("tools/list");
@@ -622,7 +632,7 @@ impl rmcp::ClientHandler for ListChangeCounter {
 
 #[tokio::test]
 async fn the_session_is_announced_and_the_side_panels_tier_changes_the_listed_tools() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     let socket_path = folder.path().join("host.sock");
     let mut seen = start_access_host(&socket_path).await;
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
@@ -748,7 +758,7 @@ fn the_checked_in_tool_contract_is_what_the_table_generates() {
 /// and this checks the two writers of it against each other through the running server.
 #[tokio::test]
 async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
-    let folder = tempfile::tempdir().expect("temp dir");
+    let folder = private_folder();
     // Full with Dev mode lists every tool of the contract.
     let client = start_mcp(&folder.path().join("nobody.sock"), &["--dev"]).await;
     let tools = client.list_all_tools().await.expect("tools/list");
