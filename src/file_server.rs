@@ -1,12 +1,17 @@
 //! A tiny HTTP server on 127.0.0.1 for `allwright snapshot FILE`: content scripts do not run on
 //! file:// pages by default, so a local file is served over http from its own folder (relative
-//! links, styles and frames keep working). GET and HEAD only; nothing outside the folder.
+//! links, styles and frames keep working). GET and HEAD only, and only the files the page
+//! references below its folder ([`ServedFiles`]): no dotfile, nothing above the folder, nothing
+//! else in it.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
+
+use crate::served_files::{percent_decode, ServedFiles};
 
 /// A running server; dropping it stops it.
 pub struct LocalFileServer {
@@ -21,11 +26,15 @@ impl Drop for LocalFileServer {
 }
 
 impl LocalFileServer {
-    /// Serves `folder` on a free port.
-    pub async fn start(folder: &Path) -> Result<Self, String> {
+    /// Serves `file` (canonical) and what it references below its folder, on a free port.
+    pub async fn start_for_file(file: &Path) -> Result<Self, String> {
+        let folder = file
+            .parent()
+            .ok_or_else(|| format!("{} has no parent folder", file.display()))?;
         let root = folder
             .canonicalize()
             .map_err(|error| format!("cannot serve {}: {error}", folder.display()))?;
+        let served = Arc::new(ServedFiles::collect(&root, file));
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .map_err(|error| format!("cannot start the local file server: {error}"))?;
@@ -35,9 +44,9 @@ impl LocalFileServer {
             .port();
         let task = tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let root = root.clone();
+                let served = Arc::clone(&served);
                 tokio::spawn(async move {
-                    let _ = serve_one(stream, &root).await;
+                    let _ = serve_one(stream, &served).await;
                 });
             }
         });
@@ -55,7 +64,7 @@ impl LocalFileServer {
     }
 }
 
-async fn serve_one(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
+async fn serve_one(mut stream: TcpStream, served: &ServedFiles) -> std::io::Result<()> {
     let mut request = Vec::new();
     let mut buffer = [0u8; 4096];
     while !request.windows(4).any(|window| window == b"\r\n\r\n") {
@@ -69,7 +78,7 @@ async fn serve_one(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
     let mut parts = head.split_whitespace();
     let method = parts.next().unwrap_or_default().to_owned();
     let target = parts.next().unwrap_or("/").to_owned();
-    let (status, content_type, body) = match (method.as_str(), resolve(root, &target)) {
+    let (status, content_type, body) = match (method.as_str(), resolve(served, &target)) {
         ("GET" | "HEAD", Some(path)) => match tokio::fs::read(&path).await {
             Ok(bytes) => ("200 OK", content_type_of(&path), bytes),
             Err(_) => (
@@ -100,41 +109,11 @@ async fn serve_one(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
     stream.shutdown().await
 }
 
-/// Maps a request target to a file under `root`, or `None` for anything that would leave it.
-fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
+/// Maps a request target to a file that may be served, or `None` (404: the same answer for a
+/// forbidden file as for a missing one, so a page cannot probe what exists).
+fn resolve(served: &ServedFiles, target: &str) -> Option<std::path::PathBuf> {
     let path_part = target.split(['?', '#']).next().unwrap_or_default();
-    let decoded = percent_decode(path_part)?;
-    let mut path = root.to_path_buf();
-    for component in Path::new(decoded.trim_start_matches('/')).components() {
-        match component {
-            Component::Normal(segment) => path.push(segment),
-            Component::CurDir => {}
-            _ => return None,
-        }
-    }
-    if path.is_dir() {
-        path.push("index.html");
-    }
-    // Symbolic links could still point outside; the canonical path must stay under the root.
-    let canonical = path.canonicalize().ok()?;
-    canonical.starts_with(root).then_some(canonical)
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' {
-            let hex = text.get(index + 1..index + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            index += 3;
-        } else {
-            out.push(bytes[index]);
-            index += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    served.lookup(&percent_decode(path_part)?)
 }
 
 fn percent_encode_segment(segment: &str) -> String {
@@ -180,13 +159,83 @@ mod tests {
         let root = tempfile::tempdir().expect("temp dir");
         let root_path = root.path().canonicalize().expect("canonical");
         std::fs::write(root_path.join("page one.html"), "<p>x</p>").expect("write");
+        let served = ServedFiles::collect(&root_path, &root_path.join("page one.html"));
         assert_eq!(
-            resolve(&root_path, "/page%20one.html?x=1"),
+            resolve(&served, "/page%20one.html?x=1"),
             Some(root_path.join("page one.html"))
         );
-        assert_eq!(resolve(&root_path, "/../etc/passwd"), None);
-        assert_eq!(resolve(&root_path, "/%2e%2e/etc/passwd"), None);
-        assert_eq!(resolve(&root_path, "/missing.html"), None);
+        assert_eq!(resolve(&served, "/../etc/passwd"), None);
+        assert_eq!(resolve(&served, "/%2e%2e/etc/passwd"), None);
+        assert_eq!(resolve(&served, "/missing.html"), None);
         assert_eq!(percent_encode_segment("page one.html"), "page%20one.html");
+    }
+
+    /// Sends one raw request line (bytes as given: no client normalises `%2e%2e` or `..` away)
+    /// and returns the status code.
+    async fn status_of(port: u16, target: &str) -> u16 {
+        let mut stream = TcpStream::connect(("127.0.0.1", port))
+            .await
+            .expect("connect");
+        stream
+            .write_all(format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
+            .await
+            .expect("request");
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).await.expect("response");
+        let text = String::from_utf8_lossy(&response);
+        text.split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .expect("a status line")
+    }
+
+    #[tokio::test]
+    async fn over_http_only_the_page_and_what_it_references_are_served() {
+        let temporary = tempfile::tempdir().expect("temp dir");
+        let top = temporary.path().canonicalize().expect("canonical");
+        let folder = top.join("downloads");
+        std::fs::create_dir_all(folder.join(".git")).expect("folders");
+        std::fs::create_dir_all(folder.join("assets")).expect("folders");
+        std::fs::create_dir_all(top.join("private")).expect("folders");
+        std::fs::write(top.join("outside.txt"), "above the folder").expect("file");
+        std::fs::write(top.join("private/key.txt"), "secret").expect("file");
+        std::fs::write(
+            folder.join("page.html"),
+            r#"<img src="assets/logo.png"><img src="link-out/key.txt"><img src=".env">"#,
+        )
+        .expect("page");
+        std::fs::write(folder.join("assets/logo.png"), "png").expect("file");
+        std::fs::write(folder.join(".env"), "TOKEN=1").expect("file");
+        std::fs::write(folder.join(".git/config"), "[core]").expect("file");
+        std::fs::write(folder.join("other-download.pdf"), "%PDF").expect("file");
+        std::os::unix::fs::symlink(top.join("private"), folder.join("link-out")).expect("symlink");
+        std::os::unix::fs::symlink(top.join("outside.txt"), folder.join("assets/out.txt"))
+            .expect("symlink");
+
+        let server = LocalFileServer::start_for_file(&folder.join("page.html"))
+            .await
+            .expect("start");
+        let port = server.port;
+        assert_eq!(status_of(port, "/page.html").await, 200);
+        assert_eq!(status_of(port, "/assets/logo.png").await, 200);
+        for forbidden in [
+            "/.env",
+            "/%2eenv",
+            "/.git/config",
+            "/%2Egit/config",
+            "/assets/../.env",
+            "/../outside.txt",
+            "/%2e%2e/outside.txt",
+            "/assets/%2e%2e/%2e%2e/outside.txt",
+            "/..%2foutside.txt",
+            "/link-out/key.txt",
+            "/assets/out.txt",
+            "/other-download.pdf",
+            "/",
+            "//etc/passwd",
+            "/%2fetc%2fpasswd",
+        ] {
+            assert_eq!(status_of(port, forbidden).await, 404, "{forbidden}");
+        }
     }
 }

@@ -18,6 +18,7 @@ mod logging;
 mod mcp;
 mod native_messaging;
 mod screenshot;
+mod served_files;
 mod snapshot_command;
 mod tool_error;
 mod tools;

@@ -106,14 +106,11 @@ async fn page_url(target: &str) -> Result<(String, Option<LocalFileServer>), Str
     let absolute = path
         .canonicalize()
         .map_err(|error| format!("cannot read {target}: {error}"))?;
-    let folder = absolute
-        .parent()
-        .ok_or_else(|| format!("{target} has no parent folder"))?;
     let file_name = absolute
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let server = LocalFileServer::start(folder).await?;
+    let server = LocalFileServer::start_for_file(&absolute).await?;
     let url = server.url_of(&file_name);
     log!("serving {} at {url}", absolute.display());
     Ok((url, Some(server)))
