@@ -196,3 +196,123 @@ async fn mcp_launch_chromium_serves_tools_and_cleans_up() {
 async fn mcp_launch_firefox_serves_tools_and_cleans_up() {
     mcp_session_through_the_stand_in("firefox", "firefox").await;
 }
+
+/// The TCP sockets listening in the processes whose environment names `marker` (the launcher's
+/// own temporary folder, which chromedriver, the browser and its children inherit), as
+/// `(address, port)` from /proc/net/tcp and /proc/net/tcp6.
+fn listening_sockets_of_processes_marked(marker: &str) -> Vec<(String, u16)> {
+    let mut inodes = std::collections::HashSet::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let pid_folder = entry.path();
+        let Ok(environment) = std::fs::read(pid_folder.join("environ")) else {
+            continue;
+        };
+        if !String::from_utf8_lossy(&environment).contains(marker) {
+            continue;
+        }
+        let Ok(descriptors) = std::fs::read_dir(pid_folder.join("fd")) else {
+            continue;
+        };
+        for descriptor in descriptors.flatten() {
+            if let Ok(target) = std::fs::read_link(descriptor.path()) {
+                let target = target.to_string_lossy().into_owned();
+                if let Some(inode) = target
+                    .strip_prefix("socket:[")
+                    .and_then(|rest| rest.strip_suffix(']'))
+                {
+                    inodes.insert(inode.to_owned());
+                }
+            }
+        }
+    }
+    let mut listening = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let text = std::fs::read_to_string(table).unwrap_or_default();
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // sl, local_address, rem_address, st, tx:rx, tr:when, retrnsmt, uid, timeout, inode
+            if fields.len() < 10 || fields[3] != "0A" || !inodes.contains(fields[9]) {
+                continue;
+            }
+            let (address, port) = fields[1].split_once(':').expect("address:port");
+            listening.push((
+                address.to_owned(),
+                u16::from_str_radix(port, 16).expect("hex port"),
+            ));
+        }
+    }
+    listening
+}
+
+/// 127.0.0.1 as /proc/net/tcp prints it (little-endian hex), and ::1 as /proc/net/tcp6 does.
+const LOOPBACK_V4: &str = "0100007F";
+const LOOPBACK_V6: &str = "00000000000000000000000001000000";
+
+/// `allwright mcp --launch`: every debugging endpoint of the launched browser and its driver
+/// (chromedriver's WebDriver port and Chromium's DevTools port; Firefox's remote agent) listens
+/// on loopback only (docs/protocol.md, "Debugging endpoints of --launch").
+async fn launched_debugging_endpoints_listen_on_loopback_only(
+    browser_flag: &str,
+    extension_flavour: &str,
+    expected_at_least: usize,
+) {
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::TokioChildProcess;
+    use rmcp::ServiceExt;
+
+    let folder = tempfile::tempdir().expect("temp dir");
+    let extension = folder.path().join("extension");
+    write_stand_in_extension(&extension, extension_flavour);
+    let temporary = folder.path().join("tmp");
+    std::fs::create_dir_all(&temporary).expect("tmp");
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+    command
+        .args(["mcp", "--launch", browser_flag, "--headless", "--extension"])
+        .arg(&extension)
+        .env("TMPDIR", &temporary);
+    let (transport, _stderr) = TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn allwright mcp --launch");
+    let client = tokio::time::timeout(std::time::Duration::from_secs(60), ().serve(transport))
+        .await
+        .expect("initialize in time")
+        .expect("MCP initialize");
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("get_accessibility_tree")
+                .with_arguments(json!({}).as_object().cloned().expect("object")),
+        )
+        .await
+        .expect("tools/call");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+
+    let listening =
+        listening_sockets_of_processes_marked(&temporary.to_string_lossy().into_owned());
+    eprintln!("{browser_flag}: listening sockets of the launched processes: {listening:?}");
+    assert!(
+        listening.len() >= expected_at_least,
+        "{browser_flag}: expected at least {expected_at_least} debugging endpoint(s), found {listening:?}"
+    );
+    for (address, port) in &listening {
+        assert!(
+            address == LOOPBACK_V4 || address == LOOPBACK_V6,
+            "{browser_flag}: port {port} listens on {address}, not on loopback"
+        );
+    }
+    client.cancel().await.expect("close the session");
+}
+
+#[tokio::test]
+#[ignore = "starts Chromium through chromedriver"]
+async fn mcp_launch_chromium_debugging_endpoints_listen_on_loopback_only() {
+    // chromedriver's WebDriver port and Chromium's DevTools port.
+    launched_debugging_endpoints_listen_on_loopback_only("chromium", "chrome", 2).await;
+}
+
+#[tokio::test]
+#[ignore = "starts Firefox"]
+async fn mcp_launch_firefox_debugging_endpoints_listen_on_loopback_only() {
+    // Firefox's remote agent (WebDriver BiDi).
+    launched_debugging_endpoints_listen_on_loopback_only("firefox", "firefox", 1).await;
+}
