@@ -86,6 +86,7 @@ enum ClientEvent {
         tool: String,
         arguments: Value,
         access: Option<ToolAccess>,
+        wait_ms: Option<u64>,
     },
     Session {
         generation: u64,
@@ -154,6 +155,35 @@ impl ActiveClient {
 struct PendingCall {
     client_generation: u64,
     client_call_id: String,
+    tool: String,
+    /// When the host answers `timeout` itself if the extension has not answered.
+    deadline: tokio::time::Instant,
+}
+
+/// The host answers a call this long before its client stops waiting, so the client always
+/// hears the host's answer and never a late one (docs/protocol.md, "Bounds and deadlines").
+pub const HOST_MARGIN: Duration = Duration::from_secs(2);
+/// The background answers this long before the host's deadline.
+pub const BACKGROUND_MARGIN: Duration = Duration::from_secs(2);
+/// The wait assumed for a client that does not say how long it waits (`waitMs`): the MCP
+/// server's wait for tools without a budget of their own.
+const DEFAULT_CLIENT_WAIT: Duration = Duration::from_secs(60);
+/// The longest wait a client may ask for: the longest `timeoutMs` (120 s) plus room.
+const LONGEST_CLIENT_WAIT: Duration = Duration::from_secs(10 * 60);
+/// The shortest deadline the host and the background get, whatever the client's wait.
+const SHORTEST_DEADLINE: Duration = Duration::from_secs(1);
+
+/// The host's and the background's deadlines for a client that waits `wait_ms`.
+pub fn deadlines_for_client_wait(wait_ms: Option<u64>) -> (Duration, Duration) {
+    let wait = wait_ms
+        .map(Duration::from_millis)
+        .unwrap_or(DEFAULT_CLIENT_WAIT)
+        .min(LONGEST_CLIENT_WAIT);
+    let host = wait.saturating_sub(HOST_MARGIN).max(SHORTEST_DEADLINE);
+    let background = host
+        .saturating_sub(BACKGROUND_MARGIN)
+        .max(SHORTEST_DEADLINE);
+    (host, background)
 }
 
 struct ExtensionHello {
@@ -231,6 +261,34 @@ impl RelayState {
             .retain(|_, call| call.client_generation != generation);
     }
 
+    /// Answers the calls whose deadline passed with `timeout`; their late results are dropped.
+    fn fail_overdue_calls(&mut self) {
+        let now = tokio::time::Instant::now();
+        let overdue: Vec<String> = self
+            .pending
+            .iter()
+            .filter(|(_, call)| call.deadline <= now)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in overdue {
+            if let Some(call) = self.pending.remove(&id) {
+                log!(
+                    "call {id} ({}) passed its deadline; answering timeout",
+                    call.tool
+                );
+                let answer = ToolResultMessage::from_outcome(
+                    call.client_call_id,
+                    Err(ToolError::timeout(format!(
+                        "{} got no answer from the browser in time",
+                        call.tool
+                    ))
+                    .with_hint("The page may be very large or busy. If the tool changes the page, read the page before repeating it: it may have taken effect. For snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id.")),
+                );
+                self.send_to_client(call.client_generation, HostToClient::Result(answer));
+            }
+        }
+    }
+
     /// Answers every call in flight with `extension_disconnected`: a call is never silently lost.
     fn fail_pending_calls(&mut self) {
         for (_, call) in std::mem::take(&mut self.pending) {
@@ -298,6 +356,8 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
     let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
     let mut state = RelayState::new(to_extension.clone());
+    let mut deadline_sweep = tokio::time::interval(Duration::from_millis(250));
+    deadline_sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
 
     let outcome: Result<(), String> = loop {
         tokio::select! {
@@ -338,7 +398,7 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                 Err(error) => log!("accept failed: {error}"),
             },
             Some(event) = client_events.recv() => match event {
-                ClientEvent::Call { generation, id, tool, arguments, access } => {
+                ClientEvent::Call { generation, id, tool, arguments, access, wait_ms } => {
                     if state.current_generation() != Some(generation) {
                         continue;
                     }
@@ -349,8 +409,15 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     }
                     state.next_host_call_id += 1;
                     let host_call_id = format!("h{}", state.next_host_call_id);
-                    state.pending.insert(host_call_id.clone(), PendingCall { client_generation: generation, client_call_id: id });
-                    let _ = to_extension.send(HostToExtension::Call { id: host_call_id, tool, arguments, access });
+                    let (host_deadline, background_budget) = deadlines_for_client_wait(wait_ms);
+                    state.pending.insert(host_call_id.clone(), PendingCall {
+                        client_generation: generation,
+                        client_call_id: id,
+                        tool: tool.clone(),
+                        deadline: tokio::time::Instant::now() + host_deadline,
+                    });
+                    let budget_ms = Some(background_budget.as_millis() as u64);
+                    let _ = to_extension.send(HostToExtension::Call { id: host_call_id, tool, arguments, access, budget_ms });
                 }
                 ClientEvent::Session { generation, access, client } => {
                     if state.current_generation() != Some(generation) {
@@ -384,6 +451,7 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                 };
                 break Err(format!("cannot write to the browser: {reason}"));
             }
+            _ = deadline_sweep.tick() => state.fail_overdue_calls(),
             _ = terminate.recv() => { log!("SIGTERM"); break Ok(()); }
             _ = interrupt.recv() => { log!("SIGINT"); break Ok(()); }
         }
@@ -454,12 +522,14 @@ fn accept_client(state: &mut RelayState, stream: UnixStream, events: &mpsc::Send
                             tool,
                             arguments,
                             access,
+                            wait_ms,
                         }) => ClientEvent::Call {
                             generation,
                             id,
                             tool,
                             arguments,
                             access,
+                            wait_ms,
                         },
                         Ok(ClientToHost::Session { access, client }) => ClientEvent::Session {
                             generation,

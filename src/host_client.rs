@@ -220,6 +220,7 @@ impl HostClient {
                 tool: tool.to_owned(),
                 arguments,
                 access: Some(self.access()),
+                wait_ms: Some(timeout.as_millis() as u64),
             };
             if local_socket::write_line(&mut connection.writer, &message)
                 .await

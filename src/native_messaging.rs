@@ -307,6 +307,7 @@ mod tests {
             tool: "navigate".into(),
             arguments: json!({"url": "about:blank"}),
             access: None,
+            budget_ms: None,
         };
         let framed = encode_for_browser(&small, "s").expect("encode");
         let mut buffer = framed;
@@ -324,6 +325,7 @@ mod tests {
             tool: "type_ax".into(),
             arguments: json!({"text": big_text}),
             access: None,
+            budget_ms: None,
         };
         let mut buffer = encode_for_browser(&big, "series-9").expect("encode");
         let mut joined = String::new();

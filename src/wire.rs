@@ -42,6 +42,10 @@ pub enum HostToExtension {
         /// the tool against its own active access (docs/protocol.md, "Tool access").
         #[serde(skip_serializing_if = "Option::is_none")]
         access: Option<ToolAccess>,
+        /// How long the background may work on this call before it answers `timeout` itself:
+        /// the host's own deadline minus a margin (docs/protocol.md, "Bounds and deadlines").
+        #[serde(rename = "budgetMs", skip_serializing_if = "Option::is_none")]
+        budget_ms: Option<u64>,
     },
     /// An MCP session started: its client's tier and Dev mode become the active access, and the
     /// side panel shows which client it is.
@@ -73,6 +77,10 @@ pub enum ClientToHost {
         /// The access the client lists tools for (passed on, never trusted).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         access: Option<ToolAccess>,
+        /// How long the client waits for the result; the host answers `timeout` before that
+        /// (docs/protocol.md, "Bounds and deadlines").
+        #[serde(rename = "waitMs", default, skip_serializing_if = "Option::is_none")]
+        wait_ms: Option<u64>,
     },
     /// Sent once per connection, right after `ready`: the session's `--tier`/`--dev` and the
     /// MCP client's name (its `clientInfo`), when it has already initialized.
@@ -178,6 +186,7 @@ mod tests {
             tool: "navigate".into(),
             arguments: json!({"url": "about:blank"}),
             access: None,
+            budget_ms: None,
         };
         assert_eq!(
             serde_json::to_value(&call).expect("json"),
@@ -242,6 +251,7 @@ mod tests {
             tool: "list_tabs".into(),
             arguments: json!({}),
             access: Some(ToolAccess::new(Tier::Full, true)),
+            budget_ms: None,
         };
         assert_eq!(
             serde_json::to_value(&call).expect("json")["access"],

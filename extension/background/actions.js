@@ -9,18 +9,13 @@ import { networkState, watchTab } from "./activity.js";
 import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
 import { dispatchTrustedClick } from "./trusted-input.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
-
-/** How long one content-side action may take (set_field waits for listboxes, for instance). */
-const ACTION_TIMEOUT_MS = 15_000;
+import { ACTION_TIMEOUT_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
 
 /** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
 
 /** After other actions, how long the tab is watched for requests, tabs and navigations. */
 const SETTLE_MS = 200;
-
-/** How long an action that started a navigation waits for the new document to load. */
-const NAVIGATION_SETTLE_MS = 10_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

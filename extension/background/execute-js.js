@@ -18,12 +18,10 @@ import { api, BROWSER, fail } from "./platform.js";
 import { requireFrame, resolveTab } from "./frames.js";
 import { withDebugger } from "./debugger-session.js";
 import { pageScript } from "./page-script.js";
+import { DESCRIBE_BUDGET_MS } from "./budgets.js";
 
 /** The longest `value`, as JSON text (the tool's description promises it). */
 export const MAX_VALUE_CHARS = 100_000;
-
-/** What the debugger adds to the code's own time for describing its value. */
-const DESCRIBE_BUDGET_MS = 5_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

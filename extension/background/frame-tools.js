@@ -12,12 +12,7 @@ import { originOf } from "./frame-inventory.js";
 import { listFrames } from "./frame-list.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { withReadCoverage } from "./read-coverage-store.js";
-
-/** How long one frame may take to build its tree before the read gives up. */
-const TREE_TIMEOUT_MS = 60_000;
-
-/** How long get_frames waits for one frame's content script to answer (after injecting it). */
-const FRAME_PING_TIMEOUT_MS = 2_000;
+import { FRAME_PING_TIMEOUT_MS, TREE_TIMEOUT_MS } from "./budgets.js";
 
 /** The tab's live frames, depth-first from the top (frame-list.js). */
 export const framesOf = listFrames;

@@ -4,6 +4,7 @@
 
 import { api, fail, messages, ToolFailure } from "./platform.js";
 import { frameOf, listFrames } from "./frame-list.js";
+import { LAST_PROBE_BUDGET_MS, PROBE_AFTER_MS, PROBE_BUDGET_MS } from "./budgets.js";
 
 /**
  * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
@@ -52,21 +53,9 @@ export async function requireFrame(tabId, frameId) {
   });
 }
 
-/**
- * After this long without an answer, the frame is asked whether it runs at all (`ping`), and
- * again after each answered probe.
- */
-export const PROBE_AFTER_MS = 2_000;
-
-/**
- * How long a probe may go unanswered before the frame counts as blocked. Long enough for a frame
- * busy with a large tree (the 10k-element page takes about a second) to answer between its
- * tasks.
- */
-export const PROBE_BUDGET_MS = 8_000;
-
-/** At the deadline, how long the last probe may take. */
-export const LAST_PROBE_BUDGET_MS = 1_000;
+// The probe timings live with the other budgets (budgets.js, docs/protocol.md "Bounds and
+// deadlines"); they are re-exported for the modules that probe frames themselves.
+export { PROBE_AFTER_MS, PROBE_BUDGET_MS, LAST_PROBE_BUDGET_MS };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -135,7 +124,13 @@ async function answerOrBlocked(answer, deadline, frame) {
       await sleep(Math.min(PROBE_AFTER_MS, Math.max(0, deadline - Date.now())));
       if (!waiting) return;
       const lastChance = Date.now() >= deadline;
-      const state = await probe(frame, lastChance ? LAST_PROBE_BUDGET_MS : PROBE_BUDGET_MS);
+      // A probe never runs past the deadline by more than LAST_PROBE_BUDGET_MS, so one frame
+      // call ends at most FRAME_CALL_OVERRUN_MS after its deadline (budgets.js).
+      const remaining = deadline - Date.now();
+      const budget = lastChance
+        ? LAST_PROBE_BUDGET_MS
+        : Math.min(PROBE_BUDGET_MS, Math.max(LAST_PROBE_BUDGET_MS, remaining));
+      const state = await probe(frame, budget);
       if (!waiting) return;
       if (state !== "alive") throw pageBlockedFailure(frame.label, state);
       if (lastChance) throw timeoutFailure(frame.label);

@@ -8,6 +8,7 @@
 
 import { api, asToolError, messages } from "./platform.js";
 import { ChunkAssembler, ChunkError } from "./chunks.js";
+import { boundedReply, withinCallBudget } from "./call-deadline.js";
 
 /** Reconnect delays grow from the first to the last value, doubling. */
 const FIRST_RETRY_MS = 500;
@@ -106,7 +107,8 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
     let reply;
     try {
       const claimedAccess = messages.isToolAccess(call.access) ? call.access : null;
-      reply = messages.resultOk(call.id, await runTool(call.tool, call.arguments, claimedAccess));
+      const result = await withinCallBudget(call, () => runTool(call.tool, call.arguments, claimedAccess));
+      reply = boundedReply(messages.resultOk(call.id, result), call.tool);
     } catch (error) {
       reply = messages.resultError(call.id, asToolError(error));
     }

@@ -15,9 +15,7 @@ import {
   PROBE_BUDGET_MS,
   resolveTab,
 } from "./frames.js";
-
-/** How long a navigation may take before the call fails with `timeout`, unless the call says. */
-const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
+import { ABORT_GRACE_MS, DEFAULT_NAVIGATION_TIMEOUT_MS } from "./budgets.js";
 
 /**
  * One navigation waiting for its load.
@@ -25,13 +23,7 @@ const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
  *   settle: (error?: ToolFailure) => void}} Waiter
  */
 
-/**
- * How long an aborted load may be followed by its continuation. Firefox aborts and restarts a
- * load when it moves the tab to another process (the first attempt reports NS_BINDING_ABORTED,
- * "Error code 2152398850"), and a navigation we replaced reports its abort late; a load that is
- * really over (a download, a 204) has no continuation.
- */
-const ABORT_GRACE_MS = 2_000;
+// ABORT_GRACE_MS (budgets.js): how long an aborted load may be followed by its continuation.
 
 /** Browsers' texts for an aborted load: Chrome's, and Firefox's by name or by number. */
 const ABORTED = /ERR_ABORTED|NS_BINDING_ABORTED|2152398850/;

@@ -11,6 +11,7 @@
 // does the normal same-tab navigate path (navigation.js) run, which is what keeps the embedding
 // page in the tab's history.
 
+import { DRAFT_STATE_TIMEOUT_MS } from "./budgets.js";
 import { api, fail, messages } from "./platform.js";
 import { callFrame, resolveTab } from "./frames.js";
 import { framesOf } from "./frame-tools.js";
@@ -18,8 +19,8 @@ import { frameOf } from "./frame-list.js";
 import { navigate } from "./navigation.js";
 import { frameAndDescendants, matchingFrames } from "./frame-inventory.js";
 
-/** How long one frame may take to say whether it holds unsaved work. */
-const DRAFT_STATE_TIMEOUT_MS = 5_000;
+// DRAFT_STATE_TIMEOUT_MS (budgets.js): how long one frame may take to say whether it holds
+// unsaved work.
 
 /** The schemes a frame's URL must have to be opened as a page of its own. */
 const PROMOTABLE_SCHEMES = new Set(["http:", "https:", "file:"]);

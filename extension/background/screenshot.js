@@ -12,9 +12,7 @@
 import { api, fail, messages, ToolFailure } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
-
-/** How long a frame may take to scroll the element into view and measure it. */
-const ELEMENT_TIMEOUT_MS = 15_000;
+import { SCREENSHOT_ELEMENT_TIMEOUT_MS as ELEMENT_TIMEOUT_MS } from "./budgets.js";
 
 /** The picture's MIME type per `format`. */
 const MIME_TYPES = Object.freeze({ png: "image/png", jpeg: "image/jpeg" });

@@ -13,6 +13,7 @@
 // Firefox has no debugger for extensions: the content script reads the open roots of any frame
 // and names the closed hosts it could not enter (closed_shadow_root_unreachable).
 
+import { SHADOW_DOM_FRAME_TIMEOUT_MS } from "./budgets.js";
 import { BROWSER, fail, messages } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { withDebugger } from "./debugger-session.js";
@@ -25,9 +26,6 @@ import {
   pathInTree,
   shadowRootsUnder,
 } from "../shared/shadow-outline.js";
-
-/** How long the content script may take to read or mark (the contract gives the call a minute). */
-const FRAME_TIMEOUT_MS = 50_000;
 
 /**
  * @param {{ref_id?: string, maxChars: number, frameId?: number, tabId?: number}} args
@@ -120,7 +118,7 @@ function notAShadowHost(refId, path) {
 
 async function askFrame(tabId, frameId, tool, toolArguments) {
   return callFrame(tabId, frameId, messages.contentToolRequest(tool, toolArguments), {
-    deadline: Date.now() + FRAME_TIMEOUT_MS,
+    deadline: Date.now() + SHADOW_DOM_FRAME_TIMEOUT_MS,
     frameLabel: `frame ${frameId}`,
   });
 }

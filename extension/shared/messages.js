@@ -32,7 +32,8 @@
  *   |"closed_shadow_root_unreachable"|"not_a_shadow_host"|"invalid_selector"|"debugger_unavailable"
  *   |"script_error"|"execution_blocked"
  *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"
- *   |"not_in_tier"} ErrorCode
+ *   |"not_in_tier"
+ *   |"result_too_large"} ErrorCode
  */
 
 /**

@@ -116,8 +116,11 @@ pub enum HostWait {
 
 /// The wait of the tools that have no budget of their own.
 pub const ONE_MINUTE: HostWait = HostWait::Fixed(Duration::from_secs(60));
-/// The wait of the tools whose `timeoutMs` bounds their work in the browser.
-pub const OWN_BUDGET: HostWait = HostWait::TimeoutArgumentPlus(Duration::from_secs(10));
+/// The wait of the tools whose `timeoutMs` bounds their work in the browser. The margin covers
+/// the host's and the background's own margins (2 s each, src/host.rs) and what the background
+/// adds to `timeoutMs` (promote_iframe's frame check, a load's abort grace: up to 9 s,
+/// extension/background/budgets.js), so each hop's deadline exceeds the one it waits on.
+pub const OWN_BUDGET: HostWait = HostWait::TimeoutArgumentPlus(Duration::from_secs(15));
 
 /// The argument that carries a tool's own time budget, in milliseconds.
 const TIMEOUT_ARGUMENT: &str = "timeoutMs";
@@ -161,16 +164,16 @@ mod tests {
                 .host_wait(&arguments)
                 .as_millis()
         };
-        assert_eq!(wait("accessibility_snapshot", json!({})), 20_000);
-        assert_eq!(wait("wait_for_stable", json!({})), 20_000);
+        assert_eq!(wait("accessibility_snapshot", json!({})), 25_000);
+        assert_eq!(wait("wait_for_stable", json!({})), 25_000);
         assert_eq!(
             wait("accessibility_snapshot", json!({"timeoutMs": 500})),
-            10_500
+            15_500
         );
         for tool in ["navigate", "go_back", "new_tab"] {
-            assert_eq!(wait(tool, json!({})), 40_000, "{tool}");
+            assert_eq!(wait(tool, json!({})), 45_000, "{tool}");
         }
-        assert_eq!(wait("navigate", json!({"timeoutMs": 300_000})), 310_000);
+        assert_eq!(wait("navigate", json!({"timeoutMs": 300_000})), 315_000);
         for tool in [
             "get_accessibility_tree",
             "click_ax",

@@ -9,6 +9,8 @@
 //! - `contract`: `extension/shared/tool-contract.json`, the extension's copy of the contract.
 
 mod contract;
+#[cfg(test)]
+mod deadline_order;
 mod definition;
 mod keys;
 mod schema;

@@ -6,6 +6,7 @@
 //! (`cargo test --test host -- --ignored`).
 
 mod architecture;
+mod bounds;
 mod install;
 mod launch;
 mod mcp;

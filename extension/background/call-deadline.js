@@ -1,0 +1,66 @@
+// @ts-check
+// The background's side of "Bounds and deadlines" (docs/protocol.md): a call answers within the
+// budget the host gave it (`budgetMs`, two seconds before the host's own deadline), and no reply
+// larger than the host accepts is sent (`result_too_large` instead, naming the paging arguments).
+
+import { messages, ToolFailure } from "./platform.js";
+
+/**
+ * The largest reply, in UTF-8 bytes of its JSON, sent to the host: half of what the host reads
+ * from the extension (src/native_messaging.rs, MAX_MESSAGE_FROM_EXTENSION_BYTES, 64 MiB), so a
+ * reply always crosses in one message and the host's queue to its client stays small.
+ */
+export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Runs a call, answering `timeout` once the host's budget for it has passed. The tool's own work
+ * is not stopped by this (the browser has no way to cancel it); its late result is dropped here
+ * and stays visible in the side panel's call log.
+ * @template T
+ * @param {{tool: string, budgetMs?: unknown}} call
+ * @param {() => Promise<T>} run
+ * @returns {Promise<T>}
+ */
+export async function withinCallBudget(call, run) {
+  const budgetMs = call.budgetMs;
+  if (typeof budgetMs !== "number" || !Number.isInteger(budgetMs) || budgetMs <= 0) return run();
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
+  let timer;
+  /** @type {Promise<never>} */
+  const expiry = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const error = messages.toolError("timeout", `${call.tool} did not finish within ${budgetMs / 1000} s`, {
+        hint: "The page may be very large or busy. If the tool changes the page, read the page before repeating it: it may have taken effect.",
+      });
+      reject(new ToolFailure(error));
+    }, budgetMs);
+  });
+  try {
+    return await Promise.race([run(), expiry]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The reply itself, or a `result_too_large` error in its place when its JSON exceeds
+ * MAX_REPLY_BYTES.
+ * @param {{id: string, ok: boolean}} reply
+ * @param {string} tool
+ */
+export function boundedReply(reply, tool) {
+  if (!reply.ok) return reply;
+  const text = JSON.stringify(reply);
+  // A UTF-8 byte is at most three per UTF-16 unit; only a reply that may be too large is encoded.
+  if (text.length * 3 <= MAX_REPLY_BYTES || new TextEncoder().encode(text).length <= MAX_REPLY_BYTES) return reply;
+  return messages.resultError(
+    reply.id,
+    messages.toolError(
+      "result_too_large",
+      `the result of ${tool} is larger than ${MAX_REPLY_BYTES / 1024 / 1024} MiB`,
+      {
+        hint: "Read less at once: get_accessibility_tree and iframe_read with a smaller maxChars, a ref_id (one subtree) or filter: interactive, then page: 2, 3, …; get_shadow_dom with a smaller maxChars; screenshot without fullPage or of one ref_id.",
+      },
+    ),
+  );
+}
