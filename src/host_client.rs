@@ -169,6 +169,10 @@ impl HostClient {
                     return Ok(ready);
                 }
                 Err(error) if Instant::now() >= deadline => return Err(error),
+                // A socket that is not private stays so: waiting longer cannot help.
+                Err(error) if error.code == crate::tool_error::codes::SOCKET_NOT_PRIVATE => {
+                    return Err(error)
+                }
                 Err(_) => {
                     drop(slot);
                     tokio::time::sleep(Duration::from_millis(100)).await;

@@ -287,8 +287,7 @@ async fn launched_debugging_endpoints_listen_on_loopback_only(
         .expect("tools/call");
     assert_ne!(result.is_error, Some(true), "{result:?}");
 
-    let listening =
-        listening_sockets_of_processes_marked(&temporary.to_string_lossy().into_owned());
+    let listening = listening_sockets_of_processes_marked(&temporary.to_string_lossy());
     eprintln!("{browser_flag}: listening sockets of the launched processes: {listening:?}");
     assert!(
         listening.len() >= expected_at_least,

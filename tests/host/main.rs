@@ -12,5 +12,6 @@ mod launch;
 mod mcp;
 mod relay;
 mod self_contained;
+mod snapshot_files;
 mod socket_safety;
 mod support;
