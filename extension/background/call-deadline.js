@@ -3,7 +3,11 @@
 // budget the host gave it (`budgetMs`, two seconds before the host's own deadline), and no reply
 // larger than the host accepts is sent (`result_too_large` instead, naming the paging arguments).
 
-import { messages, ToolFailure } from "./platform.js";
+// Only the shared vocabulary, not platform.js (which needs the build's browser facts), so the
+// unit tests load this module as it is.
+import "../shared/messages.js";
+
+const messages = globalThis.allwrightMessages;
 
 /**
  * The largest reply, in UTF-8 bytes of its JSON, sent to the host: half of what the host reads
@@ -32,7 +36,8 @@ export async function withinCallBudget(call, run) {
       const error = messages.toolError("timeout", `${call.tool} did not finish within ${budgetMs / 1000} s`, {
         hint: "The page may be very large or busy. If the tool changes the page, read the page before repeating it: it may have taken effect.",
       });
-      reject(new ToolFailure(error));
+      // A structured error is what native.js's asToolError passes through unchanged.
+      reject(error);
     }, budgetMs);
   });
   try {
