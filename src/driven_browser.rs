@@ -321,7 +321,8 @@ async fn wait_for_new_socket(path: &Path, older: Option<(u64, u64)>) -> Result<(
             return Err(format!(
                 "the remote Firefox did not start allwright's native host on {} within {} s. That Firefox must run \
 as this user with `allwright install` done in its HOME (~/.mozilla/native-messaging-hosts/), and with the same \
-{SOCKET_ENVIRONMENT_VARIABLE} (or XDG_RUNTIME_DIR) as this command",
+{SOCKET_ENVIRONMENT_VARIABLE} (or XDG_RUNTIME_DIR) as this command; and if another browser's allwright host is \
+still running on that socket, the new host leaves it alone and exits (\"already running\"): close that browser first",
                 path.display(),
                 browser_launch::HOST_READY_TIMEOUT.as_secs()
             ));
