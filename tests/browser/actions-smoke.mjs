@@ -56,6 +56,7 @@ const CLICK_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>clic
   <input id="other" aria-label="Other">
   <button data-test-ref="hash" onclick="location.hash = 'moved'">Jump</button>
   <button data-test-ref="elsewhere" onclick="document.getElementById('log').textContent += 'x'">Log</button>
+  <button data-test-ref="elsewhere-attribute" onclick="document.getElementById('log').classList.toggle('flash')">Flash</button>
   <p id="log"></p>
   <button data-test-ref="controls" aria-controls="panel" onclick="document.getElementById('panel').hidden = false">Show panel</button>
   <div id="panel" hidden>Panel</div>
@@ -409,8 +410,14 @@ await check('click: handler changes the URL -> url_changed', async () => {
   assert.ok(result.evidence.includes('url_changed'), JSON.stringify(result.evidence));
 });
 
-await check('click: mutation elsewhere is a hint only', async () => {
+await check('click: text changed elsewhere is evidence (text_changed), its count a hint', async () => {
   const result = await succeed('click_element', { ref_id: 'elsewhere' });
+  assert.deepEqual(result.evidence, ['text_changed']);
+  assert.ok(result.hints.some((hint) => /^global_mutation: 1 mutations elsewhere/.test(hint)), JSON.stringify(result.hints));
+});
+
+await check('click: an attribute changed elsewhere is a hint only', async () => {
+  const result = await succeed('click_element', { ref_id: 'elsewhere-attribute' });
   assert.deepEqual(result.evidence, []);
   assert.ok(result.hints.some((hint) => /^global_mutation: 1 mutations elsewhere/.test(hint)), JSON.stringify(result.hints));
 });
@@ -427,7 +434,8 @@ await check('click: a microtask render (React 18) still counts as synchronous', 
 
 await check('click: inside an open shadow root, aria-controls resolved there -> local_mutation', async () => {
   const result = await succeed('click_element', { ref_id: 'shadow-button' });
-  assert.deepEqual(result.evidence, ['local_mutation']);
+  // The controlled span's text changed too, which is evidence wherever it is.
+  assert.deepEqual(result.evidence, ['local_mutation', 'text_changed']);
 });
 
 await check('click: an SVG element (no click()) gets a click event', async () => {
@@ -438,7 +446,8 @@ await check('click: an SVG element (no click()) gets a click event', async () =>
 
 await check('click: the target removes itself -> local_mutation, fallback refused', async () => {
   const result = await succeed('click_element', { ref_id: 'vanishing' });
-  assert.deepEqual(result.evidence, ['local_mutation']);
+  // The button's own text left the page with it.
+  assert.deepEqual(result.evidence, ['local_mutation', 'text_changed']);
   assert.equal(result.fallback.eligible, false);
   assert.match(result.fallback.reason, /left the page/);
 });
