@@ -246,6 +246,22 @@ const SELECT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sel
       }
     });
   </script>
+  <x-swatches><div role="option" data-value="r">Red</div><div role="option" data-value="g">Green</div></x-swatches>
+  <script>
+    // A web-component list whose options are light-DOM children slotted into a shadow listbox,
+    // choosing on mouseup as Shoelace does; a click event alone changes nothing.
+    customElements.define('x-swatches', class extends HTMLElement {
+      connectedCallback() {
+        const shadow = this.attachShadow({ mode: 'open' });
+        shadow.innerHTML = '<div role="listbox" data-test-ref="swatches" aria-label="Swatch"><slot></slot></div>';
+        shadow.firstChild.addEventListener('mouseup', (event) => {
+          const option = event.target.closest('[role=option]');
+          for (const other of this.children) other.setAttribute('aria-selected', String(other === option));
+          window.swatchMouseups = (window.swatchMouseups ?? 0) + 1;
+        });
+      }
+    });
+  </script>
 </body></html>`;
 
 const HOVER_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>hover</title></head>
@@ -502,9 +518,33 @@ await check('observe_click: deferred aria-current is evidence, class change a hi
   assert.ok(first.hints.some((hint) => /class/.test(hint)), JSON.stringify(first.hints));
   assert.equal(first.connected, true);
   assert.equal(first.stable, false, 'the target mutated since the click');
+  assert.equal(first.quietSinceClick, false, 'the page reacted to the click');
   const second = await succeed('observe_click', { token: click.token });
   assert.equal(second.stable, true);
   assert.deepEqual(second.rect, first.rect);
+});
+
+await check('observe_click: a click nothing reacted to stays quiet; a later change anywhere ends that', async () => {
+  const click = await succeed('click_element', { ref_id: 'plain' });
+  const quiet = await succeed('observe_click', { token: click.token });
+  assert.equal(quiet.quietSinceClick, true, JSON.stringify(quiet));
+  await inPage(() => document.getElementById('log').classList.toggle('late'));
+  const late = await succeed('observe_click', { token: click.token });
+  assert.equal(late.quietSinceClick, false, JSON.stringify(late));
+  assert.deepEqual(late.evidence, [], 'an attribute elsewhere is not evidence');
+});
+
+await check('click: a whole mouse click at the centre, pressed on the text inside the target', async () => {
+  const events = await inPage(() => {
+    window.recordedClickEvents = [];
+    document.activeElement?.blur();
+    const target = document.querySelector('[data-test-ref="plain"]');
+    for (const type of ['pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click']) {
+      target.addEventListener(type, (event) => window.recordedClickEvents.push(`${type}:${event.detail}:${event.buttons ?? '-'}`), { once: true });
+    }
+    return null;
+  }).then(() => succeed('click_element', { ref_id: 'plain' })).then(() => inPage(() => window.recordedClickEvents));
+  assert.deepEqual(events, ['pointerdown:0:1', 'mousedown:1:1', 'focus:0:-', 'pointerup:0:0', 'mouseup:1:0', 'click:1:0']);
 });
 
 await check('observe_click: unknown token -> invalid_arguments', async () => {
@@ -687,6 +727,16 @@ await check('select: opens on ArrowDown only, options ignore clicks -> keyboard 
   assert.deepEqual(result.selected, { label: 'Blue', value: 'c-blue' });
   assert.ok(result.hints.some((hint) => /chosen with the keyboard/.test(hint)), JSON.stringify(result.hints));
   assert.equal(await inPage(() => document.getElementById('keyboard-only').textContent), 'Blue');
+});
+
+await check('select: options slotted into a shadow listbox, chosen on mouseup; not found lists them', async () => {
+  const error = await fail('select_option', { ref_id: 'swatches', label: 'Blue' }, 'option_not_found');
+  assert.deepEqual(error.suggestions, ['Red', 'Green']);
+  assert.match(error.message, /the list showed 2 options/);
+  const result = await succeed('select_option', { ref_id: 'swatches', label: 'Green' });
+  assert.deepEqual(result.selected, { label: 'Green', value: 'g' });
+  assert.ok(result.evidence.includes('semantic_state:aria-selected'), JSON.stringify(result.evidence));
+  assert.equal(await inPage(() => window.swatchMouseups), 1);
 });
 
 // Label and value both, like every argument check, is the background's (tests/browser/unit/validate.test.mjs).
