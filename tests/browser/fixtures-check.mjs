@@ -326,7 +326,7 @@ const FIXTURES = {
     await page.getByRole("button", { name: "Open later" }).click();
     await page.getByRole("status").getByText("Opened Report B (1)").waitFor();
     await page.getByRole("button", { name: "Pin" }).click();
-    await page.waitForFunction(() => document.getElementById("report-c").classList.contains("pinned"));
+    await page.waitForFunction(() => document.getElementById("pins").classList.contains("has-pins"));
     assert.deepEqual(await page.evaluate(() => window.fixtureState), { opened: { a: 1, b: 1 }, pinned: 1 });
   },
 
