@@ -555,13 +555,38 @@ await check('observe_click: unknown token -> invalid_arguments', async () => {
 
 await open(TYPE_PAGE);
 
-await check('type: plain input, clear, events input + change', async () => {
+await check('type: plain input, clear, then key by key (one input per key), change', async () => {
   const result = await succeed('type_text', { ref_id: 'plain', text: 'new', clear: true });
   assert.equal(result.kind, 'input');
   assert.equal(result.value, 'new');
   assert.deepEqual(result.evidence, ['value_set']);
-  assert.deepEqual(await inPage(() => window.events), ['input:insertText', 'change']);
+  assert.deepEqual(await inPage(() => window.events), [
+    'input:deleteContentBackward',
+    'input:insertText',
+    'input:insertText',
+    'input:insertText',
+    'change',
+  ]);
   assert.equal(await inPage(() => document.activeElement.id), 'plain');
+});
+
+await check('type: each key is keydown, keypress, beforeinput, input, keyup', async () => {
+  const order = await inPage(() => {
+    const field = document.getElementById('plain');
+    const seen = [];
+    for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'keyup']) {
+      field.addEventListener(type, (event) => seen.push(`${type}:${event.key ?? event.data}`));
+    }
+    window.keyOrder = seen;
+    return null;
+  }).then(() => succeed('type_text', { ref_id: 'plain', text: 'ab', clear: false })).then(() => inPage(() => {
+    document.getElementById('plain').value = 'new';
+    return window.keyOrder;
+  }));
+  assert.deepEqual(order, [
+    'keydown:a', 'keypress:a', 'beforeinput:a', 'input:a', 'keyup:a',
+    'keydown:b', 'keypress:b', 'beforeinput:b', 'input:b', 'keyup:b',
+  ]);
 });
 
 await check('type: clear false appends; "" with clear empties', async () => {
@@ -574,7 +599,8 @@ await check('type: clear false appends; "" with clear empties', async () => {
 await check('type: React-like controlled input keeps the value (native setter)', async () => {
   const result = await succeed('type_text', { ref_id: 'react', text: 'hello', clear: true });
   assert.deepEqual(result.evidence, ['value_set']);
-  assert.equal(await inPage(() => window.reactChanges), 1);
+  // One change per key, as React's onChange fires for a person's typing.
+  assert.equal(await inPage(() => window.reactChanges), 5);
   assert.equal(await inPage(() => document.getElementById('react').value), 'hello');
 });
 
@@ -653,7 +679,8 @@ await check('fill: field in a form -> requestSubmit with the default button', as
 await check('fill: no form -> Enter keys with keyCode', async () => {
   const result = await succeed('fill_field', { ref_id: 'no-form', text: 'dogs', clear: true, submit: true });
   assert.deepEqual(result.submit, { method: 'enter' });
-  assert.deepEqual(await inPage(() => window.keys), ['Enter:13']);
+  // The typed keys, then the Enter that submits.
+  assert.deepEqual(await inPage(() => window.keys), ['d:68', 'o:79', 'g:71', 's:83', 'Enter:13']);
 });
 
 await check('fill: submit false -> method none', async () => {
