@@ -59,8 +59,14 @@ export function observeAroundElement(observer, element) {
 const LIVE_REGION_SELECTOR =
   '[aria-live]:not([aria-live="off"]), [role~="status"], [role~="alert"], [role~="log"], [role~="marquee"], [role~="timer"], output';
 
-/** The text a node carries, as a person would read it. */
-const textOf = (node) => normalizeText(node.textContent);
+/**
+ * The most characters of a node's text compared: a page that adds or removes a huge subtree
+ * must not make the comparison slow, and a difference shows in its first part almost always.
+ */
+const MAX_COMPARED_TEXT = 10_000;
+
+/** The text a node carries, as a person would read it (its first MAX_COMPARED_TEXT characters). */
+const textOf = (node) => normalizeText((node.textContent ?? "").slice(0, MAX_COMPARED_TEXT));
 
 /**
  * Whether mutation records changed text anywhere (a text node's data, or nodes with text added
@@ -73,7 +79,9 @@ export function textChangeEvidence(records) {
   const changed = [];
   for (const record of withoutMarkerRecords(records)) {
     if (record.type === "characterData") {
-      if (normalizeText(record.oldValue) !== textOf(record.target)) changed.push(record.target);
+      if (normalizeText((record.oldValue ?? "").slice(0, MAX_COMPARED_TEXT)) !== textOf(record.target)) {
+        changed.push(record.target);
+      }
     } else if (record.type === "childList") {
       const added = [...record.addedNodes].map(textOf).join(" ").trim();
       const removed = [...record.removedNodes].map(textOf).join(" ").trim();
