@@ -100,9 +100,11 @@ async function settleNavigation(watch, hints) {
 // ---- click_ax --------------------------------------------------------------------------------
 
 /**
- * `click_ax({ref_id})`: lookup, scroll into view, focus, `el.click()`, then two observation
- * intervals; in Chrome, for a safe generic target with no progress and no side effect after two
- * stable intervals, one trusted click through the debugger, observed once more.
+ * `click_ax({ref_id})`: lookup, scroll into view, a mouse's whole click
+ * (content/actions/pointer-input.js), then two observation intervals; in Chrome, for a safe
+ * generic target after which nothing at all changed (two stable intervals, the page quiet since
+ * the click, checked once more just before), one trusted click through the debugger, observed
+ * once more.
  */
 export async function clickAx(args) {
   const { tabId, frameId } = await actionTarget(args, "click_element");
