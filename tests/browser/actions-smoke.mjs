@@ -63,6 +63,7 @@ const CLICK_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>clic
   <button data-test-ref="microtask" onclick="queueMicrotask(() => this.setAttribute('data-rendered', '1'))">Render later</button>
   <button data-test-ref="deferred" onclick="setTimeout(() => { this.setAttribute('aria-current', 'page'); this.className = 'active'; }, 30)">Later</button>
   <button data-test-ref="vanishing" onclick="this.remove()">Dismiss</button>
+  <button data-test-ref="gone-on-press" onmousedown="this.remove()" onclick="window.goneClicked = true">Press away</button>
   <button data-test-ref="disabled" disabled>Off</button>
   <fieldset disabled><button data-test-ref="in-disabled-fieldset">Inside</button></fieldset>
   <div role="button" data-test-ref="aria-disabled" aria-disabled="true">Soft off</div>
@@ -466,6 +467,12 @@ await check('click: the target removes itself -> local_mutation, fallback refuse
   assert.deepEqual(result.evidence, ['local_mutation', 'text_changed']);
   assert.equal(result.fallback.eligible, false);
   assert.match(result.fallback.reason, /left the page/);
+});
+
+await check('click: a target removed on mousedown gets no release and no click', async () => {
+  const result = await succeed('click_element', { ref_id: 'gone-on-press' });
+  assert.ok(result.evidence.includes('local_mutation'), JSON.stringify(result.evidence));
+  assert.equal(await inPage(() => window.goneClicked ?? false), false);
 });
 
 await check('click: disabled button and button in a disabled fieldset -> not_actionable', async () => {

@@ -223,6 +223,10 @@ export function clickAt(element, point, { focus = true } = {}) {
     if (focusable !== null && deepActiveElement() !== focusable) focusElement(focusable);
   }
   const activeAfterPress = deepActiveElement();
+  // A press handler that removed the pressed element (a list re-rendered on mousedown): a real
+  // release lands on whatever is there now and the click on what both have in common, which a
+  // synthetic click cannot know; nothing more is sent, rather than a click on a detached node.
+  if (!element.isConnected) return { activeAfterPress, mousedownCancelled };
   element.dispatchEvent(new PointerEvent("pointerup", pointerFields(released, changed)));
   if (pointerDownProceeded) element.dispatchEvent(new MouseEvent("mouseup", released));
   // Chromium's click carries the mouse's pointerId and pointerType but isPrimary false, and the
