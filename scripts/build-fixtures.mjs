@@ -28,6 +28,7 @@ const APPS = {
   "mui-autocomplete": "mui-autocomplete.jsx",
   "mui-mail": "mui-mail.jsx",
   "lit-settings": "lit-settings.js",
+  "shoelace-select": "shoelace-select.js",
 };
 
 /** esbuild options shared by every app. */

@@ -95,9 +95,11 @@ async function settleNavigation(watch, hints) {
 // ---- click_ax --------------------------------------------------------------------------------
 
 /**
- * `click_ax({ref_id})`: lookup, scroll into view, focus, `el.click()`, then two observation
- * intervals; in Chrome, for a safe generic target with no progress and no side effect after two
- * stable intervals, one trusted click through the debugger, observed once more.
+ * `click_ax({ref_id})`: lookup, scroll into view, a mouse's whole click
+ * (content/actions/pointer-input.js), then two observation intervals; in Chrome, for a safe
+ * generic target after which nothing at all changed (two stable intervals, the page quiet since
+ * the click, checked once more just before), one trusted click through the debugger, observed
+ * once more.
  */
 export async function clickAx(args) {
   const { tabId, frameId } = await actionTarget(args, "click_element");
@@ -130,6 +132,10 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
   const { token, fallback, ...target } = report;
   let stableIntervals = 0;
   let lastRect = report.rect;
+  // Whether the page stayed still since the synthetic input: no mutation anywhere, no focus
+  // change, no new value or popup (the page side's quietSinceClick; docs/protocol.md, "Action
+  // results"). Stays false once anything moved.
+  let quietSinceClick = true;
   const observe = async () => {
     const seen = await callFrameThroughNavigation(tabId, frameId, "observe_click", { token }, watch).catch(
       (failure) => {
@@ -143,9 +149,18 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
     for (const item of seen.evidence ?? []) evidence.push(item);
     for (const item of seen.hints ?? []) hints.push(item);
     if (seen.rect) lastRect = seen.rect;
+    if (seen.quietSinceClick !== true) quietSinceClick = false;
     return seen.stable === true && seen.connected === true;
   };
   const progressed = () => watch.navigated() || mergeEvidence(target.evidence, evidence).some(isProgressEvidence);
+  /** Why the trusted click may no longer run after one more observation, or null. */
+  const lastLookBeforeTrustedClick = async () => {
+    const stillStable = await observe();
+    if (watch.navigated()) return "the page navigated after the click";
+    if (progressed() || !quietSinceClick || !stillStable) return "the page changed after the click";
+    if (watch.sawSideEffects() || watch.sawPageTraffic()) return "the page sent requests after the click";
+    return null;
+  };
 
   for (let interval = 0; interval < 2; interval += 1) {
     await sleep(OBSERVATION_INTERVAL_MS);
@@ -161,8 +176,12 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
     // the page is still answering the click): a trusted click would run it a second time.
     const refusal = watch.sawPageTraffic()
       ? "the page sent requests after the click, so a handler ran or the page is still reacting"
-      : trustedFallbackRefusal(fallback, frameId, stableIntervals);
-    if (refusal === null) {
+      : trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceClick);
+    // One last look up to the moment of the trusted click: a page that reacted late (a request
+    // answered, a status line written after the two intervals) heard the synthetic click, and a
+    // second one would act twice (docs/protocol.md, "Action results").
+    const lastLook = refusal === null ? await lastLookBeforeTrustedClick() : refusal;
+    if (lastLook === null) {
       const point = { x: lastRect.x + lastRect.width / 2, y: lastRect.y + lastRect.height / 2 };
       const trusted = await dispatchTrustedClick(tabId, point);
       if (trusted.outcome === "dialog") {
@@ -178,7 +197,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
         hints.push(trusted.reason);
       }
     } else {
-      hints.push(`no trusted fallback: ${refusal}`);
+      hints.push(`no trusted fallback: ${lastLook}`);
     }
   }
   await settleNavigation(watch, hints);
@@ -204,11 +223,12 @@ function dialogOpenFailure(dialog) {
  * Why the protected trusted click may not run, or null when it may.
  * @param {{eligible: boolean, reason?: string}|undefined} fallback the page side's verdict on the target
  */
-function trustedFallbackRefusal(fallback, frameId, stableIntervals) {
+function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceClick) {
   if (BROWSER !== "chrome") return "Firefox stays synthetic";
   if (fallback?.eligible !== true) return fallback?.reason ?? "the target is not a safe generic target";
   if (frameId !== 0) return "the target is inside a frame";
   if (stableIntervals < 2) return "the page or the target kept changing";
+  if (!quietSinceClick) return "the page changed after the click (a mutation, the focus or a value), so it heard it";
   return null;
 }
 

@@ -56,12 +56,14 @@ const CLICK_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>clic
   <input id="other" aria-label="Other">
   <button data-test-ref="hash" onclick="location.hash = 'moved'">Jump</button>
   <button data-test-ref="elsewhere" onclick="document.getElementById('log').textContent += 'x'">Log</button>
+  <button data-test-ref="elsewhere-attribute" onclick="document.getElementById('log').classList.toggle('flash')">Flash</button>
   <p id="log"></p>
   <button data-test-ref="controls" aria-controls="panel" onclick="document.getElementById('panel').hidden = false">Show panel</button>
   <div id="panel" hidden>Panel</div>
   <button data-test-ref="microtask" onclick="queueMicrotask(() => this.setAttribute('data-rendered', '1'))">Render later</button>
   <button data-test-ref="deferred" onclick="setTimeout(() => { this.setAttribute('aria-current', 'page'); this.className = 'active'; }, 30)">Later</button>
   <button data-test-ref="vanishing" onclick="this.remove()">Dismiss</button>
+  <button data-test-ref="gone-on-press" onmousedown="this.remove()" onclick="window.goneClicked = true">Press away</button>
   <button data-test-ref="disabled" disabled>Off</button>
   <fieldset disabled><button data-test-ref="in-disabled-fieldset">Inside</button></fieldset>
   <div role="button" data-test-ref="aria-disabled" aria-disabled="true">Soft off</div>
@@ -245,6 +247,22 @@ const SELECT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sel
       }
     });
   </script>
+  <x-swatches><div role="option" data-value="r">Red</div><div role="option" data-value="g">Green</div></x-swatches>
+  <script>
+    // A web-component list whose options are light-DOM children slotted into a shadow listbox,
+    // choosing on mouseup as Shoelace does; a click event alone changes nothing.
+    customElements.define('x-swatches', class extends HTMLElement {
+      connectedCallback() {
+        const shadow = this.attachShadow({ mode: 'open' });
+        shadow.innerHTML = '<div role="listbox" data-test-ref="swatches" aria-label="Swatch"><slot></slot></div>';
+        shadow.firstChild.addEventListener('mouseup', (event) => {
+          const option = event.target.closest('[role=option]');
+          for (const other of this.children) other.setAttribute('aria-selected', String(other === option));
+          window.swatchMouseups = (window.swatchMouseups ?? 0) + 1;
+        });
+      }
+    });
+  </script>
 </body></html>`;
 
 const HOVER_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>hover</title></head>
@@ -409,8 +427,14 @@ await check('click: handler changes the URL -> url_changed', async () => {
   assert.ok(result.evidence.includes('url_changed'), JSON.stringify(result.evidence));
 });
 
-await check('click: mutation elsewhere is a hint only', async () => {
+await check('click: text changed elsewhere is evidence (text_changed), its count a hint', async () => {
   const result = await succeed('click_element', { ref_id: 'elsewhere' });
+  assert.deepEqual(result.evidence, ['text_changed']);
+  assert.ok(result.hints.some((hint) => /^global_mutation: 1 mutations elsewhere/.test(hint)), JSON.stringify(result.hints));
+});
+
+await check('click: an attribute changed elsewhere is a hint only', async () => {
+  const result = await succeed('click_element', { ref_id: 'elsewhere-attribute' });
   assert.deepEqual(result.evidence, []);
   assert.ok(result.hints.some((hint) => /^global_mutation: 1 mutations elsewhere/.test(hint)), JSON.stringify(result.hints));
 });
@@ -427,7 +451,8 @@ await check('click: a microtask render (React 18) still counts as synchronous', 
 
 await check('click: inside an open shadow root, aria-controls resolved there -> local_mutation', async () => {
   const result = await succeed('click_element', { ref_id: 'shadow-button' });
-  assert.deepEqual(result.evidence, ['local_mutation']);
+  // The controlled span's text changed too, which is evidence wherever it is.
+  assert.deepEqual(result.evidence, ['local_mutation', 'text_changed']);
 });
 
 await check('click: an SVG element (no click()) gets a click event', async () => {
@@ -438,9 +463,16 @@ await check('click: an SVG element (no click()) gets a click event', async () =>
 
 await check('click: the target removes itself -> local_mutation, fallback refused', async () => {
   const result = await succeed('click_element', { ref_id: 'vanishing' });
-  assert.deepEqual(result.evidence, ['local_mutation']);
+  // The button's own text left the page with it.
+  assert.deepEqual(result.evidence, ['local_mutation', 'text_changed']);
   assert.equal(result.fallback.eligible, false);
   assert.match(result.fallback.reason, /left the page/);
+});
+
+await check('click: a target removed on mousedown gets no release and no click', async () => {
+  const result = await succeed('click_element', { ref_id: 'gone-on-press' });
+  assert.ok(result.evidence.includes('local_mutation'), JSON.stringify(result.evidence));
+  assert.equal(await inPage(() => window.goneClicked ?? false), false);
 });
 
 await check('click: disabled button and button in a disabled fieldset -> not_actionable', async () => {
@@ -493,9 +525,33 @@ await check('observe_click: deferred aria-current is evidence, class change a hi
   assert.ok(first.hints.some((hint) => /class/.test(hint)), JSON.stringify(first.hints));
   assert.equal(first.connected, true);
   assert.equal(first.stable, false, 'the target mutated since the click');
+  assert.equal(first.quietSinceClick, false, 'the page reacted to the click');
   const second = await succeed('observe_click', { token: click.token });
   assert.equal(second.stable, true);
   assert.deepEqual(second.rect, first.rect);
+});
+
+await check('observe_click: a click nothing reacted to stays quiet; a later change anywhere ends that', async () => {
+  const click = await succeed('click_element', { ref_id: 'plain' });
+  const quiet = await succeed('observe_click', { token: click.token });
+  assert.equal(quiet.quietSinceClick, true, JSON.stringify(quiet));
+  await inPage(() => document.getElementById('log').classList.toggle('late'));
+  const late = await succeed('observe_click', { token: click.token });
+  assert.equal(late.quietSinceClick, false, JSON.stringify(late));
+  assert.deepEqual(late.evidence, [], 'an attribute elsewhere is not evidence');
+});
+
+await check('click: a whole mouse click at the centre, pressed on the text inside the target', async () => {
+  const events = await inPage(() => {
+    window.recordedClickEvents = [];
+    document.activeElement?.blur();
+    const target = document.querySelector('[data-test-ref="plain"]');
+    for (const type of ['pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click']) {
+      target.addEventListener(type, (event) => window.recordedClickEvents.push(`${type}:${event.detail}:${event.buttons ?? '-'}`), { once: true });
+    }
+    return null;
+  }).then(() => succeed('click_element', { ref_id: 'plain' })).then(() => inPage(() => window.recordedClickEvents));
+  assert.deepEqual(events, ['pointerdown:0:1', 'mousedown:1:1', 'focus:0:-', 'pointerup:0:0', 'mouseup:1:0', 'click:1:0']);
 });
 
 await check('observe_click: unknown token -> invalid_arguments', async () => {
@@ -506,13 +562,38 @@ await check('observe_click: unknown token -> invalid_arguments', async () => {
 
 await open(TYPE_PAGE);
 
-await check('type: plain input, clear, events input + change', async () => {
+await check('type: plain input, clear, then key by key (one input per key), change', async () => {
   const result = await succeed('type_text', { ref_id: 'plain', text: 'new', clear: true });
   assert.equal(result.kind, 'input');
   assert.equal(result.value, 'new');
   assert.deepEqual(result.evidence, ['value_set']);
-  assert.deepEqual(await inPage(() => window.events), ['input:insertText', 'change']);
+  assert.deepEqual(await inPage(() => window.events), [
+    'input:deleteContentBackward',
+    'input:insertText',
+    'input:insertText',
+    'input:insertText',
+    'change',
+  ]);
   assert.equal(await inPage(() => document.activeElement.id), 'plain');
+});
+
+await check('type: each key is keydown, keypress, beforeinput, input, keyup', async () => {
+  const order = await inPage(() => {
+    const field = document.getElementById('plain');
+    const seen = [];
+    for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'keyup']) {
+      field.addEventListener(type, (event) => seen.push(`${type}:${event.key ?? event.data}`));
+    }
+    window.keyOrder = seen;
+    return null;
+  }).then(() => succeed('type_text', { ref_id: 'plain', text: 'ab', clear: false })).then(() => inPage(() => {
+    document.getElementById('plain').value = 'new';
+    return window.keyOrder;
+  }));
+  assert.deepEqual(order, [
+    'keydown:a', 'keypress:a', 'beforeinput:a', 'input:a', 'keyup:a',
+    'keydown:b', 'keypress:b', 'beforeinput:b', 'input:b', 'keyup:b',
+  ]);
 });
 
 await check('type: clear false appends; "" with clear empties', async () => {
@@ -525,7 +606,8 @@ await check('type: clear false appends; "" with clear empties', async () => {
 await check('type: React-like controlled input keeps the value (native setter)', async () => {
   const result = await succeed('type_text', { ref_id: 'react', text: 'hello', clear: true });
   assert.deepEqual(result.evidence, ['value_set']);
-  assert.equal(await inPage(() => window.reactChanges), 1);
+  // One change per key, as React's onChange fires for a person's typing.
+  assert.equal(await inPage(() => window.reactChanges), 5);
   assert.equal(await inPage(() => document.getElementById('react').value), 'hello');
 });
 
@@ -604,7 +686,8 @@ await check('fill: field in a form -> requestSubmit with the default button', as
 await check('fill: no form -> Enter keys with keyCode', async () => {
   const result = await succeed('fill_field', { ref_id: 'no-form', text: 'dogs', clear: true, submit: true });
   assert.deepEqual(result.submit, { method: 'enter' });
-  assert.deepEqual(await inPage(() => window.keys), ['Enter:13']);
+  // The typed keys, then the Enter that submits.
+  assert.deepEqual(await inPage(() => window.keys), ['d:68', 'o:79', 'g:71', 's:83', 'Enter:13']);
 });
 
 await check('fill: submit false -> method none', async () => {
@@ -678,6 +761,16 @@ await check('select: opens on ArrowDown only, options ignore clicks -> keyboard 
   assert.deepEqual(result.selected, { label: 'Blue', value: 'c-blue' });
   assert.ok(result.hints.some((hint) => /chosen with the keyboard/.test(hint)), JSON.stringify(result.hints));
   assert.equal(await inPage(() => document.getElementById('keyboard-only').textContent), 'Blue');
+});
+
+await check('select: options slotted into a shadow listbox, chosen on mouseup; not found lists them', async () => {
+  const error = await fail('select_option', { ref_id: 'swatches', label: 'Blue' }, 'option_not_found');
+  assert.deepEqual(error.suggestions, ['Red', 'Green']);
+  assert.match(error.message, /the list showed 2 options/);
+  const result = await succeed('select_option', { ref_id: 'swatches', label: 'Green' });
+  assert.deepEqual(result.selected, { label: 'Green', value: 'g' });
+  assert.ok(result.evidence.includes('semantic_state:aria-selected'), JSON.stringify(result.evidence));
+  assert.equal(await inPage(() => window.swatchMouseups), 1);
 });
 
 // Label and value both, like every argument check, is the background's (tests/browser/unit/validate.test.mjs).

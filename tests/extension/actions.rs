@@ -576,7 +576,15 @@ pub async fn download_link_is_inconclusive(session: &Session) {
 
 pub async fn mutating_request_is_inconclusive_and_never_repeated(session: &Session) {
     let browser = session.browser.name();
-    open(session, "network").await;
+    // The response (and the state text it writes, which would be evidence: a change of text in
+    // the page) is held back past the click's observation, so the request is all there is.
+    session
+        .open(&fixtures().url("/pages/actions/network.html?delay=1500"))
+        .await;
+    state_when(session, "the fixture published no state", |value| {
+        !value.is_null()
+    })
+    .await;
     let before = fixtures().request_count("/api/mutate");
     let delete = ref_of(session, "button", "Delete item").await;
     let clicked = session.ok("click_ax", json!({"ref_id": delete})).await;
@@ -659,6 +667,13 @@ pub async fn trusted_only_button(session: &Session) {
             );
             // One trusted activation at most: never again after the fallback.
             assert_eq!(clicked["retryAllowed"], false, "{browser}: {clicked}");
+            // Its effects are reported like any click's: the state line it wrote is evidence,
+            // so the agent is not told "No observable effect" and tempted to click again.
+            assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+            assert!(
+                strings(&clicked["evidence"]).contains(&"text_changed".to_string()),
+                "{browser}: {clicked}"
+            );
             assert_eq!(
                 after["trustedClicks"], 1,
                 "{browser}: one trusted click: {after}"
@@ -912,5 +927,147 @@ pub async fn act_inside_a_cross_origin_frame(session: &Session) {
         "frame_not_found",
         "{browser}: {:?}",
         missing.0
+    );
+}
+
+// ---- Input that matches a browser's, lookups through the composed tree, page-wide evidence ----
+
+/// The event order of a real click in Chromium, recorded by tests/browser/fixtures-check.mjs
+/// (playwright-core's trusted input) on the same page.
+fn real_click_order() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/pages/actions/click-order.expected.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the recorded click order"))
+        .expect("JSON")
+}
+
+/// click_ax dispatches the events a real mouse click produces, in the same order, on the same
+/// elements (the hit-tested text inside the button), with the same buttons, detail, pointer
+/// fields and the point at the button's centre; and the button is clicked once.
+pub async fn click_events_match_a_real_click(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "click-order").await;
+    let button = ref_of(session, "button", "Open").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": button})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let recorded = state(session).await;
+    assert_eq!(
+        recorded["clicks"], 1,
+        "{browser}: one click, never two: {recorded}"
+    );
+    assert_eq!(
+        recorded["events"],
+        real_click_order(),
+        "{browser}: click_ax's events differ from a real click's"
+    );
+}
+
+/// The list: "Open" changes only a status line elsewhere on the page. That text change
+/// is the click's evidence, so no trusted fallback follows and the item is opened exactly once,
+/// in both browsers; a status written 450 ms later is evidence too; and a click whose only
+/// reaction is a class changed on its row (no evidence, nothing changing later) gets no trusted
+/// fallback either: the page heard it.
+pub async fn status_line_elsewhere_is_evidence_and_nothing_runs_twice(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "status-list").await;
+
+    let open_now = ref_of(session, "button", "Open").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": open_now})).await;
+    assert_action_shape(browser, "click_ax", &clicked);
+    assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+    assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+    let evidence = strings(&clicked["evidence"]);
+    assert!(
+        evidence.contains(&"text_changed".to_string())
+            && evidence.contains(&"text_changed:live_region".to_string()),
+        "{browser}: the status line is evidence: {clicked}"
+    );
+
+    let open_later = ref_of(session, "button", "Open later").await;
+    let later = session.ok("click_ax", json!({"ref_id": open_later})).await;
+    assert_eq!(later["method"], "synthetic", "{browser}: {later}");
+    assert_eq!(
+        later["progress"], "observed",
+        "{browser}: a status written late is evidence: {later}"
+    );
+
+    let pin = ref_of(session, "button", "Pin").await;
+    let pinned = session.ok("click_ax", json!({"ref_id": pin})).await;
+    assert_eq!(
+        pinned["method"], "synthetic",
+        "{browser}: the page changed after the click, so no trusted click: {pinned}"
+    );
+    if session.browser == Browser::Chromium {
+        assert!(
+            strings(&pinned["hints"])
+                .iter()
+                .any(|hint| hint
+                    .starts_with("no trusted fallback: the page changed after the click")),
+            "{browser}: {pinned}"
+        );
+    }
+
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let after = state(session).await;
+    assert_eq!(
+        after,
+        json!({"opened": {"a": 1, "b": 1}, "pinned": 1}),
+        "{browser}: each button ran exactly once"
+    );
+    let status = session
+        .evaluate_json("document.getElementById('status').textContent")
+        .await;
+    assert_eq!(status, "Opened Report B (1)", "{browser}");
+}
+
+/// Shoelace's select (from npm): options are light-DOM children slotted into the listbox of its
+/// shadow root, and it chooses on mouseup. select_option finds them through slot assignment,
+/// lists them when the label is wrong, and chooses with a whole click; click_ax on the combobox
+/// opens it (mousedown) and click_ax on an option chooses it (mouseup). Each choice fires one
+/// change, never two.
+pub async fn shoelace_select_through_slots(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "shoelace-select").await;
+    let combobox = ref_of(session, "combobox", "Fruit").await;
+
+    assert_option_not_found(session, &combobox, "Durian", "Cherry").await;
+    let picked = session
+        .ok(
+            "select_option",
+            json!({"ref_id": combobox, "label": "Banana"}),
+        )
+        .await;
+    assert_action_shape(browser, "select_option", &picked);
+    assert_eq!(picked["progress"], "observed", "{browser}: {picked}");
+    state_when(session, "select_option chose Banana", |value| {
+        value["value"] == "banana"
+    })
+    .await;
+
+    let opened = session.ok("click_ax", json!({"ref_id": combobox})).await;
+    assert_eq!(opened["progress"], "observed", "{browser}: {opened}");
+    let cherry = ref_of(session, "option", "Cherry").await;
+    let chosen = session.ok("click_ax", json!({"ref_id": cherry})).await;
+    assert_action_shape(browser, "click_ax", &chosen);
+    assert_eq!(chosen["method"], "synthetic", "{browser}: {chosen}");
+    assert_eq!(chosen["progress"], "observed", "{browser}: {chosen}");
+    let after = state_when(session, "click_ax chose Cherry", |value| {
+        value["value"] == "cherry"
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let settled = state(session).await;
+    assert_eq!(settled, after, "{browser}: nothing changed later");
+    assert_eq!(
+        settled["changes"], 2,
+        "{browser}: one change per choice: {settled}"
+    );
+    assert_eq!(
+        settled["mouseups"], 2,
+        "{browser}: one mouseup per choice: {settled}"
     );
 }

@@ -115,6 +115,9 @@ const ACTIONS: &[(&str, Check)] = checks![
     actions::hover_scroll_keys_and_stability,
     actions::bad_input_and_stale_refs,
     actions::act_inside_a_cross_origin_frame,
+    actions::click_events_match_a_real_click,
+    actions::status_line_elsewhere_is_evidence_and_nothing_runs_twice,
+    actions::shoelace_select_through_slots,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -20,15 +20,20 @@ import {
 import {
   classifyMutations,
   controlledBy,
+  controlValues,
   nodesOfRecord,
   observeAroundElement,
+  popupEvidence,
   semanticState,
   semanticStateChanges,
+  shownPopups,
   targetAppearance,
+  textChangeEvidence,
+  valueChangeEvidence,
   withoutMarkerRecords,
 } from "./evidence.js";
-import { activate } from "./interaction.js";
-import { describeTarget, focusTarget, printedRole, resolveTarget } from "./target.js";
+import { pointerClick } from "./pointer-input.js";
+import { describeTarget, printedRole, resolveTarget } from "./target.js";
 import { nextTask } from "./timing.js";
 
 const messages = globalThis.allwrightMessages;
@@ -108,7 +113,8 @@ const rememberedClicks = new Map();
  *   appearance: Record<string, unknown>}, lastRect: {x: number, y: number, width: number, height: number} | null,
  *   clickedAt: number, observer: MutationObserver | null, expiry: ReturnType<typeof setTimeout> | number,
  *   inClickPhase: boolean, targetMutatedSinceObservation: boolean, pageMutatedSinceObservation?: boolean,
- *   deferredMutationsElsewhere: number}} RememberedClick
+ *   deferredMutationsElsewhere: number, deferredRecords: MutationRecord[], quietSinceClick: boolean,
+ *   activeAfterClick: Element | null, valuesBefore: Map<Element, string>, popupsBefore: Set<Element>}} RememberedClick
  */
 
 function newClickToken() {
@@ -135,6 +141,8 @@ function forgetExpiredClicks() {
 /** Deferred mutations after a click: whether they touched the target, and how many did not. */
 function noteDeferredMutations(entry, records) {
   const element = entry.elementRef.deref();
+  if (records.length > 0) entry.quietSinceClick = false;
+  entry.deferredRecords.push(...records);
   for (const record of records) {
     if (
       element !== undefined &&
@@ -229,12 +237,10 @@ function unsafeFallbackReason(ax, element, name) {
  */
 export async function clickElement(args, ax) {
   const started = await startClick(args, ax);
-  // Scroll into view (centred), focus, then element.click(): the synthetic path, kept first in
-  // both browsers.
-  focusTarget(ax, started.element);
-  const activeAfterOwnFocus = deepActiveElement();
-  activate(started.element);
-  return clickReport(ax, started, activeAfterOwnFocus);
+  // Scroll into view (centred), then the events of a real mouse click at the visible centre
+  // (pointer-input.js), focus included: the synthetic path, kept first in both browsers.
+  const { activeAfterPress } = pointerClick(started.element);
+  return clickReport(ax, started, activeAfterPress);
 }
 
 /**
@@ -254,7 +260,7 @@ export async function beginExternalClick(args, ax) {
     description: started.description,
     /** The second half, once the real click has been sent. */
     finish: async () => {
-      const report = await clickReport(ax, started, started.activeBefore, { external: true });
+      const report = await clickReport(ax, started, started.activeBefore);
       return { ...report, fallback: { eligible: false, reason: "the click was real input already" } };
     },
     /** Forgets the click when its input was never sent. */
@@ -289,6 +295,8 @@ async function startClick(args, ax) {
   };
   const activeBefore = deepActiveElement();
   const controlledBefore = controlledBy(element);
+  const valuesBefore = controlValues();
+  const popupsBefore = shownPopups();
 
   // Records until the click's microtasks have run are the click's own ("synchronous"); later
   // ones are deferred. The same observer serves both, so nothing falls between them.
@@ -303,6 +311,11 @@ async function startClick(args, ax) {
     inClickPhase: true,
     targetMutatedSinceObservation: false,
     deferredMutationsElsewhere: 0,
+    deferredRecords: [],
+    quietSinceClick: true,
+    activeAfterClick: /** @type {Element | null} */ (null),
+    valuesBefore,
+    popupsBefore,
   };
   entry.observer = new MutationObserver((batch) => {
     const records = withoutMarkerRecords(batch);
@@ -324,14 +337,27 @@ async function startClick(args, ax) {
 }
 
 /**
+ * What changed anywhere in the page that an agent would see (docs/protocol.md, "Action results"):
+ * text (a status line, a live region), the value of a control (in a shadow tree too), a popup
+ * that opened. Each is progress.
+ * @param {MutationRecord[]} records
+ * @param {{valuesBefore: Map<Element, string>, popupsBefore: Set<Element>}} entry
+ */
+function pageWideEvidence(records, entry) {
+  return [
+    ...textChangeEvidence(records),
+    ...valueChangeEvidence(entry.valuesBefore),
+    ...popupEvidence(entry.popupsBefore),
+  ];
+}
+
+/**
  * The click's report, once it was activated: its synchronous evidence and the fallback verdict.
  * @param {import("./target.js").TreeHelpers} ax
  * @param {Awaited<ReturnType<typeof startClick>>} started
  * @param {Element|null} activeAfterOwnFocus where focus was after allwright's own focus()
- * @param {{external?: boolean}} [options] external: the click was real pointer input, whose
- *   default action moves focus to the target's focusable ancestor (not a handler's doing)
  */
-async function clickReport(ax, started, activeAfterOwnFocus, { external = false } = {}) {
+async function clickReport(ax, started, activeAfterOwnFocus) {
   const { element, description, hints, before, activeBefore, controlledBefore, clickRecords, entry, token, rect } =
     started;
   await nextTask();
@@ -348,7 +374,9 @@ async function clickReport(ax, started, activeAfterOwnFocus, { external = false 
     active !== element &&
     !isSelfOrInside(element, active) &&
     active !== document.body &&
-    !(external && active !== null && isSelfOrInside(active, element));
+    // A press focuses the target's nearest focusable ancestor (pointer-input.js; the real
+    // click's default action does the same): that is the click's own focus, not a handler's.
+    !(active !== null && isSelfOrInside(active, element));
   const activeNow = deepActiveElement();
   if (movedByHandler(activeAfterOwnFocus) || (activeNow !== activeAfterOwnFocus && movedByHandler(activeNow))) {
     evidence.push("focus_moved");
@@ -358,7 +386,12 @@ async function clickReport(ax, started, activeAfterOwnFocus, { external = false 
   const { local, elsewhere } = classifyMutations(clickRecords, element, controlled);
   if (local) evidence.push("local_mutation");
   evidence.push(...semanticStateChanges(before.semantic, semanticState(element)));
+  evidence.push(...pageWideEvidence(clickRecords, entry));
   if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
+  // Anything at all that followed the input (a mutation anywhere, focus moved by a handler, a new
+  // URL) shows the page heard it: the trusted fallback must not click a second time.
+  if (withoutMarkerRecords(clickRecords).length > 0 || evidence.length > 0) entry.quietSinceClick = false;
+  entry.activeAfterClick = activeNow;
 
   const reason = unsafeFallbackReason(ax, element, description.name);
   const fallback =
@@ -387,6 +420,13 @@ export async function observeClick(args) {
   const evidence = [];
   const hints = [];
   if (location.href !== entry.before.href) evidence.push("url_changed");
+  const deferredRecords = entry.deferredRecords.splice(0);
+  evidence.push(...pageWideEvidence(deferredRecords, entry));
+  if (deepActiveElement() !== entry.activeAfterClick) {
+    entry.quietSinceClick = false;
+    hints.push("the focus moved since the click");
+  }
+  if (evidence.length > 0) entry.quietSinceClick = false;
 
   let rect = null;
   if (connected) {
@@ -417,5 +457,5 @@ export async function observeClick(args) {
   entry.lastRect = rect;
   entry.targetMutatedSinceObservation = false;
   entry.pageMutatedSinceObservation = false;
-  return { evidence, hints, rect, stable, connected };
+  return { evidence, hints, rect, stable, connected, quietSinceClick: entry.quietSinceClick };
 }

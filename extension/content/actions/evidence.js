@@ -3,8 +3,8 @@
 // "Action results"). Local mutations and semantic state count as progress; mutations elsewhere
 // are hints only. dom_quiet, the page half of wait_for_stable, also lives here.
 
-import { elementsByIdList, isSelfOrInside } from "../dom/shadow.js";
-import { normalizeText } from "./element.js";
+import { closestAcrossShadow, elementsByIdList, isSelfOrInside, openShadowRootsOf } from "../dom/shadow.js";
+import { explicitRole, isShown, normalizeText } from "./element.js";
 import { delay } from "./timing.js";
 
 /** Attributes whose change on the target is semantic-state progress (aria-current, ...). */
@@ -25,18 +25,138 @@ const OBSERVE_EVERYTHING = Object.freeze({
 });
 
 /**
- * Observes the document and every shadow root between it and the element: a document-wide
- * observer does not see inside shadow trees.
+ * What an action's observers watch: everything, with the old text of a changed text node so
+ * that a text change can be told from a rewrite of the same text.
+ */
+const OBSERVE_EVERYTHING_WITH_OLD_TEXT = Object.freeze({ ...OBSERVE_EVERYTHING, characterDataOldValue: true });
+
+/** The most shadow roots an action's observer watches besides the target's own (see below). */
+const MAX_OBSERVED_SHADOW_ROOTS = 500;
+
+/**
+ * Observes the document and its open shadow roots: a document-wide observer does not see inside
+ * shadow trees (DOM Standard, "queue a mutation record" walks the inclusive ancestors, not the
+ * shadow-including ones), and a selection shown inside a web component's shadow tree, or a
+ * status line inside another component, is what an agent would see change. The shadow roots
+ * between the document and the element are always watched; the others up to a bound.
+ * @param {MutationObserver} observer
+ * @param {Element} element
  */
 export function observeAroundElement(observer, element) {
-  observer.observe(document, OBSERVE_EVERYTHING);
+  observer.observe(document, OBSERVE_EVERYTHING_WITH_OLD_TEXT);
+  const roots = new Set(openShadowRootsOf(document, MAX_OBSERVED_SHADOW_ROOTS));
   for (
     let root = element.getRootNode();
-    root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && root.host;
-    root = root.host.getRootNode()
+    root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && /** @type {ShadowRoot} */ (root).host;
+    root = /** @type {ShadowRoot} */ (root).host.getRootNode()
   ) {
-    observer.observe(root, OBSERVE_EVERYTHING);
+    roots.add(/** @type {ShadowRoot} */ (root));
   }
+  for (const root of roots) observer.observe(root, OBSERVE_EVERYTHING_WITH_OLD_TEXT);
+}
+
+/** Live regions (WAI-ARIA 1.2, "aria-live" and the roles whose implicit value is polite or assertive). */
+const LIVE_REGION_SELECTOR =
+  '[aria-live]:not([aria-live="off"]), [role~="status"], [role~="alert"], [role~="log"], [role~="marquee"], [role~="timer"], output';
+
+/**
+ * The most characters of a node's text compared: a page that adds or removes a huge subtree
+ * must not make the comparison slow, and a difference shows in its first part almost always.
+ */
+const MAX_COMPARED_TEXT = 10_000;
+
+/** The text a node carries, as a person would read it (its first MAX_COMPARED_TEXT characters). */
+const textOf = (node) => normalizeText((node.textContent ?? "").slice(0, MAX_COMPARED_TEXT));
+
+/**
+ * Whether mutation records changed text anywhere (a text node's data, or nodes with text added
+ * or removed), and whether one of those changes was inside a live region (a status line, an
+ * alert). Attribute changes are not text. Returns the evidence, or null.
+ * @param {MutationRecord[]} records
+ * @returns {string[]}
+ */
+export function textChangeEvidence(records) {
+  const changed = [];
+  for (const record of withoutMarkerRecords(records)) {
+    if (record.type === "characterData") {
+      if (normalizeText((record.oldValue ?? "").slice(0, MAX_COMPARED_TEXT)) !== textOf(record.target)) {
+        changed.push(record.target);
+      }
+    } else if (record.type === "childList") {
+      const added = [...record.addedNodes].map(textOf).join(" ").trim();
+      const removed = [...record.removedNodes].map(textOf).join(" ").trim();
+      if (added !== removed) changed.push(record.target);
+    }
+  }
+  if (changed.length === 0) return [];
+  const inLiveRegion = changed.some(
+    (node) => closestAcrossShadow(node, (element) => element.matches(LIVE_REGION_SELECTOR)) !== null,
+  );
+  return inLiveRegion ? ["text_changed", "text_changed:live_region"] : ["text_changed"];
+}
+
+/** The most form controls whose values an action compares before and after. */
+const MAX_COMPARED_CONTROLS = 2000;
+
+/**
+ * The value of every form control of the document and its open shadow roots (a web component's
+ * inner input that shows its selection included), to compare after an action. Kept in this
+ * frame's memory only, never reported: only whether one changed is.
+ * @returns {Map<Element, string>}
+ */
+export function controlValues() {
+  const values = new Map();
+  const scopes = [document, ...openShadowRootsOf(document, MAX_OBSERVED_SHADOW_ROOTS)];
+  for (const scope of scopes) {
+    for (const control of scope.querySelectorAll("input, textarea, select")) {
+      if (values.size >= MAX_COMPARED_CONTROLS) return values;
+      if (control instanceof HTMLSelectElement) {
+        values.set(control, [...control.selectedOptions].map((option) => option.value).join("\n"));
+      } else if (control instanceof HTMLInputElement && (control.type === "checkbox" || control.type === "radio")) {
+        values.set(control, String(control.checked));
+      } else {
+        values.set(control, /** @type {HTMLInputElement | HTMLTextAreaElement} */ (control).value);
+      }
+    }
+  }
+  return values;
+}
+
+/**
+ * `value_changed` when a control that was there before has another value now.
+ * @param {Map<Element, string>} before
+ * @returns {string[]}
+ */
+export function valueChangeEvidence(before) {
+  const after = controlValues();
+  for (const [control, value] of before) {
+    if (control.isConnected && after.has(control) && after.get(control) !== value) return ["value_changed"];
+  }
+  return [];
+}
+
+/** Roles of popups (tooltips, menus, lists, dialogs), and the elements that are popups by nature. */
+export const POPUP_SELECTOR =
+  '[role~="tooltip"], [role~="menu"], [role~="listbox"], [role~="dialog"], ' +
+  '[role~="alertdialog"], dialog, [popover]';
+
+/** The popups shown now, in the document and its open shadow roots. */
+export function shownPopups() {
+  const scopes = [document, ...openShadowRootsOf(document, MAX_OBSERVED_SHADOW_ROOTS)];
+  return new Set(scopes.flatMap((scope) => [...scope.querySelectorAll(POPUP_SELECTOR)]).filter(isShown));
+}
+
+const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
+
+/**
+ * `popup_shown:<kind>` for each popup shown now that was not shown before.
+ * @param {Set<Element>} before
+ * @returns {string[]}
+ */
+export function popupEvidence(before) {
+  return [
+    ...new Set([...shownPopups()].filter((popup) => !before.has(popup)).map((p) => `popup_shown:${popupKind(p)}`)),
+  ];
 }
 
 /**

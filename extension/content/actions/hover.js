@@ -7,113 +7,16 @@
 // user's pointing device designates). The result says so when the page styles the target with
 // them (`cssHover`); a browser allwright launched moves the real pointer instead.
 
-import { flatTreeParentElement } from "../dom/shadow.js";
-import { centreOf, explicitRole, isShown, viewportRect } from "./element.js";
-import { classifyMutations, controlledBy, startMutationWindow } from "./evidence.js";
+import { isShown, viewportRect } from "./element.js";
+import { classifyMutations, controlledBy, popupEvidence, shownPopups, startMutationWindow } from "./evidence.js";
 import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { runPageHandlers } from "./page-handlers.js";
+import { flatTreeChain, inViewCentre, movePointerTo } from "./pointer-input.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { nextTask, waitFor } from "./timing.js";
 
-/** Roles of the popups that a hover may reveal (tooltips, menus, lists, dialogs). */
-const POPUP_SELECTOR =
-  '[role~="tooltip"], [role~="menu"], [role~="listbox"], [role~="dialog"], ' +
-  '[role~="alertdialog"], dialog, [popover]';
-
 /** hover_element: how long a tooltip or menu may take to show. */
 const HOVER_OBSERVATION_MS = 500;
-
-/**
- * The element the last hover in this frame moved the pointer onto, so that the next hover moves
- * it off again, as a real pointer would. Held weakly: the page may remove it. The pointer of a
- * hover in another frame is not followed across frames.
- * @type {WeakRef<Element> | null}
- */
-let lastHovered = null;
-
-function shownPopups() {
-  return new Set([...document.querySelectorAll(POPUP_SELECTOR)].filter(isShown));
-}
-
-const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
-
-/**
- * The element and its ancestors, nearest first, in the flat tree (slots and shadow hosts
- * included, open shadow roots crossed): the chain over which Chromium and Gecko compute the
- * elements a pointer enters and leaves.
- * @param {Element} element
- */
-function flatTreeChain(element) {
-  const chain = [];
-  for (let node = element; node !== null; node = flatTreeParentElement(node)) chain.push(node);
-  return chain;
-}
-
-/**
- * WebDriver's "in-view center point" (WebDriver, "element interactability"): the centre of the
- * part of the element's first box that lies in the viewport.
- * @param {Element} element
- */
-function inViewCentre(element) {
-  const box = element.getClientRects()[0] ?? element.getBoundingClientRect();
-  const left = Math.max(0, box.left);
-  const right = Math.min(innerWidth, box.right);
-  const top = Math.max(0, box.top);
-  const bottom = Math.min(innerHeight, box.bottom);
-  if (right <= left || bottom <= top) return centreOf(viewportRect(element));
-  return { x: Math.floor((left + right) / 2), y: Math.floor((top + bottom) / 2) };
-}
-
-/**
- * Moves the pointer from `previous` (null: from outside the document) onto `target`, with the
- * events a browser fires for a mouse (UI Events, "Mouse Event Order"; Pointer Events, "Boundary
- * events" and "Mapping for devices that support hover"), pointer events before their mouse
- * counterparts:
- * - pointerout and pointerleave, then mouseout and mouseleave, for what the pointer leaves:
- *   out bubbles from the previous element; leave goes to it and to each ancestor the pointer
- *   leaves, innermost first;
- * - pointerover and pointerenter, then mouseover and mouseenter, for what it enters: over bubbles
- *   from the target; enter goes to each ancestor the pointer enters, outermost first, then to the
- *   target (enter and leave do not bubble, so a listener on a wrapper hears only its own);
- * - pointermove, then mousemove, at the target.
- * relatedTarget is the element on the other side; out, over and move are composed, so listeners
- * outside a shadow tree hear them retargeted to its host, as with a real pointer.
- * @param {Element | null} previous
- * @param {Element} target
- * @param {{x: number, y: number}} point client coordinates
- */
-function movePointer(previous, target, point) {
-  const targetChain = flatTreeChain(target);
-  const previousChain = previous === null ? [] : flatTreeChain(previous);
-  const inTarget = new Set(targetChain);
-  const inPrevious = new Set(previousChain);
-  const left = previousChain.filter((node) => !inTarget.has(node));
-  const entered = targetChain.filter((node) => !inPrevious.has(node)).reverse();
-  const mouse = { clientX: point.x, clientY: point.y, view: window, button: 0, buttons: 0 };
-  const pointer = { ...mouse, pointerId: 1, pointerType: "mouse", isPrimary: true, width: 1, height: 1 };
-  const boundaryEvents = (prefix, EventType, init) => {
-    if (previous !== null && previous !== target) {
-      const leaving = { ...init, relatedTarget: target };
-      previous.dispatchEvent(
-        new EventType(`${prefix}out`, { ...leaving, bubbles: true, cancelable: true, composed: true }),
-      );
-      for (const node of left) node.dispatchEvent(new EventType(`${prefix}leave`, leaving));
-    }
-    if (previous !== target) {
-      const entering = { ...init, relatedTarget: previous };
-      target.dispatchEvent(
-        new EventType(`${prefix}over`, { ...entering, bubbles: true, cancelable: true, composed: true }),
-      );
-      for (const node of entered) node.dispatchEvent(new EventType(`${prefix}enter`, entering));
-    }
-  };
-  boundaryEvents("pointer", PointerEvent, pointer);
-  boundaryEvents("mouse", MouseEvent, mouse);
-  target.dispatchEvent(
-    new PointerEvent("pointermove", { ...pointer, bubbles: true, cancelable: true, composed: true }),
-  );
-  target.dispatchEvent(new MouseEvent("mousemove", { ...mouse, bubbles: true, cancelable: true, composed: true }));
-}
 
 /**
  * The selectors of a style sheet's rules that use `:hover`, nested and grouped rules included.
@@ -244,9 +147,7 @@ export async function beginHoverObservation(args, ax, { watchRevealed }) {
     // Tooltips often wait before showing; look each frame for a while, and stop at the first sign.
     const observe = () => {
       const found = [];
-      for (const popup of shownPopups()) {
-        if (!popupsBefore.has(popup)) found.push(`popup_shown:${popupKind(popup)}`);
-      }
+      found.push(...popupEvidence(popupsBefore));
       for (const [attribute, value] of Object.entries(stateBefore)) {
         if (element.getAttribute(attribute) !== value) found.push(`semantic_state:${attribute}`);
       }
@@ -283,9 +184,7 @@ function revealedInside(scope, hiddenBefore) {
 export async function hoverElement(args, ax) {
   const observation = await beginHoverObservation(args, ax, { watchRevealed: false });
   const { element } = observation;
-  const previous = lastHovered?.deref() ?? null;
-  runPageHandlers(() => movePointer(previous?.isConnected ? previous : null, element, inViewCentre(element)));
-  lastHovered = new WeakRef(element);
+  runPageHandlers(() => movePointerTo(element, inViewCentre(element)));
   const result = await observation.finish();
   const styled = element.matches(":hover") ? null : elementStyledOnHover(flatTreeChain(element));
   if (styled !== null) {

@@ -126,8 +126,10 @@ function beforeInput(target, text) {
 /**
  * Edits a text control at its caret as a typed key would: beforeinput (cancelable), the new
  * value through the native setter, input. `text` "" deletes backwards.
+ * @param {HTMLInputElement | HTMLTextAreaElement} field
+ * @param {string} text
  */
-function editTextControl(field, text) {
+export function editTextControl(field, text) {
   const init = beforeInput(field, text);
   if (init === null) return false;
   const value = field.value;

@@ -2,22 +2,29 @@
 // Listboxes and comboboxes (WAI-ARIA combobox and listbox patterns): finding the popup list of a
 // combobox, its options, the highlighted one, and the value a combobox shows.
 
-import { elementsByIdList, flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
+import { elementsByIdList, flatTreeDescendants, flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
 import { explicitRole, isShown, normalizeText } from "./element.js";
 
+/** The shown listboxes of the page, in open shadow roots too (a web component's own list). */
 export const visibleListboxes = () =>
-  [...document.querySelectorAll('[role~="listbox"]')].filter(
+  queryAllAcrossShadow(document, '[role~="listbox"]').filter(
     (element) => explicitRole(element) === "listbox" && isShown(element),
   );
 
-/** The [role=option] elements of a listbox, shadow roots and aria-owns included. */
+const isOption = (element) => explicitRole(element) === "option";
+
+/**
+ * The [role=option] elements of a listbox, in the flat tree the tree shows (shadow roots and
+ * slotted light-DOM options included: a web-component select writes its options as its own
+ * children and renders them in a slot of its shadow listbox), and the ones aria-owns adds.
+ */
 export function optionsOf(listbox) {
-  const found = queryAllAcrossShadow(listbox, '[role~="option"]');
+  const found = flatTreeDescendants(listbox, isOption);
   for (const owned of elementsByIdList(listbox, "aria-owns")) {
-    if (explicitRole(owned) === "option") found.push(owned);
-    else found.push(...queryAllAcrossShadow(owned, '[role~="option"]'));
+    if (isOption(owned)) found.push(owned);
+    else found.push(...flatTreeDescendants(owned, isOption));
   }
-  return [...new Set(found)].filter((option) => explicitRole(option) === "option");
+  return [...new Set(found)];
 }
 
 /** Listboxes named by the IDREFs of a combobox, of its descendants, or of an ancestor wrapper. */
@@ -29,10 +36,7 @@ function namedListboxes(combobox) {
   for (const holder of holders) {
     for (const named of [...elementsByIdList(holder, "aria-controls"), ...elementsByIdList(holder, "aria-owns")]) {
       if (explicitRole(named) === "listbox") listboxes.push(named);
-      else
-        listboxes.push(
-          ...[...named.querySelectorAll('[role~="listbox"]')].filter((inner) => explicitRole(inner) === "listbox"),
-        );
+      else listboxes.push(...flatTreeDescendants(named, (inner) => explicitRole(inner) === "listbox"));
     }
   }
   return listboxes;

@@ -5,8 +5,9 @@
 import "../../shared/messages.js";
 import { deepActiveElement, elementsByIdList, isSelfOrInside, queryAllAcrossShadow } from "../dom/shadow.js";
 import { explicitRole, isNativelyDisabled, isShown, normalizeText, quote } from "./element.js";
-import { activate, focusQuietly, scrollIntoViewIfNeeded } from "./interaction.js";
+import { focusQuietly, scrollIntoViewIfNeeded } from "./interaction.js";
 import { pressKeyOnce } from "./key-events.js";
+import { pointerClick } from "./pointer-input.js";
 import { activeDescendantOf, displayedText, openListboxOf, optionsOf, visibleListboxes } from "./listbox.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { labelledField } from "./text-fields.js";
@@ -34,9 +35,18 @@ const MAX_OPTION_SUGGESTIONS = 20;
 function matchOption(candidates, wanted) {
   const labels = candidates.map((candidate) => candidate.label).filter(Boolean);
   const suggestions = [...new Set(labels)].slice(0, MAX_OPTION_SUGGESTIONS);
+  // The options seen are always listed, so that the agent can pick one without another read;
+  // a list that showed none says so.
+  const seen =
+    labels.length === 0
+      ? "the list showed no options"
+      : `the list showed ${labels.length} option${labels.length === 1 ? "" : "s"}`;
   const notFound = (message) =>
-    messages.toolError("option_not_found", message, {
-      hint: "Use one of the suggested labels, or read the tree to see the options.",
+    messages.toolError("option_not_found", `${message}; ${seen}`, {
+      hint:
+        labels.length === 0
+          ? "The list had no options when it opened (they may load as you type): type into the field with set_field, or read the tree after opening it with click_ax."
+          : "Use one of the suggested labels, or read the tree to see the options.",
       suggestions,
     });
   if (wanted.value !== undefined) {
@@ -214,7 +224,7 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
       openedHere = true;
       scrollIntoViewIfNeeded(combobox);
       focusQuietly(combobox);
-      activate(combobox);
+      pointerClick(combobox);
       listbox = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_CLICK_MS);
       if (listbox === null) {
         pressKeyOnce(combobox, "ArrowDown");
@@ -270,7 +280,9 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
   };
 
   option.scrollIntoView({ block: "nearest", behavior: "instant" });
-  activate(option);
+  // The whole click a mouse gives (pointer-input.js): widgets that choose on mouseup (Shoelace,
+  // Web Awesome) or pointerup hear it as well as those that choose on click.
+  pointerClick(option);
   let changes = await waitFor(outcome, OPTION_COMMIT_MS);
   if (changes === null) {
     await chooseOptionByKeyboard(combobox, listbox, option, options.length, hints);

@@ -6,7 +6,9 @@
 import "../../shared/messages.js";
 import { explicitRole, isNativelyDisabled, isShown, quote } from "./element.js";
 import { focusQuietly, scrollIntoViewIfNeeded } from "./interaction.js";
-import { pressKeyOnce } from "./key-events.js";
+import { dispatchKeyboardEvent, NO_MODIFIERS, pressKeyOnce } from "./key-events.js";
+import { editTextControl } from "./keyboard.js";
+import { runPageHandlers } from "./page-handlers.js";
 import {
   displayedText,
   highlightedOption,
@@ -162,6 +164,54 @@ async function typeIntoEditingHost(host, text, clear, evidence, hints) {
   }
 }
 
+/** Input types whose value takes whatever text a key gives, so that they are typed key by key. */
+const KEY_BY_KEY_INPUT_TYPES = new Set(["text", "search", "email", "url", "tel", "password"]);
+
+/** The longest text typed key by key; longer text is inserted at once, as a paste would be. */
+const MAX_KEY_BY_KEY_LENGTH = 256;
+
+/**
+ * Whether `text` is typed into `field` key by key: a text control that takes any character,
+ * text of printable characters (a line break or a tab would be a key with its own default
+ * action: Enter submits, Tab moves focus), not too long.
+ * @param {any} field
+ * @param {string} text
+ */
+function typesKeyByKey(field, text) {
+  if (text === "" || text.length > MAX_KEY_BY_KEY_LENGTH || /[\r\n\t]/.test(text)) return false;
+  return field.localName === "textarea" || KEY_BY_KEY_INPUT_TYPES.has(field.type);
+}
+
+/**
+ * Types `text` into a text control as a keyboard does (UI Events, "Keyboard Event Order"; Input
+ * Events, "Event order"): for each character keydown, keypress, beforeinput, the new value,
+ * input, keyup; a cancelled keydown or keypress types nothing, as in a browser. Clearing first
+ * deletes the old value with its own beforeinput and input (a select-all and a delete).
+ * @param {any} field
+ * @param {string} text
+ * @param {boolean} clear
+ */
+function typeKeyByKey(field, text, clear) {
+  if (clear && field.value !== "") {
+    try {
+      field.setSelectionRange(0, field.value.length);
+    } catch {
+      // Input types without a selection (email) are cleared below all the same.
+    }
+    const init = { bubbles: true, composed: true, inputType: "deleteContentBackward", data: null };
+    if (field.dispatchEvent(new InputEvent("beforeinput", { ...init, cancelable: true }))) {
+      setNativeValue(field, "");
+      field.dispatchEvent(new InputEvent("input", init));
+    }
+  }
+  for (const character of text) {
+    let proceed = dispatchKeyboardEvent(field, "keydown", character, NO_MODIFIERS);
+    if (proceed) proceed = dispatchKeyboardEvent(field, "keypress", character, NO_MODIFIERS);
+    if (proceed && field.isConnected) runPageHandlers(() => editTextControl(field, character));
+    dispatchKeyboardEvent(field, "keyup", character, NO_MODIFIERS);
+  }
+}
+
 /** Types into a located field as type_ax does, appending evidence and hints. */
 async function typeIntoField(located, text, clear, evidence, hints) {
   const { field, kind } = located;
@@ -172,11 +222,16 @@ async function typeIntoField(located, text, clear, evidence, hints) {
     return;
   }
   const intended = clear ? text : field.value + text;
-  setNativeValue(field, intended);
-  // The browser itself sanitizes some types (a number input drops letters, a date input needs
-  // yyyy-mm-dd); that is no revert by the page, and the hint says so.
-  const sanitized = field.value !== intended ? field.value : null;
-  field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, ...insertTextInit(text) }));
+  let sanitized = null;
+  if (typesKeyByKey(field, text)) {
+    typeKeyByKey(field, text, clear);
+  } else {
+    setNativeValue(field, intended);
+    // The browser itself sanitizes some types (a number input drops letters, a date input needs
+    // yyyy-mm-dd); that is no revert by the page, and the hint says so.
+    sanitized = field.value !== intended ? field.value : null;
+    field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, ...insertTextInit(text) }));
+  }
   field.dispatchEvent(new Event("change", { bubbles: true }));
   // A controlled component that did not accept the value writes its own back during its
   // re-render, after the event; read once that had its chance.

@@ -86,6 +86,72 @@ export function queryAllAcrossShadow(root, selector) {
 }
 
 /**
+ * The children of a node in the flat tree (CSS Scoping, "flattened element tree"), the rule the
+ * gatherer hands the core (tree/facts.js records shadow roots and slot assignments, and the core
+ * renders that tree): a shadow host's children are its shadow root's, a slot's are the nodes
+ * assigned to it (its own children when nothing is), and other elements keep their own.
+ * @param {Node} node
+ * @returns {Node[]}
+ */
+export function flatTreeChildren(node) {
+  const element = /** @type {Element} */ (node);
+  if (element.shadowRoot) return [...element.shadowRoot.childNodes];
+  if (element.localName === "slot" && typeof (/** @type {HTMLSlotElement} */ (element).assignedNodes) === "function") {
+    const assigned = /** @type {HTMLSlotElement} */ (element).assignedNodes();
+    if (assigned.length > 0) return assigned;
+  }
+  return [...node.childNodes];
+}
+
+/**
+ * The elements below `root` in the flat tree, in tree order, that `accept` takes; at most
+ * `limit` elements are looked at. Slotted light-DOM children are found where they render (in the
+ * slot of a web component's listbox), not where they are written.
+ * @param {Node} root
+ * @param {(element: Element) => boolean} accept
+ * @param {number} [limit]
+ * @returns {Element[]}
+ */
+export function flatTreeDescendants(root, accept, limit = 20_000) {
+  /** @type {Element[]} */
+  const found = [];
+  const pending = flatTreeChildren(root).reverse();
+  let seen = 0;
+  while (pending.length > 0 && seen < limit) {
+    const node = /** @type {Node} */ (pending.pop());
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    seen += 1;
+    if (accept(/** @type {Element} */ (node))) found.push(/** @type {Element} */ (node));
+    pending.push(...flatTreeChildren(node).reverse());
+  }
+  return found;
+}
+
+/**
+ * The open shadow roots of a document, nested ones included, shallowest first; at most `limit`
+ * of them, so that a page of many components cannot make one action slow.
+ * @param {Document} document
+ * @param {number} limit
+ * @returns {ShadowRoot[]}
+ */
+export function openShadowRootsOf(document, limit) {
+  /** @type {ShadowRoot[]} */
+  const roots = [];
+  /** @type {(Document | ShadowRoot)[]} */
+  const pending = [document];
+  while (pending.length > 0 && roots.length < limit) {
+    const scope = /** @type {Document | ShadowRoot} */ (pending.shift());
+    for (const element of scope.querySelectorAll("*")) {
+      if (element.shadowRoot === null) continue;
+      roots.push(element.shadowRoot);
+      pending.push(element.shadowRoot);
+      if (roots.length >= limit) break;
+    }
+  }
+  return roots;
+}
+
+/**
  * The elements an IDREF list names, looked up in the element's own tree first.
  * @param {Element} element
  * @param {string} attribute

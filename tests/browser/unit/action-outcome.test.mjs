@@ -17,7 +17,7 @@ import {
 } from "../../../extension/background/activity.js";
 
 test("progress evidence is docs/protocol.md's list; the rest are hints", () => {
-  for (const evidence of ["url_changed", "focus_moved", "local_mutation", "semantic_state:aria-current", "value_set", "navigation", "popup_shown:menu"]) {
+  for (const evidence of ["url_changed", "focus_moved", "local_mutation", "semantic_state:aria-current", "value_set", "navigation", "popup_shown:menu", "text_changed", "text_changed:live_region", "value_changed"]) {
     assert.ok(isProgressEvidence(evidence), evidence);
   }
   for (const hint of ["global_mutation", "name_changed", "class_changed", "children_changed", "style_changed"]) {
