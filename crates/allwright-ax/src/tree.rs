@@ -74,6 +74,11 @@ pub struct AxNode {
     /// The element hosts a closed shadow root the page's facts could not include: its content
     /// is missing, and the text tree says so (`closed-shadow-root`).
     pub closed_shadow_root: bool,
+    /// A text run inside a `<label>` whose whole content is the accessible name of the control
+    /// that label labels (HTML "labeled control": `for=` or the first labelable descendant). The
+    /// control's own line already carries those words, so the text tree does not print them a
+    /// second time; the structured snapshot keeps the node.
+    pub repeats_label_of_control: bool,
 }
 
 impl AxNode {
@@ -94,6 +99,7 @@ impl AxNode {
             author_role: false,
             aria_ref: None,
             closed_shadow_root: false,
+            repeats_label_of_control: false,
         }
     }
 }
@@ -250,7 +256,45 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
             }
         }
     }
+    mark_label_texts(&mut tree, context);
     tree
+}
+
+/// Sets `repeats_label_of_control` on the text runs of a `<label>` whose whole content is the
+/// name of the control the label labels: `<label for="email">Email</label><input id="email">`
+/// would otherwise print `text "Email"` next to `textbox "Email"`. Only runs that start inside
+/// the label and equal the control's name exactly are marked, so a label that says more than the
+/// name (a hint, an error, a second sentence) keeps its text.
+fn mark_label_texts<D: Dom + ?Sized>(tree: &mut AxTree, context: &Context<'_, D>) {
+    let dom = context.dom();
+    let mut text_by_dom_node: rustc_hash::FxHashMap<NodeId, u32> = Default::default();
+    let mut named_controls = Vec::new();
+    for (index, node) in tree.nodes.iter().enumerate() {
+        match node.role {
+            AxRole::Text => {
+                text_by_dom_node.insert(node.dom_node, index as u32);
+            }
+            AxRole::Aria(_) if !node.name.is_empty() => named_controls.push(index),
+            _ => {}
+        }
+    }
+    if text_by_dom_node.is_empty() {
+        return;
+    }
+    for control in named_controls {
+        let control_node = tree.nodes[control].dom_node;
+        for &label in context.labels_of(control_node) {
+            let mut stack: Vec<NodeId> = dom.children(label).to_vec();
+            while let Some(node) = stack.pop() {
+                if let Some(&text) = text_by_dom_node.get(&node) {
+                    if tree.nodes[text as usize].name == tree.nodes[control].name {
+                        tree.nodes[text as usize].repeats_label_of_control = true;
+                    }
+                }
+                stack.extend(dom.children(node).iter().copied());
+            }
+        }
+    }
 }
 
 fn push_node(tree: &mut AxTree, node: AxNode) -> u32 {
@@ -451,6 +495,7 @@ fn element_node<D: Dom + ?Sized>(
         }),
         aria_ref: None,
         closed_shadow_root,
+        repeats_label_of_control: false,
     })
 }
 
