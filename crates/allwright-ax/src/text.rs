@@ -11,9 +11,10 @@
 //! survive a reader's soft length limit. `maxChars` cuts the output into 1-based pages.
 //!
 //! Page text can never forge structure: every string is written inside double quotes with
-//! backslash escapes for quotes, backslashes, line breaks of every kind and other control
-//! characters, and a `[` that would start `[ref_` is escaped, so no name, value or URL can start
-//! a line, close its quotes, or produce a `[ref_N]` token.
+//! backslash escapes for quotes, backslashes, line breaks of every kind, control and format
+//! characters and look-alike brackets (`needs_unicode_escape`), and a `[` that could start
+//! `[ref_` is written `\u{5b}`, so no name, value or URL can start a line, close its quotes, or
+//! produce a `[ref_N]` token.
 
 use crate::aria::Role;
 use crate::dom::NodeId;
@@ -854,7 +855,7 @@ fn push_escaped_within(out: &mut String, text: &str, budget: Option<usize>) -> P
         let mut probe = String::new();
         push_escaped(&mut probe, &text[index..next_boundary.min(text.len())]);
         if character == '[' && starts_reference(&text[next_boundary..]) {
-            probe = "\\[".to_string();
+            probe = "\\u{5b}".to_string();
         }
         piece.push_str(&probe);
         let length = piece.chars().count();
@@ -879,7 +880,9 @@ pub fn push_escaped(out: &mut String, text: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            '[' if starts_reference(&rest[1..]) => out.push_str("\\["),
+            // Written as a code point escape rather than `\[`, so that no quoted string holds
+            // the characters `[ref_` at all and a line's only `[ref_` is its own reference.
+            '[' if starts_reference(&rest[1..]) => out.push_str("\\u{5b}"),
             character if needs_unicode_escape(character) => {
                 out.push_str(&format!("\\u{{{:04x}}}", character as u32));
             }
@@ -995,7 +998,7 @@ mod tests {
         );
         assert_eq!(
             escaped("see [ref_9] and [REF_1]"),
-            "see \\[ref_9] and \\[REF_1]"
+            "see \\u{5b}ref_9] and \\u{5b}REF_1]"
         );
         assert_eq!(escaped("[x] [re"), "[x] [re");
         assert_eq!(escaped("back\\slash"), "back\\\\slash");
@@ -1058,8 +1061,8 @@ mod tests {
         assert_eq!(out, "ab\\n…");
         assert_eq!(printed, Printed::Cut { kept: 3 });
         out.clear();
-        let printed = push_escaped_within(&mut out, "a[ref_2]", Some(4));
-        assert_eq!(out, "a\\[…");
+        let printed = push_escaped_within(&mut out, "a[ref_2]", Some(8));
+        assert_eq!(out, "a\\u{5b}…");
         assert_eq!(printed, Printed::Cut { kept: 2 });
     }
 

@@ -207,7 +207,11 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                         None
                     };
                     let output = output.map(|node| push_node(&mut tree, node));
-                    let block = dom.style(child).display == Display::Block;
+                    // A `<label>` fences its text like a block: the words of two labels in a
+                    // row belong to two controls, and each run can then be matched with its
+                    // control's name (`mark_label_texts`).
+                    let block =
+                        dom.style(child).display == Display::Block || is_html(dom, child, "label");
                     let children = if output
                         .is_some_and(|index| tree.nodes[index as usize].role == AxRole::Iframe)
                     {
@@ -334,7 +338,14 @@ fn finish_children<D: Dom + ?Sized>(
     for entry in entries {
         match entry {
             Entry::Text(raw, node) => match &mut run {
-                Some((text, _)) => text.push_str(&raw),
+                Some((text, first)) => {
+                    // The run stands for its first text node with words in it, not for the
+                    // whitespace between the elements before it.
+                    if text.trim_ascii().is_empty() {
+                        *first = node;
+                    }
+                    text.push_str(&raw);
+                }
                 None => run = Some((raw, node)),
             },
             Entry::Break => flush(tree, &mut run, &mut children),
