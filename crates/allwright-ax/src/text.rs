@@ -1002,6 +1002,11 @@ mod tests {
         );
         assert_eq!(escaped("[x] [re"), "[x] [re");
         assert_eq!(escaped("back\\slash"), "back\\\\slash");
+        // Format characters (Unicode Cf), look-alike brackets and letters cannot fake a ref.
+        assert_eq!(
+            escaped("[\u{ff52}\u{ff45}\u{ff46}_1] [\u{200b}ref_2] \u{ff3b}ref_3\u{ff3d} a\u{85}b\u{0b}c"),
+            "\\u{5b}\u{ff52}\u{ff45}\u{ff46}_1] \\u{5b}\\u{200b}ref_2] \\u{ff3b}ref_3\\u{ff3d} a\\u{0085}b\\u{000b}c"
+        );
     }
 
     fn button(index: usize, name: String) -> Line {

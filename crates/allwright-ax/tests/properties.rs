@@ -424,6 +424,8 @@ fn forging_text() -> impl Strategy<Value = String> {
         "re",
         "f_",
         "\u{ff52}\u{ff45}\u{ff46}_",
+        "[\u{ff52}\u{ff45}\u{ff46}_",
+        "[r\u{0435}f_",
         "r\u{0435}f_",
         "12",
         "7",
