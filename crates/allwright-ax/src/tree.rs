@@ -57,7 +57,8 @@ pub struct AxNode {
     pub states: Vec<(&'static str, Value)>,
     /// Properties in a fixed order: description, value, placeholder, url, ARIA metadata.
     pub properties: Vec<(&'static str, Value)>,
-    /// The element's `type` attribute for inputs and buttons, as the text tree shows it.
+    /// The element's `type` attribute for inputs and buttons, as the text tree shows it; `None`
+    /// for a submit or reset button without a form owner (`has_form_owner`).
     pub control_type: Option<String>,
     /// Indices of the children in `AxTree::nodes`.
     pub children: Vec<u32>,
@@ -480,7 +481,8 @@ fn element_node<D: Dom + ?Sized>(
             })
     } else {
         None
-    };
+    }
+    .filter(|kind| !matches!(kind.as_str(), "submit" | "reset") || has_form_owner(dom, element));
     Some(AxNode {
         dom_node: element,
         role: if is_frame {
@@ -508,6 +510,27 @@ fn element_node<D: Dom + ?Sized>(
         closed_shadow_root,
         repeats_label_of_control: false,
     })
+}
+
+/// Whether a form control has a form owner (HTML "Association of controls and forms"): the form
+/// its `form` attribute names, else its nearest `<form>` ancestor. A submit or reset button
+/// without one does nothing when activated, so the text tree does not print its `type`: on
+/// pages that render `<button>` without a type outside any form, `type="submit"` would only
+/// mislead.
+fn has_form_owner<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
+    if let Some(id) = dom.attribute(element, "form") {
+        return dom
+            .element_by_id(element, id)
+            .is_some_and(|owner| is_html(dom, owner, "form"));
+    }
+    let mut current = dom.parent(element);
+    while let Some(node) = current {
+        if is_html(dom, node, "form") {
+            return true;
+        }
+        current = dom.parent(node);
+    }
+    false
 }
 
 /// Roles whose elements the tree replaces by their children: containers without semantics, and

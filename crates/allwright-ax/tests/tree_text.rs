@@ -112,7 +112,7 @@ fn open_overlays_come_first_under_a_banner() {
 [open overlays]
 combobox "City" [ref] type="text" expanded="true"
 dialog "Confirm" [ref]
- button "OK" [ref] type="submit"
+ button "OK" [ref]
 listbox "Cities" [ref]
  option "Paris" [ref]
 main [ref]
@@ -149,14 +149,14 @@ fn visible_filter_drops_what_is_outside_the_viewport_but_all_keeps_it() {
         },
         r#"
 main [ref]
- button "Top" [ref] type="submit""#,
+ button "Top" [ref]"#,
     );
     check(
         html,
         r#"
 main [ref]
- button "Top" [ref] type="submit"
- button "Far below" [ref] type="submit""#,
+ button "Top" [ref]
+ button "Far below" [ref]"#,
     );
 }
 
@@ -209,7 +209,7 @@ fn anchoring_shows_only_the_anchored_subtree() {
     let tree = render(&dom, Some(panel), &options).expect("renders");
     assert_eq!(
         without_ref_numbers(&tree.tree),
-        "generic [ref]\n button \"Inside\" [ref] type=\"submit\""
+        "generic [ref]\n button \"Inside\" [ref]"
     );
 }
 
@@ -377,9 +377,9 @@ group [ref]
  button "More" [ref] expanded="false"
 group [ref]
  button "Open" [ref] expanded="true"
- button "open details" [ref] type="submit"
-button "visible again" [ref] type="submit"
-button "off screen" [ref] type="submit""#,
+ button "open details" [ref]
+button "visible again" [ref]
+button "off screen" [ref]"#,
     );
 }
 
@@ -398,7 +398,7 @@ fn shadow_dom_slots_and_fallback_content_follow_the_composed_tree() {
         r#"
 navigation "Shadow nav" [ref]
  link "One" [ref] href="/one"
-button "Fallback" [ref] type="submit"
+button "Fallback" [ref]
 paragraph [ref]
  text "Default slot text""#,
     );
@@ -535,11 +535,11 @@ fn roles_with_presentational_children_print_no_children_but_keep_interactive_one
           <button aria-label="Close Inbox">x</button></div></div>
         <div role="progressbar" aria-label="Upload" aria-valuenow="40"><div>40%</div></div>"#,
         r#"
-button "icon Save" [ref] type="submit"
+button "icon Save" [ref]
 image "Chart" [ref]
 tablist [ref]
  tab "Inbox 3 Close Inbox" [ref] selected="true"
-  button "Close Inbox" [ref] type="submit"
+  button "Close Inbox" [ref]
 progressbar "Upload" [ref] valueNow="40""#,
     );
 }
@@ -621,4 +621,22 @@ combobox "Size" [ref] value="M"
         .iter()
         .any(|(key, value)| *key == "placeholder" && value.to_text() == "Search"));
     assert_eq!(node("checkbox").control_type.as_deref(), Some("checkbox"));
+}
+
+#[test]
+fn a_submit_or_reset_button_says_its_type_only_when_it_has_a_form_to_act_on() {
+    // HTML: a submit or reset button without a form owner does nothing when activated.
+    check(
+        r#"<form aria-label="Search"><button>Go</button><button type="reset">Clear</button></form>
+        <button>Alone</button><button type="button">Plain</button>
+        <form id="f" aria-label="Other"></form><button form="f">Owned from afar</button>"#,
+        r#"
+form "Search" [ref]
+ button "Go" [ref] type="submit"
+ button "Clear" [ref] type="reset"
+button "Alone" [ref]
+button "Plain" [ref] type="button"
+form "Other" [ref]
+button "Owned from afar" [ref] type="submit""#,
+    );
 }
