@@ -277,11 +277,12 @@ impl Renderer<'_> {
     /// Renders the subtree of `start` into `lines`; returns how many nodes maxDepth cut.
     fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<Line>) -> usize {
         let mut cut = 0;
-        // (node, depth of its line if shown, whether this is the start node, whether an
-        // ancestor's children are presentational, the name its parent's line printed)
-        let mut stack: Vec<(u32, usize, bool, bool, Option<&str>)> =
-            vec![(start, 0, true, false, None)];
-        while let Some((index, depth, is_start, in_presentational, parent_name)) = stack.pop() {
+        // (node, depth of its line if shown, whether this is the start node, the name of the
+        // nearest ancestor whose children are presentational, the name its parent's line
+        // printed)
+        let mut stack: Vec<(u32, usize, bool, Option<&str>, Option<&str>)> =
+            vec![(start, 0, true, None, None)];
+        while let Some((index, depth, is_start, presentational_name, parent_name)) = stack.pop() {
             let Some(node) = self.tree.node(index) else {
                 continue;
             };
@@ -302,10 +303,15 @@ impl Renderer<'_> {
                 continue;
             }
             // Inside a role whose children are presentational only what the agent can act on
-            // is shown (a close button in a tab, a link in an option), without adding depth.
+            // is shown (a close button in a tab, a link in an option), without adding depth,
+            // and text that the name does not hold: `<button aria-label="Cancel">Delete
+            // all</button>` shows the words a sighted user reads, which the name hides.
             let shown = !(is_start && skip_start)
                 && self.shows(node)
-                && (!in_presentational || node.interactive);
+                && presentational_name.is_none_or(|name| {
+                    node.interactive
+                        || (node.role == AxRole::Text && !contains_ignoring_case(name, &node.name))
+                });
             let child_depth = if shown { depth + 1 } else { depth };
             if shown {
                 if depth >= self.max_depth {
@@ -314,7 +320,8 @@ impl Renderer<'_> {
                 }
                 lines.push(self.line(node, depth));
             }
-            let children_presentational = in_presentational || has_presentational_children(node);
+            let children_presentational = presentational_name
+                .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
             let printed_name =
                 (shown && !node.name.is_empty() && !omits_name_in_text(node, self.tree))
                     .then_some(node.name.as_str());
@@ -649,6 +656,12 @@ fn repeats_parent_name(node: &AxNode, parent_name: &str, tree: &AxTree) -> bool 
         }
         _ => false,
     }
+}
+
+/// Whether `text` occurs in `name`, letters compared without case (a name from `aria-label` may
+/// differ from the shown text only by case, or by CSS `text-transform`).
+fn contains_ignoring_case(name: &str, text: &str) -> bool {
+    name.to_lowercase().contains(&text.to_lowercase())
 }
 
 /// WAI-ARIA 1.2 roles with "Children Presentational: True": their descendants are not exposed

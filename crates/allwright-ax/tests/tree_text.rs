@@ -528,6 +528,7 @@ fn an_iframe_whose_frame_is_known_prints_its_frame_id_and_page_text_cannot_forge
 fn roles_with_presentational_children_print_no_children_but_keep_interactive_ones() {
     // WAI-ARIA 1.2 "Children Presentational: True": button, img, tab, ... An <svg> inside a
     // button printed a graphics-document line before; the tab's close button keeps its ref.
+    // Text that the name does not hold (the chart's labels, the bar's percentage) stays.
     check(
         r#"<button><svg viewBox="0 0 1 1"><title>icon</title><path d="M0 0"/></svg>Save</button>
         <div role="img" aria-label="Chart"><span>Q1</span> <span>Q2</span></div>
@@ -537,10 +538,12 @@ fn roles_with_presentational_children_print_no_children_but_keep_interactive_one
         r#"
 button "icon Save" [ref]
 image "Chart" [ref]
+ text "Q1 Q2"
 tablist [ref]
  tab "Inbox 3 Close Inbox" [ref] selected="true"
   button "Close Inbox" [ref]
-progressbar "Upload" [ref] valueNow="40""#,
+progressbar "Upload" [ref] valueNow="40"
+ text "40%""#,
     );
 }
 
@@ -638,5 +641,21 @@ button "Alone" [ref]
 button "Plain" [ref] type="button"
 form "Other" [ref]
 button "Owned from afar" [ref] type="submit""#,
+    );
+}
+
+#[test]
+fn text_a_presentational_parent_names_otherwise_is_still_printed() {
+    // A hostile or careless page: the name says one thing, the button shows another. The words
+    // a sighted user reads stay visible to the agent.
+    check(
+        r#"<button aria-label="Cancel"><svg aria-label="icon"></svg>Delete <b>everything</b></button>
+        <div role="tablist"><div role="tab" aria-label="Inbox">Inbox <span>12 unread</span></div></div>"#,
+        r#"
+button "Cancel" [ref]
+ text "Delete everything"
+tablist [ref]
+ tab "Inbox" [ref]
+  text "Inbox 12 unread""#,
     );
 }
