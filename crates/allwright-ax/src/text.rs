@@ -264,6 +264,19 @@ pub fn render_text_tree(
     })
 }
 
+/// A node waiting on the renderer's stack.
+struct Pending<'tree> {
+    index: u32,
+    /// The depth of its line, if it is shown.
+    depth: usize,
+    /// The node the rendering started from (an overlay, the root or the anchor).
+    is_start: bool,
+    /// The name of the nearest ancestor whose children are presentational, if any.
+    presentational_name: Option<&'tree str>,
+    /// The name its parent's line printed, if any.
+    parent_name: Option<&'tree str>,
+}
+
 struct Renderer<'a> {
     tree: &'a AxTree,
     options: &'a TextTreeOptions,
@@ -277,12 +290,21 @@ impl Renderer<'_> {
     /// Renders the subtree of `start` into `lines`; returns how many nodes maxDepth cut.
     fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<Line>) -> usize {
         let mut cut = 0;
-        // (node, depth of its line if shown, whether this is the start node, the name of the
-        // nearest ancestor whose children are presentational, the name its parent's line
-        // printed)
-        let mut stack: Vec<(u32, usize, bool, Option<&str>, Option<&str>)> =
-            vec![(start, 0, true, None, None)];
-        while let Some((index, depth, is_start, presentational_name, parent_name)) = stack.pop() {
+        let mut stack = vec![Pending {
+            index: start,
+            depth: 0,
+            is_start: true,
+            presentational_name: None,
+            parent_name: None,
+        }];
+        while let Some(Pending {
+            index,
+            depth,
+            is_start,
+            presentational_name,
+            parent_name,
+        }) = stack.pop()
+        {
             let Some(node) = self.tree.node(index) else {
                 continue;
             };
@@ -326,13 +348,13 @@ impl Renderer<'_> {
                 (shown && !node.name.is_empty() && !omits_name_in_text(node, self.tree))
                     .then_some(node.name.as_str());
             for &child in node.children.iter().rev() {
-                stack.push((
-                    child,
-                    child_depth,
-                    false,
-                    children_presentational,
-                    printed_name,
-                ));
+                stack.push(Pending {
+                    index: child,
+                    depth: child_depth,
+                    is_start: false,
+                    presentational_name: children_presentational,
+                    parent_name: printed_name,
+                });
             }
         }
         cut
