@@ -312,3 +312,59 @@ export class McpClient {
     return null;
   }
 }
+
+// ---- Compactness -------------------------------------------------------------------------------
+
+/**
+ * Where the characters of a text tree go: per line kind (the role word that starts each line),
+ * its lines and characters (newline included), and per part of a line (indentation, role, name,
+ * reference, each attribute key). Lines are parsed with the text tree's grammar
+ * (docs/protocol.md): `INDENT ROLE ["NAME"] [[ref_N]] (KEY="VALUE")*`.
+ * @param {string} tree
+ */
+export function charactersByLineKind(tree) {
+  /** @type {Map<string, {lines: number, chars: number}>} */
+  const kinds = new Map();
+  /** @type {Map<string, number>} */
+  const parts = new Map();
+  const add = (map, key, value) => map.set(key, (map.get(key) ?? 0) + value);
+  for (const line of tree.split('\n')) {
+    if (line === '') continue;
+    const indent = line.length - line.trimStart().length;
+    const rest = line.slice(indent);
+    const role = rest.split(' ', 1)[0];
+    const kind = kinds.get(role) ?? { lines: 0, chars: 0 };
+    kind.lines += 1;
+    kind.chars += line.length + 1;
+    kinds.set(role, kind);
+    add(parts, 'indentation', indent);
+    add(parts, 'newline', 1);
+    add(parts, 'role', role.length);
+    const name = /^\S+ ("(?:[^"\\]|\\.)*")/.exec(rest);
+    if (name) add(parts, 'name', name[1].length + 1);
+    const reference = / \[ref_\d+\]/.exec(rest);
+    if (reference) add(parts, 'reference', reference[0].length);
+    for (const attribute of rest.matchAll(/ (\w+)="((?:[^"\\]|\\.)*)"/g)) {
+      add(parts, `${attribute[1]}=`, attribute[0].length);
+    }
+  }
+  return { kinds, parts };
+}
+
+/**
+ * The table of charactersByLineKind, biggest first, with each row's share of `total`.
+ * @param {ReturnType<typeof charactersByLineKind>} breakdown
+ * @param {number} total
+ */
+export function formatCharactersByLineKind({ kinds, parts }, total) {
+  const share = (chars) => `${((100 * chars) / total).toFixed(1).padStart(5)}%`;
+  const rows = ['  line kind            lines      chars  share'];
+  for (const [role, { lines, chars }] of [...kinds].sort((a, b) => b[1].chars - a[1].chars)) {
+    rows.push(`  ${role.padEnd(18)}${String(lines).padStart(8)}${String(chars).padStart(11)} ${share(chars)}`);
+  }
+  rows.push('  part of a line                 chars  share');
+  for (const [part, chars] of [...parts].sort((a, b) => b[1] - a[1])) {
+    rows.push(`  ${part.padEnd(26)}${String(chars).padStart(11)} ${share(chars)}`);
+  }
+  return rows.join('\n');
+}

@@ -1,6 +1,14 @@
 // Benchmark (not a test; scripts/test never runs it):
 //
 //   npm run bench [-- --sizes 1000,10000,100000] [--runs N] [--no-verify-core]
+//   npm run bench -- --compactness [--sizes 10000] [--pages thread/mui-mail.html,...]
+//
+// --compactness measures characters only, no times: on the generated pages (--sizes) and on
+// fixture pages (--pages, paths under fixtures/pages; default: a few realistic ones), the text
+// tree of the WASM core injected into the page (as in 3. below) against Playwright's
+// `ariaSnapshot({mode: 'ai'})` of the same page, with the ratio and where our characters go per
+// line kind and per part of a line (issue 13's target: <= 0.5 on the 10k page). It needs the
+// WASM core and dist/chrome, not the release binary.
 //
 // On generated pages of about 1k, 10k and 100k elements (tests/browser/bench-lib.mjs), served
 // by a local HTTP server in two variants: without CSP (the extension runs its WASM core there)
@@ -34,7 +42,17 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { bareWalk, generatedPage, McpClient, median, runScript, startServer, withTimeout } from './bench-lib.mjs';
+import {
+  bareWalk,
+  charactersByLineKind,
+  formatCharactersByLineKind,
+  generatedPage,
+  McpClient,
+  median,
+  runScript,
+  startServer,
+  withTimeout,
+} from './bench-lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -60,6 +78,19 @@ const runsOverride = optionValue('--runs') === undefined ? undefined : Number(op
 /** Warm repetitions per measurement: fewer on big pages, to keep the run to a few minutes. */
 const runsFor = (size) => runsOverride ?? (size <= 20_000 ? 11 : 3);
 const verifyCore = !argv.includes('--no-verify-core');
+const compactnessOnly = argv.includes('--compactness');
+/** Realistic fixture pages (component libraries from npm, forms, threads) for --compactness. */
+const DEFAULT_COMPACTNESS_PAGES = [
+  'thread/mui-mail.html',
+  'actions/radix.html',
+  'actions/react-form.html',
+  'actions/react-select.html',
+  'actions/vue-form.html',
+  'actions/mui-autocomplete.html',
+  'shadow-dev/lit.html',
+  'surface.html',
+];
+const compactnessPages = (optionValue('--pages') ?? DEFAULT_COMPACTNESS_PAGES.join(',')).split(',').filter(Boolean);
 /**
  * Generous per-call timeouts, scaled by page size (Playwright's first ariaSnapshot() on a page
  * of 100k elements took 65-76 s here).
@@ -494,6 +525,101 @@ function table(size, mcp, pw, bidi) {
   return rows.join('\n');
 }
 
+// ---- Compactness (--compactness) ---------------------------------------------------------------
+
+/** Every file under `folder`, as [path relative to it, absolute path]. */
+function filesUnder(folder, prefix = '') {
+  const found = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const relative = prefix + entry.name;
+    if (entry.isDirectory()) found.push(...filesUnder(path.join(folder, entry.name), `${relative}/`));
+    else found.push([relative, path.join(folder, entry.name)]);
+  }
+  return found;
+}
+
+const CONTENT_TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css' };
+
+/** Characters of our text tree against Playwright's ai-mode snapshot; no times. */
+async function measureCompactness() {
+  for (const file of ['extension/generated/ax-core-wasm.js', 'dist/chrome/content/accessibility-tree.js']) {
+    if (!existsSync(path.join(root, file))) throw new Error(`missing ${file} (run ./scripts/build-wasm and node scripts/build-extension.mjs)`);
+  }
+  // The generated pages, and fixtures/pages and fixtures/built where the fixture server puts
+  // them (tests/support/fixture_server.rs: `/` and `/built/`).
+  const routes = new Map();
+  for (const size of sizes) routes.set(pagePath(size, 'wasm'), { body: generatedPage(size) });
+  for (const [folder, prefix] of [['fixtures/pages', '/'], ['fixtures/built', '/built/']]) {
+    const absolute = path.join(root, folder);
+    if (!existsSync(absolute)) continue;
+    for (const [relative, file] of filesUnder(absolute)) {
+      const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+      routes.set(prefix + relative, { body: readFileSync(file, 'utf8'), headers: { 'content-type': type } });
+    }
+  }
+  const server = await startServer(routes);
+  closers.push(() => server.close());
+  const scratch = mkdtempSync(path.join(tmpdir(), 'allwright-bench-'));
+  closers.push(() => rmSync(scratch, { recursive: true, force: true }));
+  const browser = await withTimeout(chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 60_000,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    env: { ...process.env, TMPDIR: scratch, XDG_CONFIG_HOME: scratch },
+  }), 90_000, 'Chromium to start under Playwright');
+  closers.push(() => browser.close());
+  const targets = [
+    ...sizes.map((size) => ({ label: `generated page, ${count(size)} elements`, url: server.origin + pagePath(size, 'wasm'), size, fixture: false })),
+    ...compactnessPages.map((page) => ({ label: `fixtures/pages/${page}`, url: `${server.origin}/${page}`, size: 1000, fixture: true })),
+  ];
+  /** The fixture pages' trees, for one breakdown of them all. */
+  const fixtureTrees = [];
+  const summary = [];
+  let oursTotal = 0;
+  let playwrightTotal = 0;
+  for (const target of targets) {
+    const timeout = callTimeout(target.size);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    try {
+      page.setDefaultTimeout(timeout);
+      await page.goto(target.url, { waitUntil: 'load', timeout });
+      // Component libraries render after load: wait for the page to settle a little.
+      await page.waitForTimeout(500);
+      const playwright = await page.locator('body').ariaSnapshot({ mode: 'ai', timeout });
+      await runScript(page, injectedScripts().wasm);
+      await page.evaluate(() => globalThis.allwrightAxCore.ready);
+      await runScript(page, injectedScripts().tree);
+      const ours = await page.evaluate(async () => (await globalThis.allwrightAx.generateAccessibilityTree({ filter: 'all' })).tree);
+      const ratioHere = ours.length / playwright.length;
+      summary.push(`${target.label.padEnd(48)}${count(ours.length).padStart(10)}${count(playwright.length).padStart(12)}${ratio(ratioHere).padStart(8)}`);
+      if (!target.fixture) {
+        console.log(`\n== ${target.label}: ours ${count(ours.length)} characters, Playwright ai mode ${count(playwright.length)}, ratio ${ratio(ratioHere)}${target.size === 10_000 ? ` (target <= 0.5:${verdict(ratioHere, 0.5)})` : ''}`);
+        console.log(formatCharactersByLineKind(charactersByLineKind(ours), ours.length));
+      } else {
+        fixtureTrees.push(ours);
+        oursTotal += ours.length;
+        playwrightTotal += playwright.length;
+      }
+    } catch (error) {
+      summary.push(`${target.label.padEnd(48)} failed: ${error.message.split('\n')[0]}`);
+    } finally {
+      await page.close().catch(() => {});
+    }
+  }
+  console.log(`\n${'page'.padEnd(48)}${'ours'.padStart(10)}${'Playwright'.padStart(12)}${'ratio'.padStart(8)}`);
+  for (const row of summary) console.log(row);
+  if (playwrightTotal > 0) {
+    console.log(`${'fixture pages together'.padEnd(48)}${count(oursTotal).padStart(10)}${count(playwrightTotal).padStart(12)}${ratio(oursTotal / playwrightTotal).padStart(8)}`);
+    const together = fixtureTrees.join('\n');
+    console.log(`\n== fixture pages together: where our ${count(together.length)} characters go`);
+    console.log(formatCharactersByLineKind(charactersByLineKind(together), together.length));
+  }
+}
+
 // ---- Main --------------------------------------------------------------------------------------
 
 const report = {
@@ -508,6 +634,18 @@ const report = {
   })(),
 };
 let exitCode = 0;
+if (compactnessOnly) {
+  try {
+    await measureCompactness();
+  } catch (error) {
+    exitCode = 1;
+    console.error(`bench --compactness failed: ${error?.stack ?? error}`);
+  } finally {
+    await cleanup();
+    clearTimeout(deadline);
+  }
+  process.exit(exitCode);
+}
 try {
   ensureBuilt();
   const scratch = mkdtempSync(path.join(tmpdir(), 'allwright-bench-'));

@@ -4,6 +4,7 @@
 mod actions;
 mod bidi_snapshot;
 mod bridge;
+mod compact_tree;
 mod console_world;
 mod csp;
 mod devtools;
@@ -51,6 +52,8 @@ const SURFACE: &[(&str, Check)] = checks![
     surface::text_tree_metadata_and_paging,
     surface::ai_mode_references,
     surface::navigation_timeouts,
+    compact_tree::nothing_is_printed_twice,
+    compact_tree::page_text_forges_no_line_or_reference,
     csp::strict_pages_work_and_stay_silent,
     registry::lookup_stale_refs_and_suggestions,
     bidi_snapshot::bidi_snapshot_equals_the_extensions,

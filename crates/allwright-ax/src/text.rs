@@ -11,9 +11,10 @@
 //! survive a reader's soft length limit. `maxChars` cuts the output into 1-based pages.
 //!
 //! Page text can never forge structure: every string is written inside double quotes with
-//! backslash escapes for quotes, backslashes, line breaks of every kind and other control
-//! characters, and a `[` that would start `[ref_` is escaped, so no name, value or URL can start
-//! a line, close its quotes, or produce a `[ref_N]` token.
+//! backslash escapes for quotes, backslashes, line breaks of every kind, control and format
+//! characters and look-alike brackets (`needs_unicode_escape`), and a `[` that could start
+//! `[ref_` is written `\u{5b}`, so no name, value or URL can start a line, close its quotes, or
+//! produce a `[ref_N]` token.
 
 use crate::aria::Role;
 use crate::dom::NodeId;
@@ -263,6 +264,19 @@ pub fn render_text_tree(
     })
 }
 
+/// A node waiting on the renderer's stack.
+struct Pending<'tree> {
+    index: u32,
+    /// The depth of its line, if it is shown.
+    depth: usize,
+    /// The node the rendering started from (an overlay, the root or the anchor).
+    is_start: bool,
+    /// The name of the nearest ancestor whose children are presentational, if any.
+    presentational_name: Option<&'tree str>,
+    /// The name its parent's line printed, if any.
+    parent_name: Option<&'tree str>,
+}
+
 struct Renderer<'a> {
     tree: &'a AxTree,
     options: &'a TextTreeOptions,
@@ -276,9 +290,21 @@ impl Renderer<'_> {
     /// Renders the subtree of `start` into `lines`; returns how many nodes maxDepth cut.
     fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<Line>) -> usize {
         let mut cut = 0;
-        // (node, depth of its line if shown, whether this is the start node)
-        let mut stack: Vec<(u32, usize, bool)> = vec![(start, 0, true)];
-        while let Some((index, depth, is_start)) = stack.pop() {
+        let mut stack = vec![Pending {
+            index: start,
+            depth: 0,
+            is_start: true,
+            presentational_name: None,
+            parent_name: None,
+        }];
+        while let Some(Pending {
+            index,
+            depth,
+            is_start,
+            presentational_name,
+            parent_name,
+        }) = stack.pop()
+        {
             let Some(node) = self.tree.node(index) else {
                 continue;
             };
@@ -289,7 +315,25 @@ impl Renderer<'_> {
             if self.options.filter == Filter::Visible && !self.subtree_visible[index as usize] {
                 continue;
             }
-            let shown = !(is_start && skip_start) && self.shows(node);
+            // The words of a label are already the name on its control's line.
+            if node.repeats_label_of_control && !is_start {
+                continue;
+            }
+            // A legend's text under its fieldset's group, a caption under its table, a link's
+            // text under the link: the parent's line already printed those words as its name.
+            if parent_name.is_some_and(|name| repeats_parent_name(node, name, self.tree)) {
+                continue;
+            }
+            // Inside a role whose children are presentational only what the agent can act on
+            // is shown (a close button in a tab, a link in an option), without adding depth,
+            // and text that the name does not hold: `<button aria-label="Cancel">Delete
+            // all</button>` shows the words a sighted user reads, which the name hides.
+            let shown = !(is_start && skip_start)
+                && self.shows(node)
+                && presentational_name.is_none_or(|name| {
+                    node.interactive
+                        || (node.role == AxRole::Text && !contains_ignoring_case(name, &node.name))
+                });
             let child_depth = if shown { depth + 1 } else { depth };
             if shown {
                 if depth >= self.max_depth {
@@ -298,8 +342,19 @@ impl Renderer<'_> {
                 }
                 lines.push(self.line(node, depth));
             }
+            let children_presentational = presentational_name
+                .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
+            let printed_name =
+                (shown && !node.name.is_empty() && !omits_name_in_text(node, self.tree))
+                    .then_some(node.name.as_str());
             for &child in node.children.iter().rev() {
-                stack.push((child, child_depth, false));
+                stack.push(Pending {
+                    index: child,
+                    depth: child_depth,
+                    is_start: false,
+                    presentational_name: children_presentational,
+                    parent_name: printed_name,
+                });
             }
         }
         cut
@@ -323,21 +378,34 @@ impl Renderer<'_> {
                 .find(|(name, _)| *name == key)
                 .map(|(_, value)| value.to_text())
         };
-        let mut attributes = Vec::new();
+        let name_text = node.name.as_str();
+        let value = property("value");
         let candidates = [
             ("href", property("url")),
-            ("type", node.control_type.clone()),
-            ("placeholder", property("placeholder")),
-            ("value", property("value")),
+            (
+                "type",
+                node.control_type
+                    .clone()
+                    .filter(|kind| !type_repeats_role(kind, node.role)),
+            ),
+            // A placeholder that is also the name (the name fell back on it, or says the same
+            // words) repeats the name.
+            (
+                "placeholder",
+                property("placeholder").filter(|text| text != name_text),
+            ),
+            ("value", value.clone()),
         ];
         let states = node
             .states
             .iter()
-            .map(|(key, value)| (*key, Some(value.to_text())));
-        for (key, value) in candidates.into_iter().chain(states) {
+            .filter(|(key, state)| !state_repeats_line(key, state, value.as_deref()))
+            .map(|(key, state)| (*key, Some(state.to_text())));
+        let mut attributes = Vec::new();
+        for (key, text) in candidates.into_iter().chain(states) {
             // Empty values say nothing the line does not already say.
-            if let Some(value) = value.filter(|value| !value.is_empty()) {
-                attributes.push((key, value));
+            if let Some(text) = text.filter(|text| !text.is_empty()) {
+                attributes.push((key, text));
             }
         }
         let frame_id = if node.role == AxRole::Iframe {
@@ -596,6 +664,84 @@ fn omits_name_in_text(node: &AxNode, tree: &AxTree) -> bool {
     })
 }
 
+/// Whether a node only repeats the name its parent's line printed: a text run with exactly those
+/// words, or a caption whose only content is that text (HTML-AAM names a table from its
+/// caption and a fieldset from its legend, so the name already holds the words).
+fn repeats_parent_name(node: &AxNode, parent_name: &str, tree: &AxTree) -> bool {
+    match node.role {
+        AxRole::Text => node.name == parent_name,
+        AxRole::Aria(Role::Caption) => {
+            !node.interactive
+                && matches!(node.children.as_slice(), [only] if tree
+                    .node(*only)
+                    .is_some_and(|child| child.role == AxRole::Text && child.name == parent_name))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `text` occurs in `name`, letters compared without case (a name from `aria-label` may
+/// differ from the shown text only by case, or by CSS `text-transform`).
+fn contains_ignoring_case(name: &str, text: &str) -> bool {
+    name.to_lowercase().contains(&text.to_lowercase())
+}
+
+/// WAI-ARIA 1.2 roles with "Children Presentational: True": their descendants are not exposed
+/// as separate objects (an `<svg>` inside a button, the text of a tab), so the text tree does not
+/// print them. Interactive descendants, which the spec does not foresee but pages build (a close
+/// button inside a tab, a link inside an option), keep their lines so that each has a ref.
+fn has_presentational_children(node: &AxNode) -> bool {
+    let AxRole::Aria(role) = node.role else {
+        return false;
+    };
+    matches!(
+        role,
+        Role::Button
+            | Role::Checkbox
+            | Role::Image
+            | Role::Meter
+            | Role::Option
+            | Role::ProgressBar
+            | Role::Radio
+            | Role::ScrollBar
+            | Role::Separator
+            | Role::Slider
+            | Role::Switch
+            | Role::Tab
+            | Role::MenuItemCheckbox
+            | Role::MenuItemRadio
+    )
+}
+
+/// Whether an input's `type` only says what the role already says, in the same word: `checkbox`
+/// on a checkbox, `radio` on a radio button (HTML-AAM maps those input types to those roles).
+/// Other types stay, `text` on a textbox included: the protocol's line format shows it
+/// (docs/protocol.md), and email, password, submit or reset say something the role does not.
+fn type_repeats_role(kind: &str, role: AxRole) -> bool {
+    let AxRole::Aria(role) = role else {
+        return false;
+    };
+    matches!(
+        (kind, role),
+        ("checkbox", Role::Checkbox) | ("radio", Role::Radio)
+    )
+}
+
+/// States the text line leaves out because another part of the line says the same: `valueNow`
+/// when `value` is that number (a range or number input), and `selected="false"` (an option
+/// that is not selected is the normal case; the selected one still says `selected="true"`). The
+/// structured snapshot keeps every typed state.
+fn state_repeats_line(key: &str, state: &crate::value::Value, value: Option<&str>) -> bool {
+    use crate::value::Value;
+    match (key, state) {
+        ("valueNow", Value::Number(number)) => value
+            .and_then(|text| text.trim().parse::<f64>().ok())
+            .is_some_and(|parsed| parsed == *number),
+        ("selected", Value::Bool(false)) => true,
+        _ => false,
+    }
+}
+
 /// For each node, whether it or a descendant satisfies `predicate`. Children always come after
 /// their parent in the arena, so one backward pass suffices.
 fn subtree_flags(tree: &AxTree, predicate: impl Fn(&AxNode) -> bool) -> Vec<bool> {
@@ -744,7 +890,7 @@ fn push_escaped_within(out: &mut String, text: &str, budget: Option<usize>) -> P
         let mut probe = String::new();
         push_escaped(&mut probe, &text[index..next_boundary.min(text.len())]);
         if character == '[' && starts_reference(&text[next_boundary..]) {
-            probe = "\\[".to_string();
+            probe = "\\u{5b}".to_string();
         }
         piece.push_str(&probe);
         let length = piece.chars().count();
@@ -769,7 +915,9 @@ pub fn push_escaped(out: &mut String, text: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            '[' if starts_reference(&rest[1..]) => out.push_str("\\["),
+            // Written as a code point escape rather than `\[`, so that no quoted string holds
+            // the characters `[ref_` at all and a line's only `[ref_` is its own reference.
+            '[' if starts_reference(&rest[1..]) => out.push_str("\\u{5b}"),
             character if needs_unicode_escape(character) => {
                 out.push_str(&format!("\\u{{{:04x}}}", character as u32));
             }
@@ -779,18 +927,91 @@ pub fn push_escaped(out: &mut String, text: &str) {
     }
 }
 
-/// Whether text right after a `[` would make it read as a reference (`[ref_`).
+/// Whether text right after a `[` could make it read as a reference (`[ref_`): the letters
+/// `ref` in any case, or any non-ASCII character, which may be a look-alike of one of them
+/// (Unicode's confusables: Cyrillic `е`, fullwidth `ｒ`, ...). Escaping a `[` costs one
+/// backslash, so the test errs on the side of escaping.
 fn starts_reference(after_bracket: &str) -> bool {
     after_bracket
-        .get(..4)
-        .is_some_and(|prefix| prefix.eq_ignore_ascii_case("ref_"))
+        .get(..3)
+        .is_some_and(|prefix| prefix.eq_ignore_ascii_case("ref"))
+        || after_bracket
+            .chars()
+            .next()
+            .is_some_and(|next| !next.is_ascii())
 }
 
-/// Control characters, Unicode line and paragraph separators, and bidirectional overrides (which
-/// could make a line read differently from how it parses).
+/// Characters printed as `\u{...}` escapes, so that page text can neither start a line nor
+/// hide or fake a reference:
+///
+/// - Unicode general category Cc (controls, NEL U+0085, VT, FF and CR among them), Zl (U+2028
+///   LINE SEPARATOR) and Zp (U+2029 PARAGRAPH SEPARATOR): a reader may break the line there
+///   (Unicode Standard Annex #14 classes them as mandatory breaks).
+/// - Category Cf (format characters: zero-width spaces and joiners, bidirectional controls, the
+///   byte order mark, invisible operators, tags, ...): they are invisible, so `[\u{200b}ref_12]`
+///   would read as `[ref_12]`, and bidirectional controls can make a line read in another order
+///   than it parses. Escaping (rather than dropping) keeps the text an agent types back
+///   recoverable and shows that something was there.
+/// - Look-alikes of the square brackets (fullwidth `［ ］`, white, tortoise-shell, lenticular and
+///   mathematical brackets, ...): a `［ref_3］` would read as a reference.
 fn needs_unicode_escape(character: char) -> bool {
     character.is_control()
-        || matches!(character, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+        || is_format_character(character)
+        || matches!(character, '\u{2028}' | '\u{2029}')
+        || is_bracket_look_alike(character)
+}
+
+/// Unicode general category Cf (Unicode 15.1, DerivedGeneralCategory.txt).
+fn is_format_character(character: char) -> bool {
+    matches!(
+        character,
+        '\u{00ad}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061c}'
+            | '\u{06dd}'
+            | '\u{070f}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08e2}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0001}'
+            | '\u{e0020}'..='\u{e007f}'
+    )
+}
+
+/// Opening and closing punctuation (categories Ps and Pe) that looks like `[` or `]`: the
+/// fullwidth and halfwidth forms, and the square-bracket variants of the Miscellaneous
+/// Technical, Dingbats, Miscellaneous Mathematical Symbols, CJK Symbols and vertical-form blocks.
+fn is_bracket_look_alike(character: char) -> bool {
+    matches!(
+        character,
+        '\u{ff3b}' | '\u{ff3d}' // FULLWIDTH LEFT/RIGHT SQUARE BRACKET
+            | '\u{2045}' | '\u{2046}' // SQUARE BRACKET WITH QUILL
+            | '\u{2308}'..='\u{230b}' // CEILING and FLOOR
+            | '\u{23a1}'..='\u{23a6}' // SQUARE BRACKET pieces
+            | '\u{2772}' | '\u{2773}' // LIGHT TORTOISE SHELL BRACKET ORNAMENT
+            | '\u{27e6}' | '\u{27e7}' // MATHEMATICAL WHITE SQUARE BRACKET
+            | '\u{27ec}' | '\u{27ed}' // MATHEMATICAL WHITE TORTOISE SHELL BRACKET
+            | '\u{298b}'..='\u{2990}' // SQUARE BRACKET WITH UNDERBAR / TICK
+            | '\u{2997}' | '\u{2998}' // BLACK TORTOISE SHELL BRACKET
+            | '\u{3010}' | '\u{3011}' // BLACK LENTICULAR BRACKET
+            | '\u{3014}'..='\u{301b}' // TORTOISE SHELL, WHITE LENTICULAR, WHITE SQUARE
+            | '\u{fe17}' | '\u{fe18}' // VERTICAL WHITE LENTICULAR BRACKET
+            | '\u{fe39}'..='\u{fe3c}'
+            | '\u{fe47}' | '\u{fe48}' // PRESENTATION FORM FOR VERTICAL SQUARE BRACKET
+            | '\u{fe5d}' | '\u{fe5e}' // SMALL TORTOISE SHELL BRACKET
+            | '\u{ff62}' | '\u{ff63}' // HALFWIDTH CORNER BRACKET
+    )
 }
 
 #[cfg(test)]
@@ -812,10 +1033,15 @@ mod tests {
         );
         assert_eq!(
             escaped("see [ref_9] and [REF_1]"),
-            "see \\[ref_9] and \\[REF_1]"
+            "see \\u{5b}ref_9] and \\u{5b}REF_1]"
         );
         assert_eq!(escaped("[x] [re"), "[x] [re");
         assert_eq!(escaped("back\\slash"), "back\\\\slash");
+        // Format characters (Unicode Cf), look-alike brackets and letters cannot fake a ref.
+        assert_eq!(
+            escaped("[\u{ff52}\u{ff45}\u{ff46}_1] [\u{200b}ref_2] \u{ff3b}ref_3\u{ff3d} a\u{85}b\u{0b}c"),
+            "\\u{5b}\u{ff52}\u{ff45}\u{ff46}_1] \\u{5b}\\u{200b}ref_2] \\u{ff3b}ref_3\\u{ff3d} a\\u{0085}b\\u{000b}c"
+        );
     }
 
     fn button(index: usize, name: String) -> Line {
@@ -875,8 +1101,8 @@ mod tests {
         assert_eq!(out, "ab\\n…");
         assert_eq!(printed, Printed::Cut { kept: 3 });
         out.clear();
-        let printed = push_escaped_within(&mut out, "a[ref_2]", Some(4));
-        assert_eq!(out, "a\\[…");
+        let printed = push_escaped_within(&mut out, "a[ref_2]", Some(8));
+        assert_eq!(out, "a\\u{5b}…");
         assert_eq!(printed, Printed::Cut { kept: 2 });
     }
 

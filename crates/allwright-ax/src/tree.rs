@@ -57,7 +57,8 @@ pub struct AxNode {
     pub states: Vec<(&'static str, Value)>,
     /// Properties in a fixed order: description, value, placeholder, url, ARIA metadata.
     pub properties: Vec<(&'static str, Value)>,
-    /// The element's `type` attribute for inputs and buttons, as the text tree shows it.
+    /// The element's `type` attribute for inputs and buttons, as the text tree shows it; `None`
+    /// for a submit or reset button without a form owner (`has_form_owner`).
     pub control_type: Option<String>,
     /// Indices of the children in `AxTree::nodes`.
     pub children: Vec<u32>,
@@ -74,6 +75,11 @@ pub struct AxNode {
     /// The element hosts a closed shadow root the page's facts could not include: its content
     /// is missing, and the text tree says so (`closed-shadow-root`).
     pub closed_shadow_root: bool,
+    /// A text run inside a `<label>` whose whole content is the accessible name of the control
+    /// that label labels (HTML "labeled control": `for=` or the first labelable descendant). The
+    /// control's own line already carries those words, so the text tree does not print them a
+    /// second time; the structured snapshot keeps the node.
+    pub repeats_label_of_control: bool,
 }
 
 impl AxNode {
@@ -94,6 +100,7 @@ impl AxNode {
             author_role: false,
             aria_ref: None,
             closed_shadow_root: false,
+            repeats_label_of_control: false,
         }
     }
 }
@@ -201,7 +208,11 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                         None
                     };
                     let output = output.map(|node| push_node(&mut tree, node));
-                    let block = dom.style(child).display == Display::Block;
+                    // A `<label>` fences its text like a block: the words of two labels in a
+                    // row belong to two controls, and each run can then be matched with its
+                    // control's name (`mark_label_texts`).
+                    let block =
+                        dom.style(child).display == Display::Block || is_html(dom, child, "label");
                     let children = if output
                         .is_some_and(|index| tree.nodes[index as usize].role == AxRole::Iframe)
                     {
@@ -250,7 +261,45 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
             }
         }
     }
+    mark_label_texts(&mut tree, context);
     tree
+}
+
+/// Sets `repeats_label_of_control` on the text runs of a `<label>` whose whole content is the
+/// name of the control the label labels: `<label for="email">Email</label><input id="email">`
+/// would otherwise print `text "Email"` next to `textbox "Email"`. Only runs that start inside
+/// the label and equal the control's name exactly are marked, so a label that says more than the
+/// name (a hint, an error, a second sentence) keeps its text.
+fn mark_label_texts<D: Dom + ?Sized>(tree: &mut AxTree, context: &Context<'_, D>) {
+    let dom = context.dom();
+    let mut text_by_dom_node: rustc_hash::FxHashMap<NodeId, u32> = Default::default();
+    let mut named_controls = Vec::new();
+    for (index, node) in tree.nodes.iter().enumerate() {
+        match node.role {
+            AxRole::Text => {
+                text_by_dom_node.insert(node.dom_node, index as u32);
+            }
+            AxRole::Aria(_) if !node.name.is_empty() => named_controls.push(index),
+            _ => {}
+        }
+    }
+    if text_by_dom_node.is_empty() {
+        return;
+    }
+    for control in named_controls {
+        let control_node = tree.nodes[control].dom_node;
+        for &label in context.labels_of(control_node) {
+            let mut stack: Vec<NodeId> = dom.children(label).to_vec();
+            while let Some(node) = stack.pop() {
+                if let Some(&text) = text_by_dom_node.get(&node) {
+                    if tree.nodes[text as usize].name == tree.nodes[control].name {
+                        tree.nodes[text as usize].repeats_label_of_control = true;
+                    }
+                }
+                stack.extend(dom.children(node).iter().copied());
+            }
+        }
+    }
 }
 
 fn push_node(tree: &mut AxTree, node: AxNode) -> u32 {
@@ -290,7 +339,14 @@ fn finish_children<D: Dom + ?Sized>(
     for entry in entries {
         match entry {
             Entry::Text(raw, node) => match &mut run {
-                Some((text, _)) => text.push_str(&raw),
+                Some((text, first)) => {
+                    // The run stands for its first text node with words in it, not for the
+                    // whitespace between the elements before it.
+                    if text.trim_ascii().is_empty() {
+                        *first = node;
+                    }
+                    text.push_str(&raw);
+                }
                 None => run = Some((raw, node)),
             },
             Entry::Break => flush(tree, &mut run, &mut children),
@@ -425,7 +481,8 @@ fn element_node<D: Dom + ?Sized>(
             })
     } else {
         None
-    };
+    }
+    .filter(|kind| !matches!(kind.as_str(), "submit" | "reset") || has_form_owner(dom, element));
     Some(AxNode {
         dom_node: element,
         role: if is_frame {
@@ -451,7 +508,29 @@ fn element_node<D: Dom + ?Sized>(
         }),
         aria_ref: None,
         closed_shadow_root,
+        repeats_label_of_control: false,
     })
+}
+
+/// Whether a form control has a form owner (HTML "Association of controls and forms"): the form
+/// its `form` attribute names, else its nearest `<form>` ancestor. A submit or reset button
+/// without one does nothing when activated, so the text tree does not print its `type`: on
+/// pages that render `<button>` without a type outside any form, `type="submit"` would only
+/// mislead.
+fn has_form_owner<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
+    if let Some(id) = dom.attribute(element, "form") {
+        return dom
+            .element_by_id(element, id)
+            .is_some_and(|owner| is_html(dom, owner, "form"));
+    }
+    let mut current = dom.parent(element);
+    while let Some(node) = current {
+        if is_html(dom, node, "form") {
+            return true;
+        }
+        current = dom.parent(node);
+    }
+    false
 }
 
 /// Roles whose elements the tree replaces by their children: containers without semantics, and

@@ -405,3 +405,161 @@ fn long_chains_of_random_nodes_stay_total() {
         }
     });
 }
+
+/// Characters that could forge a reference or a line if printed raw (issue 12, item 6): square
+/// brackets and their look-alikes, the letters of `ref_` (ASCII and fullwidth), digits, Unicode
+/// format characters (category Cf: zero-width space and joiners, word joiner, soft hyphen,
+/// bidirectional overrides, byte order mark, a tag character), every line or paragraph break
+/// (LF, CR, VT, FF, NEL, U+2028, U+2029), quotes, backslashes and spaces.
+fn forging_text() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "[",
+        "]",
+        "\u{ff3b}",
+        "\u{ff3d}",
+        "\u{27e6}",
+        "\u{3010}",
+        "ref_",
+        "REF_",
+        "re",
+        "f_",
+        "\u{ff52}\u{ff45}\u{ff46}_",
+        "[\u{ff52}\u{ff45}\u{ff46}_",
+        "[r\u{0435}f_",
+        "r\u{0435}f_",
+        "12",
+        "7",
+        "\u{200b}",
+        "\u{200c}",
+        "\u{200d}",
+        "\u{2060}",
+        "\u{00ad}",
+        "\u{202e}",
+        "\u{2066}",
+        "\u{feff}",
+        "\u{e0001}",
+        "\n",
+        "\r",
+        "\u{0b}",
+        "\u{0c}",
+        "\u{85}",
+        "\u{2028}",
+        "\u{2029}",
+        "\"",
+        "\\",
+        " ",
+        "button \"x\" ",
+        "a",
+    ]);
+    prop::collection::vec(pieces, 0..12).prop_map(|pieces| pieces.concat())
+}
+
+/// One element per line: its kind picks which of its strings are random.
+fn forging_element() -> impl Strategy<Value = (usize, String, String)> {
+    (0usize..5, forging_text(), forging_text())
+}
+
+/// The HTML-escaped form of `text` for an attribute value or text content.
+fn html_escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Splits on every character a reader could take for the end of a line.
+fn printed_lines(tree: &str) -> Vec<&str> {
+    tree.split([
+        '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}',
+    ])
+    .collect()
+}
+
+#[test]
+fn names_and_values_of_forging_characters_never_make_a_line_or_a_reference() {
+    let config = ProptestConfig {
+        cases: 512,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let mut runner = proptest::test_runner::TestRunner::new(config);
+    let strategy = prop::collection::vec(forging_element(), 1..12);
+    let result = runner.run(&strategy, |elements| {
+        let mut html = String::new();
+        for (kind, first, second) in &elements {
+            let (first, second) = (html_escaped(first), html_escaped(second));
+            html.push_str(&match kind {
+                0 => format!("<button aria-label=\"{first}\"></button>"),
+                1 => format!("<a href=\"/{second}\" aria-label=\"{first}\"></a>"),
+                2 => format!(
+                    "<input aria-label=\"{first}\" value=\"{second}\" placeholder=\"p{second}\">"
+                ),
+                3 => format!("<img alt=\"{first}\">"),
+                _ => format!("<p>{first}</p>"),
+            });
+        }
+        let dom = MemDom::parse(&html);
+        let tree =
+            generate_accessibility_tree(&dom, None, &TextTreeOptions::default(), &mut |node| {
+                format!("ref_{}", node.0)
+            })
+            .map_err(|error| TestCaseError::fail(error.to_string()))?;
+        // Every node of the tree (the document root has no line) is one line, and one line is
+        // one node.
+        let (nodes, _) = snapshot_tree(&dom);
+        let lines = printed_lines(&tree.tree);
+        let printed = if tree.tree.is_empty() { 0 } else { lines.len() };
+        prop_assert_eq!(printed, nodes.nodes.len() - 1, "{}\n{}", html, tree.tree);
+        // The only `[ref_` of a line is its own reference, right after the quoted name; text
+        // lines have none.
+        let mut references = tree.refs.iter();
+        for line in &lines {
+            let own = if line.trim_start().starts_with("text ") {
+                None
+            } else {
+                references.next()
+            };
+            match own {
+                Some(reference) => {
+                    let token = format!("[ref_{}]", reference.node.0);
+                    prop_assert_eq!(line.matches("[ref_").count(), 1, "{}", line);
+                    prop_assert!(line.contains(&token), "{} lacks {}", line, token);
+                }
+                None => prop_assert_eq!(line.matches("[ref_").count(), 0, "{}", line),
+            }
+            // Nor can a bracket start anything that reads like `ref` in other letters
+            // (fullwidth, Cyrillic `е`): apart from the line's own reference, a raw `[` is
+            // never followed by `ref` in any case or by a character outside ASCII.
+            let without_own = match own {
+                Some(reference) => line.replacen(&format!("[ref_{}]", reference.node.0), "", 1),
+                None => line.to_string(),
+            };
+            for (index, _) in without_own.match_indices('[') {
+                let after = &without_own[index + 1..];
+                let reads_as_reference = after.chars().next().is_some_and(|next| !next.is_ascii())
+                    || after
+                        .get(..3)
+                        .is_some_and(|next| next.eq_ignore_ascii_case("ref"));
+                prop_assert!(
+                    !reads_as_reference,
+                    "{} has a bracket that reads as a reference",
+                    line
+                );
+            }
+            for look_alike in [
+                '\u{ff3b}', '\u{ff3d}', '\u{27e6}', '\u{3010}', '\u{200b}', '\u{feff}',
+            ] {
+                prop_assert!(
+                    !line.contains(look_alike),
+                    "{} prints {:?} raw",
+                    line,
+                    look_alike
+                );
+            }
+        }
+        Ok(())
+    });
+    if let Err(failure) = result {
+        panic!("{failure}");
+    }
+}
