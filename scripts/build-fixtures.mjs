@@ -28,6 +28,12 @@ const APPS = {
   "mui-autocomplete": "mui-autocomplete.jsx",
   "mui-mail": "mui-mail.jsx",
   "lit-settings": "lit-settings.js",
+  // The agreement corpus (tests/extension/wpt.rs, agreement_with_chromium).
+  "corpus-mui-orders": "corpus/mui-orders.jsx",
+  "corpus-mui-settings": "corpus/mui-settings.jsx",
+  "corpus-mui-inbox": "corpus/mui-inbox.jsx",
+  "corpus-mui-catalog": "corpus/mui-catalog.jsx",
+  "corpus-lit-components": "corpus/lit-components.js",
 };
 
 /** esbuild options shared by every app. */
