@@ -46,6 +46,11 @@ const CORPUS: &[&str] = &[
     "/pages/corpus/kanban.html",
     "/pages/corpus/settings-native.html",
     "/pages/corpus/wiki-article.html",
+    "/pages/corpus/package-search.html",
+    "/pages/corpus/timetable.html",
+    "/pages/corpus/portal-sitemap.html",
+    "/pages/corpus/forum-thread.html",
+    "/pages/corpus/product-grid.html",
     // Built from component libraries from npm.
     "/pages/corpus/mui-orders.html",
     "/pages/corpus/mui-settings.html",
@@ -101,6 +106,8 @@ pub async fn agreement_with_chromium(session: &Session) {
         tokio::time::sleep(Duration::from_millis(200)).await;
         let parsed = snapshot(session, true).await;
         let mut devtools = DevTools::attach_to_page(&address, &url).await;
+        let disagreements_before = disagreements.len();
+        let page_nodes = nodes(&parsed["documents"][0]["root"]).len();
         for node in nodes(&parsed["documents"][0]["root"]) {
             let Some(reference) = node["aria-ref"].as_str() else {
                 continue;
@@ -144,6 +151,10 @@ pub async fn agreement_with_chromium(session: &Session) {
                 ));
             }
         }
+        eprintln!(
+            "  {page}: {page_nodes} nodes, {} disagreements",
+            disagreements.len() - disagreements_before
+        );
     }
     let total = per_role
         .values()

@@ -203,6 +203,8 @@ const ROLE_TABLE: &[(Role, &str, Naming)] = &[
     (Role::Table, "table", Author),
     (Role::TabList, "tablist", Author),
     (Role::TabPanel, "tabpanel", Author),
+    // ARIA 1.2 names term from the author only; `name.rs` lets `<dt>` and role=term take
+    // their content as Chromium does (`term_may_be_named_from_content`), but not `<dfn>`.
     (Role::Term, "term", Author),
     (Role::TextBox, "textbox", Author),
     (Role::Time, "time", Author),

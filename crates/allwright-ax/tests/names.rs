@@ -474,9 +474,19 @@ fn fieldset_legend_figure_figcaption_table_caption() {
         r#"<fieldset id="target"><legend>fieldset legend</legend><input></fieldset>"#,
         "fieldset legend",
     );
+    // HTML-AAM since w3c/aria#2224, and Chromium: a figcaption does not name its figure; an
+    // author's reference to it, or a title, does.
     check(
         r#"<figure id="target"><img alt="x"><figcaption>caption text</figcaption></figure>"#,
+        "",
+    );
+    check(
+        r#"<figure id="target" aria-labelledby="c"><img alt="x"><figcaption id="c">caption text</figcaption></figure>"#,
         "caption text",
+    );
+    check(
+        r#"<figure id="target" title="Figure title"><figcaption>caption text</figcaption></figure>"#,
+        "Figure title",
     );
     check(
         r#"<table id="target"><caption>table caption</caption><tr><td>a</td></tr></table>"#,
@@ -980,6 +990,20 @@ fn non_element_nodes_have_empty_names() {
 }
 
 // Issue 13: names as Chromium computes them.
+
+#[test]
+fn term_is_named_from_content() {
+    check(
+        r#"<dl><dt id="target">Battery life</dt><dd>30 hours</dd></dl>"#,
+        "Battery life",
+    );
+    check(
+        r#"<div role="term" id="target">Weight</div><div role="definition">250 g</div>"#,
+        "Weight",
+    );
+    // HTML-AAM names <dfn> from its author and title only (WPT html-aam 4.1.17/dfn.html).
+    check(r#"<p><dfn id="target">accessibility tree</dfn></p>"#, "");
+}
 
 #[test]
 fn listitem_is_not_named_from_content() {
