@@ -759,10 +759,12 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         None
     }
 
-    /// SPEC DIFFERENCE: ARIA names a row from its content; Chromium does so only for a row that
-    /// may take focus (its own tabindex, or a widget ancestor with aria-activedescendant), and a
-    /// plain table row has no name there (issue 13, measured on data tables and grids). Other
-    /// roles are not concerned.
+    /// SPEC DIFFERENCE: ARIA names a row from its content; Chromium does so only for a row of
+    /// an interactive grid (its table has role grid or treegrid), a row that may take focus (its
+    /// own tabindex), or a row of a widget with aria-activedescendant. A data table's row has
+    /// no name there (issue 13: rows of `<table>`s had names where Chromium gives none, rows of
+    /// ARIA grids and `<table role="grid">` calendars have theirs). Other roles are not
+    /// concerned.
     fn row_may_be_named(&self, element: NodeId, role: Role) -> bool {
         if role != Role::Row {
             return true;
@@ -772,12 +774,18 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
             return true;
         }
         let flat = self.context.flat_tree();
+        let mut in_table = false;
         let mut ancestor = flat.parent(element);
         while let Some(node) = ancestor {
-            if dom.node_kind(node) == NodeKind::Element
-                && dom.attribute(node, "aria-activedescendant").is_some()
-            {
-                return true;
+            if dom.node_kind(node) == NodeKind::Element {
+                if dom.attribute(node, "aria-activedescendant").is_some() {
+                    return true;
+                }
+                match self.context.role(node) {
+                    Role::Grid | Role::TreeGrid if !in_table => return true,
+                    Role::Table => in_table = true,
+                    _ => {}
+                }
             }
             ancestor = flat.parent(node);
         }

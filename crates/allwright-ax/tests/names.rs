@@ -1025,8 +1025,18 @@ fn row_is_named_from_content_only_when_it_may_take_focus() {
         r#"<table><tr id="target"><td>Ada</td><td>Paris</td></tr></table>"#,
         "",
     );
+    // A row of an interactive grid is named from its cells, as in Chromium.
     check(
-        r#"<div role="grid"><div role="row" id="target"><div role="gridcell">INV-1</div></div></div>"#,
+        r#"<div role="grid"><div role="row" id="target"><div role="gridcell">INV-1</div> <div role="gridcell">Ada</div></div></div>"#,
+        "INV-1 Ada",
+    );
+    check(
+        r#"<table role="grid"><tr id="target"><td>1</td><td>2</td></tr></table>"#,
+        "1 2",
+    );
+    // A table nested in a grid cell is a data table again.
+    check(
+        r#"<div role="grid"><div role="row"><div role="gridcell"><table><tr id="target"><td>x</td></tr></table></div></div></div>"#,
         "",
     );
     // A focusable row (a treegrid's) is named from its cells, as in Chromium.
