@@ -1192,10 +1192,9 @@ fn heuristic_name<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) ->
     if context.role(element) == Role::None {
         return String::new();
     }
-    // SPEC DIFFERENCE (of our own fallbacks): a listbox (`<select multiple>`, `<select size>`,
-    // an ARIA listbox) shows its options, each named; guessing a name for the box from its
-    // chosen options or the text before it gave names where Chromium and Firefox give none
-    // (issue 13).
+    // A listbox (`<select multiple>`, `<select size>`, an ARIA listbox) shows its options, each
+    // named; guessing a name for the box from its chosen options or the text before it gave
+    // names where Chromium gives none (issue 13).
     if context.role(element) == Role::ListBox {
         return String::new();
     }
