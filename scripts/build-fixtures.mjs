@@ -29,6 +29,12 @@ const APPS = {
   "mui-mail": "mui-mail.jsx",
   "lit-settings": "lit-settings.js",
   "shoelace-select": "shoelace-select.js",
+  // The agreement corpus (tests/extension/agreement.rs).
+  "corpus-mui-orders": "corpus/mui-orders.jsx",
+  "corpus-mui-settings": "corpus/mui-settings.jsx",
+  "corpus-mui-inbox": "corpus/mui-inbox.jsx",
+  "corpus-mui-catalog": "corpus/mui-catalog.jsx",
+  "corpus-lit-components": "corpus/lit-components.js",
 };
 
 /** esbuild options shared by every app. */

@@ -196,6 +196,7 @@ pub fn chromium_role_to_aria(role: &str) -> String {
         "FooterAsNonLandmark" => "sectionfooter",
         "SearchBox" => "searchbox",
         "code" => "code",
+        "MathMLMath" => "math",
         other => other,
     }
     .to_string()

@@ -2,6 +2,7 @@
 //! allwright: through `allwright mcp` and the official MCP client. See tests/README.md.
 
 mod actions;
+mod agreement;
 mod bidi_snapshot;
 mod bridge;
 mod compact_tree;
@@ -79,14 +80,21 @@ async fn firefox_surface_csp_and_registry() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_wpt_against_chromium_and_agreement() {
+async fn chromium_wpt_against_chromium() {
     run(
         Browser::Chromium,
         SessionOptions::default(),
-        checks![
-            wpt::wpt_files_with_chromium_oracle,
-            wpt::agreement_with_chromium
-        ],
+        checks![wpt::wpt_files_with_chromium_oracle],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_agreement_with_chromium() {
+    run(
+        Browser::Chromium,
+        SessionOptions::default(),
+        checks![agreement::agreement_with_chromium],
     )
     .await;
 }

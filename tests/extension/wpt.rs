@@ -1,6 +1,6 @@
 //! The web-platform-tests files of `third_party/wpt`, through the extension in a real browser, and
-//! (Chromium) the same elements through Chromium's own accessibility engine as an oracle; then an
-//! agreement test: role and name of every referenced node of our fixtures against Chromium's.
+//! (Chromium) the same elements through Chromium's own accessibility engine as an oracle (the
+//! agreement test on realistic pages is `agreement.rs`).
 //!
 //! The test reads each page's expectations (`data-expectedlabel`, `data-expectedrole`,
 //! `.ex-generic`) in the page, takes an "ai" snapshot so that every node carries an `aria-ref`
@@ -311,70 +311,4 @@ pub async fn wpt_files(session: &Session) {
 pub async fn wpt_files_with_chromium_oracle(session: &Session) {
     assert_eq!(session.browser, Browser::Chromium);
     run_wpt(session, true).await;
-}
-
-/// Role and name of every referenced node of our fixture pages, against Chromium's own tree.
-pub async fn agreement_with_chromium(session: &Session) {
-    let server = fixtures();
-    let address = session
-        .chromium_debugger_address()
-        .expect("DevTools address");
-    let mut role_agreements = 0usize;
-    let mut name_agreements = 0usize;
-    let mut compared = 0usize;
-    let mut disagreements = Vec::new();
-    for page in [
-        "/pages/surface.html",
-        "/pages/shadow.html",
-        "/demo/index.html",
-        "/pages/registry.html",
-        "/pages/csp/script-self.html",
-    ] {
-        let url = server.url(page);
-        session.open(&url).await;
-        let parsed = snapshot(session, true).await;
-        let mut devtools = DevTools::attach_to_page(&address, &url).await;
-        for node in nodes(&parsed["documents"][0]["root"]) {
-            let Some(reference) = node["aria-ref"].as_str() else {
-                continue;
-            };
-            let Some((role, name)) = devtools
-                .role_and_name(&format!(
-                    "document.querySelector('[aria-ref=\"{reference}\"]')"
-                ))
-                .await
-            else {
-                continue;
-            };
-            compared += 1;
-            let our_role = node["role"].as_str().unwrap_or("");
-            let our_name = normalize(node["name"].as_str().unwrap_or(""));
-            let same_role = role == our_role || (our_role == "iframe" && role == "iframe");
-            if same_role {
-                role_agreements += 1;
-            }
-            if name == our_name {
-                name_agreements += 1;
-            }
-            if !same_role || name != our_name {
-                disagreements.push(format!(
-                    "{page}: ours {our_role} {our_name:?} / chromium {role} {name:?}"
-                ));
-            }
-        }
-    }
-    let percent = |count: usize| 100.0 * count as f64 / compared.max(1) as f64;
-    eprintln!(
-        "\nAgreement with Chromium's accessibility tree over {compared} referenced nodes of the fixtures: roles {:.1}%, names {:.1}%",
-        percent(role_agreements),
-        percent(name_agreements)
-    );
-    for line in &disagreements {
-        eprintln!("  {line}");
-    }
-    assert!(compared > 60, "too few nodes compared: {compared}");
-    assert!(
-        percent(role_agreements) >= 85.0 && percent(name_agreements) >= 85.0,
-        "agreement fell under 85%"
-    );
 }

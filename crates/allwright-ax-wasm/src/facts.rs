@@ -39,12 +39,13 @@ use std::fmt;
 /// DOM); re-exported for the tests of the fact format.
 pub use allwright_ax::css::content_text;
 use allwright_ax::{
-    Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility,
+    Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, TextTransform,
+    Visibility,
 };
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 3;
+pub const FACTS_VERSION: u32 = 4;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -91,6 +92,12 @@ pub const GENERATED_CONTENT_POSSIBLE: u32 = 1 << 19;
 /// The element hosts a closed shadow root that the gatherer could not read (it asks only of
 /// custom elements, see `facts.js`): the tree marks the host `closed-shadow-root`.
 pub const UNREAD_CLOSED_SHADOW_ROOT: u32 = 1 << 20;
+
+/// Computed `text-transform`: bits 21-22 (0 none, 1 uppercase, 2 lowercase, 3 capitalize). The
+/// gatherer reads it only once a style rule or a style attribute of the page mentions
+/// `text-transform` (`readTextTransform` in `facts.js`), so pages without it pay nothing; until
+/// then every element reads 0.
+pub const TEXT_TRANSFORM_SHIFT: u32 = 21;
 
 /// Separates the strings in the joined string table.
 pub const STRING_SEPARATOR: char = '\u{1}';
@@ -567,6 +574,12 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
             },
             content_visibility_hidden: flags & CONTENT_VISIBILITY_HIDDEN != 0,
             pointer_events_none: flags & POINTER_EVENTS_NONE != 0,
+            text_transform: match (flags >> TEXT_TRANSFORM_SHIFT) & 0b11 {
+                0 => TextTransform::None,
+                1 => TextTransform::Uppercase,
+                2 => TextTransform::Lowercase,
+                _ => TextTransform::Capitalize,
+            },
         }
     }
 

@@ -95,6 +95,12 @@ fn encode(dom: &MemDom) -> Encoded {
             if style.pointer_events_none {
                 flags |= POINTER_EVENTS_NONE;
             }
+            flags |= (match style.text_transform {
+                allwright_ax::TextTransform::None => 0,
+                allwright_ax::TextTransform::Uppercase => 1,
+                allwright_ax::TextTransform::Lowercase => 2,
+                allwright_ax::TextTransform::Capitalize => 3,
+            }) << TEXT_TRANSFORM_SHIFT;
             if let Some(rect) = dom.bounding_box(node) {
                 flags |= HAS_BOX;
                 out.rects.extend([rect.x, rect.y, rect.width, rect.height]);
@@ -200,6 +206,8 @@ const PAGE: &str = r#"<!doctype html><html><head><title>Glue 🧪</title>
 .box { --memdom-box: 0 900 10 10 }</style></head><body>
 <h1>Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢</h1>
 <button class="star">Favourite</button>
+<button style="text-transform:uppercase">Save changes</button>
+<a href="/x" style="text-transform:capitalize">new arrivals</a><a href="/y" style="text-transform:lowercase">BEST SELLERS</a>
 <p title="a&#1;b">Text with the separator &#1; inside</p>
 <label for="pw">Password</label><input id="pw" type="password" value="secret">
 <label>Agree <input type="checkbox" checked></label>
@@ -276,6 +284,10 @@ fn decoded_facts_give_the_core_the_same_answers_as_the_original_dom() {
     };
     assert!(body.contains("heading \"Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢\""), "{body}");
     assert!(body.contains("button \"★ Favourite\""), "{body}");
+    // text-transform reaches the core through its two bits (all three transforms).
+    assert!(body.contains("button \"SAVE CHANGES\""), "{body}");
+    assert!(body.contains("link \"New Arrivals\""), "{body}");
+    assert!(body.contains("link \"best sellers\""), "{body}");
     assert!(body.contains("Slotted"), "{body}");
     assert!(!body.contains("secret"), "{body}");
     assert!(!body.contains("Not rendered"), "{body}");

@@ -67,6 +67,16 @@ pub enum Visibility {
     Collapse,
 }
 
+/// The computed `text-transform` (CSS Text 3, "Case Transforms"), reduced to the case
+/// transforms; `full-width` and `full-size-kana` read as `None`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TextTransform {
+    None,
+    Uppercase,
+    Lowercase,
+    Capitalize,
+}
+
 /// The computed-style facts the core reads for one element.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Style {
@@ -76,6 +86,10 @@ pub struct Style {
     pub content_visibility_hidden: bool,
     /// `pointer-events: none`: the element cannot be the target of a pointer.
     pub pointer_events_none: bool,
+    /// The case transform of the element's text (inherited), which browsers apply to names
+    /// from content: Chromium and Firefox name `<button style="text-transform:uppercase">Save
+    /// changes</button>` "SAVE CHANGES".
+    pub text_transform: TextTransform,
 }
 
 impl Style {
@@ -85,6 +99,7 @@ impl Style {
         visibility: Visibility::Visible,
         content_visibility_hidden: false,
         pointer_events_none: false,
+        text_transform: TextTransform::None,
     };
 }
 

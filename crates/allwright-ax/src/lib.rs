@@ -34,7 +34,10 @@ pub mod memdom;
 pub use aria::Role;
 pub use context::Context;
 pub use diagnostic::Diagnostic;
-pub use dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility};
+pub use dom::{
+    Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, Rect, Style, TextTransform,
+    Visibility,
+};
 pub use name::{AccessibleName, NameSource};
 
 pub use snapshot::{write_snapshot, Format, SnapshotDocument};

@@ -23,7 +23,7 @@ use rustc_hash::FxHashSet as HashSet;
 use crate::aria::Role;
 use crate::composed::FlatTree;
 use crate::context::Context;
-use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement};
+use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, TextTransform};
 use crate::html::{collapse_ascii_whitespace, is_html, selected_options, InputType};
 
 /// Where a name came from: the accname algorithm, or one of the pragmatic fallbacks used only
@@ -292,7 +292,9 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
             // 2G: Text Node. "If the current node is a Text node, return its textual contents."
             NodeKind::Text => {
                 if traversal.include_hidden || !self.context.is_hidden(node) {
-                    self.dom().text_data(node).to_string()
+                    let mut text = String::new();
+                    self.push_rendered_text(node, &mut text);
+                    text
                 } else {
                     String::new()
                 }
@@ -408,7 +410,11 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         // descendant of a native host language text alternative element", and 2H: Recursive Name
         // From Content, "if the current node is a descendant of an element whose name is being
         // computed": every node but the root qualifies.
-        if !traversal.is_root || role.supports_name_from_content() || self.is_summary(element) {
+        if !traversal.is_root
+            || (role.supports_name_from_content() && self.row_may_be_named(element, role))
+            || self.term_may_be_named_from_content(element, role)
+            || self.is_summary(element)
+        {
             return Outcome::FromContent;
         }
         // 2I: Tooltip Attribute comes next (`tooltip`).
@@ -652,8 +658,11 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
             "output" => Some(self.form_control_label(element, traversal, false)),
             // HTML-AAM "fieldset": the first legend child, then title.
             "fieldset" => self.native_child_text(element, "legend", traversal),
-            // HTML-AAM "figure": the first figcaption child, then title.
-            "figure" => self.native_child_text(element, "figcaption", traversal),
+            // HTML-AAM "figure" (since w3c/aria#2224, 2025): a figcaption no longer names its
+            // figure unless the author references it; only aria-labelledby, aria-label and
+            // title do. Chromium agrees (issue 13: no name on captioned figures of real pages),
+            // as does WPT html-aam/figure-name-no-figcaption.tentative.html; the older
+            // 4.1.9/figure.html case that expects the caption is in the known failures.
             // HTML-AAM "table": the first caption child, then title.
             "table" => self.native_child_text(element, "caption", traversal),
             // HTML-AAM "img" and "area": alt, else title. An empty alt is a deliberate "no
@@ -750,6 +759,47 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         None
     }
 
+    /// SPEC DIFFERENCE: ARIA names a row from its content; Chromium does so only for a row of
+    /// an interactive grid (its table has role grid or treegrid), a row that may take focus (its
+    /// own tabindex), or a row of a widget with aria-activedescendant. A data table's row has
+    /// no name there (issue 13: rows of `<table>`s had names where Chromium gives none, rows of
+    /// ARIA grids and `<table role="grid">` calendars have theirs). Other roles are not
+    /// concerned.
+    fn row_may_be_named(&self, element: NodeId, role: Role) -> bool {
+        if role != Role::Row {
+            return true;
+        }
+        let dom = self.dom();
+        if dom.attribute(element, "tabindex").is_some() {
+            return true;
+        }
+        let flat = self.context.flat_tree();
+        let mut in_table = false;
+        let mut ancestor = flat.parent(element);
+        while let Some(node) = ancestor {
+            if dom.node_kind(node) == NodeKind::Element {
+                if dom.attribute(node, "aria-activedescendant").is_some() {
+                    return true;
+                }
+                match self.context.role(node) {
+                    Role::Grid | Role::TreeGrid if !in_table => return true,
+                    Role::Table => in_table = true,
+                    _ => {}
+                }
+            }
+            ancestor = flat.parent(node);
+        }
+        false
+    }
+
+    /// SPEC DIFFERENCE: ARIA 1.2 names term from the author only; Chromium names a description
+    /// list's term (`<dt>`, and role=term) from its content (issue 13: `<dt>Battery
+    /// life</dt>` is "Battery life" in Chromium's tree). `<dfn>` keeps HTML-AAM's rule (author
+    /// and title only, WPT html-aam 4.1.17/dfn.html), which Chromium does not follow.
+    fn term_may_be_named_from_content(&self, element: NodeId, role: Role) -> bool {
+        role == Role::Term && !is_html(self.dom(), element, "dfn")
+    }
+
     /// Whether the element is the summary of a `<details>`: HTML-AAM names it from its content.
     fn is_summary(&self, element: NodeId) -> bool {
         let dom = self.dom();
@@ -784,6 +834,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
 
     fn walk_content(&mut self, root: NodeId, traversal: Traversal, own_pseudo: bool) -> String {
         let child_traversal = traversal.descendant();
+        let stops_at_groups = traversal.is_root && self.context.role(root) == Role::TreeItem;
         let mut out = String::new();
         let mut stack: Vec<Task> = Vec::new();
         self.push_content(root, own_pseudo, &mut stack);
@@ -819,8 +870,14 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
                         NodeKind::Text
                             if child_traversal.include_hidden || !self.context.is_hidden(node) =>
                         {
-                            out.push_str(self.dom().text_data(node));
+                            self.push_rendered_text(node, &mut out);
                         }
+                        // SPEC DIFFERENCE: accname 2F walks every child, but Chromium names a
+                        // tree item from its own text only, not from the items of its nested
+                        // group (a folder "src" is not "src main.rs lib.rs"; issue 13, measured
+                        // on ARIA tree views).
+                        NodeKind::Element
+                            if stops_at_groups && self.context.role(node) == Role::Group => {}
                         NodeKind::Element => {
                             self.walk_element(node, child_traversal, &mut out, &mut stack)
                         }
@@ -911,11 +968,61 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         }
     }
 
+    /// 2G for a text node: its data, with the case transform of its parent's computed
+    /// `text-transform` applied.
+    ///
+    /// SPEC DIFFERENCE: accname says "return its textual contents"; Chromium and Firefox name
+    /// from the rendered text, so `<button style="text-transform:uppercase">Save</button>` is
+    /// "SAVE" in both (issue 13: Chromium's tree on real pages, MUI's uppercase buttons).
+    fn push_rendered_text(&self, text_node: NodeId, out: &mut String) {
+        let dom = self.dom();
+        let data = dom.text_data(text_node);
+        let parent = self
+            .context
+            .flat_tree()
+            .parent(text_node)
+            .or_else(|| dom.parent(text_node))
+            .filter(|&parent| dom.node_kind(parent) == NodeKind::Element);
+        let transform = parent.map_or(TextTransform::None, |parent| {
+            dom.style(parent).text_transform
+        });
+        match transform {
+            TextTransform::None => out.push_str(data),
+            TextTransform::Uppercase => out.extend(data.chars().flat_map(char::to_uppercase)),
+            TextTransform::Lowercase => out.push_str(&data.to_lowercase()),
+            TextTransform::Capitalize => {
+                let mut previous = out.chars().next_back();
+                for character in data.chars() {
+                    if starts_word(previous, character) {
+                        out.extend(character.to_uppercase());
+                    } else {
+                        out.push(character);
+                    }
+                    previous = Some(character);
+                }
+            }
+        }
+    }
+
     /// Whether the element is a block-level box (a word break before and after it). A `<br>` is
     /// a line break, which names read as a space.
     fn is_block(&self, element: NodeId) -> bool {
         let dom = self.dom();
         dom.style(element).display == Display::Block || is_html(dom, element, "br")
+    }
+}
+
+/// Whether `character` begins a word for `text-transform: capitalize` (CSS Text 3: "the first
+/// typographic letter unit of each word"): a letter after the start, a space or punctuation,
+/// as Chromium's word breaking finds them ("e-mail" is "E-Mail"), except after an apostrophe
+/// inside a word ("o'neill" is "O'neill") and after a digit ("3d" stays "3d").
+fn starts_word(previous: Option<char>, character: char) -> bool {
+    if !character.is_alphabetic() {
+        return false;
+    }
+    match previous {
+        None => true,
+        Some(previous) => !previous.is_alphanumeric() && !matches!(previous, '\'' | '\u{2019}'),
     }
 }
 
@@ -1085,6 +1192,12 @@ fn heuristic_name<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) ->
     if context.role(element) == Role::None {
         return String::new();
     }
+    // A listbox (`<select multiple>`, `<select size>`, an ARIA listbox) shows its options, each
+    // named; guessing a name for the box from its chosen options or the text before it gave
+    // names where Chromium gives none (issue 13).
+    if context.role(element) == Role::ListBox {
+        return String::new();
+    }
     // The selected option's text of an unlabelled `<select>`.
     if is_html(dom, element, "select") {
         let mut walker = Walker::new(context);
@@ -1133,7 +1246,7 @@ fn is_form_field<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> 
     }
     matches!(
         context.role(element),
-        Role::TextBox | Role::SearchBox | Role::Combobox | Role::ListBox | Role::SpinButton
+        Role::TextBox | Role::SearchBox | Role::Combobox | Role::SpinButton
     )
 }
 
@@ -1177,6 +1290,16 @@ fn preceding_text<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) ->
             }
             // A heading titles the section, not the field under it.
             if is_element && context.role(sibling) == Role::Heading {
+                return String::new();
+            }
+            // A `<label for>` labels the element its `for` names in its own tree, and nothing
+            // else: when it did not label this field (the field sits in a shadow tree, where
+            // the id does not reach), guessing it back would undo the HTML rule that browsers
+            // apply (issue 13: Chromium gives such a field no name).
+            if is_element
+                && is_html(dom, sibling, "label")
+                && dom.attribute(sibling, "for").is_some()
+            {
                 return String::new();
             }
             let text = if is_element {

@@ -474,9 +474,19 @@ fn fieldset_legend_figure_figcaption_table_caption() {
         r#"<fieldset id="target"><legend>fieldset legend</legend><input></fieldset>"#,
         "fieldset legend",
     );
+    // HTML-AAM since w3c/aria#2224, and Chromium: a figcaption does not name its figure; an
+    // author's reference to it, or a title, does.
     check(
         r#"<figure id="target"><img alt="x"><figcaption>caption text</figcaption></figure>"#,
+        "",
+    );
+    check(
+        r#"<figure id="target" aria-labelledby="c"><img alt="x"><figcaption id="c">caption text</figcaption></figure>"#,
         "caption text",
+    );
+    check(
+        r#"<figure id="target" title="Figure title"><figcaption>caption text</figcaption></figure>"#,
+        "Figure title",
     );
     check(
         r#"<table id="target"><caption>table caption</caption><tr><td>a</td></tr></table>"#,
@@ -977,4 +987,160 @@ fn non_element_nodes_have_empty_names() {
     assert_eq!(context.name(document).text, "");
     assert_eq!(context.description(document), "");
     assert_eq!(context.name(allwright_ax::NodeId(u32::MAX)).text, "");
+}
+
+// Issue 13: names as Chromium computes them.
+
+#[test]
+fn term_is_named_from_content() {
+    check(
+        r#"<dl><dt id="target">Battery life</dt><dd>30 hours</dd></dl>"#,
+        "Battery life",
+    );
+    check(
+        r#"<div role="term" id="target">Weight</div><div role="definition">250 g</div>"#,
+        "Weight",
+    );
+    // HTML-AAM names <dfn> from its author and title only (WPT html-aam 4.1.17/dfn.html).
+    check(r#"<p><dfn id="target">accessibility tree</dfn></p>"#, "");
+}
+
+#[test]
+fn listitem_is_not_named_from_content() {
+    check(r#"<ul><li id="target">Bread <b>and</b> milk</li></ul>"#, "");
+    check(
+        r#"<div role="list"><div role="listitem" id="target">rust</div></div>"#,
+        "",
+    );
+    // Its author still names it.
+    check(
+        r#"<ul><li id="target" aria-label="Groceries">Bread</li></ul>"#,
+        "Groceries",
+    );
+}
+
+#[test]
+fn row_is_named_from_content_only_when_it_may_take_focus() {
+    check(
+        r#"<table><tr id="target"><td>Ada</td><td>Paris</td></tr></table>"#,
+        "",
+    );
+    // A row of an interactive grid is named from its cells, as in Chromium.
+    check(
+        r#"<div role="grid"><div role="row" id="target"><div role="gridcell">INV-1</div> <div role="gridcell">Ada</div></div></div>"#,
+        "INV-1 Ada",
+    );
+    check(
+        r#"<table role="grid"><tr id="target"><td>1</td><td>2</td></tr></table>"#,
+        "1 2",
+    );
+    // A table nested in a grid cell is a data table again.
+    check(
+        r#"<div role="grid"><div role="row"><div role="gridcell"><table><tr id="target"><td>x</td></tr></table></div></div></div>"#,
+        "",
+    );
+    // A focusable row (a treegrid's) is named from its cells, as in Chromium.
+    check(
+        r#"<div role="treegrid"><div role="row" tabindex="-1" id="target"><div role="gridcell">Wireframes</div><div role="gridcell">done</div></div></div>"#,
+        "Wireframes done",
+    );
+    // So is a row of a widget that moves focus with aria-activedescendant.
+    check(
+        r#"<div role="grid" tabindex="0" aria-activedescendant="target"><div role="row" id="target"><div role="gridcell">a</div></div></div>"#,
+        "a",
+    );
+    check(
+        r#"<table><tr id="target" aria-label="Totals"><td>1</td></tr></table>"#,
+        "Totals",
+    );
+}
+
+#[test]
+fn treeitem_name_stops_at_its_nested_group() {
+    check(
+        r#"<ul role="tree"><li role="treeitem" id="target" aria-expanded="true"><span>src</span><ul role="group"><li role="treeitem">main.rs</li><li role="treeitem">lib.rs</li></ul></li></ul>"#,
+        "src",
+    );
+    // A leaf tree item keeps its whole content.
+    check(
+        r#"<ul role="tree"><li role="treeitem" id="target">Cargo.<b>toml</b></li></ul>"#,
+        "Cargo.toml",
+    );
+}
+
+#[test]
+fn listbox_gets_no_guessed_name() {
+    check(
+        r#"<p>Toppings</p><select id="target" multiple><option selected>Cheese</option><option>Olives</option></select>"#,
+        "",
+    );
+    check(
+        r#"<p>Sizes</p><div role="listbox" id="target"><div role="option">Small</div></div>"#,
+        "",
+    );
+    check(
+        r#"<label for="target">Toppings</label><select id="target" size="3"><option>Cheese</option></select>"#,
+        "Toppings",
+    );
+}
+
+#[test]
+fn label_for_does_not_cross_a_shadow_boundary() {
+    // The label's `for` looks up the id in the label's own tree: the input inside the host's
+    // shadow tree, although it has that id, is not its labeled control, and the label's text is
+    // not guessed back as the text before the field either.
+    check(
+        r#"<label for="target">Outer</label><div><template shadowrootmode="open"><input id="target"></template></div>"#,
+        "",
+    );
+    check(
+        r#"<div><template shadowrootmode="open"><label for="target">Inner</label></template></div><input id="target" title="Own title">"#,
+        "Own title",
+    );
+    // Within one shadow tree it resolves.
+    check(
+        r#"<div><template shadowrootmode="open"><label for="target">Inner</label><input id="target"></template></div>"#,
+        "Inner",
+    );
+    // A label in the document whose `for` names the host labels nothing (the host is not
+    // labelable), and gives the input in its shadow tree no name.
+    check(
+        r#"<label for="host">Outer</label><div id="host"><template shadowrootmode="open"><input id="target"></template></div>"#,
+        "",
+    );
+}
+
+#[test]
+fn text_transform_applies_to_names_from_content() {
+    check(
+        r#"<button id="target" style="text-transform:uppercase">Save changes</button>"#,
+        "SAVE CHANGES",
+    );
+    check(
+        r#"<style>.lower { text-transform: lowercase }</style><button id="target" class="lower">CANCEL</button>"#,
+        "cancel",
+    );
+    check(
+        r#"<a href="x" id="target" style="text-transform:capitalize">new arrivals, o'neill e-mail 3d</a>"#,
+        "New Arrivals, O'neill E-Mail 3d",
+    );
+    // Inherited, and reset by a descendant.
+    check(
+        r#"<div style="text-transform:uppercase"><a href="x" id="target">terms <span style="text-transform:none">and</span> conditions</a></div>"#,
+        "TERMS and CONDITIONS",
+    );
+    // Uppercase follows Unicode's full case mapping, as browsers draw it.
+    check(
+        r#"<h2 id="target" style="text-transform:uppercase">straße</h2>"#,
+        "STRASSE",
+    );
+    // It does not change an author's label, an alt text or a label's own text source.
+    check(
+        r#"<button id="target" style="text-transform:uppercase" aria-label="Close dialog">x</button>"#,
+        "Close dialog",
+    );
+    check(
+        r#"<label for="target" style="text-transform:uppercase">postal code</label><input id="target">"#,
+        "POSTAL CODE",
+    );
 }

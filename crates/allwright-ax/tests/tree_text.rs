@@ -440,8 +440,10 @@ fn aria_owns_moves_elements_and_survives_cycles_and_duplicates() {
         <div role="group" id="c" aria-label="C" aria-owns="cycle-start"><div role="group" id="cycle-start" aria-label="Back" aria-owns="c"></div></div>"#,
         r#"
 list "Owner" [ref]
- listitem "A" [ref]
- listitem "B" [ref]
+ listitem [ref]
+  text "A"
+ listitem [ref]
+  text "B"
  group "C" [ref]
   group "Back" [ref]
 list "Second" [ref]"#,

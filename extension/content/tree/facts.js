@@ -8,7 +8,7 @@ import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
 
-export const FACTS_VERSION = 3;
+export const FACTS_VERSION = 4;
 const KIND_DOCUMENT = 0;
 const KIND_ELEMENT = 1;
 const KIND_TEXT = 2;
@@ -28,6 +28,7 @@ const BOXES_UNMEASURED = 1 << 17;
 const POINTER_EVENTS_UNREAD = 1 << 18;
 const GENERATED_CONTENT_POSSIBLE = 1 << 19;
 const UNREAD_CLOSED_SHADOW_ROOT = 1 << 20;
+const TEXT_TRANSFORM_SHIFT = 21;
 const STRING_SEPARATOR = "\u0001";
 
 export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
@@ -105,10 +106,15 @@ export function gatherFacts(options) {
   // Each computed property read costs about a third of a bare walk over the page (measured
   // at 10k elements in Chromium: 3-4 ms per property), so
   // `content-visibility`, which few pages use, is read only once a style sheet or a style
-  // attribute mentions it (see mentionsContentVisibility).
+  // attribute mentions it (see rulesMention).
   // The document's rules are collected once for both questions asked of them.
   const documentRules = styleRules(document);
-  let readContentVisibility = rulesMentionContentVisibility(documentRules);
+  let readContentVisibility = rulesMention(documentRules, "content-visibility");
+  // `text-transform` changes names from content (Chromium and Firefox name an uppercased
+  // "Save" button "SAVE"). Like `content-visibility`, it is read only once a rule or a style
+  // attribute mentions it; it is inherited, and the walk is in tree order, so an element's
+  // ancestors that set it have already turned the read on.
+  let readTextTransform = rulesMention(documentRules, "text-transform");
   const generatedContent = generatedContentCandidates(documentRules);
   const closedRootReader = closedShadowRootReader();
 
@@ -172,11 +178,17 @@ export function gatherFacts(options) {
       }
       // A shadow tree's sheets can style its host (`:host`), so they are looked at before
       // the host's own style is read.
-      if (!readContentVisibility && shadowRoot !== null) {
-        readContentVisibility = mentionsContentVisibility(shadowRoot);
+      if ((!readContentVisibility || !readTextTransform) && shadowRoot !== null) {
+        const shadowRules = styleRules(shadowRoot);
+        readContentVisibility ||= rulesMention(shadowRules, "content-visibility");
+        readTextTransform ||= rulesMention(shadowRules, "text-transform");
       }
-      if (!readContentVisibility && element.getAttribute("style")?.includes("content-visibility")) {
-        readContentVisibility = true;
+      if (!readContentVisibility || !readTextTransform) {
+        const inlineStyle = element.getAttribute("style");
+        if (inlineStyle !== null) {
+          readContentVisibility ||= inlineStyle.includes("content-visibility");
+          readTextTransform ||= inlineStyle.includes("text-transform");
+        }
       }
       const style = getComputedStyle(element);
       const display = displayBits(style.display);
@@ -188,6 +200,7 @@ export function gatherFacts(options) {
         flags |= CONTENT_VISIBILITY_HIDDEN;
       }
       if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
+      if (readTextTransform) flags |= textTransformBits(style.textTransform) << TEXT_TRANSFORM_SHIFT;
       // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
       // rules, and `<q>` has the user-agent's quotes.
       if (
@@ -399,23 +412,26 @@ function styleRules(root) {
 }
 
 /**
- * Whether a document's or shadow root's style sheets may set `content-visibility` (true when
- * a sheet cannot be read).
- * @param {Document | ShadowRoot} root
+ * Whether style rules may set a property (true when they could not be read).
+ * @param {CSSRule[] | null} rules
+ * @param {string} property
  */
-function mentionsContentVisibility(root) {
-  return rulesMentionContentVisibility(styleRules(root));
+function rulesMention(rules, property) {
+  return (
+    rules === null || rules.some((rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue(property) !== "")
+  );
 }
 
 /**
- * Whether style rules may set `content-visibility` (true when they could not be read).
- * @param {CSSRule[] | null} rules
+ * Computed `text-transform` -> the two bits of the fact format (0 none, 1 uppercase,
+ * 2 lowercase, 3 capitalize); `full-width` and `full-size-kana` change no letter's case.
+ * @param {string} transform
  */
-function rulesMentionContentVisibility(rules) {
-  return (
-    rules === null ||
-    rules.some((rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue("content-visibility") !== "")
-  );
+function textTransformBits(transform) {
+  if (transform.includes("uppercase")) return 1;
+  if (transform.includes("lowercase")) return 2;
+  if (transform.includes("capitalize")) return 3;
+  return 0;
 }
 
 /** The autocomplete tokens of secrets (HTML, "Autofill"); content/actions/text-entry.js too. */

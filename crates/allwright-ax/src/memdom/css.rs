@@ -6,7 +6,9 @@ use std::collections::HashMap;
 
 use crate::composed::FlatTree;
 use crate::css::{parse_content, Content};
-use crate::dom::{Display, Dom, NodeId, NodeKind, PseudoElement, Rect, Style, Visibility};
+use crate::dom::{
+    Display, Dom, NodeId, NodeKind, PseudoElement, Rect, Style, TextTransform, Visibility,
+};
 use crate::html::is_html;
 
 use super::html::user_agent_display;
@@ -29,6 +31,7 @@ struct Declared {
     visibility: Option<Visibility>,
     content_visibility_hidden: Option<bool>,
     pointer_events_none: Option<bool>,
+    text_transform: Option<TextTransform>,
     layout_box: Option<Rect>,
 }
 
@@ -71,6 +74,14 @@ fn parse_declarations(text: &str) -> Declarations {
                 declarations.own.content_visibility_hidden = Some(keyword == "hidden")
             }
             "pointer-events" => declarations.own.pointer_events_none = Some(keyword == "none"),
+            "text-transform" => {
+                declarations.own.text_transform = Some(match keyword.as_str() {
+                    "uppercase" => TextTransform::Uppercase,
+                    "lowercase" => TextTransform::Lowercase,
+                    "capitalize" => TextTransform::Capitalize,
+                    _ => TextTransform::None,
+                })
+            }
             "--memdom-box" => {
                 let numbers: Vec<f64> = keyword
                     .split_ascii_whitespace()
@@ -405,6 +416,7 @@ fn apply(target: &mut Declared, source: &Declared) {
         .content_visibility_hidden
         .or(target.content_visibility_hidden);
     target.pointer_events_none = source.pointer_events_none.or(target.pointer_events_none);
+    target.text_transform = source.text_transform.or(target.text_transform);
     target.layout_box = source.layout_box.or(target.layout_box);
 }
 
@@ -505,6 +517,9 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
             pointer_events_none: own
                 .pointer_events_none
                 .unwrap_or_else(|| parent_style.is_some_and(|style| style.pointer_events_none)),
+            text_transform: own.text_transform.unwrap_or_else(|| {
+                parent_style.map_or(TextTransform::None, |style| style.text_transform)
+            }),
         };
         computed.styles[element.index()] = style;
         if style.display != Display::None {
