@@ -84,7 +84,8 @@ pub async fn conversation_root_is_the_thread(session: &Session) {
         "heading \"Quarterly plan review\"",
         "heading \"Ana Lima\"",
         "heading \"Farid Haddad\"",
-        "button \"Expand all\"",
+        // MUI's buttons are uppercased by CSS; names follow `text-transform` as Chromium's do.
+        "button \"EXPAND ALL\"",
         "Message 10 from Ben Moreau",
     ] {
         assert!(
@@ -300,7 +301,7 @@ pub async fn collapse_all_is_evidence_of_expanded_messages(session: &Session) {
     open_mail(session).await;
     let before = read(session, json!({})).await;
     assert_eq!(before["allMessagesExpanded"], false, "{browser}");
-    let expand = ref_of(session, "button", "Expand all").await;
+    let expand = ref_of(session, "button", "EXPAND ALL").await;
     session.ok("click_ax", json!({"ref_id": expand})).await;
     state_when(session, "Expand all did not expand", |state| {
         state["expandedCount"] == 10
@@ -310,7 +311,7 @@ pub async fn collapse_all_is_evidence_of_expanded_messages(session: &Session) {
     let thread = read(session, json!({"ref_id": root})).await;
     assert_eq!(thread["allMessagesExpanded"], true, "{browser}: {thread}");
     let tree = thread["tree"].as_str().expect("tree");
-    assert!(tree.contains("button \"Collapse all\""), "{browser}");
+    assert!(tree.contains("button \"COLLAPSE ALL\""), "{browser}");
     // Every message's body is now in the thread.
     for index in 1..=10 {
         assert!(
@@ -319,7 +320,7 @@ pub async fn collapse_all_is_evidence_of_expanded_messages(session: &Session) {
         );
     }
     // Collapsing again takes the evidence back.
-    let collapse = ref_of(session, "button", "Collapse all").await;
+    let collapse = ref_of(session, "button", "COLLAPSE ALL").await;
     session.ok("click_ax", json!({"ref_id": collapse})).await;
     state_when(session, "Collapse all did not collapse", |state| {
         state["expandedCount"] == 0
