@@ -16,12 +16,13 @@ use tokio::net::UnixStream;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc;
 
-use crate::local_socket::{self, LineError, LineReader, PrivateSocket};
+use crate::local_socket::{self, PrivateSocket};
 use crate::log;
 use crate::native_messaging::{
     NativeMessageReader, NativeMessageWriter, NativeMessagingError,
     MAX_MESSAGE_FROM_EXTENSION_BYTES,
 };
+use crate::socket_lines::{self, LineError, LineReader};
 use crate::tool_error::ToolError;
 use crate::tools::ToolAccess;
 use crate::wire::{
@@ -489,7 +490,7 @@ fn accept_client(state: &mut RelayState, stream: UnixStream, events: &mpsc::Send
             let busy = HostToClient::Busy {
                 message: "another agent is connected to this browser's allwright host; only one client at a time".into(),
             };
-            let _ = local_socket::write_line(&mut stream, &busy).await;
+            let _ = socket_lines::write_line(&mut stream, &busy).await;
         });
         return;
     }

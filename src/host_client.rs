@@ -12,8 +12,9 @@ use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::UnixStream;
 use tokio::sync::{oneshot, watch};
 
-use crate::local_socket::{self, LineReader};
+use crate::local_socket;
 use crate::log;
+use crate::socket_lines::{self, LineReader};
 use crate::tool_error::ToolError;
 use crate::tools::ToolAccess;
 use crate::wire::{ClientToHost, HostToClient};
@@ -123,7 +124,7 @@ impl HostClient {
         if alive {
             let message = self.session_message();
             if let Some(connection) = slot.as_mut() {
-                if local_socket::write_line(&mut connection.writer, &message)
+                if socket_lines::write_line(&mut connection.writer, &message)
                     .await
                     .is_err()
                 {
@@ -226,7 +227,7 @@ impl HostClient {
                 access: Some(self.access()),
                 wait_ms: Some(timeout.as_millis() as u64),
             };
-            if local_socket::write_line(&mut connection.writer, &message)
+            if socket_lines::write_line(&mut connection.writer, &message)
                 .await
                 .is_err()
             {
@@ -305,7 +306,7 @@ async fn connect(
         }
     };
     let mut writer = writer;
-    local_socket::write_line(&mut writer, &session)
+    socket_lines::write_line(&mut writer, &session)
         .await
         .map_err(|_| ToolError::not_connected("the allwright host closed the connection"))?;
     let waiters: Waiters = Arc::new(Mutex::new(Some(HashMap::new())));
@@ -328,7 +329,7 @@ async fn connect(
                 }
                 // A repeated `ready` (the extension restarted) changes nothing for the client.
                 Ok(Some(HostToClient::Ready { .. } | HostToClient::Busy { .. })) => {}
-                Err(crate::local_socket::LineError::Unreadable { .. }) => {}
+                Err(crate::socket_lines::LineError::Unreadable { .. }) => {}
                 Ok(None) | Err(_) => break,
             }
         }

@@ -20,6 +20,7 @@ mod native_messaging;
 mod screenshot;
 mod served_files;
 mod snapshot_command;
+mod socket_lines;
 mod tool_error;
 mod tools;
 mod wire;

@@ -148,7 +148,11 @@ struct Frame {
     block: bool,
     children: Vec<NodeId>,
     next_child: usize,
-    entries: Vec<Entry>,
+    /// Where this frame's entries start in the walk's one entry list. The walk is depth-first,
+    /// so a frame's entries are always the list's tail from here: a flattened node leaves its
+    /// entries where they are for its parent, and nothing is copied level by level (a page
+    /// nested a hundred thousand elements deep would otherwise copy its entries that many times).
+    entries_start: usize,
 }
 
 /// Builds the accessibility tree.
@@ -166,6 +170,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
     };
     let mut visited = vec![false; dom.node_count()];
     let mut stack: Vec<Frame> = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
     let root_output = if start == dom.document() {
         Some(push_node(&mut tree, document_node(context, start)))
     } else {
@@ -181,7 +186,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
         block: true,
         children: walkable_children(context, start),
         next_child: 0,
-        entries: Vec::new(),
+        entries_start: 0,
     });
     while let Some(frame) = stack.last_mut() {
         if frame.next_child < frame.children.len() {
@@ -193,9 +198,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
             visited[child.index()] = true;
             match dom.node_kind(child) {
                 NodeKind::Text if !context.is_hidden(child) => {
-                    frame
-                        .entries
-                        .push(Entry::Text(dom.text_data(child).to_string(), child));
+                    entries.push(Entry::Text(dom.text_data(child).to_string(), child));
                 }
                 NodeKind::Element => {
                     if context.is_subtree_hidden(child) {
@@ -220,12 +223,16 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                     } else {
                         walkable_children(context, child)
                     };
+                    // A flattened block fences its entries with a break on each side.
+                    if output.is_none() && block {
+                        entries.push(Entry::Break);
+                    }
                     stack.push(Frame {
                         output,
                         block,
                         children,
                         next_child: 0,
-                        entries: Vec::new(),
+                        entries_start: entries.len(),
                     });
                 }
                 _ => {}
@@ -234,29 +241,17 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
         }
         // All children walked: finish this frame and hand its result to the parent frame.
         let Some(finished) = stack.pop() else { break };
-        let Frame {
-            output,
-            block,
-            entries,
-            ..
-        } = finished;
-        match output {
+        match finished.output {
             Some(index) => {
-                let children = finish_children(&mut tree, context, entries);
+                let own_entries = entries.split_off(finished.entries_start);
+                let children = finish_children(&mut tree, context, own_entries);
                 attach_children(&mut tree, index, children);
-                if let Some(parent) = stack.last_mut() {
-                    parent.entries.push(Entry::Node(index));
-                }
+                entries.push(Entry::Node(index));
             }
+            // A flattened node's entries are already in place for its parent.
             None => {
-                if let Some(parent) = stack.last_mut() {
-                    if block {
-                        parent.entries.push(Entry::Break);
-                    }
-                    parent.entries.extend(entries);
-                    if block {
-                        parent.entries.push(Entry::Break);
-                    }
+                if finished.block {
+                    entries.push(Entry::Break);
                 }
             }
         }

@@ -1,0 +1,289 @@
+//! Facts no honest gatherer sends but a hostile page could shape (tests/README.md, "Fuzzing"):
+//! nesting a hundred thousand levels deep, shadow roots and slots that lead back to their own
+//! ancestors, parents that point forward, ID references in loops, attributes and texts of
+//! megabytes. The fuzz target `facts_core` (fuzz/) explores these shapes at random; these are
+//! the shapes it must never regress on, fixed. Each read must end with an envelope.
+
+use allwright_ax_wasm::api::{
+    snapshot_document_output, split_output, text_tree_output, SnapshotRequest, TextTreeRequest,
+};
+use allwright_ax_wasm::facts::*;
+
+/// A hand-built fact table: node 0 is the document.
+struct Page {
+    strings: String,
+    lengths: Vec<u32>,
+    nodes: Vec<u32>,
+    attributes: Vec<u32>,
+    slots: Vec<u32>,
+}
+
+/// Flags of an element with a box, displayed and visible, boxes left unmeasured.
+const SHOWN_ELEMENT: u32 = KIND_ELEMENT | (3 << DISPLAY_SHIFT) | HAS_BOX;
+
+impl Page {
+    fn new() -> Page {
+        Page {
+            strings: String::new(),
+            lengths: Vec::new(),
+            nodes: vec![KIND_DOCUMENT | BOXES_UNMEASURED, 0, 0, 0, 0],
+            attributes: Vec::new(),
+            slots: Vec::new(),
+        }
+    }
+
+    fn string(&mut self, text: &str) -> u32 {
+        if !self.lengths.is_empty() {
+            self.strings.push(STRING_SEPARATOR);
+        }
+        self.strings.push_str(text);
+        self.lengths.push(text.encode_utf16().count() as u32);
+        self.lengths.len() as u32 - 1
+    }
+
+    fn next_index(&self) -> u32 {
+        (self.nodes.len() / NODE_STRIDE) as u32
+    }
+
+    /// Appends a node whose parent field is `parent_field` as the format writes it (index + 1).
+    fn push(
+        &mut self,
+        flags: u32,
+        parent_field: u32,
+        string: u32,
+        attributes: &[(&str, &str)],
+    ) -> u32 {
+        let index = self.next_index();
+        for (name, value) in attributes {
+            let name = self.string(name);
+            let value = self.string(value);
+            self.attributes.extend([name, value]);
+        }
+        self.nodes
+            .extend([flags, parent_field, string, attributes.len() as u32, 0]);
+        index
+    }
+
+    fn element(&mut self, parent: u32, tag: &str, attributes: &[(&str, &str)]) -> u32 {
+        let tag = self.string(tag);
+        self.push(SHOWN_ELEMENT, parent + 1, tag, attributes)
+    }
+
+    fn text(&mut self, parent: u32, data: &str) -> u32 {
+        let data = self.string(data);
+        self.push(KIND_TEXT, parent + 1, data, &[])
+    }
+
+    fn shadow_root(&mut self, host: u32) -> u32 {
+        self.push(KIND_SHADOW_ROOT, host + 1, 0, &[])
+    }
+
+    fn facts(&self) -> Facts<'_> {
+        Facts {
+            strings: &self.strings,
+            string_lengths: &self.lengths,
+            nodes: &self.nodes,
+            attributes: &self.attributes,
+            rects: &[],
+            slots: &self.slots,
+            viewport: &[1280.0, 720.0],
+        }
+    }
+}
+
+fn request(filter: &str, max_chars: Option<u32>) -> TextTreeRequest<'_> {
+    TextTreeRequest {
+        filter,
+        max_depth: 1_000_000,
+        max_chars,
+        anchor: None,
+        anchor_ref: None,
+        page: 1,
+        known_refs: &[],
+        ref_counter: 0,
+        url: "https://hostile.test/",
+        title: "hostile",
+        frame_ids: &[],
+    }
+}
+
+/// Reads the page as the text tree (every filter) and as both snapshot formats, on a thread
+/// with the stack a wasm32 build gets by default (1 MiB), and returns the "all" tree.
+fn read_everything(page: Page) -> String {
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            let dom = FactDom::decode(page.facts(), NoPseudoContent).expect("well-formed facts");
+            let mut all = String::new();
+            for filter in ["all", "visible", "interactive"] {
+                let output = text_tree_output(&dom, &request(filter, Some(50_000)));
+                assert!(
+                    output.starts_with("{\"ok\":true"),
+                    "{filter}: {}",
+                    &output[..output.len().min(300)]
+                );
+                if filter == "all" {
+                    all = split_output(&output).1.to_owned();
+                }
+            }
+            for format in ["json", "yaml"] {
+                let output = snapshot_document_output(
+                    &dom,
+                    &SnapshotRequest {
+                        format,
+                        context_id: "c",
+                        parent_context_id: None,
+                        url: "https://hostile.test/",
+                        title: "hostile",
+                        ai: None,
+                    },
+                );
+                assert!(output.starts_with("{\"ok\":"), "{format}");
+            }
+            all
+        })
+        .expect("a reader thread")
+        .join()
+        .expect("the read must not panic or overflow its stack")
+}
+
+#[test]
+fn a_hundred_thousand_levels_of_nesting_read_without_overflow() {
+    let mut page = Page::new();
+    let mut parent = page.element(0, "body", &[]);
+    for _ in 0..100_000 {
+        parent = page.element(parent, "div", &[]);
+    }
+    page.element(parent, "button", &[("aria-label", "Deepest")]);
+    let tree = read_everything(page);
+    assert!(!tree.is_empty());
+}
+
+#[test]
+fn a_host_inside_its_own_shadow_root_is_read_once() {
+    // body > host; host's shadow root > section > host again is impossible in a DOM, but the
+    // facts can say that the host's parent is inside the root it hosts.
+    let mut page = Page::new();
+    let body = page.element(0, "body", &[]);
+    // Node indices: body 1, host 2, root 3, section 4. The host's parent is the section.
+    let host_index = page.next_index();
+    let tag = page.string("x-loop");
+    page.push(SHOWN_ELEMENT, host_index + 2 + 1, tag, &[]);
+    let root = page.shadow_root(host_index);
+    let section = page.element(root, "section", &[("aria-label", "Inside")]);
+    page.element(section, "button", &[]);
+    page.text(body, "Outside");
+    read_everything(page);
+}
+
+#[test]
+fn a_slot_that_assigns_its_own_ancestors_is_read_once() {
+    let mut page = Page::new();
+    let body = page.element(0, "body", &[]);
+    let host = page.element(body, "x-card", &[]);
+    let root = page.shadow_root(host);
+    let slot = page.element(root, "slot", &[]);
+    let button = page.element(host, "button", &[]);
+    page.text(button, "Slotted");
+    // The slot assigns the button, then its own host and body, and itself.
+    page.slots.extend([slot, 4, button, host, body, slot]);
+    read_everything(page);
+}
+
+#[test]
+fn forward_parents_and_detached_cycles_are_not_reached() {
+    let mut page = Page::new();
+    let body = page.element(0, "body", &[]);
+    page.text(body, "Reachable");
+    // Nodes 3 and 4 are each other's parent: a cycle no walk from the document reaches.
+    let tag = page.string("div");
+    page.push(SHOWN_ELEMENT, 4 + 1, tag, &[]);
+    page.push(SHOWN_ELEMENT, 3 + 1, tag, &[("aria-label", "Unreachable")]);
+    let tree = read_everything(page);
+    assert!(tree.contains("Reachable"));
+    assert!(!tree.contains("Unreachable"));
+}
+
+#[test]
+fn reference_loops_in_names_and_ownership_end() {
+    let mut page = Page::new();
+    let body = page.element(0, "body", &[]);
+    let a = page.element(
+        body,
+        "div",
+        &[
+            ("id", "a"),
+            ("role", "group"),
+            ("aria-labelledby", "b a"),
+            ("aria-owns", "b"),
+        ],
+    );
+    let b = page.element(
+        a,
+        "div",
+        &[
+            ("id", "b"),
+            ("role", "button"),
+            ("aria-labelledby", "a b"),
+            ("aria-owns", "a body"),
+        ],
+    );
+    page.text(b, "Loop");
+    page.element(
+        body,
+        "label",
+        &[("id", "body"), ("aria-owns", "a"), ("for", "a")],
+    );
+    read_everything(page);
+}
+
+#[test]
+fn megabyte_attributes_and_texts_are_cut_not_copied() {
+    let mut page = Page::new();
+    let body = page.element(0, "body", &[]);
+    let huge_label = "label ".repeat(2_000_000);
+    let huge_text = "word\u{200B}".repeat(2_000_000);
+    let huge_href = format!("https://hostile.test/{}", "a".repeat(5_000_000));
+    page.element(body, "button", &[("aria-label", &huge_label)]);
+    let paragraph = page.element(body, "p", &[]);
+    page.text(paragraph, &huge_text);
+    page.element(body, "a", &[("href", &huge_href), ("aria-label", "Link")]);
+    let tree = read_everything(page);
+    // The page is bounded by the 50,000-character cap the read asked for.
+    assert!(
+        tree.chars().count() <= 60_000,
+        "{} characters",
+        tree.chars().count()
+    );
+}
+
+#[test]
+fn names_from_content_a_hundred_thousand_levels_deep_end() {
+    // A link and a label's target named from content nested far below them, a text beside
+    // every level (so that no level can hand its entries up untouched), and aria-labelledby
+    // pointing at the deepest element.
+    let mut page = Page::new();
+    let body = page.element(0, "body", &[]);
+    let link = page.element(body, "a", &[("href", "/deep")]);
+    let mut parent = link;
+    for level in 0..100_000 {
+        page.text(parent, if level % 2 == 0 { "a" } else { "b" });
+        parent = page.element(parent, "span", &[]);
+    }
+    page.element(parent, "b", &[("id", "bottom")]);
+    page.element(body, "button", &[("aria-labelledby", "bottom")]);
+    read_everything(page);
+}
+
+#[test]
+fn one_label_around_thousands_of_controls_is_read_in_one_pass() {
+    let mut page = Page::new();
+    let body = page.element(0, "body", &[]);
+    let label = page.element(body, "label", &[]);
+    for index in 0..20_000 {
+        let span = page.element(label, "span", &[]);
+        page.text(span, &format!("Option {index}"));
+        page.element(label, "input", &[("type", "checkbox")]);
+    }
+    read_everything(page);
+}
