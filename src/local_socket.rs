@@ -37,27 +37,23 @@ pub fn default_socket_path() -> PathBuf {
 /// macOS gives each user a private temporary folder (`/var/folders/…/T/`, mode 0700, owned by the
 /// user): `confstr(_CS_DARWIN_USER_TEMP_DIR)`, which launchd also exports as `$TMPDIR`. A socket
 /// there is out of other users' reach before any of our own checks, unlike one in the shared
-/// `/tmp`.
+/// `/tmp`. The binary forbids `unsafe` code, so it asks `getconf` (which calls confstr) rather
+/// than calling confstr itself; the answer is read once per process, when the socket path is
+/// first needed. `$TMPDIR` is the fallback: a browser started by launchd inherits it.
 #[cfg(target_os = "macos")]
 fn macos_user_temporary_folder() -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
-    // SAFETY: confstr with a null buffer and length 0 only reports the length it needs.
-    let needed = unsafe { libc::confstr(libc::_CS_DARWIN_USER_TEMP_DIR, std::ptr::null_mut(), 0) };
-    if needed > 0 {
-        let mut buffer = vec![0u8; needed];
-        // SAFETY: the buffer holds `needed` bytes, the length confstr asked for, terminator included.
-        let written = unsafe {
-            libc::confstr(
-                libc::_CS_DARWIN_USER_TEMP_DIR,
-                buffer.as_mut_ptr().cast::<libc::c_char>(),
-                buffer.len(),
-            )
-        };
-        if written > 0 && written <= buffer.len() {
-            let text = &buffer[..written - 1];
-            if !text.is_empty() {
-                return Some(PathBuf::from(std::ffi::OsStr::from_bytes(text)));
-            }
+    let answer = std::process::Command::new("/usr/bin/getconf")
+        .arg("DARWIN_USER_TEMP_DIR")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|output| output.status.success());
+    if let Some(output) = answer {
+        let text = output.stdout.trim_ascii_end();
+        if text.starts_with(b"/") {
+            return Some(PathBuf::from(std::ffi::OsStr::from_bytes(text)));
         }
     }
     std::env::var_os("TMPDIR")
