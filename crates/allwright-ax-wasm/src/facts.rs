@@ -19,7 +19,8 @@
 //! - `nodes`: [`NODE_STRIDE`] numbers per node, in tree order (each tree: the document, then each
 //!   open shadow root, in preorder), node 0 being the document:
 //!   `[flags, parent + 1, string, attribute count, value string + 1]`. `parent` is the light-tree
-//!   parent; for a shadow root it is the host. `string` is the local name of an element or the
+//!   parent; for a shadow root it is the host. Either comes before the node (tree order); the
+//!   decoder refuses one that does not, so the decoded DOM has no cycles. `string` is the local name of an element or the
 //!   data of a text node. Comments and other node kinds are not sent: the core ignores them.
 //! - `attributes`: `[name string, value string]` pairs, in node order, `attribute count` per
 //!   element.
@@ -287,9 +288,11 @@ impl<'input, P: PseudoContentSource> FactDom<'input, P> {
             }
             let parent = match parent {
                 0 => None,
-                parent if (parent as usize) <= node_count && parent as usize - 1 != index => {
-                    Some(NodeId(parent - 1))
-                }
+                // Tree order puts every parent (and every shadow root's host) before its
+                // children, so a parent at or after its child is malformed. Checking it here
+                // keeps cycles out of the DOM the core walks: a page cannot make a label or a
+                // walker loop through parents that point forward.
+                parent if (parent as usize - 1) < index => Some(NodeId(parent - 1)),
                 parent => return Err(malformed(format!("node {index}: parent {parent}"))),
             };
             let attribute_end = next_attribute + attribute_count as usize;
