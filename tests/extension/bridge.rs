@@ -31,6 +31,13 @@ impl LaunchedMcp {
         Self::spawn(browser, &["mcp", "--launch", flag, "--headless"]).await
     }
 
+    /// `allwright mcp --launch <browser> --headless` with more arguments (`--input`, `--dev`).
+    pub async fn start_with(browser: Browser, more_arguments: &[&str]) -> LaunchedMcp {
+        let mut arguments = vec!["mcp", "--launch", browser.name(), "--headless"];
+        arguments.extend_from_slice(more_arguments);
+        Self::spawn(browser, &arguments).await
+    }
+
     /// `allwright mcp --webdriver URL --headless`: a `browser` from that remote end, with
     /// `ALLWRIGHT_SOCKET` set to `socket` when given (where the remote browser's host listens).
     pub async fn start_on_remote_end(

@@ -20,6 +20,7 @@ mod support;
 mod surface;
 mod thread_coverage;
 mod tiers;
+mod widgets;
 mod wpt;
 
 use support::{available, one_browser_at_a_time, Browser, Session, SessionOptions};
@@ -442,4 +443,26 @@ async fn chromium_tiers_and_panel() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_tiers_and_panel() {
     run_tiers_and_panel(Browser::Firefox).await;
+}
+
+// The widget compatibility matrix (docs/widgets.md): one session per browser and input mode.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_widgets_trusted() {
+    widgets::widget_matrix(Browser::Chromium, widgets::InputMode::Trusted).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_widgets_synthetic() {
+    widgets::widget_matrix(Browser::Chromium, widgets::InputMode::Synthetic).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_widgets_trusted() {
+    widgets::widget_matrix(Browser::Firefox, widgets::InputMode::Trusted).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_widgets_synthetic() {
+    widgets::widget_matrix(Browser::Firefox, widgets::InputMode::Synthetic).await;
 }
