@@ -104,7 +104,8 @@ mod tests {
 
     #[test]
     fn trusted_input_without_a_bridge_is_refused_with_the_way_out() {
-        let error = InputMode::for_session(Some(InputMode::Trusted), false).unwrap_err();
+        let error = InputMode::for_session(Some(InputMode::Trusted), false)
+            .expect_err("trusted input needs a bridge");
         assert!(error.contains("--launch or --webdriver"), "{error}");
         assert!(error.contains("--input synthetic"), "{error}");
     }

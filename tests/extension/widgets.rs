@@ -4,7 +4,8 @@
 //! --launch --input trusted|synthetic`). Each task's effect is checked in the page's own state
 //! (`window.fixtureState`, read with execute_js), and so is that nothing ran twice (each widget
 //! counts its change events). One browser session per browser and mode runs every widget; the
-//! test prints its column of the matrix and fails on any cell that fails.
+//! test prints its column of the matrix and fails on any cell that fails: every cell passes
+//! today, so no cell has a documented reason to fail (docs/widgets.md says how one would).
 
 use std::time::{Duration, Instant};
 
@@ -502,13 +503,8 @@ const WIDGETS: &[(&str, &str, WidgetTask)] = widgets![
     ("Combobox (useCombobox)", "downshift", downshift_combobox),
 ];
 
-/// Cells that no tool can do, with the reason docs/widgets.md gives: (family, library, browser,
-/// mode, the text the failure must contain). The test asserts that such a cell still fails that
-/// way, so an entry that starts to pass (or fails otherwise) is noticed.
-const DOCUMENTED_FAILURES: &[(&str, &str, Browser, InputMode, &str)] = &[];
-
 /// Runs every widget's task in one session of `browser` in `mode`, prints the matrix's column,
-/// and fails unless every cell passes or fails as documented.
+/// and fails unless every cell passes.
 pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     if !available(browser) {
         return;
@@ -530,21 +526,9 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     {
         let started = Instant::now();
         let outcome = task(&agent).await;
-        let documented = DOCUMENTED_FAILURES
-            .iter()
-            .find(|(f, l, b, m, _)| f == family && l == library && *b == browser && *m == mode);
-        let cell = match (&outcome, documented) {
-            (Ok(()), None) => "pass".to_owned(),
-            (Err(reason), Some((.., expected))) if reason.contains(expected) => {
-                format!("fail (documented): {}", first_line(reason))
-            }
-            (Ok(()), Some(_)) => {
-                unexpected.push(format!(
-                    "{library} {family}: passes, but is documented as failing"
-                ));
-                "pass (documented as failing)".to_owned()
-            }
-            (Err(reason), _) => {
+        let cell = match &outcome {
+            Ok(()) => "pass".to_owned(),
+            Err(reason) => {
                 unexpected.push(format!("{library} {family}: {reason}"));
                 format!("FAIL: {}", first_line(reason))
             }

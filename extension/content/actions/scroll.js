@@ -32,47 +32,6 @@ function scrollPosition(scroller) {
     : { x: Math.round(scroller.scrollLeft), y: Math.round(scroller.scrollTop) };
 }
 
-/** How long a scroll waits for the page to render what it scrolled to, at most. */
-const RENDER_AFTER_SCROLL_MS = 1000;
-
-/** How long the DOM must stay unchanged for that rendering to count as done. */
-const QUIET_AFTER_SCROLL_MS = 120;
-
-/**
- * Waits until the page has rendered what the scroll brought into view, so that the agent's next
- * read sees it: the scroll event is dispatched at the next rendering update, not by scrollBy
- * itself (HTML, "run the scroll steps"), and virtual lists and endless feeds (react-virtuoso,
- * infinite scroll) render their new rows from it, often a frame or a fetch later. Done when the
- * scroll event came and the DOM then stayed unchanged for QUIET_AFTER_SCROLL_MS, or after
- * RENDER_AFTER_SCROLL_MS whatever happens.
- * @param {Element | null} scroller the scrolled element, null for the page
- */
-function renderedAfterScroll(scroller) {
-  const eventTarget = scroller ?? window;
-  return /** @type {Promise<void>} */ (
-    new Promise((resolve) => {
-      let quietTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
-      const observer = new MutationObserver(() => restartQuietTimer());
-      const finish = () => {
-        observer.disconnect();
-        clearTimeout(quietTimer);
-        clearTimeout(deadline);
-        eventTarget.removeEventListener("scroll", restartQuietTimer);
-        resolve();
-      };
-      const restartQuietTimer = () => {
-        clearTimeout(quietTimer);
-        quietTimer = setTimeout(finish, QUIET_AFTER_SCROLL_MS);
-      };
-      const deadline = setTimeout(finish, RENDER_AFTER_SCROLL_MS);
-      observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
-      eventTarget.addEventListener("scroll", restartQuietTimer, { passive: true });
-      // Without a scroll event (a page that scrolls nothing it renders), a quiet DOM still ends it.
-      restartQuietTimer();
-    })
-  );
-}
-
 export async function scrollAction(args, ax) {
   const direction = args.direction ?? "down";
   const to = args.to ?? undefined;
@@ -131,7 +90,6 @@ export async function scrollAction(args, ax) {
   const after = scrollPosition(scroller);
   if (after.x !== before.x || after.y !== before.y) {
     evidence.push("scrolled");
-    await renderedAfterScroll(scroller);
   } else {
     const towardsStart = to === "top" || (to === undefined && (direction === "up" || direction === "left"));
     hints.push(towardsStart ? "already at the start" : "already at the end");
