@@ -232,7 +232,7 @@ impl BrowserBridge {
             .await;
     }
 
-    fn remember_interrupted(&self, tab_context: &str, token: &str) {
+    pub(super) fn remember_interrupted(&self, tab_context: &str, token: &str) {
         let mut interrupted = self
             .interrupted_inputs
             .lock()

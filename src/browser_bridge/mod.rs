@@ -6,8 +6,8 @@
 //!   `dialog_open` at once (before it is relayed, or as soon as the prompt opens while it runs),
 //!   and `handle_dialog` answers the prompt (`browsingContext.handleUserPrompt`);
 //! - real input: with `--input trusted` (the default), `click_ax`, `iframe_click` and `hover`
-//!   are WebDriver BiDi pointer input, observed by the extension as its own actions are
-//!   (`input.rs`); with `--input synthetic` they are relayed to the extension like every other
+//!   are WebDriver BiDi pointer input, and `press_key` BiDi key input, observed by the
+//!   extension as its own actions are (`input.rs`, `keys.rs`); with `--input synthetic` they are relayed to the extension like every other
 //!   tool (src/input_mode.rs);
 //! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
 //!   that tab (`lifecycle`, `lifecycleDropped`), and `wait_for_stable` is not stable while a
@@ -21,6 +21,7 @@
 
 mod input;
 mod journal;
+mod keys;
 mod screenshot;
 
 pub use screenshot::BridgeScreenshots;
@@ -155,10 +156,17 @@ impl BrowserBridge {
             InputMode::Trusted => PointerAction::for_tool(tool.name),
             InputMode::Synthetic => None,
         };
+        let key_chord = match self.input_mode {
+            InputMode::Trusted if tool.name == "press_key" => keys::real_key_chord(&arguments),
+            _ => None,
+        };
         let outcome = if page_free {
             host.call(tool.name, arguments, timeout).await
         } else if let (Some(action), Some(tab_context)) = (pointer_action, &target.context) {
             self.pointer_input(host, &target, tab_context, action, &arguments, timeout)
+                .await
+        } else if let (Some(chord), Some(tab_context)) = (&key_chord, &target.context) {
+            self.key_input(host, &target, tab_context, chord, &arguments, timeout)
                 .await
         } else if tool.name == "wait_for_stable" {
             self.wait_for_stable(host, &target, arguments).await

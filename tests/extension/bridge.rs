@@ -414,6 +414,43 @@ pub async fn real_pointer_input(session: &LaunchedMcp) {
     wait_for_text(session, "markers: 0").await;
 }
 
+/// press_key in trusted mode (the default with --launch) is real key input over BiDi: the
+/// field's handler sees one trusted Enter and no untrusted one, the browser itself submits the
+/// form once (no `defaultAction` performed by allwright), and the result says `input: "trusted"`.
+pub async fn real_key_input(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    let url = fixtures().url("/pages/bridge/keys.html");
+    session.ok("navigate", json!({"url": url})).await;
+    let query = session.ref_of("textbox", "Search").await;
+    let typed = session
+        .ok("type_ax", json!({"ref_id": query, "text": "lamps"}))
+        .await;
+    assert_eq!(typed["input"], "synthetic", "{name}: {typed}");
+    let pressed = session
+        .ok("press_key", json!({"ref_id": query, "key": "Enter"}))
+        .await;
+    assert_eq!(pressed["input"], "trusted", "{name}: {pressed}");
+    assert_eq!(pressed["method"], "bidi", "{name}: {pressed}");
+    assert!(pressed.get("defaultAction").is_none(), "{name}: {pressed}");
+    assert_eq!(pressed["progress"], "observed", "{name}: {pressed}");
+    wait_for_text(
+        session,
+        "trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1",
+    )
+    .await;
+    // A key the WebDriver key table does not know is the extension's, and says so.
+    let unknown = session
+        .ok("press_key", json!({"ref_id": query, "key": "F13"}))
+        .await;
+    assert_eq!(unknown["input"], "synthetic", "{name}: {unknown}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let tree = session.tree_text().await;
+    assert!(
+        tree.contains("trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1"),
+        "{name}: one Enter, one submission:\n{tree}"
+    );
+}
+
 /// A chromedriver started by the test as the "remote" end of `--webdriver`, with its verbose
 /// log: chromedriver writes every CDP command it relays, the BiDi mapper's included.
 pub struct LocalChromedriver {

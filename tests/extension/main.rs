@@ -209,6 +209,7 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::dialogs_are_reported_and_answered,
     bridge::lifecycle_follows_navigations,
     bridge::real_pointer_input,
+    bridge::real_key_input,
     bridge::dialogs_are_per_tab,
     bridge::frames_shadow_roots_and_a_page_that_strips_the_marker,
     bridge::screenshots_over_bidi,

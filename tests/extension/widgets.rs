@@ -111,11 +111,11 @@ impl Agent<'_> {
     }
 
     /// Runs an input tool and checks that its result names the input path of the session:
-    /// real pointer input for click_ax and hover in trusted mode, the extension's own otherwise.
+    /// real input for click_ax, hover and press_key in trusted mode, the extension's own otherwise.
     async fn act(&self, tool: &str, arguments: Value) -> Result<Value, String> {
         let result = self.call(tool, arguments).await?;
         let expected = match (self.mode, tool) {
-            (InputMode::Trusted, "click_ax" | "hover") => "trusted",
+            (InputMode::Trusted, "click_ax" | "hover" | "press_key") => "trusted",
             _ => "synthetic",
         };
         if result["input"] != expected {
