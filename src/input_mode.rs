@@ -4,7 +4,8 @@
 //! - `trusted` (the default when the server holds a WebDriver BiDi session on the browser, with
 //!   `--launch` or `--webdriver`): click_ax, iframe_click and hover are real pointer input sent
 //!   over BiDi (`input.performActions`, src/browser_bridge/input.rs), events the page sees with
-//!   `isTrusted: true`, hit-tested like a person's click.
+//!   `isTrusted: true`, hit-tested like a person's click; press_key in the top document is real
+//!   key input (src/browser_bridge/keys.rs).
 //! - `synthetic`: every action tool runs the extension's own input (the event sequences of
 //!   extension/content/actions/), as it does in the user's own browser. The user's own browser
 //!   has no BiDi session, so it only ever has this path, and `--input trusted` is refused there

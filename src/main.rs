@@ -79,7 +79,8 @@ enum Command {
         #[arg(long)]
         dev: bool,
         /// Which input the action tools send: trusted (real input over WebDriver BiDi for
-        /// click_ax, iframe_click and hover; the default with --launch or --webdriver) or
+        /// click_ax, iframe_click, hover and press_key; the default with --launch or
+        /// --webdriver) or
         /// synthetic (the extension's own events for every tool, the only input of the user's
         /// own browser, so trusted is refused without --launch or --webdriver).
         #[arg(long, value_enum, value_name = "MODE")]
