@@ -47,6 +47,24 @@ pub fn real_key_chord(arguments: &Value) -> Option<String> {
 }
 
 impl BrowserBridge {
+    /// Whether the one element carrying `marker` in the tab holds its document's focus.
+    async fn marked_element_holds_focus(
+        &self,
+        tab_context: &str,
+        marker: &str,
+    ) -> Result<bool, ToolError> {
+        let Some(element) = self.marked_element(tab_context, marker).await? else {
+            return Ok(false);
+        };
+        Page::new(self.bidi(), tab_context)
+            .frame(&element.context)
+            .holds_focus(&element.element)
+            .await
+            .map_err(|error| {
+                ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
+            })
+    }
+
     /// Runs press_key with real key input in the tab `tab_context`.
     pub(super) async fn key_input(
         &self,
@@ -71,11 +89,40 @@ impl BrowserBridge {
                 host.call("bridge_begin_input", begin_arguments, KEY_STEP_TIMEOUT),
             )
             .await?;
-        let Some(token) = begun["token"].as_str().map(str::to_owned) else {
+        let (Some(token), Some(marker)) = (
+            begun["token"].as_str().map(str::to_owned),
+            begun["marker"].as_str(),
+        ) else {
             return Err(ToolError::script_failed(format!(
-                "the extension began the key press without a token: {begun}"
+                "the extension began the key press without a token and marker: {begun}"
             )));
         };
+        // The marker is interpolated into a selector: only the 32 hex digits the content script
+        // makes are accepted.
+        if marker.len() != 32 || !marker.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+            self.abort_input(host, &token).await;
+            return Err(ToolError::script_failed(format!(
+                "the extension's marker {marker:?} is not 32 hex digits"
+            )));
+        }
+        // Key input goes to whatever holds focus when it arrives. The extension marked the
+        // element it focused (or that held focus); when the page has moved focus elsewhere since
+        // (a focus handler that sends it to another field), or the element is out of BiDi's
+        // reach (a closed shadow root), no real key is sent: the extension's own press_key,
+        // which dispatches on the element itself, runs instead, and says so.
+        if !self
+            .unless_prompt_blocks(target, self.marked_element_holds_focus(tab_context, marker))
+            .await?
+        {
+            self.abort_input(host, &token).await;
+            let mut result = self
+                .unless_prompt_blocks(target, host.call("press_key", arguments.clone(), timeout))
+                .await?;
+            if let Some(hints) = result.get_mut("hints").and_then(Value::as_array_mut) {
+                hints.push(json!("real key input was not sent: the element did not hold focus when the key was due (or BiDi could not reach it), so the extension's synthetic key was used"));
+            }
+            return Ok(result);
+        }
         let page = Page::new(self.bidi(), tab_context);
         let sent = self
             .unless_prompt_blocks(target, async {

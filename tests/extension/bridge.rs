@@ -416,7 +416,8 @@ pub async fn real_pointer_input(session: &LaunchedMcp) {
 
 /// press_key in trusted mode (the default with --launch) is real key input over BiDi: the
 /// field's handler sees one trusted Enter and no untrusted one, the browser itself submits the
-/// form once (no `defaultAction` performed by allwright), and the result says `input: "trusted"`.
+/// form once (no `defaultAction` performed by allwright), and the result says `input: "trusted"`;
+/// a key for a field that hands focus elsewhere is not sent for real (it would land elsewhere).
 pub async fn real_key_input(session: &LaunchedMcp) {
     let name = session.browser.name();
     let url = fixtures().url("/pages/bridge/keys.html");
@@ -448,6 +449,28 @@ pub async fn real_key_input(session: &LaunchedMcp) {
     assert!(
         tree.contains("trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1"),
         "{name}: one Enter, one submission:\n{tree}"
+    );
+
+    // A page that moves focus away from the field as soon as it gets it: no real key is sent
+    // (it would land on the decoy); the extension's key, dispatched on the field, runs instead.
+    let card = session.ref_of("textbox", "Card number").await;
+    let pressed = session
+        .ok("press_key", json!({"ref_id": card, "key": "a"}))
+        .await;
+    assert_eq!(pressed["input"], "synthetic", "{name}: {pressed}");
+    assert!(
+        pressed["hints"]
+            .as_array()
+            .is_some_and(|hints| hints.iter().any(|hint| hint
+                .as_str()
+                .is_some_and(|hint| hint.contains("real key input was not sent")))),
+        "{name}: {pressed}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let tree = session.tree_text().await;
+    assert!(
+        tree.contains("decoy trusted keys: 0"),
+        "{name}: the decoy got no real key:\n{tree}"
     );
 }
 

@@ -80,6 +80,16 @@ pub const FOCUS: &str = r#"(element) => {
   return active === element;
 }"#;
 
+/// `(element) => boolean`: whether the element holds its document's focus (looking through
+/// open shadow roots, as FOCUS does), without moving it.
+pub const HOLDS_FOCUS: &str = r#"(element) => {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+    active = active.shadowRoot.activeElement;
+  }
+  return active === element;
+}"#;
+
 /// `(element) => string`: prepares an element for typing that replaces its value: focuses it
 /// and selects everything in it, so that the first typed character replaces the old value the
 /// way a user's select-all then typing does. Answers JSON `{status, value}`; `status` is `"ok"`,
