@@ -271,15 +271,21 @@ async fn chromium_webdriver_bridge() {
         traffic.perform_actions > 0,
         "the log shows the BiDi input: {traffic:?}"
     );
-    let mouse_events = traffic
+    // The pointer input of click_ax and hover, and the key input of press_key (real_key_input).
+    let input_events = traffic
         .mapper_commands
         .iter()
         .filter(|method| method.starts_with("Input."))
-        .inspect(|method| assert_eq!(*method, "Input.dispatchMouseEvent", "{traffic:?}"))
+        .inspect(|method| {
+            assert!(
+                ["Input.dispatchMouseEvent", "Input.dispatchKeyEvent"].contains(&method.as_str()),
+                "{method}: {traffic:?}"
+            )
+        })
         .count();
     assert!(
-        mouse_events > 0 && mouse_events <= 3 * traffic.perform_actions,
-        "{mouse_events} mouse events for {} input.performActions",
+        input_events > 0 && input_events <= 3 * traffic.perform_actions,
+        "{input_events} input events for {} input.performActions",
         traffic.perform_actions
     );
 }
