@@ -29,6 +29,15 @@ const APPS = {
   "mui-mail": "mui-mail.jsx",
   "lit-settings": "lit-settings.js",
   "shoelace-select": "shoelace-select.js",
+  // The widget compatibility matrix (tests/extension/widgets.rs, docs/widgets.md).
+  "widgets-headless-ui": "widgets/headless-ui.jsx",
+  "widgets-antd": "widgets/antd.jsx",
+  "widgets-material-web": "widgets/material-web.js",
+  "widgets-flatpickr": "widgets/flatpickr.js",
+  "widgets-quill": "widgets/quill.js",
+  "widgets-virtuoso": "widgets/virtuoso.jsx",
+  "widgets-sortable": "widgets/sortable.js",
+  "widgets-downshift": "widgets/downshift.jsx",
   // The agreement corpus (tests/extension/agreement.rs).
   "corpus-mui-orders": "corpus/mui-orders.jsx",
   "corpus-mui-settings": "corpus/mui-settings.jsx",

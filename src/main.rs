@@ -12,6 +12,7 @@ mod file_server;
 mod host;
 mod host_client;
 mod identity;
+mod input_mode;
 mod install;
 mod local_socket;
 mod logging;
@@ -78,6 +79,13 @@ enum Command {
         /// (get_frames, get_shadow_dom, shadow_dom_query) to Mid. Not with --tier ask.
         #[arg(long)]
         dev: bool,
+        /// Which input the action tools send: trusted (real input over WebDriver BiDi for
+        /// click_ax, iframe_click, hover and press_key; the default with --launch or
+        /// --webdriver) or
+        /// synthetic (the extension's own events for every tool, the only input of the user's
+        /// own browser, so trusted is refused without --launch or --webdriver).
+        #[arg(long, value_enum, value_name = "MODE")]
+        input: Option<input_mode::InputMode>,
         /// With --launch or --webdriver: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
@@ -158,6 +166,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             headless,
             tier,
             dev,
+            input,
             extension,
         } => {
             logging::init("mcp");
@@ -167,6 +176,8 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             if dev && !tier.accepts_dev_mode() {
                 return Err("--dev adds execute_js, which can change the page, and --tier ask is read-only: use --tier compact, mid or full with --dev".into());
             }
+            let input =
+                input_mode::InputMode::for_session(input, launch.is_some() || webdriver.is_some())?;
             let webdriver = webdriver.map(|url| driven_browser::WebDriverRequest {
                 url,
                 headless,
@@ -188,6 +199,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 dev,
                 launch,
                 webdriver,
+                input,
             }))
         }
         Command::Snapshot {

@@ -20,6 +20,7 @@ use crate::browser_bridge::{BridgeScreenshots, BrowserBridge};
 use crate::browser_launch::LaunchRequest;
 use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
 use crate::host_client::HostClient;
+use crate::input_mode::{self, InputMode};
 use crate::log;
 use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
@@ -41,6 +42,8 @@ pub struct McpOptions {
     /// `--webdriver URL`: a browser from a WebDriver remote end on this machine (a chromedriver's
     /// Chromium, or a running Firefox's remote agent).
     pub webdriver: Option<WebDriverRequest>,
+    /// `--input`, already checked against whether there is a BiDi session (src/input_mode.rs).
+    pub input: InputMode,
 }
 
 pub struct AllwrightMcpServer {
@@ -97,10 +100,11 @@ impl AllwrightMcpServer {
             let screenshot = self.screenshots.capture(arguments, timeout).await?;
             return Ok(screenshot.into_tool_result());
         }
-        let result = match &self.bridge {
+        let mut result = match &self.bridge {
             Some(bridge) => bridge.call(&self.host, tool, arguments, timeout).await?,
             None => self.host.call(tool.name, arguments, timeout).await?,
         };
+        input_mode::label_result(tool.name, &mut result);
         // MCP wants structuredContent to be an object; the extension's results are, but a stray
         // scalar is wrapped rather than breaking the client.
         Ok(CallToolResult::structured(if result.is_object() {
@@ -204,15 +208,17 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     // The BiDi session of a browser we launched (or got from a remote end) serves the bridge
     // (dialogs, real pointer input, lifecycle).
     let bridge = match &launched {
-        Some(browser) => match BrowserBridge::start(Arc::clone(browser) as _).await {
-            Ok(bridge) => Some(Arc::new(bridge)),
-            Err(message) => {
-                if let Some(browser) = launched {
-                    DrivenBrowser::shutdown_shared(browser).await;
+        Some(browser) => {
+            match BrowserBridge::start(Arc::clone(browser) as _, options.input).await {
+                Ok(bridge) => Some(Arc::new(bridge)),
+                Err(message) => {
+                    if let Some(browser) = launched {
+                        DrivenBrowser::shutdown_shared(browser).await;
+                    }
+                    return Err(message);
                 }
-                return Err(message);
             }
-        },
+        }
         None => None,
     };
     // A launched browser's host is already connected (and serves one client at a time); otherwise

@@ -367,21 +367,23 @@ const EXTERNAL_INPUT_TIMEOUT_MS = 20_000;
 
 /**
  * External inputs begun and not finished, by the content script's token.
- * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate",
+ * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate"|"key",
  *   watch: ReturnType<typeof watchTab>, expiry: ReturnType<typeof setTimeout>}>}
  */
 const externalInputs = new Map();
 
 /**
- * The first half of a click_ax or hover whose input the MCP server sends over WebDriver BiDi
- * (docs/protocol.md, "The browser bridge"): the tab is watched and the frame's content script
- * starts its observers and marks the target. Answers `{token, marker, tabId, frameId}`.
- * @param {{tabId?: number, frameId?: number, ref_id: string, kind: "click"|"hover"|"locate"}} args
+ * The first half of a click_ax, hover or press_key whose input the MCP server sends over
+ * WebDriver BiDi (docs/protocol.md, "The browser bridge"): the tab is watched and the frame's
+ * content script starts its observers and marks the target. Answers `{token, marker, tabId,
+ * frameId}`.
+ * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key",
+ *   key?: string, modifiers?: string[]}} args
  */
 export async function beginExternalInput(args) {
   const { tabId, frameId } = await actionTarget(
     { tabId: args.tabId, frameId: args.frameId, ref_id: args.ref_id },
-    { click: "click_element", hover: "hover_element" }[args.kind] ?? args.kind,
+    { click: "click_element", hover: "hover_element", key: "press_key" }[args.kind] ?? args.kind,
   );
   const watch = watchTab(tabId, frameId);
   let begun;
@@ -389,7 +391,12 @@ export async function beginExternalInput(args) {
     begun = await callFrame(
       tabId,
       frameId,
-      messages.contentToolRequest("begin_external_input", { ref_id: args.ref_id, kind: args.kind }),
+      messages.contentToolRequest(
+        "begin_external_input",
+        args.kind === "key"
+          ? { ref_id: args.ref_id, kind: args.kind, key: args.key, modifiers: args.modifiers }
+          : { ref_id: args.ref_id, kind: args.kind },
+      ),
       { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` },
     );
   } catch (failure) {
@@ -439,7 +446,7 @@ export async function finishExternalInput({ token }) {
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);
-  return { method: "bidi", ...actionResult(report, watch, "hover", { hints }) };
+  return { method: "bidi", ...actionResult(report, watch, kind === "key" ? "key press" : "hover", { hints }) };
 }
 
 /**

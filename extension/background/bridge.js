@@ -29,12 +29,16 @@ const BRIDGE_CALLS = Object.freeze({
   bridge_abort_input: (args) => abortExternalInput({ token: tokenOf(args) }),
 });
 
+/** press_key's modifier names (the tool contract's choices). */
+const MODIFIER_NAMES = Object.freeze(["Alt", "Control", "Meta", "Shift"]);
+
 /** The references the tree prints (the contract's pattern for ref_id). */
 const REF_PATTERN = /^ref_[0-9]+$/;
 
 /**
  * bridge_begin_input({tabId?, frameId?, ref_id, kind}): the first half of a click_ax or hover
- * whose pointer input the server sends over BiDi (actions.js, "External input"), or, with kind
+ * whose pointer input the server sends over BiDi (actions.js, "External input"), of a press_key
+ * whose key it sends (kind "key", with `key` and `modifiers`, ref_id optional), or, with kind
  * "locate", only the marker that lets the server find the element for an element screenshot.
  * @param {Record<string, unknown>} args
  */
@@ -48,18 +52,30 @@ function beginInput(args) {
       fail("invalid_arguments", `bridge_begin_input: ${name} must be an integer`);
     }
   }
-  if (typeof refId !== "string" || !REF_PATTERN.test(refId)) {
+  if (kind !== "click" && kind !== "hover" && kind !== "locate" && kind !== "key") {
+    fail("invalid_arguments", "bridge_begin_input: kind is click, hover, locate or key");
+  }
+  // A key press acts on the focused element unless ref_id names one, as press_key does.
+  const refOptional = kind === "key" && (refId === undefined || refId === null);
+  if (!refOptional && (typeof refId !== "string" || !REF_PATTERN.test(refId))) {
     fail("invalid_arguments", "bridge_begin_input: ref_id must be a ref_N");
   }
-  if (kind !== "click" && kind !== "hover" && kind !== "locate") {
-    fail("invalid_arguments", "bridge_begin_input: kind is click, hover or locate");
-  }
-  return beginExternalInput({
+  const input = {
     tabId: /** @type {number|undefined} */ (tabId ?? undefined),
     frameId: /** @type {number|undefined} */ (frameId ?? undefined),
-    ref_id: refId,
-    kind,
-  });
+    ref_id: refOptional ? undefined : /** @type {string} */ (refId),
+    kind: /** @type {"click"|"hover"|"locate"|"key"} */ (kind),
+  };
+  if (kind !== "key") return beginExternalInput(input);
+  const { key, modifiers } = args;
+  if (typeof key !== "string" || key.length === 0 || key.length > 100) {
+    fail("invalid_arguments", "bridge_begin_input: key must be press_key's key");
+  }
+  const modifierNames = modifiers ?? [];
+  if (!Array.isArray(modifierNames) || !modifierNames.every((name) => MODIFIER_NAMES.includes(name))) {
+    fail("invalid_arguments", `bridge_begin_input: modifiers are among ${MODIFIER_NAMES.join(", ")}`);
+  }
+  return beginExternalInput({ ...input, key, modifiers: modifierNames });
 }
 
 /** @param {Record<string, unknown>} args */
@@ -76,7 +92,12 @@ export function isBridgeCall(tool) {
 }
 
 /** The agent tool whose real pointer input a bridge_begin_input starts, by its kind. */
-const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({ click: "click_ax", hover: "hover", locate: "screenshot" });
+const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({
+  click: "click_ax",
+  hover: "hover",
+  locate: "screenshot",
+  key: "press_key",
+});
 
 /**
  * The agent tool a bridge call acts for, or null: bridge_begin_input is the page half of a

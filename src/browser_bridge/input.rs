@@ -17,6 +17,7 @@ use allwright_surface_web::{Page, QueryOptions};
 use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
+use crate::input_mode::{InputMode, INPUT_FIELD};
 use crate::tool_error::ToolError;
 
 use super::{BrowserBridge, InterruptedInput, TargetTab};
@@ -133,7 +134,13 @@ impl BrowserBridge {
                         self.remember_interrupted(tab_context, &token);
                     }
                 }
-                finished
+                // The result says that real input ran (src/input_mode.rs labels the others).
+                finished.map(|mut result| {
+                    if let Some(object) = result.as_object_mut() {
+                        object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
+                    }
+                    result
+                })
             }
             Err(error) => {
                 if error.code == crate::tool_error::codes::DIALOG_OPEN {
@@ -225,7 +232,7 @@ impl BrowserBridge {
             .await;
     }
 
-    fn remember_interrupted(&self, tab_context: &str, token: &str) {
+    pub(super) fn remember_interrupted(&self, tab_context: &str, token: &str) {
         let mut interrupted = self
             .interrupted_inputs
             .lock()

@@ -5,8 +5,10 @@
 //! - user prompts: a call for a tab that an `alert`/`confirm`/`prompt` blocks answers
 //!   `dialog_open` at once (before it is relayed, or as soon as the prompt opens while it runs),
 //!   and `handle_dialog` answers the prompt (`browsingContext.handleUserPrompt`);
-//! - real input: `click_ax` and `hover` are WebDriver BiDi pointer input, observed by the
-//!   extension as its own actions are (`input.rs`);
+//! - real input: with `--input trusted` (the default), `click_ax`, `iframe_click` and `hover`
+//!   are WebDriver BiDi pointer input, and `press_key` BiDi key input, observed by the
+//!   extension as its own actions are (`input.rs`, `keys.rs`); with `--input synthetic` they are relayed to the extension like every other
+//!   tool (src/input_mode.rs);
 //! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
 //!   that tab (`lifecycle`, `lifecycleDropped`), and `wait_for_stable` is not stable while a
 //!   navigation of the tab has started and not loaded.
@@ -19,6 +21,7 @@
 
 mod input;
 mod journal;
+mod keys;
 mod screenshot;
 
 pub use screenshot::BridgeScreenshots;
@@ -36,6 +39,7 @@ use allwright_surface_web::{
 use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
+use crate::input_mode::InputMode;
 use crate::log;
 use crate::tool_error::{OpenDialog, ToolError};
 use crate::tools::ToolDefinition;
@@ -91,11 +95,16 @@ pub struct BrowserBridge {
     /// Extension tab id -> BiDi top-level context, learnt by marker.
     tab_contexts: Mutex<HashMap<i64, String>>,
     interrupted_inputs: Mutex<Vec<InterruptedInput>>,
+    /// `--input`: whether click_ax, iframe_click and hover send real pointer input.
+    input_mode: InputMode,
 }
 
 impl BrowserBridge {
     /// Subscribes to the lifecycle events and starts tracking prompts and the journal.
-    pub async fn start(owner: Arc<dyn BidiSessionOwner>) -> Result<Self, String> {
+    pub async fn start(
+        owner: Arc<dyn BidiSessionOwner>,
+        input_mode: InputMode,
+    ) -> Result<Self, String> {
         let connection = owner.bidi();
         // The journal listens before the subscription, so it misses nothing the browser sends.
         let journal_events =
@@ -120,6 +129,7 @@ impl BrowserBridge {
             journal,
             tab_contexts: Mutex::new(HashMap::new()),
             interrupted_inputs: Mutex::new(Vec::new()),
+            input_mode,
         })
     }
 
@@ -142,11 +152,21 @@ impl BrowserBridge {
             return self.handle_dialog(host, &target, &arguments).await;
         }
         let page_free = PAGE_FREE_TOOLS.contains(&tool.name);
-        let pointer_action = PointerAction::for_tool(tool.name);
+        let pointer_action = match self.input_mode {
+            InputMode::Trusted => PointerAction::for_tool(tool.name),
+            InputMode::Synthetic => None,
+        };
+        let key_chord = match self.input_mode {
+            InputMode::Trusted if tool.name == "press_key" => keys::real_key_chord(&arguments),
+            _ => None,
+        };
         let outcome = if page_free {
             host.call(tool.name, arguments, timeout).await
         } else if let (Some(action), Some(tab_context)) = (pointer_action, &target.context) {
             self.pointer_input(host, &target, tab_context, action, &arguments, timeout)
+                .await
+        } else if let (Some(chord), Some(tab_context)) = (&key_chord, &target.context) {
+            self.key_input(host, &target, tab_context, chord, &arguments, timeout)
                 .await
         } else if tool.name == "wait_for_stable" {
             self.wait_for_stable(host, &target, arguments).await

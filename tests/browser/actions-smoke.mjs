@@ -247,6 +247,41 @@ const SELECT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sel
       }
     });
   </script>
+  <label for="city">City</label>
+  <input data-test-ref="city" id="city" role="combobox" readonly aria-expanded="false" aria-controls="city-list">
+  <div id="city-shown"></div>
+  <div role="listbox" id="city-list" style="height: 0; width: 0; overflow: hidden"></div>
+  <script>
+    // rc-select-like (Ant Design's Select): opens on mousedown, keeps a zero-size ARIA listbox of
+    // the highlighted option and the next one only, moves the highlight with ArrowDown
+    // (aria-activedescendant) and chooses with Enter; the visible list has no roles.
+    const CITIES = ['Amsterdam', 'Berlin', 'Lisbon', 'Madrid', 'Paris', 'Rome', 'Vienna', 'Zurich'];
+    const city = document.getElementById('city');
+    const cityList = document.getElementById('city-list');
+    let cityActive = 0;
+    window.cityChanges = 0;
+    const renderCities = () => {
+      cityList.replaceChildren(...[cityActive, cityActive + 1].filter((index) => index < CITIES.length).map((index) => {
+        const option = document.createElement('div');
+        option.setAttribute('role', 'option');
+        option.id = 'city-list-' + index;
+        option.textContent = CITIES[index];
+        return option;
+      }));
+      city.setAttribute('aria-activedescendant', 'city-list-' + cityActive);
+    };
+    city.addEventListener('mousedown', () => { city.setAttribute('aria-expanded', 'true'); cityActive = 0; renderCities(); });
+    city.addEventListener('keydown', (event) => {
+      if (city.getAttribute('aria-expanded') !== 'true') return;
+      if (event.key === 'ArrowDown') { cityActive = Math.min(cityActive + 1, CITIES.length - 1); renderCities(); }
+      else if (event.key === 'Enter') {
+        document.getElementById('city-shown').textContent = CITIES[cityActive];
+        window.cityChanges += 1;
+        city.setAttribute('aria-expanded', 'false');
+        cityList.replaceChildren();
+      } else if (event.key === 'Escape') { city.setAttribute('aria-expanded', 'false'); cityList.replaceChildren(); }
+    });
+  </script>
   <x-swatches><div role="option" data-value="r">Red</div><div role="option" data-value="g">Green</div></x-swatches>
   <script>
     // A web-component list whose options are light-DOM children slotted into a shadow listbox,
@@ -771,6 +806,20 @@ await check('select: options slotted into a shadow listbox, chosen on mouseup; n
   assert.deepEqual(result.selected, { label: 'Green', value: 'g' });
   assert.ok(result.evidence.includes('semantic_state:aria-selected'), JSON.stringify(result.evidence));
   assert.equal(await inPage(() => window.swatchMouseups), 1);
+});
+
+await check('select: a windowed zero-size listbox (rc-select) -> ArrowDown to the option, then Enter', async () => {
+  const result = await succeed('select_option', { ref_id: 'city', label: 'Paris' });
+  assert.equal(result.method, 'listbox_keyboard');
+  assert.deepEqual(result.selected, { label: 'Paris' });
+  assert.ok(result.hints.some((hint) => /after 4 steps/.test(hint)), JSON.stringify(result.hints));
+  assert.equal(await inPage(() => document.getElementById('city-shown').textContent), 'Paris');
+  assert.equal(await inPage(() => window.cityChanges), 1);
+  // An option the list does not have: the highlight sticks at the end, nothing is chosen.
+  const error = await fail('select_option', { ref_id: 'city', label: 'Oslo' }, 'option_not_found');
+  assert.match(error.message, /no option is labelled/);
+  assert.equal(await inPage(() => window.cityChanges), 1);
+  assert.equal(await inPage(() => document.getElementById('city').getAttribute('aria-expanded')), 'false');
 });
 
 // Label and value both, like every argument check, is the background's (tests/browser/unit/validate.test.mjs).

@@ -31,6 +31,13 @@ impl LaunchedMcp {
         Self::spawn(browser, &["mcp", "--launch", flag, "--headless"]).await
     }
 
+    /// `allwright mcp --launch <browser> --headless` with more arguments (`--input`, `--dev`).
+    pub async fn start_with(browser: Browser, more_arguments: &[&str]) -> LaunchedMcp {
+        let mut arguments = vec!["mcp", "--launch", browser.name(), "--headless"];
+        arguments.extend_from_slice(more_arguments);
+        Self::spawn(browser, &arguments).await
+    }
+
     /// `allwright mcp --webdriver URL --headless`: a `browser` from that remote end, with
     /// `ALLWRIGHT_SOCKET` set to `socket` when given (where the remote browser's host listens).
     pub async fn start_on_remote_end(
@@ -405,6 +412,66 @@ pub async fn real_pointer_input(session: &LaunchedMcp) {
     );
     // The marker is gone from the page whatever the outcome, the refusal included.
     wait_for_text(session, "markers: 0").await;
+}
+
+/// press_key in trusted mode (the default with --launch) is real key input over BiDi: the
+/// field's handler sees one trusted Enter and no untrusted one, the browser itself submits the
+/// form once (no `defaultAction` performed by allwright), and the result says `input: "trusted"`;
+/// a key for a field that hands focus elsewhere is not sent for real (it would land elsewhere).
+pub async fn real_key_input(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    let url = fixtures().url("/pages/bridge/keys.html");
+    session.ok("navigate", json!({"url": url})).await;
+    let query = session.ref_of("textbox", "Search").await;
+    let typed = session
+        .ok("type_ax", json!({"ref_id": query, "text": "lamps"}))
+        .await;
+    assert_eq!(typed["input"], "synthetic", "{name}: {typed}");
+    let pressed = session
+        .ok("press_key", json!({"ref_id": query, "key": "Enter"}))
+        .await;
+    assert_eq!(pressed["input"], "trusted", "{name}: {pressed}");
+    assert_eq!(pressed["method"], "bidi", "{name}: {pressed}");
+    assert!(pressed.get("defaultAction").is_none(), "{name}: {pressed}");
+    assert_eq!(pressed["progress"], "observed", "{name}: {pressed}");
+    wait_for_text(
+        session,
+        "trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1",
+    )
+    .await;
+    // A key the WebDriver key table does not know is the extension's, and says so.
+    let unknown = session
+        .ok("press_key", json!({"ref_id": query, "key": "F13"}))
+        .await;
+    assert_eq!(unknown["input"], "synthetic", "{name}: {unknown}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let tree = session.tree_text().await;
+    assert!(
+        tree.contains("trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1"),
+        "{name}: one Enter, one submission:\n{tree}"
+    );
+
+    // A page that moves focus away from the field as soon as it gets it: no real key is sent
+    // (it would land on the decoy); the extension's key, dispatched on the field, runs instead.
+    let card = session.ref_of("textbox", "Card number").await;
+    let pressed = session
+        .ok("press_key", json!({"ref_id": card, "key": "a"}))
+        .await;
+    assert_eq!(pressed["input"], "synthetic", "{name}: {pressed}");
+    assert!(
+        pressed["hints"]
+            .as_array()
+            .is_some_and(|hints| hints.iter().any(|hint| hint
+                .as_str()
+                .is_some_and(|hint| hint.contains("real key input was not sent")))),
+        "{name}: {pressed}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let tree = session.tree_text().await;
+    assert!(
+        tree.contains("decoy trusted keys: 0"),
+        "{name}: the decoy got no real key:\n{tree}"
+    );
 }
 
 /// A chromedriver started by the test as the "remote" end of `--webdriver`, with its verbose

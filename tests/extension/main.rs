@@ -20,6 +20,7 @@ mod support;
 mod surface;
 mod thread_coverage;
 mod tiers;
+mod widgets;
 mod wpt;
 
 use support::{available, one_browser_at_a_time, Browser, Session, SessionOptions};
@@ -208,6 +209,7 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::dialogs_are_reported_and_answered,
     bridge::lifecycle_follows_navigations,
     bridge::real_pointer_input,
+    bridge::real_key_input,
     bridge::dialogs_are_per_tab,
     bridge::frames_shadow_roots_and_a_page_that_strips_the_marker,
     bridge::screenshots_over_bidi,
@@ -269,15 +271,21 @@ async fn chromium_webdriver_bridge() {
         traffic.perform_actions > 0,
         "the log shows the BiDi input: {traffic:?}"
     );
-    let mouse_events = traffic
+    // The pointer input of click_ax and hover, and the key input of press_key (real_key_input).
+    let input_events = traffic
         .mapper_commands
         .iter()
         .filter(|method| method.starts_with("Input."))
-        .inspect(|method| assert_eq!(*method, "Input.dispatchMouseEvent", "{traffic:?}"))
+        .inspect(|method| {
+            assert!(
+                ["Input.dispatchMouseEvent", "Input.dispatchKeyEvent"].contains(&method.as_str()),
+                "{method}: {traffic:?}"
+            )
+        })
         .count();
     assert!(
-        mouse_events > 0 && mouse_events <= 3 * traffic.perform_actions,
-        "{mouse_events} mouse events for {} input.performActions",
+        input_events > 0 && input_events <= 3 * traffic.perform_actions,
+        "{input_events} input events for {} input.performActions",
         traffic.perform_actions
     );
 }
@@ -442,4 +450,26 @@ async fn chromium_tiers_and_panel() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_tiers_and_panel() {
     run_tiers_and_panel(Browser::Firefox).await;
+}
+
+// The widget compatibility matrix (docs/widgets.md): one session per browser and input mode.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_widgets_trusted() {
+    widgets::widget_matrix(Browser::Chromium, widgets::InputMode::Trusted).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_widgets_synthetic() {
+    widgets::widget_matrix(Browser::Chromium, widgets::InputMode::Synthetic).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_widgets_trusted() {
+    widgets::widget_matrix(Browser::Firefox, widgets::InputMode::Trusted).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_widgets_synthetic() {
+    widgets::widget_matrix(Browser::Firefox, widgets::InputMode::Synthetic).await;
 }

@@ -805,3 +805,71 @@ async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
     );
     client.cancel().await.expect("close the session");
 }
+
+/// `--input trusted` needs a browser the server drives over WebDriver BiDi: without --launch or
+/// --webdriver it is refused before anything starts, with the way out in the message; a mode
+/// that does not exist is a usage error.
+#[test]
+fn trusted_input_without_a_launched_browser_is_refused() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args(["mcp", "--input", "trusted"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run allwright mcp");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--input trusted needs")
+            && stderr.contains("--launch or --webdriver")
+            && stderr.contains("--input synthetic"),
+        "{stderr}"
+    );
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args(["mcp", "--launch", "chromium", "--input", "sideways"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run allwright mcp");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("synthetic") && stderr.contains("trusted"),
+        "{stderr}"
+    );
+}
+
+/// In the user's own browser (`--input synthetic` accepted, and the default) every input tool's
+/// result says which path ran, `input: "synthetic"`; reads say nothing about input.
+#[tokio::test]
+async fn input_tool_results_name_the_synthetic_path_in_the_users_browser() {
+    let folder = private_folder();
+    for arguments in [&[][..], &["--input", "synthetic"][..]] {
+        let socket_path = folder.path().join(format!("host-{}.sock", arguments.len()));
+        let _calls = start_fake_host(&socket_path).await;
+        let client = start_mcp(&socket_path, arguments).await;
+        for (tool, tool_arguments, labelled) in [
+            ("click_ax", json!({"ref_id": "ref_1"}), true),
+            ("press_key", json!({"key": "Enter"}), true),
+            ("type_ax", json!({"ref_id": "ref_1", "text": "a"}), true),
+            ("get_accessibility_tree", json!({}), false),
+        ] {
+            let result = client
+                .call_tool(
+                    CallToolRequestParams::new(tool)
+                        .with_arguments(tool_arguments.as_object().cloned().expect("object")),
+                )
+                .await
+                .expect("tools/call");
+            assert_ne!(result.is_error, Some(true), "{tool}: {result:?}");
+            let structured = result.structured_content.expect("structuredContent");
+            if labelled {
+                assert_eq!(
+                    structured["input"], "synthetic",
+                    "{arguments:?} {tool}: {structured}"
+                );
+            } else {
+                assert!(structured.get("input").is_none(), "{tool}: {structured}");
+            }
+        }
+        client.cancel().await.expect("close the session");
+    }
+}

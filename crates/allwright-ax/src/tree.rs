@@ -559,6 +559,9 @@ fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, ro
     {
         return true;
     }
+    if is_labelled_script_focus_target(dom, element) {
+        return true;
+    }
     if dom
         .attribute(element, "contenteditable")
         .is_some_and(|value| !value.eq_ignore_ascii_case("false"))
@@ -569,6 +572,23 @@ fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, ro
         return true;
     }
     is_html(dom, element, "summary")
+}
+
+/// An element that takes focus only from script (`tabindex="-1"`) and that its author labelled
+/// (aria-label or aria-labelledby): the cells of a widget with roving focus, such as a date
+/// picker's days (flatpickr's `<span tabindex="-1" aria-label="March 14, 2026">`), which a
+/// person clicks and a keyboard user reaches with the arrow keys. A bare `tabindex="-1"` is
+/// not enough: pages put it on containers (main, a dialog, a heading) only to move focus there.
+fn is_labelled_script_focus_target<D: Dom + ?Sized>(dom: &D, element: NodeId) -> bool {
+    let script_focusable = dom
+        .attribute(element, "tabindex")
+        .and_then(|value| value.trim().parse::<i64>().ok())
+        .is_some_and(|index| index < 0);
+    let labelled = ["aria-label", "aria-labelledby"].iter().any(|attribute| {
+        dom.attribute(element, attribute)
+            .is_some_and(|value| !value.trim().is_empty())
+    });
+    script_focusable && labelled
 }
 
 #[inline(never)]

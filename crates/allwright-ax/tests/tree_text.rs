@@ -89,6 +89,20 @@ generic [ref]
 }
 
 #[test]
+fn a_labelled_cell_focused_by_script_is_kept_and_a_bare_focus_target_is_not() {
+    // A date picker's day cell (flatpickr) is acted on; a main landmark given tabindex="-1" only
+    // so that a skip link can focus it is a container like any other.
+    check(
+        r#"<div><span tabindex="-1" aria-label="March 14, 2026">14</span></div>
+        <div tabindex="-1">Skip target</div>"#,
+        r#"
+generic [ref]
+ text "14"
+text "Skip target""#,
+    );
+}
+
+#[test]
 fn text_runs_merge_across_inline_elements_and_split_at_blocks() {
     check(
         r#"<p>Hello <b>bold</b> world</p><section>one<div>two</div>three</section>"#,

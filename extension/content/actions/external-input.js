@@ -1,6 +1,6 @@
 // @ts-check
-// begin_external_input, finish_external_input and abort_external_input: the page half of a click
-// or hover whose input is real pointer input sent from outside the page, by the MCP server over
+// begin_external_input, finish_external_input and abort_external_input: the page half of a click,
+// hover or key press whose input is real input sent from outside the page, by the MCP server over
 // WebDriver BiDi, when allwright launched the browser (docs/protocol.md, "The browser bridge").
 //
 // The content script cannot hand the server an element, and BiDi cannot name the extension's
@@ -15,6 +15,7 @@ import { viewportRect } from "./element.js";
 import { MARKER_ATTRIBUTE_PREFIX } from "./evidence.js";
 import { beginExternalClick } from "./click.js";
 import { beginHoverObservation } from "./hover.js";
+import { beginExternalKeyPress } from "./keyboard.js";
 import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { describeTarget, resolveTarget } from "./target.js";
 
@@ -54,13 +55,15 @@ function settlePending(token) {
 }
 
 /**
- * begin_external_input({ref_id, kind: "click"|"hover"|"locate"}): `{token, marker, tag, role,
- * name, rect}`.
- * @param {{ref_id: string, kind: string}} args
+ * begin_external_input({ref_id, kind: "click"|"hover"|"locate"} or {ref_id?, kind: "key", key,
+ * modifiers}): `{token, marker, tag, role, name, rect}`. A key press marks the element that
+ * holds focus (the target, focused, when ref_id names one), which the server does not look for:
+ * key input goes to the focused element.
+ * @param {{ref_id?: string, kind: string, key?: string, modifiers?: string[]}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function beginExternalInput(args, ax) {
-  const begin = { hover: beginHover, locate: beginLocate }[args.kind] ?? beginExternalClick;
+  const begin = { hover: beginHover, locate: beginLocate, key: beginExternalKeyPress }[args.kind] ?? beginExternalClick;
   const begun = await begin(args, ax);
   const token = `input_${randomHex(12)}`;
   const marker = randomHex(16);

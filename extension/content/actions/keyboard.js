@@ -3,13 +3,18 @@
 // focus navigation, Enter's submission or activation, Space's activation, editing), performed here.
 
 import { deepActiveElement, isSelfOrInside } from "../dom/shadow.js";
-import { formOwner, isNativelyDisabled } from "./element.js";
+import { formOwner, isNativelyDisabled, viewportRect } from "./element.js";
 import {
   classifyMutations,
   controlledBy,
+  controlValues,
+  popupEvidence,
   semanticState,
   semanticStateChanges,
+  shownPopups,
   startMutationWindow,
+  textChangeEvidence,
+  valueChangeEvidence,
 } from "./evidence.js";
 import { submitImplicitly } from "./form-submission.js";
 import { activate, focusElement, scrollIntoViewIfNeeded } from "./interaction.js";
@@ -249,8 +254,13 @@ function defaultActionOf(target, role, key, modifiers, hints) {
 const editableValue = (element, kind) =>
   kind === null ? null : kind === "contenteditable" ? editingHost(element).textContent : element.value;
 
-export async function pressKey(args, ax) {
-  const key = args.key;
+/**
+ * press_key up to the key itself: the target (focused first when ref_id names it) and the
+ * before-state its evidence is measured against.
+ * @param {{ref_id?: string|null, key: string, modifiers?: string[]}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
+async function startKeyPress(args, ax) {
   const modifierNames = args.modifiers ?? [];
   const modifiers = { ...NO_MODIFIERS };
   for (const name of modifierNames) modifiers[MODIFIER_FLAGS[name]] = true;
@@ -266,15 +276,73 @@ export async function pressKey(args, ax) {
     target = deepActiveElement();
     description = await describeTarget(ax, target);
   }
-
-  const hints = [];
-  const href = location.href;
-  const activeBefore = deepActiveElement();
-  const stateBefore = semanticState(target);
   const kind = editableKind(target);
-  const valueBefore = editableValue(target, kind);
-  const mutationWindow = startMutationWindow(target);
-  const controlledBefore = controlledBy(target);
+  return {
+    key: args.key,
+    modifierNames,
+    modifiers,
+    target,
+    description,
+    href: location.href,
+    activeBefore: deepActiveElement(),
+    stateBefore: semanticState(target),
+    kind,
+    valueBefore: editableValue(target, kind),
+    mutationWindow: startMutationWindow(target),
+    controlledBefore: controlledBy(target),
+    valuesBefore: controlValues(),
+    popupsBefore: shownPopups(),
+  };
+}
+
+/**
+ * press_key's report once the key was pressed (by this script or, in a browser allwright drives,
+ * by real key input): what changed since startKeyPress.
+ * @param {Awaited<ReturnType<typeof startKeyPress>>} started
+ * @param {{name: string} | null} action the default action this script performed, if any
+ * @param {string[]} hints
+ */
+async function keyPressReport(started, action, hints) {
+  const { target, kind } = started;
+  await nextTask();
+  await settle();
+  const evidence = [];
+  if (location.href !== started.href) evidence.push("url_changed");
+  const activeNow = deepActiveElement();
+  if (activeNow !== started.activeBefore && activeNow !== target) evidence.push("focus_moved");
+  const controlled = [...new Set([...started.controlledBefore, ...controlledBy(target)])];
+  const records = started.mutationWindow.finish();
+  const { local, elsewhere } = classifyMutations(records, target, controlled);
+  if (local) evidence.push("local_mutation");
+  if (target.isConnected) {
+    evidence.push(...semanticStateChanges(started.stateBefore, semanticState(target)));
+    if (kind !== null && editableValue(target, kind) !== started.valueBefore) evidence.push("value_changed");
+  }
+  // What an agent would see change anywhere in the page, as for a click (docs/protocol.md,
+  // "Synthetic input and page-wide evidence"): Enter that submits a search changes a result
+  // line elsewhere, Escape closes a popup's text, ArrowDown opens a list.
+  evidence.push(
+    ...textChangeEvidence(records),
+    ...valueChangeEvidence(started.valuesBefore),
+    ...popupEvidence(started.popupsBefore),
+  );
+  if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
+
+  const result = {
+    ...started.description,
+    key: started.key,
+    modifiers: started.modifierNames,
+    evidence: [...new Set(evidence)],
+    hints,
+  };
+  if (action !== null) result.defaultAction = action.name;
+  return result;
+}
+
+export async function pressKey(args, ax) {
+  const started = await startKeyPress(args, ax);
+  const { target, key, modifiers } = started;
+  const hints = [];
 
   // keydown, keypress, then the default action where the browser performs it, then keyup on
   // whatever holds focus by then (after Tab, the newly focused element).
@@ -289,22 +357,23 @@ export async function pressKey(args, ax) {
   if (action !== null && action.afterKeyUp) action.perform();
   if (!proceed) hints.push("the page cancelled the key, so it had no default action");
 
-  await nextTask();
-  await settle();
-  const evidence = [];
-  if (location.href !== href) evidence.push("url_changed");
-  const activeNow = deepActiveElement();
-  if (activeNow !== activeBefore && activeNow !== target) evidence.push("focus_moved");
-  const controlled = [...new Set([...controlledBefore, ...controlledBy(target)])];
-  const { local, elsewhere } = classifyMutations(mutationWindow.finish(), target, controlled);
-  if (local) evidence.push("local_mutation");
-  if (target.isConnected) {
-    evidence.push(...semanticStateChanges(stateBefore, semanticState(target)));
-    if (kind !== null && editableValue(target, kind) !== valueBefore) evidence.push("value_changed");
-  }
-  if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
+  return keyPressReport(started, action, hints);
+}
 
-  const result = { ...description, key, modifiers: modifierNames, evidence, hints };
-  if (action !== null) result.defaultAction = action.name;
-  return result;
+/**
+ * The first half of a press_key whose key the MCP server sends as real key input over WebDriver
+ * BiDi (external-input.js): the target focused and observed. The browser performs the key's
+ * default action itself, so "finish" reports no `defaultAction`.
+ * @param {{ref_id?: string|null, key: string, modifiers?: string[]}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
+export async function beginExternalKeyPress(args, ax) {
+  const started = await startKeyPress(args, ax);
+  return {
+    element: started.target,
+    description: started.description,
+    rect: viewportRect(started.target),
+    finish: () => keyPressReport(started, null, []),
+    abort: () => started.mutationWindow.finish(),
+  };
 }

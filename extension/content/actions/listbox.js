@@ -3,7 +3,7 @@
 // combobox, its options, the highlighted one, and the value a combobox shows.
 
 import { elementsByIdList, flatTreeDescendants, flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
-import { explicitRole, isShown, normalizeText } from "./element.js";
+import { cssHiddenReason, explicitRole, isShown, normalizeText } from "./element.js";
 
 /** The shown listboxes of the page, in open shadow roots too (a web component's own list). */
 export const visibleListboxes = () =>
@@ -43,12 +43,27 @@ function namedListboxes(combobox) {
 }
 
 /**
+ * Whether a listbox that a combobox names is open: shown, or, while the combobox says it is
+ * expanded, out of sight only because its box has no size. rc-select (Ant Design's Select) keeps
+ * its ARIA listbox in a 0x0 box beside the visible list, which has no roles; browsers still
+ * expose that listbox, and its options are the ones the keyboard highlights.
+ */
+function isOpenNamedListbox(combobox, listbox) {
+  if (isShown(listbox)) return true;
+  return (
+    combobox.getAttribute("aria-expanded") === "true" &&
+    listbox.isConnected &&
+    cssHiddenReason(listbox) === "zero-size box"
+  );
+}
+
+/**
  * The popup list of a combobox, once shown: the one its IDREFs name, else the last listbox that
  * became visible since `shownBefore` (portals append to the body), else, when the combobox says
  * it is expanded, the last visible one.
  */
 export function openListboxOf(combobox, shownBefore) {
-  const named = namedListboxes(combobox).find(isShown);
+  const named = namedListboxes(combobox).find((listbox) => isOpenNamedListbox(combobox, listbox));
   if (named !== undefined) return named;
   const visible = visibleListboxes();
   const appeared = visible.filter((listbox) => !shownBefore.has(listbox));

@@ -23,6 +23,12 @@ const LIST_OPEN_BY_KEY_MS = 1000;
 /** select_option: how long an option's activation may take to show. */
 const OPTION_COMMIT_MS = 300;
 
+/**
+ * select_option: how many ArrowDown presses may look for an option in a list that renders only a
+ * window of its options (see findInWindowedList).
+ */
+const MAX_WINDOWED_LIST_STEPS = 500;
+
 /** The most option labels an option_not_found error suggests. */
 const MAX_OPTION_SUGGESTIONS = 20;
 
@@ -205,6 +211,60 @@ async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hi
   hints.push("ArrowDown never highlighted the option");
 }
 
+/**
+ * Whether an option is the one the agent asked for: its value, or its label exactly (case aside).
+ * @param {{label?: string, value?: string}} wanted
+ */
+function isWantedOption(ax, option, wanted) {
+  if (wanted.value !== undefined) {
+    return [option.getAttribute("data-value"), option.getAttribute("value"), option.id].includes(wanted.value);
+  }
+  return optionName(ax, option, optionLabel).toLowerCase() === normalizeText(wanted.label ?? "").toLowerCase();
+}
+
+/**
+ * A combobox whose listbox renders only a window of its options around the active one: Ant
+ * Design's Select (rc-select) keeps an ARIA listbox of the active option and its neighbours while
+ * its visible, virtualised list has no roles, so an option further down is in no listbox yet.
+ * A keyboard user reaches it with ArrowDown, the combobox naming the highlighted option in
+ * aria-activedescendant, and chooses it with Enter (WAI-ARIA Authoring Practices, "Combobox
+ * Pattern", keyboard interaction); so does this, until the option asked for is the active one,
+ * or the highlight comes back to an option already passed (the list wrapped), or gets stuck.
+ * Answers the select_option result, or null (nothing chosen) when the option was not reached.
+ */
+async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints) {
+  focusQuietly(combobox);
+  const passed = new Set();
+  const before = displayedText(combobox);
+  for (let step = 0; step < MAX_WINDOWED_LIST_STEPS; step += 1) {
+    const active = activeDescendantOf(combobox);
+    if (active !== null && isWantedOption(ax, active, wanted)) {
+      const label = optionName(ax, active, optionLabel);
+      pressKeyOnce(combobox, "Enter");
+      const changed = await waitFor(
+        () => (displayedText(combobox) !== before || combobox.getAttribute("aria-expanded") === "false" ? true : null),
+        OPTION_COMMIT_MS,
+      );
+      if (changed !== null) evidence.push("value_changed");
+      else hints.push("nothing changed after pressing Enter on the option");
+      hints.push(
+        `the list shows only a window of its options: ArrowDown highlighted ${quote(label)} after ${step} step${step === 1 ? "" : "s"}, and Enter chose it`,
+      );
+      const selected = { label };
+      const value = active.getAttribute("data-value") ?? active.getAttribute("value");
+      if (value !== null && value !== "") selected.value = value;
+      return { method: "listbox_keyboard", selected };
+    }
+    const key = active === null ? null : `${active.id}\u0000${optionName(ax, active, optionLabel)}`;
+    if (key !== null && passed.has(key)) return null;
+    if (key !== null) passed.add(key);
+    if (step > 0 && active === null) return null;
+    pressKeyOnce(combobox, "ArrowDown");
+    await nextFrame();
+  }
+  return null;
+}
+
 async function selectListboxOption(ax, control, wanted, refId, evidence, hints) {
   const { combobox } = control;
   let { listbox } = control;
@@ -255,6 +315,11 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
       });
     }
   } catch (error) {
+    const windowed =
+      error?.code === "option_not_found" && combobox !== null
+        ? await chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints)
+        : null;
+    if (windowed !== null) return windowed;
     if (openedHere) await closeOpenedList(combobox, listbox);
     throw error;
   }
@@ -263,6 +328,7 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
   // What shows that the choice took: the combobox's displayed value, the option's
   // aria-selected, the list closing.
   const shownText = () => displayedText(combobox ?? listbox);
+  const listboxShownBefore = isShown(listbox);
   const before = {
     text: shownText(),
     selected: option.getAttribute("aria-selected"),
@@ -275,7 +341,8 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
     if (selected !== before.selected && selected === "true") changes.push("semantic_state:aria-selected");
     if (combobox !== null && combobox.getAttribute("aria-expanded") !== before.expanded)
       changes.push("semantic_state:aria-expanded");
-    if (combobox !== null && !isShown(listbox)) changes.push("listbox_closed");
+    // A list that was never shown (a zero-size ARIA listbox, see listbox.js) cannot close.
+    if (combobox !== null && listboxShownBefore && !isShown(listbox)) changes.push("listbox_closed");
     return changes.length > 0 ? changes : null;
   };
 

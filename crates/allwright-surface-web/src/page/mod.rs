@@ -387,6 +387,14 @@ impl<'connection> Page<'connection> {
         }
     }
 
+    /// Whether the element holds its document's focus now (key input would reach it).
+    pub async fn holds_focus(&self, element: &ElementHandle) -> Result<bool, PageError> {
+        let remote = self
+            .call(scripts::HOLDS_FOCUS, vec![element_argument(element)])
+            .await?;
+        remote_boolean(&remote)
+    }
+
     /// Presses one key combination (`"Enter"`, `"Control+a"`, `"Shift+ArrowLeft"`) in the
     /// focused element, with real key input (WebDriver BiDi, input.performActions, key source).
     pub async fn press(&self, chord: &str) -> Result<(), PageError> {

@@ -11,7 +11,7 @@
 /// The end of the two hit-testing functions, shared as text: with `element`, `x` and `y` in
 /// scope, finds what a pointer at (x, y) would hit, looking into open shadow roots
 /// (`shadowRoot.elementFromPoint`), and answers whether that is the element or inside it in
-/// the composed tree, or which element covers it.
+/// the flat tree (slot assignment followed), or which element covers it.
 macro_rules! hit_test_at_x_y {
     () => {
         r#"  let hit = document.elementFromPoint(x, y);
@@ -20,7 +20,9 @@ macro_rules! hit_test_at_x_y {
     if (!inner || inner === hit) break;
     hit = inner;
   }
-  for (let node = hit; node; node = node.parentNode || node.host) {
+  // Up the flat tree (DOM Standard, "assigned slot"): a slotted light-DOM child is rendered
+  // inside its slot, so text slotted into a web component's option is inside that option.
+  for (let node = hit; node; node = node.assignedSlot || node.parentNode || node.host) {
     if (node === element) return JSON.stringify({ status: 'ok', x, y });
   }
   if (!hit) return JSON.stringify({ status: 'not-visible' });
@@ -78,6 +80,16 @@ pub const FOCUS: &str = r#"(element) => {
   return active === element;
 }"#;
 
+/// `(element) => boolean`: whether the element holds its document's focus (looking through
+/// open shadow roots, as FOCUS does), without moving it.
+pub const HOLDS_FOCUS: &str = r#"(element) => {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+    active = active.shadowRoot.activeElement;
+  }
+  return active === element;
+}"#;
+
 /// `(element) => string`: prepares an element for typing that replaces its value: focuses it
 /// and selects everything in it, so that the first typed character replaces the old value the
 /// way a user's select-all then typing does. Answers JSON `{status, value}`; `status` is `"ok"`,
@@ -123,7 +135,7 @@ pub const READ_VALUE: &str = r#"(element) => typeof element.value === 'string'
 /// floor of the middle of what is left; the same point BiDi uses for an element origin. The hit
 /// test is `elementFromPoint`, continued into each open shadow root on the way down
 /// (`shadowRoot.elementFromPoint`), and the target counts as hit when the element found is the
-/// target or inside it in the composed tree. Answers JSON:
+/// target or inside it in the flat tree (slotted content counts as inside its slot). Answers JSON:
 /// `{status: "ok", x, y}`, `{status: "covered", x, y, covering: {tag, id, className, text}}`,
 /// `{status: "not-visible"}` or `{status: "detached"}`.
 pub const PREPARE_POINTER_TARGET: &str = concat!(
