@@ -28,26 +28,35 @@ import {
 } from "./tree/registry.js";
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
-import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js";
+import { printedRef, printedRefsOf, rememberChanges, rememberRead } from "./tree/printed-refs.js";
+import { identitiesOf, keepSnapshot, readKeyOf, snapshotToCompare } from "./tree/snapshots.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
 
 /**
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
- *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[]}} TreeArguments
- *   validated by the background (tool contract); an absent filter or maxDepth takes the core's
- *   default (direct callers: tests, benchmarks). `refFloor` is the highest ref number the tab
- *   handed out in any frame, and `childFrames` this frame's children (docs/protocol.md, "Frames").
+ *   ref_id?: string, page?: number, since?: string, refFloor?: number, childFrames?: ChildFrame[]}}
+ *   TreeArguments validated by the background (tool contract); an absent filter or maxDepth takes
+ *   the core's default (direct callers: tests, benchmarks). `refFloor` is the highest ref number
+ *   the tab handed out in any frame, and `childFrames` this frame's children (docs/protocol.md,
+ *   "Frames"). `since` is a snapshotId of an earlier read (docs/protocol.md, "Reads since a
+ *   snapshot").
  */
 
 /**
  * The `get_accessibility_tree` result of docs/protocol.md. The arguments passed the background's
  * validation (extension/background/validate.js) and carry its defaults.
  * @param {TreeArguments} args
+ * @param {{keepSnapshot?: boolean}} [options] the action tools' own reads (describeElement) keep
+ *   no snapshot: the agent never sees their ids, and they would push its snapshots out
  */
-async function generateAccessibilityTree(args) {
+async function generateAccessibilityTree(args, options = {}) {
   const { filter, maxDepth } = args;
+  const withSnapshot = options.keepSnapshot !== false;
+  const readKey = readKeyOf(args);
+  const compared =
+    args.since === undefined || args.since === null ? null : snapshotToCompare(args.since, readKey, args.page ?? 1);
   const refId = args.ref_id ?? undefined;
 
   const core = await loadCore();
@@ -82,6 +91,8 @@ async function generateAccessibilityTree(args) {
       document.URL,
       document.title,
       frameIdPairs(facts.nodeList, args.childFrames ?? []),
+      withSnapshot ? identitiesOf(facts.nodeList) : new Uint32Array(0),
+      compared !== null && "lines" in compared ? compared.lines : undefined,
     ),
   );
   /** @type {{envelope: any, body: string}} */
@@ -96,11 +107,23 @@ async function generateAccessibilityTree(args) {
   }
   const { envelope, body } = split;
   registerNewRefs(facts.nodeList, envelope.newRefs, counter);
-  rememberRead(printedRefsOf(envelope));
+  const onlyChanges = envelope.result.full === false;
+  if (onlyChanges) rememberChanges(printedRefsOf(envelope));
+  else rememberRead(printedRefsOf(envelope));
   // For the background's bookkeeping of which frame and document printed which numbers; it
   // takes this field out before the agent sees the result.
   const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
-  return { tree: body, ...envelope.result, refIssue };
+  const snapshotId = withSnapshot ? keepSnapshot(readKey, envelope.lines) : undefined;
+  /** @type {Record<string, unknown>} */
+  const sinceFields =
+    compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {};
+  return {
+    tree: body,
+    ...envelope.result,
+    ...sinceFields,
+    ...(snapshotId === undefined ? {} : { snapshotId }),
+    refIssue,
+  };
 }
 
 /**
@@ -165,7 +188,10 @@ async function describeElement(element) {
   let printed = printedRef(number);
   if (printed === undefined) {
     try {
-      await generateAccessibilityTree({ filter: "all", ref_id: `ref_${number}`, maxDepth: 1, maxChars: 4000 });
+      await generateAccessibilityTree(
+        { filter: "all", ref_id: `ref_${number}`, maxDepth: 1, maxChars: 4000 },
+        { keepSnapshot: false },
+      );
     } catch {
       // The tree no longer shows the element (hidden since it was read): the action still
       // runs on it, and its report just has no role or name to give.
@@ -196,7 +222,7 @@ if (globalThis.allwrightAx === undefined) {
   installRegistry();
   Object.defineProperty(globalThis, "allwrightAx", {
     value: Object.freeze({
-      generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
+      generateAccessibilityTree: withToolErrors((args) => generateAccessibilityTree(args)),
       snapshotDocument: withToolErrors(snapshotDocument),
       resolveRef,
       describeElement: withToolErrors(describeElement),

@@ -50,6 +50,8 @@ fn try_main() -> Result<String, String> {
                 url: "",
                 title: "",
                 frame_ids: &[],
+                identities: &[],
+                previous_lines: None,
             },
         ),
         format => snapshot_document_output(

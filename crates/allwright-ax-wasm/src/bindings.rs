@@ -74,6 +74,8 @@ pub fn build_text_tree(
     url: &str,
     title: &str,
     frame_ids: &[f64],
+    identities: &[u32],
+    previous_lines: Option<Vec<u32>>,
 ) -> String {
     let facts = Facts {
         strings,
@@ -103,6 +105,8 @@ pub fn build_text_tree(
         url,
         title,
         frame_ids,
+        identities,
+        previous_lines: previous_lines.as_deref(),
     };
     text_tree_output(&dom, &request)
 }

@@ -80,6 +80,9 @@ pub struct TextTreeOptions {
     /// reader can read that frame (docs/protocol.md, "Frames"). Empty: no line prints one.
     /// Frame ids are the browser's: Firefox's exceed 32 bits.
     pub frame_ids: Vec<(NodeId, u64)>,
+    /// Keep every line of the whole tree, unpaged and written in full, in [`TextTree::lines`]:
+    /// the record of a snapshot that a later read compares against (`tree_diff.rs`).
+    pub keep_lines: bool,
 }
 
 impl Default for TextTreeOptions {
@@ -91,6 +94,7 @@ impl Default for TextTreeOptions {
             anchor_ref: None,
             page: 1,
             frame_ids: Vec::new(),
+            keep_lines: false,
         }
     }
 }
@@ -141,7 +145,34 @@ pub struct TextTree {
     /// The conversation root, expansion evidence and content fingerprint of the read
     /// (conversation.rs); filled in by `generate_accessibility_tree`.
     pub read_facts: crate::conversation::ReadFacts,
+    /// Every line of the whole tree (all pages), written without a `maxChars` cut, when
+    /// [`TextTreeOptions::keep_lines`] asked for them; empty otherwise.
+    pub lines: Vec<TreeLine>,
 }
+
+/// One line of the whole tree as a later comparison needs it (`tree_diff.rs`): which node it
+/// stands for, where it sits, and its text exactly as a read without `maxChars` prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeLine {
+    /// The DOM node of the line (a text run's first text node).
+    pub node: NodeId,
+    /// Its indentation: the number of shown ancestors.
+    pub depth: usize,
+    /// Whether it is printed under the `[open overlays]` banner rather than in the page tree.
+    pub overlay: bool,
+    /// The line as printed, indentation included.
+    pub text: String,
+    /// The N of the `ref_N` it prints, if it prints one.
+    pub reference: Option<u32>,
+    /// The role as printed.
+    pub role: &'static str,
+    /// The name as printed (unescaped), empty when the line shows none.
+    pub name: String,
+}
+
+/// The banner line above the open overlays: a later comparison (`tree_diff.rs`) prints it as
+/// the context of a change among them.
+pub const OVERLAYS_BANNER_LINE: &str = OVERLAYS_BANNER;
 
 /// Why a text tree could not be produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,6 +232,7 @@ pub fn render_text_tree(
             cut_by_depth += renderer.render(overlay, false, &mut lines);
         }
     }
+    let overlay_lines_end = lines.len();
     // The document root has no line of its own: its children start at depth 0. An anchor does
     // have its line.
     let skip_root = tree
@@ -208,6 +240,11 @@ pub fn render_text_tree(
         .is_some_and(|node| node.role == AxRole::Document);
     cut_by_depth += renderer.render(root, skip_root, &mut lines);
 
+    let kept_lines = if options.keep_lines {
+        tree_lines(&lines, overlay_lines_end)
+    } else {
+        Vec::new()
+    };
     let pages = paginate(&lines, options.max_chars);
     let auto_degraded = pages.degraded;
     let page_count = pages.texts.len().max(1);
@@ -261,7 +298,31 @@ pub fn render_text_tree(
         page_count,
         continuation_args,
         read_facts: Default::default(),
+        lines: kept_lines,
     })
+}
+
+/// The lines of the whole tree as [`TreeLine`]s, the banner left out (a line's `overlay` says
+/// which part it is in).
+fn tree_lines(lines: &[Line], overlay_lines_end: usize) -> Vec<TreeLine> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| !line.role.is_empty())
+        .map(|(position, line)| TreeLine {
+            node: line.node,
+            depth: line.indent,
+            overlay: position < overlay_lines_end,
+            text: line.write(None, true).0,
+            reference: line
+                .reference
+                .as_deref()
+                .and_then(|reference| reference.strip_prefix("ref_"))
+                .and_then(|digits| digits.parse().ok()),
+            role: line.role,
+            name: line.name.clone().unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// A node waiting on the renderer's stack.

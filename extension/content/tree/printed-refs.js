@@ -29,6 +29,21 @@ export function rememberRead(refs) {
 }
 
 /**
+ * Remembers the references a read since a snapshot printed (only what changed): they update the
+ * newest read, which with them describes the page as it is now.
+ * @param {PrintedRef[]} refs
+ */
+export function rememberChanges(refs) {
+  if (recentReads.length === 0) {
+    rememberRead(refs);
+    return;
+  }
+  const updated = new Map(recentReads[0]);
+  for (const ref of refs) updated.set(ref.number, ref);
+  recentReads = [updated, ...recentReads.slice(1)];
+}
+
+/**
  * The reference `ref_N` as the newest read that printed it shows it, or undefined.
  * @param {number} number
  * @returns {PrintedRef | undefined}
