@@ -169,7 +169,7 @@ const TREE_SINCE: Argument = Argument {
     required: false,
     default: None,
     example: Some(Literal::Text("snapshot-0123456789ab-3")),
-    description: "The snapshotId of an earlier read of the same frame with the same filter, maxDepth and ref_id: return only what changed since then (`full: false`; `unchanged: true` when nothing did). The whole tree comes back instead, with `full: true` and `fullReason`, when the page is another document, the snapshot is unknown, the arguments differ, or the changes are not shorter than the whole tree.",
+    description: "The snapshotId of an earlier read of the same frame with the same filter, maxDepth and ref_id: return only what changed since then (`full: false`; `unchanged: true` when nothing did). The whole tree comes back instead, with `full: true` and `fullReason`, when the page is another document, the snapshot is unknown, the arguments differ, or the changes are at least half as long as the whole tree.",
 };
 
 /// `frameId` of the iframe tools, which always name their frame.
