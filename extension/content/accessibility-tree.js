@@ -29,7 +29,7 @@ import {
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead } from "./tree/printed-refs.js";
-import { identitiesOf, keepSnapshot, readKeyOf, snapshotToCompare } from "./tree/snapshots.js";
+import { identitiesOf, keepSnapshot, LINE_RECORD_WIDTH, readKeyOf, snapshotToCompare } from "./tree/snapshots.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
@@ -77,6 +77,8 @@ async function generateAccessibilityTree(args, options = {}) {
   // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
   const counter = Math.max(refCounter(), floor);
+  // The core writes the records of the tree's lines here: at most one line per gathered node.
+  const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
   const output = runCore(() =>
     core.buildTextTree(
       ...factArguments(facts),
@@ -93,6 +95,7 @@ async function generateAccessibilityTree(args, options = {}) {
       frameIdPairs(facts.nodeList, args.childFrames ?? []),
       withSnapshot ? identitiesOf(facts.nodeList) : new Uint32Array(0),
       compared !== null && "lines" in compared ? compared.lines : undefined,
+      lineRecords,
     ),
   );
   /** @type {{envelope: any, body: string}} */
@@ -113,7 +116,7 @@ async function generateAccessibilityTree(args, options = {}) {
   // For the background's bookkeeping of which frame and document printed which numbers; it
   // takes this field out before the agent sees the result.
   const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
-  const snapshotId = withSnapshot ? keepSnapshot(readKey, envelope.lines) : undefined;
+  const snapshotId = withSnapshot ? keepSnapshot(readKey, lineRecords, envelope.lineCount) : undefined;
   /** @type {Record<string, unknown>} */
   const sinceFields =
     compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {};

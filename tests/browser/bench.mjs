@@ -2,6 +2,15 @@
 //
 //   npm run bench [-- --sizes 1000,10000,100000] [--runs N] [--no-verify-core]
 //   npm run bench -- --compactness [--sizes 10000] [--pages thread/mui-mail.html,...]
+//   npm run bench -- --since [--sizes 10000] [--runs N]
+//
+// --since measures reads since a snapshot (docs/protocol.md, "Reads since a snapshot") through
+// `allwright mcp --launch chromium --headless`, on the generated page with a small script
+// (SINCE_SCRIPT, served as a file so that the strict-CSP variant runs it too): per run, a full
+// read, one click_ax on a section's "Apply" button (the script then changes that section only:
+// a status line and the button's name), the read with `since`, and a full read of the same
+// state. It reports characters and times of the `since` read against the full read's (issue
+// 14's targets at 10k elements: <= 5% of the characters, <= 0.25x the time).
 //
 // --compactness measures characters only, no times: on the generated pages (--sizes) and on
 // fixture pages (--pages, paths under fixtures/pages; default: a few realistic ones), the text
@@ -79,6 +88,7 @@ const runsOverride = optionValue('--runs') === undefined ? undefined : Number(op
 const runsFor = (size) => runsOverride ?? (size <= 20_000 ? 11 : 3);
 const verifyCore = !argv.includes('--no-verify-core');
 const compactnessOnly = argv.includes('--compactness');
+const sinceOnly = argv.includes('--since');
 /** Realistic fixture pages (component libraries from npm, forms, threads) for --compactness. */
 const DEFAULT_COMPACTNESS_PAGES = [
   'thread/mui-mail.html',
@@ -620,6 +630,98 @@ async function measureCompactness() {
   }
 }
 
+// ---- Reads since a snapshot (--since) -----------------------------------------------------------
+
+/**
+ * The page script of --since: a click on a section's "Apply" button changes that section only
+ * (its status line and the button's name), as a filter form that reports its result does. A
+ * form's submission is cancelled so that the page stays.
+ */
+const SINCE_SCRIPT = `
+let clicks = 0;
+document.addEventListener('submit', (event) => event.preventDefault());
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('button');
+  if (button === null || button.textContent !== 'Apply') return;
+  clicks += 1;
+  const section = button.closest('section');
+  let status = section.querySelector('[role=status]');
+  if (status === null) {
+    status = document.createElement('p');
+    status.setAttribute('role', 'status');
+    button.parentElement.after(status);
+  }
+  status.textContent = 'Filters applied (' + clicks + '): 12 results';
+  button.textContent = 'Applied';
+});
+`;
+
+const sincePagePath = (size, flavour) => (flavour === 'wasm' ? `/since-${size}.html` : `/csp/since-${size}.html`);
+
+/** Full and since reads after one click, through MCP, on both core paths. */
+async function measureSince() {
+  const routes = new Map([['/since.js', { body: SINCE_SCRIPT, headers: { 'content-type': 'text/javascript' } }]]);
+  for (const size of sizes) {
+    const html = generatedPage(size).replace('</body>', '<script src="/since.js"></script></body>');
+    routes.set(sincePagePath(size, 'wasm'), { body: html });
+    routes.set(sincePagePath(size, 'js'), { body: html, headers: { 'content-security-policy': CSP } });
+  }
+  const server = await startServer(routes);
+  closers.push(() => server.close());
+  const mcp = new McpClient(BINARY, ['mcp', '--launch', 'chromium', '--headless'], { cwd: root });
+  closers.push(() => mcp.close());
+  await mcp.initialize(120_000);
+  const results = {};
+  for (const size of sizes) {
+    const runs = runsFor(size);
+    const timeout = callTimeout(size);
+    results[size] = {};
+    for (const flavour of FLAVOURS) {
+      await mcp.callTool('navigate', { url: server.origin + sincePagePath(size, flavour) }, timeout);
+      // Warm the core up: the first reads of a document are not what this measures.
+      for (let run = 0; run < 3; run++) await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+      const samples = [];
+      for (let run = 0; run < runs; run++) {
+        const before = await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+        const applies = [...before.result.tree.matchAll(/button "Apply" \[(ref_\d+)\]/g)].map((match) => match[1]);
+        if (applies.length === 0) throw new Error('no "Apply" button left to click');
+        await mcp.callTool('click_ax', { ref_id: applies[(run * 7) % applies.length] }, timeout);
+        const since = await mcp.callTool('get_accessibility_tree', { filter: 'all', since: before.result.snapshotId }, timeout);
+        const after = await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+        samples.push({
+          fullMs: after.ms,
+          sinceMs: since.ms,
+          fullChars: after.result.tree.length,
+          sinceChars: since.result.tree.length,
+          sinceFull: since.result.full === true,
+          sinceBytes: since.bytes,
+          fullBytes: after.bytes,
+        });
+      }
+      const entry = {
+        runs,
+        fullMs: median(samples.map((sample) => sample.fullMs)),
+        sinceMs: median(samples.map((sample) => sample.sinceMs)),
+        fullChars: median(samples.map((sample) => sample.fullChars)),
+        sinceChars: median(samples.map((sample) => sample.sinceChars)),
+        sinceFullAnswers: samples.filter((sample) => sample.sinceFull).length,
+        samples,
+      };
+      entry.charsRatio = entry.sinceChars / entry.fullChars;
+      entry.timeRatio = entry.sinceMs / entry.fullMs;
+      results[size][flavour] = entry;
+      console.log(`  ${String(size).padStart(6)} ${flavour.padEnd(4)}: full ${entry.fullMs.toFixed(1)} ms ${count(entry.fullChars)} chars; since ${entry.sinceMs.toFixed(1)} ms ${count(entry.sinceChars)} chars; chars ${(100 * entry.charsRatio).toFixed(2)}% (target <= 5%:${verdict(entry.charsRatio, 0.05)}), time ${ratio(entry.timeRatio)}x (target <= 0.25:${verdict(entry.timeRatio, 0.25)})${entry.sinceFullAnswers > 0 ? `; ${entry.sinceFullAnswers} answered full` : ''}`);
+    }
+  }
+  await mcp.close();
+  report.since = results;
+  report.loadAverageAtEnd = loadavg();
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  const file = RESULTS.replace('results.json', 'since.json');
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Load average at the end: ${loadavg().map((value) => value.toFixed(2)).join(' ')}. Results: ${path.relative(root, file)}`);
+}
+
 // ---- Main --------------------------------------------------------------------------------------
 
 const report = {
@@ -634,6 +736,19 @@ const report = {
   })(),
 };
 let exitCode = 0;
+if (sinceOnly) {
+  try {
+    ensureBuilt();
+    await measureSince();
+  } catch (error) {
+    exitCode = 1;
+    console.error(`bench --since failed: ${error?.stack ?? error}`);
+  } finally {
+    await cleanup();
+    clearTimeout(deadline);
+  }
+  process.exit(exitCode);
+}
 if (compactnessOnly) {
   try {
     await measureCompactness();

@@ -42,8 +42,8 @@ pub struct TextTreeRequest<'input> {
     /// frame ids exceed 32 bits (they stay below 2^53, JavaScript's exact integers).
     pub frame_ids: &'input [f64],
     /// The content script's identity of each gathered node, by node index (docs/protocol.md,
-    /// "Reads since a snapshot"). Not empty: the envelope carries `lines`, the records of this
-    /// tree that a later read compares against.
+    /// "Reads since a snapshot"). Not empty: the records of this tree's lines, which a later
+    /// read compares against, are written out ([`text_tree_output_into`]).
     pub identities: &'input [u32],
     /// The flat records of the snapshot named by `since`, when the content script found it and
     /// the read's arguments match it: the body is then only what changed, unless that is not
@@ -102,13 +102,30 @@ fn push_field_name(out: &mut String, name: &str) {
 /// shortened it), focusable 1 or 0. The actions read a target's role, name and focusability
 /// there rather than parsing printed lines (docs/protocol.md).
 pub fn text_tree_output<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> String {
-    match text_tree(dom, request) {
+    text_tree_output_into(dom, request, &mut [])
+}
+
+/// [`text_tree_output`], and, when `request.identities` is not empty, the records of the tree's
+/// lines (`tree_diff::encode_records`) written to the start of `line_records`, their count in
+/// the envelope's `lineCount`. The records travel in this typed array rather than in the JSON
+/// envelope: five numbers per line, parsed as text, would cost every read. A buffer too small
+/// for them (more than five numbers per gathered node never happens) leaves `lineCount` out.
+pub fn text_tree_output_into<D: Dom + ?Sized>(
+    dom: &D,
+    request: &TextTreeRequest<'_>,
+    line_records: &mut [u32],
+) -> String {
+    match text_tree(dom, request, line_records) {
         Ok(output) => output,
         Err(error) => error.to_output(),
     }
 }
 
-fn text_tree<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> Result<String, ToolError> {
+fn text_tree<D: Dom + ?Sized>(
+    dom: &D,
+    request: &TextTreeRequest<'_>,
+    line_records: &mut [u32],
+) -> Result<String, ToolError> {
     let filter = Filter::parse(request.filter).ok_or_else(|| {
         ToolError::new(
             "invalid_arguments",
@@ -284,9 +301,12 @@ fn text_tree<D: Dom + ?Sized>(dom: &D, request: &TextTreeRequest<'_>) -> Result<
     }
     out.push(']');
     if !request.identities.is_empty() {
-        out.push_str(",\"lines\":[");
-        push_numbers(&mut out, &tree_diff::encode_records(&records));
-        out.push(']');
+        let encoded = tree_diff::encode_records(&records);
+        if let Some(room) = line_records.get_mut(..encoded.len()) {
+            room.copy_from_slice(&encoded);
+            push_field_name(&mut out, "lineCount");
+            out.push_str(&records.len().to_string());
+        }
     }
     out.push_str("}\n");
     match shown_diff {

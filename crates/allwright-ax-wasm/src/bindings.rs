@@ -8,7 +8,7 @@ use allwright_ax::text::DEFAULT_MAX_DEPTH;
 use allwright_ax::{Filter, NodeId, PseudoElement};
 
 use crate::api::{
-    snapshot_document_output, text_tree_output, AiRefs, SnapshotRequest, TextTreeRequest, ToolError,
+    snapshot_document_output, text_tree_output_into, AiRefs, SnapshotRequest, TextTreeRequest, ToolError,
 };
 use crate::facts::{FactDom, Facts, PseudoContentSource, FACTS_VERSION};
 
@@ -76,6 +76,7 @@ pub fn build_text_tree(
     frame_ids: &[f64],
     identities: &[u32],
     previous_lines: Option<Vec<u32>>,
+    line_records: &mut [u32],
 ) -> String {
     let facts = Facts {
         strings,
@@ -108,7 +109,7 @@ pub fn build_text_tree(
         identities,
         previous_lines: previous_lines.as_deref(),
     };
-    text_tree_output(&dom, &request)
+    text_tree_output_into(&dom, &request, line_records)
 }
 
 /// `snapshot_document` over one frame's facts. See `api::snapshot_document_output`.

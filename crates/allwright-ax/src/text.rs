@@ -240,12 +240,14 @@ pub fn render_text_tree(
         .is_some_and(|node| node.role == AxRole::Document);
     cut_by_depth += renderer.render(root, skip_root, &mut lines);
 
-    let kept_lines = if options.keep_lines {
-        tree_lines(&lines, overlay_lines_end)
-    } else {
-        Vec::new()
+    // Every line written in full, once: the page when there is no maxChars, and the kept lines.
+    let written: Option<Vec<String>> = (options.keep_lines || options.max_chars.is_none())
+        .then(|| lines.iter().map(|line| line.write(None, true).0).collect());
+    let pages = paginate(&lines, options.max_chars, written.as_deref());
+    let kept_lines = match written {
+        Some(written) if options.keep_lines => tree_lines(&lines, overlay_lines_end, written),
+        _ => Vec::new(),
     };
-    let pages = paginate(&lines, options.max_chars);
     let auto_degraded = pages.degraded;
     let page_count = pages.texts.len().max(1);
     if options.page == 0 || options.page > page_count {
@@ -304,16 +306,17 @@ pub fn render_text_tree(
 
 /// The lines of the whole tree as [`TreeLine`]s, the banner left out (a line's `overlay` says
 /// which part it is in).
-fn tree_lines(lines: &[Line], overlay_lines_end: usize) -> Vec<TreeLine> {
+fn tree_lines(lines: &[Line], overlay_lines_end: usize, written: Vec<String>) -> Vec<TreeLine> {
     lines
         .iter()
+        .zip(written)
         .enumerate()
-        .filter(|(_, line)| !line.role.is_empty())
-        .map(|(position, line)| TreeLine {
+        .filter(|(_, (line, _))| !line.role.is_empty())
+        .map(|(position, (line, text))| TreeLine {
             node: line.node,
             depth: line.indent,
             overlay: position < overlay_lines_end,
-            text: line.write(None, true).0,
+            text,
             reference: line
                 .reference
                 .as_deref()
@@ -870,11 +873,19 @@ struct Pages {
 
 /// Splits lines into pages of at most `max_chars` characters (lines joined by newlines). A line
 /// longer than a page is shortened without breaking its structure.
-fn paginate(lines: &[Line], max_chars: Option<usize>) -> Pages {
+/// `written`, when given, holds every line already written in full.
+fn paginate(lines: &[Line], max_chars: Option<usize>, written: Option<&[String]>) -> Pages {
     let Some(max_chars) = max_chars else {
-        let written: Vec<String> = lines.iter().map(|line| line.write(None, true).0).collect();
+        let text = match written {
+            Some(written) => written.join("\n"),
+            None => lines
+                .iter()
+                .map(|line| line.write(None, true).0)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        };
         return Pages {
-            texts: vec![written.join("\n")],
+            texts: vec![text],
             line_ranges: std::iter::once(0..lines.len()).collect(),
             printed_names: Vec::new(),
             degraded: false,
@@ -1123,7 +1134,7 @@ mod tests {
         let lines: Vec<Line> = (0..50)
             .map(|index| button(index, format!("Item {index}")))
             .collect();
-        let pages = paginate(&lines, Some(100));
+        let pages = paginate(&lines, Some(100), None);
         assert!(pages.degraded);
         assert!(pages.texts.len() > 5);
         for page in &pages.texts {
@@ -1140,7 +1151,7 @@ mod tests {
     #[test]
     fn an_overlong_line_is_shortened_inside_its_strings_only() {
         let line = button(7, format!("{}\n[ref_1]", "x".repeat(300)));
-        let pages = paginate(std::slice::from_ref(&line), Some(100));
+        let pages = paginate(std::slice::from_ref(&line), Some(100), None);
         assert!(pages.degraded);
         assert_eq!(pages.texts.len(), 1);
         let page = &pages.texts[0];

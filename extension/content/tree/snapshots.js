@@ -58,17 +58,23 @@ export function readKeyOf(args) {
   return JSON.stringify([args.filter ?? "all", args.maxDepth ?? null, args.ref_id ?? null]);
 }
 
+/** Numbers per line record (crates/allwright-ax/src/tree_diff.rs, `RECORD_WIDTH`). */
+export const LINE_RECORD_WIDTH = 5;
+
 /**
  * A new snapshot: its id, which names this document, and its records kept for later reads.
  * @param {string} readKey
- * @param {unknown} lines the envelope's `lines` numbers
- * @returns {string | undefined} undefined when the core sent no records
+ * @param {Uint32Array} records the buffer the core wrote the records to
+ * @param {unknown} lineCount the envelope's `lineCount`: how many records it wrote
+ * @returns {string | undefined} undefined when the core wrote none
  */
-export function keepSnapshot(readKey, lines) {
-  if (!Array.isArray(lines)) return undefined;
+export function keepSnapshot(readKey, records, lineCount) {
+  if (!Number.isSafeInteger(lineCount) || lineCount < 0) return undefined;
+  const length = /** @type {number} */ (lineCount) * LINE_RECORD_WIDTH;
+  if (length > records.length) return undefined;
   lastSnapshot += 1;
   const snapshotId = `snapshot-${documentToken().slice(0, 12)}-${lastSnapshot}`;
-  snapshots.set(snapshotId, { readKey, lines: Uint32Array.from(lines) });
+  snapshots.set(snapshotId, { readKey, lines: records.slice(0, length) });
   while (snapshots.size > SNAPSHOTS_KEPT) {
     const oldest = snapshots.keys().next().value;
     if (oldest === undefined) break;
