@@ -8,7 +8,8 @@ use allwright_ax::text::DEFAULT_MAX_DEPTH;
 use allwright_ax::{Filter, NodeId, PseudoElement};
 
 use crate::api::{
-    snapshot_document_output, text_tree_output_into, AiRefs, SnapshotRequest, TextTreeRequest, ToolError,
+    snapshot_document_output, text_tree_output_into, AiRefs, SnapshotRequest, TextTreeRequest,
+    ToolError,
 };
 use crate::facts::{FactDom, Facts, PseudoContentSource, FACTS_VERSION};
 

@@ -26,7 +26,11 @@ fn known_refs(dom: &MemDom) -> Vec<u32> {
         .collect()
 }
 
-fn read(dom: &MemDom, previous: Option<&[u32]>, max_chars: Option<u32>) -> (Value, String, Vec<u32>) {
+fn read(
+    dom: &MemDom,
+    previous: Option<&[u32]>,
+    max_chars: Option<u32>,
+) -> (Value, String, Vec<u32>) {
     let identities = identities(dom);
     let known = known_refs(dom);
     let request = TextTreeRequest {
@@ -63,7 +67,11 @@ fn element(dom: &MemDom, id: &str) -> NodeId {
 fn the_second_read_answers_only_what_changed() {
     let dom = MemDom::parse(PAGE);
     let (first, body, records) = read(&dom, None, None);
-    assert_eq!(records.len() / 5, body.lines().count(), "one record per line");
+    assert_eq!(
+        records.len() / 5,
+        body.lines().count(),
+        "one record per line"
+    );
     assert!(first["result"].get("full").is_none(), "{first}");
 
     let (same, same_body, _) = read(&dom, Some(&records), None);
@@ -76,7 +84,10 @@ fn the_second_read_answers_only_what_changed() {
     let (diff, diff_body, _) = read(&changed, Some(&records), None);
     assert_eq!(diff["result"]["full"], Value::Bool(false), "{diff}");
     assert_eq!(diff["result"]["changedBlocks"], Value::from(1));
-    assert!(diff_body.contains("[changed]\n button \"Buy now\" [ref_"), "{diff_body}");
+    assert!(
+        diff_body.contains("[changed]\n button \"Buy now\" [ref_"),
+        "{diff_body}"
+    );
     // The refs of the printed lines, context included, for the actions.
     let refs = diff["refs"].as_array().expect("refs");
     assert_eq!(refs.len(), 2, "main and the button: {diff}");
@@ -86,7 +97,10 @@ fn the_second_read_answers_only_what_changed() {
     removed.set_attribute(element(&removed, "buy"), "hidden", "");
     let (gone, _, _) = read(&removed, Some(&records), None);
     let buy = element(&removed, "buy").0 + 1;
-    assert_eq!(gone["result"]["removedRefs"], serde_json::json!([format!("ref_{buy}")]));
+    assert_eq!(
+        gone["result"]["removedRefs"],
+        serde_json::json!([format!("ref_{buy}")])
+    );
 }
 
 #[test]

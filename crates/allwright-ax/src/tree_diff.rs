@@ -179,8 +179,14 @@ enum Place {
 pub fn diff(previous: &[LineRecord], current: &[LineRecord], lines: &[TreeLine]) -> TreeDiff {
     let before = Shape::of(previous);
     let now = Shape::of(current);
-    let earlier_position = positions_by_identity(previous);
-    let current_position = positions_by_identity(current);
+    let largest_identity = previous
+        .iter()
+        .chain(current)
+        .map(|record| record.identity)
+        .max()
+        .unwrap_or(0);
+    let earlier_position = IdentityIndex::of(previous, largest_identity);
+    let current_position = IdentityIndex::of(current, largest_identity);
     let place =
         |records: &[LineRecord], shape: &Shape, position: usize| match shape.parent[position] {
             Some(parent) => Place::Under(records[parent].identity),
@@ -194,8 +200,8 @@ pub fn diff(previous: &[LineRecord], current: &[LineRecord], lines: &[TreeLine])
     // Placed: it is new or hangs elsewhere, so its context names the sibling it follows.
     let mut placed = vec![false; current.len()];
     for (position, record) in current.iter().enumerate() {
-        match earlier_position.get(&record.identity) {
-            Some(&earlier) if current_position.get(&record.identity) == Some(&position) => {
+        match earlier_position.get(record.identity) {
+            Some(earlier) if current_position.get(record.identity) == Some(position) => {
                 let old = &previous[earlier];
                 let moved = place(previous, &before, earlier) != place(current, &now, position);
                 placed[position] = moved;
@@ -217,7 +223,7 @@ pub fn diff(previous: &[LineRecord], current: &[LineRecord], lines: &[TreeLine])
         if changed[position] {
             continue;
         }
-        if let Some(&earlier) = earlier_position.get(&record.identity) {
+        if let Some(earlier) = earlier_position.get(record.identity) {
             if !same_children(
                 previous,
                 &before.children[earlier],
@@ -275,16 +281,18 @@ pub fn diff(previous: &[LineRecord], current: &[LineRecord], lines: &[TreeLine])
         position = end;
     }
 
-    let still_printed: HashSet<u32> = current
+    // Sorted rather than hashed: the same reason as IdentityIndex.
+    let mut still_printed: Vec<u32> = current
         .iter()
         .map(|record| record.reference)
         .filter(|&reference| reference != 0)
         .collect();
+    still_printed.sort_unstable();
     let mut removed = Vec::new();
     let mut seen = HashSet::new();
     for record in previous {
         if record.reference != 0
-            && !still_printed.contains(&record.reference)
+            && still_printed.binary_search(&record.reference).is_err()
             && seen.insert(record.reference)
         {
             removed.push(record.reference);
@@ -299,22 +307,63 @@ pub fn diff(previous: &[LineRecord], current: &[LineRecord], lines: &[TreeLine])
 }
 
 /// Identity -> position, for the identities that occur exactly once (a line whose identity is
-/// unknown or repeated cannot be matched, so it counts as new).
-fn positions_by_identity(records: &[LineRecord]) -> HashMap<u32, usize> {
-    let mut positions: HashMap<u32, usize> = HashMap::with_capacity(records.len());
-    let mut repeated = HashSet::new();
-    for (position, record) in records.iter().enumerate() {
-        if record.identity == UNKNOWN_IDENTITY {
-            continue;
+/// unknown or repeated cannot be matched, so it counts as new). Identities are small numbers
+/// handed out in order (one per node the content script ever gathered), so the index is a
+/// dense table when they are, and a hash map only when they are spread out: hashing every line
+/// of a 10k-element page twice per read cost more than the rest of the comparison in the
+/// wasm2js build.
+enum IdentityIndex {
+    Dense(Vec<u32>),
+    Sparse(HashMap<u32, usize>),
+}
+
+/// Marks a dense slot that holds no line, or a repeated identity.
+const NO_LINE: u32 = u32::MAX;
+const REPEATED: u32 = u32::MAX - 1;
+
+impl IdentityIndex {
+    fn of(records: &[LineRecord], largest_identity: u32) -> IdentityIndex {
+        let dense_size = largest_identity as usize + 1;
+        if dense_size <= 4 * records.len() + 4096 && records.len() < REPEATED as usize {
+            let mut table = vec![NO_LINE; dense_size];
+            for (position, record) in records.iter().enumerate() {
+                if record.identity == UNKNOWN_IDENTITY {
+                    continue;
+                }
+                let slot = &mut table[record.identity as usize];
+                *slot = if *slot == NO_LINE {
+                    position as u32
+                } else {
+                    REPEATED
+                };
+            }
+            return IdentityIndex::Dense(table);
         }
-        if positions.insert(record.identity, position).is_some() {
-            repeated.insert(record.identity);
+        let mut positions: HashMap<u32, usize> = HashMap::with_capacity(records.len());
+        let mut repeated = HashSet::new();
+        for (position, record) in records.iter().enumerate() {
+            if record.identity == UNKNOWN_IDENTITY {
+                continue;
+            }
+            if positions.insert(record.identity, position).is_some() {
+                repeated.insert(record.identity);
+            }
+        }
+        for identity in repeated {
+            positions.remove(&identity);
+        }
+        IdentityIndex::Sparse(positions)
+    }
+
+    fn get(&self, identity: u32) -> Option<usize> {
+        match self {
+            IdentityIndex::Dense(table) => match table.get(identity as usize).copied() {
+                Some(NO_LINE) | Some(REPEATED) | None => None,
+                Some(position) => Some(position as usize),
+            },
+            IdentityIndex::Sparse(positions) => positions.get(&identity).copied(),
         }
     }
-    for identity in repeated {
-        positions.remove(&identity);
-    }
-    positions
 }
 
 /// Whether a line's children are the same for a reader who is told the removed references
@@ -326,6 +375,15 @@ fn same_children(
     current: &[LineRecord],
     now: &[usize],
 ) -> bool {
+    // Nearly every line's children are exactly those of before: no allocation for them.
+    if before.len() == now.len()
+        && before
+            .iter()
+            .zip(now)
+            .all(|(&old, &new)| previous[old].identity == current[new].identity)
+    {
+        return true;
+    }
     let identities_now: HashSet<u32> = now.iter().map(|&line| current[line].identity).collect();
     let identities_before: HashSet<u32> =
         before.iter().map(|&line| previous[line].identity).collect();
