@@ -125,7 +125,7 @@ fn most_of_the_page_changed_or_too_long_for_max_chars_answers_the_whole_tree() {
     let (paged, _, _) = read(&small, Some(&records), Some(100));
     assert!(
         paged["result"]["full"] == Value::Bool(true)
-            && paged["result"]["fullReason"] == Value::from("larger_than_max_chars"),
+            && paged["result"]["fullReason"] == "larger_than_max_chars",
         "{paged}"
     );
 }
