@@ -281,3 +281,48 @@ pub async fn random_mutations_are_all_reported(session: &Session) {
     eprintln!("{browser}: {compared} of 12 random rounds answered with the changes only");
     assert!(compared >= 6, "{browser}: only {compared} reads were diffs");
 }
+
+/// A frame's snapshots are its own: iframe_read answers its changes, and the top document does
+/// not take a frame's snapshotId (another document).
+pub async fn a_frame_has_its_own_snapshots(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/frames/embed.html"))
+        .await;
+    let booking = crate::frames::frame_with(session, "/frames/form.html").await;
+    let frame_id = booking["frameId"].clone();
+    let first = session
+        .ok("iframe_read", json!({"frameId": frame_id}))
+        .await;
+    let id = snapshot_of(&first, browser);
+    let same = session
+        .ok("iframe_read", json!({"frameId": frame_id, "since": id}))
+        .await;
+    assert_eq!(same["unchanged"], json!(true), "{browser}: {same}");
+    assert_eq!(same["frameId"], frame_id, "{browser}");
+    let city = reference_of(tree_of(&first), "textbox \"City\"");
+    session
+        .ok(
+            "iframe_type",
+            json!({"frameId": frame_id, "ref_id": city, "text": "Lisbon"}),
+        )
+        .await;
+    let typed = session
+        .ok(
+            "iframe_read",
+            json!({"frameId": frame_id, "since": snapshot_of(&same, browser)}),
+        )
+        .await;
+    assert_eq!(typed["full"], json!(false), "{browser}: {typed}");
+    assert!(
+        tree_of(&typed).contains("textbox \"City\"")
+            && tree_of(&typed).contains("value=\"Lisbon\""),
+        "{browser}:\n{}",
+        tree_of(&typed)
+    );
+    let top = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    assert_eq!(top["full"], json!(true), "{browser}: {top}");
+    assert_eq!(top["fullReason"], json!("document_changed"), "{browser}");
+}
