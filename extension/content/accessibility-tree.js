@@ -29,7 +29,15 @@ import {
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead } from "./tree/printed-refs.js";
-import { identitiesOf, keepSnapshot, LINE_RECORD_WIDTH, readKeyOf, snapshotToCompare } from "./tree/snapshots.js";
+import {
+  identitiesOf,
+  keepSnapshot,
+  LINE_RECORD_WIDTH,
+  linePositions,
+  readKeyOf,
+  snapshotToCompare,
+} from "./tree/snapshots.js";
+import { changedParts, markRead, watchChanges } from "./tree/changed-parts.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
@@ -63,8 +71,14 @@ async function generateAccessibilityTree(args, options = {}) {
   // From the sweep to the registration below, everything is synchronous: no other build can
   // interleave and hand out the same numbers.
   sweep();
+  if (withSnapshot) watchChanges();
+  if (compared !== null && "lines" in compared && compared.texts !== null) {
+    const changes = readChangedParts(core, args, readKey, compared.lines, compared.texts);
+    if (changes !== null) return changes;
+  }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
+  if (withSnapshot) markRead();
   const facts = gatherFacts({
     anchor,
     withRefs: true,
@@ -116,7 +130,13 @@ async function generateAccessibilityTree(args, options = {}) {
   // For the background's bookkeeping of which frame and document printed which numbers; it
   // takes this field out before the agent sees the result.
   const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
-  const snapshotId = withSnapshot ? keepSnapshot(readKey, lineRecords, envelope.lineCount) : undefined;
+  if (withSnapshot) pageHasShadowRoots = facts.shadowRootCount > 0;
+  // The printed lines, kept for a later read of only the changed parts, when this read printed
+  // every line uncut and nothing else (no overlay banner: the counts then differ).
+  const result = envelope.result;
+  const everyLine = !onlyChanges && result.pageCount === 1 && result.autoDegraded === false;
+  const texts = everyLine ? (body === "" ? [] : body.split("\n")) : null;
+  const snapshotId = withSnapshot ? keepSnapshot(readKey, lineRecords, envelope.lineCount, texts) : undefined;
   /** @type {Record<string, unknown>} */
   const sinceFields =
     compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {};
@@ -124,6 +144,105 @@ async function generateAccessibilityTree(args, options = {}) {
     tree: body,
     ...envelope.result,
     ...sinceFields,
+    ...(snapshotId === undefined ? {} : { snapshotId }),
+    refIssue,
+  };
+}
+
+/** Whether the last whole read found open shadow roots, whose mutations are not observed. */
+let pageHasShadowRoots = true;
+
+/**
+ * A read since the newest snapshot that re-reads only the parts that changed
+ * (tree/changed-parts.js) and puts their lines into the snapshot's; null when it cannot, and the
+ * whole read is then made as usual. Synchronous, like the whole read (see the caller).
+ * @param {import("./tree/core-loading.js").AxCore} core
+ * @param {TreeArguments} args
+ * @param {string} readKey
+ * @param {Uint32Array} previous the snapshot's records
+ * @param {string[]} previousTexts its printed lines
+ * @returns {Record<string, unknown> | null}
+ */
+function readChangedParts(core, args, readKey, previous, previousTexts) {
+  if ((args.filter ?? "all") !== "all" || (args.ref_id ?? undefined) !== undefined || pageHasShadowRoots) return null;
+  // Lines under the overlays banner are printed apart from their place in the page.
+  for (let position = 1; position < previous.length; position += LINE_RECORD_WIDTH) {
+    if (previous[position] >>> 31 !== 0) return null;
+  }
+  const positionOf = linePositions(previous);
+  const parts = changedParts({ records: previous, texts: previousTexts, positionOf });
+  if (parts === null) return null;
+  const maxDepth = args.maxDepth ?? 15;
+  const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
+  const firstCounter = Math.max(refCounter(), floor);
+  let records = Array.from(previous);
+  let texts = previousTexts.slice();
+  /** @type {ReturnType<typeof printedRefsOf>} */
+  const refs = [];
+  // From the last part to the first, so that each part's positions are still the snapshot's.
+  for (const part of [...parts].reverse()) {
+    if (maxDepth - part.depth < 1) return null;
+    const facts = gatherFacts({
+      anchor: part.element,
+      scope: part.element,
+      withRefs: true,
+      withAriaRefs: false,
+      measureBoxes: false,
+      readPointerEvents: false,
+    });
+    if (facts.anchorIndex < 0 || facts.shadowRootCount > 0) return null;
+    const counter = Math.max(refCounter(), floor);
+    const lineRecords = new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH);
+    let split;
+    try {
+      split = splitOutput(
+        runCore(() =>
+          core.buildTextTree(
+            ...factArguments(facts),
+            "all",
+            maxDepth - part.depth,
+            undefined,
+            facts.anchorIndex,
+            undefined,
+            1,
+            facts.knownRefs,
+            counter,
+            document.URL,
+            document.title,
+            frameIdPairs(facts.nodeList, args.childFrames ?? []),
+            identitiesOf(facts.nodeList),
+            undefined,
+            lineRecords,
+            part.depth,
+          ),
+        ),
+      );
+    } catch {
+      // The part is hidden now, or the core refused it: a whole read says what happened.
+      return null;
+    }
+    const { envelope, body } = split;
+    registerNewRefs(facts.nodeList, envelope.newRefs, counter);
+    const partTexts = body === "" ? [] : body.split("\n");
+    if (body.startsWith("[open overlays]") || partTexts.length !== envelope.lineCount) return null;
+    refs.push(...printedRefsOf(envelope));
+    const partRecords = Array.from(lineRecords.subarray(0, envelope.lineCount * LINE_RECORD_WIDTH));
+    records.splice(part.start * LINE_RECORD_WIDTH, (part.end - part.start) * LINE_RECORD_WIDTH, ...partRecords);
+    texts.splice(part.start, part.end - part.start, ...partTexts);
+  }
+  const current = Uint32Array.from(records);
+  const { envelope, body } = splitOutput(
+    runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
+  );
+  if (envelope.full !== undefined) return null;
+  markRead();
+  rememberChanges(refs);
+  const refIssue = { document: documentToken(), first: firstCounter + 1, last: refCounter() };
+  const snapshotId = keepSnapshot(readKey, current, texts.length, texts);
+  return {
+    tree: body,
+    ...envelope.result,
+    incremental: true,
     ...(snapshotId === undefined ? {} : { snapshotId }),
     refIssue,
   };

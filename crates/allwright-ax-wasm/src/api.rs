@@ -49,6 +49,9 @@ pub struct TextTreeRequest<'input> {
     /// the read's arguments match it: the body is then only what changed, unless that is not
     /// shorter than the whole tree.
     pub previous_lines: Option<&'input [u32]>,
+    /// Indentation added to every line (`TextTreeOptions::depth_offset`): the depth of the
+    /// anchor's line in the whole tree, when a read since a snapshot re-reads one changed part.
+    pub depth_offset: u32,
 }
 
 /// An error for the agent: one of the codes of docs/protocol.md.
@@ -160,6 +163,7 @@ fn text_tree<D: Dom + ?Sized>(
             .map(|pair| (NodeId(pair[0] as u32), pair[1] as u64))
             .collect(),
         keep_lines: !request.identities.is_empty(),
+        depth_offset: request.depth_offset as usize,
     };
     // Dense: node -> its reference number, 0 for none.
     let mut numbers = vec![0u32; dom.node_count()];
@@ -332,13 +336,20 @@ fn compare(
     tree: &allwright_ax::TextTree,
     request: &TextTreeRequest<'_>,
 ) -> Comparison {
-    let diff = tree_diff::diff(previous, records, &tree.lines);
+    let texts: Vec<&str> = tree.lines.iter().map(|line| line.text.as_str()).collect();
+    compare_lines(previous, records, &texts, request.max_chars)
+}
+
+/// The comparison rules of [`compare`] over lines already printed.
+fn compare_lines(
+    previous: &[tree_diff::LineRecord],
+    records: &[tree_diff::LineRecord],
+    texts: &[&str],
+    max_chars: Option<u32>,
+) -> Comparison {
+    let diff = tree_diff::diff(previous, records, texts);
     let diff_chars = diff.text.chars().count();
-    let whole_chars: usize = tree
-        .lines
-        .iter()
-        .map(|line| line.text.chars().count() + 1)
-        .sum();
+    let whole_chars: usize = texts.iter().map(|text| text.chars().count() + 1).sum();
     // SPEC DIFFERENCE (issue 14 asks for the whole tree when the changes are larger than it):
     // from half its length on, the whole tree is returned. The changes then cover most of the
     // page, and one self-contained read serves a reader better than merging a long list of
@@ -346,13 +357,57 @@ fn compare(
     if !diff.is_unchanged() && diff_chars * 2 >= whole_chars {
         return Comparison::Full("too_large");
     }
-    if request
-        .max_chars
-        .is_some_and(|max_chars| diff_chars > (max_chars as usize).max(MIN_MAX_CHARS))
+    if max_chars.is_some_and(|max_chars| diff_chars > (max_chars as usize).max(MIN_MAX_CHARS))
     {
         return Comparison::Full("larger_than_max_chars");
     }
     Comparison::Diff(diff)
+}
+
+/// A read since a snapshot that re-read only the changed parts (docs/protocol.md, "Reads since a
+/// snapshot"): the content script put the snapshot's lines and the re-read parts together
+/// (`current` records, `texts` the printed lines joined by line breaks, which no printed line
+/// holds). The envelope is `{"ok":true,"result":{...the fields of a read that shows changes},
+/// "printed":[line positions]}` and the body the changes, or `{"ok":true,"full":"<reason>"}`
+/// with no body when the whole tree must be read after all.
+pub fn changes_output(previous: &[u32], current: &[u32], texts: &str, max_chars: Option<u32>) -> String {
+    let previous = tree_diff::decode_records(previous);
+    let current = tree_diff::decode_records(current);
+    let lines: Vec<&str> = if texts.is_empty() {
+        Vec::new()
+    } else {
+        texts.split('\n').collect()
+    };
+    if lines.len() != current.len() {
+        return ToolError::new(
+            "script_failed",
+            format!(
+                "{} printed lines for {} line records",
+                lines.len(),
+                current.len()
+            ),
+        )
+        .to_output();
+    }
+    match compare_lines(&previous, &current, &lines, max_chars) {
+        Comparison::Full(reason) => {
+            let mut out = String::from("{\"ok\":true,\"full\":");
+            push_quoted(&mut out, reason);
+            out.push_str("}\n");
+            out
+        }
+        Comparison::Diff(diff) => {
+            let mut out = String::with_capacity(diff.text.len() + 512);
+            out.push_str("{\"ok\":true,\"result\":{\"truncated\":");
+            write_diff_fields(&mut out, &diff);
+            out.push_str("},\"printed\":[");
+            let printed: Vec<u32> = diff.printed_lines.iter().map(|&line| line as u32).collect();
+            push_numbers(&mut out, &printed);
+            out.push_str("]}\n");
+            out.push_str(&diff.text);
+            out
+        }
+    }
 }
 
 /// The page fields of an ordinary read, after `"truncated":`.

@@ -78,6 +78,7 @@ pub fn build_text_tree(
     identities: &[u32],
     previous_lines: Option<Vec<u32>>,
     line_records: &mut [u32],
+    depth_offset: u32,
 ) -> String {
     let facts = Facts {
         strings,
@@ -109,8 +110,16 @@ pub fn build_text_tree(
         frame_ids,
         identities,
         previous_lines: previous_lines.as_deref(),
+        depth_offset,
     };
     text_tree_output_into(&dom, &request, line_records)
+}
+
+/// The changes between a snapshot and lines the content script put together from it and the
+/// parts it re-read. See `api::changes_output`.
+#[wasm_bindgen(js_name = diffLines)]
+pub fn diff_lines(previous: &[u32], current: &[u32], texts: &str, max_chars: Option<u32>) -> String {
+    crate::api::changes_output(previous, current, texts, max_chars)
 }
 
 /// `snapshot_document` over one frame's facts. See `api::snapshot_document_output`.

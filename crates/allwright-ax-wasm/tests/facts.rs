@@ -200,6 +200,7 @@ fn request<'a>(filter: &'a str) -> TextTreeRequest<'a> {
         frame_ids: &[],
         identities: &[],
         previous_lines: None,
+        depth_offset: 0,
     }
 }
 

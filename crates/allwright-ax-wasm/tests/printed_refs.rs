@@ -45,6 +45,7 @@ fn request(max_chars: Option<u32>, page: u32) -> TextTreeRequest<'static> {
         frame_ids: &[],
         identities: &[],
         previous_lines: None,
+        depth_offset: 0,
     }
 }
 

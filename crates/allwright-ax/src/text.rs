@@ -83,6 +83,11 @@ pub struct TextTreeOptions {
     /// Keep every line of the whole tree, unpaged and written in full, in [`TextTree::lines`]:
     /// the record of a snapshot that a later read compares against (`tree_diff.rs`).
     pub keep_lines: bool,
+    /// Indentation added to every line: an anchored read of an element whose line sits at this
+    /// depth in the whole tree then prints its lines exactly as the whole tree does (reads since
+    /// a snapshot re-read only the parts that changed; docs/protocol.md). `max_depth` still
+    /// counts from the anchor.
+    pub depth_offset: usize,
 }
 
 impl Default for TextTreeOptions {
@@ -95,6 +100,7 @@ impl Default for TextTreeOptions {
             page: 1,
             frame_ids: Vec::new(),
             keep_lines: false,
+            depth_offset: 0,
         }
     }
 }
@@ -483,7 +489,7 @@ impl Renderer<'_> {
         };
         Line {
             node: node.dom_node,
-            indent: depth,
+            indent: depth + self.options.depth_offset,
             role: node.role.as_str(),
             name,
             reference,

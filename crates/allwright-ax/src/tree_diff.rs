@@ -175,8 +175,13 @@ enum Place {
     Top { overlay: bool },
 }
 
-/// Compares the current lines (`current[i]` is the record of `lines[i]`) with a snapshot.
-pub fn diff(previous: &[LineRecord], current: &[LineRecord], lines: &[TreeLine]) -> TreeDiff {
+/// Compares the current lines (`current[i]` is the record of the line printed `lines[i]`) with
+/// a snapshot.
+pub fn diff<Text: AsRef<str>>(
+    previous: &[LineRecord],
+    current: &[LineRecord],
+    lines: &[Text],
+) -> TreeDiff {
     let before = Shape::of(previous);
     let now = Shape::of(current);
     let largest_identity = previous
@@ -466,11 +471,11 @@ impl Diff {
         self.text.push_str(banner);
     }
 
-    fn push_line(&mut self, lines: &[TreeLine], position: usize) {
+    fn push_line<Text: AsRef<str>>(&mut self, lines: &[Text], position: usize) {
         if !self.text.is_empty() {
             self.text.push('\n');
         }
-        self.text.push_str(&lines[position].text);
+        self.text.push_str(lines[position].as_ref());
         self.printed.push(position);
     }
 }

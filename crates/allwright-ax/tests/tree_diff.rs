@@ -28,12 +28,16 @@ fn read(dom: &MemDom, filter: Filter) -> (Vec<TreeLine>, Vec<LineRecord>) {
     (tree.lines, records)
 }
 
+fn texts(lines: &[TreeLine]) -> Vec<&str> {
+    lines.iter().map(|line| line.text.as_str()).collect()
+}
+
 fn diff_between(before: &MemDom, after: &MemDom) -> TreeDiff {
     let (_, previous) = read(before, Filter::All);
     let (lines, current) = read(after, Filter::All);
     // The records travel to JavaScript and back in their flat encoding.
     let previous = tree_diff::decode_records(&tree_diff::encode_records(&previous));
-    tree_diff::diff(&previous, &current, &lines)
+    tree_diff::diff(&previous, &current, &texts(&lines))
 }
 
 fn page() -> MemDom {
@@ -252,7 +256,7 @@ fn apply(dom: &mut MemDom, mutation: &Mutation) {
 fn check_diff(before: &MemDom, after: &MemDom) {
     let (_, previous) = read(before, Filter::All);
     let (lines, current) = read(after, Filter::All);
-    let diff = tree_diff::diff(&previous, &current, &lines);
+    let diff = tree_diff::diff(&previous, &current, &texts(&lines));
 
     // Which current lines the diff prints inside [changed] blocks (not as context).
     let mut in_changed_block = HashSet::new();

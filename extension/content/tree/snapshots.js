@@ -22,11 +22,14 @@ const SNAPSHOTS_KEPT = 4;
 
 /**
  * snapshotId -> the arguments it was read with and its line records (the core's flat encoding,
- * crates/allwright-ax/src/tree_diff.rs).
- * @type {Map<string, {readKey: string, lines: Uint32Array}>}
+ * crates/allwright-ax/src/tree_diff.rs), and, for the newest snapshot only, its printed lines
+ * when the read printed them all (tree/changed-parts.js re-reads parts of it).
+ * @type {Map<string, {readKey: string, lines: Uint32Array, texts: string[] | null}>}
  */
 const snapshots = new Map();
 let lastSnapshot = 0;
+/** @type {string | null} */
+let newestSnapshot = null;
 
 /**
  * The identity of every gathered node, by node index, for the core.
@@ -66,15 +69,24 @@ export const LINE_RECORD_WIDTH = 5;
  * @param {string} readKey
  * @param {Uint32Array} records the buffer the core wrote the records to
  * @param {unknown} lineCount the envelope's `lineCount`: how many records it wrote
+ * @param {string[] | null} [texts] the printed lines, one per record, when the read printed
+ *   them all uncut
  * @returns {string | undefined} undefined when the core wrote none
  */
-export function keepSnapshot(readKey, records, lineCount) {
-  if (!Number.isSafeInteger(lineCount) || lineCount < 0) return undefined;
-  const length = /** @type {number} */ (lineCount) * LINE_RECORD_WIDTH;
+export function keepSnapshot(readKey, records, lineCount, texts = null) {
+  if (typeof lineCount !== "number" || !Number.isSafeInteger(lineCount) || lineCount < 0) return undefined;
+  const length = lineCount * LINE_RECORD_WIDTH;
   if (length > records.length) return undefined;
   lastSnapshot += 1;
   const snapshotId = `snapshot-${documentToken().slice(0, 12)}-${lastSnapshot}`;
-  snapshots.set(snapshotId, { readKey, lines: records.slice(0, length) });
+  const previous = newestSnapshot === null ? undefined : snapshots.get(newestSnapshot);
+  if (previous !== undefined) previous.texts = null;
+  snapshots.set(snapshotId, {
+    readKey,
+    lines: records.length === length ? records : records.slice(0, length),
+    texts: texts !== null && texts.length === lineCount ? texts : null,
+  });
+  newestSnapshot = snapshotId;
   while (snapshots.size > SNAPSHOTS_KEPT) {
     const oldest = snapshots.keys().next().value;
     if (oldest === undefined) break;
@@ -88,7 +100,8 @@ export function keepSnapshot(readKey, records, lineCount) {
  * @param {string} since the agent's snapshotId
  * @param {string} readKey this read's readKeyOf
  * @param {number} page
- * @returns {{lines: Uint32Array} | {fullReason: string}}
+ * @returns {{lines: Uint32Array, texts: string[] | null} | {fullReason: string}}
+ *   `texts` only for the newest snapshot, when it kept them
  */
 export function snapshotToCompare(since, readKey, page) {
   const kept = snapshots.get(since);
@@ -99,5 +112,23 @@ export function snapshotToCompare(since, readKey, page) {
   }
   if (kept.readKey !== readKey) return { fullReason: "arguments_changed" };
   if (page > 1) return { fullReason: "paged" };
-  return { lines: kept.lines };
+  return { lines: kept.lines, texts: since === newestSnapshot ? kept.texts : null };
+}
+
+/**
+ * Where each node's line is in a snapshot's records, by the node's identity (never assigning
+ * one: a node no read gathered has no line).
+ * @param {Uint32Array} lines
+ * @returns {(node: Node) => number | undefined}
+ */
+export function linePositions(lines) {
+  /** @type {Map<number, number>} */
+  const positions = new Map();
+  for (let position = 0; position * LINE_RECORD_WIDTH < lines.length; position += 1) {
+    positions.set(lines[position * LINE_RECORD_WIDTH], position);
+  }
+  return (node) => {
+    const identity = identities.get(node);
+    return identity === undefined ? undefined : positions.get(identity);
+  };
 }
