@@ -694,6 +694,7 @@ async function measureSince() {
           fullChars: after.result.tree.length,
           sinceChars: since.result.tree.length,
           sinceFull: since.result.full === true,
+          sinceIncremental: since.result.incremental === true,
           sinceBytes: since.bytes,
           fullBytes: after.bytes,
         });
@@ -705,12 +706,13 @@ async function measureSince() {
         fullChars: median(samples.map((sample) => sample.fullChars)),
         sinceChars: median(samples.map((sample) => sample.sinceChars)),
         sinceFullAnswers: samples.filter((sample) => sample.sinceFull).length,
+        sinceIncrementalAnswers: samples.filter((sample) => sample.sinceIncremental).length,
         samples,
       };
       entry.charsRatio = entry.sinceChars / entry.fullChars;
       entry.timeRatio = entry.sinceMs / entry.fullMs;
       results[size][flavour] = entry;
-      console.log(`  ${String(size).padStart(6)} ${flavour.padEnd(4)}: full ${entry.fullMs.toFixed(1)} ms ${count(entry.fullChars)} chars; since ${entry.sinceMs.toFixed(1)} ms ${count(entry.sinceChars)} chars; chars ${(100 * entry.charsRatio).toFixed(2)}% (target <= 5%:${verdict(entry.charsRatio, 0.05)}), time ${ratio(entry.timeRatio)}x (target <= 0.25:${verdict(entry.timeRatio, 0.25)})${entry.sinceFullAnswers > 0 ? `; ${entry.sinceFullAnswers} answered full` : ''}`);
+      console.log(`  ${String(size).padStart(6)} ${flavour.padEnd(4)}: full ${entry.fullMs.toFixed(1)} ms ${count(entry.fullChars)} chars; since ${entry.sinceMs.toFixed(1)} ms ${count(entry.sinceChars)} chars; chars ${(100 * entry.charsRatio).toFixed(2)}% (target <= 5%:${verdict(entry.charsRatio, 0.05)}), time ${ratio(entry.timeRatio)}x (target <= 0.25:${verdict(entry.timeRatio, 0.25)}); ${entry.sinceIncrementalAnswers} of ${runs} re-read only the changed parts${entry.sinceFullAnswers > 0 ? `; ${entry.sinceFullAnswers} answered full` : ''}`);
     }
   }
   await mcp.close();

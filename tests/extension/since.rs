@@ -11,6 +11,8 @@ use serde_json::{json, Value};
 use crate::support::{fixtures, reference_of, strings, Session};
 
 const SHOP: &str = "/pages/since/shop.html";
+/** Rounds of random changes in `random_mutations_are_all_reported`. */
+const ROUNDS: u32 = 30;
 
 fn tree_of(result: &Value) -> &str {
     result["tree"].as_str().expect("a tree string")
@@ -236,7 +238,8 @@ pub async fn random_mutations_are_all_reported(session: &Session) {
     let browser = session.browser.name();
     session.open(&fixtures().url(SHOP)).await;
     let mut compared = 0;
-    for seed in 1..=12u32 {
+    let mut incremental = 0;
+    for seed in 1..=ROUNDS {
         let before = session.ok("get_accessibility_tree", json!({})).await;
         let id = snapshot_of(&before, browser);
         let done = session
@@ -251,6 +254,21 @@ pub async fn random_mutations_are_all_reported(session: &Session) {
             continue;
         }
         compared += 1;
+        if changes["incremental"] == json!(true) {
+            incremental += 1;
+            // The same snapshot read again is no longer the newest, so the whole page is read
+            // and compared: incremental must equal whole.
+            let whole = session
+                .ok("get_accessibility_tree", json!({"since": id}))
+                .await;
+            assert!(whole.get("incremental").is_none(), "{browser}: {whole}");
+            assert_eq!(
+                tree_of(&whole),
+                tree_of(&changes),
+                "{browser} seed {seed} ({done}): the changed parts alone and the whole page differ"
+            );
+            assert_eq!(whole["removedRefs"], changes["removedRefs"], "{browser} seed {seed}");
+        }
         let removed: BTreeSet<String> = strings(&changes["removedRefs"]).into_iter().collect();
         let mut known: BTreeSet<String> = refs_in(tree_of(&before))
             .difference(&removed)
@@ -278,8 +296,14 @@ pub async fn random_mutations_are_all_reported(session: &Session) {
             assert_eq!(tree_of(&before), tree_of(&after), "{browser} seed {seed}");
         }
     }
-    eprintln!("{browser}: {compared} of 12 random rounds answered with the changes only");
-    assert!(compared >= 6, "{browser}: only {compared} reads were diffs");
+    eprintln!(
+        "{browser}: {compared} of {ROUNDS} random rounds answered with the changes only, {incremental} of them re-reading only the changed parts"
+    );
+    assert!(compared >= ROUNDS / 2, "{browser}: only {compared} reads were diffs");
+    assert!(
+        incremental >= ROUNDS / 4,
+        "{browser}: only {incremental} reads re-read only the changed parts"
+    );
 }
 
 /// A frame's snapshots are its own: iframe_read answers its changes, and the top document does
