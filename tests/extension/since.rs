@@ -267,7 +267,10 @@ pub async fn random_mutations_are_all_reported(session: &Session) {
                 tree_of(&changes),
                 "{browser} seed {seed} ({done}): the changed parts alone and the whole page differ"
             );
-            assert_eq!(whole["removedRefs"], changes["removedRefs"], "{browser} seed {seed}");
+            assert_eq!(
+                whole["removedRefs"], changes["removedRefs"],
+                "{browser} seed {seed}"
+            );
         }
         let removed: BTreeSet<String> = strings(&changes["removedRefs"]).into_iter().collect();
         let mut known: BTreeSet<String> = refs_in(tree_of(&before))
@@ -299,7 +302,10 @@ pub async fn random_mutations_are_all_reported(session: &Session) {
     eprintln!(
         "{browser}: {compared} of {ROUNDS} random rounds answered with the changes only, {incremental} of them re-reading only the changed parts"
     );
-    assert!(compared >= ROUNDS / 2, "{browser}: only {compared} reads were diffs");
+    assert!(
+        compared >= ROUNDS / 2,
+        "{browser}: only {compared} reads were diffs"
+    );
     assert!(
         incremental >= ROUNDS / 4,
         "{browser}: only {incremental} reads re-read only the changed parts"

@@ -357,8 +357,7 @@ fn compare_lines(
     if !diff.is_unchanged() && diff_chars * 2 >= whole_chars {
         return Comparison::Full("too_large");
     }
-    if max_chars.is_some_and(|max_chars| diff_chars > (max_chars as usize).max(MIN_MAX_CHARS))
-    {
+    if max_chars.is_some_and(|max_chars| diff_chars > (max_chars as usize).max(MIN_MAX_CHARS)) {
         return Comparison::Full("larger_than_max_chars");
     }
     Comparison::Diff(diff)
@@ -370,7 +369,12 @@ fn compare_lines(
 /// holds). The envelope is `{"ok":true,"result":{...the fields of a read that shows changes},
 /// "printed":[line positions]}` and the body the changes, or `{"ok":true,"full":"<reason>"}`
 /// with no body when the whole tree must be read after all.
-pub fn changes_output(previous: &[u32], current: &[u32], texts: &str, max_chars: Option<u32>) -> String {
+pub fn changes_output(
+    previous: &[u32],
+    current: &[u32],
+    texts: &str,
+    max_chars: Option<u32>,
+) -> String {
     let previous = tree_diff::decode_records(previous);
     let current = tree_diff::decode_records(current);
     let lines: Vec<&str> = if texts.is_empty() {

@@ -118,7 +118,12 @@ pub fn build_text_tree(
 /// The changes between a snapshot and lines the content script put together from it and the
 /// parts it re-read. See `api::changes_output`.
 #[wasm_bindgen(js_name = diffLines)]
-pub fn diff_lines(previous: &[u32], current: &[u32], texts: &str, max_chars: Option<u32>) -> String {
+pub fn diff_lines(
+    previous: &[u32],
+    current: &[u32],
+    texts: &str,
+    max_chars: Option<u32>,
+) -> String {
     crate::api::changes_output(previous, current, texts, max_chars)
 }
 

@@ -403,3 +403,92 @@ proptest! {
         check_diff(&before, &after);
     }
 }
+
+// Re-reading one part (the core's half of an incremental read) -----------------------------------
+
+/// The lines of an anchored read of `node`, printed at `depth` (`depth_offset`), with the depth
+/// left of a whole read's `maxDepth`.
+fn part_lines(dom: &MemDom, node: NodeId, depth: usize) -> Vec<String> {
+    let options = TextTreeOptions {
+        keep_lines: true,
+        depth_offset: depth,
+        max_depth: allwright_ax::text::DEFAULT_MAX_DEPTH - depth,
+        ..TextTreeOptions::default()
+    };
+    generate_accessibility_tree(dom, Some(node), &options, &mut |node: NodeId| {
+        format!("ref_{}", node.0 + 1)
+    })
+    .map(|tree| tree.lines.into_iter().map(|line| line.text).collect())
+    .unwrap_or_default()
+}
+
+/// Whether a part may be re-read alone, by the content script's rule (tree/changed-parts.js):
+/// a container whose printed ancestors are containers too, and no overlay in the tree.
+fn re_readable(lines: &[TreeLine], position: usize) -> bool {
+    const CONTAINERS: &[&str] = &[
+        "main",
+        "region",
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "form",
+        "search",
+        "group",
+        "list",
+        "listitem",
+        "article",
+        "paragraph",
+        "generic",
+        "blockquote",
+        "document",
+        "feed",
+        "log",
+        "status",
+        "note",
+    ];
+    if lines.iter().any(|line| line.overlay) {
+        return false;
+    }
+    let mut depth = lines[position].depth;
+    if !CONTAINERS.contains(&lines[position].role) {
+        return false;
+    }
+    for line in lines[..position].iter().rev() {
+        if line.depth < depth {
+            if !CONTAINERS.contains(&line.role) {
+                return false;
+            }
+            depth = line.depth;
+        }
+    }
+    true
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Every part the content script may re-read alone prints, at its depth, exactly the lines
+    /// the whole tree prints for it.
+    #[test]
+    fn a_part_re_read_alone_prints_the_whole_trees_lines(
+        mutations in proptest::collection::vec(mutation(), 0..14),
+    ) {
+        let mut dom = page();
+        for mutation in &mutations {
+            apply(&mut dom, mutation);
+        }
+        let (lines, records) = read(&dom, Filter::All);
+        for position in 0..lines.len() {
+            if !re_readable(&lines, position) {
+                continue;
+            }
+            let depth = lines[position].depth;
+            let end = (position + 1..records.len())
+                .find(|&later| records[later].depth <= records[position].depth)
+                .unwrap_or(records.len());
+            let whole: Vec<String> = lines[position..end].iter().map(|line| line.text.clone()).collect();
+            prop_assert_eq!(part_lines(&dom, lines[position].node, depth), whole);
+        }
+    }
+}
