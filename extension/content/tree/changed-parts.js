@@ -125,7 +125,16 @@ const tracker = {
  * @param {MutationRecord[]} records
  */
 function noteMutations(records) {
+  if (tracker.unbounded) return;
   tracker.records += records.length;
+  // Past this many the next read is a whole one anyway: keep nothing more (a page that streams
+  // changes between two reads must not grow this module's memory).
+  if (tracker.records > MAX_RECORDS) {
+    tracker.unbounded = true;
+    tracker.owners.clear();
+    tracker.childListOwners.clear();
+    return;
+  }
   for (const record of records) {
     if (record.type === "characterData") {
       const parent = record.target.parentElement;
