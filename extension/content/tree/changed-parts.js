@@ -102,19 +102,59 @@ const UNBOUNDED_EVENTS = ["resize", "toggle", "animationstart", "animationend", 
 /** Interaction events that change `:hover`, `:focus` and the like without a mutation. */
 const INTERACTION_EVENTS = ["pointerover", "pointerout", "mouseover", "mouseout", "focusin", "focusout", "hashchange"];
 
+/**
+ * Elements kept without keeping them alive: the notes between two reads must not pin elements
+ * the page removed (a single-page app's old views), as the registry never does.
+ */
+class WeakElements {
+  constructor() {
+    /** @type {WeakSet<Element>} */
+    this.members = new WeakSet();
+    /** @type {WeakRef<Element>[]} */
+    this.references = [];
+  }
+
+  /** @param {Element} element */
+  add(element) {
+    if (this.members.has(element)) return;
+    this.members.add(element);
+    this.references.push(new WeakRef(element));
+  }
+
+  /** @param {Element} element */
+  has(element) {
+    return this.members.has(element);
+  }
+
+  clear() {
+    this.members = new WeakSet();
+    this.references = [];
+  }
+
+  /** The elements still alive. */
+  *[Symbol.iterator]() {
+    for (const reference of this.references) {
+      const element = reference.deref();
+      if (element !== undefined) yield element;
+    }
+  }
+}
+
 const tracker = {
   started: false,
-  /** @type {Set<Element>} Elements whose own state, attributes or children changed. */
-  owners: new Set(),
-  /** @type {Set<Element>} Of `owners`, those whose change was their children's. */
-  childListOwners: new Set(),
+  /** Elements whose own state, attributes or children changed. */
+  owners: new WeakElements(),
+  /** Of `owners`, those whose change was their children's. */
+  childListOwners: new WeakElements(),
   records: 0,
   unbounded: false,
   interaction: false,
-  /** @type {Map<Element, string>} Form controls and their state at the last read. */
-  controls: new Map(),
-  /** @type {Set<Element>} Custom elements not yet defined at the last read. */
-  undefinedElements: new Set(),
+  /** Form controls at the last read, and their state then (`controlStates`). */
+  controls: new WeakElements(),
+  /** @type {WeakMap<Element, string>} */
+  controlStates: new WeakMap(),
+  /** Custom elements not yet defined at the last read. */
+  undefinedElements: new WeakElements(),
   ruleCount: -1,
   /** @type {MutationObserver | null} */
   observer: null,
@@ -197,7 +237,10 @@ function controlState(control) {
  * @param {ParentNode} root
  */
 function recordControls(root) {
-  for (const control of root.querySelectorAll(FORM_CONTROLS)) tracker.controls.set(control, controlState(control));
+  for (const control of root.querySelectorAll(FORM_CONTROLS)) {
+    tracker.controls.add(control);
+    tracker.controlStates.set(control, controlState(control));
+  }
 }
 
 /** How many style rules the document's sheets hold (added rules change styles silently). */
@@ -250,7 +293,8 @@ export function markRead() {
   forgetChanges();
   tracker.controls.clear();
   recordControls(document);
-  tracker.undefinedElements = new Set(document.querySelectorAll(":not(:defined)"));
+  tracker.undefinedElements.clear();
+  for (const element of document.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
 }
 
 /**
@@ -260,12 +304,12 @@ export function markRead() {
  */
 export function markPartsRead(parts) {
   forgetChanges();
-  for (const control of tracker.controls.keys()) {
-    if (!control.isConnected) tracker.controls.delete(control);
-  }
-  for (const element of tracker.undefinedElements) {
-    if (!element.isConnected) tracker.undefinedElements.delete(element);
-  }
+  const controls = [...tracker.controls].filter((control) => control.isConnected);
+  const undefinedElements = [...tracker.undefinedElements].filter((element) => element.isConnected);
+  tracker.controls.clear();
+  tracker.undefinedElements.clear();
+  for (const control of controls) tracker.controls.add(control);
+  for (const element of undefinedElements) tracker.undefinedElements.add(element);
   for (const part of parts) {
     recordControls(part.element);
     for (const element of part.element.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
@@ -310,8 +354,8 @@ export function changedParts(snapshot) {
   if (document.querySelector("[aria-owns]") !== null) return null;
   const owners = new Set(tracker.owners);
   // Controls added since come with a mutation; those already there may change without one.
-  for (const [control, state] of tracker.controls) {
-    if (control.isConnected && controlState(control) !== state) owners.add(control);
+  for (const control of tracker.controls) {
+    if (control.isConnected && controlState(control) !== tracker.controlStates.get(control)) owners.add(control);
   }
   /** @type {Element[]} */
   const containers = [];
