@@ -38,9 +38,9 @@ export function rememberChanges(refs) {
     rememberRead(refs);
     return;
   }
-  const updated = new Map(recentReads[0]);
-  for (const ref of refs) updated.set(ref.number, ref);
-  recentReads = [updated, ...recentReads.slice(1)];
+  // In place: the newest read's map is this module's own, and copying it (thousands of refs)
+  // would cost every read since a snapshot more than the read itself.
+  for (const ref of refs) recentReads[0].set(ref.number, ref);
 }
 
 /**
