@@ -158,6 +158,8 @@ const tracker = {
   controlStates: new WeakMap(),
   /** Custom elements not yet defined at the last read. */
   undefinedElements: new WeakElements(),
+  /** @type {Map<string, WeakRef<Element>[]>} ID -> the elements that named it at the last read. */
+  referrers: new Map(),
   ruleCount: -1,
   /** @type {MutationObserver | null} */
   observer: null,
@@ -298,6 +300,8 @@ export function markRead() {
   recordControls(document);
   tracker.undefinedElements.clear();
   for (const element of document.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
+  tracker.referrers.clear();
+  indexReferrers(document);
 }
 
 /**
@@ -313,7 +317,26 @@ export function markPartsRead(parts) {
   tracker.undefinedElements.clear();
   for (const control of controls) tracker.controls.add(control);
   for (const element of undefinedElements) tracker.undefinedElements.add(element);
+  // The parts' referrers are indexed again as they are now.
+  for (const [id, referrers] of tracker.referrers) {
+    const kept = referrers.filter((reference) => {
+      const referrer = reference.deref();
+      return referrer !== undefined && referrer.isConnected && !parts.some((part) => part.element.contains(referrer));
+    });
+    if (kept.length === 0) tracker.referrers.delete(id);
+    else tracker.referrers.set(id, kept);
+  }
   for (const part of parts) {
+    const container = part.element;
+    if (container.matches(REFERENCE_SELECTOR)) {
+      // The container names IDs itself: querySelectorAll below finds its descendants only.
+      for (const id of namedIds(container)) {
+        const referrers = tracker.referrers.get(id) ?? [];
+        referrers.push(new WeakRef(container));
+        tracker.referrers.set(id, referrers);
+      }
+    }
+    indexReferrers(container);
     recordControls(part.element);
     for (const element of part.element.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
   }
@@ -432,28 +455,59 @@ function containerOf(start, snapshot) {
 }
 
 /**
+ * The IDs each element names through REFERENCE_ATTRIBUTES.
+ * @param {Element} referrer
+ * @returns {string[]}
+ */
+function namedIds(referrer) {
+  const ids = [];
+  for (const name of REFERENCE_ATTRIBUTES) {
+    const value = referrer.getAttribute(name);
+    if (value === null) continue;
+    for (const id of value.split(/\s+/)) if (id !== "") ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Indexes the elements of `root` that name IDs: ID -> who names it (as WeakRefs: the index must
+ * not pin removed elements).
+ * @param {ParentNode} root
+ */
+function indexReferrers(root) {
+  for (const referrer of root.querySelectorAll(REFERENCE_SELECTOR)) {
+    for (const id of namedIds(referrer)) {
+      let referrers = tracker.referrers.get(id);
+      if (referrers === undefined) {
+        referrers = [];
+        tracker.referrers.set(id, referrers);
+      }
+      referrers.push(new WeakRef(referrer));
+    }
+  }
+}
+
+/**
  * Whether no ID reference crosses the edge of the containers: nothing inside names an element
- * outside, and nothing outside names an element inside.
+ * outside, and nothing outside names an element inside. Inside, the containers are read now;
+ * outside, the index of the last read is still right, since an element outside that changed
+ * would be inside a container of this read.
  * @param {Element[]} containers
  */
 function referencesStayInside(containers) {
-  const only = containers.length === 1 ? containers[0] : null;
-  const inside = (/** @type {Element} */ element) =>
-    only !== null
-      ? only.contains(element)
-        ? only
-        : undefined
-      : containers.find((container) => container.contains(element));
-  for (const referrer of document.querySelectorAll(REFERENCE_SELECTOR)) {
-    const home = inside(referrer);
-    for (const name of REFERENCE_ATTRIBUTES) {
-      const value = referrer.getAttribute(name);
-      if (value === null) continue;
-      for (const id of value.split(/\s+/)) {
-        if (id === "") continue;
+  const home = (/** @type {Element} */ element) => containers.find((container) => container.contains(element));
+  for (const container of containers) {
+    for (const referrer of [container, ...container.querySelectorAll(REFERENCE_SELECTOR)]) {
+      for (const id of namedIds(referrer)) {
         const target = document.getElementById(id);
-        if (target === null) continue;
-        if (inside(target) !== home) return false;
+        if (target !== null && !container.contains(target)) return false;
+      }
+    }
+    for (const named of [container, ...container.querySelectorAll("[id]")]) {
+      for (const reference of tracker.referrers.get(named.id) ?? []) {
+        const referrer = reference.deref();
+        if (referrer === undefined || !referrer.isConnected || home(referrer) !== undefined) continue;
+        return false;
       }
     }
   }
