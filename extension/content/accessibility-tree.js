@@ -37,7 +37,7 @@ import {
   readKeyOf,
   snapshotToCompare,
 } from "./tree/snapshots.js";
-import { changedParts, markRead, watchChanges } from "./tree/changed-parts.js";
+import { changedParts, markPartsRead, markRead, watchChanges } from "./tree/changed-parts.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
@@ -172,11 +172,14 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
   const positionOf = linePositions(previous);
   const parts = changedParts({ records: previous, texts: previousTexts, positionOf });
   if (parts === null) return null;
+  if (parts.length === 0) return nothingChanged(core, args, readKey, previous, previousTexts);
   const maxDepth = args.maxDepth ?? 15;
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
   const firstCounter = Math.max(refCounter(), floor);
-  let records = Array.from(previous);
-  let texts = previousTexts.slice();
+  /** @type {Uint32Array[]} The records after the last part, then each part, backwards. */
+  const pieces = [];
+  let after = previous.length;
+  const texts = previousTexts.slice();
   /** @type {ReturnType<typeof printedRefsOf>} */
   const refs = [];
   // From the last part to the first, so that each part's positions are still the snapshot's.
@@ -226,16 +229,23 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
     const partTexts = body === "" ? [] : body.split("\n");
     if (body.startsWith("[open overlays]") || partTexts.length !== envelope.lineCount) return null;
     refs.push(...printedRefsOf(envelope));
-    const partRecords = Array.from(lineRecords.subarray(0, envelope.lineCount * LINE_RECORD_WIDTH));
-    records.splice(part.start * LINE_RECORD_WIDTH, (part.end - part.start) * LINE_RECORD_WIDTH, ...partRecords);
+    pieces.push(previous.subarray(part.end * LINE_RECORD_WIDTH, after));
+    pieces.push(lineRecords.subarray(0, envelope.lineCount * LINE_RECORD_WIDTH));
+    after = part.start * LINE_RECORD_WIDTH;
     texts.splice(part.start, part.end - part.start, ...partTexts);
   }
-  const current = Uint32Array.from(records);
+  pieces.push(previous.subarray(0, after));
+  const current = new Uint32Array(pieces.reduce((length, piece) => length + piece.length, 0));
+  let offset = 0;
+  for (const piece of pieces.reverse()) {
+    current.set(piece, offset);
+    offset += piece.length;
+  }
   const { envelope, body } = splitOutput(
     runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
   );
   if (envelope.full !== undefined) return null;
-  markRead();
+  markPartsRead(parts);
   rememberChanges(refs);
   const refIssue = { document: documentToken(), first: firstCounter + 1, last: refCounter() };
   const snapshotId = keepSnapshot(readKey, current, texts.length, texts);
@@ -245,6 +255,31 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
     incremental: true,
     ...(snapshotId === undefined ? {} : { snapshotId }),
     refIssue,
+  };
+}
+
+/**
+ * A read since the newest snapshot when nothing changed: the core's answer for no lines (the
+ * fields of an unchanged read), and a new snapshot with the same lines.
+ * @param {import("./tree/core-loading.js").AxCore} core
+ * @param {TreeArguments} args
+ * @param {string} readKey
+ * @param {Uint32Array} previous
+ * @param {string[]} previousTexts
+ */
+function nothingChanged(core, args, readKey, previous, previousTexts) {
+  const none = new Uint32Array(0);
+  const { envelope, body } = splitOutput(runCore(() => core.diffLines(none, none, "", args.maxChars)));
+  if (envelope.result?.unchanged !== true) return null;
+  markPartsRead([]);
+  const counter = refCounter();
+  const snapshotId = keepSnapshot(readKey, previous, previousTexts.length, previousTexts);
+  return {
+    tree: body,
+    ...envelope.result,
+    incremental: true,
+    ...(snapshotId === undefined ? {} : { snapshotId }),
+    refIssue: { document: documentToken(), first: counter + 1, last: counter },
   };
 }
 

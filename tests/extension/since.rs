@@ -302,6 +302,47 @@ pub async fn random_mutations_are_all_reported(session: &Session) {
     eprintln!(
         "{browser}: {compared} of {ROUNDS} random rounds answered with the changes only, {incremental} of them re-reading only the changed parts"
     );
+    // A chain: each read since the one before, with changes in between, and nothing else read.
+    // Re-reading only the changed parts keeps its own state (the snapshot's lines, the form
+    // controls, the ID referrers) from read to read; at the end, the last snapshot is compared
+    // with the whole page: nothing may differ.
+    let mut id = snapshot_of(
+        &session.ok("get_accessibility_tree", json!({})).await,
+        browser,
+    );
+    let mut chained = 0;
+    for seed in 100..110u32 {
+        session
+            .evaluate(&format!("window.mutateRandomly({seed}, 2)"))
+            .await;
+        let changes = session
+            .ok("get_accessibility_tree", json!({"since": id}))
+            .await;
+        if changes["incremental"] == json!(true) {
+            chained += 1;
+        }
+        id = snapshot_of(&changes, browser);
+    }
+    // Any other read makes that snapshot no longer the newest, so the next read since it
+    // compares it with the whole page.
+    session
+        .ok("get_accessibility_tree", json!({"filter": "interactive"}))
+        .await;
+    let check = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    assert!(check.get("incremental").is_none(), "{browser}: {check}");
+    assert_eq!(
+        check["unchanged"],
+        json!(true),
+        "{browser}: after {chained} chained reads of the changed parts, the whole page differs:\n{}",
+        tree_of(&check)
+    );
+    eprintln!("{browser}: a chain of 10 reads, {chained} of them re-reading only the changed parts, equals the whole page");
+    assert!(
+        chained >= 3,
+        "{browser}: only {chained} chained reads re-read only the changed parts"
+    );
     assert!(
         compared >= ROUNDS / 2,
         "{browser}: only {compared} reads were diffs"

@@ -122,13 +122,17 @@ export function snapshotToCompare(since, readKey, page) {
  * @returns {(node: Node) => number | undefined}
  */
 export function linePositions(lines) {
-  /** @type {Map<number, number>} */
-  const positions = new Map();
-  for (let position = 0; position * LINE_RECORD_WIDTH < lines.length; position += 1) {
-    positions.set(lines[position * LINE_RECORD_WIDTH], position);
-  }
+  /** @type {Map<number, number> | null} Built on the first question: a read where nothing changed asks none. */
+  let positions = null;
   return (node) => {
     const identity = identities.get(node);
-    return identity === undefined ? undefined : positions.get(identity);
+    if (identity === undefined) return undefined;
+    if (positions === null) {
+      positions = new Map();
+      for (let position = 0; position * LINE_RECORD_WIDTH < lines.length; position += 1) {
+        positions.set(lines[position * LINE_RECORD_WIDTH], position);
+      }
+    }
+    return positions.get(identity);
   };
 }
