@@ -69,7 +69,19 @@ export async function getAccessibilityTree({ tabId, frameId = 0, ...treeArgument
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   await refuseRefOfOtherFrame(tab.id, frameId, treeArguments.ref_id, "get_accessibility_tree");
   const result = await readFrameTree(tab.id, frameId, treeArguments);
+  if (result.full === false) return onlyChanges(result);
   return withReadCoverage(tab.id, frameId, { tabId, frameId, ...treeArguments }, result);
+}
+
+/**
+ * A read since a snapshot that shows only what changed (docs/protocol.md, "Reads since a
+ * snapshot") is no page of a thread read: it is not recorded for coverage and carries none.
+ * @param {Record<string, unknown>} result
+ */
+function onlyChanges(result) {
+  const visible = { ...result };
+  delete visible.contentFingerprint;
+  return visible;
 }
 
 /** `iframe_read`: get_accessibility_tree of one frame, whose id the result repeats. */
@@ -78,6 +90,7 @@ export async function iframeRead({ tabId, frameId, ...treeArguments }) {
   await requireFrame(tab.id, frameId);
   await refuseRefOfOtherFrame(tab.id, frameId, treeArguments.ref_id, "get_accessibility_tree");
   const result = await readFrameTree(tab.id, frameId, treeArguments);
+  if (result.full === false) return { ...onlyChanges(result), frameId };
   const covered = await withReadCoverage(tab.id, frameId, { tabId, frameId, ...treeArguments }, result);
   // iframe_read always names its frame, frame 0 included: its continuation must too.
   const continuationArgs =

@@ -28,34 +28,57 @@ import {
 } from "./tree/registry.js";
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
-import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js";
+import { printedRef, printedRefsOf, rememberChanges, rememberRead } from "./tree/printed-refs.js";
+import {
+  identitiesOf,
+  keepSnapshot,
+  LINE_RECORD_WIDTH,
+  linePositions,
+  readKeyOf,
+  snapshotToCompare,
+} from "./tree/snapshots.js";
+import { changedParts, markPartsRead, markRead, watchChanges } from "./tree/changed-parts.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
 
 /**
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
- *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[]}} TreeArguments
- *   validated by the background (tool contract); an absent filter or maxDepth takes the core's
- *   default (direct callers: tests, benchmarks). `refFloor` is the highest ref number the tab
- *   handed out in any frame, and `childFrames` this frame's children (docs/protocol.md, "Frames").
+ *   ref_id?: string, page?: number, since?: string, refFloor?: number, childFrames?: ChildFrame[]}}
+ *   TreeArguments validated by the background (tool contract); an absent filter or maxDepth takes
+ *   the core's default (direct callers: tests, benchmarks). `refFloor` is the highest ref number
+ *   the tab handed out in any frame, and `childFrames` this frame's children (docs/protocol.md,
+ *   "Frames"). `since` is a snapshotId of an earlier read (docs/protocol.md, "Reads since a
+ *   snapshot").
  */
 
 /**
  * The `get_accessibility_tree` result of docs/protocol.md. The arguments passed the background's
  * validation (extension/background/validate.js) and carry its defaults.
  * @param {TreeArguments} args
+ * @param {{keepSnapshot?: boolean}} [options] the action tools' own reads (describeElement) keep
+ *   no snapshot: the agent never sees their ids, and they would push its snapshots out
  */
-async function generateAccessibilityTree(args) {
+async function generateAccessibilityTree(args, options = {}) {
   const { filter, maxDepth } = args;
+  const withSnapshot = options.keepSnapshot !== false;
+  const readKey = readKeyOf(args);
+  const compared =
+    args.since === undefined || args.since === null ? null : snapshotToCompare(args.since, readKey, args.page ?? 1);
   const refId = args.ref_id ?? undefined;
 
   const core = await loadCore();
   // From the sweep to the registration below, everything is synchronous: no other build can
   // interleave and hand out the same numbers.
   sweep();
+  if (withSnapshot) watchChanges();
+  if (compared !== null && "lines" in compared && compared.texts !== null) {
+    const changes = readChangedParts(core, args, readKey, compared.lines, compared.texts);
+    if (changes !== null) return changes;
+  }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
+  if (withSnapshot) markRead();
   const facts = gatherFacts({
     anchor,
     withRefs: true,
@@ -68,6 +91,8 @@ async function generateAccessibilityTree(args) {
   // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
   const counter = Math.max(refCounter(), floor);
+  // The core writes the records of the tree's lines here: at most one line per gathered node.
+  const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
   const output = runCore(() =>
     core.buildTextTree(
       ...factArguments(facts),
@@ -82,6 +107,9 @@ async function generateAccessibilityTree(args) {
       document.URL,
       document.title,
       frameIdPairs(facts.nodeList, args.childFrames ?? []),
+      withSnapshot ? identitiesOf(facts.nodeList) : new Uint32Array(0),
+      compared !== null && "lines" in compared ? compared.lines : undefined,
+      lineRecords,
     ),
   );
   /** @type {{envelope: any, body: string}} */
@@ -96,11 +124,163 @@ async function generateAccessibilityTree(args) {
   }
   const { envelope, body } = split;
   registerNewRefs(facts.nodeList, envelope.newRefs, counter);
-  rememberRead(printedRefsOf(envelope));
+  const onlyChanges = envelope.result.full === false;
+  if (onlyChanges) rememberChanges(printedRefsOf(envelope));
+  else rememberRead(printedRefsOf(envelope));
   // For the background's bookkeeping of which frame and document printed which numbers; it
   // takes this field out before the agent sees the result.
   const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
-  return { tree: body, ...envelope.result, refIssue };
+  if (withSnapshot) pageHasShadowRoots = facts.shadowRootCount > 0;
+  // The printed lines, kept for a later read of only the changed parts, when this read printed
+  // every line uncut and nothing else (no overlay banner: the counts then differ).
+  const result = envelope.result;
+  const everyLine = !onlyChanges && result.pageCount === 1 && result.autoDegraded === false;
+  const texts = everyLine ? (body === "" ? [] : body.split("\n")) : null;
+  const snapshotId = withSnapshot ? keepSnapshot(readKey, lineRecords, envelope.lineCount, texts) : undefined;
+  /** @type {Record<string, unknown>} */
+  const sinceFields =
+    compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {};
+  return {
+    tree: body,
+    ...envelope.result,
+    ...sinceFields,
+    ...(snapshotId === undefined ? {} : { snapshotId }),
+    refIssue,
+  };
+}
+
+/** Whether the last whole read found open shadow roots, whose mutations are not observed. */
+let pageHasShadowRoots = true;
+
+/**
+ * A read since the newest snapshot that re-reads only the parts that changed
+ * (tree/changed-parts.js) and puts their lines into the snapshot's; null when it cannot, and the
+ * whole read is then made as usual. Synchronous, like the whole read (see the caller).
+ * @param {import("./tree/core-loading.js").AxCore} core
+ * @param {TreeArguments} args
+ * @param {string} readKey
+ * @param {Uint32Array} previous the snapshot's records
+ * @param {string[]} previousTexts its printed lines
+ * @returns {Record<string, unknown> | null}
+ */
+function readChangedParts(core, args, readKey, previous, previousTexts) {
+  if ((args.filter ?? "all") !== "all" || (args.ref_id ?? undefined) !== undefined || pageHasShadowRoots) return null;
+  // Lines under the overlays banner are printed apart from their place in the page.
+  for (let position = 1; position < previous.length; position += LINE_RECORD_WIDTH) {
+    if (previous[position] >>> 31 !== 0) return null;
+  }
+  const positionOf = linePositions(previous);
+  const parts = changedParts({ records: previous, texts: previousTexts, positionOf });
+  if (parts === null) return null;
+  if (parts.length === 0) return nothingChanged(core, args, readKey, previous, previousTexts);
+  const maxDepth = args.maxDepth ?? 15;
+  const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
+  const firstCounter = Math.max(refCounter(), floor);
+  /** @type {Uint32Array[]} The records after the last part, then each part, backwards. */
+  const pieces = [];
+  let after = previous.length;
+  const texts = previousTexts.slice();
+  /** @type {ReturnType<typeof printedRefsOf>} */
+  const refs = [];
+  // From the last part to the first, so that each part's positions are still the snapshot's.
+  for (const part of [...parts].reverse()) {
+    if (maxDepth - part.depth < 1) return null;
+    const facts = gatherFacts({
+      anchor: part.element,
+      scope: part.element,
+      withRefs: true,
+      withAriaRefs: false,
+      measureBoxes: false,
+      readPointerEvents: false,
+    });
+    if (facts.anchorIndex < 0 || facts.shadowRootCount > 0) return null;
+    const counter = Math.max(refCounter(), floor);
+    const lineRecords = new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH);
+    let split;
+    try {
+      split = splitOutput(
+        runCore(() =>
+          core.buildTextTree(
+            ...factArguments(facts),
+            "all",
+            maxDepth - part.depth,
+            undefined,
+            facts.anchorIndex,
+            undefined,
+            1,
+            facts.knownRefs,
+            counter,
+            document.URL,
+            document.title,
+            frameIdPairs(facts.nodeList, args.childFrames ?? []),
+            identitiesOf(facts.nodeList),
+            undefined,
+            lineRecords,
+            part.depth,
+          ),
+        ),
+      );
+    } catch {
+      // The part is hidden now, or the core refused it: a whole read says what happened.
+      return null;
+    }
+    const { envelope, body } = split;
+    registerNewRefs(facts.nodeList, envelope.newRefs, counter);
+    const partTexts = body === "" ? [] : body.split("\n");
+    if (body.startsWith("[open overlays]") || partTexts.length !== envelope.lineCount) return null;
+    refs.push(...printedRefsOf(envelope));
+    pieces.push(previous.subarray(part.end * LINE_RECORD_WIDTH, after));
+    pieces.push(lineRecords.subarray(0, envelope.lineCount * LINE_RECORD_WIDTH));
+    after = part.start * LINE_RECORD_WIDTH;
+    texts.splice(part.start, part.end - part.start, ...partTexts);
+  }
+  pieces.push(previous.subarray(0, after));
+  const current = new Uint32Array(pieces.reduce((length, piece) => length + piece.length, 0));
+  let offset = 0;
+  for (const piece of pieces.reverse()) {
+    current.set(piece, offset);
+    offset += piece.length;
+  }
+  const { envelope, body } = splitOutput(
+    runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
+  );
+  if (envelope.full !== undefined) return null;
+  markPartsRead(parts);
+  rememberChanges(refs);
+  const refIssue = { document: documentToken(), first: firstCounter + 1, last: refCounter() };
+  const snapshotId = keepSnapshot(readKey, current, texts.length, texts);
+  return {
+    tree: body,
+    ...envelope.result,
+    incremental: true,
+    ...(snapshotId === undefined ? {} : { snapshotId }),
+    refIssue,
+  };
+}
+
+/**
+ * A read since the newest snapshot when nothing changed: the core's answer for no lines (the
+ * fields of an unchanged read), and a new snapshot with the same lines.
+ * @param {import("./tree/core-loading.js").AxCore} core
+ * @param {TreeArguments} args
+ * @param {string} readKey
+ * @param {Uint32Array} previous
+ * @param {string[]} previousTexts
+ */
+function nothingChanged(core, args, readKey, previous, previousTexts) {
+  const none = new Uint32Array(0);
+  const { envelope, body } = splitOutput(runCore(() => core.diffLines(none, none, "", args.maxChars)));
+  if (envelope.result?.unchanged !== true) return null;
+  markPartsRead([]);
+  const counter = refCounter();
+  const snapshotId = keepSnapshot(readKey, previous, previousTexts.length, previousTexts);
+  return {
+    tree: body,
+    ...envelope.result,
+    incremental: true,
+    ...(snapshotId === undefined ? {} : { snapshotId }),
+    refIssue: { document: documentToken(), first: counter + 1, last: counter },
+  };
 }
 
 /**
@@ -165,7 +345,10 @@ async function describeElement(element) {
   let printed = printedRef(number);
   if (printed === undefined) {
     try {
-      await generateAccessibilityTree({ filter: "all", ref_id: `ref_${number}`, maxDepth: 1, maxChars: 4000 });
+      await generateAccessibilityTree(
+        { filter: "all", ref_id: `ref_${number}`, maxDepth: 1, maxChars: 4000 },
+        { keepSnapshot: false },
+      );
     } catch {
       // The tree no longer shows the element (hidden since it was read): the action still
       // runs on it, and its report just has no role or name to give.
@@ -196,7 +379,7 @@ if (globalThis.allwrightAx === undefined) {
   installRegistry();
   Object.defineProperty(globalThis, "allwrightAx", {
     value: Object.freeze({
-      generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
+      generateAccessibilityTree: withToolErrors((args) => generateAccessibilityTree(args)),
       snapshotDocument: withToolErrors(snapshotDocument),
       resolveRef,
       describeElement: withToolErrors(describeElement),

@@ -159,6 +159,19 @@ const TREE_PAGE: Argument = Argument {
         "1-based page of a tree that did not fit; prefer passing continuationArgs exactly.",
 };
 
+/// `since` of the tree reads (docs/protocol.md, "Reads since a snapshot").
+const TREE_SINCE: Argument = Argument {
+    name: "since",
+    kind: ArgumentKind::Text {
+        min_chars: 1,
+        max_chars: 100,
+    },
+    required: false,
+    default: None,
+    example: Some(Literal::Text("snapshot-0123456789ab-3")),
+    description: "The snapshotId of an earlier read of the same frame with the same filter, maxDepth and ref_id: return only what changed since then (`full: false`; `unchanged: true` when nothing did). The whole tree comes back instead, with `full: true` and `fullReason`, when the page is another document, the snapshot is unknown, the arguments differ, or the changes are at least half as long as the whole tree.",
+};
+
 /// `frameId` of the iframe tools, which always name their frame.
 const IFRAME_FRAME_ID: Argument = Argument {
     name: "frameId",
@@ -182,7 +195,8 @@ pub const TOOLS: &[ToolDefinition] = &[
         description: "Reads the current page as a compact accessibility tree, one line per element:\n\
 `role \"accessible name\" [ref_N] href=\"...\" type=\"...\" placeholder=\"...\" value=\"...\"`, indented one space per level.\n\
 Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
-Returns {tree, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage, url, title}.\n\
+Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage?, url, title}; with `since` also {full, fullReason?, unchanged?, changedBlocks?, removedRefs?}.\n\
+After an action, re-read cheaply with `since` = the last result's snapshotId: the tree then holds only `[changed]` blocks (each changed or added part printed whole) under `[unchanged context]` lines (its ancestors, and the sibling an added part follows); `removedRefs` left the tree; every other ref of that snapshot is unchanged and still valid. `full: true` means the whole tree was returned instead (`fullReason` says why).\n\
 When to call it again:\n\
 - truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\
 - to read a whole conversation (mail thread, chat, comments): pass `ref_id` = `conversationRootRefId` and follow `continuationArgs` page by page until `coverage.complete` is true; document-root, repeated, skipped or other-ref pages do not count. `allMessagesExpanded: false` means some messages are collapsed: click \"Expand all\" first.\n\
@@ -196,6 +210,7 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
             TREE_MAX_CHARS,
             optional_target("Read only the subtree of this element (a ref_N from an earlier tree), for example one message of a thread."),
             TREE_PAGE,
+            TREE_SINCE,
             Argument {
                 name: "frameId",
                 kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_FRAME_ID },
@@ -231,7 +246,7 @@ Common errors: no_tab (call navigate first), not_connected (no browser with the 
         title: "Read an iframe",
         description: "Reads one iframe's document as an accessibility tree, with the same arguments and result as get_accessibility_tree, cross-origin frames included. get_accessibility_tree does not enter iframes: an iframe's line shows `frameId=N` when its frame is known; get_frames lists them all.\n\
 The refs it prints belong to that frame: act on them with iframe_click and iframe_type (or any action tool with the same frameId). A ref of one frame is refused in another (ref_in_other_frame).\n\
-Returns {tree, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title, frameId}.\n\
+Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title, frameId}; `since` (a snapshotId of an earlier read of this frame) returns only what changed, as for get_accessibility_tree.\n\
 Common errors: frame_not_found (no frame has this id: `suggestions` lists the tab's frames), ref_not_found (use one of `suggestions`), page_blocked (the frame stopped answering, most likely behind a dialog), no_tab (call navigate first).",
         arguments: &[
             IFRAME_FRAME_ID,
@@ -240,6 +255,7 @@ Common errors: frame_not_found (no frame has this id: `suggestions` lists the ta
             TREE_MAX_CHARS,
             optional_target("Read only the subtree of this element of the frame (a ref_N from an earlier read of the same frame)."),
             TREE_PAGE,
+            TREE_SINCE,
             TAB_ID,
         ],
         rules: &[],

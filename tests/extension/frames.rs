@@ -29,7 +29,7 @@ async fn frames(session: &Session) -> Vec<Value> {
 }
 
 /// The one frame of get_frames whose URL contains `piece`.
-async fn frame_with(session: &Session, piece: &str) -> Value {
+pub(crate) async fn frame_with(session: &Session, piece: &str) -> Value {
     frame_where(session, piece, |url| url.contains(piece)).await
 }
 

@@ -16,6 +16,7 @@ mod panel;
 mod registry;
 mod screenshot;
 mod shadow_dev;
+mod since;
 mod support;
 mod surface;
 mod thread_coverage;
@@ -162,6 +163,26 @@ async fn chromium_thread_coverage() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_thread_coverage() {
     run(Browser::Firefox, SessionOptions::default(), THREAD_COVERAGE).await;
+}
+
+const SINCE: &[(&str, Check)] = checks![
+    since::nothing_changed_is_unchanged,
+    since::a_changed_subtree_is_printed_under_its_context,
+    since::removed_refs_are_listed,
+    since::the_whole_tree_when_arguments_differ_or_changes_are_not_shorter,
+    since::a_new_document_is_read_whole,
+    since::random_mutations_are_all_reported,
+    since::a_frame_has_its_own_snapshots,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_since() {
+    run(Browser::Chromium, SessionOptions::default(), SINCE).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_since() {
+    run(Browser::Firefox, SessionOptions::default(), SINCE).await;
 }
 
 const FRAMES: &[(&str, Check)] = checks![

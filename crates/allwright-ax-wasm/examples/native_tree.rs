@@ -50,6 +50,9 @@ fn try_main() -> Result<String, String> {
                 url: "",
                 title: "",
                 frame_ids: &[],
+                identities: &[],
+                previous_lines: None,
+                depth_offset: 0,
             },
         ),
         format => snapshot_document_output(

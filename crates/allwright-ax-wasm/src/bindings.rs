@@ -8,7 +8,8 @@ use allwright_ax::text::DEFAULT_MAX_DEPTH;
 use allwright_ax::{Filter, NodeId, PseudoElement};
 
 use crate::api::{
-    snapshot_document_output, text_tree_output, AiRefs, SnapshotRequest, TextTreeRequest, ToolError,
+    snapshot_document_output, text_tree_output_into, AiRefs, SnapshotRequest, TextTreeRequest,
+    ToolError,
 };
 use crate::facts::{FactDom, Facts, PseudoContentSource, FACTS_VERSION};
 
@@ -74,6 +75,10 @@ pub fn build_text_tree(
     url: &str,
     title: &str,
     frame_ids: &[f64],
+    identities: &[u32],
+    previous_lines: Option<Vec<u32>>,
+    line_records: &mut [u32],
+    depth_offset: u32,
 ) -> String {
     let facts = Facts {
         strings,
@@ -103,8 +108,23 @@ pub fn build_text_tree(
         url,
         title,
         frame_ids,
+        identities,
+        previous_lines: previous_lines.as_deref(),
+        depth_offset,
     };
-    text_tree_output(&dom, &request)
+    text_tree_output_into(&dom, &request, line_records)
+}
+
+/// The changes between a snapshot and lines the content script put together from it and the
+/// parts it re-read. See `api::changes_output`.
+#[wasm_bindgen(js_name = diffLines)]
+pub fn diff_lines(
+    previous: &[u32],
+    current: &[u32],
+    texts: &str,
+    max_chars: Option<u32>,
+) -> String {
+    crate::api::changes_output(previous, current, texts, max_chars)
 }
 
 /// `snapshot_document` over one frame's facts. See `api::snapshot_document_output`.

@@ -198,6 +198,9 @@ fn request<'a>(filter: &'a str) -> TextTreeRequest<'a> {
         url: "u",
         title: "t",
         frame_ids: &[],
+        identities: &[],
+        previous_lines: None,
+        depth_offset: 0,
     }
 }
 

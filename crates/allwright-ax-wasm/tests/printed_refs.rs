@@ -43,6 +43,9 @@ fn request(max_chars: Option<u32>, page: u32) -> TextTreeRequest<'static> {
         url: "https://example.com/",
         title: "Refs",
         frame_ids: &[],
+        identities: &[],
+        previous_lines: None,
+        depth_offset: 0,
     }
 }
 

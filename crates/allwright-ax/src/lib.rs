@@ -26,6 +26,7 @@ pub mod snapshot;
 pub mod state;
 pub mod text;
 pub mod tree;
+pub mod tree_diff;
 pub mod value;
 
 #[cfg(feature = "memdom")]
@@ -41,7 +42,9 @@ pub use dom::{
 pub use name::{AccessibleName, NameSource};
 
 pub use snapshot::{write_snapshot, Format, SnapshotDocument};
-pub use text::{ContinuationArgs, Filter, PrintedRef, TextTree, TextTreeError, TextTreeOptions};
+pub use text::{
+    ContinuationArgs, Filter, PrintedRef, TextTree, TextTreeError, TextTreeOptions, TreeLine,
+};
 pub use tree::{build_tree, AxNode, AxRole, AxTree, BuildOptions};
 pub use value::Value;
 

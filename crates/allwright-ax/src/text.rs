@@ -80,6 +80,14 @@ pub struct TextTreeOptions {
     /// reader can read that frame (docs/protocol.md, "Frames"). Empty: no line prints one.
     /// Frame ids are the browser's: Firefox's exceed 32 bits.
     pub frame_ids: Vec<(NodeId, u64)>,
+    /// Keep every line of the whole tree, unpaged and written in full, in [`TextTree::lines`]:
+    /// the record of a snapshot that a later read compares against (`tree_diff.rs`).
+    pub keep_lines: bool,
+    /// Indentation added to every line: an anchored read of an element whose line sits at this
+    /// depth in the whole tree then prints its lines exactly as the whole tree does (reads since
+    /// a snapshot re-read only the parts that changed; docs/protocol.md). `max_depth` still
+    /// counts from the anchor.
+    pub depth_offset: usize,
 }
 
 impl Default for TextTreeOptions {
@@ -91,6 +99,8 @@ impl Default for TextTreeOptions {
             anchor_ref: None,
             page: 1,
             frame_ids: Vec::new(),
+            keep_lines: false,
+            depth_offset: 0,
         }
     }
 }
@@ -141,7 +151,34 @@ pub struct TextTree {
     /// The conversation root, expansion evidence and content fingerprint of the read
     /// (conversation.rs); filled in by `generate_accessibility_tree`.
     pub read_facts: crate::conversation::ReadFacts,
+    /// Every line of the whole tree (all pages), written without a `maxChars` cut, when
+    /// [`TextTreeOptions::keep_lines`] asked for them; empty otherwise.
+    pub lines: Vec<TreeLine>,
 }
+
+/// One line of the whole tree as a later comparison needs it (`tree_diff.rs`): which node it
+/// stands for, where it sits, and its text exactly as a read without `maxChars` prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeLine {
+    /// The DOM node of the line (a text run's first text node).
+    pub node: NodeId,
+    /// Its indentation: the number of shown ancestors.
+    pub depth: usize,
+    /// Whether it is printed under the `[open overlays]` banner rather than in the page tree.
+    pub overlay: bool,
+    /// The line as printed, indentation included.
+    pub text: String,
+    /// The N of the `ref_N` it prints, if it prints one.
+    pub reference: Option<u32>,
+    /// The role as printed.
+    pub role: &'static str,
+    /// The name as printed (unescaped), empty when the line shows none.
+    pub name: String,
+}
+
+/// The banner line above the open overlays: a later comparison (`tree_diff.rs`) prints it as
+/// the context of a change among them.
+pub const OVERLAYS_BANNER_LINE: &str = OVERLAYS_BANNER;
 
 /// Why a text tree could not be produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,6 +238,7 @@ pub fn render_text_tree(
             cut_by_depth += renderer.render(overlay, false, &mut lines);
         }
     }
+    let overlay_lines_end = lines.len();
     // The document root has no line of its own: its children start at depth 0. An anchor does
     // have its line.
     let skip_root = tree
@@ -208,7 +246,14 @@ pub fn render_text_tree(
         .is_some_and(|node| node.role == AxRole::Document);
     cut_by_depth += renderer.render(root, skip_root, &mut lines);
 
-    let pages = paginate(&lines, options.max_chars);
+    // Every line written in full, once: the page when there is no maxChars, and the kept lines.
+    let written: Option<Vec<String>> = (options.keep_lines || options.max_chars.is_none())
+        .then(|| lines.iter().map(|line| line.write(None, true).0).collect());
+    let pages = paginate(&lines, options.max_chars, written.as_deref());
+    let kept_lines = match written {
+        Some(written) if options.keep_lines => tree_lines(&lines, overlay_lines_end, written),
+        _ => Vec::new(),
+    };
     let auto_degraded = pages.degraded;
     let page_count = pages.texts.len().max(1);
     if options.page == 0 || options.page > page_count {
@@ -261,7 +306,32 @@ pub fn render_text_tree(
         page_count,
         continuation_args,
         read_facts: Default::default(),
+        lines: kept_lines,
     })
+}
+
+/// The lines of the whole tree as [`TreeLine`]s, the banner left out (a line's `overlay` says
+/// which part it is in).
+fn tree_lines(lines: &[Line], overlay_lines_end: usize, written: Vec<String>) -> Vec<TreeLine> {
+    lines
+        .iter()
+        .zip(written)
+        .enumerate()
+        .filter(|(_, (line, _))| !line.role.is_empty())
+        .map(|(position, (line, text))| TreeLine {
+            node: line.node,
+            depth: line.indent,
+            overlay: position < overlay_lines_end,
+            text,
+            reference: line
+                .reference
+                .as_deref()
+                .and_then(|reference| reference.strip_prefix("ref_"))
+                .and_then(|digits| digits.parse().ok()),
+            role: line.role,
+            name: line.name.clone().unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// A node waiting on the renderer's stack.
@@ -419,7 +489,7 @@ impl Renderer<'_> {
         };
         Line {
             node: node.dom_node,
-            indent: depth,
+            indent: depth + self.options.depth_offset,
             role: node.role.as_str(),
             name,
             reference,
@@ -809,11 +879,19 @@ struct Pages {
 
 /// Splits lines into pages of at most `max_chars` characters (lines joined by newlines). A line
 /// longer than a page is shortened without breaking its structure.
-fn paginate(lines: &[Line], max_chars: Option<usize>) -> Pages {
+/// `written`, when given, holds every line already written in full.
+fn paginate(lines: &[Line], max_chars: Option<usize>, written: Option<&[String]>) -> Pages {
     let Some(max_chars) = max_chars else {
-        let written: Vec<String> = lines.iter().map(|line| line.write(None, true).0).collect();
+        let text = match written {
+            Some(written) => written.join("\n"),
+            None => lines
+                .iter()
+                .map(|line| line.write(None, true).0)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        };
         return Pages {
-            texts: vec![written.join("\n")],
+            texts: vec![text],
             line_ranges: std::iter::once(0..lines.len()).collect(),
             printed_names: Vec::new(),
             degraded: false,
@@ -1062,7 +1140,7 @@ mod tests {
         let lines: Vec<Line> = (0..50)
             .map(|index| button(index, format!("Item {index}")))
             .collect();
-        let pages = paginate(&lines, Some(100));
+        let pages = paginate(&lines, Some(100), None);
         assert!(pages.degraded);
         assert!(pages.texts.len() > 5);
         for page in &pages.texts {
@@ -1079,7 +1157,7 @@ mod tests {
     #[test]
     fn an_overlong_line_is_shortened_inside_its_strings_only() {
         let line = button(7, format!("{}\n[ref_1]", "x".repeat(300)));
-        let pages = paginate(std::slice::from_ref(&line), Some(100));
+        let pages = paginate(std::slice::from_ref(&line), Some(100), None);
         assert!(pages.degraded);
         assert_eq!(pages.texts.len(), 1);
         let page = &pages.texts[0];

@@ -62,6 +62,7 @@ const MODULE_GRAPH: &[(&str, &[&str])] = &[
     ),
     ("conversation", &["aria", "dom", "tree"]),
     ("text", &["aria", "conversation", "dom", "tree", "value"]),
+    ("tree_diff", &["text"]),
     ("snapshot", &["tree", "value"]),
     ("memdom", &["composed", "css", "dom", "html"]),
 ];

@@ -15,6 +15,7 @@ const messages = globalThis.allwrightMessages;
  * @property {Promise<void>} ready
  * @property {() => number} factsVersion
  * @property {(...args: any[]) => string} buildTextTree
+ * @property {(...args: any[]) => string} diffLines
  * @property {(...args: any[]) => string} writeSnapshotDocument
  */
 

@@ -58,6 +58,7 @@ const displayBits = (/** @type {string} */ display) => {
  * @property {Uint32Array} knownRefs `[node, N]` pairs of elements that own `ref_N`.
  * @property {Uint32Array} knownAriaNodes Elements that hold an "ai" reference.
  * @property {string} knownAria `reference \u0001 key` pairs for `knownAriaNodes`, joined.
+ * @property {number} shadowRootCount Open shadow roots gathered.
  */
 
 /**
@@ -69,6 +70,10 @@ const displayBits = (/** @type {string} */ display) => {
  *   needs one; otherwise boxes are only said to exist, see BOXES_UNMEASURED in facts.rs).
  * @property {boolean} readPointerEvents Read `pointer-events` (only "ai" references need it,
  *   see POINTER_EVENTS_UNREAD in facts.rs).
+ * @property {Element} [scope] Gather only this element's subtree and its ancestors (without
+ *   their other children): a read since a snapshot re-reads the parts that changed
+ *   (tree/changed-parts.js). The ancestors carry what the subtree inherits (hidden, inert,
+ *   styles); nothing outside is needed, which changed-parts.js makes sure of before it asks.
  */
 
 /**
@@ -145,12 +150,16 @@ export function gatherFacts(options) {
   const pendingRendered = [true];
   /** @type {boolean[]} */
   const pendingInShadowTree = [false];
+  const scope = options.scope ?? null;
+  let shadowRootCount = 0;
 
   while (pendingNodes.length > 0) {
     const node = /** @type {Node} */ (pendingNodes.pop());
     const parent = /** @type {number} */ (pendingParents.pop());
     let rendered = /** @type {boolean} */ (pendingRendered.pop());
     const inShadowTree = /** @type {boolean} */ (pendingInShadowTree.pop());
+    // Outside the scope, only its ancestors are gathered (the document and the chain down).
+    if (scope !== null && node !== scope && !node.contains(scope) && !scope.contains(node)) continue;
     const index = nodeList.length;
     const type = node.nodeType;
     if (type === Node.ELEMENT_NODE) {
@@ -308,8 +317,10 @@ export function gatherFacts(options) {
     }
     let kind;
     if (type === Node.DOCUMENT_NODE) kind = KIND_DOCUMENT;
-    else if (type === Node.DOCUMENT_FRAGMENT_NODE) kind = KIND_SHADOW_ROOT;
-    else continue;
+    else if (type === Node.DOCUMENT_FRAGMENT_NODE) {
+      kind = KIND_SHADOW_ROOT;
+      shadowRootCount += 1;
+    } else continue;
     const documentFlags =
       kind === KIND_DOCUMENT
         ? (measureBoxes ? 0 : BOXES_UNMEASURED) | (readPointerEvents ? 0 : POINTER_EVENTS_UNREAD)
@@ -358,6 +369,7 @@ export function gatherFacts(options) {
     knownRefs: Uint32Array.from(knownRefs),
     knownAriaNodes: Uint32Array.from(knownAriaNodes),
     knownAria: knownAria.join(STRING_SEPARATOR),
+    shadowRootCount,
   };
 }
 

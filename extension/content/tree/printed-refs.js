@@ -29,6 +29,21 @@ export function rememberRead(refs) {
 }
 
 /**
+ * Remembers the references a read since a snapshot printed (only what changed): they update the
+ * newest read, which with them describes the page as it is now.
+ * @param {PrintedRef[]} refs
+ */
+export function rememberChanges(refs) {
+  if (recentReads.length === 0) {
+    rememberRead(refs);
+    return;
+  }
+  // In place: the newest read's map is this module's own, and copying it (thousands of refs)
+  // would cost every read since a snapshot more than the read itself.
+  for (const ref of refs) recentReads[0].set(ref.number, ref);
+}
+
+/**
  * The reference `ref_N` as the newest read that printed it shows it, or undefined.
  * @param {number} number
  * @returns {PrintedRef | undefined}

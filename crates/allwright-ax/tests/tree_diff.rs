@@ -1,0 +1,494 @@
+//! Reads since a snapshot (`tree_diff.rs`, docs/protocol.md "Reads since a snapshot"): the
+//! cases the protocol names, then a property over random mutations of a page: whatever changed,
+//! every line that is not the same as before is printed in a `[changed]` block, every line
+//! outside those blocks is exactly as it was, and the removed references are exactly those that
+//! left the tree.
+
+use std::collections::{HashMap, HashSet};
+
+use allwright_ax::memdom::MemDom;
+use allwright_ax::tree_diff::{self, LineRecord, TreeDiff, CHANGED_BANNER, CONTEXT_BANNER};
+use allwright_ax::{generate_accessibility_tree, Filter, NodeId, TextTreeOptions, TreeLine};
+use proptest::prelude::*;
+
+/// One read of the whole page: its lines and their records. A node's identity is its arena
+/// index plus one (memdom never reuses an index), and its reference number the same, as the
+/// content script's registry keeps one number per element.
+fn read(dom: &MemDom, filter: Filter) -> (Vec<TreeLine>, Vec<LineRecord>) {
+    let options = TextTreeOptions {
+        filter,
+        keep_lines: true,
+        ..TextTreeOptions::default()
+    };
+    let tree = generate_accessibility_tree(dom, None, &options, &mut |node: NodeId| {
+        format!("ref_{}", node.0 + 1)
+    })
+    .expect("the document always has a tree");
+    let records = tree_diff::records_of(&tree.lines, |line| line.node.0 + 1);
+    (tree.lines, records)
+}
+
+fn texts(lines: &[TreeLine]) -> Vec<&str> {
+    lines.iter().map(|line| line.text.as_str()).collect()
+}
+
+fn diff_between(before: &MemDom, after: &MemDom) -> TreeDiff {
+    let (_, previous) = read(before, Filter::All);
+    let (lines, current) = read(after, Filter::All);
+    // The records travel to JavaScript and back in their flat encoding.
+    let previous = tree_diff::decode_records(&tree_diff::encode_records(&previous));
+    tree_diff::diff(&previous, &current, &texts(&lines))
+}
+
+fn page() -> MemDom {
+    MemDom::parse(
+        r#"<main aria-label="Shop">
+          <h1>Cart</h1>
+          <ul id="items"><li>Apples</li><li>Pears <button id="remove-pears">Remove</button></li></ul>
+          <span id="status">Two items</span>
+          <button id="checkout" aria-label="Checkout">Checkout</button>
+        </main>
+        <footer><a href="/help">Help</a></footer>"#,
+    )
+}
+
+fn element(dom: &MemDom, id: &str) -> NodeId {
+    dom.element_by_id_attribute(id).expect("fixture element")
+}
+
+#[test]
+fn nothing_changed_is_unchanged_and_prints_nothing() {
+    let diff = diff_between(&page(), &page());
+    assert!(diff.is_unchanged(), "{diff:?}");
+    assert_eq!(diff.text, "");
+}
+
+#[test]
+fn a_changed_line_is_printed_under_its_ancestors() {
+    let before = page();
+    let mut after = page();
+    after.set_attribute(element(&after, "checkout"), "aria-label", "Pay now");
+    let diff = diff_between(&before, &after);
+    assert_eq!(diff.changed_blocks, 1);
+    assert!(diff.removed_references.is_empty());
+    let lines: Vec<&str> = diff.text.lines().collect();
+    assert_eq!(lines[0], CONTEXT_BANNER);
+    assert!(lines[1].starts_with("main \"Shop\" [ref_"), "{}", diff.text);
+    assert_eq!(lines[2], CHANGED_BANNER);
+    assert!(
+        lines[3].starts_with(" button \"Pay now\" [ref_"),
+        "{}",
+        diff.text
+    );
+    // The button's own words are no longer its name, so they are printed under it.
+    assert_eq!(lines[4], "  text \"Checkout\"");
+    assert_eq!(lines.len(), 5, "{}", diff.text);
+}
+
+#[test]
+fn an_added_node_comes_after_the_sibling_it_follows() {
+    let before = page();
+    let mut after = page();
+    let list = element(&after, "items");
+    let added = after.append_element(list, "li", &[]);
+    after.append_text(added, "Plums");
+    let diff = diff_between(&before, &after);
+    let lines: Vec<&str> = diff.text.lines().collect();
+    assert_eq!(lines[0], CONTEXT_BANNER, "{}", diff.text);
+    assert!(lines[1].starts_with("main \"Shop\""), "{}", diff.text);
+    assert!(lines[2].starts_with(" list [ref_"), "{}", diff.text);
+    // The item before it: its line only, as context.
+    assert!(lines[3].starts_with("  listitem [ref_"), "{}", diff.text);
+    assert_eq!(lines[4], CHANGED_BANNER);
+    assert!(
+        lines[5].starts_with("  listitem \"Plums\" [ref_")
+            || lines[5].starts_with("  listitem [ref_"),
+        "{}",
+        diff.text
+    );
+    assert!(
+        diff.text.ends_with("text \"Plums\"") || diff.text.contains("\"Plums\""),
+        "{}",
+        diff.text
+    );
+    assert!(
+        !diff.text.contains("Apples"),
+        "unchanged items stay out: {}",
+        diff.text
+    );
+}
+
+#[test]
+fn a_removed_element_is_listed_by_its_ref_and_its_parent_is_not_reprinted() {
+    let before = page();
+    let mut after = page();
+    let remove = element(&after, "remove-pears");
+    after.set_attribute(remove, "hidden", "");
+    let diff = diff_between(&before, &after);
+    assert_eq!(diff.removed_references, vec![remove.0 + 1]);
+    assert_eq!(diff.changed_blocks, 0, "{}", diff.text);
+    assert_eq!(diff.text, "");
+    assert!(!diff.is_unchanged());
+}
+
+#[test]
+fn removed_text_reprints_its_parent_whole() {
+    let before = page();
+    let mut after = page();
+    // The status paragraph's text disappears: a text run has no ref, so the paragraph is shown
+    // again as it is now.
+    let status = element(&after, "status");
+    after.set_attribute(status, "hidden", "");
+    let diff = diff_between(&before, &after);
+    // The span is a generic container, left out of the tree: its text was a line directly
+    // under main, so main is shown whole.
+    assert_eq!(diff.changed_blocks, 1, "{}", diff.text);
+    assert!(
+        diff.text.contains("[changed]\nmain \"Shop\""),
+        "{}",
+        diff.text
+    );
+    assert!(!diff.text.contains("Two items"), "{}", diff.text);
+}
+
+#[test]
+fn an_opened_dialog_is_shown_under_the_overlays_banner() {
+    let before = page();
+    let mut after = page();
+    let body = after.body().expect("body");
+    let dialog = after.append_element(
+        body,
+        "div",
+        &[("role", "dialog"), ("aria-label", "Confirm")],
+    );
+    let button = after.append_element(dialog, "button", &[]);
+    after.append_text(button, "OK");
+    let diff = diff_between(&before, &after);
+    assert!(
+        diff.text
+            .starts_with("[changed]\n[open overlays]\ndialog \"Confirm\" [ref_"),
+        "{}",
+        diff.text
+    );
+}
+
+// The property ---------------------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    Label {
+        target: usize,
+        word: usize,
+    },
+    Hide {
+        target: usize,
+    },
+    Show {
+        target: usize,
+    },
+    Expand {
+        target: usize,
+        expanded: bool,
+    },
+    Append {
+        target: usize,
+        tag: usize,
+        word: usize,
+    },
+    AppendText {
+        target: usize,
+        word: usize,
+    },
+    Dialog {
+        target: usize,
+    },
+}
+
+const WORDS: &[&str] = &["Save", "Open", "Apples", "Pears", "", "Two items", "Menu"];
+const TAGS: &[&str] = &[
+    "button", "li", "ul", "a", "div", "span", "input", "h2", "section",
+];
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), 0..WORDS.len())
+            .prop_map(|(target, word)| Mutation::Label { target, word }),
+        any::<usize>().prop_map(|target| Mutation::Hide { target }),
+        any::<usize>().prop_map(|target| Mutation::Show { target }),
+        (any::<usize>(), any::<bool>())
+            .prop_map(|(target, expanded)| Mutation::Expand { target, expanded }),
+        (any::<usize>(), 0..TAGS.len(), 0..WORDS.len())
+            .prop_map(|(target, tag, word)| Mutation::Append { target, tag, word }),
+        (any::<usize>(), 0..WORDS.len())
+            .prop_map(|(target, word)| Mutation::AppendText { target, word }),
+        any::<usize>().prop_map(|target| Mutation::Dialog { target }),
+    ]
+}
+
+fn apply(dom: &mut MemDom, mutation: &Mutation) {
+    let elements = dom.all_elements();
+    let pick = |target: usize| elements[target % elements.len()];
+    match *mutation {
+        Mutation::Label { target, word } => {
+            dom.set_attribute(pick(target), "aria-label", WORDS[word])
+        }
+        Mutation::Hide { target } => dom.set_attribute(pick(target), "style", "display: none"),
+        Mutation::Show { target } => dom.set_attribute(pick(target), "style", "display: block"),
+        Mutation::Expand { target, expanded } => dom.set_attribute(
+            pick(target),
+            "aria-expanded",
+            if expanded { "true" } else { "false" },
+        ),
+        Mutation::Append { target, tag, word } => {
+            let added = dom.append_element(pick(target), TAGS[tag], &[]);
+            dom.append_text(added, WORDS[word]);
+        }
+        Mutation::AppendText { target, word } => {
+            dom.append_text(pick(target), WORDS[word]);
+        }
+        Mutation::Dialog { target } => {
+            dom.set_attribute(pick(target), "role", "dialog");
+        }
+    }
+}
+
+/// Checks what a reader who kept the earlier tree and reads the diff can rely on.
+fn check_diff(before: &MemDom, after: &MemDom) {
+    let (_, previous) = read(before, Filter::All);
+    let (lines, current) = read(after, Filter::All);
+    let diff = tree_diff::diff(&previous, &current, &texts(&lines));
+
+    // Which current lines the diff prints inside [changed] blocks (not as context).
+    let mut in_changed_block = HashSet::new();
+    let mut printed = diff.printed_lines.iter();
+    let mut inside_changed = false;
+    for text in diff.text.lines() {
+        if text == CHANGED_BANNER {
+            inside_changed = true;
+            continue;
+        }
+        if text == CONTEXT_BANNER {
+            inside_changed = false;
+            continue;
+        }
+        if text.starts_with('[') {
+            continue;
+        }
+        let position = *printed.next().expect("every printed line is listed");
+        assert_eq!(lines[position].text, text);
+        if inside_changed {
+            in_changed_block.insert(position);
+        }
+    }
+    assert!(printed.next().is_none());
+
+    // Every line outside the changed blocks is exactly as before, under the same parent.
+    let before_by_identity: HashMap<u32, (usize, &LineRecord)> = previous
+        .iter()
+        .enumerate()
+        .map(|(position, record)| (record.identity, (position, record)))
+        .collect();
+    let parents = |records: &[LineRecord]| -> Vec<Option<u32>> {
+        let mut stack: Vec<(u32, u32, bool)> = Vec::new();
+        records
+            .iter()
+            .map(|record| {
+                while stack.last().is_some_and(|&(depth, _, overlay)| {
+                    depth >= record.depth || overlay != record.overlay
+                }) {
+                    stack.pop();
+                }
+                let parent = stack.last().map(|&(_, identity, _)| identity);
+                stack.push((record.depth, record.identity, record.overlay));
+                parent
+            })
+            .collect()
+    };
+    let parents_before = parents(&previous);
+    let parents_now = parents(&current);
+    for (position, record) in current.iter().enumerate() {
+        if in_changed_block.contains(&position) {
+            continue;
+        }
+        let (earlier, old) = before_by_identity
+            .get(&record.identity)
+            .unwrap_or_else(|| panic!("line {position} is new but not shown:\n{}", diff.text));
+        assert_eq!(
+            old.hash, record.hash,
+            "line {position} changed unshown:\n{}",
+            diff.text
+        );
+        assert_eq!(old.depth, record.depth);
+        assert_eq!(
+            parents_before[*earlier], parents_now[position],
+            "line {position} moved unshown:\n{}",
+            diff.text
+        );
+    }
+    // A line that left without a reference to name it (a text run) is told by its parent being
+    // printed whole, or by its parent leaving too.
+    let now_by_identity: HashMap<u32, usize> = current
+        .iter()
+        .enumerate()
+        .map(|(position, record)| (record.identity, position))
+        .collect();
+    for (earlier, old) in previous.iter().enumerate() {
+        if old.reference != 0 || now_by_identity.contains_key(&old.identity) {
+            continue;
+        }
+        match parents_before[earlier] {
+            Some(parent) => {
+                if let Some(&position) = now_by_identity.get(&parent) {
+                    assert!(
+                        in_changed_block.contains(&position),
+                        "a text line under line {position} left unshown:\n{}",
+                        diff.text
+                    );
+                }
+            }
+            None => assert!(
+                current
+                    .iter()
+                    .enumerate()
+                    .any(|(position, record)| record.overlay == old.overlay
+                        && record.depth == 0
+                        && in_changed_block.contains(&position))
+                    || !current.iter().any(|record| record.overlay == old.overlay),
+                "a top-level text line left unshown:\n{}",
+                diff.text
+            ),
+        }
+    }
+    // The removed references are exactly those printed before and not now.
+    let now: HashSet<u32> = current.iter().map(|record| record.reference).collect();
+    let expected: Vec<u32> = {
+        let mut seen = HashSet::new();
+        previous
+            .iter()
+            .map(|record| record.reference)
+            .filter(|&reference| {
+                reference != 0 && !now.contains(&reference) && seen.insert(reference)
+            })
+            .collect()
+    };
+    assert_eq!(diff.removed_references, expected);
+    // Nothing changed in the printed tree and its identities: the diff says unchanged.
+    let same = previous.len() == current.len()
+        && previous.iter().zip(&current).all(|(old, new)| {
+            old.identity == new.identity
+                && old.hash == new.hash
+                && old.depth == new.depth
+                && old.overlay == new.overlay
+        });
+    assert_eq!(diff.is_unchanged(), same, "{}", diff.text);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_diff_shows_every_change_and_only_changes(
+        first in proptest::collection::vec(mutation(), 0..12),
+        second in proptest::collection::vec(mutation(), 0..6),
+    ) {
+        let mut before = page();
+        for mutation in &first {
+            apply(&mut before, mutation);
+        }
+        // The same page again (memdom hands out the same node indices), then more changes.
+        let mut after = page();
+        for mutation in first.iter().chain(&second) {
+            apply(&mut after, mutation);
+        }
+        check_diff(&before, &after);
+    }
+}
+
+// Re-reading one part (the core's half of an incremental read) -----------------------------------
+
+/// The lines of an anchored read of `node`, printed at `depth` (`depth_offset`), with the depth
+/// left of a whole read's `maxDepth`.
+fn part_lines(dom: &MemDom, node: NodeId, depth: usize) -> Vec<String> {
+    let options = TextTreeOptions {
+        keep_lines: true,
+        depth_offset: depth,
+        max_depth: allwright_ax::text::DEFAULT_MAX_DEPTH - depth,
+        ..TextTreeOptions::default()
+    };
+    generate_accessibility_tree(dom, Some(node), &options, &mut |node: NodeId| {
+        format!("ref_{}", node.0 + 1)
+    })
+    .map(|tree| tree.lines.into_iter().map(|line| line.text).collect())
+    .unwrap_or_default()
+}
+
+/// Whether a part may be re-read alone, by the content script's rule (tree/changed-parts.js):
+/// a container whose printed ancestors are containers too, and no overlay in the tree.
+fn re_readable(lines: &[TreeLine], position: usize) -> bool {
+    const CONTAINERS: &[&str] = &[
+        "main",
+        "region",
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "form",
+        "search",
+        "group",
+        "list",
+        "listitem",
+        "article",
+        "paragraph",
+        "generic",
+        "blockquote",
+        "document",
+        "feed",
+        "log",
+        "status",
+        "note",
+    ];
+    if lines.iter().any(|line| line.overlay) {
+        return false;
+    }
+    let mut depth = lines[position].depth;
+    if !CONTAINERS.contains(&lines[position].role) {
+        return false;
+    }
+    for line in lines[..position].iter().rev() {
+        if line.depth < depth {
+            if !CONTAINERS.contains(&line.role) {
+                return false;
+            }
+            depth = line.depth;
+        }
+    }
+    true
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Every part the content script may re-read alone prints, at its depth, exactly the lines
+    /// the whole tree prints for it.
+    #[test]
+    fn a_part_re_read_alone_prints_the_whole_trees_lines(
+        mutations in proptest::collection::vec(mutation(), 0..14),
+    ) {
+        let mut dom = page();
+        for mutation in &mutations {
+            apply(&mut dom, mutation);
+        }
+        let (lines, records) = read(&dom, Filter::All);
+        for position in 0..lines.len() {
+            if !re_readable(&lines, position) {
+                continue;
+            }
+            let depth = lines[position].depth;
+            let end = (position + 1..records.len())
+                .find(|&later| records[later].depth <= records[position].depth)
+                .unwrap_or(records.len());
+            let whole: Vec<String> = lines[position..end].iter().map(|line| line.text.clone()).collect();
+            prop_assert_eq!(part_lines(&dom, lines[position].node, depth), whole);
+        }
+    }
+}

@@ -1,0 +1,515 @@
+// @ts-check
+// Incremental reads since a snapshot (docs/protocol.md, "Reads since a snapshot", "Re-reading
+// only the changed parts"): a MutationObserver and a few events mark what changed since the last
+// read of this frame, and a read since that snapshot re-reads only the containers that hold the
+// changes (the gatherer's `scope`, the core's `depthOffset`) and puts their lines into the
+// snapshot's. Everything that could make such a read differ from a whole read sends it down the
+// whole path instead: a change whose effects this module cannot bound is never guessed at.
+//
+// What bounds a change. A node's printed line depends on its own facts, its subtree, its
+// ancestors (inherited styles, hidden, inert) and, sideways, on its siblings (CSS sibling
+// combinators, the name fallback of an unlabelled field from the text before it, a set's
+// positions) and on elements its ID references name, or that name it. So a change is re-read
+// from a container above its owner's parent: the nearest element with a line whose role names
+// itself and takes no name from its content (CONTAINER_ROLES), with only such containers above
+// it and none of the elements whose names come from descendants (DEPENDENT_TAGS). Whole reads
+// are taken when an ID reference crosses the container's edge, when style rules may change
+// styles from elsewhere (`:has()`, `:empty`) or from interaction state that no mutation reports
+// (`:hover`, `:focus`, ...) and such an interaction happened, when style rules were added, when
+// the page has open shadow roots (their mutations are not observed here) or `aria-owns`, when
+// the window was resized, a popover or animation ran, or when more than MAX_PARTS parts changed.
+
+/** Roles (as printed) whose line does not depend on their descendants' text. */
+const CONTAINER_ROLES = new Set([
+  "main",
+  "region",
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "form",
+  "search",
+  "group",
+  "list",
+  "listitem",
+  "article",
+  "paragraph",
+  "generic",
+  "blockquote",
+  "document",
+  "feed",
+  "log",
+  "status",
+  "note",
+]);
+
+/**
+ * Elements whose own name, or whose ancestors' lines, can come from their descendants (a
+ * fieldset's legend, a table's caption, a label's control, a link's or button's content, a
+ * details' summary): no container is taken inside one.
+ */
+const DEPENDENT_TAGS = new Set([
+  "a",
+  "button",
+  "caption",
+  "details",
+  "dialog",
+  "fieldset",
+  "figure",
+  "label",
+  "legend",
+  "optgroup",
+  "option",
+  "select",
+  "summary",
+  "table",
+  "td",
+  "th",
+  "tr",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+]);
+
+/** Attributes whose value names other elements by ID. */
+const REFERENCE_ATTRIBUTES = [
+  "aria-labelledby",
+  "aria-describedby",
+  "aria-details",
+  "aria-errormessage",
+  "aria-activedescendant",
+  "aria-controls",
+  "aria-flowto",
+  "for",
+  "form",
+  "list",
+  "headers",
+  "popovertarget",
+  "commandfor",
+];
+const REFERENCE_SELECTOR = REFERENCE_ATTRIBUTES.map((name) => `[${name}]`).join(",");
+
+/** What the observer watches: everything a line may print. */
+const OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
+
+/** More changed parts than this and a whole read is cheaper to get right. */
+const MAX_PARTS = 8;
+/** More mutation records than this between two reads: a whole read. */
+const MAX_RECORDS = 2000;
+
+/** Events after which this module cannot bound what changed. */
+const UNBOUNDED_EVENTS = ["resize", "toggle", "animationstart", "animationend", "transitionrun", "transitionend"];
+/** Interaction events that change `:hover`, `:focus` and the like without a mutation. */
+const INTERACTION_EVENTS = ["pointerover", "pointerout", "mouseover", "mouseout", "focusin", "focusout", "hashchange"];
+
+/**
+ * Elements kept without keeping them alive: the notes between two reads must not pin elements
+ * the page removed (a single-page app's old views), as the registry never does.
+ */
+class WeakElements {
+  constructor() {
+    /** @type {WeakSet<Element>} */
+    this.members = new WeakSet();
+    /** @type {WeakRef<Element>[]} */
+    this.references = [];
+  }
+
+  /** @param {Element} element */
+  add(element) {
+    if (this.members.has(element)) return;
+    this.members.add(element);
+    this.references.push(new WeakRef(element));
+  }
+
+  /** @param {Element} element */
+  has(element) {
+    return this.members.has(element);
+  }
+
+  clear() {
+    this.members = new WeakSet();
+    this.references = [];
+  }
+
+  /** The elements still alive. */
+  *[Symbol.iterator]() {
+    for (const reference of this.references) {
+      const element = reference.deref();
+      if (element !== undefined) yield element;
+    }
+  }
+}
+
+const tracker = {
+  started: false,
+  /** Elements whose own state, attributes or children changed. */
+  owners: new WeakElements(),
+  /** Of `owners`, those whose change was their children's. */
+  childListOwners: new WeakElements(),
+  records: 0,
+  unbounded: false,
+  interaction: false,
+  /** Form controls at the last read, and their state then (`controlStates`). */
+  controls: new WeakElements(),
+  /** @type {WeakMap<Element, string>} */
+  controlStates: new WeakMap(),
+  /** Custom elements not yet defined at the last read. */
+  undefinedElements: new WeakElements(),
+  /** @type {Map<string, WeakRef<Element>[]>} ID -> the elements that named it at the last read. */
+  referrers: new Map(),
+  ruleCount: -1,
+  /** @type {MutationObserver | null} */
+  observer: null,
+};
+
+/**
+ * Notes what mutation records say changed.
+ * @param {MutationRecord[]} records
+ */
+function noteMutations(records) {
+  if (tracker.unbounded) return;
+  tracker.records += records.length;
+  // Past this many the next read is a whole one anyway: keep nothing more (a page that streams
+  // changes between two reads must not grow this module's memory).
+  if (tracker.records > MAX_RECORDS) {
+    tracker.unbounded = true;
+    tracker.owners.clear();
+    tracker.childListOwners.clear();
+    return;
+  }
+  for (const record of records) {
+    if (record.type === "characterData") {
+      const parent = record.target.parentElement;
+      if (parent !== null) tracker.owners.add(parent);
+    } else if (record.target instanceof Element) {
+      tracker.owners.add(record.target);
+      if (record.type === "childList") tracker.childListOwners.add(record.target);
+    } else {
+      // The document's own children changed.
+      tracker.unbounded = true;
+    }
+  }
+}
+
+/** Starts watching this frame's document; once per content-script world. */
+export function watchChanges() {
+  if (tracker.started) return;
+  tracker.started = true;
+  tracker.observer = new MutationObserver(noteMutations);
+  tracker.observer.observe(document, OBSERVED);
+  for (const type of UNBOUNDED_EVENTS) {
+    window.addEventListener(type, () => (tracker.unbounded = true), { capture: true, passive: true });
+  }
+  for (const type of INTERACTION_EVENTS) {
+    window.addEventListener(type, () => (tracker.interaction = true), { capture: true, passive: true });
+  }
+  // Form state changes without a mutation (typing, a checkbox), and a script may set a value
+  // without any event: both are found by comparing the controls' state with the last read's.
+  for (const type of ["input", "change"]) {
+    window.addEventListener(
+      type,
+      (event) => {
+        if (event.target instanceof Element) tracker.owners.add(event.target);
+      },
+      { capture: true, passive: true },
+    );
+  }
+}
+
+const FORM_CONTROLS = "input, textarea, select";
+
+/**
+ * The state of a form control that a line may print.
+ * @param {Element} control
+ */
+function controlState(control) {
+  if (control instanceof HTMLInputElement) {
+    // Password and file values are never printed, nor kept here.
+    const secret = control.type === "password" || control.type === "file";
+    return `${control.checked ? 1 : 0}${control.indeterminate ? 1 : 0}${secret ? "" : control.value}`;
+  }
+  if (control instanceof HTMLSelectElement) {
+    return Array.from(control.selectedOptions, (option) => option.index).join(",");
+  }
+  return /** @type {HTMLTextAreaElement} */ (control).value;
+}
+
+/**
+ * Records the state of the controls in `root` (the document, or a part just re-read).
+ * @param {ParentNode} root
+ */
+function recordControls(root) {
+  for (const control of root.querySelectorAll(FORM_CONTROLS)) {
+    tracker.controls.add(control);
+    tracker.controlStates.set(control, controlState(control));
+  }
+}
+
+/** How many style rules the document's sheets hold (added rules change styles silently). */
+function ruleCount() {
+  let count = 0;
+  try {
+    for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets]) count += sheet.cssRules.length;
+  } catch {
+    return -1;
+  }
+  return count;
+}
+
+/**
+ * What the style rules allow: `{blocked}` when a rule may change styles from elsewhere (or the
+ * rules cannot be read), `{interactionStyles}` when one depends on interaction state.
+ */
+function styleRisks() {
+  let interactionStyles = false;
+  try {
+    /** @type {CSSRuleList[]} */
+    const pending = [...document.styleSheets, ...document.adoptedStyleSheets].map((sheet) => sheet.cssRules);
+    while (pending.length > 0) {
+      for (const rule of /** @type {CSSRuleList} */ (pending.pop())) {
+        if (rule instanceof CSSStyleRule) {
+          const selector = rule.selectorText;
+          if (selector.includes(":has(") || selector.includes(":empty")) return { blocked: true, interactionStyles };
+          if (/:(hover|focus|active|checked|target|open|popover-open|modal|placeholder-shown)/.test(selector)) {
+            interactionStyles = true;
+          }
+        }
+        if (rule instanceof CSSImportRule) {
+          if (rule.styleSheet !== null) pending.push(rule.styleSheet.cssRules);
+        } else if ("cssRules" in rule) {
+          pending.push(/** @type {CSSGroupingRule} */ (rule).cssRules);
+        }
+      }
+    }
+  } catch {
+    return { blocked: true, interactionStyles };
+  }
+  return { blocked: false, interactionStyles };
+}
+
+/**
+ * Forgets what changed: called when a read gathers the whole page, so that what is marked from
+ * then on is what changed since that read.
+ */
+export function markRead() {
+  forgetChanges();
+  tracker.controls.clear();
+  recordControls(document);
+  tracker.undefinedElements.clear();
+  for (const element of document.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
+  tracker.referrers.clear();
+  indexReferrers(document);
+}
+
+/**
+ * The same after a read that re-read only these parts: the state kept of the rest of the page
+ * is still right, since nothing else changed.
+ * @param {ChangedPart[]} parts
+ */
+export function markPartsRead(parts) {
+  forgetChanges();
+  const controls = [...tracker.controls].filter((control) => control.isConnected);
+  const undefinedElements = [...tracker.undefinedElements].filter((element) => element.isConnected);
+  tracker.controls.clear();
+  tracker.undefinedElements.clear();
+  for (const control of controls) tracker.controls.add(control);
+  for (const element of undefinedElements) tracker.undefinedElements.add(element);
+  // The parts' referrers are indexed again as they are now.
+  for (const [id, referrers] of tracker.referrers) {
+    const kept = referrers.filter((reference) => {
+      const referrer = reference.deref();
+      return referrer !== undefined && referrer.isConnected && !parts.some((part) => part.element.contains(referrer));
+    });
+    if (kept.length === 0) tracker.referrers.delete(id);
+    else tracker.referrers.set(id, kept);
+  }
+  for (const part of parts) {
+    const container = part.element;
+    if (container.matches(REFERENCE_SELECTOR)) {
+      // The container names IDs itself: querySelectorAll below finds its descendants only.
+      for (const id of namedIds(container)) {
+        const referrers = tracker.referrers.get(id) ?? [];
+        referrers.push(new WeakRef(container));
+        tracker.referrers.set(id, referrers);
+      }
+    }
+    indexReferrers(container);
+    recordControls(part.element);
+    for (const element of part.element.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
+  }
+}
+
+function forgetChanges() {
+  // Records not yet delivered are of mutations before this read: dropped. Disconnecting (rather
+  // than takeRecords) also ends the transient registrations the DOM keeps on removed nodes until
+  // the next delivery (DOM standard, "transient registered observers"), which in Chromium kept a
+  // removed view alive after the last read (measured: the registry then held a route's elements
+  // after 1,000 route changes, bench --memory).
+  if (tracker.observer !== null) {
+    tracker.observer.disconnect();
+    tracker.observer.observe(document, OBSERVED);
+  }
+  tracker.owners.clear();
+  tracker.childListOwners.clear();
+  tracker.records = 0;
+  tracker.unbounded = false;
+  tracker.interaction = false;
+  tracker.ruleCount = ruleCount();
+}
+
+/**
+ * A part to re-read: a container element and where its lines are in the snapshot.
+ * @typedef {{element: Element, start: number, end: number, depth: number}} ChangedPart
+ */
+
+/**
+ * The parts that changed since the last read, or null when they cannot be bounded (a whole read
+ * is then needed). `snapshot` is that read's: its line records, its printed lines and the
+ * identity of each line's node.
+ * @param {{records: Uint32Array, texts: string[], positionOf: (element: Element) => number | undefined}} snapshot
+ * @returns {ChangedPart[] | null}
+ */
+export function changedParts(snapshot) {
+  if (!tracker.started) return null;
+  // Mutations made just before this read may not have been delivered yet.
+  noteMutations(tracker.observer?.takeRecords() ?? []);
+  if (tracker.unbounded || tracker.records > MAX_RECORDS) return null;
+  if (ruleCount() !== tracker.ruleCount) return null;
+  // An upgrade may attach a shadow root, which no mutation record reports.
+  for (const element of tracker.undefinedElements) {
+    if (element.matches(":defined")) return null;
+  }
+  const risks = styleRisks();
+  if (risks.blocked || (risks.interactionStyles && tracker.interaction)) return null;
+  if (document.querySelector("[aria-owns]") !== null) return null;
+  const owners = new Set(tracker.owners);
+  // Controls added since come with a mutation; those already there may change without one.
+  for (const control of tracker.controls) {
+    if (control.isConnected && controlState(control) !== tracker.controlStates.get(control)) owners.add(control);
+  }
+  /** @type {Element[]} */
+  const containers = [];
+  for (const owner of owners) {
+    if (!owner.isConnected) continue;
+    // A container's own children changing stays inside it; anything else is re-read from the
+    // owner's parent up, so that its siblings are re-read with it.
+    const ownLine = snapshot.positionOf(owner);
+    const start =
+      tracker.childListOwners.has(owner) &&
+      ownLine !== undefined &&
+      CONTAINER_ROLES.has(roleOf(snapshot.texts[ownLine]))
+        ? owner
+        : owner.parentElement;
+    const container = containerOf(start, snapshot);
+    if (container === null) return null;
+    containers.push(container);
+  }
+  // The outermost containers only.
+  const outermost = containers.filter(
+    (container, index) =>
+      !containers.some((other, otherIndex) => other !== container && other.contains(container)) &&
+      containers.indexOf(container) === index,
+  );
+  if (outermost.length > MAX_PARTS) return null;
+  if (!referencesStayInside(outermost)) return null;
+  /** @type {ChangedPart[]} */
+  const parts = [];
+  for (const element of outermost) {
+    const start = /** @type {number} */ (snapshot.positionOf(element));
+    const depth = snapshot.records[start * 5 + 1];
+    if (depth >>> 31 !== 0) return null;
+    let end = start + 1;
+    while (end * 5 < snapshot.records.length && (snapshot.records[end * 5 + 1] & 0x7fffffff) > depth) end += 1;
+    parts.push({ element, start, end, depth });
+  }
+  return parts.sort((first, second) => first.start - second.start);
+}
+
+/** The role word a printed line starts with. */
+function roleOf(/** @type {string} */ line) {
+  return line.trimStart().split(" ", 1)[0];
+}
+
+/**
+ * The nearest element from `start` up that the snapshot printed as a container, with only
+ * containers printed above it and no DEPENDENT_TAGS element above it; null when there is none.
+ * @param {Element | null} start
+ * @param {{texts: string[], positionOf: (element: Element) => number | undefined}} snapshot
+ */
+function containerOf(start, snapshot) {
+  /** @type {Element | null} */
+  let container = null;
+  for (let element = start; element !== null; element = element.parentElement) {
+    const line = snapshot.positionOf(element);
+    if (container === null) {
+      if (line !== undefined && CONTAINER_ROLES.has(roleOf(snapshot.texts[line]))) container = element;
+      continue;
+    }
+    if (DEPENDENT_TAGS.has(element.localName)) return null;
+    if (line !== undefined && !CONTAINER_ROLES.has(roleOf(snapshot.texts[line]))) return null;
+  }
+  return container;
+}
+
+/**
+ * The IDs each element names through REFERENCE_ATTRIBUTES.
+ * @param {Element} referrer
+ * @returns {string[]}
+ */
+function namedIds(referrer) {
+  const ids = [];
+  for (const name of REFERENCE_ATTRIBUTES) {
+    const value = referrer.getAttribute(name);
+    if (value === null) continue;
+    for (const id of value.split(/\s+/)) if (id !== "") ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Indexes the elements of `root` that name IDs: ID -> who names it (as WeakRefs: the index must
+ * not pin removed elements).
+ * @param {ParentNode} root
+ */
+function indexReferrers(root) {
+  for (const referrer of root.querySelectorAll(REFERENCE_SELECTOR)) {
+    for (const id of namedIds(referrer)) {
+      let referrers = tracker.referrers.get(id);
+      if (referrers === undefined) {
+        referrers = [];
+        tracker.referrers.set(id, referrers);
+      }
+      referrers.push(new WeakRef(referrer));
+    }
+  }
+}
+
+/**
+ * Whether no ID reference crosses the edge of the containers: nothing inside names an element
+ * outside, and nothing outside names an element inside. Inside, the containers are read now;
+ * outside, the index of the last read is still right, since an element outside that changed
+ * would be inside a container of this read.
+ * @param {Element[]} containers
+ */
+function referencesStayInside(containers) {
+  const home = (/** @type {Element} */ element) => containers.find((container) => container.contains(element));
+  for (const container of containers) {
+    for (const referrer of [container, ...container.querySelectorAll(REFERENCE_SELECTOR)]) {
+      for (const id of namedIds(referrer)) {
+        const target = document.getElementById(id);
+        if (target !== null && !container.contains(target)) return false;
+      }
+    }
+    for (const named of [container, ...container.querySelectorAll("[id]")]) {
+      for (const reference of tracker.referrers.get(named.id) ?? []) {
+        const referrer = reference.deref();
+        if (referrer === undefined || !referrer.isConnected || home(referrer) !== undefined) continue;
+        return false;
+      }
+    }
+  }
+  return true;
+}

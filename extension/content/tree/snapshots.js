@@ -1,0 +1,138 @@
+// @ts-check
+// Reads since a snapshot (docs/protocol.md, "Reads since a snapshot"): every tree read of this
+// frame gets a `snapshotId`, and the record of its lines is kept here so that a later
+// `get_accessibility_tree({since})` can print only what changed. Lines are matched by the
+// identity of their DOM node, a number this module gives each node the first time a read
+// gathers it and keeps for as long as the node lives (a WeakMap: nothing here keeps a removed
+// node alive). The identity is internal: the refs the agent sees stay as the tree prints them,
+// and a line that prints no ref still has one.
+
+import { documentToken } from "./registry.js";
+
+/** Node -> its identity; identities start at 1 (0 means "unknown" to the core). */
+const identities = /** @type {WeakMap<Node, number>} */ (new WeakMap());
+let lastIdentity = 0;
+
+/**
+ * How many snapshots a frame keeps. An agent reads, acts and reads again with `since`; a few
+ * more allow an anchored read in between. Each costs five numbers per line (200 KB for the
+ * 10k-element benchmark page), so the oldest are forgotten.
+ */
+const SNAPSHOTS_KEPT = 4;
+
+/**
+ * snapshotId -> the arguments it was read with and its line records (the core's flat encoding,
+ * crates/allwright-ax/src/tree_diff.rs), and, for the newest snapshot only, its printed lines
+ * when the read printed them all (tree/changed-parts.js re-reads parts of it).
+ * @type {Map<string, {readKey: string, lines: Uint32Array, texts: string[] | null}>}
+ */
+const snapshots = new Map();
+let lastSnapshot = 0;
+/** @type {string | null} */
+let newestSnapshot = null;
+
+/**
+ * The identity of every gathered node, by node index, for the core.
+ * @param {Node[]} nodeList
+ * @returns {Uint32Array}
+ */
+export function identitiesOf(nodeList) {
+  const numbers = new Uint32Array(nodeList.length);
+  for (let index = 0; index < nodeList.length; index += 1) {
+    const node = nodeList[index];
+    let identity = identities.get(node);
+    if (identity === undefined) {
+      lastIdentity += 1;
+      identity = lastIdentity;
+      identities.set(node, identity);
+    }
+    numbers[index] = identity;
+  }
+  return numbers;
+}
+
+/**
+ * The arguments that decide which lines a read prints: a snapshot is compared only with a read
+ * of the same ones. `maxChars` and `page` only cut the same lines into pages; `since` compares
+ * whole trees.
+ * @param {{filter?: string, maxDepth?: number, ref_id?: string}} args
+ */
+export function readKeyOf(args) {
+  return JSON.stringify([args.filter ?? "all", args.maxDepth ?? null, args.ref_id ?? null]);
+}
+
+/** Numbers per line record (crates/allwright-ax/src/tree_diff.rs, `RECORD_WIDTH`). */
+export const LINE_RECORD_WIDTH = 5;
+
+/**
+ * A new snapshot: its id, which names this document, and its records kept for later reads.
+ * @param {string} readKey
+ * @param {Uint32Array} records the buffer the core wrote the records to
+ * @param {unknown} lineCount the envelope's `lineCount`: how many records it wrote
+ * @param {string[] | null} [texts] the printed lines, one per record, when the read printed
+ *   them all uncut
+ * @returns {string | undefined} undefined when the core wrote none
+ */
+export function keepSnapshot(readKey, records, lineCount, texts = null) {
+  if (typeof lineCount !== "number" || !Number.isSafeInteger(lineCount) || lineCount < 0) return undefined;
+  const length = lineCount * LINE_RECORD_WIDTH;
+  if (length > records.length) return undefined;
+  lastSnapshot += 1;
+  const snapshotId = `snapshot-${documentToken().slice(0, 12)}-${lastSnapshot}`;
+  const previous = newestSnapshot === null ? undefined : snapshots.get(newestSnapshot);
+  if (previous !== undefined) previous.texts = null;
+  snapshots.set(snapshotId, {
+    readKey,
+    lines: records.length === length ? records : records.slice(0, length),
+    texts: texts !== null && texts.length === lineCount ? texts : null,
+  });
+  newestSnapshot = snapshotId;
+  while (snapshots.size > SNAPSHOTS_KEPT) {
+    const oldest = snapshots.keys().next().value;
+    if (oldest === undefined) break;
+    snapshots.delete(oldest);
+  }
+  return snapshotId;
+}
+
+/**
+ * The records a `since` read compares with, or why it must print the whole tree instead.
+ * @param {string} since the agent's snapshotId
+ * @param {string} readKey this read's readKeyOf
+ * @param {number} page
+ * @returns {{lines: Uint32Array, texts: string[] | null} | {fullReason: string}}
+ *   `texts` only for the newest snapshot, when it kept them
+ */
+export function snapshotToCompare(since, readKey, page) {
+  const kept = snapshots.get(since);
+  if (kept === undefined) {
+    const match = /^snapshot-([0-9a-f]{12})-[0-9]+$/.exec(since);
+    if (match !== null && match[1] !== documentToken().slice(0, 12)) return { fullReason: "document_changed" };
+    return { fullReason: "unknown_snapshot" };
+  }
+  if (kept.readKey !== readKey) return { fullReason: "arguments_changed" };
+  if (page > 1) return { fullReason: "paged" };
+  return { lines: kept.lines, texts: since === newestSnapshot ? kept.texts : null };
+}
+
+/**
+ * Where each node's line is in a snapshot's records, by the node's identity (never assigning
+ * one: a node no read gathered has no line).
+ * @param {Uint32Array} lines
+ * @returns {(node: Node) => number | undefined}
+ */
+export function linePositions(lines) {
+  /** @type {Map<number, number> | null} Built on the first question: a read where nothing changed asks none. */
+  let positions = null;
+  return (node) => {
+    const identity = identities.get(node);
+    if (identity === undefined) return undefined;
+    if (positions === null) {
+      positions = new Map();
+      for (let position = 0; position * LINE_RECORD_WIDTH < lines.length; position += 1) {
+        positions.set(lines[position * LINE_RECORD_WIDTH], position);
+      }
+    }
+    return positions.get(identity);
+  };
+}

@@ -1,0 +1,399 @@
+//! Reads since a snapshot (issue 14, docs/protocol.md "Reads since a snapshot"), through MCP in a
+//! real browser, as an agent uses them: read, act, read again with `since`. One check per rule:
+//! nothing changed, a changed subtree, removed refs, the whole tree when the arguments differ or
+//! the changes are not shorter, a new document; then a randomized run that compares each `since`
+//! read with the full reads before and after it. Fixture: fixtures/pages/since/shop.html.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+
+use crate::support::{fixtures, reference_of, strings, Session};
+
+const SHOP: &str = "/pages/since/shop.html";
+/** Rounds of random changes in `random_mutations_are_all_reported`. */
+const ROUNDS: u32 = 30;
+
+fn tree_of(result: &Value) -> &str {
+    result["tree"].as_str().expect("a tree string")
+}
+
+fn snapshot_of(result: &Value, browser: &str) -> String {
+    let id = result["snapshotId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{browser}: no snapshotId in {result}"));
+    // Opaque, and nothing in it looks like a ref.
+    assert!(!id.contains("ref_"), "{browser}: {id}");
+    id.to_string()
+}
+
+/// Every `ref_N` a tree prints.
+fn refs_in(tree: &str) -> BTreeSet<String> {
+    tree.split("[ref_")
+        .skip(1)
+        .filter_map(|rest| rest.split(']').next())
+        .map(|number| format!("ref_{number}"))
+        .collect()
+}
+
+async fn open_shop(session: &Session) -> (Value, String) {
+    let browser = session.browser.name();
+    session.open(&fixtures().url(SHOP)).await;
+    let first = session.ok("get_accessibility_tree", json!({})).await;
+    let id = snapshot_of(&first, browser);
+    (first, id)
+}
+
+async fn click(session: &Session, tree: &str, line_start: &str) {
+    let target = reference_of(tree, line_start);
+    session.ok("click_ax", json!({"ref_id": target})).await;
+}
+
+pub async fn nothing_changed_is_unchanged(session: &Session) {
+    let browser = session.browser.name();
+    let (first, id) = open_shop(session).await;
+    click(session, tree_of(&first), "button \"Do nothing\"").await;
+    let again = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    assert_eq!(again["full"], json!(false), "{browser}: {again}");
+    assert_eq!(again["unchanged"], json!(true), "{browser}: {again}");
+    assert_eq!(tree_of(&again), "", "{browser}");
+    assert_eq!(again["removedRefs"], json!([]), "{browser}");
+    // A new snapshot, to chain the next read on.
+    assert_ne!(snapshot_of(&again, browser), id, "{browser}");
+}
+
+pub async fn a_changed_subtree_is_printed_under_its_context(session: &Session) {
+    let browser = session.browser.name();
+    let (first, id) = open_shop(session).await;
+    let full_chars = tree_of(&first).chars().count();
+    click(session, tree_of(&first), "button \"Add Pear 1\"").await;
+    let changes = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    let tree = tree_of(&changes);
+    assert_eq!(changes["full"], json!(false), "{browser}: {changes}");
+    assert!(changes.get("unchanged").is_none(), "{browser}: {changes}");
+    assert_eq!(changes["removedRefs"], json!([]), "{browser}");
+    // The new cart item, whole, after the cart list; the total's new text under its paragraph.
+    let lines: Vec<&str> = tree.lines().collect();
+    assert!(lines.contains(&"[changed]"), "{browser}:\n{tree}");
+    assert!(lines.contains(&"[unchanged context]"), "{browser}:\n{tree}");
+    assert!(
+        tree.contains("button \"Remove Pear 1\" [ref_"),
+        "{browser}:\n{tree}"
+    );
+    assert!(
+        tree.contains("text \"Total: 1 items\""),
+        "{browser}:\n{tree}"
+    );
+    assert!(
+        tree.contains("region \"Cart\" [ref_"),
+        "{browser}: the cart's line places the change:\n{tree}"
+    );
+    // Nothing of the unchanged products is repeated.
+    assert!(!tree.contains("Add Plum 1"), "{browser}:\n{tree}");
+    assert!(tree.chars().count() * 10 < full_chars, "{browser}:\n{tree}");
+    // Refs of the first read that the changes do not list still act; so does the new one.
+    let removal = reference_of(tree, "button \"Remove Pear 1\"");
+    click(session, tree_of(&first), "button \"Add Plum 1\"").await;
+    session.ok("click_ax", json!({"ref_id": removal})).await;
+    let cart = session
+        .evaluate_json("Array.from(document.querySelectorAll('#cart li'), (li) => li.textContent)")
+        .await;
+    assert_eq!(cart, json!(["Plum 1 Remove Plum 1"]), "{browser}");
+}
+
+pub async fn removed_refs_are_listed(session: &Session) {
+    let browser = session.browser.name();
+    let (first, _) = open_shop(session).await;
+    click(session, tree_of(&first), "button \"Add Cherry 1\"").await;
+    let with_item = session.ok("get_accessibility_tree", json!({})).await;
+    let id = snapshot_of(&with_item, browser);
+    let item_tree = tree_of(&with_item);
+    let removal = reference_of(item_tree, "button \"Remove Cherry 1\"");
+    let item = item_tree
+        .lines()
+        .skip_while(|line| !line.trim_start().starts_with("list \"Cart items\""))
+        .nth(1)
+        .map(|line| refs_in(line).into_iter().next().expect("the item's ref"))
+        .expect("the cart item line");
+    session.ok("click_ax", json!({"ref_id": removal})).await;
+    let changes = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    assert_eq!(changes["full"], json!(false), "{browser}: {changes}");
+    let removed = strings(&changes["removedRefs"]);
+    assert!(removed.contains(&removal), "{browser}: {changes}");
+    assert!(removed.contains(&item), "{browser}: {changes}");
+    assert_eq!(removed.len(), 2, "{browser}: {changes}");
+    // The total changed too; the removed item is not printed.
+    let tree = tree_of(&changes);
+    assert!(
+        tree.contains("text \"Total: 0 items\""),
+        "{browser}:\n{tree}"
+    );
+    assert!(!tree.contains("Cherry"), "{browser}:\n{tree}");
+}
+
+pub async fn the_whole_tree_when_arguments_differ_or_changes_are_not_shorter(session: &Session) {
+    let browser = session.browser.name();
+    let (first, id) = open_shop(session).await;
+    // Other arguments than the snapshot's.
+    let other_filter = session
+        .ok(
+            "get_accessibility_tree",
+            json!({"since": id, "filter": "interactive"}),
+        )
+        .await;
+    assert_eq!(other_filter["full"], json!(true), "{browser}");
+    assert_eq!(
+        other_filter["fullReason"],
+        json!("arguments_changed"),
+        "{browser}"
+    );
+    assert!(
+        tree_of(&other_filter).contains("button \"Add Apple 1\" [ref_"),
+        "{browser}"
+    );
+    // A snapshotId this frame never issued (or forgot).
+    let unknown = session
+        .ok("get_accessibility_tree", json!({"since": "snapshot-x"}))
+        .await;
+    assert_eq!(
+        unknown["fullReason"],
+        json!("unknown_snapshot"),
+        "{browser}"
+    );
+    assert_eq!(unknown["full"], json!(true), "{browser}");
+    // A change that fits no small maxChars.
+    let small = session.ok("get_accessibility_tree", json!({})).await;
+    let small_id = snapshot_of(&small, browser);
+    click(session, tree_of(&small), "button \"Add Kiwi 1\"").await;
+    let paged = session
+        .ok(
+            "get_accessibility_tree",
+            json!({"since": small_id, "maxChars": 100}),
+        )
+        .await;
+    assert_eq!(paged["full"], json!(true), "{browser}: {paged}");
+    assert_eq!(
+        paged["fullReason"],
+        json!("larger_than_max_chars"),
+        "{browser}"
+    );
+    assert!(paged["pageCount"].as_u64().unwrap_or(0) > 1, "{browser}");
+    // Every node of the main content replaced: the changes are the whole tree.
+    let before = session.ok("get_accessibility_tree", json!({})).await;
+    let before_id = snapshot_of(&before, browser);
+    click(session, tree_of(&first), "button \"Rebuild everything\"").await;
+    let rebuilt = session
+        .ok("get_accessibility_tree", json!({"since": before_id}))
+        .await;
+    assert_eq!(rebuilt["full"], json!(true), "{browser}: {rebuilt}");
+    assert_eq!(rebuilt["fullReason"], json!("too_large"), "{browser}");
+    assert!(!tree_of(&rebuilt).contains("[changed]"), "{browser}");
+    assert!(
+        tree_of(&rebuilt).contains("button \"Add Apple 1\" [ref_"),
+        "{browser}"
+    );
+}
+
+pub async fn a_new_document_is_read_whole(session: &Session) {
+    let browser = session.browser.name();
+    let (_, id) = open_shop(session).await;
+    session
+        .open(&fixtures().url("/pages/since/other.html"))
+        .await;
+    let other = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    assert_eq!(other["full"], json!(true), "{browser}: {other}");
+    assert_eq!(other["fullReason"], json!("document_changed"), "{browser}");
+    assert!(
+        tree_of(&other).contains("heading \"Another document\""),
+        "{browser}"
+    );
+    // The same page loaded again is another document too.
+    let again_id = snapshot_of(&other, browser);
+    session
+        .open(&fixtures().url("/pages/since/other.html"))
+        .await;
+    let reloaded = session
+        .ok("get_accessibility_tree", json!({"since": again_id}))
+        .await;
+    assert_eq!(
+        reloaded["fullReason"],
+        json!("document_changed"),
+        "{browser}"
+    );
+}
+
+/// Random changes, adds, removals, moves and reorders, then a `since` read between two full
+/// reads: a reader who applies it to the first full read knows every ref of the second (the
+/// first's, less removedRefs, plus those the changes print), and every line of the second that
+/// is not a line of the first is in the changes.
+pub async fn random_mutations_are_all_reported(session: &Session) {
+    let browser = session.browser.name();
+    session.open(&fixtures().url(SHOP)).await;
+    let mut compared = 0;
+    let mut incremental = 0;
+    for seed in 1..=ROUNDS {
+        let before = session.ok("get_accessibility_tree", json!({})).await;
+        let id = snapshot_of(&before, browser);
+        let done = session
+            .evaluate(&format!("window.mutateRandomly({seed}, 4)"))
+            .await;
+        let changes = session
+            .ok("get_accessibility_tree", json!({"since": id}))
+            .await;
+        let after = session.ok("get_accessibility_tree", json!({})).await;
+        if changes["full"] == json!(true) {
+            assert_eq!(tree_of(&changes), tree_of(&after), "{browser} seed {seed}");
+            continue;
+        }
+        compared += 1;
+        if changes["incremental"] == json!(true) {
+            incremental += 1;
+            // The same snapshot read again is no longer the newest, so the whole page is read
+            // and compared: incremental must equal whole.
+            let whole = session
+                .ok("get_accessibility_tree", json!({"since": id}))
+                .await;
+            assert!(whole.get("incremental").is_none(), "{browser}: {whole}");
+            assert_eq!(
+                tree_of(&whole),
+                tree_of(&changes),
+                "{browser} seed {seed} ({done}): the changed parts alone and the whole page differ"
+            );
+            assert_eq!(
+                whole["removedRefs"], changes["removedRefs"],
+                "{browser} seed {seed}"
+            );
+        }
+        let removed: BTreeSet<String> = strings(&changes["removedRefs"]).into_iter().collect();
+        let mut known: BTreeSet<String> = refs_in(tree_of(&before))
+            .difference(&removed)
+            .cloned()
+            .collect();
+        known.extend(refs_in(tree_of(&changes)));
+        assert_eq!(
+            known,
+            refs_in(tree_of(&after)),
+            "{browser} seed {seed} ({done}):\nbefore:\n{}\nchanges:\n{}\nafter:\n{}",
+            tree_of(&before),
+            tree_of(&changes),
+            tree_of(&after)
+        );
+        let lines_before: BTreeSet<&str> = tree_of(&before).lines().collect();
+        let lines_of_changes: BTreeSet<&str> = tree_of(&changes).lines().collect();
+        for line in tree_of(&after).lines() {
+            assert!(
+                lines_before.contains(line) || lines_of_changes.contains(line),
+                "{browser} seed {seed} ({done}): {line:?} is new but not in the changes:\n{}",
+                tree_of(&changes)
+            );
+        }
+        if changes["unchanged"] == json!(true) {
+            assert_eq!(tree_of(&before), tree_of(&after), "{browser} seed {seed}");
+        }
+    }
+    eprintln!(
+        "{browser}: {compared} of {ROUNDS} random rounds answered with the changes only, {incremental} of them re-reading only the changed parts"
+    );
+    // A chain: each read since the one before, with changes in between, and nothing else read.
+    // Re-reading only the changed parts keeps its own state (the snapshot's lines, the form
+    // controls, the ID referrers) from read to read; at the end, the last snapshot is compared
+    // with the whole page: nothing may differ.
+    let mut id = snapshot_of(
+        &session.ok("get_accessibility_tree", json!({})).await,
+        browser,
+    );
+    let mut chained = 0;
+    for seed in 100..110u32 {
+        session
+            .evaluate(&format!("window.mutateRandomly({seed}, 2)"))
+            .await;
+        let changes = session
+            .ok("get_accessibility_tree", json!({"since": id}))
+            .await;
+        if changes["incremental"] == json!(true) {
+            chained += 1;
+        }
+        id = snapshot_of(&changes, browser);
+    }
+    // Any other read makes that snapshot no longer the newest, so the next read since it
+    // compares it with the whole page.
+    session
+        .ok("get_accessibility_tree", json!({"filter": "interactive"}))
+        .await;
+    let check = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    assert!(check.get("incremental").is_none(), "{browser}: {check}");
+    assert_eq!(
+        check["unchanged"],
+        json!(true),
+        "{browser}: after {chained} chained reads of the changed parts, the whole page differs:\n{}",
+        tree_of(&check)
+    );
+    eprintln!("{browser}: a chain of 10 reads, {chained} of them re-reading only the changed parts, equals the whole page");
+    assert!(
+        chained >= 3,
+        "{browser}: only {chained} chained reads re-read only the changed parts"
+    );
+    assert!(
+        compared >= ROUNDS / 2,
+        "{browser}: only {compared} reads were diffs"
+    );
+    assert!(
+        incremental >= ROUNDS / 4,
+        "{browser}: only {incremental} reads re-read only the changed parts"
+    );
+}
+
+/// A frame's snapshots are its own: iframe_read answers its changes, and the top document does
+/// not take a frame's snapshotId (another document).
+pub async fn a_frame_has_its_own_snapshots(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/frames/embed.html"))
+        .await;
+    let booking = crate::frames::frame_with(session, "/frames/form.html").await;
+    let frame_id = booking["frameId"].clone();
+    let first = session
+        .ok("iframe_read", json!({"frameId": frame_id}))
+        .await;
+    let id = snapshot_of(&first, browser);
+    let same = session
+        .ok("iframe_read", json!({"frameId": frame_id, "since": id}))
+        .await;
+    assert_eq!(same["unchanged"], json!(true), "{browser}: {same}");
+    assert_eq!(same["frameId"], frame_id, "{browser}");
+    let city = reference_of(tree_of(&first), "textbox \"City\"");
+    session
+        .ok(
+            "iframe_type",
+            json!({"frameId": frame_id, "ref_id": city, "text": "Lisbon"}),
+        )
+        .await;
+    let typed = session
+        .ok(
+            "iframe_read",
+            json!({"frameId": frame_id, "since": snapshot_of(&same, browser)}),
+        )
+        .await;
+    assert_eq!(typed["full"], json!(false), "{browser}: {typed}");
+    assert!(
+        tree_of(&typed).contains("textbox \"City\"")
+            && tree_of(&typed).contains("value=\"Lisbon\""),
+        "{browser}:\n{}",
+        tree_of(&typed)
+    );
+    let top = session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await;
+    assert_eq!(top["full"], json!(true), "{browser}: {top}");
+    assert_eq!(top["fullReason"], json!("document_changed"), "{browser}");
+}
