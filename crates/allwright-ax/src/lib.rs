@@ -21,6 +21,7 @@ pub mod dom;
 pub mod hidden;
 pub mod html;
 pub mod name;
+mod printed_reference;
 pub mod role;
 pub mod snapshot;
 pub mod state;

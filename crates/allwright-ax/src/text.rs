@@ -275,6 +275,8 @@ struct Pending<'tree> {
     presentational_name: Option<&'tree str>,
     /// The name its parent's line printed, if any.
     parent_name: Option<&'tree str>,
+    /// The position in `lines` of its parent's line, if the parent has one.
+    parent_line: Option<usize>,
 }
 
 struct Renderer<'a> {
@@ -296,6 +298,7 @@ impl Renderer<'_> {
             is_start: true,
             presentational_name: None,
             parent_name: None,
+            parent_line: None,
         }];
         while let Some(Pending {
             index,
@@ -303,6 +306,7 @@ impl Renderer<'_> {
             is_start,
             presentational_name,
             parent_name,
+            parent_line,
         }) = stack.pop()
         {
             let Some(node) = self.tree.node(index) else {
@@ -335,29 +339,106 @@ impl Renderer<'_> {
                         || (node.role == AxRole::Text && !contains_ignoring_case(name, &node.name))
                 });
             let child_depth = if shown { depth + 1 } else { depth };
+            let children_presentational = presentational_name
+                .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
+            let mut merged_text = None;
+            let mut printed_name = None;
+            let mut own_line = parent_line.filter(|_| !shown);
             if shown {
                 if depth >= self.max_depth {
                     cut += 1;
+                    // The notice tells the agent to anchor on the cut node's parent: that line
+                    // prints its reference even where the rule would leave it out.
+                    if let Some(parent) = parent_line.and_then(|position| lines.get_mut(position)) {
+                        if let Some(reference) = parent.unprinted_reference.take() {
+                            parent.reference = Some(reference);
+                        }
+                    }
                     continue;
                 }
-                lines.push(self.line(node, depth));
+                let mut line = self.line(node, depth, is_start);
+                let children_shown =
+                    children_presentational.is_none() && depth + 1 < self.max_depth;
+                if line.name.is_some()
+                    && (parent_name.is_some_and(|name| name == node.name) && !node.interactive
+                        || children_shown && self.first_child_prints_name(node))
+                {
+                    line.name = None;
+                }
+                if children_shown {
+                    merged_text = self.lone_text_child(node, &line);
+                    if let Some(text) = merged_text {
+                        line.name = Some(self.tree.nodes[text as usize].name.clone());
+                    }
+                }
+                own_line = Some(lines.len());
+                printed_name = line
+                    .name
+                    .is_some()
+                    .then_some(node.name.as_str())
+                    .filter(|name| !name.is_empty());
+                lines.push(line);
             }
-            let children_presentational = presentational_name
-                .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
-            let printed_name =
-                (shown && !node.name.is_empty() && !omits_name_in_text(node, self.tree))
-                    .then_some(node.name.as_str());
             for &child in node.children.iter().rev() {
+                if Some(child) == merged_text {
+                    continue;
+                }
                 stack.push(Pending {
                     index: child,
                     depth: child_depth,
                     is_start: false,
                     presentational_name: children_presentational,
                     parent_name: printed_name,
+                    parent_line: own_line,
                 });
             }
         }
         cut
+    }
+
+    /// Whether the first child of `node` is an element whose line prints the same name: a
+    /// heading whose only content is a link, a region or an article labelled by its first
+    /// heading. The child's line says the words, so the parent's line leaves them out (only for
+    /// a node the agent cannot act on: an action's target keeps its name on its own line).
+    fn first_child_prints_name(&self, node: &AxNode) -> bool {
+        if node.interactive || node.name.is_empty() {
+            return false;
+        }
+        let Some(child) = node
+            .children
+            .first()
+            .and_then(|&index| self.tree.node(index).map(|child| (index, child)))
+        else {
+            return false;
+        };
+        let (index, child) = child;
+        child.role != AxRole::Text
+            && child.name == node.name
+            && self.shows(child)
+            && !self.overlays.contains(&index)
+            && !omits_name_in_text(child, self.tree)
+            && (self.options.filter != Filter::Visible || self.subtree_visible[index as usize])
+    }
+
+    /// The only child of a line that prints neither a name nor a reference, when that child is
+    /// a run of text: the line shows the text in its name's place instead of a `text` line below
+    /// it (`paragraph "Some words"` rather than `paragraph` and ` text "Some words"`). Lines
+    /// with a reference keep their text apart, so that what an action calls its target's name
+    /// stays the accessible name.
+    fn lone_text_child(&self, node: &AxNode, line: &Line) -> Option<u32> {
+        if line.name.is_some() || line.reference.is_some() || node.interactive {
+            return None;
+        }
+        let [only] = node.children.as_slice() else {
+            return None;
+        };
+        let child = self.tree.node(*only)?;
+        (child.role == AxRole::Text
+            && !child.name.is_empty()
+            && !child.repeats_label_of_control
+            && self.shows(child)
+            && (self.options.filter != Filter::Visible || self.subtree_visible[*only as usize]))
+            .then_some(*only)
     }
 
     fn shows(&self, node: &AxNode) -> bool {
@@ -368,10 +449,18 @@ impl Renderer<'_> {
         }
     }
 
-    fn line(&mut self, node: &AxNode, depth: usize) -> Line {
+    fn line(&mut self, node: &AxNode, depth: usize, is_start: bool) -> Line {
         let name = (!node.name.is_empty() && !omits_name_in_text(node, self.tree))
             .then(|| node.name.clone());
-        let reference = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));
+        // Every shown element is numbered in the registry as before, printed or not, so that
+        // numbering and the registry do not depend on which lines print their reference.
+        let registered = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));
+        let (reference, unprinted_reference) =
+            if crate::printed_reference::prints_reference(node, is_start) {
+                (registered, None)
+            } else {
+                (None, registered)
+            };
         let property = |key: &str| {
             node.properties
                 .iter()
@@ -423,6 +512,7 @@ impl Renderer<'_> {
             role: node.role.as_str(),
             name,
             reference,
+            unprinted_reference,
             frame_id,
             attributes,
             closed_shadow_root: node.closed_shadow_root,
@@ -439,6 +529,9 @@ struct Line {
     role: &'static str,
     name: Option<String>,
     reference: Option<String>,
+    /// The registry's reference of an element whose line does not print it
+    /// (`printed_reference::prints_reference`), kept in case the line must print it after all.
+    unprinted_reference: Option<String>,
     /// An iframe's frame id: written after the reference, unquoted, as part of the structure
     /// (a number the page cannot choose), and never cut.
     frame_id: Option<u64>,
@@ -462,6 +555,7 @@ impl Line {
             role: "",
             name: None,
             reference: None,
+            unprinted_reference: None,
             frame_id: None,
             attributes: Vec::new(),
             closed_shadow_root: false,
@@ -560,6 +654,7 @@ impl Line {
             role: self.role,
             name: None,
             reference: self.reference.clone(),
+            unprinted_reference: None,
             frame_id: self.frame_id,
             attributes: Vec::new(),
             closed_shadow_root: self.closed_shadow_root,
@@ -714,16 +809,19 @@ fn has_presentational_children(node: &AxNode) -> bool {
 }
 
 /// Whether an input's `type` only says what the role already says, in the same word: `checkbox`
-/// on a checkbox, `radio` on a radio button (HTML-AAM maps those input types to those roles).
-/// Other types stay, `text` on a textbox included: the protocol's line format shows it
-/// (docs/protocol.md), and email, password, submit or reset say something the role does not.
+/// on a checkbox, `radio` on a radio button (HTML-AAM maps those input types to those roles),
+/// `button` on a button (a `<button type="button">` or `<input type="button">`: a plain button,
+/// which is what the role says; submit and reset buttons keep their type, it says what activating
+/// them does to their form). Other types stay, `text` on a textbox included: the protocol's line
+/// format shows it (docs/protocol.md), and email, password, submit or reset say something the
+/// role does not.
 fn type_repeats_role(kind: &str, role: AxRole) -> bool {
     let AxRole::Aria(role) = role else {
         return false;
     };
     matches!(
         (kind, role),
-        ("checkbox", Role::Checkbox) | ("radio", Role::Radio)
+        ("checkbox", Role::Checkbox) | ("radio", Role::Radio) | ("button", Role::Button)
     )
 }
 
@@ -1051,6 +1149,7 @@ mod tests {
             role: "button",
             name: Some(name),
             reference: Some(format!("ref_{index}")),
+            unprinted_reference: None,
             frame_id: None,
             attributes: vec![("type", "submit".to_string())],
             closed_shadow_root: false,

@@ -64,6 +64,10 @@ pub struct AxNode {
     pub children: Vec<u32>,
     /// Clickable or typable: the `interactive` filter keeps these.
     pub interactive: bool,
+    /// The element can take focus (`role::is_focusable`: a tabindex, even -1, or natively
+    /// focusable): a roving-tabindex item or a skip-link target that the agent may focus, press
+    /// keys on or scroll to. Its line keeps its reference (`text::prints_reference`).
+    pub focusable: bool,
     /// The layout box intersects the viewport (for text: the parent's box).
     pub in_viewport: bool,
     /// Rendered and able to receive pointer events: may carry a reference in "ai" mode.
@@ -95,6 +99,7 @@ impl AxNode {
             control_type: None,
             children: Vec::new(),
             interactive: false,
+            focusable: false,
             in_viewport: false,
             pointer_target: false,
             author_role: false,
@@ -420,6 +425,7 @@ fn text_node<D: Dom + ?Sized>(context: &Context<'_, D>, first: NodeId, text: Str
 fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> AxNode {
     AxNode {
         interactive: is_interactive(context, element, Role::Generic),
+        focusable: context.is_focusable(element),
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         ..AxNode::bare(element, AxRole::Aria(Role::Generic))
@@ -497,6 +503,7 @@ fn element_node<D: Dom + ?Sized>(
         control_type,
         children: Vec::new(),
         interactive,
+        focusable: context.is_focusable(element),
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         author_role: dom.attribute(element, "role").is_some_and(|tokens| {

@@ -61,7 +61,18 @@ const MODULE_GRAPH: &[(&str, &[&str])] = &[
         &["aria", "context", "dom", "html", "name", "state", "value"],
     ),
     ("conversation", &["aria", "dom", "tree"]),
-    ("text", &["aria", "conversation", "dom", "tree", "value"]),
+    ("printed_reference", &["aria", "tree"]),
+    (
+        "text",
+        &[
+            "aria",
+            "conversation",
+            "dom",
+            "printed_reference",
+            "tree",
+            "value",
+        ],
+    ),
     ("snapshot", &["tree", "value"]),
     ("memdom", &["composed", "css", "dom", "html"]),
 ];
