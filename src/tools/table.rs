@@ -181,7 +181,7 @@ pub const TOOLS: &[ToolDefinition] = &[
         title: "Read the page",
         description: "Reads the current page as a compact accessibility tree, one line per element:\n\
 `role \"accessible name\" [ref_N] href=\"...\" type=\"...\" placeholder=\"...\" value=\"...\"`, indented one space per level.\n\
-Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
+Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. A line prints its ref_N only where a tool can use it: controls, links, focusable elements, frames, images, and containers to zoom into (landmarks, lists, tables, articles, dialogs); other lines (paragraphs, headings, list items, cells) have none, and may show their first words in the name's place. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
 Returns {tree, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage, url, title}.\n\
 When to call it again:\n\
 - truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\

@@ -1,5 +1,5 @@
-//! Which lines of the text tree print their `[ref_N]` (docs/agent-tools.md, "Which lines carry
-//! a ref"). A reference is printed where the agent can use it: on what it can act on, and on
+//! Which lines of the text tree print their `[ref_N]` (docs/protocol.md, "Which lines print
+//! their reference"). A reference is printed where the agent can use it: on what it can act on, and on
 //! what a tool accepts a reference for and needs. Everywhere else (paragraphs, headings, list
 //! items, rows, cells, terms, ...) the reference token is a tenth of the line and carries nothing
 //! an agent acts on, so the line leaves it out.
@@ -33,7 +33,16 @@ use crate::tree::{AxNode, AxRole};
 ///   screenshots;
 /// - the anchor of the read or an open overlay: the agent already holds that reference, and a
 ///   continuation repeats it.
-pub(crate) fn prints_reference(node: &AxNode, is_start: bool) -> bool {
+///
+/// One interactive role prints none: an option of a drop-down `<select>`
+/// (`in_native_drop_down`). The browser draws those options in its own popup, outside the
+/// page: they have no box to click, hover or screenshot, and select_option chooses them by
+/// label or value through the reference of their select. Playwright's "ai" snapshot gives
+/// them no reference either (its rule: non-rendered elements get none).
+pub(crate) fn prints_reference(node: &AxNode, is_start: bool, in_native_drop_down: bool) -> bool {
+    if in_native_drop_down && node.role == AxRole::Aria(Role::Option) {
+        return is_start;
+    }
     if is_start || node.interactive || node.focusable || node.closed_shadow_root {
         return true;
     }

@@ -6,7 +6,9 @@
 //! ```
 //!
 //! followed by the node's states in the same `key="value"` form. Skipped containers add no depth
-//! (they are already flattened in the tree). Open overlays (dialogs, popup listboxes and menus,
+//! (they are already flattened in the tree). Only the lines an agent can use print their
+//! reference (`printed_reference`), and what a line would only repeat is left out (docs/protocol.md,
+//! "What the text tree leaves out"). Open overlays (dialogs, popup listboxes and menus,
 //! expanded comboboxes) come first under an `[open overlays]` banner so that portal-rendered popups
 //! survive a reader's soft length limit. `maxChars` cuts the output into 1-based pages.
 //!
@@ -277,6 +279,8 @@ struct Pending<'tree> {
     parent_name: Option<&'tree str>,
     /// The position in `lines` of its parent's line, if the parent has one.
     parent_line: Option<usize>,
+    /// It is inside a drop-down `<select>` (`is_native_drop_down`).
+    in_native_drop_down: bool,
 }
 
 struct Renderer<'a> {
@@ -299,6 +303,7 @@ impl Renderer<'_> {
             presentational_name: None,
             parent_name: None,
             parent_line: None,
+            in_native_drop_down: false,
         }];
         while let Some(Pending {
             index,
@@ -307,6 +312,7 @@ impl Renderer<'_> {
             presentational_name,
             parent_name,
             parent_line,
+            in_native_drop_down,
         }) = stack.pop()
         {
             let Some(node) = self.tree.node(index) else {
@@ -331,19 +337,22 @@ impl Renderer<'_> {
             // Inside a role whose children are presentational only what the agent can act on
             // is shown (a close button in a tab, a link in an option), without adding depth,
             // and text that the name does not hold: `<button aria-label="Cancel">Delete
-            // all</button>` shows the words a sighted user reads, which the name hides.
-            let shown = !(is_start && skip_start)
+            // all</button>` shows the words a sighted user reads, which the name hides. Icon
+            // glyphs (`✎`, `⚑`, `♡`: text without a letter or a digit) say nothing the name
+            // does not.
+            let mut shown = !(is_start && skip_start)
                 && self.shows(node)
                 && presentational_name.is_none_or(|name| {
                     node.interactive
-                        || (node.role == AxRole::Text && !contains_ignoring_case(name, &node.name))
+                        || (node.role == AxRole::Text
+                            && !contains_ignoring_case(name, &node.name)
+                            && node.name.chars().any(char::is_alphanumeric))
                 });
-            let child_depth = if shown { depth + 1 } else { depth };
             let children_presentational = presentational_name
                 .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
+            let in_native_drop_down = in_native_drop_down || is_native_drop_down(node);
             let mut merged_text = None;
             let mut printed_name = None;
-            let mut own_line = parent_line.filter(|_| !shown);
             if shown {
                 if depth >= self.max_depth {
                     cut += 1;
@@ -356,9 +365,12 @@ impl Renderer<'_> {
                     }
                     continue;
                 }
-                let mut line = self.line(node, depth, is_start);
+                let mut line = self.line(node, depth, is_start, in_native_drop_down);
                 let children_shown =
                     children_presentational.is_none() && depth + 1 < self.max_depth;
+                // A name is printed once: not again on a child of the line that printed it
+                // (an image named like the link around it), and not on a line whose first
+                // child prints it (a region labelled by its heading).
                 if line.name.is_some()
                     && (parent_name.is_some_and(|name| name == node.name) && !node.interactive
                         || children_shown && self.first_child_prints_name(node))
@@ -366,19 +378,39 @@ impl Renderer<'_> {
                     line.name = None;
                 }
                 if children_shown {
-                    merged_text = self.lone_text_child(node, &line);
+                    merged_text = self.first_text_child(node, &line);
                     if let Some(text) = merged_text {
-                        line.name = Some(self.tree.nodes[text as usize].name.clone());
+                        let words = &self.tree.nodes[text as usize].name;
+                        // A wrapper whose only words are its parent's name (`<time>` inside a
+                        // link named by it) says nothing the parent's line did not.
+                        if node.children.len() == 1
+                            && line.is_bare()
+                            && parent_name.is_some_and(|name| name == words)
+                        {
+                            continue;
+                        }
+                        line.name = Some(words.clone());
                     }
                 }
-                own_line = Some(lines.len());
-                printed_name = line
-                    .name
-                    .is_some()
-                    .then_some(node.name.as_str())
-                    .filter(|name| !name.is_empty());
-                lines.push(line);
+                if !is_start && line.is_bare() && self.is_lone_wrapper(node) {
+                    // A list item, group or paragraph around one element prints only its role:
+                    // its child takes its place (docs/protocol.md, "What the text tree leaves out").
+                    shown = false;
+                } else {
+                    printed_name = line
+                        .name
+                        .is_some()
+                        .then_some(node.name.as_str())
+                        .filter(|name| !name.is_empty());
+                    lines.push(line);
+                }
             }
+            let child_depth = if shown { depth + 1 } else { depth };
+            let own_line = if shown {
+                Some(lines.len() - 1)
+            } else {
+                parent_line
+            };
             for &child in node.children.iter().rev() {
                 if Some(child) == merged_text {
                     continue;
@@ -390,6 +422,7 @@ impl Renderer<'_> {
                     presentational_name: children_presentational,
                     parent_name: printed_name,
                     parent_line: own_line,
+                    in_native_drop_down,
                 });
             }
         }
@@ -420,25 +453,41 @@ impl Renderer<'_> {
             && (self.options.filter != Filter::Visible || self.subtree_visible[index as usize])
     }
 
-    /// The only child of a line that prints neither a name nor a reference, when that child is
+    /// The first child of a line that prints neither a name nor a reference, when that child is
     /// a run of text: the line shows the text in its name's place instead of a `text` line below
-    /// it (`paragraph "Some words"` rather than `paragraph` and ` text "Some words"`). Lines
-    /// with a reference keep their text apart, so that what an action calls its target's name
-    /// stays the accessible name.
-    fn lone_text_child(&self, node: &AxNode, line: &Line) -> Option<u32> {
+    /// it (`paragraph "Some words"` rather than `paragraph` and ` text "Some words"`), and the
+    /// node's other children follow as usual, so reading order is kept. Lines with a reference
+    /// keep their text apart, so that what an action calls its target's name stays the
+    /// accessible name.
+    fn first_text_child(&self, node: &AxNode, line: &Line) -> Option<u32> {
         if line.name.is_some() || line.reference.is_some() || node.interactive {
             return None;
         }
-        let [only] = node.children.as_slice() else {
-            return None;
-        };
-        let child = self.tree.node(*only)?;
+        let first = *node.children.first()?;
+        let child = self.tree.node(first)?;
         (child.role == AxRole::Text
             && !child.name.is_empty()
             && !child.repeats_label_of_control
             && self.shows(child)
-            && (self.options.filter != Filter::Visible || self.subtree_visible[*only as usize]))
-            .then_some(*only)
+            && (self.options.filter != Filter::Visible || self.subtree_visible[first as usize]))
+            .then_some(first)
+    }
+
+    /// Whether `node` only wraps one element: a list item around a link, a group around a
+    /// button, a paragraph around a link. Only for roles that group and say nothing of their
+    /// own; a heading, a cell or a row keeps its line.
+    fn is_lone_wrapper(&self, node: &AxNode) -> bool {
+        let AxRole::Aria(role) = node.role else {
+            return false;
+        };
+        matches!(
+            role,
+            Role::ListItem | Role::Group | Role::Paragraph | Role::Generic | Role::None
+        ) && !node.interactive
+            && matches!(node.children.as_slice(), [only] if self
+                .tree
+                .node(*only)
+                .is_some_and(|child| child.role != AxRole::Text))
     }
 
     fn shows(&self, node: &AxNode) -> bool {
@@ -449,14 +498,20 @@ impl Renderer<'_> {
         }
     }
 
-    fn line(&mut self, node: &AxNode, depth: usize, is_start: bool) -> Line {
+    fn line(
+        &mut self,
+        node: &AxNode,
+        depth: usize,
+        is_start: bool,
+        in_native_drop_down: bool,
+    ) -> Line {
         let name = (!node.name.is_empty() && !omits_name_in_text(node, self.tree))
             .then(|| node.name.clone());
         // Every shown element is numbered in the registry as before, printed or not, so that
         // numbering and the registry do not depend on which lines print their reference.
         let registered = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));
         let (reference, unprinted_reference) =
-            if crate::printed_reference::prints_reference(node, is_start) {
+            if crate::printed_reference::prints_reference(node, is_start, in_native_drop_down) {
                 (registered, None)
             } else {
                 (None, registered)
@@ -488,7 +543,7 @@ impl Renderer<'_> {
         let states = node
             .states
             .iter()
-            .filter(|(key, state)| !state_repeats_line(key, state, value.as_deref()))
+            .filter(|(key, state)| !state_repeats_line(key, state, value.as_deref(), node.role))
             .map(|(key, state)| (*key, Some(state.to_text())));
         let mut attributes = Vec::new();
         for (key, text) in candidates.into_iter().chain(states) {
@@ -548,6 +603,15 @@ const OMITTED_ATTRIBUTES: &str = " …";
 const CLOSED_SHADOW_ROOT_MARK: &str = " closed-shadow-root";
 
 impl Line {
+    /// Whether the line would print its role and nothing else.
+    fn is_bare(&self) -> bool {
+        self.name.is_none()
+            && self.reference.is_none()
+            && self.frame_id.is_none()
+            && self.attributes.is_empty()
+            && !self.closed_shadow_root
+    }
+
     fn banner() -> Line {
         Line {
             node: NodeId(u32::MAX),
@@ -781,6 +845,13 @@ fn contains_ignoring_case(name: &str, text: &str) -> bool {
     name.to_lowercase().contains(&text.to_lowercase())
 }
 
+/// A drop-down `<select>` (HTML-AAM: a `select` without `multiple` and with a display size of 1
+/// is a combobox; its options are drawn by the browser, not the page). An author's
+/// `role="combobox"` and an `<input list>` (which has an input type) are not.
+fn is_native_drop_down(node: &AxNode) -> bool {
+    node.role == AxRole::Aria(Role::Combobox) && !node.author_role && node.control_type.is_none()
+}
+
 /// WAI-ARIA 1.2 roles with "Children Presentational: True": their descendants are not exposed
 /// as separate objects (an `<svg>` inside a button, the text of a tab), so the text tree does not
 /// print them. Interactive descendants, which the spec does not foresee but pages build (a close
@@ -812,30 +883,56 @@ fn has_presentational_children(node: &AxNode) -> bool {
 /// on a checkbox, `radio` on a radio button (HTML-AAM maps those input types to those roles),
 /// `button` on a button (a `<button type="button">` or `<input type="button">`: a plain button,
 /// which is what the role says; submit and reset buttons keep their type, it says what activating
-/// them does to their form). Other types stay, `text` on a textbox included: the protocol's line
-/// format shows it (docs/protocol.md), and email, password, submit or reset say something the
-/// role does not.
+/// them does to their form), and the types whose role HTML-AAM names after them in other words:
+/// `search` on a searchbox, `number` on a spinbutton, `range` on a slider. `text` on a textbox
+/// stays: the French document's own example line prints it (docs/protocol.md, "Tools"). Other
+/// types stay too: email, password, tel, url, date, submit or reset say something the role does
+/// not.
 fn type_repeats_role(kind: &str, role: AxRole) -> bool {
     let AxRole::Aria(role) = role else {
         return false;
     };
     matches!(
         (kind, role),
-        ("checkbox", Role::Checkbox) | ("radio", Role::Radio) | ("button", Role::Button)
+        ("checkbox", Role::Checkbox)
+            | ("radio", Role::Radio)
+            | ("button", Role::Button)
+            | ("search", Role::SearchBox)
+            | ("number", Role::SpinButton)
+            | ("range", Role::Slider)
     )
 }
 
 /// States the text line leaves out because another part of the line says the same: `valueNow`
-/// when `value` is that number (a range or number input), and `selected="false"` (an option
-/// that is not selected is the normal case; the selected one still says `selected="true"`). The
-/// structured snapshot keeps every typed state.
-fn state_repeats_line(key: &str, state: &crate::value::Value, value: Option<&str>) -> bool {
+/// when `value` is that number (a range or number input), `selected="false"` (an option that is
+/// not selected is the normal case; the selected one still says `selected="true"`), and
+/// `checked="false"` on the roles that are always checked or not (checkbox, radio, switch and
+/// their menu items: ARIA 1.2 gives them a checked state by default, false, so a line without
+/// `checked` is unchecked; `checked="true"` and `checked="mixed"` stay). `pressed="false"` and
+/// `expanded="false"` stay: without them a button is not a toggle and a control does not expand.
+/// The structured snapshot keeps every typed state.
+fn state_repeats_line(
+    key: &str,
+    state: &crate::value::Value,
+    value: Option<&str>,
+    role: AxRole,
+) -> bool {
     use crate::value::Value;
     match (key, state) {
         ("valueNow", Value::Number(number)) => value
             .and_then(|text| text.trim().parse::<f64>().ok())
             .is_some_and(|parsed| parsed == *number),
         ("selected", Value::Bool(false)) => true,
+        ("checked", Value::Bool(false)) => matches!(
+            role,
+            AxRole::Aria(
+                Role::Checkbox
+                    | Role::Radio
+                    | Role::Switch
+                    | Role::MenuItemCheckbox
+                    | Role::MenuItemRadio
+            )
+        ),
         _ => false,
     }
 }
