@@ -63,8 +63,9 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
             mark_closed_shadow_hosts: true,
         },
     );
-    let mut text_tree = text::render_text_tree(&tree, options, reference)?;
     let mut read_facts = conversation::read_facts(&tree);
+    let mut text_tree =
+        text::render_text_tree(&tree, options, read_facts.conversation_root, reference)?;
     // The conversation root is a shown element, so the render above already numbered it; asking
     // again returns the same reference (and numbers it when a filter left its line out).
     read_facts.conversation_root_ref = read_facts.conversation_root.map(&mut *reference);

@@ -28,30 +28,53 @@ use crate::tree::{AxNode, AxRole};
 ///   opens such menus;
 /// - a container the agent zooms into with `ref_id` (the paging notice and the tool's description
 ///   tell it to): landmarks, articles, dialogs, tables and grids, lists, trees, tab panels, feeds
-///   and logs (a chat or mail thread's container), figures;
+///   and logs (a chat or mail thread's container), figures; only when its lines are long enough
+///   that zooming pays (`ReferencePrinting::IfLargeContainer`);
 /// - an image: screenshot takes an element's reference, and a picture or chart is what an agent
 ///   screenshots;
-/// - the anchor of the read or an open overlay: the agent already holds that reference, and a
-///   continuation repeats it.
+/// - the anchor of the read or an open overlay (the agent already holds that reference, and a
+///   continuation repeats it), and the conversation root the read reports
+///   (`conversationRootRefId`): the caller passes these as `is_start`.
 ///
 /// One interactive role prints none: an option of a drop-down `<select>`
 /// (`in_native_drop_down`). The browser draws those options in its own popup, outside the
 /// page: they have no box to click, hover or screenshot, and select_option chooses them by
 /// label or value through the reference of their select. Playwright's "ai" snapshot gives
 /// them no reference either (its rule: non-rendered elements get none).
-pub(crate) fn prints_reference(node: &AxNode, is_start: bool, in_native_drop_down: bool) -> bool {
+pub(crate) fn prints_reference(
+    node: &AxNode,
+    is_start: bool,
+    in_native_drop_down: bool,
+) -> ReferencePrinting {
+    use ReferencePrinting::{Always, IfLargeContainer, Never};
     if in_native_drop_down && node.role == AxRole::Aria(Role::Option) {
-        return is_start;
+        return if is_start { Always } else { Never };
     }
     if is_start || node.interactive || node.focusable || node.closed_shadow_root {
-        return true;
+        return Always;
     }
     let role = match node.role {
-        AxRole::Iframe => return true,
-        AxRole::Text | AxRole::Document => return false,
+        AxRole::Iframe => return Always,
+        AxRole::Text | AxRole::Document => return Never,
         AxRole::Aria(role) => role,
     };
-    opens_popup(node) || is_zoom_container(role) || is_screenshot_target(role)
+    if opens_popup(node) || is_screenshot_target(role) {
+        Always
+    } else if is_zoom_container(role) {
+        IfLargeContainer
+    } else {
+        Never
+    }
+}
+
+/// Whether a line prints its reference.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ReferencePrinting {
+    Always,
+    /// Only when the container's lines are long enough to be worth zooming into (the text tree
+    /// measures them once they are rendered: `text::drop_references_of_small_containers`).
+    IfLargeContainer,
+    Never,
 }
 
 /// `aria-haspopup` with a value that means a popup (ARIA 1.2: anything but `false`).

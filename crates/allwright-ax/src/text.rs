@@ -20,6 +20,7 @@
 
 use crate::aria::Role;
 use crate::dom::NodeId;
+use crate::printed_reference::ReferencePrinting;
 use crate::tree::{AxNode, AxRole, AxTree};
 
 /// Which nodes the text tree shows.
@@ -175,10 +176,13 @@ impl std::fmt::Display for TextTreeError {
 }
 
 /// Renders the text tree. `reference` gives the `ref_N` of an element (the glue owns the
-/// registry; tests number them).
+/// registry; tests number them). `conversation_root` is the element the read reports as
+/// `conversationRootRefId` (conversation.rs): its line always prints its reference, the anchor
+/// of a whole-thread read.
 pub fn render_text_tree(
     tree: &AxTree,
     options: &TextTreeOptions,
+    conversation_root: Option<NodeId>,
     reference: &mut dyn FnMut(NodeId) -> String,
 ) -> Result<TextTree, TextTreeError> {
     let Some(root) = tree.root else {
@@ -196,6 +200,7 @@ pub fn render_text_tree(
         subtree_visible: &subtree_visible,
         reference,
         overlays: &overlays,
+        conversation_root,
     };
     if !overlays.is_empty() {
         lines.push(Line::banner());
@@ -209,6 +214,7 @@ pub fn render_text_tree(
         .node(root)
         .is_some_and(|node| node.role == AxRole::Document);
     cut_by_depth += renderer.render(root, skip_root, &mut lines);
+    drop_references_of_small_containers(&mut lines);
 
     let pages = paginate(&lines, options.max_chars);
     let auto_degraded = pages.degraded;
@@ -266,6 +272,48 @@ pub fn render_text_tree(
     })
 }
 
+/// A container's subtree shorter than this (about a third of the 3,000 characters the French
+/// document gives as the model's soft limit) is read whole in passing: zooming into it with
+/// `ref_id` would only read again what the agent has, so its line prints no reference.
+const SMALL_CONTAINER_CHARS: usize = 1000;
+
+/// Takes the reference off the lines of containers to zoom into (`zoom_container`) whose own
+/// line and descendants' lines total fewer than [`SMALL_CONTAINER_CHARS`] characters (as
+/// estimated by `Line::estimated_length`); the registry keeps them.
+fn drop_references_of_small_containers(lines: &mut [Line]) {
+    for position in 0..lines.len() {
+        if !lines[position].zoom_container {
+            continue;
+        }
+        let indent = lines[position].indent;
+        let mut total = lines[position].estimated_length();
+        for line in &lines[position + 1..] {
+            // The subtree ends at the next line that is not deeper, or at the overlays' banner.
+            if total >= SMALL_CONTAINER_CHARS || line.indent <= indent || line.role.is_empty() {
+                break;
+            }
+            total += line.estimated_length();
+        }
+        if total < SMALL_CONTAINER_CHARS {
+            let line = &mut lines[position];
+            line.unprinted_reference = line.reference.take();
+            line.zoom_container = false;
+        }
+    }
+}
+
+/// A property of a node as text, empty when absent.
+fn property_text<'tree>(node: &'tree AxNode, key: &str) -> &'tree str {
+    node.properties
+        .iter()
+        .find(|(name, _)| *name == key)
+        .and_then(|(_, value)| match value {
+            crate::value::Value::String(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
 /// A node waiting on the renderer's stack.
 struct Pending<'tree> {
     index: u32,
@@ -277,10 +325,13 @@ struct Pending<'tree> {
     presentational_name: Option<&'tree str>,
     /// The name its parent's line printed, if any.
     parent_name: Option<&'tree str>,
+    /// Its parent is interactive (a link, a menu item, ...).
+    parent_interactive: bool,
     /// The position in `lines` of its parent's line, if the parent has one.
     parent_line: Option<usize>,
-    /// It is inside a drop-down `<select>` (`is_native_drop_down`).
-    in_native_drop_down: bool,
+    /// It is inside a drop-down `<select>` (`is_native_drop_down`): that select's value (its
+    /// selected option's label, empty when none).
+    native_drop_down_value: Option<&'tree str>,
 }
 
 struct Renderer<'a> {
@@ -290,6 +341,7 @@ struct Renderer<'a> {
     subtree_visible: &'a [bool],
     reference: &'a mut dyn FnMut(NodeId) -> String,
     overlays: &'a [u32],
+    conversation_root: Option<NodeId>,
 }
 
 impl Renderer<'_> {
@@ -302,8 +354,9 @@ impl Renderer<'_> {
             is_start: true,
             presentational_name: None,
             parent_name: None,
+            parent_interactive: false,
             parent_line: None,
-            in_native_drop_down: false,
+            native_drop_down_value: None,
         }];
         while let Some(Pending {
             index,
@@ -311,8 +364,9 @@ impl Renderer<'_> {
             is_start,
             presentational_name,
             parent_name,
+            parent_interactive,
             parent_line,
-            in_native_drop_down,
+            native_drop_down_value,
         }) = stack.pop()
         {
             let Some(node) = self.tree.node(index) else {
@@ -334,6 +388,19 @@ impl Renderer<'_> {
             if parent_name.is_some_and(|name| repeats_parent_name(node, name, self.tree)) {
                 continue;
             }
+            // Under a control or link with a printed name, a text run the name already holds
+            // (`link "Download version 3.10.1"` around the word "Download") or an icon glyph
+            // without a letter or a digit says nothing more, as under a role whose children are
+            // presentational (below).
+            if parent_interactive
+                && node.role == AxRole::Text
+                && parent_name.is_some_and(|name| {
+                    contains_ignoring_case(name, &node.name)
+                        || !node.name.chars().any(char::is_alphanumeric)
+                })
+            {
+                continue;
+            }
             // Inside a role whose children are presentational only what the agent can act on
             // is shown (a close button in a tab, a link in an option), without adding depth,
             // and text that the name does not hold: `<button aria-label="Cancel">Delete
@@ -350,7 +417,8 @@ impl Renderer<'_> {
                 });
             let children_presentational = presentational_name
                 .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
-            let in_native_drop_down = in_native_drop_down || is_native_drop_down(node);
+            let native_drop_down_value = native_drop_down_value
+                .or_else(|| is_native_drop_down(node).then(|| property_text(node, "value")));
             let mut merged_text = None;
             let mut printed_name = None;
             if shown {
@@ -362,10 +430,11 @@ impl Renderer<'_> {
                         if let Some(reference) = parent.unprinted_reference.take() {
                             parent.reference = Some(reference);
                         }
+                        parent.zoom_container = false;
                     }
                     continue;
                 }
-                let mut line = self.line(node, depth, is_start, in_native_drop_down);
+                let mut line = self.line(node, depth, is_start, native_drop_down_value);
                 let children_shown =
                     children_presentational.is_none() && depth + 1 < self.max_depth;
                 // A name is printed once: not again on a child of the line that printed it
@@ -421,8 +490,9 @@ impl Renderer<'_> {
                     is_start: false,
                     presentational_name: children_presentational,
                     parent_name: printed_name,
+                    parent_interactive: node.interactive,
                     parent_line: own_line,
-                    in_native_drop_down,
+                    native_drop_down_value,
                 });
             }
         }
@@ -503,19 +573,23 @@ impl Renderer<'_> {
         node: &AxNode,
         depth: usize,
         is_start: bool,
-        in_native_drop_down: bool,
+        native_drop_down_value: Option<&str>,
     ) -> Line {
         let name = (!node.name.is_empty() && !omits_name_in_text(node, self.tree))
             .then(|| node.name.clone());
         // Every shown element is numbered in the registry as before, printed or not, so that
         // numbering and the registry do not depend on which lines print their reference.
         let registered = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));
-        let (reference, unprinted_reference) =
-            if crate::printed_reference::prints_reference(node, is_start, in_native_drop_down) {
-                (registered, None)
-            } else {
-                (None, registered)
-            };
+        let printing = crate::printed_reference::prints_reference(
+            node,
+            is_start || self.conversation_root == Some(node.dom_node),
+            native_drop_down_value.is_some(),
+        );
+        let (reference, unprinted_reference) = match printing {
+            ReferencePrinting::Never => (None, registered),
+            _ => (registered, None),
+        };
+        let zoom_container = printing == ReferencePrinting::IfLargeContainer;
         let property = |key: &str| {
             node.properties
                 .iter()
@@ -544,6 +618,13 @@ impl Renderer<'_> {
             .states
             .iter()
             .filter(|(key, state)| !state_repeats_line(key, state, value.as_deref(), node.role))
+            // The selected option of a drop-down `<select>` is its select's `value`, printed on
+            // the line above.
+            .filter(|(key, state)| {
+                !(*key == "selected"
+                    && *state == crate::value::Value::Bool(true)
+                    && native_drop_down_value.is_some_and(|value| value == node.name))
+            })
             .map(|(key, state)| (*key, Some(state.to_text())));
         let mut attributes = Vec::new();
         for (key, text) in candidates.into_iter().chain(states) {
@@ -568,6 +649,7 @@ impl Renderer<'_> {
             name,
             reference,
             unprinted_reference,
+            zoom_container,
             frame_id,
             attributes,
             closed_shadow_root: node.closed_shadow_root,
@@ -587,6 +669,9 @@ struct Line {
     /// The registry's reference of an element whose line does not print it
     /// (`printed_reference::prints_reference`), kept in case the line must print it after all.
     unprinted_reference: Option<String>,
+    /// The reference is printed only because the node is a container to zoom into
+    /// (`ReferencePrinting::IfLargeContainer`): `drop_references_of_small_containers` decides.
+    zoom_container: bool,
     /// An iframe's frame id: written after the reference, unquoted, as part of the structure
     /// (a number the page cannot choose), and never cut.
     frame_id: Option<u64>,
@@ -603,6 +688,23 @@ const OMITTED_ATTRIBUTES: &str = " …";
 const CLOSED_SHADOW_ROOT_MARK: &str = " closed-shadow-root";
 
 impl Line {
+    /// About how many characters the line prints, newline included, without writing it (byte
+    /// lengths, escapes not counted).
+    fn estimated_length(&self) -> usize {
+        let name = self.name.as_ref().map_or(0, |name| name.len() + 3);
+        let reference = self
+            .reference
+            .as_ref()
+            .or(self.unprinted_reference.as_ref())
+            .map_or(0, |reference| reference.len() + 3);
+        let attributes: usize = self
+            .attributes
+            .iter()
+            .map(|(key, value)| key.len() + value.len() + 4)
+            .sum();
+        self.indent + self.role.len() + name + reference + attributes + 1
+    }
+
     /// Whether the line would print its role and nothing else.
     fn is_bare(&self) -> bool {
         self.name.is_none()
@@ -620,6 +722,7 @@ impl Line {
             name: None,
             reference: None,
             unprinted_reference: None,
+            zoom_container: false,
             frame_id: None,
             attributes: Vec::new(),
             closed_shadow_root: false,
@@ -719,6 +822,7 @@ impl Line {
             name: None,
             reference: self.reference.clone(),
             unprinted_reference: None,
+            zoom_container: false,
             frame_id: self.frame_id,
             attributes: Vec::new(),
             closed_shadow_root: self.closed_shadow_root,
@@ -1247,6 +1351,7 @@ mod tests {
             name: Some(name),
             reference: Some(format!("ref_{index}")),
             unprinted_reference: None,
+            zoom_container: false,
             frame_id: None,
             attributes: vec![("type", "submit".to_string())],
             closed_shadow_root: false,
