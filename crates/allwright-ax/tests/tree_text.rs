@@ -651,3 +651,173 @@ tablist [ref]
   text "Inbox 12 unread""#,
     );
 }
+
+// ---- Issue 13: which lines print their reference, and what else a line leaves out ------------
+// (docs/protocol.md, "Which lines print their reference" and "What the text tree leaves out").
+
+#[test]
+fn only_lines_an_agent_can_use_print_their_reference() {
+    check(
+        r#"<h2>Orders</h2>
+        <p>Read <a href="/terms">the terms</a> first.</p>
+        <table><tr><th>Order</th></tr><tr><td>1040</td></tr></table>
+        <ul><li tabindex="-1">Roving item</li><li aria-haspopup="menu">Opens a menu on hover</li></ul>
+        <div contenteditable="true">Notes</div>
+        <span onclick="go()">Clickable words</span>
+        <img src="chart.png" alt="Chart">
+        <iframe title="Map" src="map.html"></iframe>
+        <input type="checkbox" aria-label="Agree">"#,
+        r#"
+heading "Orders" level="2"
+paragraph "Read"
+ link "the terms" [ref] href="/terms"
+ text "first."
+table
+ row
+  columnheader "Order"
+ row
+  cell "1040"
+list
+ listitem [ref]
+  text "Roving item"
+ listitem [ref]
+  text "Opens a menu on hover"
+generic [ref]
+ text "Notes"
+generic [ref]
+ text "Clickable words"
+image "Chart" [ref]
+iframe "Map" [ref]
+checkbox "Agree" [ref]"#,
+    );
+}
+
+#[test]
+fn the_registry_still_numbers_every_element_whether_its_line_prints_it_or_not() {
+    let dom = MemDom::parse(r#"<main><h1>Title</h1><p>Words</p><button>Go</button></main>"#);
+    let mut asked = Vec::new();
+    let tree = generate_accessibility_tree(&dom, None, &TextTreeOptions::default(), &mut |node| {
+        asked.push(node);
+        format!("ref_{}", node.0)
+    })
+    .expect("renders");
+    // main, heading, paragraph and button are all numbered, in tree order, as before the rule;
+    // only the button (and no small container) prints its reference.
+    assert_eq!(asked.len(), 4, "{asked:?}");
+    assert_eq!(tree.tree.matches("[ref_").count(), 1, "{}", tree.tree);
+    assert_eq!(tree.refs.len(), 1);
+    assert_eq!(tree.refs[0].role, "button");
+}
+
+#[test]
+fn a_container_prints_its_reference_when_it_is_long_enough_to_zoom_into() {
+    let mut long_list = String::from("<ul aria-label=\"Long\">");
+    for index in 0..60 {
+        long_list.push_str(&format!("<li>Item number {index} of a long list</li>"));
+    }
+    long_list.push_str("</ul><ul aria-label=\"Short\"><li>One</li><li>Two</li></ul>");
+    let tree = tree_of(&long_list, &TextTreeOptions::default());
+    assert!(tree.starts_with("list \"Long\" [ref]\n"), "{tree}");
+    assert!(
+        tree.contains("\nlist \"Short\"\n listitem \"One\""),
+        "{tree}"
+    );
+    // The anchor of a read keeps its reference whatever its size.
+    let dom = MemDom::parse(r#"<ul id="short"><li>One</li></ul>"#);
+    let short = dom.element_by_id_attribute("short").expect("list");
+    let tree = render(&dom, Some(short), &TextTreeOptions::default()).expect("renders");
+    assert_eq!(
+        without_ref_numbers(&tree.tree),
+        "list [ref]\n listitem \"One\""
+    );
+}
+
+#[test]
+fn a_nameless_line_shows_its_first_text_run_and_a_lone_wrapper_gives_way_to_its_child() {
+    check(
+        r##"<p>Revenue grew. <a href="/report">Report</a></p>
+        <ul><li><a href="/home">Home</a></li><li>Plain item</li></ul>
+        <div role="group"><button aria-expanded="false">More details</button></div>
+        <h3><a href="#pkg">left-pad</a></h3>"##,
+        r##"
+paragraph "Revenue grew."
+ link "Report" [ref] href="/report"
+list
+ link "Home" [ref] href="/home"
+ listitem "Plain item"
+button "More details" [ref] expanded="false"
+heading level="3"
+ link "left-pad" [ref] href="#pkg""##,
+    );
+}
+
+#[test]
+fn a_name_is_printed_once_between_a_line_and_its_first_child() {
+    check(
+        r#"<section aria-labelledby="h"><h2 id="h">Pricing</h2><p>Plans</p></section>
+        <a href="/"><img src="logo.png" alt="Home"></a>
+        <a href="/c0"><time>1 day ago</time></a>
+        <button aria-label="Save"><img src="disk.png" alt="Save"></button>"#,
+        r#"
+region
+ heading "Pricing" level="2"
+ paragraph "Plans"
+link "Home" [ref] href="/"
+ image [ref]
+link "1 day ago" [ref] href="/c0"
+button "Save" [ref]"#,
+    );
+}
+
+#[test]
+fn icon_glyphs_and_words_the_name_holds_are_not_printed_under_a_control() {
+    check(
+        r#"<button aria-label="Report comment by Ada">⚑</button>
+        <a href="/dl" aria-label="Download version 3.10.1">Download</a>
+        <a href="/cart" aria-label="Cart, 2 items">🛒 2</a>
+        <button aria-label="Cancel">Delete all</button>"#,
+        r#"
+button "Report comment by Ada" [ref]
+link "Download version 3.10.1" [ref] href="/dl"
+link "Cart, 2 items" [ref] href="/cart"
+ text "🛒 2"
+button "Cancel" [ref]
+ text "Delete all""#,
+    );
+}
+
+#[test]
+fn states_and_types_the_role_already_says_are_left_out() {
+    check(
+        r#"<input type="checkbox" aria-label="Unchecked">
+        <input type="checkbox" aria-label="Checked" checked>
+        <div role="switch" aria-checked="false" tabindex="0">Wi-Fi</div>
+        <button type="button">Plain</button>
+        <button aria-pressed="false">Bold</button>
+        <input type="search" aria-label="Find">
+        <input type="text" aria-label="Name">"#,
+        r#"
+checkbox "Unchecked" [ref]
+checkbox "Checked" [ref] checked="true"
+switch "Wi-Fi" [ref]
+button "Plain" [ref]
+button "Bold" [ref] pressed="false"
+searchbox "Find" [ref]
+textbox "Name" [ref] type="text""#,
+    );
+}
+
+#[test]
+fn the_options_of_a_drop_down_select_print_no_reference_but_a_listbox_keeps_them() {
+    check(
+        r#"<select aria-label="Region"><option>North</option><option selected>South</option></select>
+        <select aria-label="Tags" multiple><option selected>Red</option><option>Blue</option></select>"#,
+        r#"
+combobox "Region" [ref] value="South"
+ option "North"
+ option "South"
+listbox "Tags" [ref]
+ option "Red" [ref] selected="true"
+ option "Blue" [ref]"#,
+    );
+}
