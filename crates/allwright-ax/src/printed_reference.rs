@@ -31,7 +31,8 @@ use crate::tree::{AxNode, AxRole};
 ///   and logs (a chat or mail thread's container), figures; only when its lines are long enough
 ///   that zooming pays (`ReferencePrinting::IfLargeContainer`);
 /// - an image: screenshot takes an element's reference, and a picture or chart is what an agent
-///   screenshots;
+///   screenshots; not an image inside a link or a control, whose own reference covers it (a
+///   product photo inside its link, a logo inside the home link);
 /// - the anchor of the read or an open overlay (the agent already holds that reference, and a
 ///   continuation repeats it), and the conversation root the read reports
 ///   (`conversationRootRefId`): the caller passes these as `is_start`.
@@ -44,6 +45,7 @@ use crate::tree::{AxNode, AxRole};
 pub(crate) fn prints_reference(
     node: &AxNode,
     is_start: bool,
+    parent_interactive: bool,
     in_native_drop_down: bool,
 ) -> ReferencePrinting {
     use ReferencePrinting::{Always, IfLargeContainer, Never};
@@ -58,7 +60,7 @@ pub(crate) fn prints_reference(
         AxRole::Text | AxRole::Document => return Never,
         AxRole::Aria(role) => role,
     };
-    if opens_popup(node) || is_screenshot_target(role) {
+    if opens_popup(node) || (is_screenshot_target(role) && !parent_interactive) {
         Always
     } else if is_zoom_container(role) {
         IfLargeContainer

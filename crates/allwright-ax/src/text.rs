@@ -434,7 +434,13 @@ impl Renderer<'_> {
                     }
                     continue;
                 }
-                let mut line = self.line(node, depth, is_start, native_drop_down_value);
+                let mut line = self.line(
+                    node,
+                    depth,
+                    is_start,
+                    parent_interactive,
+                    native_drop_down_value,
+                );
                 let children_shown =
                     children_presentational.is_none() && depth + 1 < self.max_depth;
                 // A name is printed once: not again on a child of the line that printed it
@@ -460,6 +466,16 @@ impl Renderer<'_> {
                         }
                         line.name = Some(words.clone());
                     }
+                }
+                // An image inside a link or control that names it prints nothing its parent's
+                // line does not: its name was the parent's, and the parent's reference covers it.
+                if !is_start
+                    && line.is_bare()
+                    && parent_interactive
+                    && node.children.is_empty()
+                    && node.role == AxRole::Aria(Role::Image)
+                {
+                    continue;
                 }
                 if !is_start && line.is_bare() && self.is_lone_wrapper(node) {
                     // A list item, group or paragraph around one element prints only its role:
@@ -573,6 +589,7 @@ impl Renderer<'_> {
         node: &AxNode,
         depth: usize,
         is_start: bool,
+        parent_interactive: bool,
         native_drop_down_value: Option<&str>,
     ) -> Line {
         let name = (!node.name.is_empty() && !omits_name_in_text(node, self.tree))
@@ -583,6 +600,7 @@ impl Renderer<'_> {
         let printing = crate::printed_reference::prints_reference(
             node,
             is_start || self.conversation_root == Some(node.dom_node),
+            parent_interactive,
             native_drop_down_value.is_some(),
         );
         let (reference, unprinted_reference) = match printing {
@@ -988,10 +1006,10 @@ fn has_presentational_children(node: &AxNode) -> bool {
 /// `button` on a button (a `<button type="button">` or `<input type="button">`: a plain button,
 /// which is what the role says; submit and reset buttons keep their type, it says what activating
 /// them does to their form), and the types whose role HTML-AAM names after them in other words:
-/// `search` on a searchbox, `number` on a spinbutton, `range` on a slider. `text` on a textbox
-/// stays: the French document's own example line prints it (docs/protocol.md, "Tools"). Other
-/// types stay too: email, password, tel, url, date, submit or reset say something the role does
-/// not.
+/// `text` on a textbox (the default type of `<input>`, which is what the role says), `search` on
+/// a searchbox, `number` on a spinbutton, `range` on a slider. The field keeps its place in the
+/// line format (`type="..."` after the reference and href) for the types that say something the
+/// role does not: email, password, tel, url, date, submit or reset.
 fn type_repeats_role(kind: &str, role: AxRole) -> bool {
     let AxRole::Aria(role) = role else {
         return false;
@@ -1001,6 +1019,7 @@ fn type_repeats_role(kind: &str, role: AxRole) -> bool {
         ("checkbox", Role::Checkbox)
             | ("radio", Role::Radio)
             | ("button", Role::Button)
+            | ("text", Role::TextBox)
             | ("search", Role::SearchBox)
             | ("number", Role::SpinButton)
             | ("range", Role::Slider)
@@ -1012,9 +1031,11 @@ fn type_repeats_role(kind: &str, role: AxRole) -> bool {
 /// not selected is the normal case; the selected one still says `selected="true"`), and
 /// `checked="false"` on the roles that are always checked or not (checkbox, radio, switch and
 /// their menu items: ARIA 1.2 gives them a checked state by default, false, so a line without
-/// `checked` is unchecked; `checked="true"` and `checked="mixed"` stay). `pressed="false"` and
-/// `expanded="false"` stay: without them a button is not a toggle and a control does not expand.
-/// The structured snapshot keeps every typed state.
+/// `checked` is unchecked; `checked="true"` and `checked="mixed"` stay), and `pressed="false"` and
+/// `expanded="false"`: as in Playwright's snapshot, a toggle or a disclosure says its state when
+/// it is on or open (`pressed="true"`, `expanded="true"`), so that a click that presses or opens
+/// it still shows as a change on its line. The structured snapshot keeps every typed state,
+/// explicit false included.
 fn state_repeats_line(
     key: &str,
     state: &crate::value::Value,
@@ -1026,7 +1047,7 @@ fn state_repeats_line(
         ("valueNow", Value::Number(number)) => value
             .and_then(|text| text.trim().parse::<f64>().ok())
             .is_some_and(|parsed| parsed == *number),
-        ("selected", Value::Bool(false)) => true,
+        ("selected" | "pressed" | "expanded", Value::Bool(false)) => true,
         ("checked", Value::Bool(false)) => matches!(
             role,
             AxRole::Aria(
