@@ -22,8 +22,8 @@ use crate::tree::{AxNode, AxRole};
 /// - focusable in any way (`AxNode::focusable`: `tabindex="-1"` included): roving-tabindex items
 ///   and skip-link targets, which press_key and scroll target;
 /// - an `<iframe>` or `<frame>`: screenshot, scroll and the frame tools start from its line;
-/// - a host whose closed shadow root could not be read: get_shadow_dom and shadow_dom_query take
-///   its reference;
+/// - a shadow host, its root open or closed (read or not): get_shadow_dom and shadow_dom_query
+///   take its reference;
 /// - something that opens a popup (`aria-haspopup`), even on a role that is not a widget: hover
 ///   opens such menus;
 /// - a container the agent zooms into with `ref_id` (the paging notice and the tool's description
@@ -52,7 +52,8 @@ pub(crate) fn prints_reference(
     if in_native_drop_down && node.role == AxRole::Aria(Role::Option) {
         return if is_start { Always } else { Never };
     }
-    if is_start || node.interactive || node.focusable || node.closed_shadow_root {
+    if is_start || node.interactive || node.focusable || node.shadow_host || node.closed_shadow_root
+    {
         return Always;
     }
     let role = match node.role {

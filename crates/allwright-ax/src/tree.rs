@@ -68,6 +68,9 @@ pub struct AxNode {
     /// focusable): a roving-tabindex item or a skip-link target that the agent may focus, press
     /// keys on or scroll to. Its line keeps its reference (`text::prints_reference`).
     pub focusable: bool,
+    /// The element hosts a shadow root (open, or closed and read by the gatherer):
+    /// get_shadow_dom and shadow_dom_query take its reference, so its line prints it.
+    pub shadow_host: bool,
     /// The layout box intersects the viewport (for text: the parent's box).
     pub in_viewport: bool,
     /// Rendered and able to receive pointer events: may carry a reference in "ai" mode.
@@ -100,6 +103,7 @@ impl AxNode {
             children: Vec::new(),
             interactive: false,
             focusable: false,
+            shadow_host: false,
             in_viewport: false,
             pointer_target: false,
             author_role: false,
@@ -426,6 +430,7 @@ fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> A
     AxNode {
         interactive: is_interactive(context, element, Role::Generic),
         focusable: context.is_focusable(element),
+        shadow_host: context.dom().shadow_root(element).is_some(),
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         ..AxNode::bare(element, AxRole::Aria(Role::Generic))
@@ -504,6 +509,7 @@ fn element_node<D: Dom + ?Sized>(
         children: Vec::new(),
         interactive,
         focusable: context.is_focusable(element),
+        shadow_host: dom.shadow_root(element).is_some(),
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         author_role: dom.attribute(element, "role").is_some_and(|tokens| {
