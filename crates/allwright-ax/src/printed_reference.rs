@@ -24,6 +24,8 @@ use crate::tree::{AxNode, AxRole};
 /// - an `<iframe>` or `<frame>`: screenshot, scroll and the frame tools start from its line;
 /// - a shadow host, its root open or closed (read or not): get_shadow_dom and shadow_dom_query
 ///   take its reference;
+/// - a scroll container (computed `overflow` `auto` or `scroll`): scroll moves it by its
+///   reference;
 /// - something that opens a popup (`aria-haspopup`), even on a role that is not a widget: hover
 ///   opens such menus;
 /// - a container the agent zooms into with `ref_id` (the paging notice and the tool's description
@@ -52,7 +54,12 @@ pub(crate) fn prints_reference(
     if in_native_drop_down && node.role == AxRole::Aria(Role::Option) {
         return if is_start { Always } else { Never };
     }
-    if is_start || node.interactive || node.focusable || node.shadow_host || node.closed_shadow_root
+    if is_start
+        || node.interactive
+        || node.focusable
+        || node.shadow_host
+        || node.scroll_container
+        || node.closed_shadow_root
     {
         return Always;
     }

@@ -71,6 +71,9 @@ pub struct AxNode {
     /// The element hosts a shadow root (open, or closed and read by the gatherer):
     /// get_shadow_dom and shadow_dom_query take its reference, so its line prints it.
     pub shadow_host: bool,
+    /// The element is a scroll container (`Style::scroll_container`): the scroll tool takes its
+    /// reference, so its line prints it.
+    pub scroll_container: bool,
     /// The layout box intersects the viewport (for text: the parent's box).
     pub in_viewport: bool,
     /// Rendered and able to receive pointer events: may carry a reference in "ai" mode.
@@ -104,6 +107,7 @@ impl AxNode {
             interactive: false,
             focusable: false,
             shadow_host: false,
+            scroll_container: false,
             in_viewport: false,
             pointer_target: false,
             author_role: false,
@@ -431,6 +435,7 @@ fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> A
         interactive: is_interactive(context, element, Role::Generic),
         focusable: context.is_focusable(element),
         shadow_host: context.dom().shadow_root(element).is_some(),
+        scroll_container: context.dom().style(element).scroll_container,
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         ..AxNode::bare(element, AxRole::Aria(Role::Generic))
@@ -510,6 +515,7 @@ fn element_node<D: Dom + ?Sized>(
         interactive,
         focusable: context.is_focusable(element),
         shadow_host: dom.shadow_root(element).is_some(),
+        scroll_container: dom.style(element).scroll_container,
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         author_role: dom.attribute(element, "role").is_some_and(|tokens| {

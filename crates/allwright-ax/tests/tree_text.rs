@@ -695,6 +695,22 @@ checkbox "Agree" [ref]"#,
 }
 
 #[test]
+fn a_scroll_container_and_a_shadow_host_print_their_reference_whatever_their_size() {
+    check(
+        r#"<ul aria-label="Feed" style="overflow-y: auto"><li>Post</li></ul>
+        <ul aria-label="Clipped" style="overflow: hidden"><li>Post</li></ul>
+        <section aria-label="Widget"><template shadowrootmode="open"><p>Inside</p></template></section>"#,
+        r#"
+list "Feed" [ref]
+ listitem "Post"
+list "Clipped"
+ listitem "Post"
+region "Widget" [ref]
+ paragraph "Inside""#,
+    );
+}
+
+#[test]
 fn the_registry_still_numbers_every_element_whether_its_line_prints_it_or_not() {
     let dom = MemDom::parse(r#"<main><h1>Title</h1><p>Words</p><button>Go</button></main>"#);
     let mut asked = Vec::new();
