@@ -77,7 +77,14 @@ pub async fn page_text_forges_no_line_or_reference(session: &Session) {
     }
     // A line holds at most its own reference (text lines none), and every control's line holds
     // exactly one: page text adds none (docs/protocol.md, "Which lines print their reference").
-    const CONTROLS: [&str; 6] = ["button ", "link ", "textbox ", "checkbox ", "slider ", "tab "];
+    const CONTROLS: [&str; 6] = [
+        "button ",
+        "link ",
+        "textbox ",
+        "checkbox ",
+        "slider ",
+        "tab ",
+    ];
     for line in tree.lines() {
         let references = line.matches("[ref_").count();
         let content = line.trim_start();

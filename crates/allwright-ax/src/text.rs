@@ -445,10 +445,12 @@ impl Renderer<'_> {
                     children_presentational.is_none() && depth + 1 < self.max_depth;
                 // A name is printed once: not again on a child of the line that printed it
                 // (an image named like the link around it), and not on a line whose first
-                // child prints it (a region labelled by its heading).
+                // child prints it (a region labelled by its heading). The first line of a read
+                // or of an open overlay keeps its name: it says what the agent is reading (a
+                // dialog labelled by its heading).
                 if line.name.is_some()
                     && (parent_name.is_some_and(|name| name == node.name) && !node.interactive
-                        || children_shown && self.first_child_prints_name(node))
+                        || !is_start && children_shown && self.first_child_prints_name(node))
                 {
                     line.name = None;
                 }

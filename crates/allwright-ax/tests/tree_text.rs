@@ -787,6 +787,18 @@ button "Save" [ref]"#,
 }
 
 #[test]
+fn an_open_overlay_keeps_the_name_its_heading_gives_it_and_prints_it_once() {
+    check(
+        r#"<div role="dialog" aria-labelledby="t"><h2 id="t">Settings</h2><button>Save</button></div>"#,
+        r#"
+[open overlays]
+dialog "Settings" [ref]
+ heading level="2"
+ button "Save" [ref]"#,
+    );
+}
+
+#[test]
 fn icon_glyphs_and_words_the_name_holds_are_not_printed_under_a_control() {
     check(
         r#"<button aria-label="Report comment by Ada">⚑</button>
