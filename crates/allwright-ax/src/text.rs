@@ -272,9 +272,10 @@ pub fn render_text_tree(
     })
 }
 
-/// A container's subtree shorter than this (about a third of the 3,000 characters the French
-/// document gives as the model's soft limit) is read whole in passing: zooming into it with
-/// `ref_id` would only read again what the agent has, so its line prints no reference.
+/// A container's subtree shorter than this (about a third of the 3,000-character soft limit
+/// that the `[open overlays]` banner is designed around, docs/protocol.md) is read whole in
+/// passing: zooming into it with `ref_id` would only read again what the agent has, so its line
+/// prints no reference.
 const SMALL_CONTAINER_CHARS: usize = 1000;
 
 /// Takes the reference off the lines of containers to zoom into (`zoom_container`) whose own
