@@ -187,6 +187,11 @@ struct Input {
     frame_ids: Vec<(u16, f64)>,
     ai_prefix: String,
     ai_known: Vec<(u16, String, String)>,
+    /// A read since a snapshot: the node identities and the previous snapshot's line records
+    /// (the content script keeps what the core wrote; here, anything).
+    identities: Vec<u32>,
+    previous_lines: Option<Vec<u32>>,
+    depth_offset: Option<u8>,
 }
 
 struct Tables {
@@ -369,6 +374,9 @@ fuzz_target!(|input: Input| {
         url: &input.url,
         title: "fuzz",
         frame_ids: &frame_ids,
+        identities: &input.identities,
+        previous_lines: input.previous_lines.as_deref(),
+        depth_offset: input.depth_offset.map(u32::from),
     };
     assert_envelope(&text_tree_output(&dom, &request));
     let ai = AiRefs {

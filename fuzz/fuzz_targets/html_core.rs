@@ -189,6 +189,9 @@ fuzz_target!(|input: Input| {
             url: "http://fuzz.test/",
             title: "fuzz",
             frame_ids: &[],
+            identities: &[],
+            previous_lines: None,
+            depth_offset: None,
         };
         assert_envelope(&text_tree_output(&dom, &request));
     }

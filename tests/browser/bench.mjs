@@ -1,7 +1,7 @@
 // Benchmark (not a test; scripts/test never runs it):
 //
 //   npm run bench [-- --sizes 1000,10000,100000] [--runs N] [--no-verify-core]
-//   npm run bench -- --compactness [--sizes 10000] [--pages thread/mui-mail.html,...]
+//   npm run bench -- --compactness [--sizes 10000] [--pages thread/mui-mail.html,...] [--corpus]
 //   npm run bench -- --since [--sizes 10000] [--runs N]
 //   npm run bench -- --memory [--sizes 10000]
 //
@@ -25,7 +25,9 @@
 // fixture pages (--pages, paths under fixtures/pages; default: a few realistic ones), the text
 // tree of the WASM core injected into the page (as in 3. below) against Playwright's
 // `ariaSnapshot({mode: 'ai'})` of the same page, with the ratio and where our characters go per
-// line kind and per part of a line (issue 13's target: <= 0.5 on the 10k page). It needs the
+// line kind and per part of a line (issue 13's target: <= 0.5 on the 10k page and on the corpus).
+// --corpus measures the agreement test's corpus instead of the default fixture pages: the pages
+// listed in tests/extension/agreement.rs (read from that file, so the two cannot drift). It needs the
 // WASM core and dist/chrome, not the release binary.
 //
 // On generated pages of about 1k, 10k and 100k elements (tests/browser/bench-lib.mjs), served
@@ -77,6 +79,8 @@ const CHROMIUM = '/usr/lib/chromium/chromium';
 const BINARY = path.join(root, 'target/release/allwright');
 const CSP = "script-src 'self'";
 const RESULTS = path.join(root, 'target/bench/results.json');
+/** --compactness writes each page's two texts here (ours and Playwright's). */
+const COMPACTNESS_DUMPS = path.join(root, 'target/bench/compactness');
 /** The whole run is aborted (and everything closed) after this long. */
 const DEADLINE_MS = 15 * 60_000;
 
@@ -110,7 +114,17 @@ const DEFAULT_COMPACTNESS_PAGES = [
   'shadow-dev/lit.html',
   'surface.html',
 ];
-const compactnessPages = (optionValue('--pages') ?? DEFAULT_COMPACTNESS_PAGES.join(',')).split(',').filter(Boolean);
+/**
+ * The agreement test's corpus (tests/extension/agreement.rs, `CORPUS_PAGES`), as paths under
+ * fixtures/pages: the pages the fixture server serves under `/pages/`.
+ */
+function corpusPages() {
+  const source = readFileSync(path.join(root, 'tests/extension/agreement.rs'), 'utf8');
+  return [...source.matchAll(/^\s*"\/pages\/([^"]+\.html)",$/gm)].map((match) => match[1]);
+}
+const compactnessPages = argv.includes('--corpus')
+  ? corpusPages()
+  : (optionValue('--pages') ?? DEFAULT_COMPACTNESS_PAGES.join(',')).split(',').filter(Boolean);
 /**
  * Generous per-call timeouts, scaled by page size (Playwright's first ariaSnapshot() on a page
  * of 100k elements took 65-76 s here).
@@ -482,6 +496,8 @@ async function measureBidi(origin) {
 
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
 const ratio = (value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
+/** A compactness ratio, to three places: near the 0.5 target two places cannot tell 0.497 from 0.504. */
+const ratio3 = (value) => (Number.isFinite(value) ? value.toFixed(3) : 'n/a');
 const count = (value) => (Number.isFinite(value) ? value.toLocaleString('en-US') : 'n/a');
 const verdict = (value, limit) => (!Number.isFinite(value) ? '' : value <= limit ? ' ok' : ' MISSED');
 
@@ -566,10 +582,11 @@ async function measureCompactness() {
     if (!existsSync(path.join(root, file))) throw new Error(`missing ${file} (run ./scripts/build-wasm and node scripts/build-extension.mjs)`);
   }
   // The generated pages, and fixtures/pages and fixtures/built where the fixture server puts
-  // them (tests/support/fixture_server.rs: `/` and `/built/`).
+  // them (tests/support/fixture_server.rs: `/` and `/pages/`, and `/built/`): corpus pages load
+  // their frames from `/pages/`.
   const routes = new Map();
   for (const size of sizes) routes.set(pagePath(size, 'wasm'), { body: generatedPage(size) });
-  for (const [folder, prefix] of [['fixtures/pages', '/'], ['fixtures/built', '/built/']]) {
+  for (const [folder, prefix] of [['fixtures/pages', '/'], ['fixtures/pages', '/pages/'], ['fixtures/built', '/built/']]) {
     const absolute = path.join(root, folder);
     if (!existsSync(absolute)) continue;
     for (const [relative, file] of filesUnder(absolute)) {
@@ -579,6 +596,7 @@ async function measureCompactness() {
   }
   const server = await startServer(routes);
   closers.push(() => server.close());
+  mkdirSync(COMPACTNESS_DUMPS, { recursive: true });
   const scratch = mkdtempSync(path.join(tmpdir(), 'allwright-bench-'));
   closers.push(() => rmSync(scratch, { recursive: true, force: true }));
   const browser = await withTimeout(chromium.launch({
@@ -615,9 +633,13 @@ async function measureCompactness() {
       await runScript(page, injectedScripts().tree);
       const ours = await page.evaluate(async () => (await globalThis.allwrightAx.generateAccessibilityTree({ filter: 'all' })).tree);
       const ratioHere = ours.length / playwright.length;
-      summary.push(`${target.label.padEnd(48)}${count(ours.length).padStart(10)}${count(playwright.length).padStart(12)}${ratio(ratioHere).padStart(8)}`);
+      // Both texts on disk, to read what a ratio stands for.
+      const dumpName = target.label.replace(/[^A-Za-z0-9.-]+/g, '_');
+      writeFileSync(path.join(COMPACTNESS_DUMPS, `${dumpName}.ours.txt`), ours);
+      writeFileSync(path.join(COMPACTNESS_DUMPS, `${dumpName}.playwright.txt`), playwright);
+      summary.push(`${target.label.padEnd(48)}${count(ours.length).padStart(10)}${count(playwright.length).padStart(12)}${ratio3(ratioHere).padStart(8)}`);
       if (!target.fixture) {
-        console.log(`\n== ${target.label}: ours ${count(ours.length)} characters, Playwright ai mode ${count(playwright.length)}, ratio ${ratio(ratioHere)}${target.size === 10_000 ? ` (target <= 0.5:${verdict(ratioHere, 0.5)})` : ''}`);
+        console.log(`\n== ${target.label}: ours ${count(ours.length)} characters, Playwright ai mode ${count(playwright.length)}, ratio ${ratio3(ratioHere)}${target.size === 10_000 ? ` (target <= 0.5:${verdict(ratioHere, 0.5)})` : ''}`);
         console.log(formatCharactersByLineKind(charactersByLineKind(ours), ours.length));
       } else {
         fixtureTrees.push(ours);
@@ -633,7 +655,7 @@ async function measureCompactness() {
   console.log(`\n${'page'.padEnd(48)}${'ours'.padStart(10)}${'Playwright'.padStart(12)}${'ratio'.padStart(8)}`);
   for (const row of summary) console.log(row);
   if (playwrightTotal > 0) {
-    console.log(`${'fixture pages together'.padEnd(48)}${count(oursTotal).padStart(10)}${count(playwrightTotal).padStart(12)}${ratio(oursTotal / playwrightTotal).padStart(8)}`);
+    console.log(`${'fixture pages together'.padEnd(48)}${count(oursTotal).padStart(10)}${count(playwrightTotal).padStart(12)}${ratio3(oursTotal / playwrightTotal).padStart(8)}${verdict(oursTotal / playwrightTotal, 0.5)}`);
     const together = fixtureTrees.join('\n');
     console.log(`\n== fixture pages together: where our ${count(together.length)} characters go`);
     console.log(formatCharactersByLineKind(charactersByLineKind(together), together.length));

@@ -7,7 +7,7 @@
 //! forms, tables and grids, trees, tabs, menus, dialogs, shadow DOM components, frames,
 //! text-transform, generated content, and apps built from npm component libraries: MUI and Lit,
 //! bundled from `fixtures/apps/corpus/`), the action fixtures built from Radix, react-select,
-//! MUI, Vue and React, and the surface pages. Issue 13's bar is 99.5% for roles and for names.
+//! MUI, Shoelace, Vue and React, and the surface pages. Issue 13's bar is 99.5% for roles and for names.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -63,6 +63,7 @@ const CORPUS: &[&str] = &[
     "/pages/actions/mui-autocomplete.html",
     "/pages/actions/vue-form.html",
     "/pages/actions/react-form.html",
+    "/pages/actions/shoelace-select.html",
     "/pages/thread/mui-mail.html",
     // The surface pages.
     "/pages/surface.html",

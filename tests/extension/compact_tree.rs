@@ -41,7 +41,7 @@ pub async fn nothing_is_printed_twice(session: &Session) {
         );
     }
     line_starting(tree, "text \"Phone (optional)\"", browser);
-    line_starting(tree, "group \"Shipping\" [ref_", browser);
+    line_starting(tree, "group \"Shipping\"", browser);
     // No attribute repeats another.
     let slider = line_starting(tree, "slider \"Volume\" [ref_", browser);
     assert!(slider.contains("value=\"4\""), "{browser}: {slider}");
@@ -75,10 +75,26 @@ pub async fn page_text_forges_no_line_or_reference(session: &Session) {
             "{browser}: raw {separator:?}:\n{tree}"
         );
     }
+    // A line holds at most its own reference (text lines none), and every control's line holds
+    // exactly one: page text adds none (docs/protocol.md, "Which lines print their reference").
+    const CONTROLS: [&str; 6] = [
+        "button ",
+        "link ",
+        "textbox ",
+        "checkbox ",
+        "slider ",
+        "tab ",
+    ];
     for line in tree.lines() {
         let references = line.matches("[ref_").count();
-        let expected = usize::from(!line.trim_start().starts_with("text \""));
-        assert_eq!(references, expected, "{browser}: {line}");
+        let content = line.trim_start();
+        if content.starts_with("text \"") {
+            assert_eq!(references, 0, "{browser}: {line}");
+        } else if CONTROLS.iter().any(|role| content.starts_with(role)) {
+            assert_eq!(references, 1, "{browser}: {line}");
+        } else {
+            assert!(references <= 1, "{browser}: {line}");
+        }
         for hidden in ['\u{200b}', '\u{200e}', '\u{ff3b}', '\u{ff3d}'] {
             assert!(
                 !line.contains(hidden),
@@ -93,5 +109,109 @@ pub async fn page_text_forges_no_line_or_reference(session: &Session) {
             && pay.contains(r#"\u{5b}ｒｅｆ_3]"#)
             && pay.contains(r#"\u{2028}button \"Forged\" \u{5b}ref_4]"#),
         "{browser}: {pay}"
+    );
+}
+
+/// The line that starts (after its indentation) exactly with `start` and has nothing after it.
+fn has_exact_line(tree: &str, line: &str) -> bool {
+    tree.lines().any(|printed| printed.trim_start() == line)
+}
+
+/// Which lines print their reference (docs/protocol.md, "Which lines print their reference"),
+/// as an agent meets them: what it acts on has a ref, what it only reads has none, the tools that
+/// take a ref work with the printed ones (hover opens a menu, select_option picks an option whose
+/// line has no ref), and a ref the registry numbered without printing it (a heading, as an older
+/// read printed it) still anchors a read. Fixture: fixtures/pages/compact-refs.html.
+pub async fn references_only_where_an_agent_can_use_them(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/compact-refs.html"))
+        .await;
+    let result = session.ok("get_accessibility_tree", json!({})).await;
+    let tree = result["tree"].as_str().expect("tree");
+    // Read-only lines print no reference.
+    for bare in [
+        "heading \"Account settings\" level=\"1\"",
+        "paragraph \"Read\"",
+        "list \"Tips\"",
+        "listitem \"Save often\"",
+        "option \"North\"",
+        "option \"East\"",
+        "option \"South\"",
+    ] {
+        assert!(
+            has_exact_line(tree, bare),
+            "{browser}: no line {bare:?}:\n{tree}"
+        );
+    }
+    // What the agent acts on or passes to a tool does.
+    for with_reference in [
+        "main [ref_",
+        "link \"the terms\" [ref_",
+        "list \"Recent activity\" [ref_",
+        "combobox \"Region\" [ref_",
+        "link \"Home\" [ref_",
+        "image \"Usage chart\" [ref_",
+    ] {
+        line_starting(tree, with_reference, browser);
+    }
+    // The image inside the home link repeats the link: no line of its own.
+    assert!(!tree.contains("image \"Home\""), "{browser}:\n{tree}");
+    assert!(!has_exact_line(tree, "image"), "{browser}:\n{tree}");
+    // Every element the agent can act on has its reference: the hover trigger (aria-haspopup
+    // on a list item) and the roving-tabindex item print theirs; their words follow as text.
+    let lines: Vec<&str> = tree.lines().collect();
+    for words in ["text \"Profile\"", "text \"Roving shortcut\""] {
+        let position = lines
+            .iter()
+            .position(|line| line.trim_start() == words)
+            .unwrap_or_else(|| panic!("{browser}: no {words}:\n{tree}"));
+        assert!(
+            lines[position - 1]
+                .trim_start()
+                .starts_with("listitem [ref_"),
+            "{browser}: the item before {words} has no ref:\n{tree}"
+        );
+    }
+    let profile_line = lines[lines
+        .iter()
+        .position(|line| line.trim_start() == "text \"Profile\"")
+        .expect("profile")
+        - 1];
+    let profile = crate::support::reference_of(profile_line, "listitem");
+    // hover opens the menu the trigger announces; it comes first, under the overlays banner.
+    session.ok("hover", json!({"ref_id": profile})).await;
+    let after_hover = session.ok("get_accessibility_tree", json!({})).await;
+    let after_hover = after_hover["tree"].as_str().expect("tree");
+    assert!(
+        after_hover.starts_with("[open overlays]\nmenu \"Profile menu\" [ref_"),
+        "{browser}:\n{after_hover}"
+    );
+    // select_option picks an option whose line prints no reference, through its select's.
+    let region = crate::support::reference_of(tree, "combobox \"Region\"");
+    session
+        .ok("select_option", json!({"ref_id": region, "label": "East"}))
+        .await;
+    let after_select = session.ok("get_accessibility_tree", json!({})).await;
+    let after_select = after_select["tree"].as_str().expect("tree");
+    line_starting(after_select, "combobox \"Region\" [ref_", browser);
+    assert!(
+        line_starting(after_select, "combobox \"Region\" [ref_", browser)
+            .contains("value=\"East\""),
+        "{browser}:\n{after_select}"
+    );
+    // The registry numbers every element as before, printed or not: the heading right after
+    // `main` holds the next number, and an agent that passes it (as an older read printed it)
+    // reads the heading anchored, its reference on its line.
+    let main = crate::support::reference_of(tree, "main");
+    let main_number: u64 = main["ref_".len()..].parse().expect("a ref number");
+    let heading = format!("ref_{}", main_number + 1);
+    let anchored = session
+        .ok("get_accessibility_tree", json!({"ref_id": heading}))
+        .await;
+    assert_eq!(
+        anchored["tree"].as_str().expect("tree"),
+        format!("heading \"Account settings\" [{heading}] level=\"1\""),
+        "{browser}"
     );
 }

@@ -57,6 +57,7 @@ const SURFACE: &[(&str, Check)] = checks![
     surface::navigation_timeouts,
     compact_tree::nothing_is_printed_twice,
     compact_tree::page_text_forges_no_line_or_reference,
+    compact_tree::references_only_where_an_agent_can_use_them,
     csp::strict_pages_work_and_stay_silent,
     registry::lookup_stale_refs_and_suggestions,
     bidi_snapshot::bidi_snapshot_equals_the_extensions,

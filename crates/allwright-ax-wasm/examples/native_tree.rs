@@ -52,7 +52,7 @@ fn try_main() -> Result<String, String> {
                 frame_ids: &[],
                 identities: &[],
                 previous_lines: None,
-                depth_offset: 0,
+                depth_offset: None,
             },
         ),
         format => snapshot_document_output(

@@ -49,9 +49,12 @@ pub struct TextTreeRequest<'input> {
     /// the read's arguments match it: the body is then only what changed, unless that is not
     /// shorter than the whole tree.
     pub previous_lines: Option<&'input [u32]>,
-    /// Indentation added to every line (`TextTreeOptions::depth_offset`): the depth of the
-    /// anchor's line in the whole tree, when a read since a snapshot re-reads one changed part.
-    pub depth_offset: u32,
+    /// `Some(depth)` when this read is one part of a whole read being put together (a read
+    /// since a snapshot re-reads only the parts that changed; docs/protocol.md): the anchor's
+    /// line sits at `depth` in the whole tree, every line is indented by it
+    /// (`TextTreeOptions::depth_offset`), and the anchor prints as the whole tree prints it, not
+    /// as the first line of a read (`TextTreeOptions::part_of_whole`). `None` for an agent's read.
+    pub depth_offset: Option<u32>,
 }
 
 /// An error for the agent: one of the codes of docs/protocol.md.
@@ -163,7 +166,8 @@ fn text_tree<D: Dom + ?Sized>(
             .map(|pair| (NodeId(pair[0] as u32), pair[1] as u64))
             .collect(),
         keep_lines: !request.identities.is_empty(),
-        depth_offset: request.depth_offset as usize,
+        depth_offset: request.depth_offset.unwrap_or(0) as usize,
+        part_of_whole: request.depth_offset.is_some(),
     };
     // Dense: node -> its reference number, 0 for none.
     let mut numbers = vec![0u32; dom.node_count()];
@@ -197,6 +201,8 @@ fn text_tree<D: Dom + ?Sized>(
             }
             TextTreeError::EmptyAnchor => ToolError::new("ref_not_found", error.to_string())
                 .with_hint("Read the tree again without ref_id and use a current ref."),
+            // Only the content script asks for parts; it reads the whole tree instead.
+            TextTreeError::PartNotAlone => ToolError::new("part_not_alone", error.to_string()),
         },
     )?;
 

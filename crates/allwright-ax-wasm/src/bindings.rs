@@ -78,7 +78,7 @@ pub fn build_text_tree(
     identities: &[u32],
     previous_lines: Option<Vec<u32>>,
     line_records: &mut [u32],
-    depth_offset: u32,
+    depth_offset: Option<u32>,
 ) -> String {
     let facts = Facts {
         strings,

@@ -46,7 +46,7 @@ use allwright_ax::{
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 4;
+pub const FACTS_VERSION: u32 = 5;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -99,6 +99,11 @@ pub const UNREAD_CLOSED_SHADOW_ROOT: u32 = 1 << 20;
 /// `text-transform` (`readTextTransform` in `facts.js`), so pages without it pay nothing; until
 /// then every element reads 0.
 pub const TEXT_TRANSFORM_SHIFT: u32 = 21;
+
+/// Computed `overflow-x` or `overflow-y` is `auto` or `scroll` (a scroll container, which the
+/// `scroll` tool moves): its line in the text tree prints its reference. Read from the computed
+/// style the gatherer already holds, so it costs two property reads per element.
+pub const SCROLL_CONTAINER: u32 = 1 << 23;
 
 /// Separates the strings in the joined string table.
 pub const STRING_SEPARATOR: char = '\u{1}';
@@ -583,6 +588,7 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
                 2 => TextTransform::Lowercase,
                 _ => TextTransform::Capitalize,
             },
+            scroll_container: flags & SCROLL_CONTAINER != 0,
         }
     }
 

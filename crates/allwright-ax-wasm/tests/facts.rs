@@ -95,6 +95,9 @@ fn encode(dom: &MemDom) -> Encoded {
             if style.pointer_events_none {
                 flags |= POINTER_EVENTS_NONE;
             }
+            if style.scroll_container {
+                flags |= SCROLL_CONTAINER;
+            }
             flags |= (match style.text_transform {
                 allwright_ax::TextTransform::None => 0,
                 allwright_ax::TextTransform::Uppercase => 1,
@@ -200,7 +203,7 @@ fn request<'a>(filter: &'a str) -> TextTreeRequest<'a> {
         frame_ids: &[],
         identities: &[],
         previous_lines: None,
-        depth_offset: 0,
+        depth_offset: None,
     }
 }
 
@@ -208,6 +211,7 @@ const PAGE: &str = r#"<!doctype html><html><head><title>Glue 🧪</title>
 <style>.star::before { content: "★ "; } .gone { display: none } .ghost { visibility: hidden }
 .box { --memdom-box: 0 900 10 10 }</style></head><body>
 <h1>Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢</h1>
+<ul aria-label="Feed" style="overflow-y: scroll"><li>Scrolls, so it prints its ref</li></ul>
 <button class="star">Favourite</button>
 <button style="text-transform:uppercase">Save changes</button>
 <a href="/x" style="text-transform:capitalize">new arrivals</a><a href="/y" style="text-transform:lowercase">BEST SELLERS</a>

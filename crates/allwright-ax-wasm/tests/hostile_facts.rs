@@ -104,6 +104,9 @@ fn request(filter: &str, max_chars: Option<u32>) -> TextTreeRequest<'_> {
         url: "https://hostile.test/",
         title: "hostile",
         frame_ids: &[],
+        identities: &[],
+        previous_lines: None,
+        depth_offset: None,
     }
 }
 

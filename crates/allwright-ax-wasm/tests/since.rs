@@ -47,7 +47,7 @@ fn read(
         frame_ids: &[],
         identities: &identities,
         previous_lines: previous,
-        depth_offset: 0,
+        depth_offset: None,
     };
     let mut records = vec![0u32; identities.len() * 5];
     let output = text_tree_output_into(dom, &request, &mut records);

@@ -77,7 +77,7 @@ fn main() {
         });
         let mut text_bytes = 0;
         let text = median(runs, || {
-            let rendered = render_text_tree(&tree, &options, &mut reference);
+            let rendered = render_text_tree(&tree, &options, None, &mut reference);
             text_bytes = rendered.as_ref().map_or(0, |text| text.tree.len());
             black_box(rendered).ok();
         });

@@ -117,6 +117,11 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
 
     /// Whether the node is excluded from the accessibility tree (see `hidden`), cached.
     #[inline(never)]
+    /// Whether the element can take focus (`role::is_focusable`), for the tree's nodes.
+    pub fn is_focusable(&self, element: NodeId) -> bool {
+        crate::role::is_focusable(self.dom, element)
+    }
+
     pub fn is_hidden(&self, node: NodeId) -> bool {
         if !self.in_range(node) {
             return true;

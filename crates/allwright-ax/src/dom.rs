@@ -90,6 +90,10 @@ pub struct Style {
     /// from content: Chromium and Firefox name `<button style="text-transform:uppercase">Save
     /// changes</button>` "SAVE CHANGES".
     pub text_transform: TextTransform,
+    /// Computed `overflow-x` or `overflow-y` is `auto` or `scroll`: the element is a scroll
+    /// container the `scroll` tool can move, so its line prints its reference
+    /// (docs/protocol.md, "Which lines print their reference").
+    pub scroll_container: bool,
 }
 
 impl Style {
@@ -100,6 +104,7 @@ impl Style {
         content_visibility_hidden: false,
         pointer_events_none: false,
         text_transform: TextTransform::None,
+        scroll_container: false,
     };
 }
 

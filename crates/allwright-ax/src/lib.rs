@@ -21,6 +21,7 @@ pub mod dom;
 pub mod hidden;
 pub mod html;
 pub mod name;
+mod printed_reference;
 pub mod role;
 pub mod snapshot;
 pub mod state;
@@ -65,8 +66,12 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
             mark_closed_shadow_hosts: true,
         },
     );
-    let mut text_tree = text::render_text_tree(&tree, options, reference)?;
     let mut read_facts = conversation::read_facts(&tree);
+    if options.part_of_whole && read_facts.conversation_root.is_some() {
+        return Err(TextTreeError::PartNotAlone);
+    }
+    let mut text_tree =
+        text::render_text_tree(&tree, options, read_facts.conversation_root, reference)?;
     // The conversation root is a shown element, so the render above already numbered it; asking
     // again returns the same reference (and numbers it when a filter left its line out).
     read_facts.conversation_root_ref = read_facts.conversation_root.map(&mut *reference);

@@ -6,7 +6,9 @@
 //! ```
 //!
 //! followed by the node's states in the same `key="value"` form. Skipped containers add no depth
-//! (they are already flattened in the tree). Open overlays (dialogs, popup listboxes and menus,
+//! (they are already flattened in the tree). Only the lines an agent can use print their
+//! reference (`printed_reference`), and what a line would only repeat is left out (docs/protocol.md,
+//! "What the text tree leaves out"). Open overlays (dialogs, popup listboxes and menus,
 //! expanded comboboxes) come first under an `[open overlays]` banner so that portal-rendered popups
 //! survive a reader's soft length limit. `maxChars` cuts the output into 1-based pages.
 //!
@@ -18,6 +20,7 @@
 
 use crate::aria::Role;
 use crate::dom::NodeId;
+use crate::printed_reference::ReferencePrinting;
 use crate::tree::{AxNode, AxRole, AxTree};
 
 /// Which nodes the text tree shows.
@@ -88,6 +91,12 @@ pub struct TextTreeOptions {
     /// a snapshot re-read only the parts that changed; docs/protocol.md). `max_depth` still
     /// counts from the anchor.
     pub depth_offset: usize,
+    /// The read is one part of a whole read being put together (reads since a snapshot): its
+    /// anchor prints as the whole tree prints that element, not as the first line of a read (which
+    /// always prints its reference and name and is never a lone wrapper's empty place), and a
+    /// part that holds a conversation root is refused (`TextTreeError::PartNotAlone`), since
+    /// whether an element is the page's conversation root is decided over the whole page.
+    pub part_of_whole: bool,
 }
 
 impl Default for TextTreeOptions {
@@ -101,6 +110,7 @@ impl Default for TextTreeOptions {
             frame_ids: Vec::new(),
             keep_lines: false,
             depth_offset: 0,
+            part_of_whole: false,
         }
     }
 }
@@ -187,6 +197,9 @@ pub enum TextTreeError {
     PageOutOfRange { requested: usize, page_count: usize },
     /// The anchor is hidden or gone, so there is no tree to show.
     EmptyAnchor,
+    /// A part of a whole read (`TextTreeOptions::part_of_whole`) cannot be read alone: the
+    /// caller reads the whole tree instead.
+    PartNotAlone,
 }
 
 impl std::fmt::Display for TextTreeError {
@@ -205,15 +218,22 @@ impl std::fmt::Display for TextTreeError {
                 formatter,
                 "the anchored element is hidden or no longer in the page"
             ),
+            TextTreeError::PartNotAlone => write!(
+                formatter,
+                "this part of the page holds a conversation root and is read with the whole page"
+            ),
         }
     }
 }
 
 /// Renders the text tree. `reference` gives the `ref_N` of an element (the glue owns the
-/// registry; tests number them).
+/// registry; tests number them). `conversation_root` is the element the read reports as
+/// `conversationRootRefId` (conversation.rs): its line always prints its reference, the anchor
+/// of a whole-thread read.
 pub fn render_text_tree(
     tree: &AxTree,
     options: &TextTreeOptions,
+    conversation_root: Option<NodeId>,
     reference: &mut dyn FnMut(NodeId) -> String,
 ) -> Result<TextTree, TextTreeError> {
     let Some(root) = tree.root else {
@@ -231,6 +251,7 @@ pub fn render_text_tree(
         subtree_visible: &subtree_visible,
         reference,
         overlays: &overlays,
+        conversation_root,
     };
     if !overlays.is_empty() {
         lines.push(Line::banner());
@@ -245,6 +266,7 @@ pub fn render_text_tree(
         .node(root)
         .is_some_and(|node| node.role == AxRole::Document);
     cut_by_depth += renderer.render(root, skip_root, &mut lines);
+    drop_references_of_small_containers(&mut lines);
 
     // Every line written in full, once: the page when there is no maxChars, and the kept lines.
     let written: Option<Vec<String>> = (options.keep_lines || options.max_chars.is_none())
@@ -334,6 +356,49 @@ fn tree_lines(lines: &[Line], overlay_lines_end: usize, written: Vec<String>) ->
         .collect()
 }
 
+/// A container's subtree shorter than this (about a third of the 3,000-character soft limit
+/// that the `[open overlays]` banner is designed around, docs/protocol.md) is read whole in
+/// passing: zooming into it with `ref_id` would only read again what the agent has, so its line
+/// prints no reference.
+const SMALL_CONTAINER_CHARS: usize = 1000;
+
+/// Takes the reference off the lines of containers to zoom into (`zoom_container`) whose own
+/// line and descendants' lines total fewer than [`SMALL_CONTAINER_CHARS`] characters (as
+/// estimated by `Line::estimated_length`); the registry keeps them.
+fn drop_references_of_small_containers(lines: &mut [Line]) {
+    for position in 0..lines.len() {
+        if !lines[position].zoom_container {
+            continue;
+        }
+        let indent = lines[position].indent;
+        let mut total = lines[position].estimated_length();
+        for line in &lines[position + 1..] {
+            // The subtree ends at the next line that is not deeper, or at the overlays' banner.
+            if total >= SMALL_CONTAINER_CHARS || line.indent <= indent || line.role.is_empty() {
+                break;
+            }
+            total += line.estimated_length();
+        }
+        if total < SMALL_CONTAINER_CHARS {
+            let line = &mut lines[position];
+            line.unprinted_reference = line.reference.take();
+            line.zoom_container = false;
+        }
+    }
+}
+
+/// A property of a node as text, empty when absent.
+fn property_text<'tree>(node: &'tree AxNode, key: &str) -> &'tree str {
+    node.properties
+        .iter()
+        .find(|(name, _)| *name == key)
+        .and_then(|(_, value)| match value {
+            crate::value::Value::String(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
 /// A node waiting on the renderer's stack.
 struct Pending<'tree> {
     index: u32,
@@ -345,6 +410,13 @@ struct Pending<'tree> {
     presentational_name: Option<&'tree str>,
     /// The name its parent's line printed, if any.
     parent_name: Option<&'tree str>,
+    /// Its parent is interactive (a link, a menu item, ...).
+    parent_interactive: bool,
+    /// The position in `lines` of its parent's line, if the parent has one.
+    parent_line: Option<usize>,
+    /// It is inside a drop-down `<select>` (`is_native_drop_down`): that select's value (its
+    /// selected option's label, empty when none).
+    native_drop_down_value: Option<&'tree str>,
 }
 
 struct Renderer<'a> {
@@ -354,18 +426,24 @@ struct Renderer<'a> {
     subtree_visible: &'a [bool],
     reference: &'a mut dyn FnMut(NodeId) -> String,
     overlays: &'a [u32],
+    conversation_root: Option<NodeId>,
 }
 
 impl Renderer<'_> {
     /// Renders the subtree of `start` into `lines`; returns how many nodes maxDepth cut.
     fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<Line>) -> usize {
         let mut cut = 0;
+        // A part of a whole read starts at an ordinary line of the whole tree.
+        let starts_a_read = !(self.options.part_of_whole && self.tree.root == Some(start));
         let mut stack = vec![Pending {
             index: start,
             depth: 0,
-            is_start: true,
+            is_start: starts_a_read,
             presentational_name: None,
             parent_name: None,
+            parent_interactive: false,
+            parent_line: None,
+            native_drop_down_value: None,
         }];
         while let Some(Pending {
             index,
@@ -373,6 +451,9 @@ impl Renderer<'_> {
             is_start,
             presentational_name,
             parent_name,
+            parent_interactive,
+            parent_line,
+            native_drop_down_value,
         }) = stack.pop()
         {
             let Some(node) = self.tree.node(index) else {
@@ -394,40 +475,194 @@ impl Renderer<'_> {
             if parent_name.is_some_and(|name| repeats_parent_name(node, name, self.tree)) {
                 continue;
             }
+            // Under a control or link with a printed name, a text run the name already holds
+            // (`link "Download version 3.10.1"` around the word "Download") or an icon glyph
+            // without a letter or a digit says nothing more, as under a role whose children are
+            // presentational (below).
+            if parent_interactive
+                && node.role == AxRole::Text
+                && parent_name.is_some_and(|name| {
+                    contains_ignoring_case(name, &node.name)
+                        || !node.name.chars().any(char::is_alphanumeric)
+                })
+            {
+                continue;
+            }
             // Inside a role whose children are presentational only what the agent can act on
             // is shown (a close button in a tab, a link in an option), without adding depth,
             // and text that the name does not hold: `<button aria-label="Cancel">Delete
-            // all</button>` shows the words a sighted user reads, which the name hides.
-            let shown = !(is_start && skip_start)
+            // all</button>` shows the words a sighted user reads, which the name hides. Icon
+            // glyphs (`✎`, `⚑`, `♡`: text without a letter or a digit) say nothing the name
+            // does not.
+            let mut shown = !(is_start && skip_start)
                 && self.shows(node)
                 && presentational_name.is_none_or(|name| {
                     node.interactive
-                        || (node.role == AxRole::Text && !contains_ignoring_case(name, &node.name))
+                        || (node.role == AxRole::Text
+                            && !contains_ignoring_case(name, &node.name)
+                            && node.name.chars().any(char::is_alphanumeric))
                 });
-            let child_depth = if shown { depth + 1 } else { depth };
+            let children_presentational = presentational_name
+                .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
+            let native_drop_down_value = native_drop_down_value
+                .or_else(|| is_native_drop_down(node).then(|| property_text(node, "value")));
+            let mut merged_text = None;
+            let mut printed_name = None;
             if shown {
                 if depth >= self.max_depth {
                     cut += 1;
+                    // The notice tells the agent to anchor on the cut node's parent: that line
+                    // prints its reference even where the rule would leave it out.
+                    if let Some(parent) = parent_line.and_then(|position| lines.get_mut(position)) {
+                        if let Some(reference) = parent.unprinted_reference.take() {
+                            parent.reference = Some(reference);
+                        }
+                        parent.zoom_container = false;
+                    }
                     continue;
                 }
-                lines.push(self.line(node, depth));
+                let mut line = self.line(
+                    node,
+                    depth,
+                    is_start,
+                    parent_interactive,
+                    native_drop_down_value,
+                );
+                let children_shown =
+                    children_presentational.is_none() && depth + 1 < self.max_depth;
+                // A name is printed once: not again on a child of the line that printed it
+                // (an image named like the link around it), and not on a line whose first
+                // child prints it (a region labelled by its heading). The first line of a read
+                // or of an open overlay keeps its name: it says what the agent is reading (a
+                // dialog labelled by its heading).
+                if line.name.is_some()
+                    && (parent_name.is_some_and(|name| name == node.name) && !node.interactive
+                        || !is_start && children_shown && self.first_child_prints_name(node))
+                {
+                    line.name = None;
+                }
+                if children_shown {
+                    merged_text = self.first_text_child(node, &line);
+                    if let Some(text) = merged_text {
+                        let words = &self.tree.nodes[text as usize].name;
+                        // A wrapper whose only words are its parent's name (`<time>` inside a
+                        // link named by it) says nothing the parent's line did not.
+                        if node.children.len() == 1
+                            && line.is_bare()
+                            && parent_name.is_some_and(|name| name == words)
+                        {
+                            continue;
+                        }
+                        line.name = Some(words.clone());
+                    }
+                }
+                // An image inside a link or control that names it prints nothing its parent's
+                // line does not: its name was the parent's, and the parent's reference covers it.
+                if !is_start
+                    && line.is_bare()
+                    && parent_interactive
+                    && node.children.is_empty()
+                    && node.role == AxRole::Aria(Role::Image)
+                {
+                    continue;
+                }
+                if !is_start && line.is_bare() && self.is_lone_wrapper(node) {
+                    // A list item, group or paragraph around one element prints only its role:
+                    // its child takes its place (docs/protocol.md, "What the text tree leaves out").
+                    shown = false;
+                } else {
+                    printed_name = line
+                        .name
+                        .is_some()
+                        .then_some(node.name.as_str())
+                        .filter(|name| !name.is_empty());
+                    lines.push(line);
+                }
             }
-            let children_presentational = presentational_name
-                .or_else(|| has_presentational_children(node).then_some(node.name.as_str()));
-            let printed_name =
-                (shown && !node.name.is_empty() && !omits_name_in_text(node, self.tree))
-                    .then_some(node.name.as_str());
+            let child_depth = if shown { depth + 1 } else { depth };
+            let own_line = if shown {
+                Some(lines.len() - 1)
+            } else {
+                parent_line
+            };
             for &child in node.children.iter().rev() {
+                if Some(child) == merged_text {
+                    continue;
+                }
                 stack.push(Pending {
                     index: child,
                     depth: child_depth,
                     is_start: false,
                     presentational_name: children_presentational,
                     parent_name: printed_name,
+                    parent_interactive: node.interactive,
+                    parent_line: own_line,
+                    native_drop_down_value,
                 });
             }
         }
         cut
+    }
+
+    /// Whether the first child of `node` is an element whose line prints the same name: a
+    /// heading whose only content is a link, a region or an article labelled by its first
+    /// heading. The child's line says the words, so the parent's line leaves them out (only for
+    /// a node the agent cannot act on: an action's target keeps its name on its own line).
+    fn first_child_prints_name(&self, node: &AxNode) -> bool {
+        if node.interactive || node.name.is_empty() {
+            return false;
+        }
+        let Some(child) = node
+            .children
+            .first()
+            .and_then(|&index| self.tree.node(index).map(|child| (index, child)))
+        else {
+            return false;
+        };
+        let (index, child) = child;
+        child.role != AxRole::Text
+            && child.name == node.name
+            && self.shows(child)
+            && !self.overlays.contains(&index)
+            && !omits_name_in_text(child, self.tree)
+            && (self.options.filter != Filter::Visible || self.subtree_visible[index as usize])
+    }
+
+    /// The first child of a line that prints neither a name nor a reference, when that child is
+    /// a run of text: the line shows the text in its name's place instead of a `text` line below
+    /// it (`paragraph "Some words"` rather than `paragraph` and ` text "Some words"`), and the
+    /// node's other children follow as usual, so reading order is kept. Lines with a reference
+    /// keep their text apart, so that what an action calls its target's name stays the
+    /// accessible name.
+    fn first_text_child(&self, node: &AxNode, line: &Line) -> Option<u32> {
+        if line.name.is_some() || line.reference.is_some() || node.interactive {
+            return None;
+        }
+        let first = *node.children.first()?;
+        let child = self.tree.node(first)?;
+        (child.role == AxRole::Text
+            && !child.name.is_empty()
+            && !child.repeats_label_of_control
+            && self.shows(child)
+            && (self.options.filter != Filter::Visible || self.subtree_visible[first as usize]))
+            .then_some(first)
+    }
+
+    /// Whether `node` only wraps one element: a list item around a link, a group around a
+    /// button, a paragraph around a link. Only for roles that group and say nothing of their
+    /// own; a heading, a cell or a row keeps its line.
+    fn is_lone_wrapper(&self, node: &AxNode) -> bool {
+        let AxRole::Aria(role) = node.role else {
+            return false;
+        };
+        matches!(
+            role,
+            Role::ListItem | Role::Group | Role::Paragraph | Role::Generic | Role::None
+        ) && !node.interactive
+            && matches!(node.children.as_slice(), [only] if self
+                .tree
+                .node(*only)
+                .is_some_and(|child| child.role != AxRole::Text))
     }
 
     fn shows(&self, node: &AxNode) -> bool {
@@ -438,10 +673,30 @@ impl Renderer<'_> {
         }
     }
 
-    fn line(&mut self, node: &AxNode, depth: usize) -> Line {
+    fn line(
+        &mut self,
+        node: &AxNode,
+        depth: usize,
+        is_start: bool,
+        parent_interactive: bool,
+        native_drop_down_value: Option<&str>,
+    ) -> Line {
         let name = (!node.name.is_empty() && !omits_name_in_text(node, self.tree))
             .then(|| node.name.clone());
-        let reference = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));
+        // Every shown element is numbered in the registry as before, printed or not, so that
+        // numbering and the registry do not depend on which lines print their reference.
+        let registered = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));
+        let printing = crate::printed_reference::prints_reference(
+            node,
+            is_start || self.conversation_root == Some(node.dom_node),
+            parent_interactive,
+            native_drop_down_value.is_some(),
+        );
+        let (reference, unprinted_reference) = match printing {
+            ReferencePrinting::Never => (None, registered),
+            _ => (registered, None),
+        };
+        let zoom_container = printing == ReferencePrinting::IfLargeContainer;
         let property = |key: &str| {
             node.properties
                 .iter()
@@ -469,7 +724,14 @@ impl Renderer<'_> {
         let states = node
             .states
             .iter()
-            .filter(|(key, state)| !state_repeats_line(key, state, value.as_deref()))
+            .filter(|(key, state)| !state_repeats_line(key, state, value.as_deref(), node.role))
+            // The selected option of a drop-down `<select>` is its select's `value`, printed on
+            // the line above.
+            .filter(|(key, state)| {
+                !(*key == "selected"
+                    && *state == crate::value::Value::Bool(true)
+                    && native_drop_down_value.is_some_and(|value| value == node.name))
+            })
             .map(|(key, state)| (*key, Some(state.to_text())));
         let mut attributes = Vec::new();
         for (key, text) in candidates.into_iter().chain(states) {
@@ -493,6 +755,8 @@ impl Renderer<'_> {
             role: node.role.as_str(),
             name,
             reference,
+            unprinted_reference,
+            zoom_container,
             frame_id,
             attributes,
             closed_shadow_root: node.closed_shadow_root,
@@ -509,6 +773,12 @@ struct Line {
     role: &'static str,
     name: Option<String>,
     reference: Option<String>,
+    /// The registry's reference of an element whose line does not print it
+    /// (`printed_reference::prints_reference`), kept in case the line must print it after all.
+    unprinted_reference: Option<String>,
+    /// The reference is printed only because the node is a container to zoom into
+    /// (`ReferencePrinting::IfLargeContainer`): `drop_references_of_small_containers` decides.
+    zoom_container: bool,
     /// An iframe's frame id: written after the reference, unquoted, as part of the structure
     /// (a number the page cannot choose), and never cut.
     frame_id: Option<u64>,
@@ -525,6 +795,32 @@ const OMITTED_ATTRIBUTES: &str = " …";
 const CLOSED_SHADOW_ROOT_MARK: &str = " closed-shadow-root";
 
 impl Line {
+    /// About how many characters the line prints, newline included, without writing it (byte
+    /// lengths, escapes not counted).
+    fn estimated_length(&self) -> usize {
+        let name = self.name.as_ref().map_or(0, |name| name.len() + 3);
+        let reference = self
+            .reference
+            .as_ref()
+            .or(self.unprinted_reference.as_ref())
+            .map_or(0, |reference| reference.len() + 3);
+        let attributes: usize = self
+            .attributes
+            .iter()
+            .map(|(key, value)| key.len() + value.len() + 4)
+            .sum();
+        self.indent + self.role.len() + name + reference + attributes + 1
+    }
+
+    /// Whether the line would print its role and nothing else.
+    fn is_bare(&self) -> bool {
+        self.name.is_none()
+            && self.reference.is_none()
+            && self.frame_id.is_none()
+            && self.attributes.is_empty()
+            && !self.closed_shadow_root
+    }
+
     fn banner() -> Line {
         Line {
             node: NodeId(u32::MAX),
@@ -532,6 +828,8 @@ impl Line {
             role: "",
             name: None,
             reference: None,
+            unprinted_reference: None,
+            zoom_container: false,
             frame_id: None,
             attributes: Vec::new(),
             closed_shadow_root: false,
@@ -630,6 +928,8 @@ impl Line {
             role: self.role,
             name: None,
             reference: self.reference.clone(),
+            unprinted_reference: None,
+            zoom_container: false,
             frame_id: self.frame_id,
             attributes: Vec::new(),
             closed_shadow_root: self.closed_shadow_root,
@@ -756,6 +1056,13 @@ fn contains_ignoring_case(name: &str, text: &str) -> bool {
     name.to_lowercase().contains(&text.to_lowercase())
 }
 
+/// A drop-down `<select>` (HTML-AAM: a `select` without `multiple` and with a display size of 1
+/// is a combobox; its options are drawn by the browser, not the page). An author's
+/// `role="combobox"` and an `<input list>` (which has an input type) are not.
+fn is_native_drop_down(node: &AxNode) -> bool {
+    node.role == AxRole::Aria(Role::Combobox) && !node.author_role && node.control_type.is_none()
+}
+
 /// WAI-ARIA 1.2 roles with "Children Presentational: True": their descendants are not exposed
 /// as separate objects (an `<svg>` inside a button, the text of a tab), so the text tree does not
 /// print them. Interactive descendants, which the spec does not foresee but pages build (a close
@@ -784,30 +1091,62 @@ fn has_presentational_children(node: &AxNode) -> bool {
 }
 
 /// Whether an input's `type` only says what the role already says, in the same word: `checkbox`
-/// on a checkbox, `radio` on a radio button (HTML-AAM maps those input types to those roles).
-/// Other types stay, `text` on a textbox included: the protocol's line format shows it
-/// (docs/protocol.md), and email, password, submit or reset say something the role does not.
+/// on a checkbox, `radio` on a radio button (HTML-AAM maps those input types to those roles),
+/// `button` on a button (a `<button type="button">` or `<input type="button">`: a plain button,
+/// which is what the role says; submit and reset buttons keep their type, it says what activating
+/// them does to their form), and the types whose role HTML-AAM names after them in other words:
+/// `text` on a textbox (the default type of `<input>`, which is what the role says), `search` on
+/// a searchbox, `number` on a spinbutton, `range` on a slider. The field keeps its place in the
+/// line format (`type="..."` after the reference and href) for the types that say something the
+/// role does not: email, password, tel, url, date, submit or reset.
 fn type_repeats_role(kind: &str, role: AxRole) -> bool {
     let AxRole::Aria(role) = role else {
         return false;
     };
     matches!(
         (kind, role),
-        ("checkbox", Role::Checkbox) | ("radio", Role::Radio)
+        ("checkbox", Role::Checkbox)
+            | ("radio", Role::Radio)
+            | ("button", Role::Button)
+            | ("text", Role::TextBox)
+            | ("search", Role::SearchBox)
+            | ("number", Role::SpinButton)
+            | ("range", Role::Slider)
     )
 }
 
 /// States the text line leaves out because another part of the line says the same: `valueNow`
-/// when `value` is that number (a range or number input), and `selected="false"` (an option
-/// that is not selected is the normal case; the selected one still says `selected="true"`). The
-/// structured snapshot keeps every typed state.
-fn state_repeats_line(key: &str, state: &crate::value::Value, value: Option<&str>) -> bool {
+/// when `value` is that number (a range or number input), `selected="false"` (an option that is
+/// not selected is the normal case; the selected one still says `selected="true"`), and
+/// `checked="false"` on the roles that are always checked or not (checkbox, radio, switch and
+/// their menu items: ARIA 1.2 gives them a checked state by default, false, so a line without
+/// `checked` is unchecked; `checked="true"` and `checked="mixed"` stay), and `pressed="false"` and
+/// `expanded="false"`: as in Playwright's snapshot, a toggle or a disclosure says its state when
+/// it is on or open (`pressed="true"`, `expanded="true"`), so that a click that presses or opens
+/// it still shows as a change on its line. The structured snapshot keeps every typed state,
+/// explicit false included.
+fn state_repeats_line(
+    key: &str,
+    state: &crate::value::Value,
+    value: Option<&str>,
+    role: AxRole,
+) -> bool {
     use crate::value::Value;
     match (key, state) {
         ("valueNow", Value::Number(number)) => value
             .and_then(|text| text.trim().parse::<f64>().ok())
             .is_some_and(|parsed| parsed == *number),
-        ("selected", Value::Bool(false)) => true,
+        ("selected" | "pressed" | "expanded", Value::Bool(false)) => true,
+        ("checked", Value::Bool(false)) => matches!(
+            role,
+            AxRole::Aria(
+                Role::Checkbox
+                    | Role::Radio
+                    | Role::Switch
+                    | Role::MenuItemCheckbox
+                    | Role::MenuItemRadio
+            )
+        ),
         _ => false,
     }
 }
@@ -1129,6 +1468,8 @@ mod tests {
             role: "button",
             name: Some(name),
             reference: Some(format!("ref_{index}")),
+            unprinted_reference: None,
+            zoom_container: false,
             frame_id: None,
             attributes: vec![("type", "submit".to_string())],
             closed_shadow_root: false,

@@ -64,6 +64,16 @@ pub struct AxNode {
     pub children: Vec<u32>,
     /// Clickable or typable: the `interactive` filter keeps these.
     pub interactive: bool,
+    /// The element can take focus (`role::is_focusable`: a tabindex, even -1, or natively
+    /// focusable): a roving-tabindex item or a skip-link target that the agent may focus, press
+    /// keys on or scroll to. Its line keeps its reference (`text::prints_reference`).
+    pub focusable: bool,
+    /// The element hosts a shadow root (open, or closed and read by the gatherer):
+    /// get_shadow_dom and shadow_dom_query take its reference, so its line prints it.
+    pub shadow_host: bool,
+    /// The element is a scroll container (`Style::scroll_container`): the scroll tool takes its
+    /// reference, so its line prints it.
+    pub scroll_container: bool,
     /// The layout box intersects the viewport (for text: the parent's box).
     pub in_viewport: bool,
     /// Rendered and able to receive pointer events: may carry a reference in "ai" mode.
@@ -95,6 +105,9 @@ impl AxNode {
             control_type: None,
             children: Vec::new(),
             interactive: false,
+            focusable: false,
+            shadow_host: false,
+            scroll_container: false,
             in_viewport: false,
             pointer_target: false,
             author_role: false,
@@ -415,6 +428,9 @@ fn text_node<D: Dom + ?Sized>(context: &Context<'_, D>, first: NodeId, text: Str
 fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> AxNode {
     AxNode {
         interactive: is_interactive(context, element, Role::Generic),
+        focusable: context.is_focusable(element),
+        shadow_host: context.dom().shadow_root(element).is_some(),
+        scroll_container: context.dom().style(element).scroll_container,
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         ..AxNode::bare(element, AxRole::Aria(Role::Generic))
@@ -492,6 +508,9 @@ fn element_node<D: Dom + ?Sized>(
         control_type,
         children: Vec::new(),
         interactive,
+        focusable: context.is_focusable(element),
+        shadow_host: dom.shadow_root(element).is_some(),
+        scroll_container: dom.style(element).scroll_container,
         in_viewport: element_in_viewport(context, element),
         pointer_target: is_pointer_target(context, element),
         author_role: dom.attribute(element, "role").is_some_and(|tokens| {

@@ -110,6 +110,9 @@ pub struct TreeDiff {
     /// The reference numbers the earlier snapshot printed and this one does not, in the earlier
     /// print order.
     pub removed_references: Vec<u32>,
+    /// The page's lines, or the overlays', are all gone, some of them without a reference to
+    /// list: a change that no block can show (the caller returns the whole tree).
+    pub section_emptied: bool,
     /// The positions (in the current lines) of every line the text prints, context included,
     /// in print order: the caller reports their references as printed.
     pub printed_lines: Vec<usize>,
@@ -118,7 +121,7 @@ pub struct TreeDiff {
 impl TreeDiff {
     /// Nothing was added, changed, moved or removed.
     pub fn is_unchanged(&self) -> bool {
-        self.changed_blocks == 0 && self.removed_references.is_empty()
+        self.changed_blocks == 0 && self.removed_references.is_empty() && !self.section_emptied
     }
 }
 
@@ -239,9 +242,14 @@ pub fn diff<Text: AsRef<str>>(
             }
         }
     }
+    // A part of the tree (the page, or the open overlays) whose top lines changed has them
+    // printed whole; when it has no line left at all, nothing can be printed for it, and the
+    // lines it lost may have printed no reference: the diff is then not "unchanged".
+    let mut section_emptied = false;
     for overlay in [true, false] {
         let index = section_index(overlay);
         if !same_children(previous, &before.roots[index], current, &now.roots[index]) {
+            section_emptied |= now.roots[index].is_empty();
             for &root in &now.roots[index] {
                 changed[root] = true;
             }
@@ -308,6 +316,7 @@ pub fn diff<Text: AsRef<str>>(
         changed_blocks: out.changed_blocks,
         removed_references: removed,
         printed_lines: out.printed,
+        section_emptied,
     }
 }
 

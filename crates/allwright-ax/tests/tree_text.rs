@@ -59,12 +59,14 @@ fn line_format_has_role_name_ref_and_attributes() {
     check(
         r#"<a href="/docs?q=1">Docs</a>
         <input type="text" aria-label="Name" placeholder="Product name" value="namaz">
-        <button type="button" role="combobox" aria-label="Billing period">Monthly</button>"#,
+        <button type="button" role="combobox" aria-label="Billing period">Monthly</button>
+        <input type="email" aria-label="Email" placeholder="you@example.com">"#,
         r#"
 link "Docs" [ref] href="/docs?q=1"
-textbox "Name" [ref] type="text" placeholder="Product name" value="namaz"
+textbox "Name" [ref] placeholder="Product name" value="namaz"
 combobox "Billing period" [ref] type="button"
- text "Monthly""#,
+ text "Monthly"
+textbox "Email" [ref] type="email" placeholder="you@example.com""#,
     );
 }
 
@@ -73,7 +75,7 @@ fn generic_containers_are_skipped_and_add_no_depth() {
     check(
         r#"<div><div><span><nav aria-label="Main"><div><a href="/a">A</a></div></nav></span></div></div>"#,
         r#"
-navigation "Main" [ref]
+navigation "Main"
  link "A" [ref] href="/a""#,
     );
 }
@@ -107,8 +109,7 @@ fn text_runs_merge_across_inline_elements_and_split_at_blocks() {
     check(
         r#"<p>Hello <b>bold</b> world</p><section>one<div>two</div>three</section>"#,
         r#"
-paragraph [ref]
- text "Hello bold world"
+paragraph "Hello bold world"
 text "one"
 text "two"
 text "three""#,
@@ -129,10 +130,10 @@ dialog "Confirm" [ref]
  button "OK" [ref]
 listbox "Cities" [ref]
  option "Paris" [ref]
-main [ref]
- heading "Page" [ref] level="1"
+main
+ heading "Page" level="1"
 combobox "Native" [ref] value="One"
- option "One" [ref] selected="true""#,
+ option "One""#,
     );
 }
 
@@ -162,13 +163,13 @@ fn visible_filter_drops_what_is_outside_the_viewport_but_all_keeps_it() {
             ..TextTreeOptions::default()
         },
         r#"
-main [ref]
+main
  button "Top" [ref]"#,
     );
     check(
         html,
         r#"
-main [ref]
+main
  button "Top" [ref]
  button "Far below" [ref]"#,
     );
@@ -183,10 +184,7 @@ fn max_depth_cuts_deeper_levels_and_says_so() {
         ..TextTreeOptions::default()
     };
     let tree = render(&dom, None, &options).expect("renders");
-    assert_eq!(
-        without_ref_numbers(&tree.tree),
-        "list [ref]\n listitem [ref]"
-    );
+    assert_eq!(without_ref_numbers(&tree.tree), "list\n list [ref]");
     assert!(tree.truncated);
     assert!(!tree.has_more);
     let notice = tree.notice.expect("a notice explains the cut");
@@ -387,9 +385,8 @@ fn hidden_and_inert_subtrees_are_excluded_and_off_screen_content_kept() {
         <div style="visibility:hidden"><button>invisible</button><button style="visibility:visible">visible again</button></div>
         <button style="--memdom-box: -5000 -5000 10 10">off screen</button>"#,
         r#"
-group [ref]
- button "More" [ref] expanded="false"
-group [ref]
+button "More" [ref]
+group
  button "Open" [ref] expanded="true"
  button "open details" [ref]
 button "visible again" [ref]
@@ -410,11 +407,10 @@ fn shadow_dom_slots_and_fallback_content_follow_the_composed_tree() {
           <a slot="nowhere" href="/lost">Lost</a>
         </div>"#,
         r#"
-navigation "Shadow nav" [ref]
+navigation "Shadow nav"
  link "One" [ref] href="/one"
 button "Fallback" [ref]
-paragraph [ref]
- text "Default slot text""#,
+paragraph "Default slot text""#,
     );
 }
 
@@ -438,8 +434,7 @@ fn a_host_whose_closed_shadow_root_was_not_read_is_marked() {
         r#"
 generic [ref] closed-shadow-root
  text "Light"
-paragraph [ref]
- text "Shown"
+paragraph "Shown"
 text "Plain"
 navigation "Menu" [ref] closed-shadow-root"#,
     );
@@ -453,14 +448,12 @@ fn aria_owns_moves_elements_and_survives_cycles_and_duplicates() {
         <div role="list" aria-label="Second" aria-owns="b"></div>
         <div role="group" id="c" aria-label="C" aria-owns="cycle-start"><div role="group" id="cycle-start" aria-label="Back" aria-owns="c"></div></div>"#,
         r#"
-list "Owner" [ref]
- listitem [ref]
-  text "A"
- listitem [ref]
-  text "B"
- group "C" [ref]
-  group "Back" [ref]
-list "Second" [ref]"#,
+list "Owner"
+ listitem "A"
+ listitem "B"
+ group "C"
+  group "Back"
+list "Second""#,
     );
 }
 
@@ -527,7 +520,7 @@ fn an_iframe_whose_frame_is_known_prints_its_frame_id_and_page_text_cannot_forge
     let tree = render(&dom, None, &options).expect("renders");
     assert_eq!(
         without_ref_numbers(&tree.tree),
-        "main [ref]\n iframe \"Payment\" [ref] frameId=3\n iframe \"Ads frameId=9\" [ref]\n button \"Go\" [ref]"
+        "main\n iframe \"Payment\" [ref] frameId=3\n iframe \"Ads frameId=9\" [ref]\n button \"Go\" [ref]"
     );
     // A line shortened to fit keeps its frame id, like its reference.
     let narrow = TextTreeOptions {
@@ -558,7 +551,7 @@ image "Chart" [ref]
 tablist [ref]
  tab "Inbox 3 Close Inbox" [ref] selected="true"
   button "Close Inbox" [ref]
-progressbar "Upload" [ref] valueNow="40"
+progressbar "Upload" valueNow="40"
  text "40%""#,
     );
 }
@@ -572,11 +565,11 @@ fn a_label_whose_words_are_its_controls_name_is_not_printed_again() {
         <div><label>Name <input></label><label>City <input></label></div>"#,
         r#"
 textbox "Email" [ref] type="email"
-checkbox "Subscribe" [ref] checked="false"
+checkbox "Subscribe" [ref]
 text "Phone (optional)"
-textbox "Phone" [ref] type="text"
-textbox "Name" [ref] type="text"
-textbox "City" [ref] type="text""#,
+textbox "Phone" [ref]
+textbox "Name" [ref]
+textbox "City" [ref]"#,
     );
 }
 
@@ -587,14 +580,13 @@ fn a_caption_legend_or_link_text_that_is_its_parents_name_is_not_printed_again()
         <fieldset><legend>Shipping</legend><input aria-label="Street"></fieldset>
         <a href="/x"><span>Docs</span> <img src="x.png" alt="arrow"></a>"#,
         r#"
-table "Sales" [ref]
- row [ref]
-  cell "1" [ref]
-group "Shipping" [ref]
- textbox "Street" [ref] type="text"
+table "Sales"
+ row
+  cell "1"
+group "Shipping"
+ textbox "Street" [ref]
 link "Docs arrow" [ref] href="/x"
- text "Docs"
- image "arrow" [ref]"#,
+ image "arrow""#,
     );
 }
 
@@ -608,13 +600,13 @@ fn no_attribute_repeats_another_while_the_snapshot_keeps_its_typed_fields() {
     check(
         html,
         r#"
-slider "Volume" [ref] type="range" value="1" valueMin="0" valueMax="10"
-spinbutton "Count" [ref] type="number" value="3"
-textbox "Search" [ref] type="text"
+slider "Volume" [ref] value="1" valueMin="0" valueMax="10"
+spinbutton "Count" [ref] value="3"
+textbox "Search" [ref]
 checkbox "Agree" [ref] checked="true"
 combobox "Size" [ref] value="M"
- option "S" [ref]
- option "M" [ref] selected="true""#,
+ option "S"
+ option "M""#,
     );
     // The structured snapshot is not the text: its typed states and properties stay whole.
     let dom = MemDom::parse(html);
@@ -650,12 +642,12 @@ fn a_submit_or_reset_button_says_its_type_only_when_it_has_a_form_to_act_on() {
         <button>Alone</button><button type="button">Plain</button>
         <form id="f" aria-label="Other"></form><button form="f">Owned from afar</button>"#,
         r#"
-form "Search" [ref]
+form "Search"
  button "Go" [ref] type="submit"
  button "Clear" [ref] type="reset"
 button "Alone" [ref]
-button "Plain" [ref] type="button"
-form "Other" [ref]
+button "Plain" [ref]
+form "Other"
 button "Owned from afar" [ref] type="submit""#,
     );
 }
@@ -673,5 +665,202 @@ button "Cancel" [ref]
 tablist [ref]
  tab "Inbox" [ref]
   text "Inbox 12 unread""#,
+    );
+}
+
+// ---- Issue 13: which lines print their reference, and what else a line leaves out ------------
+// (docs/protocol.md, "Which lines print their reference" and "What the text tree leaves out").
+
+#[test]
+fn only_lines_an_agent_can_use_print_their_reference() {
+    check(
+        r#"<h2>Orders</h2>
+        <p>Read <a href="/terms">the terms</a> first.</p>
+        <table><tr><th>Order</th></tr><tr><td>1040</td></tr></table>
+        <ul><li tabindex="-1">Roving item</li><li aria-haspopup="menu">Opens a menu on hover</li></ul>
+        <div contenteditable="true">Notes</div>
+        <span onclick="go()">Clickable words</span>
+        <img src="chart.png" alt="Chart">
+        <iframe title="Map" src="map.html"></iframe>
+        <input type="checkbox" aria-label="Agree">"#,
+        r#"
+heading "Orders" level="2"
+paragraph "Read"
+ link "the terms" [ref] href="/terms"
+ text "first."
+table
+ row
+  columnheader "Order"
+ row
+  cell "1040"
+list
+ listitem [ref]
+  text "Roving item"
+ listitem [ref]
+  text "Opens a menu on hover"
+generic [ref]
+ text "Notes"
+generic [ref]
+ text "Clickable words"
+image "Chart" [ref]
+iframe "Map" [ref]
+checkbox "Agree" [ref]"#,
+    );
+}
+
+#[test]
+fn a_scroll_container_and_a_shadow_host_print_their_reference_whatever_their_size() {
+    check(
+        r#"<ul aria-label="Feed" style="overflow-y: auto"><li>Post</li></ul>
+        <ul aria-label="Clipped" style="overflow: hidden"><li>Post</li></ul>
+        <section aria-label="Widget"><template shadowrootmode="open"><p>Inside</p></template></section>"#,
+        r#"
+list "Feed" [ref]
+ listitem "Post"
+list "Clipped"
+ listitem "Post"
+region "Widget" [ref]
+ paragraph "Inside""#,
+    );
+}
+
+#[test]
+fn the_registry_still_numbers_every_element_whether_its_line_prints_it_or_not() {
+    let dom = MemDom::parse(r#"<main><h1>Title</h1><p>Words</p><button>Go</button></main>"#);
+    let mut asked = Vec::new();
+    let tree = generate_accessibility_tree(&dom, None, &TextTreeOptions::default(), &mut |node| {
+        asked.push(node);
+        format!("ref_{}", node.0)
+    })
+    .expect("renders");
+    // main, heading, paragraph and button are all numbered, in tree order, as before the rule;
+    // only the button (and no small container) prints its reference.
+    assert_eq!(asked.len(), 4, "{asked:?}");
+    assert_eq!(tree.tree.matches("[ref_").count(), 1, "{}", tree.tree);
+    assert_eq!(tree.refs.len(), 1);
+    assert_eq!(tree.refs[0].role, "button");
+}
+
+#[test]
+fn a_container_prints_its_reference_when_it_is_long_enough_to_zoom_into() {
+    let mut long_list = String::from("<ul aria-label=\"Long\">");
+    for index in 0..60 {
+        long_list.push_str(&format!("<li>Item number {index} of a long list</li>"));
+    }
+    long_list.push_str("</ul><ul aria-label=\"Short\"><li>One</li><li>Two</li></ul>");
+    let tree = tree_of(&long_list, &TextTreeOptions::default());
+    assert!(tree.starts_with("list \"Long\" [ref]\n"), "{tree}");
+    assert!(
+        tree.contains("\nlist \"Short\"\n listitem \"One\""),
+        "{tree}"
+    );
+    // The anchor of a read keeps its reference whatever its size.
+    let dom = MemDom::parse(r#"<ul id="short"><li>One</li></ul>"#);
+    let short = dom.element_by_id_attribute("short").expect("list");
+    let tree = render(&dom, Some(short), &TextTreeOptions::default()).expect("renders");
+    assert_eq!(
+        without_ref_numbers(&tree.tree),
+        "list [ref]\n listitem \"One\""
+    );
+}
+
+#[test]
+fn a_nameless_line_shows_its_first_text_run_and_a_lone_wrapper_gives_way_to_its_child() {
+    check(
+        r##"<p>Revenue grew. <a href="/report">Report</a></p>
+        <ul><li><a href="/home">Home</a></li><li>Plain item</li></ul>
+        <div role="group"><button aria-expanded="false">More details</button></div>
+        <h3><a href="#pkg">left-pad</a></h3>"##,
+        r##"
+paragraph "Revenue grew."
+ link "Report" [ref] href="/report"
+list
+ link "Home" [ref] href="/home"
+ listitem "Plain item"
+button "More details" [ref]
+heading level="3"
+ link "left-pad" [ref] href="#pkg""##,
+    );
+}
+
+#[test]
+fn a_name_is_printed_once_between_a_line_and_its_first_child() {
+    check(
+        r#"<section aria-labelledby="h"><h2 id="h">Pricing</h2><p>Plans</p></section>
+        <a href="/"><img src="logo.png" alt="Home"></a>
+        <a href="/c0"><time>1 day ago</time></a>
+        <button aria-label="Save"><img src="disk.png" alt="Save"></button>"#,
+        r#"
+region
+ heading "Pricing" level="2"
+ paragraph "Plans"
+link "Home" [ref] href="/"
+link "1 day ago" [ref] href="/c0"
+button "Save" [ref]"#,
+    );
+}
+
+#[test]
+fn an_open_overlay_keeps_the_name_its_heading_gives_it_and_prints_it_once() {
+    check(
+        r#"<div role="dialog" aria-labelledby="t"><h2 id="t">Settings</h2><button>Save</button></div>"#,
+        r#"
+[open overlays]
+dialog "Settings" [ref]
+ heading level="2"
+ button "Save" [ref]"#,
+    );
+}
+
+#[test]
+fn icon_glyphs_and_words_the_name_holds_are_not_printed_under_a_control() {
+    check(
+        r#"<button aria-label="Report comment by Ada">⚑</button>
+        <a href="/dl" aria-label="Download version 3.10.1">Download</a>
+        <a href="/cart" aria-label="Cart, 2 items">🛒 2</a>
+        <button aria-label="Cancel">Delete all</button>"#,
+        r#"
+button "Report comment by Ada" [ref]
+link "Download version 3.10.1" [ref] href="/dl"
+link "Cart, 2 items" [ref] href="/cart"
+ text "🛒 2"
+button "Cancel" [ref]
+ text "Delete all""#,
+    );
+}
+
+#[test]
+fn states_and_types_the_role_already_says_are_left_out() {
+    check(
+        r#"<input type="checkbox" aria-label="Unchecked">
+        <input type="checkbox" aria-label="Checked" checked>
+        <div role="switch" aria-checked="false" tabindex="0">Wi-Fi</div>
+        <button type="button">Plain</button>
+        <button aria-pressed="false">Bold</button>
+        <input type="search" aria-label="Find">
+        <input type="text" aria-label="Name">"#,
+        r#"
+checkbox "Unchecked" [ref]
+checkbox "Checked" [ref] checked="true"
+switch "Wi-Fi" [ref]
+button "Plain" [ref]
+button "Bold" [ref]
+searchbox "Find" [ref]
+textbox "Name" [ref]"#,
+    );
+}
+
+#[test]
+fn the_options_of_a_drop_down_select_print_no_reference_but_a_listbox_keeps_them() {
+    check(
+        r#"<select aria-label="Region"><option>North</option><option selected>South</option></select>
+        <select aria-label="Tags" multiple><option selected>Red</option><option>Blue</option></select>"#,
+        r#"
+combobox "Region" [ref] value="South"
+ option "North"
+ option "South"
+listbox "Tags" [ref]
+ option "Red" [ref] selected="true"
+ option "Blue" [ref]"#,
     );
 }

@@ -8,7 +8,7 @@ import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
 
-export const FACTS_VERSION = 4;
+export const FACTS_VERSION = 5;
 const KIND_DOCUMENT = 0;
 const KIND_ELEMENT = 1;
 const KIND_TEXT = 2;
@@ -29,6 +29,7 @@ const POINTER_EVENTS_UNREAD = 1 << 18;
 const GENERATED_CONTENT_POSSIBLE = 1 << 19;
 const UNREAD_CLOSED_SHADOW_ROOT = 1 << 20;
 const TEXT_TRANSFORM_SHIFT = 21;
+const SCROLL_CONTAINER = 1 << 23;
 const STRING_SEPARATOR = "\u0001";
 
 export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
@@ -210,6 +211,8 @@ export function gatherFacts(options) {
       }
       if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
       if (readTextTransform) flags |= textTransformBits(style.textTransform) << TEXT_TRANSFORM_SHIFT;
+      // A scroll container (the `scroll` tool moves it): its text-tree line keeps its reference.
+      if (scrolls(style.overflowY) || scrolls(style.overflowX)) flags |= SCROLL_CONTAINER;
       // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
       // rules, and `<q>` has the user-agent's quotes.
       if (
@@ -444,6 +447,15 @@ function textTransformBits(transform) {
   if (transform.includes("lowercase")) return 2;
   if (transform.includes("capitalize")) return 3;
   return 0;
+}
+
+/**
+ * Whether a computed `overflow-x` or `overflow-y` makes a scroll container the user can scroll
+ * (CSS Overflow 3: `auto` and `scroll`; `hidden` and `clip` cannot be scrolled by the user).
+ * @param {string} overflow
+ */
+function scrolls(overflow) {
+  return overflow === "auto" || overflow === "scroll";
 }
 
 /** The autocomplete tokens of secrets (HTML, "Autofill"); content/actions/text-entry.js too. */

@@ -32,6 +32,7 @@ struct Declared {
     content_visibility_hidden: Option<bool>,
     pointer_events_none: Option<bool>,
     text_transform: Option<TextTransform>,
+    scroll_container: Option<bool>,
     layout_box: Option<Rect>,
 }
 
@@ -74,6 +75,15 @@ fn parse_declarations(text: &str) -> Declarations {
                 declarations.own.content_visibility_hidden = Some(keyword == "hidden")
             }
             "pointer-events" => declarations.own.pointer_events_none = Some(keyword == "none"),
+            // Either axis scrolling makes a scroll container (CSS Overflow 3); `overflow` with
+            // two keywords sets both.
+            "overflow" | "overflow-x" | "overflow-y" => {
+                let scrolls = keyword
+                    .split_ascii_whitespace()
+                    .any(|value| matches!(value, "auto" | "scroll"));
+                declarations.own.scroll_container =
+                    Some(scrolls || declarations.own.scroll_container.unwrap_or(false));
+            }
             "text-transform" => {
                 declarations.own.text_transform = Some(match keyword.as_str() {
                     "uppercase" => TextTransform::Uppercase,
@@ -417,6 +427,7 @@ fn apply(target: &mut Declared, source: &Declared) {
         .or(target.content_visibility_hidden);
     target.pointer_events_none = source.pointer_events_none.or(target.pointer_events_none);
     target.text_transform = source.text_transform.or(target.text_transform);
+    target.scroll_container = source.scroll_container.or(target.scroll_container);
     target.layout_box = source.layout_box.or(target.layout_box);
 }
 
@@ -520,6 +531,7 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
             text_transform: own.text_transform.unwrap_or_else(|| {
                 parent_style.map_or(TextTransform::None, |style| style.text_transform)
             }),
+            scroll_container: own.scroll_container.unwrap_or(false),
         };
         computed.styles[element.index()] = style;
         if style.display != Display::None {
