@@ -430,7 +430,8 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     let _ = to_extension.send(HostToExtension::Session { access, client });
                 }
                 ClientEvent::Malformed { generation, id, reason } => {
-                    log!("unreadable message from the client: {reason}");
+                    // The reason may quote the client's text, which the log never holds.
+                    log!("unreadable message from client {generation}");
                     if let Some(id) = id {
                         let answer = ToolResultMessage::from_outcome(id, Err(ToolError::invalid_arguments(format!("the host could not read this call: {reason}"))));
                         state.send_to_client(generation, HostToClient::Result(answer));

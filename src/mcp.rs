@@ -188,7 +188,9 @@ impl ServerHandler for AllwrightMcpServer {
         let result = match self.answer(request).await {
             Ok(result) => result,
             Err(error) => {
-                log!("{name}: {error}");
+                // The code only: an error's message may quote page text (an option's label, a
+                // script's exception, a ref's name), which the log never holds.
+                log!("{name}: {}", error.code);
                 CallToolResult::structured_error(error.to_value())
             }
         };

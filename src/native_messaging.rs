@@ -83,7 +83,9 @@ pub fn take_frame(buffer: &mut Vec<u8>) -> Result<Option<Vec<u8>>, NativeMessagi
     Ok(Some(payload))
 }
 
-/// A payload that is not a message we understand: kept as text for the log, not fatal.
+/// A payload that is not a message we understand: described for the log, not fatal. The
+/// description never quotes the payload (docs/protocol.md, "Secrets stay secret": a message may
+/// carry page text or typed secrets), only where and how it failed to parse.
 #[derive(Debug)]
 pub struct UnreadableMessage {
     pub reason: String,
@@ -142,12 +144,16 @@ impl<Reader: AsyncRead + Unpin> NativeMessageReader<Reader> {
         };
         Ok(Some(
             serde_json::from_slice::<ExtensionToHost>(&payload).map_err(|error| {
-                let preview: String = String::from_utf8_lossy(&payload)
-                    .chars()
-                    .take(200)
-                    .collect();
+                // serde_json's own message may quote a value of the payload, so only its
+                // category and position are kept.
                 UnreadableMessage {
-                    reason: format!("{error} in {preview:?}"),
+                    reason: format!(
+                        "{:?} error at line {}, column {} of a {}-byte message",
+                        error.classify(),
+                        error.line(),
+                        error.column(),
+                        payload.len()
+                    ),
                 }
             }),
         ))

@@ -14,7 +14,8 @@ use serde_json::Value;
 /// and from any call into a page `page_blocked` (the page stopped answering, most likely behind an
 /// alert, confirm, prompt or beforeunload dialog) and `dialog_open` (with `dialog`: the prompt
 /// the browser reported); from the frame tools `ref_in_other_frame`, `ambiguous_frame` (with
-/// `candidates`) and `unsaved_frame_state` (with `reasons`). They get a constant here once the
+/// `candidates`) and `unsaved_frame_state` (with `reasons`); from every action with a ref
+/// `ref_changed` (with `changed`). They get a constant here once the
 /// binary makes one itself.
 pub mod codes {
     pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
@@ -50,6 +51,11 @@ pub struct ToolError {
     /// level of the error. Boxed for the same reason as `dialog`.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub frame: Option<Box<FrameErrorDetails>>,
+    /// With `ref_changed`: `{ref, was: {role, name}, now: {role, name}}`, the target as the agent
+    /// read it and as the tree names it now (docs/protocol.md, "A ref means one element"). Passed
+    /// through from the extension unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed: Option<Box<Value>>,
 }
 
 /// What promote_iframe's errors add (docs/protocol.md, "Frames"). Deserializing it fails when
@@ -116,6 +122,7 @@ impl ToolError {
             suggestions: None,
             dialog: None,
             frame: None,
+            changed: None,
         }
     }
 

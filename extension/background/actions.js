@@ -8,6 +8,7 @@ import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { networkState, watchTab } from "./activity.js";
 import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
 import { dispatchTrustedClick } from "./trusted-input.js";
+import { checkTrustedClick } from "./trusted-click-check.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { ACTION_TIMEOUT_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
 
@@ -183,10 +184,35 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
     const lastLook = refusal === null ? await lastLookBeforeTrustedClick() : refusal;
     if (lastLook === null) {
       const point = { x: lastRect.x + lastRect.width / 2, y: lastRect.y + lastRect.height / 2 };
-      const trusted = await dispatchTrustedClick(tabId, point);
+      // The frame marks the target and says where the page stood; the debugger, once attached,
+      // checks that the click still lands on it (trusted-click-check.js).
+      const marked = await callFrame(tabId, frameId, messages.contentToolRequest("mark_trusted_target", { token }), {
+        deadline: Date.now() + ACTION_TIMEOUT_MS,
+        frameLabel: `frame ${frameId}`,
+      });
+      const trusted = await dispatchTrustedClick(tabId, point, (send) =>
+        checkTrustedClick(send, /** @type {any} */ (marked), point),
+      ).finally(() =>
+        callFrame(tabId, frameId, messages.contentToolRequest("unmark_trusted_target", { marker: marked.marker }), {
+          deadline: Date.now() + 2_000,
+          frameLabel: `frame ${frameId}`,
+        }).catch(() => null),
+      );
       if (trusted.outcome === "dialog") {
         watch.stop();
         throw dialogOpenFailure(trusted.dialog);
+      }
+      if (trusted.outcome === "aborted") {
+        watch.stop();
+        throw new ToolFailure(
+          messages.toolError(
+            "not_actionable",
+            `the trusted click was not sent: ${trusted.reason}. The synthetic click before it was dispatched and showed no effect.`,
+            {
+              hint: "Read the page again (get_accessibility_tree) before acting: what is under the element's position is no longer what was clicked.",
+            },
+          ),
+        );
       }
       if (trusted.outcome === "clicked") {
         method = "trusted-fallback";

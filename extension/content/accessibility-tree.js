@@ -28,7 +28,7 @@ import {
 } from "./tree/registry.js";
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
-import { printedRef, printedRefsOf, rememberRead } from "./tree/printed-refs.js";
+import { printedRef, printedRefsOf, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
@@ -47,6 +47,17 @@ const messages = globalThis.allwrightMessages;
  * @param {TreeArguments} args
  */
 async function generateAccessibilityTree(args) {
+  return (await buildTree(args, { remember: true })).result;
+}
+
+/**
+ * One tree read. `remember: false` is a read the agent never sees (an action checking its
+ * target), which must not push the agent's own reads out of the kept ones (tree/printed-refs.js).
+ * @param {TreeArguments} args
+ * @param {{remember: boolean}} options
+ * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
+ */
+async function buildTree(args, { remember }) {
   const { filter, maxDepth } = args;
   const refId = args.ref_id ?? undefined;
 
@@ -96,11 +107,12 @@ async function generateAccessibilityTree(args) {
   }
   const { envelope, body } = split;
   registerNewRefs(facts.nodeList, envelope.newRefs, counter);
-  rememberRead(printedRefsOf(envelope));
+  const printed = printedRefsOf(envelope);
+  if (remember) rememberRead(printed);
   // For the background's bookkeeping of which frame and document printed which numbers; it
   // takes this field out before the agent sees the result.
   const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
-  return { tree: body, ...envelope.result, refIssue };
+  return { result: { tree: body, ...envelope.result, refIssue }, printed };
 }
 
 /**
@@ -177,6 +189,51 @@ async function describeElement(element) {
 }
 
 /**
+ * The role and name of an action's target, checked against what the agent read (docs/protocol.md,
+ * "A ref means one element"): the element is read again, alone, and when the role or the name the
+ * tree prints for it now differs from what the agent's last read of it printed, the action is
+ * refused with `ref_changed`, which names both, rather than run on an element that is no longer
+ * what the agent chose (a re-rendered row now holding another item, a button whose label turned
+ * from "Save draft" to "Delete"). The refusal counts as a read of that one ref: the agent was
+ * told the new role and name, so the same ref then acts on the element as it is now.
+ * @param {Element} element
+ * @returns {Promise<{role: string, name: string}>}
+ */
+async function describeUnchangedElement(element) {
+  const number = refNumberOf(element);
+  if (number === undefined || lookup(`ref_${number}`) !== element) return { role: "generic", name: "" };
+  const ref = `ref_${number}`;
+  const read = printedRef(number);
+  if (read === undefined) return describeElement(element);
+  /** @type {import("./tree/printed-refs.js").PrintedRef | undefined} */
+  let now;
+  try {
+    const { printed } = await buildTree(
+      { filter: "all", ref_id: ref, maxDepth: 1, maxChars: 4000 },
+      { remember: false },
+    );
+    now = printed.find((entry) => entry.number === number);
+  } catch {
+    // The tree no longer shows the element (hidden since it was read): the action's own rules
+    // decide (a hidden target is not actionable), with the name the agent read.
+    now = undefined;
+  }
+  if (now === undefined || (now.role === read.role && now.name === read.name)) {
+    return { role: read.role, name: read.name };
+  }
+  reprintRef(now);
+  throw messages.toolError(
+    "ref_changed",
+    `${ref} changed since it was read: it was ${read.role} ${JSON.stringify(read.name)}, it is now ${now.role} ${JSON.stringify(now.name)}. Nothing was done.`,
+    {
+      hint: `If ${now.role} ${JSON.stringify(now.name)} is what you want, call the tool again with ${ref}; otherwise read the tree again and pick the element you meant.`,
+      suggestions: suggest(ref, 5),
+      changed: { ref, was: { role: read.role, name: read.name }, now: { role: now.role, name: now.name } },
+    },
+  );
+}
+
+/**
  * Wraps an operation so that anything it throws reaches the caller as a tool error object.
  * @template A, R
  * @param {(args: A) => Promise<R>} operation
@@ -200,6 +257,7 @@ if (globalThis.allwrightAx === undefined) {
       snapshotDocument: withToolErrors(snapshotDocument),
       resolveRef,
       describeElement: withToolErrors(describeElement),
+      describeUnchangedElement: withToolErrors(describeUnchangedElement),
       printedRefOf,
       documentToken,
     }),
