@@ -33,6 +33,9 @@ pub mod codes {
     /// What this browser or path cannot do (an element it cannot reach from outside the page).
     pub const NOT_SUPPORTED_HERE: &str = "not_supported_here";
     pub const NOT_IN_TIER: &str = "not_in_tier";
+    /// A tool that changes the page lost its answer (a deadline, a lost connection): it may or
+    /// may not have acted (docs/protocol.md, "Nothing done twice").
+    pub const OUTCOME_UNKNOWN: &str = "outcome_unknown";
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -160,6 +163,36 @@ impl ToolError {
     pub fn extension_disconnected() -> Self {
         Self::new(codes::EXTENSION_DISCONNECTED, "the browser extension disconnected before answering this call")
             .with_hint("The browser was closed or the extension restarted. Retry the call; if it fails again with not_connected, ask the user to reopen the browser.")
+    }
+
+    /// A call of a tool that changes the page whose answer was lost: the browser may have acted,
+    /// so the agent is told to look, never to retry (docs/protocol.md, "Nothing done twice").
+    pub fn outcome_unknown(tool: &str, why: &str) -> Self {
+        Self::new(
+            codes::OUTCOME_UNKNOWN,
+            format!("{tool} was sent to the browser, but {why}: whether it took effect is unknown"),
+        )
+        .with_hint("Do not repeat the call. Read the page (get_accessibility_tree, or list_tabs for the tab tools) to see whether it took effect, then decide.")
+    }
+
+    /// This error as the agent must see it for a call of `tool`: a lost answer (`timeout`,
+    /// `extension_disconnected`) of a tool that changes the page becomes `outcome_unknown`, since
+    /// the action may have run; a read-only tool's stays what it was, safe to repeat.
+    #[must_use]
+    pub fn for_call_of(self, tool: &str) -> Self {
+        let changes_page =
+            crate::tools::tool_named(tool).is_some_and(|definition| !definition.read_only);
+        if !changes_page {
+            return self;
+        }
+        match self.code.as_str() {
+            codes::TIMEOUT => Self::outcome_unknown(tool, "its answer did not come in time"),
+            codes::EXTENSION_DISCONNECTED => Self::outcome_unknown(
+                tool,
+                "the extension disconnected (its service worker stopped or the browser closed) before answering",
+            ),
+            _ => self,
+        }
     }
 
     /// Nothing answers on the local socket, or the host there is taken.

@@ -36,7 +36,7 @@
  *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"
  *   |"not_in_tier"
  *   |"result_too_large"
- *   |"ref_changed"} ErrorCode
+ *   |"ref_changed"|"outcome_unknown"} ErrorCode
  */
 
 /**
@@ -175,6 +175,9 @@
     // A ref whose element's role or name changed since the agent read it (docs/protocol.md, "A
     // ref means one element").
     "ref_changed",
+    // A tool that changes the page lost its answer: it may have acted (docs/protocol.md,
+    // "Nothing done twice").
+    "outcome_unknown",
   ]);
 
   /** The tool tiers, from read-only to the largest surface (docs/agent-tools.md, "Tiers"). */

@@ -193,6 +193,8 @@ const SAFETY: &[(&str, Check)] = checks![
     safety::refs_name_one_element_of_one_tab_and_document,
     safety::trusted_click_rechecks_its_target_after_attaching,
     safety::secrets_never_leave_the_page,
+    safety::posts_are_side_effects_whatever_their_path,
+    safety::a_stopped_background_comes_back_and_loses_no_call,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

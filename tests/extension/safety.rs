@@ -318,3 +318,234 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
         assert_eq!(mode, 0o600, "{browser}: the host log is private");
     }
 }
+
+/// The requests an action made, as `observed.requests` lists them: `(method, path)`.
+fn listed_requests(result: &Value) -> Vec<(String, String)> {
+    result["observed"]["requests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|request| {
+            let url = request["url"].as_str().unwrap_or("");
+            let path = url
+                .split_once("://")
+                .and_then(|(_, rest)| rest.find('/').map(|slash| &rest[slash..]))
+                .unwrap_or(url);
+            (
+                request["method"].as_str().unwrap_or("").to_string(),
+                path.split('?').next().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Waits a moment for requests in flight to reach the server, then counts them.
+async fn requests_to(path: &str) -> usize {
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    fixtures().request_count(path)
+}
+
+/// A form's POST navigation, submitted by click_ax, set_field's submit and press_key Enter, is a
+/// side effect: listed, `retryAllowed: false`, sent once. A fetch POST to `/events`, `/log` or
+/// `/stats` is one too (only a beacon there is telemetry), and no trusted click repeats it.
+pub async fn posts_are_side_effects_whatever_their_path(session: &Session) {
+    let browser = session.browser.name();
+    let submissions: [(&str, &str, Value); 3] = [
+        ("/forms/order", "Place order", json!({})),
+        (
+            "/forms/subscribe",
+            "Email",
+            json!({"text": "ada@example.com", "submit": true}),
+        ),
+        ("/forms/redeem", "Gift code", json!({"key": "Enter"})),
+    ];
+    for (path, name, extra) in submissions {
+        open_safety(session, "post-form.html").await;
+        let before = fixtures().request_count(path);
+        let (tool, role) = match path {
+            "/forms/order" => ("click_ax", "button"),
+            "/forms/subscribe" => ("set_field", "textbox"),
+            _ => ("press_key", "textbox"),
+        };
+        let reference = ref_of(session, role, name).await;
+        let mut arguments = extra;
+        arguments["ref_id"] = json!(reference);
+        let result = session.ok(tool, arguments).await;
+        assert!(
+            listed_requests(&result).contains(&("POST".to_string(), path.to_string())),
+            "{browser} {tool}: the POST is listed: {result}"
+        );
+        assert_eq!(result["retryAllowed"], false, "{browser} {tool}: {result}");
+        assert!(
+            result["observed"]["navigation"]["url"]
+                .as_str()
+                .is_some_and(|url| url.contains(path)),
+            "{browser} {tool}: the navigation is reported too: {result}"
+        );
+        assert_eq!(
+            requests_to(path).await - before,
+            1,
+            "{browser} {tool}: submitted once"
+        );
+    }
+
+    open_safety(session, "post-form.html").await;
+    for (path, name) in [
+        ("/events", "Add to calendar"),
+        ("/log", "Save journal entry"),
+        ("/stats", "Update my goals"),
+    ] {
+        let before = fixtures().request_count(path);
+        let button = ref_of(session, "button", name).await;
+        let clicked = session.ok("click_ax", json!({"ref_id": button})).await;
+        assert_eq!(
+            listed_requests(&clicked),
+            vec![("POST".to_string(), path.to_string())],
+            "{browser} {name}: {clicked}"
+        );
+        assert_eq!(
+            clicked["progress"], "inconclusive",
+            "{browser} {name}: {clicked}"
+        );
+        assert_eq!(
+            clicked["retryAllowed"], false,
+            "{browser} {name}: {clicked}"
+        );
+        assert_eq!(
+            clicked["method"], "synthetic",
+            "{browser} {name}: {clicked}"
+        );
+        assert_eq!(
+            requests_to(path).await - before,
+            1,
+            "{browser} {name}: sent once"
+        );
+    }
+    // A beacon to /stats is the page's bookkeeping: not listed, not a side effect, and (since
+    // it shows the handler ran) no trusted click follows.
+    let before = fixtures().request_count("/stats");
+    let tips = ref_of(session, "button", "Show tips").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": tips})).await;
+    assert!(
+        clicked["observed"]["requests"].is_null(),
+        "{browser}: {clicked}"
+    );
+    assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+    assert_eq!(
+        requests_to("/stats").await - before,
+        1,
+        "{browser}: one beacon"
+    );
+    assert_eq!(
+        page_state(session).await["clicks"]["beacon-stats"],
+        1,
+        "{browser}"
+    );
+}
+
+/// Stops the extension's background as the browser does when it is idle: Chromium's service
+/// worker through DevTools (`Target.closeTarget`), Firefox's event page through the browser's own
+/// `terminateBackground` (what about:debugging's "Terminate background script" calls), reached
+/// through BiDi's chrome scope. Either way its native port closes and the host ends.
+async fn stop_background(session: &Session) {
+    match session.browser {
+        Browser::Chromium => crate::lifecycle::stop_service_worker(session).await,
+        Browser::Firefox => {
+            let (bidi, _) = session.bidi();
+            let tree = bidi
+                .command("browsingContext.getTree", json!({"moz:scope": "chrome"}))
+                .await
+                .expect("the chrome scope's contexts");
+            let window = tree["contexts"][0]["context"]
+                .as_str()
+                .unwrap_or_else(|| panic!("no chrome window in {tree}"))
+                .to_owned();
+            let identity: Value = serde_json::from_str(
+                &std::fs::read_to_string(
+                    crate::support::repository_root().join("manifest/identity.json"),
+                )
+                .expect("identity"),
+            )
+            .expect("JSON");
+            let script = format!(
+                r#"(async () => {{
+                    const {{ ExtensionParent }} = ChromeUtils.importESModule("resource://gre/modules/ExtensionParent.sys.mjs");
+                    const extension = ExtensionParent.GlobalManager.getExtension({:?});
+                    await extension.terminateBackground({{ ignoreDevToolsAttached: true, disableResetIdleForTest: true }});
+                    return String(extension.backgroundState);
+                }})()"#,
+                identity["geckoId"].as_str().expect("gecko id")
+            );
+            let stopped = bidi
+                .command(
+                    "script.evaluate",
+                    json!({"expression": script, "target": {"context": window}, "awaitPromise": true}),
+                )
+                .await
+                .expect("terminate the background");
+            assert_ne!(stopped["type"], "exception", "{stopped}");
+        }
+    }
+}
+
+/// A stopped background comes back by itself for the agent's next call, with no browser event
+/// to wake it (the keep-alive alarm), and a call in flight when it stopped is answered
+/// (`outcome_unknown` for a click), never lost; the page's handler ran once.
+pub async fn a_stopped_background_comes_back_and_loses_no_call(session: &Session) {
+    let browser = session.browser.name();
+    open_safety(session, "busy.html").await;
+    let crunch = ref_of(session, "button", "Crunch numbers").await;
+    let started = tokio::time::Instant::now();
+    let in_flight = session.call("click_ax", json!({"ref_id": crunch}));
+    let stopper = async {
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        stop_background(session).await;
+    };
+    let (outcome, ()) = tokio::join!(in_flight, stopper);
+    // Answered or outcome_unknown, never lost: a browser may let the background finish the event
+    // it is running before it stops it (Chromium does), or stop it with the answer unsent.
+    match outcome {
+        Ok(clicked) => {
+            eprintln!("{browser}: the click in flight was answered before the background stopped");
+            assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+        }
+        Err(error) => {
+            eprintln!("{browser}: the click in flight answered {}", error.code());
+            assert_eq!(error.code(), "outcome_unknown", "{browser}: {}", error.0);
+            let hint = error.0["hint"].as_str().unwrap_or("");
+            assert!(hint.contains("Do not repeat"), "{browser}: {}", error.0);
+        }
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{browser}: answered when the background stopped, after {:?}",
+        started.elapsed()
+    );
+
+    // Nothing happens in the browser now; only the agent calls.
+    let tree = read_when_back(session).await;
+    assert!(
+        tree.contains("button \"Crunch numbers\""),
+        "{browser}: {tree}"
+    );
+    let state = page_state(session).await;
+    assert_eq!(state["crunches"], 1, "{browser}: clicked once: {state}");
+
+    // Stopped while idle, with no call in flight: the alarm alone can wake it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    stop_background(session).await;
+    let tree = read_when_back(session).await;
+    assert!(tree.contains("Crunched 1 time(s)"), "{browser}: {tree}");
+}
+
+/// get_accessibility_tree as the agent calls it after a stop, with the time it took to answer.
+async fn read_when_back(session: &Session) -> String {
+    let stopped_at = tokio::time::Instant::now();
+    let tree = session.ok("get_accessibility_tree", json!({})).await;
+    eprintln!(
+        "{}: the background came back for the agent after {:?}",
+        session.browser.name(),
+        stopped_at.elapsed()
+    );
+    tree["tree"].as_str().unwrap_or("").to_string()
+}
