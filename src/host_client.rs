@@ -286,13 +286,17 @@ impl HostClient {
                 .is_err()
             {
                 *slot = None;
-                return Err(ToolError::extension_disconnected());
+                // Part of the call may have reached the host.
+                return Err(ToolError::extension_disconnected().for_call_of(tool));
             }
             receiver
         };
+        // A lost answer of a tool that changes the page (this wait, or a host that went away
+        // with the call) is outcome_unknown, never "retry" (docs/protocol.md, "Nothing done
+        // twice"). Errors the host or the extension answered pass through as they are.
         match tokio::time::timeout(timeout, receiver).await {
             Ok(Ok(outcome)) => outcome,
-            Ok(Err(_)) => Err(ToolError::extension_disconnected()),
+            Ok(Err(_)) => Err(ToolError::extension_disconnected().for_call_of(tool)),
             Err(_) => {
                 if let Some(connection) = self.connection.lock().await.as_ref() {
                     if let Some(waiters) = lock(&connection.waiters).as_mut() {
@@ -300,7 +304,8 @@ impl HostClient {
                     }
                 }
                 Err(ToolError::timeout(format!("{tool} got no answer from the browser within {} s", timeout.as_secs()))
-                    .with_hint("The page may be very large or busy. Retry once; for snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id."))
+                    .with_hint("The page may be very large or busy. Retry once; for snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id.")
+                    .for_call_of(tool))
             }
         }
     }
@@ -387,12 +392,10 @@ async fn connect(
                 Ok(None) | Err(_) => break,
             }
         }
-        // The host is gone: every call still waiting failed with the extension.
-        if let Some(waiters) = lock(&reader_waiters).take() {
-            for (_, waiter) in waiters {
-                let _ = waiter.send(Err(ToolError::extension_disconnected()));
-            }
-        }
+        // The host is gone: every call still waiting failed with it. Dropping the waiters says
+        // so; each `call` then answers for its own tool (extension_disconnected, or
+        // outcome_unknown for a tool that changes the page).
+        drop(lock(&reader_waiters).take());
     });
     Ok((
         Connection {

@@ -188,9 +188,6 @@ impl ServerHandler for AllwrightMcpServer {
         let result = match self.answer(request).await {
             Ok(result) => result,
             Err(error) => {
-                // A lost answer of a tool that changes the page (the server's own wait, a host
-                // or extension that went away) is outcome_unknown: never "retry".
-                let error = error.for_call_of(&name);
                 // The code only: an error's message may quote page text (an option's label, a
                 // script's exception, a ref's name), which the log never holds.
                 log!("{name}: {}", error.code);
