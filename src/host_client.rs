@@ -237,7 +237,37 @@ impl HostClient {
     }
 
     /// Sends one tool call and waits for its result, at most `timeout`.
+    ///
+    /// A read-only tool whose answer was lost with the extension (its background stopped with
+    /// the call in flight) is sent once more, to the host that comes back (docs/protocol.md,
+    /// "Service-worker life"): reading twice changes nothing. A tool that changes the page
+    /// never is (`outcome_unknown`).
     pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let deadline = Instant::now() + timeout;
+        let outcome = self.call_once(tool, arguments.clone(), timeout).await;
+        let read_only =
+            crate::tools::tool_named(tool).is_some_and(|definition| definition.read_only);
+        match outcome {
+            Err(error)
+                if read_only
+                    && error.code == crate::tool_error::codes::EXTENSION_DISCONNECTED
+                    && deadline.saturating_duration_since(Instant::now())
+                        > Duration::from_secs(5) =>
+            {
+                let remaining = deadline.saturating_duration_since(Instant::now());
+                self.call_once(tool, arguments, remaining).await
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// One attempt of [`HostClient::call`].
+    async fn call_once(
         &self,
         tool: &str,
         arguments: Value,
