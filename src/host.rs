@@ -262,7 +262,8 @@ impl RelayState {
             .retain(|_, call| call.client_generation != generation);
     }
 
-    /// Answers the calls whose deadline passed with `timeout`; their late results are dropped.
+    /// Answers the calls whose deadline passed with `timeout` (`outcome_unknown` for a tool that
+    /// changes the page); their late results are dropped.
     fn fail_overdue_calls(&mut self) {
         let now = tokio::time::Instant::now();
         let overdue: Vec<String> = self
@@ -283,19 +284,21 @@ impl RelayState {
                         "{} got no answer from the browser in time",
                         call.tool
                     ))
-                    .with_hint("The page may be very large or busy. If the tool changes the page, read the page before repeating it: it may have taken effect. For snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id.")),
+                    .with_hint("The page may be very large or busy. For snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id.")
+                    .for_call_of(&call.tool)),
                 );
                 self.send_to_client(call.client_generation, HostToClient::Result(answer));
             }
         }
     }
 
-    /// Answers every call in flight with `extension_disconnected`: a call is never silently lost.
+    /// Answers every call in flight with `extension_disconnected` (`outcome_unknown` for a tool
+    /// that changes the page): a call is never silently lost.
     fn fail_pending_calls(&mut self) {
         for (_, call) in std::mem::take(&mut self.pending) {
             let answer = ToolResultMessage::from_outcome(
                 call.client_call_id,
-                Err(ToolError::extension_disconnected()),
+                Err(ToolError::extension_disconnected().for_call_of(&call.tool)),
             );
             self.send_to_client(call.client_generation, HostToClient::Result(answer));
         }
@@ -431,7 +434,8 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     let _ = to_extension.send(HostToExtension::Session { access, client });
                 }
                 ClientEvent::Malformed { generation, id, reason } => {
-                    log!("unreadable message from the client: {reason}");
+                    // The reason may quote the client's text, which the log never holds.
+                    log!("unreadable message from client {generation}");
                     if let Some(id) = id {
                         let answer = ToolResultMessage::from_outcome(id, Err(ToolError::invalid_arguments(format!("the host could not read this call: {reason}"))));
                         state.send_to_client(generation, HostToClient::Result(answer));

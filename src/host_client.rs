@@ -60,7 +60,16 @@ pub struct HostClient {
     /// The session's tool access: the command line's at first, then whatever the side panel
     /// sets (the host's `access` messages). The MCP server lists its tools from it.
     access: Arc<watch::Sender<ToolAccess>>,
+    /// Whether a host answered this client before: a host that went away since (Chrome stopped
+    /// the extension's idle service worker, which ends the host) is waited for when the next
+    /// call comes, while the extension's alarm wakes the worker and it starts a new host.
+    had_host: std::sync::atomic::AtomicBool,
 }
+
+/// How long a call waits for a host that went away to come back: more than the extension's
+/// keep-alive alarm period (30 s, `background/keep-alive.js`), which wakes a stopped worker, plus
+/// the time a worker takes to start its host (docs/protocol.md, "Service-worker life").
+const HOST_RETURN_WAIT: Duration = Duration::from_secs(40);
 
 fn lock(waiters: &Waiters) -> std::sync::MutexGuard<'_, WaiterTable> {
     waiters
@@ -76,6 +85,7 @@ impl HostClient {
         Self {
             socket_path,
             connection: tokio::sync::Mutex::new(None),
+            had_host: std::sync::atomic::AtomicBool::new(false),
             next_call_id: std::sync::atomic::AtomicU64::new(1),
             announcement: Mutex::new(SessionAnnouncement { client: None }),
             access: Arc::new(watch::channel(access).0),
@@ -141,8 +151,15 @@ impl HostClient {
         )
         .await
         {
-            Ok((connection, _ready)) => *slot = Some(connection),
-            Err(error) => log!("no host yet ({error}); the session is announced on the first call"),
+            Ok((connection, _ready)) => {
+                *slot = Some(connection);
+                self.had_host
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            Err(error) => log!(
+                "no host yet ({}); the session is announced on the first call",
+                error.code
+            ),
         }
     }
 
@@ -167,6 +184,8 @@ impl HostClient {
             {
                 Ok((connection, ready)) => {
                     *slot = Some(connection);
+                    self.had_host
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
                     return Ok(ready);
                 }
                 Err(error) if Instant::now() >= deadline => return Err(error),
@@ -182,8 +201,74 @@ impl HostClient {
         }
     }
 
+    /// A connection for a call. When a host answered this client before and none answers now,
+    /// the host went away with the extension's service worker: connecting is retried for up to
+    /// HOST_RETURN_WAIT (leaving the call 15 s of its own wait), since the worker's alarm
+    /// brings it back by itself. A client that never reached a host fails at once.
+    async fn connect_for_call(&self, call_timeout: Duration) -> Result<Connection, ToolError> {
+        use std::sync::atomic::Ordering;
+        let patience = if self.had_host.load(Ordering::Relaxed) {
+            HOST_RETURN_WAIT.min(call_timeout.saturating_sub(Duration::from_secs(15)))
+        } else {
+            Duration::ZERO
+        };
+        let deadline = Instant::now() + patience;
+        loop {
+            match connect(
+                &self.socket_path,
+                READY_TIMEOUT,
+                self.session_message(),
+                &self.access,
+            )
+            .await
+            {
+                Ok((connection, _ready)) => {
+                    self.had_host.store(true, Ordering::Relaxed);
+                    return Ok(connection);
+                }
+                Err(error)
+                    if Instant::now() >= deadline
+                        || error.code == crate::tool_error::codes::SOCKET_NOT_PRIVATE =>
+                {
+                    return Err(error)
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(250)).await,
+            }
+        }
+    }
+
     /// Sends one tool call and waits for its result, at most `timeout`.
+    ///
+    /// A read-only tool whose answer was lost with the extension (its background stopped with
+    /// the call in flight) is sent once more, to the host that comes back (docs/protocol.md,
+    /// "Service-worker life"): reading twice changes nothing. A tool that changes the page
+    /// never is (`outcome_unknown`).
     pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let deadline = Instant::now() + timeout;
+        let outcome = self.call_once(tool, arguments.clone(), timeout).await;
+        let read_only =
+            crate::tools::tool_named(tool).is_some_and(|definition| definition.read_only);
+        match outcome {
+            Err(error)
+                if read_only
+                    && error.code == crate::tool_error::codes::EXTENSION_DISCONNECTED
+                    && deadline.saturating_duration_since(Instant::now())
+                        > Duration::from_secs(5) =>
+            {
+                let remaining = deadline.saturating_duration_since(Instant::now());
+                self.call_once(tool, arguments, remaining).await
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// One attempt of [`HostClient::call`].
+    async fn call_once(
         &self,
         tool: &str,
         arguments: Value,
@@ -201,13 +286,7 @@ impl HostClient {
                 .is_some_and(|connection| lock(&connection.waiters).is_some());
             if !alive {
                 *slot = None;
-                let (connection, _ready) = connect(
-                    &self.socket_path,
-                    READY_TIMEOUT,
-                    self.session_message(),
-                    &self.access,
-                )
-                .await?;
+                let connection = self.connect_for_call(timeout).await?;
                 *slot = Some(connection);
             }
             let Some(connection) = slot.as_mut() else {
@@ -218,7 +297,13 @@ impl HostClient {
             let (sender, receiver) = oneshot::channel();
             match lock(&connection.waiters).as_mut() {
                 Some(waiters) => waiters.insert(id.clone(), sender),
-                None => return Err(ToolError::extension_disconnected()),
+                // The connection closed before this call was written: nothing was sent, so the
+                // call may be repeated (not outcome_unknown).
+                None => {
+                    return Err(ToolError::not_connected(
+                        "the connection to the browser's allwright host closed before the call was sent",
+                    ))
+                }
             };
             let message = ClientToHost::Call {
                 id: id.clone(),
@@ -232,13 +317,17 @@ impl HostClient {
                 .is_err()
             {
                 *slot = None;
-                return Err(ToolError::extension_disconnected());
+                // Part of the call may have reached the host.
+                return Err(ToolError::extension_disconnected().for_call_of(tool));
             }
             receiver
         };
+        // A lost answer of a tool that changes the page (this wait, or a host that went away
+        // with the call) is outcome_unknown, never "retry" (docs/protocol.md, "Nothing done
+        // twice"). Errors the host or the extension answered pass through as they are.
         match tokio::time::timeout(timeout, receiver).await {
             Ok(Ok(outcome)) => outcome,
-            Ok(Err(_)) => Err(ToolError::extension_disconnected()),
+            Ok(Err(_)) => Err(ToolError::extension_disconnected().for_call_of(tool)),
             Err(_) => {
                 if let Some(connection) = self.connection.lock().await.as_ref() {
                     if let Some(waiters) = lock(&connection.waiters).as_mut() {
@@ -246,7 +335,8 @@ impl HostClient {
                     }
                 }
                 Err(ToolError::timeout(format!("{tool} got no answer from the browser within {} s", timeout.as_secs()))
-                    .with_hint("The page may be very large or busy. Retry once; for snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id."))
+                    .with_hint("The page may be very large or busy. Retry once; for snapshots pass a larger timeoutMs, for trees a smaller maxChars or a ref_id.")
+                    .for_call_of(tool))
             }
         }
     }
@@ -333,12 +423,10 @@ async fn connect(
                 Ok(None) | Err(_) => break,
             }
         }
-        // The host is gone: every call still waiting failed with the extension.
-        if let Some(waiters) = lock(&reader_waiters).take() {
-            for (_, waiter) in waiters {
-                let _ = waiter.send(Err(ToolError::extension_disconnected()));
-            }
-        }
+        // The host is gone: every call still waiting failed with it. Dropping the waiters says
+        // so; each `call` then answers for its own tool (extension_disconnected, or
+        // outcome_unknown for a tool that changes the page).
+        drop(lock(&reader_waiters).take());
     });
     Ok((
         Connection {

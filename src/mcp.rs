@@ -32,6 +32,8 @@ Start with get_accessibility_tree: it prints each element as `role \"name\" [ref
 Act on elements by their refs (click_ax, type_ax, set_field, select_option, hover, press_key, scroll): every action says \
 whether it made observable progress; never repeat one whose retryAllowed is false. \
 Refs stop working after navigation or re-rendering: read the tree again when one fails. \
+ref_changed means the element behind a ref now has another role or name (both are given): nothing was done. \
+outcome_unknown means an action's answer was lost and it may have happened: read the page, do not repeat it. \
 Take a screenshot only when you need to see the page (layout, images, colours): it costs far more than the tree. \
 Errors come back as {code, message, hint}: follow the hint. page_blocked and dialog_open mean a dialog in the page waits for an answer: ask the user.";
 
@@ -192,7 +194,9 @@ impl ServerHandler for AllwrightMcpServer {
         let result = match self.answer(request).await {
             Ok(result) => result,
             Err(error) => {
-                log!("{name}: {error}");
+                // The code only: an error's message may quote page text (an option's label, a
+                // script's exception, a ref's name), which the log never holds.
+                log!("{name}: {}", error.code);
                 CallToolResult::structured_error(error.to_value())
             }
         };

@@ -13,7 +13,9 @@ use self::framing::{
 pub use self::framing::{NativeMessagingError, MAX_MESSAGE_FROM_EXTENSION_BYTES};
 use crate::wire::{ExtensionToHost, HostToExtension};
 
-/// A payload that is not a message we understand: kept as text for the log, not fatal.
+/// A payload that is not a message we understand: described for the log, not fatal. The
+/// description never quotes the payload (docs/protocol.md, "Secrets stay secret": a message may
+/// carry page text or typed secrets), only where and how it failed to parse.
 #[derive(Debug)]
 pub struct UnreadableMessage {
     pub reason: String,
@@ -46,12 +48,16 @@ impl<Reader: AsyncRead + Unpin> NativeMessageReader<Reader> {
         };
         Ok(Some(
             serde_json::from_slice::<ExtensionToHost>(&payload).map_err(|error| {
-                let preview: String = String::from_utf8_lossy(&payload)
-                    .chars()
-                    .take(200)
-                    .collect();
+                // serde_json's own message may quote a value of the payload, so only its
+                // category and position are kept.
                 UnreadableMessage {
-                    reason: format!("{error} in {preview:?}"),
+                    reason: format!(
+                        "{:?} error at line {}, column {} of a {}-byte message",
+                        error.classify(),
+                        error.line(),
+                        error.column(),
+                        payload.len()
+                    ),
                 }
             }),
         ))

@@ -14,7 +14,8 @@ use serde_json::Value;
 /// and from any call into a page `page_blocked` (the page stopped answering, most likely behind an
 /// alert, confirm, prompt or beforeunload dialog) and `dialog_open` (with `dialog`: the prompt
 /// the browser reported); from the frame tools `ref_in_other_frame`, `ambiguous_frame` (with
-/// `candidates`) and `unsaved_frame_state` (with `reasons`). They get a constant here once the
+/// `candidates`) and `unsaved_frame_state` (with `reasons`); from every action with a ref
+/// `ref_changed` (with `changed`). They get a constant here once the
 /// binary makes one itself.
 pub mod codes {
     pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
@@ -32,6 +33,9 @@ pub mod codes {
     /// What this browser or path cannot do (an element it cannot reach from outside the page).
     pub const NOT_SUPPORTED_HERE: &str = "not_supported_here";
     pub const NOT_IN_TIER: &str = "not_in_tier";
+    /// A tool that changes the page lost its answer (a deadline, a lost connection): it may or
+    /// may not have acted (docs/protocol.md, "Nothing done twice").
+    pub const OUTCOME_UNKNOWN: &str = "outcome_unknown";
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,6 +54,11 @@ pub struct ToolError {
     /// level of the error. Boxed for the same reason as `dialog`.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub frame: Option<Box<FrameErrorDetails>>,
+    /// With `ref_changed`: `{ref, was: {role, name}, now: {role, name}}`, the target as the agent
+    /// read it and as the tree names it now (docs/protocol.md, "A ref means one element"). Passed
+    /// through from the extension unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed: Option<Box<Value>>,
 }
 
 /// What promote_iframe's errors add (docs/protocol.md, "Frames"). Deserializing it fails when
@@ -116,6 +125,7 @@ impl ToolError {
             suggestions: None,
             dialog: None,
             frame: None,
+            changed: None,
         }
     }
 
@@ -153,6 +163,36 @@ impl ToolError {
     pub fn extension_disconnected() -> Self {
         Self::new(codes::EXTENSION_DISCONNECTED, "the browser extension disconnected before answering this call")
             .with_hint("The browser was closed or the extension restarted. Retry the call; if it fails again with not_connected, ask the user to reopen the browser.")
+    }
+
+    /// A call of a tool that changes the page whose answer was lost: the browser may have acted,
+    /// so the agent is told to look, never to retry (docs/protocol.md, "Nothing done twice").
+    pub fn outcome_unknown(tool: &str, why: &str) -> Self {
+        Self::new(
+            codes::OUTCOME_UNKNOWN,
+            format!("{tool} was sent to the browser, but {why}: whether it took effect is unknown"),
+        )
+        .with_hint("Do not repeat the call. Read the page (get_accessibility_tree, or list_tabs for the tab tools) to see whether it took effect, then decide.")
+    }
+
+    /// This error as the agent must see it for a call of `tool`: a lost answer (`timeout`,
+    /// `extension_disconnected`) of a tool that changes the page becomes `outcome_unknown`, since
+    /// the action may have run; a read-only tool's stays what it was, safe to repeat.
+    #[must_use]
+    pub fn for_call_of(self, tool: &str) -> Self {
+        let changes_page =
+            crate::tools::tool_named(tool).is_some_and(|definition| !definition.read_only);
+        if !changes_page {
+            return self;
+        }
+        match self.code.as_str() {
+            codes::TIMEOUT => Self::outcome_unknown(tool, "its answer did not come in time"),
+            codes::EXTENSION_DISCONNECTED => Self::outcome_unknown(
+                tool,
+                "the extension disconnected (its service worker stopped or the browser closed) before answering",
+            ),
+            _ => self,
+        }
     }
 
     /// Nothing answers on the local socket, or the host there is taken.

@@ -8,6 +8,7 @@ import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { networkState, watchTab } from "./activity.js";
 import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
 import { dispatchTrustedClick } from "./trusted-input.js";
+import { checkTrustedClick } from "./trusted-click-check.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { ACTION_TIMEOUT_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
 
@@ -100,8 +101,10 @@ async function settleNavigation(watch, hints) {
  * generic target after which nothing at all changed (two stable intervals, the page quiet since
  * the click, checked once more just before), one trusted click through the debugger, observed
  * once more.
+ * @param {Record<string, any>} args
+ * @param {{signal?: AbortSignal}} [options]
  */
-export async function clickAx(args) {
+export async function clickAx(args, { signal } = {}) {
   const { tabId, frameId } = await actionTarget(args, "click_element");
   const watch = watchTab(tabId, frameId);
   let report;
@@ -111,7 +114,7 @@ export async function clickAx(args) {
     watch.stop();
     throw failure;
   }
-  return arbitrateClick({ tabId, frameId, watch, report, inputMethod: "synthetic" });
+  return arbitrateClick({ tabId, frameId, watch, report, inputMethod: "synthetic", signal });
 }
 
 /**
@@ -119,10 +122,13 @@ export async function clickAx(args) {
  * synthetic click that did nothing, and the outcome. A click that was real input already
  * (`inputMethod: "bidi"`, sent by the MCP server) gets no fallback: a second real click could
  * act twice, and the first one was all a person's click would be.
+ * A call whose answer was already given without it (`signal` aborted: the host failed it when the
+ * port closed, or its budget ran out) gets no trusted click: the agent was told outcome_unknown,
+ * and a second activation now would act behind its back (docs/protocol.md, "Nothing done twice").
  * @param {{tabId: number, frameId: number, watch: ReturnType<typeof watchTab>,
- *   report: Record<string, any>|null, inputMethod: "synthetic"|"bidi"}} click
+ *   report: Record<string, any>|null, inputMethod: "synthetic"|"bidi", signal?: AbortSignal}} click
  */
-async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
+async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, signal }) {
   const evidence = [];
   const hints = [];
   if (report === null) {
@@ -180,13 +186,42 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
     // One last look up to the moment of the trusted click: a page that reacted late (a request
     // answered, a status line written after the two intervals) heard the synthetic click, and a
     // second one would act twice (docs/protocol.md, "Action results").
-    const lastLook = refusal === null ? await lastLookBeforeTrustedClick() : refusal;
-    if (lastLook === null) {
+    const cancelled = "the call was already answered (outcome_unknown), so nothing more may act";
+    const lastLook =
+      signal?.aborted === true ? cancelled : refusal === null ? await lastLookBeforeTrustedClick() : refusal;
+    // The last look takes a moment: the answer may have been given meanwhile.
+    if (lastLook === null && signal?.aborted === true) hints.push(`no trusted fallback: ${cancelled}`);
+    if (lastLook === null && signal?.aborted !== true) {
       const point = { x: lastRect.x + lastRect.width / 2, y: lastRect.y + lastRect.height / 2 };
-      const trusted = await dispatchTrustedClick(tabId, point);
+      // The frame marks the target and says where the page stood; the debugger, once attached,
+      // checks that the click still lands on it (trusted-click-check.js).
+      const marked = await callFrame(tabId, frameId, messages.contentToolRequest("mark_trusted_target", { token }), {
+        deadline: Date.now() + ACTION_TIMEOUT_MS,
+        frameLabel: `frame ${frameId}`,
+      });
+      const trusted = await dispatchTrustedClick(tabId, point, (send) =>
+        checkTrustedClick(send, /** @type {any} */ (marked), point),
+      ).finally(() =>
+        callFrame(tabId, frameId, messages.contentToolRequest("unmark_trusted_target", { marker: marked.marker }), {
+          deadline: Date.now() + 2_000,
+          frameLabel: `frame ${frameId}`,
+        }).catch(() => null),
+      );
       if (trusted.outcome === "dialog") {
         watch.stop();
         throw dialogOpenFailure(trusted.dialog);
+      }
+      if (trusted.outcome === "aborted") {
+        watch.stop();
+        throw new ToolFailure(
+          messages.toolError(
+            "not_actionable",
+            `the trusted click was not sent: ${trusted.reason}. The synthetic click before it was dispatched and showed no effect.`,
+            {
+              hint: "Read the page again (get_accessibility_tree) before acting: what is under the element's position is no longer what was clicked.",
+            },
+          ),
+        );
       }
       if (trusted.outcome === "clicked") {
         method = "trusted-fallback";
@@ -196,7 +231,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod }) {
       } else {
         hints.push(trusted.reason);
       }
-    } else {
+    } else if (lastLook !== null) {
       hints.push(`no trusted fallback: ${lastLook}`);
     }
   }

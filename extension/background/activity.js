@@ -182,17 +182,25 @@ export function onRequestFinished(details) {
 }
 
 /**
- * Whether a request may have changed something: a mutating method, or a beacon. Documents
- * loading in frames are navigations, reported as such; telemetry is ignored.
+ * Whether a request may have changed something: a mutating method, or a beacon
+ * (docs/protocol.md, "Nothing done twice").
+ * - A document load sent with a mutating method (a form's POST, main frame or frame) is a side
+ *   effect like any POST: its navigation is reported too, but a second submission could order,
+ *   pay or post twice.
+ * - A URL that names telemetry (`/events`, `/log`, `/stats`, ...) exempts only a beacon (Chrome's
+ *   "ping", Firefox's "beacon": sendBeacon and `<a ping>`), which pages use for exactly that.
+ *   A fetch or XMLHttpRequest POST there is a mutation: `POST /events` creates a calendar event
+ *   as often as it logs one. A `fetch(..., {keepalive: true})` reaches webRequest as an ordinary
+ *   fetch, so it cannot be told apart and is counted too: the safer side.
  * @returns {"mutating"|"beacon"|null}
  */
 export function notableKind({ url, method, type }) {
-  if (type === "main_frame" || type === "sub_frame") return null;
   // Chrome reports sendBeacon and <a ping> as "ping", Firefox as "beacon".
   const beacon = type === "ping" || type === "beacon";
   if (!beacon && READING_METHODS.has(String(method).toUpperCase())) return null;
-  if (isTelemetry(url)) return null;
-  return beacon ? "beacon" : "mutating";
+  if (type === "main_frame" || type === "sub_frame") return "mutating";
+  if (beacon) return isTelemetry(url) ? null : "beacon";
+  return "mutating";
 }
 
 /** Whether a URL names telemetry or heartbeat traffic in a host label or a path segment. */

@@ -20,28 +20,59 @@ export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
  * Runs a call, answering `timeout` once the host's budget for it has passed. The tool's own work
  * is not stopped by this (the browser has no way to cancel it); its late result is dropped here
  * and stays visible in the side panel's call log.
+ *
+ * A tool that changes the page (`changesPage`: the contract's `readOnly` is false) answers
+ * `outcome_unknown` instead, with no retry hint (docs/protocol.md, "Nothing done twice"): its
+ * action may have run or may still be running. Its result, when it comes, is handed to
+ * `onLateOutcome`, which reports it with the agent's next call (late-outcomes.js), so it is
+ * reported late rather than silently continued.
  * @template T
- * @param {{tool: string, budgetMs?: unknown}} call
+ * @param {{id?: string, tool: string, budgetMs?: unknown}} call
  * @param {() => Promise<T>} run
+ * `onExpiry` runs when the budget runs out (native.js cancels what is left of the call).
+ * @param {{changesPage?: boolean, onExpiry?: () => void,
+ *   onLateOutcome?: (outcome: {ok: boolean, result?: T, error?: unknown}) => void}} [options]
  * @returns {Promise<T>}
  */
-export async function withinCallBudget(call, run) {
+export async function withinCallBudget(call, run, { changesPage = false, onExpiry, onLateOutcome } = {}) {
   const budgetMs = call.budgetMs;
   if (typeof budgetMs !== "number" || !Number.isInteger(budgetMs) || budgetMs <= 0) return run();
   /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
+  let expired = false;
   /** @type {Promise<never>} */
   const expiry = new Promise((_, reject) => {
     timer = setTimeout(() => {
-      const error = messages.toolError("timeout", `${call.tool} did not finish within ${budgetMs / 1000} s`, {
-        hint: "The page may be very large or busy. If the tool changes the page, read the page before repeating it: it may have taken effect.",
-      });
+      expired = true;
+      onExpiry?.();
+      const error = changesPage
+        ? messages.toolError(
+            "outcome_unknown",
+            `${call.tool} did not finish within ${budgetMs / 1000} s: whether it took effect is unknown, and it may still be running`,
+            {
+              hint: "Do not repeat the call. Read the page (get_accessibility_tree, or list_tabs for the tab tools) to see whether it took effect; if it finishes, its result comes with your next call as lateOutcomes.",
+            },
+          )
+        : messages.toolError("timeout", `${call.tool} did not finish within ${budgetMs / 1000} s`, {
+            hint: "The page may be very large or busy; read less at once (a smaller maxChars, a ref_id) or try again.",
+          });
       // A structured error is what native.js's asToolError passes through unchanged.
       reject(error);
     }, budgetMs);
   });
+  const running = run();
+  if (changesPage && onLateOutcome !== undefined) {
+    running.then(
+      (result) => {
+        if (expired) onLateOutcome({ ok: true, result });
+      },
+      (error) => {
+        if (expired) onLateOutcome({ ok: false, error });
+      },
+    );
+  }
   try {
-    return await Promise.race([run(), expiry]);
+    return await Promise.race([running, expiry]);
   } finally {
     clearTimeout(timer);
   }

@@ -99,7 +99,7 @@ export async function iframeRead({ tabId, frameId, ...treeArguments }) {
 }
 
 /** `iframe_click`: click_ax in the frame named (the same path, the same answer). */
-export const iframeClick = (args) => clickAx(args);
+export const iframeClick = (args, options) => clickAx(args, options);
 
 /** `iframe_type`: type_ax in the frame named (the same path, the same answer). */
 export const iframeType = (args) => typeAx(args);

@@ -18,6 +18,7 @@ import { forgetReadCoverage } from "./read-coverage-store.js";
 import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
 import { setActiveAccess, setActiveClient } from "./tool-access.js";
 import { servePanels } from "./panel-port.js";
+import { keepHostReachable } from "./keep-alive.js";
 
 /** @type {{connectionChanged: () => Promise<void>}|null} */
 let panels = null;
@@ -42,6 +43,10 @@ panels = servePanels(connection);
 api.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch((error) => {
   console.warn(`allwright: cannot open the side panel from the toolbar button: ${error.message}`);
 });
+
+// A stopped worker (or suspended event page) wakes on this alarm and connects its host again, so
+// that an agent's call finds one without waiting for a browser event (keep-alive.js).
+keepHostReachable(() => connection.ensureConnected());
 
 // Installing, updating and starting the browser all start the worker; connecting is idempotent.
 api.runtime.onInstalled.addListener(() => connection.ensureConnected());

@@ -9,6 +9,30 @@
 import { api, asToolError, messages } from "./platform.js";
 import { ChunkAssembler, ChunkError } from "./chunks.js";
 import { boundedReply, withinCallBudget } from "./call-deadline.js";
+import { rememberLateOutcome, takeLateOutcomes } from "./late-outcomes.js";
+import { loadToolContract } from "./validate.js";
+
+/**
+ * Whether a tool changes the page (its contract's `readOnly` is false): its lost answer is
+ * `outcome_unknown`, never `timeout` (docs/protocol.md, "Nothing done twice"). A tool the
+ * contract does not know (the MCP server's bridge calls) counts as changing it, the safer side.
+ * @param {string} tool
+ */
+async function changesThePage(tool) {
+  const contract = await loadToolContract(api.runtime.getURL).catch(() => null);
+  const entry = contract !== null && Object.hasOwn(contract.tools, tool) ? contract.tools[tool] : undefined;
+  return entry?.readOnly !== true;
+}
+
+/**
+ * A result with the late outcomes of earlier calls added (late-outcomes.js), when there are any.
+ * @param {object} result
+ */
+function withLateOutcomes(result) {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
+  const late = takeLateOutcomes();
+  return late.length === 0 ? result : { ...result, lateOutcomes: late };
+}
 
 /** Reconnect delays grow from the first to the last value, doubling. */
 const FIRST_RETRY_MS = 500;
@@ -18,7 +42,7 @@ const STABLE_AFTER_MS = 5_000;
 
 /**
  * @param {{hostName: string, browser: "chrome"|"firefox",
- *   runTool: (tool: string, args: unknown, claimedAccess: ToolAccess|null) => Promise<object>,
+ *   runTool: (tool: string, args: unknown, claimedAccess: ToolAccess|null, signal: AbortSignal) => Promise<object>,
  *   onSession: (session: NativeSession|null) => void,
  *   onConnectionChange: () => void}} options
  *   `onSession` hears each MCP session start, and null when its client leaves or the host goes.
@@ -29,6 +53,14 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
   let failures = 0;
   let retryTimer = null;
   let stableTimer = null;
+  /**
+   * The calls in flight, each with the controller that cancels what is left of it once its
+   * answer was given by someone else: the host failed it when this port closed, or the budget
+   * ran out (docs/protocol.md, "Nothing done twice"). An action then takes no further step
+   * that acts (the trusted fallback click); its result is reported late.
+   * @type {Set<AbortController>}
+   */
+  const callsInFlight = new Set();
 
   function ensureConnected() {
     if (port !== null || retryTimer !== null) return;
@@ -53,6 +85,9 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
       const reason = api.runtime.lastError?.message ?? opened.error?.message ?? "closed";
       console.warn(`allwright: native host ${hostName} disconnected: ${reason}`);
       clearTimeout(stableTimer);
+      // The host answers these calls extension_disconnected or outcome_unknown now.
+      for (const controller of callsInFlight) controller.abort();
+      callsInFlight.clear();
       if (port === opened) {
         port = null;
         onSession(null);
@@ -105,12 +140,25 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
 
   async function answer(from, call) {
     let reply;
+    const controller = new AbortController();
+    callsInFlight.add(controller);
     try {
       const claimedAccess = messages.isToolAccess(call.access) ? call.access : null;
-      const result = await withinCallBudget(call, () => runTool(call.tool, call.arguments, claimedAccess));
-      reply = boundedReply(messages.resultOk(call.id, result), call.tool);
+      const changesPage = await changesThePage(call.tool);
+      const result = await withinCallBudget(
+        call,
+        () => runTool(call.tool, call.arguments, claimedAccess, controller.signal),
+        {
+          changesPage,
+          onExpiry: () => controller.abort(),
+          onLateOutcome: (outcome) => rememberLateOutcome(call, outcome),
+        },
+      );
+      reply = boundedReply(messages.resultOk(call.id, withLateOutcomes(result)), call.tool);
     } catch (error) {
       reply = messages.resultError(call.id, asToolError(error));
+    } finally {
+      callsInFlight.delete(controller);
     }
     // A port that closed meanwhile has no one to answer: the host already failed this call.
     if (from !== port) return;

@@ -2,14 +2,22 @@
 // Where each tab's ref record (ref-issues.js) lives: storage.session, so that a restarted service
 // worker (or a suspended Firefox event page) still knows the floor; numbering again from an older
 // floor would hand out numbers that other frames still hold (docs/protocol.md, "Frames"). Also
-// the per-tab queue that keeps two tree reads from numbering from the same floor.
+// the queue that keeps two tree reads from numbering from the same floor.
+//
+// The floor is one for the whole browser, not one per tab (docs/protocol.md, "A ref means one
+// element"): with a floor per tab, `ref_5` named an element in every tab, and a ref read in one
+// tab and used with another tab's id acted on whatever that tab had numbered 5. With one floor a
+// number names one element of the browser, and a ref used in the wrong tab is refused by name.
 
 import { api } from "./platform.js";
-import { emptyRecord, isRecord } from "./ref-issues.js";
+import { emptyRecord, isRecord, issueOf } from "./ref-issues.js";
 
 /** @typedef {import("./ref-issues.js").RefRecord} RefRecord */
 
-const storageKey = (tabId) => `refIssues:${tabId}`;
+const KEY_PREFIX = "refIssues:";
+const storageKey = (tabId) => `${KEY_PREFIX}${tabId}`;
+/** The browser-wide floor: the highest number any tab's frames handed out. */
+const FLOOR_KEY = "refFloor";
 
 /**
  * The tab's record; an empty one when none is stored. Without storage.session (never in the
@@ -19,9 +27,14 @@ const storageKey = (tabId) => `refIssues:${tabId}`;
  */
 export async function loadRecord(tabId) {
   const session = api.storage?.session;
-  if (session === undefined) return memoryRecords.get(tabId) ?? emptyRecord();
-  const stored = (await session.get(storageKey(tabId)))[storageKey(tabId)];
-  return isRecord(stored) ? stored : emptyRecord();
+  if (session === undefined) {
+    const record = memoryRecords.get(tabId) ?? emptyRecord();
+    return { ...record, floor: Math.max(record.floor, memoryFloor) };
+  }
+  const stored = await session.get([storageKey(tabId), FLOOR_KEY]);
+  const record = isRecord(stored[storageKey(tabId)]) ? stored[storageKey(tabId)] : emptyRecord();
+  const floor = Number.isSafeInteger(stored[FLOOR_KEY]) ? stored[FLOOR_KEY] : 0;
+  return { ...record, floor: Math.max(record.floor, floor) };
 }
 
 /**
@@ -32,9 +45,35 @@ export async function saveRecord(tabId, record) {
   const session = api.storage?.session;
   if (session === undefined) {
     memoryRecords.set(tabId, record);
+    memoryFloor = Math.max(memoryFloor, record.floor);
     return;
   }
-  await session.set({ [storageKey(tabId)]: record });
+  const stored = (await session.get(FLOOR_KEY))[FLOOR_KEY];
+  const floor = Math.max(Number.isSafeInteger(stored) ? stored : 0, record.floor);
+  await session.set({ [storageKey(tabId)]: record, [FLOOR_KEY]: floor });
+}
+
+/**
+ * The other tab whose record holds `ref`, with the range that holds it, or null.
+ * @param {number} tabId the tab the call named
+ * @param {string} ref
+ * @returns {Promise<{tabId: number, issue: import("./ref-issues.js").RefIssue} | null>}
+ */
+export async function otherTabOf(tabId, ref) {
+  const session = api.storage?.session;
+  /** @type {Array<[number, unknown]>} */
+  const records =
+    session === undefined
+      ? [...memoryRecords.entries()]
+      : Object.entries(await session.get(null))
+          .filter(([key]) => key.startsWith(KEY_PREFIX))
+          .map(([key, value]) => [Number(key.slice(KEY_PREFIX.length)), value]);
+  for (const [otherTabId, record] of records) {
+    if (otherTabId === tabId || !isRecord(record)) continue;
+    const issue = issueOf(record, ref);
+    if (issue !== null) return { tabId: otherTabId, issue };
+  }
+  return null;
 }
 
 /** Forgets a closed tab's record. */
@@ -45,28 +84,26 @@ export async function forgetTab(tabId) {
 
 /** @type {Map<number, RefRecord>} */
 const memoryRecords = new Map();
+let memoryFloor = 0;
 
-/** @type {Map<number, Promise<unknown>>} */
-const readsInFlight = new Map();
+/** The last tree read queued, in any tab (the floor is the browser's). */
+/** @type {Promise<unknown>} */
+let lastReadInFlight = Promise.resolve();
 
 /**
- * Runs `read` after the tab's previous tree read has finished, so that two reads never number
- * from the same floor.
+ * Runs `read` after the previous tree read has finished, so that two reads never number from the
+ * same floor. One queue for every tab, since the floor is one (above): reads of two tabs take
+ * turns, which an agent working one tab at a time never notices.
  * @template T
- * @param {number} tabId
+ * @param {number} _tabId
  * @param {() => Promise<T>} read
  * @returns {Promise<T>}
  */
-export function oneReadAtATime(tabId, read) {
-  const previous = readsInFlight.get(tabId) ?? Promise.resolve();
-  const next = previous.then(read, read);
-  const settled = next.then(
+export function oneReadAtATime(_tabId, read) {
+  const next = lastReadInFlight.then(read, read);
+  lastReadInFlight = next.then(
     () => undefined,
     () => undefined,
   );
-  readsInFlight.set(tabId, settled);
-  settled.then(() => {
-    if (readsInFlight.get(tabId) === settled) readsInFlight.delete(tabId);
-  });
   return next;
 }

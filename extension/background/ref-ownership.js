@@ -6,7 +6,7 @@
 
 import { api, fail, messages } from "./platform.js";
 import { issueOf } from "./ref-issues.js";
-import { loadRecord } from "./ref-issue-store.js";
+import { loadRecord, otherTabOf } from "./ref-issue-store.js";
 import { frameOf } from "./frame-list.js";
 
 /** How long the owner of a ref is given to say which document it shows. */
@@ -50,7 +50,8 @@ export function callInstead(contentAction, frameId) {
 export async function refuseRefOfOtherFrame(tabId, frameId, ref, contentAction) {
   if (typeof ref !== "string") return;
   const issue = issueOf(await loadRecord(tabId), ref);
-  if (issue === null || issue.frameId === frameId) return;
+  if (issue === null) return refuseRefOfOtherTab(tabId, ref);
+  if (issue.frameId === frameId) return;
   const owner = await frameOf(tabId, issue.frameId);
   if (owner === null) return;
   if ((await documentShown(tabId, issue.frameId)) !== issue.document) return;
@@ -63,6 +64,27 @@ export async function refuseRefOfOtherFrame(tabId, frameId, ref, contentAction) 
         frameId === 0 ? "get_accessibility_tree" : `iframe_read (frameId ${frameId})`
       } and use one of its refs.`,
       suggestions: [String(issue.frameId)],
+    },
+  );
+}
+
+/**
+ * Fails with ref_not_found, naming the tab, when another tab printed `ref` (docs/protocol.md, "A
+ * ref means one element"). Numbers are unique across tabs (ref-issue-store.js), so the tab asked
+ * has no element of that number anyway; the refusal only says where the ref came from, and
+ * nothing is sent to the page.
+ * @param {number} tabId
+ * @param {string} ref
+ */
+async function refuseRefOfOtherTab(tabId, ref) {
+  const other = await otherTabOf(tabId, ref);
+  if (other === null) return;
+  fail(
+    "ref_not_found",
+    `${ref} was printed in tab ${other.tabId} (${other.issue.url}), not in tab ${tabId}: a ref acts only in the tab and document whose tree printed it. Nothing was done.`,
+    {
+      hint: `To act there, call the tool again with tabId ${other.tabId}; to act in tab ${tabId}, read its tree and use one of its refs.`,
+      suggestions: [],
     },
   );
 }

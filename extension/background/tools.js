@@ -56,8 +56,10 @@ const TOOLS = Object.freeze({
  * @param {string} tool
  * @param {unknown} rawArguments
  * @param {ToolAccess|null} [claimedAccess] the access the MCP server lists tools for
+ * @param {AbortSignal} [signal] aborted once the call was answered without its result (the port
+ *   closed, the budget ran out): an action then takes no further step that acts
  */
-export async function runTool(tool, rawArguments, claimedAccess = null) {
+export async function runTool(tool, rawArguments, claimedAccess = null, signal = undefined) {
   // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract; the
   // one that starts a click_ax or hover with real input passes the tier gate as that tool.
   if (isBridgeCall(tool)) {
@@ -67,7 +69,7 @@ export async function runTool(tool, rawArguments, claimedAccess = null) {
   }
   const logCallEnd = await logCallStart(tool, rawArguments, claimedAccess);
   try {
-    const result = await runAgentTool(tool, rawArguments);
+    const result = await runAgentTool(tool, rawArguments, signal);
     logCallEnd({ ok: true, result });
     return result;
   } catch (thrown) {
@@ -79,14 +81,15 @@ export async function runTool(tool, rawArguments, claimedAccess = null) {
 /**
  * @param {string} tool
  * @param {unknown} rawArguments
+ * @param {AbortSignal} [signal] aborted once the call's answer was given without it (native.js)
  */
-async function runAgentTool(tool, rawArguments) {
+async function runAgentTool(tool, rawArguments, signal) {
   const contract = await loadToolContract((file) => api.runtime.getURL(file));
   await refuseOutsideAccess(tool);
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
-  return TOOLS[tool](checked.value);
+  return TOOLS[tool](checked.value, { signal });
 }
 
 /**

@@ -12,6 +12,7 @@ const DEBUGGER_PROTOCOL_VERSION = "1.3";
 /**
  * @typedef {{outcome: "clicked"}
  *   |{outcome: "refused", reason: string}
+ *   |{outcome: "aborted", reason: string}
  *   |{outcome: "dialog", dialog: OpenDialog}} TrustedClickOutcome
  */
 
@@ -21,11 +22,15 @@ const DEBUGGER_PROTOCOL_VERSION = "1.3";
  * Resolves with the outcome: clicked; refused, with the reason the browser gave (another debugger
  * attached, a page the extension may not debug); or the user prompt the click opened, which
  * stays open for the user to answer.
+ * `beforeClick`, when given, runs once the debugger is attached, right before the first input
+ * event, with the debugger's command function; a reason it returns cancels the click (outcome
+ * "aborted"): the last check that the click goes where it should (trusted-click-check.js).
  * @param {number} tabId
  * @param {{x: number, y: number}} point CSS pixels in the top-level viewport
+ * @param {(send: (method: string, params?: object) => Promise<any>) => Promise<string|null>} [beforeClick]
  * @returns {Promise<TrustedClickOutcome>}
  */
-export async function dispatchTrustedClick(tabId, { x, y }) {
+export async function dispatchTrustedClick(tabId, { x, y }, beforeClick) {
   const target = { tabId };
   try {
     await api.debugger.attach(target, DEBUGGER_PROTOCOL_VERSION);
@@ -47,6 +52,10 @@ export async function dispatchTrustedClick(tabId, { x, y }) {
   api.debugger.onEvent.addListener(onEvent);
   try {
     await api.debugger.sendCommand(target, "Page.enable", {});
+    if (beforeClick !== undefined) {
+      const reason = await beforeClick((method, params = {}) => api.debugger.sendCommand(target, method, params));
+      if (reason !== null) return { outcome: "aborted", reason };
+    }
     const event = { x, y, modifiers: 0, pointerType: "mouse" };
     const steps = [
       { ...event, type: "mouseMoved", button: "none", buttons: 0 },

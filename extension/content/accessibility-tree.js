@@ -28,7 +28,7 @@ import {
 } from "./tree/registry.js";
 import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
-import { printedRef, printedRefsOf, rememberChanges, rememberRead } from "./tree/printed-refs.js";
+import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
   identitiesOf,
   keepSnapshot,
@@ -56,12 +56,23 @@ const messages = globalThis.allwrightMessages;
  * The `get_accessibility_tree` result of docs/protocol.md. The arguments passed the background's
  * validation (extension/background/validate.js) and carry its defaults.
  * @param {TreeArguments} args
- * @param {{keepSnapshot?: boolean}} [options] the action tools' own reads (describeElement) keep
- *   no snapshot: the agent never sees their ids, and they would push its snapshots out
  */
-async function generateAccessibilityTree(args, options = {}) {
+async function generateAccessibilityTree(args) {
+  return (await buildTree(args, { remember: true, keepSnapshot: true })).result;
+}
+
+/**
+ * One tree read. `remember: false` is a read the agent never sees (an action checking its
+ * target), which must not push the agent's own reads out of the kept ones (tree/printed-refs.js).
+ * `keepSnapshot: false`: the action tools' own reads keep no snapshot either (the agent never
+ * sees their ids, and they would push its snapshots out).
+ * @param {TreeArguments} args
+ * @param {{remember: boolean, keepSnapshot: boolean}} options
+ * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
+ */
+async function buildTree(args, options) {
   const { filter, maxDepth } = args;
-  const withSnapshot = options.keepSnapshot !== false;
+  const withSnapshot = options.keepSnapshot;
   const readKey = readKeyOf(args);
   const compared =
     args.since === undefined || args.since === null ? null : snapshotToCompare(args.since, readKey, args.page ?? 1);
@@ -74,7 +85,8 @@ async function generateAccessibilityTree(args, options = {}) {
   if (withSnapshot) watchChanges();
   if (compared !== null && "lines" in compared && compared.texts !== null) {
     const changes = readChangedParts(core, args, readKey, compared.lines, compared.texts);
-    if (changes !== null) return changes;
+    // The parts read remembered their refs (rememberChanges); no caller asks for them here.
+    if (changes !== null) return { result: changes, printed: [] };
   }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
@@ -125,8 +137,9 @@ async function generateAccessibilityTree(args, options = {}) {
   const { envelope, body } = split;
   registerNewRefs(facts.nodeList, envelope.newRefs, counter);
   const onlyChanges = envelope.result.full === false;
-  if (onlyChanges) rememberChanges(printedRefsOf(envelope));
-  else rememberRead(printedRefsOf(envelope));
+  const printed = printedRefsOf(envelope);
+  if (options.remember && onlyChanges) rememberChanges(printed);
+  else if (options.remember) rememberRead(printed);
   // For the background's bookkeeping of which frame and document printed which numbers; it
   // takes this field out before the agent sees the result.
   const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
@@ -141,11 +154,14 @@ async function generateAccessibilityTree(args, options = {}) {
   const sinceFields =
     compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {};
   return {
-    tree: body,
-    ...envelope.result,
-    ...sinceFields,
-    ...(snapshotId === undefined ? {} : { snapshotId }),
-    refIssue,
+    result: {
+      tree: body,
+      ...envelope.result,
+      ...sinceFields,
+      ...(snapshotId === undefined ? {} : { snapshotId }),
+      refIssue,
+    },
+    printed,
   };
 }
 
@@ -345,9 +361,9 @@ async function describeElement(element) {
   let printed = printedRef(number);
   if (printed === undefined) {
     try {
-      await generateAccessibilityTree(
+      await buildTree(
         { filter: "all", ref_id: `ref_${number}`, maxDepth: 1, maxChars: 4000 },
-        { keepSnapshot: false },
+        { remember: true, keepSnapshot: false },
       );
     } catch {
       // The tree no longer shows the element (hidden since it was read): the action still
@@ -357,6 +373,55 @@ async function describeElement(element) {
     printed = printedRef(number);
   }
   return printed === undefined ? { role: "generic", name: "" } : { role: printed.role, name: printed.name };
+}
+
+/**
+ * The role and name of an action's target, checked against what the agent read (docs/protocol.md,
+ * "A ref means one element"): the element is read again, alone, and when the role or the name the
+ * tree prints for it now differs from what the agent's last read of it printed, the action is
+ * refused with `ref_changed`, which names both, rather than run on an element that is no longer
+ * what the agent chose (a re-rendered row now holding another item, a button whose label turned
+ * from "Save draft" to "Delete"). The refusal counts as a read of that one ref: the agent was
+ * told the new role and name, so the same ref then acts on the element as it is now.
+ * @param {Element} element
+ * @returns {Promise<{role: string, name: string}>}
+ */
+async function describeUnchangedElement(element) {
+  const number = refNumberOf(element);
+  if (number === undefined || lookup(`ref_${number}`) !== element) return { role: "generic", name: "" };
+  const ref = `ref_${number}`;
+  const read = printedRef(number);
+  if (read === undefined) return describeElement(element);
+  /** @type {import("./tree/printed-refs.js").PrintedRef | undefined} */
+  let now;
+  try {
+    const { printed } = await buildTree(
+      { filter: "all", ref_id: ref, maxDepth: 1, maxChars: 4000 },
+      { remember: false, keepSnapshot: false },
+    );
+    now = printed.find((entry) => entry.number === number);
+  } catch {
+    // The tree no longer shows the element (hidden since it was read): the action's own rules
+    // decide (a hidden target is not actionable), with the name the agent read.
+    now = undefined;
+  }
+  // A whole read leaves out the name of a container whose first child prints it (docs/protocol.md,
+  // "What the text tree leaves out"), where this read, whose first line the element is, prints
+  // it: a name that only appeared that way is not a change.
+  const nameOnlyLeftOut = read.name === "" && now !== undefined && now.role === read.role;
+  if (now === undefined || nameOnlyLeftOut || (now.role === read.role && now.name === read.name)) {
+    return { role: read.role, name: read.name };
+  }
+  reprintRef(now);
+  throw messages.toolError(
+    "ref_changed",
+    `${ref} changed since it was read: it was ${read.role} ${JSON.stringify(read.name)}, it is now ${now.role} ${JSON.stringify(now.name)}. Nothing was done.`,
+    {
+      hint: `If ${now.role} ${JSON.stringify(now.name)} is what you want, call the tool again with ${ref}; otherwise read the tree again and pick the element you meant.`,
+      suggestions: suggest(ref, 5),
+      changed: { ref, was: { role: read.role, name: read.name }, now: { role: now.role, name: now.name } },
+    },
+  );
 }
 
 /**
@@ -383,6 +448,7 @@ if (globalThis.allwrightAx === undefined) {
       snapshotDocument: withToolErrors(snapshotDocument),
       resolveRef,
       describeElement: withToolErrors(describeElement),
+      describeUnchangedElement: withToolErrors(describeUnchangedElement),
       printedRefOf,
       documentToken,
     }),

@@ -24,6 +24,7 @@ import { scrollAction } from "./actions/scroll.js";
 import { selectOption } from "./actions/select-option.js";
 import { fillField, typeText } from "./actions/text-entry.js";
 import { childFrames, draftState } from "./actions/frame-state.js";
+import { markTrustedTarget, unmarkTrustedTarget } from "./actions/trusted-target.js";
 
 // The background may inject the content scripts again into a frame that already has them; the
 // first copy keeps its remembered clicks.
@@ -47,6 +48,8 @@ if (globalThis.allwrightActions === undefined) {
       ping,
       child_frames: childFrames,
       draft_state: draftState,
+      mark_trusted_target: markTrustedTarget,
+      unmark_trusted_target: unmarkTrustedTarget,
     }),
     configurable: false,
     enumerable: false,

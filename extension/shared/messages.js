@@ -16,9 +16,11 @@
 /**
  * A structured error, the only shape an error takes on every hop. `dialog` comes with
  * `dialog_open`: the user prompt that holds the page. `candidates` comes with `ambiguous_frame`
- * (the frames that matched, docs/protocol.md "Frames") and `reasons` with `unsaved_frame_state`.
+ * (the frames that matched, docs/protocol.md "Frames") and `reasons` with `unsaved_frame_state`;
+ * `changed` with `ref_changed` (the target as the agent read it and as it is now).
  * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[],
- *   dialog?: OpenDialog, candidates?: FrameCandidate[], reasons?: string[]}} ToolError
+ *   dialog?: OpenDialog, candidates?: FrameCandidate[], reasons?: string[], changed?: RefChange}} ToolError
+ * @typedef {{ref: string, was: {role: string, name: string}, now: {role: string, name: string}}} RefChange
  * @typedef {{index: number, frameId: number, url: string}} FrameCandidate
  * @typedef {{type: "alert"|"confirm"|"prompt"|"beforeunload", message: string}} OpenDialog
  */
@@ -33,7 +35,8 @@
  *   |"script_error"|"execution_blocked"
  *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"
  *   |"not_in_tier"
- *   |"result_too_large"} ErrorCode
+ *   |"result_too_large"
+ *   |"ref_changed"|"outcome_unknown"} ErrorCode
  */
 
 /**
@@ -107,7 +110,9 @@
  *   |{kind: "allwright/tool", tool: "read_shadow_roots"|"query_shadow_roots"|"mark_shadow_host"
  *     |"unmark_shadow_host", arguments: Object<string, unknown>}
  *   |{kind: "allwright/tool", tool: "child_frames", arguments: {childFrames: ChildFrame[]}}
- *   |{kind: "allwright/tool", tool: "draft_state", arguments: {}}} ContentToolRequest
+ *   |{kind: "allwright/tool", tool: "draft_state", arguments: {}}
+ *   |{kind: "allwright/tool", tool: "mark_trusted_target", arguments: {token: string}}
+ *   |{kind: "allwright/tool", tool: "unmark_trusted_target", arguments: {marker: string}}} ContentToolRequest
  * A child frame of the frame asked, as the browser's frame inventory (webNavigation) lists it.
  * @typedef {{frameId: number, url: string}} ChildFrame
  * @typedef {ContentToolRequest} BackgroundToContent
@@ -167,6 +172,12 @@
     "unsaved_frame_state",
     // The tier gate (docs/protocol.md, "Tool access").
     "not_in_tier",
+    // A ref whose element's role or name changed since the agent read it (docs/protocol.md, "A
+    // ref means one element").
+    "ref_changed",
+    // A tool that changes the page lost its answer: it may have acted (docs/protocol.md,
+    // "Nothing done twice").
+    "outcome_unknown",
   ]);
 
   /** The tool tiers, from read-only to the largest surface (docs/agent-tools.md, "Tiers"). */
@@ -305,6 +316,10 @@
     // given child frames, and the unsaved work promote_iframe would discard.
     "child_frames",
     "draft_state",
+    // Chrome's trusted fallback click (docs/protocol.md, "A ref means one element"): the clicked
+    // element marked for the debugger's re-check after it attached, and the marker removed.
+    "mark_trusted_target",
+    "unmark_trusted_target",
   ]);
 
   /** @returns {ContentToolRequest} */
@@ -390,7 +405,7 @@
    * @param {ErrorCode} code
    * @param {string} message
    * @param {{hint?: string, suggestions?: string[], dialog?: OpenDialog, candidates?: FrameCandidate[],
-   *   reasons?: string[]}} [extra]
+   *   reasons?: string[], changed?: RefChange}} [extra]
    * @returns {ToolError}
    */
   function toolError(code, message, extra = {}) {
@@ -403,7 +418,17 @@
       error.candidates = extra.candidates.map(({ index, frameId, url }) => ({ index, frameId, url }));
     }
     if (Array.isArray(extra.reasons)) error.reasons = extra.reasons.map(String);
+    if (isRefChange(extra.changed)) {
+      const { ref, was, now } = extra.changed;
+      error.changed = { ref, was: { role: was.role, name: was.name }, now: { role: now.role, name: now.name } };
+    }
     return error;
+  }
+
+  /** @returns {value is RefChange} */
+  function isRefChange(value) {
+    const isRoleAndName = (side) => isObject(side) && typeof side.role === "string" && typeof side.name === "string";
+    return isObject(value) && typeof value.ref === "string" && isRoleAndName(value.was) && isRoleAndName(value.now);
   }
 
   /** @returns {value is FrameCandidate} */
@@ -434,7 +459,8 @@
       (value.candidates === undefined ||
         (Array.isArray(value.candidates) && value.candidates.every(isFrameCandidate))) &&
       (value.reasons === undefined ||
-        (Array.isArray(value.reasons) && value.reasons.every((reason) => typeof reason === "string")))
+        (Array.isArray(value.reasons) && value.reasons.every((reason) => typeof reason === "string"))) &&
+      (value.changed === undefined || isRefChange(value.changed))
     );
   }
 

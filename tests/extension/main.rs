@@ -14,6 +14,7 @@ mod hover_and_prompts;
 mod lifecycle;
 mod panel;
 mod registry;
+mod safety;
 mod screenshot;
 mod shadow_dev;
 mod since;
@@ -208,6 +209,25 @@ async fn chromium_frames() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_frames() {
     run(Browser::Firefox, SessionOptions::default(), FRAMES).await;
+}
+
+/// Issue 12's safety checks (safety.rs).
+const SAFETY: &[(&str, Check)] = checks![
+    safety::refs_name_one_element_of_one_tab_and_document,
+    safety::trusted_click_rechecks_its_target_after_attaching,
+    safety::secrets_never_leave_the_page,
+    safety::posts_are_side_effects_whatever_their_path,
+    safety::a_stopped_background_comes_back_and_loses_no_call,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_safety() {
+    run(Browser::Chromium, SessionOptions::default(), SAFETY).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_safety() {
+    run(Browser::Firefox, SessionOptions::default(), SAFETY).await;
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {

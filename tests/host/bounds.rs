@@ -54,6 +54,48 @@ async fn the_host_answers_timeout_before_the_client_stops_waiting_and_drops_the_
     assert_eq!(next_call["budgetMs"], 56_000, "{next_call}");
 }
 
+/// docs/protocol.md, "Nothing done twice": a tool that changes the page and loses its answer,
+/// to the host's deadline or to an extension that went away, is `outcome_unknown`, whose hint
+/// says to look and never to retry; a read-only tool stays `timeout`.
+#[tokio::test]
+async fn a_lost_answer_of_a_tool_that_changes_the_page_is_outcome_unknown() {
+    let (mut host, mut client) = ready_host().await;
+    client
+        .send(&json!({"type": "call", "id": "click", "tool": "click_ax", "arguments": {"ref_id": "ref_1"}, "waitMs": 3_000}))
+        .await;
+    let _ = host.receive_message().await;
+    let answer = client.receive().await.expect("the host's answer");
+    assert_eq!(answer["id"], "click");
+    assert_eq!(answer["error"]["code"], "outcome_unknown", "{answer}");
+    let hint = answer["error"]["hint"].as_str().unwrap_or("");
+    assert!(hint.contains("Do not repeat"), "{answer}");
+    assert!(!hint.to_lowercase().contains("retry"), "{answer}");
+
+    // The extension goes away (a second hello: its service worker restarted) with a type_ax and
+    // a list_tabs in flight.
+    client
+        .send(&json!({"type": "call", "id": "typing", "tool": "type_ax", "arguments": {"ref_id": "ref_2", "text": "x"}}))
+        .await;
+    client
+        .send(&json!({"type": "call", "id": "reading", "tool": "list_tabs", "arguments": {}}))
+        .await;
+    let _ = host.receive_message().await;
+    let _ = host.receive_message().await;
+    host.send(&hello()).await;
+    let mut codes = std::collections::BTreeMap::new();
+    while codes.len() < 2 {
+        let message = client.receive().await.expect("a message");
+        if message["type"] == "result" {
+            codes.insert(
+                message["id"].as_str().unwrap_or("").to_string(),
+                message["error"]["code"].as_str().unwrap_or("").to_string(),
+            );
+        }
+    }
+    assert_eq!(codes["typing"], "outcome_unknown", "{codes:?}");
+    assert_eq!(codes["reading"], "extension_disconnected", "{codes:?}");
+}
+
 #[tokio::test]
 async fn a_client_cannot_have_more_than_64_calls_in_flight() {
     let (mut host, mut client) = ready_host().await;

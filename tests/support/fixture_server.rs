@@ -11,6 +11,9 @@
 //!   milliseconds), `POST /telemetry/...` (a beacon, 204), `GET /download/report.csv` (an
 //!   attachment, so a link to it downloads). `GET /api/log` answers their counts as JSON,
 //!   `{"mutate": N, "telemetry": N, "download": N}`.
+//! - Endpoints of the safety fixtures (`fixtures/pages/safety/`): `POST /forms/NAME` (a form's
+//!   submission, answered with a small HTML page naming it) and `POST /events`, `POST /log`,
+//!   `POST /stats` (paths that merely sound like telemetry; JSON `{"ok":true}`).
 //! - Every request is recorded; `request_count(path_prefix)` counts them, so a test can prove
 //!   that an action did not send its request twice.
 //!
@@ -243,6 +246,25 @@ fn serve_action_endpoint(
             let mutations = count_requests(requests, "/api/mutate", Some("POST"));
             let body = format!("{{\"ok\":true,\"mutations\":{mutations}}}");
             respond(stream, 200, "application/json", &[], body.as_bytes())
+        }
+        ("POST", _) if path.starts_with("/forms/") => {
+            let name: String = path["/forms/".len()..]
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect();
+            let body = format!(
+                "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Submitted {name}</title></head><body><h1>Submitted {name}</h1></body></html>"
+            );
+            respond(
+                stream,
+                200,
+                "text/html; charset=utf-8",
+                &[],
+                body.as_bytes(),
+            )
+        }
+        ("POST", "/events" | "/log" | "/stats") => {
+            respond(stream, 200, "application/json", &[], b"{\"ok\":true}")
         }
         ("POST", _) if path.starts_with("/telemetry/") => {
             respond(stream, 204, "text/plain", &[], b"")

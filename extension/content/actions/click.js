@@ -33,7 +33,7 @@ import {
   withoutMarkerRecords,
 } from "./evidence.js";
 import { pointerClick } from "./pointer-input.js";
-import { describeTarget, printedRole, resolveTarget } from "./target.js";
+import { describeTargetAsRead, printedRole, resolveTarget } from "./target.js";
 import { nextTask } from "./timing.js";
 
 const messages = globalThis.allwrightMessages;
@@ -129,6 +129,17 @@ function forgetClick(token) {
   entry.observer.disconnect();
   clearTimeout(entry.expiry);
   rememberedClicks.delete(token);
+}
+
+/**
+ * The live element a remembered click went to, or null when the click was forgotten or the
+ * element left the page (for the trusted fallback's re-check, trusted-target.js).
+ * @param {string} token
+ * @returns {Element | null}
+ */
+export function clickedElementOf(token) {
+  const element = rememberedClicks.get(token)?.elementRef.deref();
+  return element !== undefined && element.isConnected ? element : null;
 }
 
 function forgetExpiredClicks() {
@@ -275,7 +286,7 @@ export async function beginExternalClick(args, ax) {
  */
 async function startClick(args, ax) {
   const element = resolveTarget(ax, args);
-  const description = await describeTarget(ax, element);
+  const description = await describeTargetAsRead(ax, element);
   const hints = [];
 
   if (isNativelyDisabled(element)) {

@@ -12,7 +12,7 @@ import { classifyMutations, controlledBy, popupEvidence, shownPopups, startMutat
 import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { runPageHandlers } from "./page-handlers.js";
 import { flatTreeChain, inViewCentre, movePointerTo } from "./pointer-input.js";
-import { describeTarget, resolveTarget } from "./target.js";
+import { describeTargetAsRead, resolveTarget } from "./target.js";
 import { nextTask, waitFor } from "./timing.js";
 
 /** hover_element: how long a tooltip or menu may take to show. */
@@ -126,7 +126,7 @@ function shortName(element) {
  */
 export async function beginHoverObservation(args, ax, { watchRevealed }) {
   const element = resolveTarget(ax, args);
-  const description = await describeTarget(ax, element);
+  const description = await describeTargetAsRead(ax, element);
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
   const popupsBefore = shownPopups();

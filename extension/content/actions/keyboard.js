@@ -19,7 +19,7 @@ import {
 import { submitImplicitly } from "./form-submission.js";
 import { activate, focusElement, scrollIntoViewIfNeeded } from "./interaction.js";
 import { dispatchKeyboardEvent, isPrintableKey, NO_MODIFIERS } from "./key-events.js";
-import { describeTarget, focusTarget, printedRole, resolveTarget } from "./target.js";
+import { describeTarget, describeTargetAsRead, focusTarget, printedRole, resolveTarget } from "./target.js";
 import { editingHost, insertTextInit, setNativeValue, textFieldKind } from "./text-fields.js";
 import { nextTask, settle } from "./timing.js";
 
@@ -269,7 +269,7 @@ async function startKeyPress(args, ax) {
   let description;
   if (args.ref_id !== undefined && args.ref_id !== null) {
     target = resolveTarget(ax, args);
-    description = await describeTarget(ax, target);
+    description = await describeTargetAsRead(ax, target);
     scrollIntoViewIfNeeded(target);
     focusTarget(ax, target);
   } else {

@@ -9,7 +9,7 @@ import { focusQuietly, scrollIntoViewIfNeeded } from "./interaction.js";
 import { pressKeyOnce } from "./key-events.js";
 import { pointerClick } from "./pointer-input.js";
 import { activeDescendantOf, displayedText, openListboxOf, optionsOf, visibleListboxes } from "./listbox.js";
-import { describeTarget, resolveTarget } from "./target.js";
+import { describeTargetAsRead, resolveTarget } from "./target.js";
 import { labelledField } from "./text-fields.js";
 import { nextFrame, settle, waitFor } from "./timing.js";
 
@@ -369,7 +369,7 @@ export async function selectOption(args, ax) {
   // The background's contract guarantees exactly one of label and value.
   const label = args.label ?? undefined;
   const value = args.value ?? undefined;
-  const description = await describeTarget(ax, element);
+  const description = await describeTargetAsRead(ax, element);
   const evidence = [];
   const hints = [];
   const control = locateSelectControl(element, args.ref_id, hints);

@@ -12,6 +12,7 @@ import { focusQuietly } from "./interaction.js";
  * The tree side's helpers (content/accessibility-tree.js), passed in by the router.
  * @typedef {{resolveRef: (ref: string) => Element,
  *   describeElement: (element: Element) => Promise<{role: string, name: string}>,
+ *   describeUnchangedElement: (element: Element) => Promise<{role: string, name: string}>,
  *   printedRefOf: (element: Element) => (import("../tree/printed-refs.js").PrintedRef | null)}} TreeHelpers
  */
 
@@ -34,6 +35,19 @@ export function resolveTarget(ax, args) {
  */
 export async function describeTarget(ax, element) {
   const { role, name } = await ax.describeElement(element);
+  return { tag: element.localName.toLowerCase(), role, name };
+}
+
+/**
+ * The target of an action the agent named by its ref, as the tree names it, refused with
+ * `ref_changed` when its role or name differs from what the agent read (docs/protocol.md, "A ref
+ * means one element"). Taken before acting, like describeTarget.
+ * @param {TreeHelpers} ax
+ * @param {Element} element
+ * @returns {Promise<{tag: string, role: string, name: string}>}
+ */
+export async function describeTargetAsRead(ax, element) {
+  const { role, name } = await ax.describeUnchangedElement(element);
   return { tag: element.localName.toLowerCase(), role, name };
 }
 

@@ -18,7 +18,7 @@ import {
   visibleListboxes,
 } from "./listbox.js";
 import { submitByEnter } from "./form-submission.js";
-import { describeTarget, resolveTarget } from "./target.js";
+import { describeTargetAsRead, resolveTarget } from "./target.js";
 import {
   editingHost,
   insertTextInit,
@@ -29,6 +29,7 @@ import {
 } from "./text-fields.js";
 import { delay, settle, waitFor } from "./timing.js";
 import { rememberAgentEdit } from "./agent-edits.js";
+import { isSecretField } from "../dom/secret-fields.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -92,26 +93,14 @@ function refuseReadOnlyField(field, refId) {
 }
 
 /**
- * The autocomplete tokens of fields whose text is a secret (HTML, "Autofill"): the side panel's
- * call log never keeps what is typed into them, nor into a password input.
- */
-const SENSITIVE_AUTOCOMPLETE_TOKENS = Object.freeze([
-  "current-password",
-  "new-password",
-  "cc-number",
-  "cc-csc",
-  "one-time-code",
-]);
-
-/**
- * Whether the text typed into a field is a secret: a password or file input, or a field whose
- * autocomplete names a password, a card number or code, or a one-time code. The result says so
- * (`sensitive`), and the background's call log redacts the text unless it is false.
+ * Whether the text typed into a field is a secret: a password or file input, or a field
+ * dom/secret-fields.js calls secret (a secret's autocomplete, a `-webkit-text-security` mask).
+ * The result says so (`sensitive`), the background's call log redacts the text unless it is
+ * false, and no hint or error quotes the text or the value.
  */
 function isSensitiveField(field) {
-  if (field.localName === "input" && (field.type === "password" || field.type === "file")) return true;
-  const tokens = (field.getAttribute("autocomplete") ?? "").toLowerCase().split(/\s+/);
-  return tokens.some((token) => SENSITIVE_AUTOCOMPLETE_TOKENS.includes(token));
+  if (field.localName === "input" && field.type === "file") return true;
+  return isSecretField(field);
 }
 
 /** The value a result may show: never a password or another secret. */
@@ -239,7 +228,11 @@ async function typeIntoField(located, text, clear, evidence, hints) {
   if (field.value === intended) {
     evidence.push("value_set");
   } else if (sanitized !== null && field.value === sanitized) {
-    hints.push(`the ${field.type} input does not accept ${quote(intended)}; its value is ${quote(sanitized)}`);
+    hints.push(
+      isSensitiveField(field)
+        ? `the ${field.type} input changed the text as it took it (a secret field: neither is shown)`
+        : `the ${field.type} input does not accept ${quote(intended)}; its value is ${quote(sanitized)}`,
+    );
   } else {
     const shown = isSensitiveField(field) ? "••••" : field.value;
     hints.push(`the page changed the value back to ${quote(shown)}`);
@@ -255,7 +248,7 @@ async function prepareTextEntry(args, ax) {
   const element = resolveTarget(ax, args);
   const text = args.text;
   const clear = args.clear ?? true;
-  const description = await describeTarget(ax, element);
+  const description = await describeTargetAsRead(ax, element);
   const located = locateTextField(element, args.ref_id);
   refuseReadOnlyField(located.field, args.ref_id);
   const hints = located.hint === undefined ? [] : [located.hint];

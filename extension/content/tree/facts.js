@@ -7,6 +7,7 @@
 import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
+import { isSecretField } from "../dom/secret-fields.js";
 
 export const FACTS_VERSION = 5;
 const KIND_DOCUMENT = 0;
@@ -247,11 +248,12 @@ export function gatherFacts(options) {
             const inputType = input.type;
             // Password and file values are never read (only whether files are attached), nor
             // the values of fields whose autocomplete names a secret (a one-time code, a card
-            // number or code, a password in a text input): they would reach the agent's tree
+            // number or code, a password in a text input) or that the page masks with
+            // -webkit-text-security (dom/secret-fields.js): they would reach the agent's tree
             // and the side panel's call log.
             if (inputType === "file") {
               if (input.files !== null && input.files.length > 0) flags |= FILES_ATTACHED;
-            } else if (inputType !== "password" && !hasSecretAutocomplete(input)) {
+            } else if (!isSecretField(input, style)) {
               value = add(input.value) + 1;
             }
             if (input.checked) flags |= CHECKED;
@@ -261,7 +263,9 @@ export function gatherFacts(options) {
           }
           case "textarea":
           case "select":
-            value = add(/** @type {HTMLTextAreaElement | HTMLSelectElement} */ (element).value) + 1;
+            if (!isSecretField(element, style)) {
+              value = add(/** @type {HTMLTextAreaElement | HTMLSelectElement} */ (element).value) + 1;
+            }
             if (element.matches(":disabled")) flags |= DISABLED;
             break;
           case "output":
@@ -456,12 +460,4 @@ function textTransformBits(transform) {
  */
 function scrolls(overflow) {
   return overflow === "auto" || overflow === "scroll";
-}
-
-/** The autocomplete tokens of secrets (HTML, "Autofill"); content/actions/text-entry.js too. */
-const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|cc-number|cc-csc|one-time-code)(\s|$)/i;
-
-/** @param {Element} element */
-function hasSecretAutocomplete(element) {
-  return SECRET_AUTOCOMPLETE.test(element.getAttribute("autocomplete") ?? "");
 }

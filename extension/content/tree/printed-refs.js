@@ -56,6 +56,17 @@ export function printedRef(number) {
   return undefined;
 }
 
+/**
+ * Replaces a reference's role, name and focusability in every kept read that printed it: what an
+ * action's `ref_changed` refusal told the agent (content/accessibility-tree.js).
+ * @param {PrintedRef} ref
+ */
+export function reprintRef(ref) {
+  for (const read of recentReads) {
+    if (read.has(ref.number)) read.set(ref.number, { ...ref });
+  }
+}
+
 /** Forgets every read (for tests). */
 export function forgetReads() {
   recentReads = [];

@@ -66,9 +66,18 @@ test("requests: reads and telemetry are ignored, mutations and other beacons cou
   assert.equal(notableKind({ url: "http://a/api/mutate", method: "POST", type: "xmlhttprequest" }), "mutating");
   assert.equal(notableKind({ url: "http://a/telemetry/collect", method: "POST", type: "ping" }), null);
   assert.equal(notableKind({ url: "https://www.google-analytics.com/g/collect", method: "POST", type: "beacon" }), null);
-  assert.equal(notableKind({ url: "http://a/api/heartbeat", method: "POST", type: "xmlhttprequest" }), null);
+  // A telemetry-sounding path exempts only a beacon: a fetch POST there may create something.
+  assert.equal(notableKind({ url: "http://a/api/heartbeat", method: "POST", type: "xmlhttprequest" }), "mutating");
+  for (const path of ["events", "log", "stats"]) {
+    assert.equal(notableKind({ url: `http://a/${path}`, method: "POST", type: "xmlhttprequest" }), "mutating", path);
+    assert.equal(notableKind({ url: `http://a/${path}`, method: "POST", type: "ping" }), null, path);
+    assert.equal(notableKind({ url: `http://a/${path}`, method: "POST", type: "beacon" }), null, path);
+  }
   assert.equal(notableKind({ url: "http://a/orders/confirm", method: "POST", type: "beacon" }), "beacon");
-  assert.equal(notableKind({ url: "http://a/form", method: "POST", type: "main_frame" }), null, "a form navigation is a navigation");
+  // A form's POST navigation is a side effect, whatever its URL; a GET navigation is not.
+  assert.equal(notableKind({ url: "http://a/form", method: "POST", type: "main_frame" }), "mutating");
+  assert.equal(notableKind({ url: "http://a/log", method: "POST", type: "sub_frame" }), "mutating");
+  assert.equal(notableKind({ url: "http://a/search?q=x", method: "GET", type: "main_frame" }), null);
   assert.ok(isTelemetry("https://metrics.example.com/v1"));
   assert.ok(!isTelemetry("https://example.com/catalog/login-help"));
   assert.ok(!isTelemetry("not a url"));

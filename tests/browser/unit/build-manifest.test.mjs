@@ -31,7 +31,7 @@ test("chrome: MV3 module service worker, key, permissions, content scripts in ev
   assert.equal(manifest.key, identity.chromeKey);
   assert.deepEqual(manifest.background, { service_worker: "background/main.js", type: "module" });
   assert.equal(manifest.browser_specific_settings, undefined);
-  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "storage", "debugger", "sidePanel"]);
+  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "alarms", "storage", "debugger", "sidePanel"]);
   assert.deepEqual(manifest.side_panel, { default_path: "panel/panel.html" });
   assert.equal(manifest.sidebar_action, undefined);
   assert.deepEqual(manifest.host_permissions, ["<all_urls>"]);
@@ -52,7 +52,7 @@ test("firefox: background scripts, gecko id, no Chrome-only keys or permissions"
   assert.match(manifest.browser_specific_settings.gecko.strict_min_version, /^\d+\.0$/);
   assert.equal(manifest.key, undefined);
   assert.equal(manifest.minimum_chrome_version, undefined);
-  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "storage"]);
+  assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "alarms", "storage"]);
   assert.equal(manifest.sidebar_action.default_panel, "panel/panel.html");
   assert.equal(manifest.side_panel, undefined, "Firefox's side panel is its sidebar_action");
   assert.ok(!manifest.permissions.includes("debugger"), "Firefox clicks stay synthetic: no debugger");

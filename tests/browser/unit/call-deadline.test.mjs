@@ -10,8 +10,8 @@ test("a call that outlives the host's budget answers timeout; one within it answ
   const slow = new Promise((resolve) => setTimeout(() => resolve({ late: true }), 400));
   const started = Date.now();
   await assert.rejects(
-    withinCallBudget({ tool: "click_ax", budgetMs: 50 }, () => slow),
-    (error) => m.isToolError(error) && error.code === "timeout" && /read the page/.test(error.hint),
+    withinCallBudget({ tool: "get_accessibility_tree", budgetMs: 50 }, () => slow),
+    (error) => m.isToolError(error) && error.code === "timeout" && /maxChars/.test(error.hint),
   );
   assert.ok(Date.now() - started < 300, "answered at the budget, not when the tool finished");
   assert.deepEqual(await withinCallBudget({ tool: "list_tabs", budgetMs: 1_000 }, async () => ({ tabs: [] })), {
@@ -19,6 +19,50 @@ test("a call that outlives the host's budget answers timeout; one within it answ
   });
   // A call without a budget (an older host) runs as before.
   assert.deepEqual(await withinCallBudget({ tool: "list_tabs" }, async () => ({ tabs: [] })), { tabs: [] });
+});
+
+test("a tool that changes the page answers outcome_unknown, never retry, and its late result is reported", async () => {
+  const late = [];
+  const slow = new Promise((resolve) => setTimeout(() => resolve({ progress: "observed" }), 200));
+  await assert.rejects(
+    withinCallBudget({ id: "h9", tool: "click_ax", budgetMs: 50 }, () => slow, {
+      changesPage: true,
+      onLateOutcome: (outcome) => late.push(outcome),
+    }),
+    (error) =>
+      m.isToolError(error) &&
+      error.code === "outcome_unknown" &&
+      /Do not repeat/.test(error.hint) &&
+      !/retry|try again/i.test(error.hint),
+  );
+  assert.deepEqual(late, [], "reported when it comes, not before");
+  await slow;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(late, [{ ok: true, result: { progress: "observed" } }]);
+  // A failure that comes late is reported too; one within the budget is the answer itself.
+  const failing = new Promise((_, reject) => setTimeout(() => reject(m.toolError("not_actionable", "gone")), 100));
+  await assert.rejects(withinCallBudget({ tool: "type_ax", budgetMs: 20 }, () => failing, { changesPage: true, onLateOutcome: (outcome) => late.push(outcome) }));
+  await failing.catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(late[1].ok, false);
+  assert.equal(late[1].error.code, "not_actionable");
+  const quick = await withinCallBudget({ tool: "click_ax", budgetMs: 500 }, async () => ({ done: true }), { changesPage: true, onLateOutcome: (outcome) => late.push(outcome) });
+  assert.deepEqual(quick, { done: true });
+  assert.equal(late.length, 2);
+});
+
+test("late outcomes come once, with the next result, and keep no page text", async () => {
+  const { rememberLateOutcome, takeLateOutcomes } = await import("../../../extension/background/late-outcomes.js");
+  rememberLateOutcome({ id: "h1", tool: "click_ax" }, { ok: true, result: { progress: "observed", evidence: ["text_changed"], retryAllowed: true, name: "Pay now", value: "secret" } });
+  rememberLateOutcome({ id: "h2", tool: "type_ax" }, { ok: false, error: m.toolError("ref_not_found", "ref_3 was not found") });
+  const taken = takeLateOutcomes();
+  assert.equal(taken.length, 2);
+  assert.deepEqual(
+    { ...taken[0], finishedAt: undefined },
+    { callId: "h1", tool: "click_ax", finishedAt: undefined, ok: true, progress: "observed", evidence: ["text_changed"], retryAllowed: true },
+  );
+  assert.deepEqual(taken[1].error, { code: "ref_not_found", message: "ref_3 was not found" });
+  assert.deepEqual(takeLateOutcomes(), []);
 });
 
 test("a reply over the bound becomes result_too_large naming the paging arguments", () => {

@@ -65,3 +65,13 @@ test("screenshot's and the probe's content tools are part of the vocabulary", ()
     assert.ok(m.isContentToolRequest(m.contentToolRequest(tool, {})), tool);
   }
 });
+
+test("ref_changed carries the target as read and as it is now; outcome_unknown is a code", () => {
+  const changed = { ref: "ref_4", was: { role: "button", name: "Save draft" }, now: { role: "button", name: "Delete" } };
+  const error = m.toolError("ref_changed", "ref_4 changed", { suggestions: ["ref_5"], changed: { ...changed, extra: 1 } });
+  assert.deepEqual(error, { code: "ref_changed", message: "ref_4 changed", suggestions: ["ref_5"], changed });
+  assert.ok(m.isToolError(error));
+  assert.ok(!m.isToolError({ ...error, changed: { ref: "ref_4" } }), "a malformed change is no tool error");
+  assert.equal(m.toolError("ref_changed", "x", { changed: { ref: 4 } }).changed, undefined);
+  assert.ok(m.isToolError(m.toolError("outcome_unknown", "click_ax may have acted")));
+});

@@ -521,6 +521,12 @@ impl<'connection> Page<'connection> {
         let point = self.pointer_target(element).await?;
         // The translation checks the frame chain even when the input goes to the frame.
         let (top_level_context, top_level_point) = self.translate_to_top_level(point).await?;
+        // The last look before the input, after the round trips above: the element must still
+        // be the top hit at the same point of its viewport (a page that scrolled, re-rendered or
+        // laid something over it meanwhile is refused, naming the cover), and a document that
+        // navigated no longer holds the element at all (docs/protocol.md, "A ref means one
+        // element").
+        self.check_hit_in(self.context, element, point).await?;
         let (context, sent_point) = match self.pointer_routing {
             PointerRouting::FrameViewport => (self.context.to_owned(), point),
             PointerRouting::TopLevelViewport => (top_level_context, top_level_point),
