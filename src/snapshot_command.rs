@@ -138,7 +138,9 @@ async fn read_page(
             };
             (
                 "get_accessibility_tree",
-                json!({ "filter": filter.as_str() }),
+                // The whole tree in one answer, as the command prints it: the largest page the
+                // contract allows rather than the agent's default.
+                json!({ "filter": filter.as_str(), "maxChars": 1_000_000 }),
                 "tree",
             )
         }

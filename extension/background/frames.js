@@ -5,6 +5,7 @@
 import { api, fail, messages, ToolFailure } from "./platform.js";
 import { frameOf, listFrames } from "./frame-list.js";
 import { LAST_PROBE_BUDGET_MS, PROBE_AFTER_MS, PROBE_BUDGET_MS } from "./budgets.js";
+import { readStartedSince } from "./reads-in-progress.js";
 
 /**
  * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
@@ -119,6 +120,7 @@ async function injectContentScripts(tabId, frameId, label) {
  */
 async function answerOrBlocked(answer, deadline, frame) {
   let waiting = true;
+  const asked = Date.now();
   const probes = (async () => {
     for (;;) {
       await sleep(Math.min(PROBE_AFTER_MS, Math.max(0, deadline - Date.now())));
@@ -132,7 +134,11 @@ async function answerOrBlocked(answer, deadline, frame) {
         : Math.min(PROBE_BUDGET_MS, Math.max(LAST_PROBE_BUDGET_MS, remaining));
       const state = await probe(frame, budget);
       if (!waiting) return;
-      if (state !== "alive") throw pageBlockedFailure(frame.label, state);
+      // Silence while the frame runs the tree read this call asked for is the read's own: a
+      // very large page, not a prompt (a prompt cannot open while the read holds the thread).
+      const reading = state === "silent" && readStartedSince(frame.tabId, frame.frameId, asked);
+      if (reading && lastChance) throw readTooLongFailure(frame.label);
+      if (state !== "alive" && !reading) throw pageBlockedFailure(frame.label, state);
       if (lastChance) throw timeoutFailure(frame.label);
     }
   })();
@@ -185,6 +191,18 @@ function beforeDeadline(promise, deadline, label) {
     timer = setTimeout(() => reject(timeoutFailure(label)), remaining);
   });
   return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The frame was still reading its tree at the deadline: the page is larger than one read can take.
+ * @param {string} label
+ */
+function readTooLongFailure(label) {
+  return new ToolFailure(
+    messages.toolError("timeout", `${label} was still reading the page's tree when the time ran out`, {
+      hint: "The page is too large to read at once: take a screenshot to find your way, read a part with ref_id, or act with the refs you have.",
+    }),
+  );
 }
 
 function timeoutFailure(label) {

@@ -116,11 +116,16 @@ export async function checkTrustedClick(send, marked, point) {
   const { frameTree } = await send("Page.getFrameTree", {});
   const metrics = await send("Page.getLayoutMetrics", {});
   const { root } = await send("DOM.getDocument", { depth: -1, pierce: true });
+  // DOM.getNodeForLocation takes document coordinates (Chromium converts them with
+  // DocumentToFrame), the point is in the viewport's: on a scrolled page the two differ by the
+  // layout viewport's scroll position.
+  const scrollX = metrics.cssLayoutViewport?.pageX ?? 0;
+  const scrollY = metrics.cssLayoutViewport?.pageY ?? 0;
   let hit;
   try {
     hit = await send("DOM.getNodeForLocation", {
-      x: Math.round(point.x),
-      y: Math.round(point.y),
+      x: Math.round(point.x + scrollX),
+      y: Math.round(point.y + scrollY),
       includeUserAgentShadowDOM: false,
       ignorePointerEventsNone: false,
     });

@@ -79,6 +79,7 @@ async function buildTree(args, options) {
   const refId = args.ref_id ?? undefined;
 
   const core = await loadCore();
+  announceRead();
   // From the sweep to the registration below, everything is synchronous: no other build can
   // interleave and hand out the same numbers.
   sweep();
@@ -91,13 +92,20 @@ async function buildTree(args, options) {
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
   if (withSnapshot) markRead();
-  const facts = gatherFacts({
+  const gatherOptions = {
     anchor,
     withRefs: true,
     withAriaRefs: false,
     measureBoxes: filter === "visible",
     readPointerEvents: false,
-  });
+    maxNodes: MAX_READ_NODES,
+  };
+  let facts = gatherFacts(gatherOptions);
+  const pageCut = facts.cut;
+  // On a page larger than one read, an anchor past the first nodes is read with its own subtree
+  // and its ancestors only (names that refer outside it may then be missing: the notice says
+  // the page was cut).
+  if (facts.cut && anchor !== null && facts.anchorIndex < 0) facts = gatherFacts({ ...gatherOptions, scope: anchor });
   if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
   // New references are numbered above every number the tab handed out in any of its frames, so
   // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
@@ -147,9 +155,18 @@ async function buildTree(args, options) {
   // The printed lines, kept for a later read of only the changed parts, when this read printed
   // every line uncut and nothing else (no overlay banner: the counts then differ).
   const result = envelope.result;
+  if (pageCut) {
+    // The page is larger than one read takes: this read shows its beginning, and says so.
+    result.autoDegraded = true;
+    result.truncated = true;
+    const cutNotice = `The page has more than ${MAX_READ_NODES} nodes: this read covers the first ${MAX_READ_NODES} in document order. Read a part with ref_id, or take a screenshot to find your way.`;
+    result.notice = result.notice === undefined ? cutNotice : `${result.notice} ${cutNotice}`;
+  }
   const everyLine = !onlyChanges && result.pageCount === 1 && result.autoDegraded === false;
   const texts = everyLine ? (body === "" ? [] : body.split("\n")) : null;
-  const snapshotId = withSnapshot ? keepSnapshot(readKey, lineRecords, envelope.lineCount, texts) : undefined;
+  // A cut read is no snapshot to compare with: what it left out would read as removed.
+  const snapshotId =
+    withSnapshot && !pageCut ? keepSnapshot(readKey, lineRecords, envelope.lineCount, texts) : undefined;
   /** @type {Record<string, unknown>} */
   const sinceFields =
     compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {};
@@ -163,6 +180,30 @@ async function buildTree(args, options) {
     },
     printed,
   };
+}
+
+/**
+ * The most nodes (elements and texts) one tree read gathers. A page larger than this (a million
+ * nodes) is read from its beginning, in tree order, with a notice: gathering and reading it
+ * whole would take longer than the call may wait, in both browsers (tests/extension/bounds.rs).
+ * At about 10 ms per thousand nodes gathered and read, this is a few seconds.
+ */
+const MAX_READ_NODES = 200_000;
+
+/**
+ * Tells the background that this frame starts a read: its synchronous part holds the frame's
+ * thread, and on a very large page the background's liveness probes then go unanswered for
+ * seconds; the notice keeps that silence from reading as a prompt (background/frames.js). Sent
+ * without waiting: the message leaves before the read starts, and an answer is never expected.
+ */
+function announceRead() {
+  const scope = /** @type {any} */ (globalThis);
+  const extension = scope.browser ?? scope.chrome;
+  try {
+    Promise.resolve(extension.runtime.sendMessage(messages.readStartedNotice())).catch(() => {});
+  } catch {
+    // The extension is being reloaded: the read itself reports what fails.
+  }
 }
 
 /** Whether the last whole read found open shadow roots, whose mutations are not observed. */

@@ -128,7 +128,14 @@
  * the policies of the document's `<meta http-equiv="Content-Security-Policy">` elements,
  * which the background cannot see in the response headers.
  * @typedef {{kind: "allwright/load-core", metaPolicies: string[]}} LoadCoreRequest
- * @typedef {LoadCoreRequest} ContentToBackground
+ */
+
+/**
+ * A content script starts a tree read, which runs synchronously and holds the frame's one
+ * thread: until it ends, the frame cannot answer the background's liveness probes. The notice
+ * tells the background that silence is the read's, not a prompt's (background/frames.js).
+ * @typedef {{kind: "allwright/read-started"}} ReadStartedNotice
+ * @typedef {LoadCoreRequest|ReadStartedNotice} ContentToBackground
  */
 
 /**
@@ -359,6 +366,16 @@
     );
   }
 
+  /** @returns {ReadStartedNotice} */
+  function readStartedNotice() {
+    return { kind: "allwright/read-started" };
+  }
+
+  /** @returns {value is ReadStartedNotice} */
+  function isReadStartedNotice(value) {
+    return isObject(value) && value.kind === "allwright/read-started";
+  }
+
   /** @returns {value is LoadCoreReply} */
   function isLoadCoreReply(value) {
     return (
@@ -502,6 +519,8 @@
     // ContentToBackground
     loadCoreRequest,
     isLoadCoreRequest,
+    readStartedNotice,
+    isReadStartedNotice,
     isLoadCoreReply,
     // BackgroundToPanel, PanelToBackground
     panelState,

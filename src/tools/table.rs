@@ -12,7 +12,7 @@ use super::definition::{
 use super::tiers::{
     DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL_AND_DEV_MID,
 };
-use allwright_ax::text::DEFAULT_MAX_DEPTH;
+use allwright_ax::text::{DEFAULT_MAX_CHARS, DEFAULT_MAX_DEPTH};
 use allwright_ax::{Filter, Format as SnapshotFormat};
 
 /// The longest text type_ax and set_field accept in one call.
@@ -140,9 +140,9 @@ const TREE_MAX_CHARS: Argument = Argument {
         maximum: 1_000_000,
     },
     required: false,
-    default: None,
+    default: Some(Literal::Number(DEFAULT_MAX_CHARS as i64)),
     example: None,
-    description: "Hard limit on the tree's length; longer output is paged and marked autoDegraded.",
+    description: "Hard limit on the tree's length; longer output is paged and marked autoDegraded. Up to 1000000 for one long read.",
 };
 
 /// `page` of the tree reads.

@@ -78,6 +78,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const CHROMIUM = '/usr/lib/chromium/chromium';
 const BINARY = path.join(root, 'target/release/allwright');
 const CSP = "script-src 'self'";
+// The benchmark compares whole trees: every read asks for the largest page the contract allows
+// (maxChars defaults to 50,000 characters for agents; docs/protocol.md, "Limits").
+const WHOLE_TREE = 1_000_000;
 const RESULTS = path.join(root, 'target/bench/results.json');
 /** --compactness writes each page's two texts here (ours and Playwright's). */
 const COMPACTNESS_DUMPS = path.join(root, 'target/bench/compactness');
@@ -290,7 +293,7 @@ async function measureMcp(origin) {
       entry.navigateMs = navigation.ms;
       const tree = [];
       for (let run = 0; run <= runs; run++) {
-        const call = await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+        const call = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);
         tree.push(call.ms);
         entry.treeChars = call.result.tree.length;
         entry.treeResponseBytes = call.bytes;
@@ -711,15 +714,15 @@ async function measureSince() {
     for (const flavour of FLAVOURS) {
       await mcp.callTool('navigate', { url: server.origin + sincePagePath(size, flavour) }, timeout);
       // Warm the core up: the first reads of a document are not what this measures.
-      for (let run = 0; run < 3; run++) await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+      for (let run = 0; run < 3; run++) await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);
       const samples = [];
       for (let run = 0; run < runs; run++) {
-        const before = await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+        const before = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);
         const applies = [...before.result.tree.matchAll(/button "Apply" \[(ref_\d+)\]/g)].map((match) => match[1]);
         if (applies.length === 0) throw new Error('no "Apply" button left to click');
         await mcp.callTool('click_ax', { ref_id: applies[(run * 7) % applies.length] }, timeout);
-        const since = await mcp.callTool('get_accessibility_tree', { filter: 'all', since: before.result.snapshotId }, timeout);
-        const after = await mcp.callTool('get_accessibility_tree', { filter: 'all' }, timeout);
+        const since = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE, since: before.result.snapshotId }, timeout);
+        const after = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);
         samples.push({
           fullMs: after.ms,
           sinceMs: since.ms,

@@ -4,6 +4,7 @@
 mod actions;
 mod agreement;
 mod bidi_snapshot;
+mod bounds;
 mod bridge;
 mod compact_tree;
 mod console_world;
@@ -514,4 +515,19 @@ async fn firefox_widgets_trusted() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_widgets_synthetic() {
     widgets::widget_matrix(Browser::Firefox, widgets::InputMode::Synthetic).await;
+}
+
+const BOUNDS: &[(&str, Check)] = checks![
+    bounds::a_forty_megabyte_textarea_answers_within_bounds,
+    bounds::a_million_nodes_answer_within_bounds,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_bounds() {
+    run(Browser::Chromium, SessionOptions::default(), BOUNDS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_bounds() {
+    run(Browser::Firefox, SessionOptions::default(), BOUNDS).await;
 }

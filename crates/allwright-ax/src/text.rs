@@ -66,6 +66,13 @@ impl Filter {
 /// The default `maxDepth` of `get_accessibility_tree` (docs/protocol.md, "Tools").
 pub const DEFAULT_MAX_DEPTH: usize = 15;
 
+/// `maxChars` when the agent gives none (the tool contract's default, src/tools/table.rs): about
+/// 12,500 tokens, a page of the tree that fits an agent's turn with room for its reasoning; a
+/// longer tree comes in pages through `continuationArgs`. Without it, one read of a huge page
+/// (a 40 MB field, a million nodes) would be built whole before anything could refuse it
+/// (docs/protocol.md, "Limits").
+pub const DEFAULT_MAX_CHARS: usize = 50_000;
+
 /// The parameters of `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)`.
 #[derive(Clone, Debug)]
 pub struct TextTreeOptions {
@@ -386,6 +393,17 @@ fn drop_references_of_small_containers(lines: &mut [Line]) {
         }
     }
 }
+
+/// The most characters (escaped, the ellipsis included) that a name prints: a text run, a
+/// heading or a label longer than this (a whole article in one paragraph, a field's label
+/// made of its help text) is cut with `…` (issue 12: long texts are cut with a marker). An agent
+/// that needs the rest reads the page text another way (a screenshot, or execute_js in Dev mode).
+pub const LONGEST_PRINTED_NAME: usize = 10_000;
+
+/// The most characters that an attribute value (`value`, `href`, `placeholder`, ...) prints: a
+/// field holding a whole document prints its beginning and `…`, so that one field cannot fill
+/// the agent's page (docs/protocol.md, "Bounds and deadlines").
+pub const LONGEST_PRINTED_VALUE: usize = 2_000;
 
 /// A property of a node as text, empty when absent.
 fn property_text<'tree>(node: &'tree AxNode, key: &str) -> &'tree str {
@@ -847,10 +865,13 @@ impl Line {
         line.push_str(self.role);
         let mut budget_of = budgets.map(|budgets| budgets.iter().copied());
         let mut next_budget = || budget_of.as_mut().and_then(Iterator::next);
+        // Whatever the page's room, one string never prints longer than its cap.
+        let capped = |budget: Option<usize>, cap: usize| Some(budget.map_or(cap, |b| b.min(cap)));
         let mut printed_name = Printed::Nothing;
         if let Some(name) = &self.name {
             line.push_str(" \"");
-            printed_name = push_escaped_within(&mut line, name, next_budget());
+            printed_name =
+                push_escaped_within(&mut line, name, capped(next_budget(), LONGEST_PRINTED_NAME));
             line.push('"');
         }
         if let Some(reference) = &self.reference {
@@ -870,7 +891,11 @@ impl Line {
                 line.push(' ');
                 line.push_str(key);
                 line.push_str("=\"");
-                push_escaped_within(&mut line, value, next_budget());
+                push_escaped_within(
+                    &mut line,
+                    value,
+                    capped(next_budget(), LONGEST_PRINTED_VALUE),
+                );
                 line.push('"');
             }
         } else if !self.attributes.is_empty() {

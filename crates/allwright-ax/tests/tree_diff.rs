@@ -100,7 +100,11 @@ fn an_added_node_comes_after_the_sibling_it_follows() {
     assert_eq!(lines[2], " list", "{}", diff.text);
     // The item before it: its line only, as context.
     // (A list item prints its first words and no reference: printed_reference.rs.)
-    assert!(lines[3].starts_with("  listitem \"Pears\""), "{}", diff.text);
+    assert!(
+        lines[3].starts_with("  listitem \"Pears\""),
+        "{}",
+        diff.text
+    );
     assert_eq!(lines[4], CHANGED_BANNER);
     assert_eq!(lines[5], "  listitem \"Plums\"", "{}", diff.text);
     assert_eq!(lines.len(), 6, "{}", diff.text);

@@ -864,3 +864,45 @@ listbox "Tags" [ref]
  option "Blue" [ref]"#,
     );
 }
+
+#[test]
+fn long_values_and_text_runs_are_cut_with_a_marker() {
+    // A field holding a whole document and a paragraph of an article in one run: each prints its
+    // beginning and an ellipsis, however much room the page has (issue 12, item 4).
+    let value = "0123456789".repeat(10_000);
+    let words = "word ".repeat(5_000);
+    let html = format!(
+        r#"<textarea aria-label="Log">{value}</textarea><p>{words}</p><button>Save</button>"#
+    );
+    let options = TextTreeOptions {
+        max_chars: Some(1_000_000),
+        ..TextTreeOptions::default()
+    };
+    let tree = tree_of(&html, &options);
+    let textbox = tree
+        .lines()
+        .find(|line| line.starts_with("textbox \"Log\""))
+        .expect("the textbox line");
+    let printed_value = textbox
+        .split("value=\"")
+        .nth(1)
+        .expect("a value")
+        .trim_end_matches('"');
+    assert_eq!(
+        printed_value.chars().count(),
+        allwright_ax::text::LONGEST_PRINTED_VALUE
+    );
+    assert!(printed_value.starts_with("0123456789") && printed_value.ends_with('…'));
+    let paragraph = tree
+        .lines()
+        .find(|line| line.contains("word word"))
+        .expect("the paragraph's line");
+    let printed_words = paragraph.split('"').nth(1).expect("the quoted words");
+    assert_eq!(
+        printed_words.chars().count(),
+        allwright_ax::text::LONGEST_PRINTED_NAME
+    );
+    assert!(printed_words.ends_with('…'));
+    // What follows is still there.
+    assert!(tree.contains("button \"Save\""), "{tree}");
+}

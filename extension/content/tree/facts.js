@@ -61,6 +61,8 @@ const displayBits = (/** @type {string} */ display) => {
  * @property {Uint32Array} knownAriaNodes Elements that hold an "ai" reference.
  * @property {string} knownAria `reference \u0001 key` pairs for `knownAriaNodes`, joined.
  * @property {number} shadowRootCount Open shadow roots gathered.
+ * @property {boolean} cut The walk stopped at `maxNodes`: the facts hold the page's first nodes
+ *   in tree order only.
  */
 
 /**
@@ -76,6 +78,8 @@ const displayBits = (/** @type {string} */ display) => {
  *   their other children): a read since a snapshot re-reads the parts that changed
  *   (tree/changed-parts.js). The ancestors carry what the subtree inherits (hidden, inert,
  *   styles); nothing outside is needed, which changed-parts.js makes sure of before it asks.
+ * @property {number} [maxNodes] Stop after this many nodes (the text tree's reads of a whole
+ *   document; docs/protocol.md, "Bounds and deadlines"): `cut` then says so.
  */
 
 /**
@@ -155,7 +159,13 @@ export function gatherFacts(options) {
   const scope = options.scope ?? null;
   let shadowRootCount = 0;
 
+  const maxNodes = options.maxNodes ?? Infinity;
+  let cut = false;
   while (pendingNodes.length > 0) {
+    if (nodeList.length >= maxNodes) {
+      cut = true;
+      break;
+    }
     const node = /** @type {Node} */ (pendingNodes.pop());
     const parent = /** @type {number} */ (pendingParents.pop());
     let rendered = /** @type {boolean} */ (pendingRendered.pop());
@@ -377,6 +387,7 @@ export function gatherFacts(options) {
     knownAriaNodes: Uint32Array.from(knownAriaNodes),
     knownAria: knownAria.join(STRING_SEPARATOR),
     shadowRootCount,
+    cut,
   };
 }
 
