@@ -35,6 +35,8 @@ async function callFrameThroughNavigation(tabId, frameId, contentTool, contentAr
     return await callFrame(tabId, frameId, request, {
       deadline: Date.now() + ACTION_TIMEOUT_MS,
       frameLabel: `frame ${frameId}`,
+      // Once the action's frame navigated, the request is not sent to the new document.
+      mayRetry: () => !watch.navigated(),
     });
   } catch (failure) {
     const gone = failure instanceof ToolFailure && ["frame_detached", "script_failed"].includes(failure.error.code);

@@ -68,9 +68,13 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param {number} tabId
  * @param {number} frameId
  * @param {ContentToolRequest} request
- * @param {{deadline: number, frameLabel?: string}} options deadline is a Date.now() value.
+ * @param {{deadline: number, frameLabel?: string, mayRetry?: () => boolean}} options deadline is a
+ *   Date.now() value. `mayRetry` says whether a frame that had no content script may be sent the
+ *   request again after the scripts are injected: an action's frame that navigated meanwhile may
+ *   not (its first document may have received the request before it went away, and the new
+ *   document must not act a second time).
  */
-export async function callFrame(tabId, frameId, request, { deadline, frameLabel }) {
+export async function callFrame(tabId, frameId, request, { deadline, frameLabel, mayRetry = () => true }) {
   const label = frameLabel ?? `frame ${frameId}`;
   let reply;
   const frame = { tabId, frameId, label };
@@ -78,6 +82,11 @@ export async function callFrame(tabId, frameId, request, { deadline, frameLabel 
     reply = await answerOrBlocked(api.tabs.sendMessage(tabId, request, { frameId }), deadline, frame);
   } catch (error) {
     if (error instanceof ToolFailure || !isNoReceiver(error)) throw asFrameFailure(error, label);
+    if (!mayRetry()) {
+      fail("frame_detached", `${label} went away while it was asked (${describeError(error)})`, {
+        hint: "The page navigated; read the page again.",
+      });
+    }
     await beforeDeadline(injectContentScripts(tabId, frameId, label), deadline, label);
     try {
       reply = await answerOrBlocked(api.tabs.sendMessage(tabId, request, { frameId }), deadline, frame);
@@ -211,6 +220,11 @@ function timeoutFailure(label) {
       hint: "The page may be busy; retry, or pass a larger timeoutMs.",
     }),
   );
+}
+
+/** @param {unknown} error */
+function describeError(error) {
+  return String(/** @type {any} */ (error)?.message ?? error);
 }
 
 // "Could not establish connection. Receiving end does not exist." in both browsers.

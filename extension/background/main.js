@@ -11,7 +11,7 @@ import { createNativeConnection } from "./native.js";
 import { runTool } from "./tools.js";
 import { onNavigationEvent } from "./navigation.js";
 import { loadCore } from "./load-core.js";
-import { noteReadStarted } from "./reads-in-progress.js";
+import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
@@ -56,8 +56,9 @@ api.runtime.onStartup.addListener(() => connection.ensureConnected());
 // Content scripts ask for their core through runtime messages. Returning true keeps the reply
 // channel open for the asynchronous answer (Chrome does not take a returned promise).
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
-  if (messages.isReadStartedNotice(message)) {
-    if (sender.tab?.id !== undefined && sender.frameId !== undefined) noteReadStarted(sender.tab.id, sender.frameId);
+  if (messages.isReadStartedNotice(message) || messages.isReadFinishedNotice(message)) {
+    const note = messages.isReadStartedNotice(message) ? noteReadStarted : noteReadFinished;
+    if (sender.tab?.id !== undefined && sender.frameId !== undefined) note(sender.tab.id, sender.frameId);
     return false;
   }
   if (!messages.isLoadCoreRequest(message)) return false;

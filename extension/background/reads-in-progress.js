@@ -1,10 +1,12 @@
 // @ts-check
 // Which frames are busy with a tree read of ours (docs/protocol.md, "Pages blocked by a prompt"):
-// a content script announces each read before its synchronous part (messages.readStartedNotice),
-// and a frame that then stays silent to the liveness probes is reading, not held by a prompt.
+// a content script announces each read before its synchronous part (messages.readStartedNotice)
+// and its end after it (readFinishedNotice); a frame that stays silent to the liveness probes
+// between the two is reading, not held by a prompt. After the end, silence is a prompt's again:
+// Chromium holds back the answer of a read that finished while a prompt was open.
 // Kept in memory only: a restarted background has no calls waiting on an old read.
 
-/** `${tabId}:${frameId}` -> when the frame last announced a read (Date.now()). */
+/** `${tabId}:${frameId}` -> when the frame last announced a read (Date.now()), while it reads. */
 const readStarts = new Map();
 
 /** At most this many frames are remembered; the oldest announcements are forgotten first. */
@@ -25,7 +27,15 @@ export function noteReadStarted(tabId, frameId) {
 }
 
 /**
- * Whether the frame announced a read at or after `since` (a Date.now() value): the read a call
+ * @param {number} tabId
+ * @param {number} frameId
+ */
+export function noteReadFinished(tabId, frameId) {
+  readStarts.delete(`${tabId}:${frameId}`);
+}
+
+/**
+ * Whether the frame announced a read at or after `since`, and has not finished it (a Date.now() value): the read a call
  * asked for, not one of an earlier call.
  * @param {number} tabId
  * @param {number} frameId

@@ -71,6 +71,21 @@ async function generateAccessibilityTree(args) {
  * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
  */
 async function buildTree(args, options) {
+  try {
+    return await readTree(args, options);
+  } finally {
+    announceReadEnd();
+  }
+}
+
+/**
+ * The read itself (see buildTree), between the notices that tell the background this frame is
+ * busy reading (announceRead).
+ * @param {TreeArguments} args
+ * @param {{remember: boolean, keepSnapshot: boolean}} options
+ * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
+ */
+async function readTree(args, options) {
   const { filter, maxDepth } = args;
   const withSnapshot = options.keepSnapshot;
   const readKey = readKeyOf(args);
@@ -197,10 +212,20 @@ const MAX_READ_NODES = 200_000;
  * without waiting: the message leaves before the read starts, and an answer is never expected.
  */
 function announceRead() {
+  tellBackground(messages.readStartedNotice());
+}
+
+/** Tells the background that the read's synchronous part ended (see announceRead). */
+function announceReadEnd() {
+  tellBackground(messages.readFinishedNotice());
+}
+
+/** @param {unknown} notice */
+function tellBackground(notice) {
   const scope = /** @type {any} */ (globalThis);
   const extension = scope.browser ?? scope.chrome;
   try {
-    Promise.resolve(extension.runtime.sendMessage(messages.readStartedNotice())).catch(() => {});
+    Promise.resolve(extension.runtime.sendMessage(notice)).catch(() => {});
   } catch {
     // The extension is being reloaded: the read itself reports what fails.
   }

@@ -135,7 +135,10 @@
  * thread: until it ends, the frame cannot answer the background's liveness probes. The notice
  * tells the background that silence is the read's, not a prompt's (background/frames.js).
  * @typedef {{kind: "allwright/read-started"}} ReadStartedNotice
- * @typedef {LoadCoreRequest|ReadStartedNotice} ContentToBackground
+ * The read's synchronous part ended (its answer may still wait: a prompt opened meanwhile holds
+ * it back in Chromium, and the frame is then blocked, not reading).
+ * @typedef {{kind: "allwright/read-finished"}} ReadFinishedNotice
+ * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice} ContentToBackground
  */
 
 /**
@@ -376,6 +379,16 @@
     return isObject(value) && value.kind === "allwright/read-started";
   }
 
+  /** @returns {ReadFinishedNotice} */
+  function readFinishedNotice() {
+    return { kind: "allwright/read-finished" };
+  }
+
+  /** @returns {value is ReadFinishedNotice} */
+  function isReadFinishedNotice(value) {
+    return isObject(value) && value.kind === "allwright/read-finished";
+  }
+
   /** @returns {value is LoadCoreReply} */
   function isLoadCoreReply(value) {
     return (
@@ -521,6 +534,8 @@
     isLoadCoreRequest,
     readStartedNotice,
     isReadStartedNotice,
+    readFinishedNotice,
+    isReadFinishedNotice,
     isLoadCoreReply,
     // BackgroundToPanel, PanelToBackground
     panelState,

@@ -3,7 +3,7 @@
 // the read's only when that frame announced a read after the call was asked.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { noteReadStarted, readStartedSince } from "../../../extension/background/reads-in-progress.js";
+import { noteReadFinished, noteReadStarted, readStartedSince } from "../../../extension/background/reads-in-progress.js";
 
 test("a read announced after the call counts for that frame only", () => {
   const asked = Date.now();
@@ -13,6 +13,9 @@ test("a read announced after the call counts for that frame only", () => {
   assert.equal(readStartedSince(7, 3, asked), false, "another frame of the tab");
   assert.equal(readStartedSince(8, 0, asked), false, "another tab");
   assert.equal(readStartedSince(7, 0, Date.now() + 1_000), false, "a read of an earlier call");
+  // Once its synchronous part ended, a silent frame is blocked again, not reading.
+  noteReadFinished(7, 0);
+  assert.equal(readStartedSince(7, 0, asked), false);
 });
 
 test("the remembered frames are bounded, the oldest forgotten first", () => {
