@@ -23,8 +23,8 @@ const refused = (tool, args) => {
 };
 
 test("get_accessibility_tree fills its defaults and keeps given values", () => {
-  assert.deepEqual(ok("get_accessibility_tree", undefined), { filter: "all", maxDepth: 15 });
-  assert.deepEqual(ok("get_accessibility_tree", {}), { filter: "all", maxDepth: 15 });
+  assert.deepEqual(ok("get_accessibility_tree", undefined), { filter: "all", maxDepth: 15, maxChars: 50_000 });
+  assert.deepEqual(ok("get_accessibility_tree", {}), { filter: "all", maxDepth: 15, maxChars: 50_000 });
   assert.deepEqual(
     ok("get_accessibility_tree", { filter: "interactive", maxDepth: 100, maxChars: 100, ref_id: "ref_12", page: 2, frameId: 3, tabId: 9 }),
     { tabId: 9, frameId: 3, filter: "interactive", maxDepth: 100, maxChars: 100, ref_id: "ref_12", page: 2 },
@@ -32,7 +32,7 @@ test("get_accessibility_tree fills its defaults and keeps given values", () => {
 });
 
 test("null means not given", () => {
-  assert.deepEqual(ok("get_accessibility_tree", { filter: null, page: null }), { filter: "all", maxDepth: 15 });
+  assert.deepEqual(ok("get_accessibility_tree", { filter: null, page: null }), { filter: "all", maxDepth: 15, maxChars: 50_000 });
 });
 
 test("get_accessibility_tree refuses bad values with a useful hint", () => {
