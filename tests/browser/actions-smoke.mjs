@@ -39,6 +39,11 @@ globalThis.allwrightAx = {
   async describeElement(element) {
     return { role: element.getAttribute('role') ?? element.localName, name: element.getAttribute('aria-label') ?? element.textContent.trim() };
   },
+  // No tree was read here, so no target can have changed since a read (ref_changed is tested
+  // through the extension, tests/extension/safety.rs).
+  async describeUnchangedElement(element) {
+    return this.describeElement(element);
+  },
   printedRefOf() {
     return null;
   },
@@ -1019,7 +1024,8 @@ await check('the handlers object is frozen and complete', async () => {
   const keys = await inPage(() => [Object.isFrozen(globalThis.allwrightActions), Object.keys(globalThis.allwrightActions)]);
   assert.deepEqual(keys, [true, ['click_element', 'observe_click', 'type_text', 'fill_field', 'select_option',
     'hover_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
-    'abort_external_input', 'element_rect', 'frame_offset', 'ping', 'child_frames', 'draft_state']]);
+    'abort_external_input', 'element_rect', 'frame_offset', 'ping', 'child_frames', 'draft_state',
+    'mark_trusted_target', 'unmark_trusted_target']]);
 });
 
 await browser.close();
