@@ -19,6 +19,9 @@ use allwright_ax_wasm::facts::{
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 
+mod generated_input;
+use generated_input::{assert_envelope, AttributeValue};
+
 const TAGS: &[&str] = &[
     "div",
     "span",
@@ -139,15 +142,6 @@ enum Name {
 }
 
 #[derive(Arbitrary, Debug)]
-enum AttributeValue {
-    /// `n<index>`, the id the generator gives node `index`, so that references hit.
-    IdOf(u8),
-    IdsOf(Vec<u8>),
-    Number(i32),
-    Text(String),
-}
-
-#[derive(Arbitrary, Debug)]
 struct NodeInput {
     /// 0-5 element (most common), 6 text, 7 shadow root.
     kind: u8,
@@ -222,19 +216,6 @@ fn name_text(name: &Name, table: &[&str]) -> String {
     }
 }
 
-fn value_text(value: &AttributeValue) -> String {
-    match value {
-        AttributeValue::IdOf(index) => format!("n{index}"),
-        AttributeValue::IdsOf(indices) => indices
-            .iter()
-            .map(|index| format!("n{index}"))
-            .collect::<Vec<_>>()
-            .join(" "),
-        AttributeValue::Number(number) => number.to_string(),
-        AttributeValue::Text(text) => text.clone(),
-    }
-}
-
 fn build_tables(input: &Input) -> Tables {
     let mut tables = Tables {
         strings: String::new(),
@@ -274,7 +255,7 @@ fn build_tables(input: &Input) -> Tables {
             }
             for (name, value) in &node.attributes {
                 let name = tables.intern(&name_text(name, ATTRIBUTES));
-                let value = tables.intern(&value_text(value));
+                let value = tables.intern(&value.text());
                 tables.attributes.extend([name, value]);
                 attribute_count += 1;
             }
@@ -324,14 +305,6 @@ impl PseudoContentSource for GeneratedContent<'_> {
             .before_content
             .clone()
     }
-}
-
-fn assert_envelope(output: &str) {
-    assert!(
-        output.starts_with("{\"ok\":true") || output.starts_with("{\"ok\":false"),
-        "an output that is not an envelope: {:?}",
-        output.chars().take(80).collect::<String>()
-    );
 }
 
 fuzz_target!(|input: Input| {

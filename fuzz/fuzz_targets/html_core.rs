@@ -14,6 +14,9 @@ use allwright_ax_wasm::api::{
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 
+mod generated_input;
+use generated_input::{assert_envelope, AttributeValue};
+
 const TAGS: &[&str] = &[
     "div",
     "span",
@@ -104,13 +107,6 @@ enum Piece {
 }
 
 #[derive(Arbitrary, Debug)]
-enum AttributeValue {
-    IdOf(u8),
-    IdsOf(Vec<u8>),
-    Text(String),
-}
-
-#[derive(Arbitrary, Debug)]
 enum Input {
     Pieces(Vec<Piece>),
     Markup(String),
@@ -136,15 +132,7 @@ fn markup(pieces: &[Piece]) -> String {
                 next_id += 1;
                 for (name, value) in attributes {
                     let name = ATTRIBUTES[*name as usize % ATTRIBUTES.len()];
-                    let value = match value {
-                        AttributeValue::IdOf(index) => format!("n{index}"),
-                        AttributeValue::IdsOf(indices) => indices
-                            .iter()
-                            .map(|index| format!("n{index}"))
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                        AttributeValue::Text(text) => escape(text),
-                    };
+                    let value = escape(&value.text());
                     out.push_str(&format!(" {name}=\"{value}\""));
                 }
                 out.push('>');
@@ -164,10 +152,6 @@ fn markup(pieces: &[Piece]) -> String {
         }
     }
     out
-}
-
-fn assert_envelope(output: &str) {
-    assert!(output.starts_with("{\"ok\":true") || output.starts_with("{\"ok\":false"));
 }
 
 fuzz_target!(|input: Input| {
