@@ -434,41 +434,48 @@ fn part_lines(dom: &MemDom, node: NodeId, depth: usize) -> Vec<String> {
     .unwrap_or_default()
 }
 
+/// The content script's container roles (`CONTAINER_ROLES` of tree/changed-parts.js), read from
+/// that file so that the rule has one list: the roles whose line does not depend on their
+/// descendants' text.
+fn container_roles() -> Vec<&'static str> {
+    const CHANGED_PARTS: &str = include_str!("../../../extension/content/tree/changed-parts.js");
+    const DECLARATION: &str = "const CONTAINER_ROLES = new Set([";
+    let start = CHANGED_PARTS
+        .find(DECLARATION)
+        .expect("tree/changed-parts.js declares CONTAINER_ROLES as a Set of strings")
+        + DECLARATION.len();
+    let length = CHANGED_PARTS[start..]
+        .find("]);")
+        .expect("CONTAINER_ROLES's list ends with `]);`");
+    let roles: Vec<&'static str> = CHANGED_PARTS[start..start + length]
+        .split(',')
+        .map(|entry| entry.trim().trim_matches('"'))
+        .filter(|role| !role.is_empty())
+        .collect();
+    assert!(
+        roles.len() >= 10
+            && roles
+                .iter()
+                .all(|role| role.chars().all(|c| c.is_ascii_lowercase())),
+        "CONTAINER_ROLES was not read as a list of role words: {roles:?}"
+    );
+    roles
+}
+
 /// Whether a part may be re-read alone, by the content script's rule (tree/changed-parts.js):
 /// a container whose printed ancestors are containers too, and no overlay in the tree.
 fn re_readable(lines: &[TreeLine], position: usize) -> bool {
-    const CONTAINERS: &[&str] = &[
-        "main",
-        "region",
-        "navigation",
-        "banner",
-        "contentinfo",
-        "complementary",
-        "form",
-        "search",
-        "group",
-        "list",
-        "listitem",
-        "article",
-        "paragraph",
-        "generic",
-        "blockquote",
-        "document",
-        "feed",
-        "log",
-        "status",
-        "note",
-    ];
+    let containers = container_roles();
     if lines.iter().any(|line| line.overlay) {
         return false;
     }
     let mut depth = lines[position].depth;
-    if !CONTAINERS.contains(&lines[position].role) {
+    if !containers.contains(&lines[position].role) {
         return false;
     }
     for line in lines[..position].iter().rev() {
         if line.depth < depth {
-            if !CONTAINERS.contains(&line.role) {
+            if !containers.contains(&line.role) {
                 return false;
             }
             depth = line.depth;

@@ -19,7 +19,10 @@
 // the page has open shadow roots (their mutations are not observed here) or `aria-owns`, when
 // the window was resized, a popover or animation ran, or when more than MAX_PARTS parts changed.
 
-/** Roles (as printed) whose line does not depend on their descendants' text. */
+/**
+ * Roles (as printed) whose line does not depend on their descendants' text. The core's property test
+ * (crates/allwright-ax/tests/tree_diff.rs) reads this list from this file: keep it one literal Set of strings.
+ */
 const CONTAINER_ROLES = new Set([
   "main",
   "region",
