@@ -802,6 +802,17 @@ async function measureMemory() {
   const open = async (url) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+    // The core's WASM memory, to tell it apart from the other ArrayBuffers: the instance the
+    // glue creates is caught as it is made (whatever the glue's own text), and its memory read.
+    await page.evaluate(() => {
+      const instantiate = WebAssembly.instantiate;
+      WebAssembly.instantiate = async (...args) => {
+        const made = await instantiate.apply(WebAssembly, args);
+        const instance = made instanceof WebAssembly.Instance ? made : made.instance;
+        globalThis.__benchWasmMemory = instance.exports.memory;
+        return made;
+      };
+    });
     await runScript(page, injectedScripts().wasm);
     await page.evaluate(() => globalThis.allwrightAxCore.ready);
     await runScript(page, injectedScripts().tree);
@@ -809,7 +820,12 @@ async function measureMemory() {
     const usage = async () => {
       await page.evaluate(() => globalThis.gc());
       const heap = await devtools.send('Runtime.getHeapUsage');
-      return { heapMB: heap.usedSize / 2 ** 20, backingMB: (heap.backingStorageSize ?? NaN) / 2 ** 20 };
+      const wasmBytes = await page.evaluate(() => globalThis.__benchWasmMemory?.buffer.byteLength ?? NaN);
+      return {
+        heapMB: heap.usedSize / 2 ** 20,
+        backingMB: (heap.backingStorageSize ?? NaN) / 2 ** 20,
+        wasmMB: wasmBytes / 2 ** 20,
+      };
     };
     return { page, usage };
   };
@@ -832,8 +848,8 @@ async function measureMemory() {
       if ([1, 2, 5, 10, 25, 50, 100, 150, 200].includes(read)) samples.push({ read, ...(await usage()) });
     }
     console.log(`\n== ${count(size)} elements: after a garbage collection, by read (full and since reads alternately)`);
-    console.log('read  JS heap MB  ArrayBuffers MB (WASM memory included)');
-    for (const sample of samples) console.log(`${String(sample.read).padStart(4)}  ${sample.heapMB.toFixed(1).padStart(10)}  ${sample.backingMB.toFixed(1).padStart(15)}`);
+    console.log('read  JS heap MB  ArrayBuffers MB (WASM memory included)  of which WASM memory MB');
+    for (const sample of samples) console.log(`${String(sample.read).padStart(4)}  ${sample.heapMB.toFixed(1).padStart(10)}  ${sample.backingMB.toFixed(1).padStart(39)}  ${sample.wasmMB.toFixed(1).padStart(22)}`);
     report[`memory${size}`] = samples;
     await page.close();
   }

@@ -197,6 +197,9 @@ pub struct TreeLine {
     pub role: &'static str,
     /// The name as printed (unescaped), empty when the line shows none.
     pub name: String,
+    /// The line leaves its name to its first child's line, which prints it (a region labelled
+    /// by its heading): shown as the context of a change, it is followed by that line.
+    pub name_left_to_first_child: bool,
 }
 
 /// The banner line above the open overlays: a later comparison (`tree_diff.rs`) prints it as
@@ -365,6 +368,7 @@ fn tree_lines(lines: &[Line], overlay_lines_end: usize, written: Vec<String>) ->
                 .and_then(|digits| digits.parse().ok()),
             role: line.role,
             name: line.name.clone().unwrap_or_default(),
+            name_left_to_first_child: line.name_left_to_first_child,
         })
         .collect()
 }
@@ -559,11 +563,13 @@ impl Renderer<'_> {
                 // child prints it (a region labelled by its heading). The first line of a read
                 // or of an open overlay keeps its name: it says what the agent is reading (a
                 // dialog labelled by its heading).
-                if line.name.is_some()
-                    && (parent_name.is_some_and(|name| name == node.name) && !node.interactive
-                        || !is_start && children_shown && self.first_child_prints_name(node))
-                {
-                    line.name = None;
+                if line.name.is_some() {
+                    if parent_name.is_some_and(|name| name == node.name) && !node.interactive {
+                        line.name = None;
+                    } else if !is_start && children_shown && self.first_child_prints_name(node) {
+                        line.name = None;
+                        line.name_left_to_first_child = true;
+                    }
                 }
                 if children_shown {
                     merged_text = self.first_text_child(node, &line);
@@ -784,6 +790,7 @@ impl Renderer<'_> {
             frame_id,
             attributes,
             closed_shadow_root: node.closed_shadow_root,
+            name_left_to_first_child: false,
         }
     }
 }

@@ -27,6 +27,10 @@ pub(super) struct Line {
     pub(super) attributes: Vec<(&'static str, String)>,
     /// Printed as `closed-shadow-root`: the host's closed shadow root could not be read.
     pub(super) closed_shadow_root: bool,
+    /// The line left its name out because its first child's line prints it (a region labelled
+    /// by its heading): a reader shown this line alone, as the context of a change, needs that
+    /// child's line too (`tree_diff.rs`).
+    pub(super) name_left_to_first_child: bool,
 }
 
 /// Marks a line whose attributes were left out to fit `maxChars`.
@@ -75,6 +79,7 @@ impl Line {
             frame_id: None,
             attributes: Vec::new(),
             closed_shadow_root: false,
+            name_left_to_first_child: false,
         }
     }
 
@@ -186,6 +191,7 @@ impl Line {
             frame_id: self.frame_id,
             attributes: Vec::new(),
             closed_shadow_root: self.closed_shadow_root,
+            name_left_to_first_child: false,
         };
         let (mut line, _) = bare.write(None, true);
         line.push_str(OMITTED_ATTRIBUTES);
@@ -227,6 +233,7 @@ pub(super) mod tests {
             frame_id: None,
             attributes: vec![("type", "submit".to_string())],
             closed_shadow_root: false,
+            name_left_to_first_child: false,
         }
     }
 
