@@ -190,8 +190,6 @@ fn is_bracket_look_alike(character: char) -> bool {
 mod tests {
     use super::*;
 
-    use super::*;
-
     fn escaped(text: &str) -> String {
         let mut out = String::new();
         push_escaped(&mut out, text);
