@@ -7,6 +7,7 @@
 
 import { api } from "./platform.js";
 import { createRedactor } from "./call-redaction.js";
+import { storedCopyOf } from "./call-log-storage.js";
 
 /** How many calls the log keeps (the dump's "last 200 request/response pairs"). */
 export const CALL_LOG_SIZE = 200;
@@ -88,7 +89,7 @@ function publish(call) {
 
 function persist() {
   if (calls === null) return;
-  api.storage.session.set({ [STORAGE_KEY]: calls }).catch((error) => {
+  api.storage.session.set({ [STORAGE_KEY]: calls.map(storedCopyOf) }).catch((error) => {
     console.warn(`allwright: could not keep the call log: ${error.message}`);
   });
 }

@@ -41,9 +41,15 @@ export function readFrameTree(tabId, frameId, treeArguments) {
       frameLabel: `frame ${frameId}`,
     });
     const { refIssue, ...treeResult } = result;
+    // A read that handed out no new number, below the floor already kept, changes nothing in
+    // the record: re-reads of a page whose elements all have their refs, and most reads since
+    // a snapshot. Storage is not touched again for them (two reads and a write of
+    // storage.session, a few milliseconds of every such call).
+    if (isRefIssue(refIssue) && refIssue.last < refIssue.first && refIssue.last <= record.floor) return treeResult;
     if (isRefIssue(refIssue)) {
       const url = typeof treeResult.url === "string" ? treeResult.url : "";
-      await saveRecord(tabId, recordIssue(await loadRecord(tabId), { frameId, url, ...refIssue }));
+      // The record read above is still the tab's: reads are one at a time, and only they write it.
+      await saveRecord(tabId, recordIssue(record, { frameId, url, ...refIssue }));
     }
     return treeResult;
   });

@@ -34,6 +34,7 @@ import {
   keepSnapshot,
   LINE_RECORD_WIDTH,
   linePositions,
+  LINE_OVERLAY_BIT,
   readKeyOf,
   snapshotToCompare,
 } from "./tree/snapshots.js";
@@ -249,7 +250,7 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
   if ((args.filter ?? "all") !== "all" || (args.ref_id ?? undefined) !== undefined || pageHasShadowRoots) return null;
   // Lines under the overlays banner are printed apart from their place in the page.
   for (let position = 1; position < previous.length; position += LINE_RECORD_WIDTH) {
-    if (previous[position] >>> 31 !== 0) return null;
+    if ((previous[position] & LINE_OVERLAY_BIT) !== 0) return null;
   }
   const positionOf = linePositions(previous);
   const parts = changedParts({ records: previous, texts: previousTexts, positionOf });
@@ -398,7 +399,14 @@ function frameIdPairs(nodeList, childFrames) {
  */
 async function snapshotDocument(args) {
   const core = await loadCore();
-  return { document: writeSnapshotDocument(core, args, runCore) };
+  // Announced as a tree read is: on a page of 100k elements the JS core's synchronous part
+  // takes seconds, and the background's liveness probes would read the silence as a prompt.
+  announceRead();
+  try {
+    return { document: writeSnapshotDocument(core, args, runCore) };
+  } finally {
+    announceReadEnd();
+  }
 }
 
 /**

@@ -95,6 +95,15 @@ pub async fn a_changed_subtree_is_printed_under_its_context(session: &Session) {
         lines.contains(&" region") && lines.contains(&"  list \"Cart items\""),
         "{browser}: the cart's lines place the change:\n{tree}"
     );
+    // The region's line prints no name (its heading's line says it): in the context, the
+    // heading's line follows it, so that a reader knows which region changed.
+    let region = lines.iter().position(|line| *line == " region");
+    assert!(
+        region.is_some_and(|region| lines
+            .get(region + 1)
+            .is_some_and(|next| next.starts_with("  heading \"Cart\""))),
+        "{browser}: the region's heading follows it in the context:\n{tree}"
+    );
     // Nothing of the unchanged products is repeated.
     assert!(!tree.contains("Add Plum 1"), "{browser}:\n{tree}");
     assert!(tree.chars().count() * 10 < full_chars, "{browser}:\n{tree}");

@@ -12,16 +12,22 @@
 //! expanded comboboxes) come first under an `[open overlays]` banner so that portal-rendered popups
 //! survive a reader's soft length limit. `maxChars` cuts the output into 1-based pages.
 //!
-//! Page text can never forge structure: every string is written inside double quotes with
-//! backslash escapes for quotes, backslashes, line breaks of every kind, control and format
-//! characters and look-alike brackets (`needs_unicode_escape`), and a `[` that could start
-//! `[ref_` is written `\u{5b}`, so no name, value or URL can start a line, close its quotes, or
-//! produce a `[ref_N]` token.
+//! Page text can never forge structure: every string is escaped (`escaping`). A line is built as
+//! a `Line` and written whole or within a page (`line`); `pages` cuts the lines into pages.
+
+mod escaping;
+mod line;
+mod pages;
+
+pub use escaping::push_escaped;
+pub use pages::MIN_MAX_CHARS;
 
 use crate::aria::Role;
 use crate::dom::NodeId;
 use crate::printed_reference::ReferencePrinting;
 use crate::tree::{AxNode, AxRole, AxTree};
+use line::Line;
+use pages::{paginate, printed_refs};
 
 /// Which nodes the text tree shows.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -191,6 +197,9 @@ pub struct TreeLine {
     pub role: &'static str,
     /// The name as printed (unescaped), empty when the line shows none.
     pub name: String,
+    /// The line leaves its name to its first child's line, which prints it (a region labelled
+    /// by its heading): shown as the context of a change, it is followed by that line.
+    pub name_left_to_first_child: bool,
 }
 
 /// The banner line above the open overlays: a later comparison (`tree_diff.rs`) prints it as
@@ -359,6 +368,7 @@ fn tree_lines(lines: &[Line], overlay_lines_end: usize, written: Vec<String>) ->
                 .and_then(|digits| digits.parse().ok()),
             role: line.role,
             name: line.name.clone().unwrap_or_default(),
+            name_left_to_first_child: line.name_left_to_first_child,
         })
         .collect()
 }
@@ -553,11 +563,13 @@ impl Renderer<'_> {
                 // child prints it (a region labelled by its heading). The first line of a read
                 // or of an open overlay keeps its name: it says what the agent is reading (a
                 // dialog labelled by its heading).
-                if line.name.is_some()
-                    && (parent_name.is_some_and(|name| name == node.name) && !node.interactive
-                        || !is_start && children_shown && self.first_child_prints_name(node))
-                {
-                    line.name = None;
+                if line.name.is_some() {
+                    if parent_name.is_some_and(|name| name == node.name) && !node.interactive {
+                        line.name = None;
+                    } else if !is_start && children_shown && self.first_child_prints_name(node) {
+                        line.name = None;
+                        line.name_left_to_first_child = true;
+                    }
                 }
                 if children_shown {
                     merged_text = self.first_text_child(node, &line);
@@ -778,268 +790,9 @@ impl Renderer<'_> {
             frame_id,
             attributes,
             closed_shadow_root: node.closed_shadow_root,
+            name_left_to_first_child: false,
         }
     }
-}
-
-/// One line of the text tree before it is written, so that an overlong line can be shortened
-/// without cutting through its structure.
-struct Line {
-    /// The DOM node of the line (its reference stands for it).
-    node: NodeId,
-    indent: usize,
-    role: &'static str,
-    name: Option<String>,
-    reference: Option<String>,
-    /// The registry's reference of an element whose line does not print it
-    /// (`printed_reference::prints_reference`), kept in case the line must print it after all.
-    unprinted_reference: Option<String>,
-    /// The reference is printed only because the node is a container to zoom into
-    /// (`ReferencePrinting::IfLargeContainer`): `drop_references_of_small_containers` decides.
-    zoom_container: bool,
-    /// An iframe's frame id: written after the reference, unquoted, as part of the structure
-    /// (a number the page cannot choose), and never cut.
-    frame_id: Option<u64>,
-    attributes: Vec<(&'static str, String)>,
-    /// Printed as `closed-shadow-root`: the host's closed shadow root could not be read.
-    closed_shadow_root: bool,
-}
-
-/// Marks a line whose attributes were left out to fit `maxChars`.
-const OMITTED_ATTRIBUTES: &str = " …";
-
-/// Marks a shadow host whose closed shadow root could not be read (get_accessibility_tree's
-/// description promises the word; get_shadow_dom reads such roots in Chrome).
-const CLOSED_SHADOW_ROOT_MARK: &str = " closed-shadow-root";
-
-impl Line {
-    /// About how many characters the line prints, newline included, without writing it (byte
-    /// lengths, escapes not counted).
-    fn estimated_length(&self) -> usize {
-        let name = self.name.as_ref().map_or(0, |name| name.len() + 3);
-        let reference = self
-            .reference
-            .as_ref()
-            .or(self.unprinted_reference.as_ref())
-            .map_or(0, |reference| reference.len() + 3);
-        let attributes: usize = self
-            .attributes
-            .iter()
-            .map(|(key, value)| key.len() + value.len() + 4)
-            .sum();
-        self.indent + self.role.len() + name + reference + attributes + 1
-    }
-
-    /// Whether the line would print its role and nothing else.
-    fn is_bare(&self) -> bool {
-        self.name.is_none()
-            && self.reference.is_none()
-            && self.frame_id.is_none()
-            && self.attributes.is_empty()
-            && !self.closed_shadow_root
-    }
-
-    fn banner() -> Line {
-        Line {
-            node: NodeId(u32::MAX),
-            indent: 0,
-            role: "",
-            name: None,
-            reference: None,
-            unprinted_reference: None,
-            zoom_container: false,
-            frame_id: None,
-            attributes: Vec::new(),
-            closed_shadow_root: false,
-        }
-    }
-
-    /// Writes the line; `budgets` limits each string (name first, then attribute values) to
-    /// that many characters once escaped, an ellipsis included. Also says how much of the name
-    /// it printed.
-    fn write(&self, budgets: Option<&[usize]>, with_attributes: bool) -> (String, Printed) {
-        if self.role.is_empty() {
-            return (OVERLAYS_BANNER.to_string(), Printed::Nothing);
-        }
-        let mut line = " ".repeat(self.indent);
-        line.push_str(self.role);
-        let mut budget_of = budgets.map(|budgets| budgets.iter().copied());
-        let mut next_budget = || budget_of.as_mut().and_then(Iterator::next);
-        // Whatever the page's room, one string never prints longer than its cap.
-        let capped = |budget: Option<usize>, cap: usize| Some(budget.map_or(cap, |b| b.min(cap)));
-        let mut printed_name = Printed::Nothing;
-        if let Some(name) = &self.name {
-            line.push_str(" \"");
-            printed_name =
-                push_escaped_within(&mut line, name, capped(next_budget(), LONGEST_PRINTED_NAME));
-            line.push('"');
-        }
-        if let Some(reference) = &self.reference {
-            line.push_str(" [");
-            line.push_str(reference);
-            line.push(']');
-        }
-        if let Some(frame_id) = self.frame_id {
-            line.push_str(" frameId=");
-            line.push_str(&frame_id.to_string());
-        }
-        if self.closed_shadow_root {
-            line.push_str(CLOSED_SHADOW_ROOT_MARK);
-        }
-        if with_attributes {
-            for (key, value) in &self.attributes {
-                line.push(' ');
-                line.push_str(key);
-                line.push_str("=\"");
-                push_escaped_within(
-                    &mut line,
-                    value,
-                    capped(next_budget(), LONGEST_PRINTED_VALUE),
-                );
-                line.push('"');
-            }
-        } else if !self.attributes.is_empty() {
-            line.push_str(OMITTED_ATTRIBUTES);
-        }
-        (line, printed_name)
-    }
-
-    /// Writes the line in at most `max_chars` characters: long strings are shortened first
-    /// (each gets a fair share of the room left), then attributes are left out, then the name;
-    /// the structure (role, reference, quotes, escapes) is never cut. Returns the line, whether
-    /// it had to be shortened, and how much of the name it printed.
-    fn write_within(&self, max_chars: usize) -> (String, bool, Printed) {
-        let (full, printed_name) = self.write(None, true);
-        if full.chars().count() <= max_chars {
-            return (full, false, printed_name);
-        }
-        for with_attributes in [true, false] {
-            let strings: Vec<&str> = self
-                .name
-                .iter()
-                .map(String::as_str)
-                .chain(
-                    self.attributes
-                        .iter()
-                        .filter(|_| with_attributes)
-                        .map(|(_, value)| value.as_str()),
-                )
-                .collect();
-            let empty_budgets = vec![0; strings.len()];
-            let fixed = self
-                .write(Some(&empty_budgets), with_attributes)
-                .0
-                .chars()
-                .count();
-            let Some(room) = max_chars.checked_sub(fixed) else {
-                continue;
-            };
-            let lengths: Vec<usize> = strings.iter().map(|text| escaped_length(text)).collect();
-            let budgets = fair_shares(&lengths, room);
-            if strings.is_empty()
-                || budgets
-                    .iter()
-                    .zip(&lengths)
-                    .all(|(budget, length)| *budget >= 2.min(*length))
-            {
-                let (line, printed_name) = self.write(Some(&budgets), with_attributes);
-                return (line, true, printed_name);
-            }
-        }
-        // Not even the name fits: role and reference only, indentation reduced if need be.
-        let bare = Line {
-            node: self.node,
-            indent: self.indent,
-            role: self.role,
-            name: None,
-            reference: self.reference.clone(),
-            unprinted_reference: None,
-            zoom_container: false,
-            frame_id: self.frame_id,
-            attributes: Vec::new(),
-            closed_shadow_root: self.closed_shadow_root,
-        };
-        let (mut line, _) = bare.write(None, true);
-        line.push_str(OMITTED_ATTRIBUTES);
-        let overflow = line.chars().count().saturating_sub(max_chars);
-        let trimmed_indent = overflow.min(self.indent);
-        (line[trimmed_indent..].to_string(), true, Printed::Nothing)
-    }
-}
-
-/// How much of a string a line printed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Printed {
-    /// All of it.
-    Whole,
-    /// Its first `kept` bytes, then an ellipsis.
-    Cut { kept: usize },
-    /// None of it (the line has no such string, or left it out).
-    Nothing,
-}
-
-impl Printed {
-    /// The printed part of `text`, unescaped.
-    fn of(self, text: String) -> String {
-        match self {
-            Printed::Whole => text,
-            Printed::Cut { kept } => {
-                let mut shown = text.get(..kept).unwrap_or("").to_string();
-                shown.push('…');
-                shown
-            }
-            Printed::Nothing => String::new(),
-        }
-    }
-}
-
-/// The references printed on page `page_index`, in print order. Takes the names out of the
-/// lines rather than copying them: the lines are not needed any more.
-fn printed_refs(lines: &mut [Line], pages: &Pages, page_index: usize) -> Vec<PrintedRef> {
-    let Some(range) = pages.line_ranges.get(page_index) else {
-        return Vec::new();
-    };
-    let mut refs = Vec::new();
-    for position in range.clone() {
-        let Some(line) = lines.get_mut(position) else {
-            break;
-        };
-        if line.reference.is_none() {
-            continue;
-        }
-        let printed = pages
-            .printed_names
-            .get(position)
-            .copied()
-            .unwrap_or(Printed::Whole);
-        let name = line
-            .name
-            .take()
-            .map_or_else(String::new, |name| printed.of(name));
-        refs.push(PrintedRef {
-            node: line.node,
-            role: line.role,
-            name,
-            focusable: false,
-        });
-    }
-    refs
-}
-
-/// Splits `room` among strings of these lengths: short strings keep all they need, the long
-/// ones share the rest equally ("water filling").
-fn fair_shares(lengths: &[usize], room: usize) -> Vec<usize> {
-    let mut budgets = vec![0; lengths.len()];
-    let mut order: Vec<usize> = (0..lengths.len()).collect();
-    order.sort_by_key(|&index| lengths[index]);
-    let mut room_left = room;
-    for (position, &index) in order.iter().enumerate() {
-        let share = room_left / (order.len() - position);
-        let given = lengths[index].min(share);
-        budgets[index] = given;
-        room_left -= given;
-    }
-    budgets
 }
 
 const OVERLAYS_BANNER: &str = "[open overlays]";
@@ -1224,342 +977,5 @@ fn is_overlay(node: &AxNode) -> bool {
         Role::ListBox | Role::Menu => node.author_role,
         Role::Combobox => expanded,
         _ => false,
-    }
-}
-
-/// The smallest `maxChars` honoured: below it not even a role and a reference fit on a line.
-pub const MIN_MAX_CHARS: usize = 100;
-
-/// The text tree cut into pages.
-struct Pages {
-    texts: Vec<String>,
-    /// The lines of each page, as a range of line positions.
-    line_ranges: Vec<std::ops::Range<usize>>,
-    /// How much of each line's name was printed; empty when every name was printed whole.
-    printed_names: Vec<Printed>,
-    /// Whether anything was cut.
-    degraded: bool,
-}
-
-/// Splits lines into pages of at most `max_chars` characters (lines joined by newlines). A line
-/// longer than a page is shortened without breaking its structure.
-/// `written`, when given, holds every line already written in full.
-fn paginate(lines: &[Line], max_chars: Option<usize>, written: Option<&[String]>) -> Pages {
-    let Some(max_chars) = max_chars else {
-        let text = match written {
-            Some(written) => written.join("\n"),
-            None => lines
-                .iter()
-                .map(|line| line.write(None, true).0)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        };
-        return Pages {
-            texts: vec![text],
-            line_ranges: std::iter::once(0..lines.len()).collect(),
-            printed_names: Vec::new(),
-            degraded: false,
-        };
-    };
-    let max_chars = max_chars.max(MIN_MAX_CHARS);
-    let mut pages = Pages {
-        texts: Vec::new(),
-        line_ranges: Vec::new(),
-        printed_names: Vec::with_capacity(lines.len()),
-        degraded: false,
-    };
-    let mut current = String::new();
-    let mut current_chars = 0usize;
-    let mut page_start = 0usize;
-    for (position, line) in lines.iter().enumerate() {
-        let (line, shortened, printed_name) = line.write_within(max_chars);
-        pages.printed_names.push(printed_name);
-        pages.degraded |= shortened;
-        let line_chars = line.chars().count();
-        let needed = if current.is_empty() {
-            line_chars
-        } else {
-            current_chars + 1 + line_chars
-        };
-        if needed > max_chars && !current.is_empty() {
-            pages.texts.push(std::mem::take(&mut current));
-            pages.line_ranges.push(page_start..position);
-            page_start = position;
-            current_chars = 0;
-            pages.degraded = true;
-        }
-        if !current.is_empty() {
-            current.push('\n');
-            current_chars += 1;
-        }
-        current.push_str(&line);
-        current_chars += line_chars;
-    }
-    pages.texts.push(current);
-    pages.line_ranges.push(page_start..lines.len());
-    pages
-}
-
-/// The length of `text` once escaped.
-fn escaped_length(text: &str) -> usize {
-    let mut out = String::new();
-    push_escaped(&mut out, text);
-    out.chars().count()
-}
-
-/// Appends `text` escaped; with a budget, only as many whole characters (never half an escape)
-/// as fit in `budget - 1`, then an ellipsis, when the whole does not fit. Says how much of
-/// `text` it printed.
-fn push_escaped_within(out: &mut String, text: &str, budget: Option<usize>) -> Printed {
-    let Some(budget) = budget else {
-        push_escaped(out, text);
-        return Printed::Whole;
-    };
-    if escaped_length(text) <= budget {
-        push_escaped(out, text);
-        return Printed::Whole;
-    }
-    if budget == 0 {
-        return Printed::Nothing;
-    }
-    let mut used = 0;
-    let mut kept = 0;
-    let mut piece = String::new();
-    for (index, character) in text.char_indices() {
-        piece.clear();
-        // Escape each character with what follows it, so that `[ref_` is still recognised.
-        let next_boundary = index + character.len_utf8();
-        let mut probe = String::new();
-        push_escaped(&mut probe, &text[index..next_boundary.min(text.len())]);
-        if character == '[' && starts_reference(&text[next_boundary..]) {
-            probe = "\\u{5b}".to_string();
-        }
-        piece.push_str(&probe);
-        let length = piece.chars().count();
-        if used + length > budget - 1 {
-            break;
-        }
-        out.push_str(&piece);
-        used += length;
-        kept = next_boundary;
-    }
-    out.push('…');
-    Printed::Cut { kept }
-}
-
-/// Appends `text` escaped for a double-quoted string of the text tree.
-pub fn push_escaped(out: &mut String, text: &str) {
-    let mut rest = text;
-    while let Some(character) = rest.chars().next() {
-        match character {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            // Written as a code point escape rather than `\[`, so that no quoted string holds
-            // the characters `[ref_` at all and a line's only `[ref_` is its own reference.
-            '[' if starts_reference(&rest[1..]) => out.push_str("\\u{5b}"),
-            character if needs_unicode_escape(character) => {
-                out.push_str(&format!("\\u{{{:04x}}}", character as u32));
-            }
-            character => out.push(character),
-        }
-        rest = &rest[character.len_utf8()..];
-    }
-}
-
-/// Whether text right after a `[` could make it read as a reference (`[ref_`): the letters
-/// `ref` in any case, or any non-ASCII character, which may be a look-alike of one of them
-/// (Unicode's confusables: Cyrillic `е`, fullwidth `ｒ`, ...). Escaping a `[` costs one
-/// backslash, so the test errs on the side of escaping.
-fn starts_reference(after_bracket: &str) -> bool {
-    after_bracket
-        .get(..3)
-        .is_some_and(|prefix| prefix.eq_ignore_ascii_case("ref"))
-        || after_bracket
-            .chars()
-            .next()
-            .is_some_and(|next| !next.is_ascii())
-}
-
-/// Characters printed as `\u{...}` escapes, so that page text can neither start a line nor
-/// hide or fake a reference:
-///
-/// - Unicode general category Cc (controls, NEL U+0085, VT, FF and CR among them), Zl (U+2028
-///   LINE SEPARATOR) and Zp (U+2029 PARAGRAPH SEPARATOR): a reader may break the line there
-///   (Unicode Standard Annex #14 classes them as mandatory breaks).
-/// - Category Cf (format characters: zero-width spaces and joiners, bidirectional controls, the
-///   byte order mark, invisible operators, tags, ...): they are invisible, so `[\u{200b}ref_12]`
-///   would read as `[ref_12]`, and bidirectional controls can make a line read in another order
-///   than it parses. Escaping (rather than dropping) keeps the text an agent types back
-///   recoverable and shows that something was there.
-/// - Look-alikes of the square brackets (fullwidth `［ ］`, white, tortoise-shell, lenticular and
-///   mathematical brackets, ...): a `［ref_3］` would read as a reference.
-fn needs_unicode_escape(character: char) -> bool {
-    character.is_control()
-        || is_format_character(character)
-        || matches!(character, '\u{2028}' | '\u{2029}')
-        || is_bracket_look_alike(character)
-}
-
-/// Unicode general category Cf (Unicode 15.1, DerivedGeneralCategory.txt).
-fn is_format_character(character: char) -> bool {
-    matches!(
-        character,
-        '\u{00ad}'
-            | '\u{0600}'..='\u{0605}'
-            | '\u{061c}'
-            | '\u{06dd}'
-            | '\u{070f}'
-            | '\u{0890}'..='\u{0891}'
-            | '\u{08e2}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206f}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-            | '\u{110bd}'
-            | '\u{110cd}'
-            | '\u{13430}'..='\u{1343f}'
-            | '\u{1bca0}'..='\u{1bca3}'
-            | '\u{1d173}'..='\u{1d17a}'
-            | '\u{e0001}'
-            | '\u{e0020}'..='\u{e007f}'
-    )
-}
-
-/// Opening and closing punctuation (categories Ps and Pe) that looks like `[` or `]`: the
-/// fullwidth and halfwidth forms, and the square-bracket variants of the Miscellaneous
-/// Technical, Dingbats, Miscellaneous Mathematical Symbols, CJK Symbols and vertical-form blocks.
-fn is_bracket_look_alike(character: char) -> bool {
-    matches!(
-        character,
-        '\u{ff3b}' | '\u{ff3d}' // FULLWIDTH LEFT/RIGHT SQUARE BRACKET
-            | '\u{2045}' | '\u{2046}' // SQUARE BRACKET WITH QUILL
-            | '\u{2308}'..='\u{230b}' // CEILING and FLOOR
-            | '\u{23a1}'..='\u{23a6}' // SQUARE BRACKET pieces
-            | '\u{2772}' | '\u{2773}' // LIGHT TORTOISE SHELL BRACKET ORNAMENT
-            | '\u{27e6}' | '\u{27e7}' // MATHEMATICAL WHITE SQUARE BRACKET
-            | '\u{27ec}' | '\u{27ed}' // MATHEMATICAL WHITE TORTOISE SHELL BRACKET
-            | '\u{298b}'..='\u{2990}' // SQUARE BRACKET WITH UNDERBAR / TICK
-            | '\u{2997}' | '\u{2998}' // BLACK TORTOISE SHELL BRACKET
-            | '\u{3010}' | '\u{3011}' // BLACK LENTICULAR BRACKET
-            | '\u{3014}'..='\u{301b}' // TORTOISE SHELL, WHITE LENTICULAR, WHITE SQUARE
-            | '\u{fe17}' | '\u{fe18}' // VERTICAL WHITE LENTICULAR BRACKET
-            | '\u{fe39}'..='\u{fe3c}'
-            | '\u{fe47}' | '\u{fe48}' // PRESENTATION FORM FOR VERTICAL SQUARE BRACKET
-            | '\u{fe5d}' | '\u{fe5e}' // SMALL TORTOISE SHELL BRACKET
-            | '\u{ff62}' | '\u{ff63}' // HALFWIDTH CORNER BRACKET
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn escaped(text: &str) -> String {
-        let mut out = String::new();
-        push_escaped(&mut out, text);
-        out
-    }
-
-    #[test]
-    fn escaping_keeps_page_text_inside_its_quotes() {
-        assert_eq!(escaped("a\"b"), "a\\\"b");
-        assert_eq!(
-            escaped("line\nbreak\r\u{2028}x"),
-            "line\\nbreak\\r\\u{2028}x"
-        );
-        assert_eq!(
-            escaped("see [ref_9] and [REF_1]"),
-            "see \\u{5b}ref_9] and \\u{5b}REF_1]"
-        );
-        assert_eq!(escaped("[x] [re"), "[x] [re");
-        assert_eq!(escaped("back\\slash"), "back\\\\slash");
-        // Format characters (Unicode Cf), look-alike brackets and letters cannot fake a ref.
-        assert_eq!(
-            escaped("[\u{ff52}\u{ff45}\u{ff46}_1] [\u{200b}ref_2] \u{ff3b}ref_3\u{ff3d} a\u{85}b\u{0b}c"),
-            "\\u{5b}\u{ff52}\u{ff45}\u{ff46}_1] \\u{5b}\\u{200b}ref_2] \\u{ff3b}ref_3\\u{ff3d} a\\u{0085}b\\u{000b}c"
-        );
-    }
-
-    fn button(index: usize, name: String) -> Line {
-        Line {
-            node: NodeId(index as u32),
-            indent: 1,
-            role: "button",
-            name: Some(name),
-            reference: Some(format!("ref_{index}")),
-            unprinted_reference: None,
-            zoom_container: false,
-            frame_id: None,
-            attributes: vec![("type", "submit".to_string())],
-            closed_shadow_root: false,
-        }
-    }
-
-    #[test]
-    fn pages_never_exceed_max_chars() {
-        let lines: Vec<Line> = (0..50)
-            .map(|index| button(index, format!("Item {index}")))
-            .collect();
-        let pages = paginate(&lines, Some(100), None);
-        assert!(pages.degraded);
-        assert!(pages.texts.len() > 5);
-        for page in &pages.texts {
-            assert!(page.chars().count() <= 100, "{page}");
-        }
-        let whole: Vec<String> = lines.iter().map(|line| line.write(None, true).0).collect();
-        assert_eq!(pages.texts.join("\n"), whole.join("\n"));
-        // Each page's line range holds exactly the lines it printed.
-        for (text, range) in pages.texts.iter().zip(&pages.line_ranges) {
-            assert_eq!(*text, whole[range.clone()].join("\n"));
-        }
-    }
-
-    #[test]
-    fn an_overlong_line_is_shortened_inside_its_strings_only() {
-        let line = button(7, format!("{}\n[ref_1]", "x".repeat(300)));
-        let pages = paginate(std::slice::from_ref(&line), Some(100), None);
-        assert!(pages.degraded);
-        assert_eq!(pages.texts.len(), 1);
-        let page = &pages.texts[0];
-        assert!(page.chars().count() <= 100);
-        assert!(page.starts_with(" button \"xxx"), "{page}");
-        assert!(page.ends_with("…\" [ref_7] type=\"submit\""), "{page}");
-        // The printed name, unescaped, is the printed prefix and its ellipsis.
-        let Printed::Cut { kept } = pages.printed_names[0] else {
-            panic!("the name was not cut: {:?}", pages.printed_names[0]);
-        };
-        let shown = page.split('"').nth(1).unwrap_or("");
-        assert_eq!(format!("{}…", &"x".repeat(300)[..kept]), shown);
-    }
-
-    #[test]
-    fn escapes_are_never_cut_in_half() {
-        let mut out = String::new();
-        let printed = push_escaped_within(&mut out, "ab\n[ref_2]cd", Some(6));
-        assert_eq!(out, "ab\\n…");
-        assert_eq!(printed, Printed::Cut { kept: 3 });
-        out.clear();
-        let printed = push_escaped_within(&mut out, "a[ref_2]", Some(8));
-        assert_eq!(out, "a\\u{5b}…");
-        assert_eq!(printed, Printed::Cut { kept: 2 });
-    }
-
-    #[test]
-    fn huge_attribute_values_give_way_to_the_name() {
-        let mut line = button(3, "Pay".to_string());
-        line.attributes.push(("value", "v".repeat(10_000)));
-        let (written, shortened, _) = line.write_within(100);
-        assert!(shortened);
-        assert!(written.chars().count() <= 100, "{written}");
-        assert!(
-            written.contains("button \"Pay\" [ref_3] type=\"submit\" value=\"vvv"),
-            "{written}"
-        );
     }
 }

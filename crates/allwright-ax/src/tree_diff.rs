@@ -45,6 +45,8 @@ pub struct LineRecord {
     pub hash: u64,
     /// The N of the `ref_N` it prints, 0 for none.
     pub reference: u32,
+    /// The line leaves its name to its first child's line (`TreeLine::name_left_to_first_child`).
+    pub name_left_to_first_child: bool,
 }
 
 /// The records of a tree's lines; `identity_of` names each line's node.
@@ -57,6 +59,7 @@ pub fn records_of(lines: &[TreeLine], identity_of: impl Fn(&TreeLine) -> u32) ->
             overlay: line.overlay,
             hash: line_hash(&line.text),
             reference: line.reference.unwrap_or(0),
+            name_left_to_first_child: line.name_left_to_first_child,
         })
         .collect()
 }
@@ -71,13 +74,22 @@ fn line_hash(text: &str) -> u64 {
     hash
 }
 
-/// The flat encoding: identity, depth (the top bit set for an overlay line), the hash's low and
-/// high halves, the reference number.
+/// The flat encoding: identity, depth (the top bit set for an overlay line, the next one for a
+/// line that leaves its name to its first child), the hash's low and high halves, the reference
+/// number.
 pub fn encode_records(records: &[LineRecord]) -> Vec<u32> {
     let mut flat = Vec::with_capacity(records.len() * RECORD_WIDTH);
     for record in records {
         flat.push(record.identity);
-        flat.push(record.depth.min(OVERLAY_BIT - 1) | if record.overlay { OVERLAY_BIT } else { 0 });
+        flat.push(
+            record.depth.min(DEPTH_MASK)
+                | if record.overlay { OVERLAY_BIT } else { 0 }
+                | if record.name_left_to_first_child {
+                    NAME_LEFT_TO_FIRST_CHILD_BIT
+                } else {
+                    0
+                },
+        );
         flat.push(record.hash as u32);
         flat.push((record.hash >> 32) as u32);
         flat.push(record.reference);
@@ -86,14 +98,19 @@ pub fn encode_records(records: &[LineRecord]) -> Vec<u32> {
 }
 
 const OVERLAY_BIT: u32 = 1 << 31;
+const NAME_LEFT_TO_FIRST_CHILD_BIT: u32 = 1 << 30;
+/// The bits of a record's second number that hold the depth (the content script reads them
+/// with the same mask, tree/snapshots.js `LINE_DEPTH_MASK`).
+const DEPTH_MASK: u32 = NAME_LEFT_TO_FIRST_CHILD_BIT - 1;
 
 /// Reads [`encode_records`]' numbers back; a trailing partial record is ignored.
 pub fn decode_records(flat: &[u32]) -> Vec<LineRecord> {
     flat.chunks_exact(RECORD_WIDTH)
         .map(|numbers| LineRecord {
             identity: numbers[0],
-            depth: numbers[1] & !OVERLAY_BIT,
+            depth: numbers[1] & DEPTH_MASK,
             overlay: numbers[1] & OVERLAY_BIT != 0,
+            name_left_to_first_child: numbers[1] & NAME_LEFT_TO_FIRST_CHILD_BIT != 0,
             hash: u64::from(numbers[2]) | (u64::from(numbers[3]) << 32),
             reference: numbers[4],
         })
@@ -271,7 +288,7 @@ pub fn diff<Text: AsRef<str>>(
         let joins_previous = last_region
             .is_some_and(|(last_parent, last_end)| last_end == position && last_parent == parent);
         if !joins_previous {
-            let context = context_lines(&now, current, position, placed[position]);
+            let context = context_lines(&now, current, &changed, position, placed[position]);
             if !context.is_empty() {
                 out.push_banner(CONTEXT_BANNER);
                 if current[position].overlay {
@@ -282,7 +299,7 @@ pub fn diff<Text: AsRef<str>>(
                 }
             }
             out.push_banner(CHANGED_BANNER);
-            if context_is_empty_overlay(&now, current, position, placed[position]) {
+            if context_is_empty_overlay(&now, current, &changed, position, placed[position]) {
                 out.push_banner(OVERLAYS_BANNER_LINE);
             }
             out.changed_blocks += 1;
@@ -430,9 +447,16 @@ fn subtree_end(records: &[LineRecord], start: usize) -> usize {
     end
 }
 
-/// The unchanged lines that place a change: its ancestors from the top, then, for a node that
-/// was added or moved, the sibling it follows.
-fn context_lines(shape: &Shape, records: &[LineRecord], start: usize, placed: bool) -> Vec<usize> {
+/// The unchanged lines that place a change: its ancestors from the top (each one that leaves
+/// its name to its first child followed by that child's line, so that it reads with its name),
+/// then, for a node that was added or moved, the sibling it follows.
+fn context_lines(
+    shape: &Shape,
+    records: &[LineRecord],
+    changed: &[bool],
+    start: usize,
+    placed: bool,
+) -> Vec<usize> {
     let mut ancestors = Vec::new();
     let mut above = shape.parent[start];
     while let Some(line) = above {
@@ -440,13 +464,30 @@ fn context_lines(shape: &Shape, records: &[LineRecord], start: usize, placed: bo
         above = shape.parent[line];
     }
     ancestors.reverse();
+    // An ancestor that left its name to its first child (a region labelled by its heading)
+    // would read as a bare role: its first child's line follows it, when that line is not a
+    // change itself (it is then printed in its block) and not already in the context.
+    let mut context = Vec::with_capacity(ancestors.len() * 2);
+    for (index, &ancestor) in ancestors.iter().enumerate() {
+        context.push(ancestor);
+        if !records[ancestor].name_left_to_first_child {
+            continue;
+        }
+        if let Some(&first_child) = shape.children[ancestor].first() {
+            let next_in_context = ancestors.get(index + 1).copied().unwrap_or(start);
+            if first_child != next_in_context && !changed[first_child] {
+                context.push(first_child);
+            }
+        }
+    }
+    let mut ancestors = context;
     if placed {
         let siblings = match shape.parent[start] {
             Some(parent) => &shape.children[parent],
             None => &shape.roots[section_index(records[start].overlay)],
         };
         if let Some(slot) = siblings.iter().position(|&line| line == start) {
-            if slot > 0 {
+            if slot > 0 && ancestors.last() != Some(&siblings[slot - 1]) {
                 ancestors.push(siblings[slot - 1]);
             }
         }
@@ -459,10 +500,11 @@ fn context_lines(shape: &Shape, records: &[LineRecord], start: usize, placed: bo
 fn context_is_empty_overlay(
     shape: &Shape,
     records: &[LineRecord],
+    changed: &[bool],
     start: usize,
     placed: bool,
 ) -> bool {
-    records[start].overlay && context_lines(shape, records, start, placed).is_empty()
+    records[start].overlay && context_lines(shape, records, changed, start, placed).is_empty()
 }
 
 #[derive(Default)]

@@ -19,7 +19,12 @@
 // the page has open shadow roots (their mutations are not observed here) or `aria-owns`, when
 // the window was resized, a popover or animation ran, or when more than MAX_PARTS parts changed.
 
-/** Roles (as printed) whose line does not depend on their descendants' text. */
+import { LINE_DEPTH_MASK, LINE_OVERLAY_BIT, LINE_RECORD_WIDTH } from "./snapshots.js";
+
+/**
+ * Roles (as printed) whose line does not depend on their descendants' text. The core's property test
+ * (crates/allwright-ax/tests/tree_diff.rs) reads this list from this file: keep it one literal Set of strings.
+ */
 const CONTAINER_ROLES = new Set([
   "main",
   "region",
@@ -419,10 +424,15 @@ export function changedParts(snapshot) {
   const parts = [];
   for (const element of outermost) {
     const start = /** @type {number} */ (snapshot.positionOf(element));
-    const depth = snapshot.records[start * 5 + 1];
-    if (depth >>> 31 !== 0) return null;
+    const depthField = snapshot.records[start * LINE_RECORD_WIDTH + 1];
+    if ((depthField & LINE_OVERLAY_BIT) !== 0) return null;
+    const depth = depthField & LINE_DEPTH_MASK;
     let end = start + 1;
-    while (end * 5 < snapshot.records.length && (snapshot.records[end * 5 + 1] & 0x7fffffff) > depth) end += 1;
+    while (
+      end * LINE_RECORD_WIDTH < snapshot.records.length &&
+      (snapshot.records[end * LINE_RECORD_WIDTH + 1] & LINE_DEPTH_MASK) > depth
+    )
+      end += 1;
     parts.push({ element, start, end, depth });
   }
   return parts.sort((first, second) => first.start - second.start);

@@ -65,6 +65,14 @@ export function readKeyOf(args) {
 export const LINE_RECORD_WIDTH = 5;
 
 /**
+ * A record's second number: its line's depth in the low bits (`LINE_DEPTH_MASK`), the top bit
+ * set when the line is under the open overlays, the next one when the line leaves its name to
+ * its first child (crates/allwright-ax/src/tree_diff.rs, `encode_records`).
+ */
+export const LINE_OVERLAY_BIT = 0x80000000;
+export const LINE_DEPTH_MASK = 0x3fffffff;
+
+/**
  * A new snapshot: its id, which names this document, and its records kept for later reads.
  * @param {string} readKey
  * @param {Uint32Array} records the buffer the core wrote the records to
