@@ -120,6 +120,8 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
     });
   }
   const documents = [];
+  /** @type {string[]} Where each document's core ran (docs/protocol.md, "The core in the service worker"). */
+  const engines = [];
   for (const frame of frames) {
     const snapshotArguments = {
       format,
@@ -136,6 +138,7 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
       fail("script_failed", `frame ${frame.frameId} (${frame.url}) returned no document`);
     }
     documents.push(result.document);
+    engines.push(typeof result.engine === "string" ? result.engine : "unknown");
   }
-  return { format, snapshot: assembleSnapshot(format, documents), documentCount: documents.length };
+  return { format, snapshot: assembleSnapshot(format, documents), documentCount: documents.length, engines };
 }

@@ -26,7 +26,7 @@ import {
   suggest,
   sweep,
 } from "./tree/registry.js";
-import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
+import { describe, engineFallback, engineOf, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
@@ -71,11 +71,34 @@ async function generateAccessibilityTree(args) {
  * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
  */
 async function buildTree(args, options) {
-  try {
-    return await readTree(args, options);
-  } finally {
-    announceReadEnd();
-  }
+  return oneReadAtATime(async () => {
+    try {
+      return await readTree(args, options);
+    } finally {
+      announceReadEnd();
+    }
+  });
+}
+
+/** The end of the last read queued in this frame (oneReadAtATime). */
+let readsQueued = Promise.resolve();
+
+/**
+ * Runs reads one after the other. A read hands out reference numbers between its sweep and
+ * its registration; with an injected core that span is synchronous, but the service worker's
+ * core (tree/worker-core-client.js) answers asynchronously, and a second read started meanwhile
+ * would hand out the same numbers.
+ * @template T
+ * @param {() => Promise<T>} read
+ * @returns {Promise<T>}
+ */
+function oneReadAtATime(read) {
+  const turn = readsQueued.then(read);
+  readsQueued = turn.then(
+    () => undefined,
+    () => undefined,
+  );
+  return turn;
 }
 
 /**
@@ -95,14 +118,14 @@ async function readTree(args, options) {
 
   const core = await loadCore();
   announceRead();
-  // From the sweep to the registration below, everything is synchronous: no other build can
-  // interleave and hand out the same numbers.
+  // From the sweep to the registration below, no other read of this frame runs
+  // (oneReadAtATime): none can interleave and hand out the same numbers.
   sweep();
   if (withSnapshot) watchChanges();
   if (compared !== null && "lines" in compared && compared.texts !== null) {
-    const changes = readChangedParts(core, args, readKey, compared.lines, compared.texts);
+    const changes = await readChangedParts(core, args, readKey, compared.lines, compared.texts);
     // The parts read remembered their refs (rememberChanges); no caller asks for them here.
-    if (changes !== null) return { result: changes, printed: [] };
+    if (changes !== null) return { result: { ...changes, ...engineFields(core) }, printed: [] };
   }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
@@ -128,7 +151,7 @@ async function readTree(args, options) {
   const counter = Math.max(refCounter(), floor);
   // The core writes the records of the tree's lines here: at most one line per gathered node.
   const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
-  const output = runCore(() =>
+  const output = await runCore(() =>
     core.buildTextTree(
       ...factArguments(facts),
       filter,
@@ -191,10 +214,23 @@ async function readTree(args, options) {
       ...envelope.result,
       ...sinceFields,
       ...(snapshotId === undefined ? {} : { snapshotId }),
+      ...engineFields(core),
       refIssue,
     },
     printed,
   };
+}
+
+/**
+ * Where the read's core ran (`engine`, docs/protocol.md "The core in the service worker") and,
+ * when it is the JS core because the service worker could not run the WASM one, why
+ * (`engineFallback`).
+ * @param {import("./tree/core-loading.js").AxCore} core
+ * @returns {{engine: string, engineFallback?: string}}
+ */
+function engineFields(core) {
+  const engine = engineOf(core);
+  return engine === "js-page" && engineFallback !== undefined ? { engine, engineFallback } : { engine };
 }
 
 /**
@@ -237,15 +273,15 @@ let pageHasShadowRoots = true;
 /**
  * A read since the newest snapshot that re-reads only the parts that changed
  * (tree/changed-parts.js) and puts their lines into the snapshot's; null when it cannot, and the
- * whole read is then made as usual. Synchronous, like the whole read (see the caller).
+ * whole read is then made as usual.
  * @param {import("./tree/core-loading.js").AxCore} core
  * @param {TreeArguments} args
  * @param {string} readKey
  * @param {Uint32Array} previous the snapshot's records
  * @param {string[]} previousTexts its printed lines
- * @returns {Record<string, unknown> | null}
+ * @returns {Promise<Record<string, unknown> | null>}
  */
-function readChangedParts(core, args, readKey, previous, previousTexts) {
+async function readChangedParts(core, args, readKey, previous, previousTexts) {
   if ((args.filter ?? "all") !== "all" || (args.ref_id ?? undefined) !== undefined || pageHasShadowRoots) return null;
   // Lines under the overlays banner are printed apart from their place in the page.
   for (let position = 1; position < previous.length; position += LINE_RECORD_WIDTH) {
@@ -281,7 +317,7 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
     let split;
     try {
       split = splitOutput(
-        runCore(() =>
+        await runCore(() =>
           core.buildTextTree(
             ...factArguments(facts),
             "all",
@@ -324,7 +360,7 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
     offset += piece.length;
   }
   const { envelope, body } = splitOutput(
-    runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
+    await runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
   );
   if (envelope.full !== undefined) return null;
   markPartsRead(parts);
@@ -349,9 +385,9 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
  * @param {Uint32Array} previous
  * @param {string[]} previousTexts
  */
-function nothingChanged(core, args, readKey, previous, previousTexts) {
+async function nothingChanged(core, args, readKey, previous, previousTexts) {
   const none = new Uint32Array(0);
-  const { envelope, body } = splitOutput(runCore(() => core.diffLines(none, none, "", args.maxChars)));
+  const { envelope, body } = splitOutput(await runCore(() => core.diffLines(none, none, "", args.maxChars)));
   if (envelope.result?.unchanged !== true) return null;
   markPartsRead([]);
   const counter = refCounter();
@@ -394,11 +430,14 @@ function frameIdPairs(nodeList, childFrames) {
 /**
  * This frame's document of the structured snapshot (`snapshot_document` in docs/protocol.md).
  * @param {{format: "json"|"yaml", mode?: "ai", contextId: string, parentContextId?: string|null}} args
- * @returns {Promise<{document: string}>}
+ * @returns {Promise<{document: string, engine: string, engineFallback?: string}>}
  */
 async function snapshotDocument(args) {
-  const core = await loadCore();
-  return { document: writeSnapshotDocument(core, args, runCore) };
+  // One at a time with the tree reads: an "ai" snapshot numbers its references in this frame too.
+  return oneReadAtATime(async () => {
+    const core = await loadCore();
+    return { document: await writeSnapshotDocument(core, args, runCore), ...engineFields(core) };
+  });
 }
 
 /**
