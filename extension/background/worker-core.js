@@ -162,7 +162,8 @@ export async function runWorkerCore(request, sender) {
 function recordsToSend(output, records) {
   if (records.length === 0) return "";
   const end = output.indexOf("\n");
-  let lineCount = 0;
+  /** @type {number} */
+  let lineCount;
   try {
     const envelope = JSON.parse(end < 0 ? output : output.slice(0, end));
     lineCount = envelope.ok === true && Number.isSafeInteger(envelope.lineCount) ? envelope.lineCount : 0;
