@@ -252,9 +252,13 @@ impl PackedWriter {
         self.u32_list(facts.string_lengths);
         let mut nodes = facts.nodes.to_vec();
         for (index, record) in nodes.chunks_exact_mut(NODE_STRIDE).enumerate() {
+            // A parent at or after its node (never written by the gatherer) goes as a distance
+            // past the first node, which reads back as a forward parent the decoder refuses.
+            let index = index as u32;
             record[1] = match record[1] {
                 0 => 0,
-                parent_plus_one => (index as u32 + 1).wrapping_sub(parent_plus_one),
+                parent_plus_one if parent_plus_one <= index => index + 1 - parent_plus_one,
+                _ => index.saturating_add(1),
             };
         }
         self.u32_list(&nodes);

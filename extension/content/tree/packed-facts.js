@@ -86,7 +86,9 @@ export class PackedWriter {
       const field = offset % NODE_STRIDE;
       if (field === 1 && nodes[offset] !== 0) {
         const index = (offset - 1) / NODE_STRIDE;
-        this.varint(index + 1 - nodes[offset]);
+        // A parent at or after its node (the gatherer writes none) goes as a distance past the
+        // first node, which packed.rs reads back as a forward parent the decoder refuses.
+        this.varint(nodes[offset] <= index ? index + 1 - nodes[offset] : index + 1);
       } else {
         this.varint(nodes[offset]);
       }
