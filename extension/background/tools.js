@@ -20,6 +20,7 @@ import { getAccessibilityTree, getFrames, iframeClick, iframeRead, iframeType } 
 import { promoteIframe } from "./promote-iframe.js";
 import { accessRefusal, activeAccess } from "./tool-access.js";
 import { logCallStart } from "./call-log.js";
+import { prepareCoresAfter } from "./core-warmup.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -89,7 +90,9 @@ async function runAgentTool(tool, rawArguments, signal) {
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
-  return TOOLS[tool](checked.value, { signal });
+  const result = await TOOLS[tool](checked.value, { signal });
+  prepareCoresAfter(tool, checked.value);
+  return result;
 }
 
 /**

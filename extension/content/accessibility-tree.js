@@ -428,6 +428,15 @@ function frameIdPairs(nodeList, childFrames) {
 }
 
 /**
+ * Loads this frame's core ahead of its first read (`prepare_core`, background/core-warmup.js):
+ * the read then finds it loaded, or awaits the same loading (core-loading.js keeps one).
+ * @returns {Promise<{engine: string}>}
+ */
+async function prepareCore() {
+  return { engine: engineOf(await loadCore()) };
+}
+
+/**
  * This frame's document of the structured snapshot (`snapshot_document` in docs/protocol.md).
  * @param {{format: "json"|"yaml", mode?: "ai", contextId: string, parentContextId?: string|null}} args
  * @returns {Promise<{document: string, engine: string, engineFallback?: string}>}
@@ -551,6 +560,7 @@ if (globalThis.allwrightAx === undefined) {
     value: Object.freeze({
       generateAccessibilityTree: withToolErrors((args) => generateAccessibilityTree(args)),
       snapshotDocument: withToolErrors(snapshotDocument),
+      prepareCore: withToolErrors(prepareCore),
       resolveRef,
       describeElement: withToolErrors(describeElement),
       describeUnchangedElement: withToolErrors(describeUnchangedElement),

@@ -316,6 +316,8 @@
   const CONTENT_TOOLS = Object.freeze([
     "get_accessibility_tree",
     "snapshot_document",
+    // Loads the frame's tree core ahead of its first read (background/core-warmup.js).
+    "prepare_core",
     "click_element",
     "observe_click",
     "type_text",

@@ -4,6 +4,11 @@
 //   npm run bench -- --compactness [--sizes 10000] [--pages thread/mui-mail.html,...] [--corpus]
 //   npm run bench -- --since [--sizes 10000] [--runs N]
 //   npm run bench -- --memory [--sizes 10000]
+//   npm run bench -- --cold [--sizes 10000] [--runs 5] [--browsers chromium,firefox]
+//
+// --cold (issue 14, items 1 and 2) is tests/browser/bench-cold.mjs: the first read of a document
+// against warm reads, Playwright's first ariaSnapshot() and the bare walk, in Chromium and
+// Firefox, on pages with and without a strict CSP, and where the first read's time goes.
 //
 // --memory (issue 14, item 4) injects the WASM core and the tree bundle into the page's world
 // (as --compactness does) of a Chromium started with `--js-flags=--expose-gc`, and reads, after
@@ -884,6 +889,19 @@ const report = {
   })(),
 };
 let exitCode = 0;
+if (argv.includes('--cold')) {
+  const { measureCold } = await import('./bench-cold.mjs');
+  try {
+    await measureCold();
+  } catch (error) {
+    exitCode = 1;
+    console.error(`bench --cold failed: ${error?.stack ?? error}`);
+  } finally {
+    await cleanup();
+    clearTimeout(deadline);
+  }
+  process.exit(exitCode);
+}
 if (memoryOnly) {
   try {
     await measureMemory();
