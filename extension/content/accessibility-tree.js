@@ -71,6 +71,7 @@ async function generateAccessibilityTree(args) {
  * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
  */
 async function buildTree(args, options) {
+  readsStarted += 1;
   return oneReadAtATime(async () => {
     try {
       return await readTree(args, options);
@@ -433,7 +434,54 @@ function frameIdPairs(nodeList, childFrames) {
  * @returns {Promise<{engine: string}>}
  */
 async function prepareCore() {
-  return { engine: engineOf(await loadCore()) };
+  const core = await loadCore();
+  // A read that arrived while the core loaded goes first: its continuation runs before this
+  // timer, and it warms the code up itself.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (readsStarted === 0) await warmUp(core);
+  return { engine: engineOf(core) };
+}
+
+/** Reads (tree or snapshot) started in this document; the warm-up runs only before the first. */
+let readsStarted = 0;
+
+/**
+ * One read of the whole page whose result is thrown away, so that the agent's first read runs
+ * on code the engines have already optimised: V8 runs the gatherer and the WASM core's first
+ * calls in their baseline tiers (the first read of a document measured about twice the third:
+ * docs/performance.md, "The first read of a page"). It registers no reference, keeps no
+ * snapshot and changes nothing in the page or in this world's state: the core is pure, and the
+ * facts are dropped.
+ * @param {import("./tree/core-loading.js").AxCore} core
+ */
+async function warmUp(core) {
+  const facts = gatherFacts({
+    anchor: null,
+    withRefs: true,
+    withAriaRefs: false,
+    measureBoxes: false,
+    readPointerEvents: false,
+    maxNodes: MAX_READ_NODES,
+  });
+  await runCore(() =>
+    core.buildTextTree(
+      ...factArguments(facts),
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      1,
+      facts.knownRefs,
+      refCounter(),
+      document.URL,
+      document.title,
+      new Float64Array(0),
+      identitiesOf(facts.nodeList),
+      undefined,
+      new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH),
+    ),
+  );
 }
 
 /**
@@ -443,6 +491,7 @@ async function prepareCore() {
  */
 async function snapshotDocument(args) {
   // One at a time with the tree reads: an "ai" snapshot numbers its references in this frame too.
+  readsStarted += 1;
   return oneReadAtATime(async () => {
     const core = await loadCore();
     return { document: await writeSnapshotDocument(core, args, runCore), ...engineFields(core) };

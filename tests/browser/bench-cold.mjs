@@ -9,7 +9,9 @@
 //   1. MCP round trips through `target/release/allwright mcp --launch BROWSER --headless --dev`:
 //      per run, `navigate` to a new document, then `get_accessibility_tree {filter: all}` four
 //      times: the first is the cold read (the core is loaded for this document), the median of
-//      the other three the warm one. The engine each read names (`engine`) is reported. The
+//      the other three the warm one; then, on another new document, the first read after a
+//      pause of PAUSE_MS (an agent's think time, during which the core is prepared and warmed up:
+//      background/core-warmup.js). The engine each read names (`engine`) is reported. The
 //      bare walk of docs/performance.md runs in the open page through `execute_js` (the page's
 //      own world, timed inside the page), so that Firefox is measured against its own walk.
 //   2. Chromium only, Playwright (playwright-core, the same browser binary): per run, a new page,
@@ -48,6 +50,8 @@ const runs = Number(optionValue('--runs') ?? 5);
 const browsers = (optionValue('--browsers') ?? 'chromium,firefox').split(',');
 const timeout = 60_000 + size * 3;
 const WARM_READS = 3;
+/** The pause between navigate and the first read in the "after a pause" column. */
+const PAUSE_MS = 1000;
 
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
 const ratio = (value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
@@ -64,6 +68,7 @@ async function measureMcp(browser, origin) {
       const cold = [];
       const warm = [];
       const engines = new Set();
+      const coldAfterPause = [];
       for (let run = 0; run < runs; run += 1) {
         await mcp.callTool('navigate', { url: origin + pagePath(variant, run) }, timeout);
         const reads = [];
@@ -74,6 +79,13 @@ async function measureMcp(browser, origin) {
         }
         cold.push(reads[0]);
         warm.push(median(reads.slice(1)));
+        // The same first read when the agent takes a moment after navigate, as a model does
+        // (the core was prepared meanwhile: background/core-warmup.js).
+        await mcp.callTool('navigate', { url: `${origin + pagePath(variant, run)}?paused` }, timeout);
+        await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+        const paused = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);
+        coldAfterPause.push(paused.ms);
+        engines.add(paused.result.engine);
       }
       result[variant] = {
         coldMs: median(cold),
@@ -81,10 +93,12 @@ async function measureMcp(browser, origin) {
         coldFirstRunMs: cold[0],
         coldLaterRunsMs: median(cold.slice(1)),
         coldSamples: cold,
+        coldAfterPauseMs: median(coldAfterPause),
+        coldAfterPauseSamples: coldAfterPause,
         warmSamples: warm,
         engines: [...engines],
       };
-      console.log(`  ${browser} ${variant}: cold ${ms(result[variant].coldMs)} ms (first document ${ms(cold[0])}), warm ${ms(result[variant].warmMs)} ms, engine ${[...engines].join(', ')}`);
+      console.log(`  ${browser} ${variant}: cold ${ms(result[variant].coldMs)} ms (first document ${ms(cold[0])}; after a ${PAUSE_MS} ms pause ${ms(result[variant].coldAfterPauseMs)}), warm ${ms(result[variant].warmMs)} ms, engine ${[...engines].join(', ')}`);
     }
     await mcp.callTool('navigate', { url: origin + pagePath('open', 0) }, timeout);
     const walks = [];
@@ -191,11 +205,11 @@ function printTables(report) {
     const mcp = report.mcp[browser];
     if (mcp === undefined) continue;
     console.log(`\n-- ${browser}: get_accessibility_tree over MCP --`);
-    console.log('page      engine          cold   (1st doc)    warm   cold/warm   cold/walk   warm/walk');
+    console.log(`page      engine          cold   (1st doc)  (paused)    warm   cold/warm   cold/walk   warm/walk   (pause: ${PAUSE_MS} ms)`);
     for (const variant of ['open', 'strict']) {
       const entry = mcp[variant];
       console.log(
-        `${variant.padEnd(10)}${entry.engines.join(',').padEnd(14)}${ms(entry.coldMs).padStart(6)}${ms(entry.coldFirstRunMs).padStart(12)}${ms(entry.warmMs).padStart(8)}${ratio(entry.coldMs / entry.warmMs).padStart(12)}${ratio(entry.coldMs / mcp.bareWalkMs).padStart(12)}${ratio(entry.warmMs / mcp.bareWalkMs).padStart(12)}`,
+        `${variant.padEnd(10)}${entry.engines.join(',').padEnd(14)}${ms(entry.coldMs).padStart(6)}${ms(entry.coldFirstRunMs).padStart(12)}${ms(entry.coldAfterPauseMs).padStart(10)}${ms(entry.warmMs).padStart(8)}${ratio(entry.coldMs / entry.warmMs).padStart(12)}${ratio(entry.coldMs / mcp.bareWalkMs).padStart(12)}${ratio(entry.warmMs / mcp.bareWalkMs).padStart(12)}`,
       );
     }
     console.log(`bare walk (open page, page world): ${ms(mcp.bareWalkMs)} ms`);
@@ -204,7 +218,7 @@ function printTables(report) {
       for (const variant of ['open', 'strict']) {
         const entry = mcp[variant];
         console.log(
-          `  ${variant}: cold / Playwright cold ${ratio(entry.coldMs / chromiumPage.playwrightColdMs)} (target <= 0.3), cold / our warm ${ratio(entry.coldMs / entry.warmMs)} (target <= 2), warm / Playwright warm ${ratio(entry.warmMs / chromiumPage.playwrightWarmMs)}${variant === 'strict' ? ' (target <= 0.25)' : ''}`,
+          `  ${variant}: cold / Playwright cold ${ratio(entry.coldMs / chromiumPage.playwrightColdMs)} (after a pause ${ratio(entry.coldAfterPauseMs / chromiumPage.playwrightColdMs)}; target <= 0.3), cold / our warm ${ratio(entry.coldMs / entry.warmMs)} (after a pause ${ratio(entry.coldAfterPauseMs / entry.warmMs)}; target <= 2), warm / Playwright warm ${ratio(entry.warmMs / chromiumPage.playwrightWarmMs)}${variant === 'strict' ? ' (target <= 0.25)' : ''}`,
         );
       }
     }
