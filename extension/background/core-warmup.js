@@ -13,7 +13,7 @@ import { listFrames } from "./frame-list.js";
 import { resolveTab } from "./frames.js";
 
 /** The tools after which the tab shows a document no read has loaded a core into yet. */
-const NEW_DOCUMENT_TOOLS = new Set(["navigate", "go_back"]);
+const NEW_DOCUMENT_TOOLS = new Set(["navigate", "go_back", "new_tab"]);
 
 /**
  * After a call of `tool` ended well: prepares the cores of its tab's frames (fire and forget).

@@ -254,3 +254,72 @@ pub async fn a_page_cannot_reach_the_worker(session: &Session) {
         "{browser}: a page reached the extension: {outcome}"
     );
 }
+
+/// Two tabs, both strict, read alternately: each read shows its own tab's page, and its
+/// references act in that tab only (the worker answers each call to its sender alone, and keeps
+/// nothing between calls).
+pub async fn two_tabs_read_their_own_pages(session: &Session) {
+    let browser = session.browser.name();
+    let server = fixtures();
+    session.open(&server.url(STRICT_PAGE)).await;
+    let tabs = session.ok("list_tabs", json!({})).await;
+    let first_tab = tabs["tabs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|tab| tab["active"] == json!(true))
+        .and_then(|tab| tab["tabId"].as_i64())
+        .expect("the active tab");
+    let opened = session
+        .ok(
+            "new_tab",
+            json!({"url": server.url("/pages/engines/meta.html")}),
+        )
+        .await;
+    let second_tab = opened["tabId"].as_i64().expect("new tab id");
+    for _ in 0..2 {
+        let first = session
+            .ok("get_accessibility_tree", json!({"tabId": first_tab}))
+            .await;
+        let second = session
+            .ok("get_accessibility_tree", json!({"tabId": second_tab}))
+            .await;
+        assert_eq!(
+            first["engine"],
+            strict_engine(session),
+            "{browser}: {first}"
+        );
+        assert_eq!(
+            second["engine"],
+            strict_engine(session),
+            "{browser}: {second}"
+        );
+        assert!(
+            tree_of(&first).contains("button \"Apply\"")
+                && !tree_of(&first).contains("Button under a meta policy"),
+            "{browser}: {first}"
+        );
+        assert!(
+            tree_of(&second).contains("Button under a meta policy")
+                && !tree_of(&second).contains("Apply"),
+            "{browser}: {second}"
+        );
+    }
+    let first = session
+        .ok("get_accessibility_tree", json!({"tabId": first_tab}))
+        .await;
+    let apply = reference_of(tree_of(&first), "button \"Apply\"");
+    session
+        .ok("click_ax", json!({"ref_id": apply, "tabId": first_tab}))
+        .await;
+    let status = session
+        .evaluate("document.getElementById('status').textContent")
+        .await;
+    assert_eq!(
+        status,
+        json!("applied"),
+        "{browser}: the click acted in the first tab"
+    );
+    session.ok("close_tab", json!({"tabId": second_tab})).await;
+    session.ok("select_tab", json!({"tabId": first_tab})).await;
+}

@@ -194,6 +194,7 @@ const ENGINES: &[(&str, Check)] = checks![
     engines::refs_act_and_since_reads_on_strict_pages,
     engines::frames_with_different_policies_pick_their_own_engine,
     engines::a_page_cannot_reach_the_worker,
+    engines::two_tabs_read_their_own_pages,
 ];
 
 /// Where the core runs (issue 14, item 1): the service worker's core in Chromium, the page's in
