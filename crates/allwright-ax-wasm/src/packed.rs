@@ -278,10 +278,10 @@ mod tests {
     use super::*;
     use crate::facts::Facts;
 
-    fn sample() -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<f64>, Vec<u32>, Vec<f64>) {
-        (
-            vec![4, 0, 300],
-            vec![
+    fn sample() -> PackedFacts {
+        PackedFacts {
+            string_lengths: vec![4, 0, 300],
+            nodes: vec![
                 0,
                 0,
                 0,
@@ -303,25 +303,17 @@ mod tests {
                 1,
                 u32::MAX,
             ],
-            vec![1, 2],
-            vec![0.5, -1.0, f64::INFINITY, 1e300],
-            vec![],
-            vec![1280.0, 720.0],
-        )
+            attributes: vec![1, 2],
+            rects: vec![0.5, -1.0, f64::INFINITY, 1e300],
+            slots: vec![],
+            viewport: vec![1280.0, 720.0],
+        }
     }
 
     #[test]
     fn a_written_call_reads_back_the_same_numbers() {
-        let (string_lengths, nodes, attributes, rects, slots, viewport) = sample();
-        let facts = Facts {
-            strings: "",
-            string_lengths: &string_lengths,
-            nodes: &nodes,
-            attributes: &attributes,
-            rects: &rects,
-            slots: &slots,
-            viewport: &viewport,
-        };
+        let sample = sample();
+        let facts = sample.with_strings("");
         let mut writer = PackedWriter::new();
         writer.facts(&facts);
         writer.u32_list(&[7, 128, 16_384]);
@@ -329,17 +321,16 @@ mod tests {
         writer.optional_u32_list(Some(&[0, u32::MAX]));
         let bytes = writer.into_bytes();
 
-        let mut reader = PackedReader::new(&bytes).unwrap();
-        let read = reader.facts().unwrap();
-        assert_eq!(read.string_lengths, string_lengths);
-        assert_eq!(read.nodes, nodes);
-        assert_eq!(read.attributes, attributes);
-        assert_eq!(read.rects, rects);
-        assert_eq!(read.viewport, viewport);
-        assert_eq!(reader.u32_list().unwrap(), vec![7, 128, 16_384]);
-        assert_eq!(reader.optional_u32_list().unwrap(), None);
-        assert_eq!(reader.optional_u32_list().unwrap(), Some(vec![0, u32::MAX]));
-        reader.finish().unwrap();
+        let mut reader = PackedReader::new(&bytes).expect("readable");
+        let read = reader.facts().expect("readable");
+        assert_eq!(read, sample);
+        assert_eq!(reader.u32_list().expect("readable"), vec![7, 128, 16_384]);
+        assert_eq!(reader.optional_u32_list().expect("readable"), None);
+        assert_eq!(
+            reader.optional_u32_list().expect("readable"),
+            Some(vec![0, u32::MAX])
+        );
+        reader.finish().expect("readable");
     }
 
     #[test]
@@ -361,15 +352,18 @@ mod tests {
         // Version, no string lengths, 20 node numbers; node 3's second number is byte 18.
         assert_eq!(bytes[2], 20);
         assert_eq!(&bytes[3 + 15..3 + 17], &[1, 2]);
-        let mut reader = PackedReader::new(&bytes).unwrap();
-        assert_eq!(reader.facts().unwrap().nodes, nodes);
+        let mut reader = PackedReader::new(&bytes).expect("readable");
+        assert_eq!(reader.facts().expect("readable").nodes, nodes);
     }
 
     #[test]
     fn a_count_larger_than_the_bytes_left_is_refused_before_any_allocation() {
         // Version, then a count of u32::MAX string lengths with no bytes after it.
         let bytes = [PACKED_VERSION, 0xff, 0xff, 0xff, 0xff, 0x0f];
-        let error = PackedReader::new(&bytes).unwrap().facts().unwrap_err();
+        let error = PackedReader::new(&bytes)
+            .expect("readable")
+            .facts()
+            .expect_err("an error");
         assert!(
             error.to_string().contains("longer than the bytes left"),
             "{error}"
@@ -382,17 +376,23 @@ mod tests {
         assert!(PackedReader::new(&[PACKED_VERSION + 1]).is_err());
         // A number of six bytes, and one whose fifth byte carries more than 32 bits.
         let six = [PACKED_VERSION, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00];
-        assert!(PackedReader::new(&six).unwrap().u32_list().is_err());
+        assert!(PackedReader::new(&six)
+            .expect("readable")
+            .u32_list()
+            .is_err());
         let wide = [PACKED_VERSION, 1, 0x80, 0x80, 0x80, 0x80, 0x10];
-        assert!(PackedReader::new(&wide).unwrap().u32_list().is_err());
+        assert!(PackedReader::new(&wide)
+            .expect("readable")
+            .u32_list()
+            .is_err());
         // Trailing bytes.
         let trailing = [PACKED_VERSION, 0, 9];
-        let mut reader = PackedReader::new(&trailing).unwrap();
-        reader.u32_list().unwrap();
+        let mut reader = PackedReader::new(&trailing).expect("readable");
+        reader.u32_list().expect("readable");
         assert!(reader.finish().is_err());
         // A presence byte that is neither 0 nor 1.
         assert!(PackedReader::new(&[PACKED_VERSION, 2])
-            .unwrap()
+            .expect("readable")
             .optional_u32_list()
             .is_err());
     }
@@ -401,7 +401,10 @@ mod tests {
     fn a_parent_distance_past_the_first_node_is_left_for_the_facts_decoder_to_refuse() {
         // One node whose parent distance (5) points before node 0.
         let bytes = [PACKED_VERSION, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0];
-        let facts = PackedReader::new(&bytes).unwrap().facts().unwrap();
+        let facts = PackedReader::new(&bytes)
+            .expect("readable")
+            .facts()
+            .expect("readable");
         assert_eq!(
             facts.nodes[1], 1,
             "a forward parent, which the decoder refuses"
