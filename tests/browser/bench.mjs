@@ -518,7 +518,7 @@ function table(size, mcp, pw, bidi) {
   const target = (text) => (atTarget ? text : '');
   rows.push('');
   rows.push(`=== ${count(size)} elements (${count(pw.elements)} in the DOM); medians in ms; MCP ${mcp.wasm.runs} warm runs, Playwright ${pw.runs} ===`);
-  line('', 'WASM core', 'JS core (wasm2js)');
+  line('', 'WASM core in the page', 'strict CSP: engine below');
   line('', 'page: no CSP', `page: CSP ${CSP}`);
   // Since issue 14 (item 1), Chromium reads the CSP page with the WASM core in the service worker
   // ("wasm-worker"): nothing is injected into that page, and the JS core runs only as a fallback.
