@@ -11,6 +11,7 @@ import { createNativeConnection } from "./native.js";
 import { runTool } from "./tools.js";
 import { onNavigationEvent } from "./navigation.js";
 import { loadCore } from "./load-core.js";
+import { runWorkerCore } from "./worker-core.js";
 import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
@@ -60,6 +61,11 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
     const note = messages.isReadStartedNotice(message) ? noteReadStarted : noteReadFinished;
     if (sender.tab?.id !== undefined && sender.frameId !== undefined) note(sender.tab.id, sender.frameId);
     return false;
+  }
+  // Core calls of frames whose core runs here (worker-core.js, Chromium's strict-CSP pages).
+  if (messages.isCoreCallRequest(message)) {
+    runWorkerCore(message, sender).then(sendResponse);
+    return true;
   }
   if (!messages.isLoadCoreRequest(message)) return false;
   loadCore(message, sender).then(sendResponse);

@@ -20,6 +20,7 @@ import { getAccessibilityTree, getFrames, iframeClick, iframeRead, iframeType } 
 import { promoteIframe } from "./promote-iframe.js";
 import { accessRefusal, activeAccess } from "./tool-access.js";
 import { logCallStart } from "./call-log.js";
+import { prepareCoresAfter } from "./core-warmup.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -89,7 +90,9 @@ async function runAgentTool(tool, rawArguments, signal) {
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
-  return TOOLS[tool](checked.value, { signal });
+  const result = await TOOLS[tool](checked.value, { signal });
+  prepareCoresAfter(tool, checked.value);
+  return result;
 }
 
 /**
@@ -120,6 +123,8 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
     });
   }
   const documents = [];
+  /** @type {string[]} Where each document's core ran (docs/protocol.md, "The core in the service worker"). */
+  const engines = [];
   for (const frame of frames) {
     const snapshotArguments = {
       format,
@@ -136,6 +141,7 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
       fail("script_failed", `frame ${frame.frameId} (${frame.url}) returned no document`);
     }
     documents.push(result.document);
+    engines.push(typeof result.engine === "string" ? result.engine : "unknown");
   }
-  return { format, snapshot: assembleSnapshot(format, documents), documentCount: documents.length };
+  return { format, snapshot: assembleSnapshot(format, documents), documentCount: documents.length, engines };
 }

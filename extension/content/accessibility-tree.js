@@ -26,7 +26,7 @@ import {
   suggest,
   sweep,
 } from "./tree/registry.js";
-import { describe, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
+import { describe, engineFallback, engineOf, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
@@ -72,11 +72,35 @@ async function generateAccessibilityTree(args) {
  * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
  */
 async function buildTree(args, options) {
-  try {
-    return await readTree(args, options);
-  } finally {
-    announceReadEnd();
-  }
+  readsStarted += 1;
+  return oneReadAtATime(async () => {
+    try {
+      return await readTree(args, options);
+    } finally {
+      announceReadEnd();
+    }
+  });
+}
+
+/** The end of the last read queued in this frame (oneReadAtATime). */
+let readsQueued = Promise.resolve();
+
+/**
+ * Runs reads one after the other. A read hands out reference numbers between its sweep and
+ * its registration; with an injected core that span is synchronous, but the service worker's
+ * core (tree/worker-core-client.js) answers asynchronously, and a second read started meanwhile
+ * would hand out the same numbers.
+ * @template T
+ * @param {() => Promise<T>} read
+ * @returns {Promise<T>}
+ */
+function oneReadAtATime(read) {
+  const turn = readsQueued.then(read);
+  readsQueued = turn.then(
+    () => undefined,
+    () => undefined,
+  );
+  return turn;
 }
 
 /**
@@ -96,14 +120,14 @@ async function readTree(args, options) {
 
   const core = await loadCore();
   announceRead();
-  // From the sweep to the registration below, everything is synchronous: no other build can
-  // interleave and hand out the same numbers.
+  // From the sweep to the registration below, no other read of this frame runs
+  // (oneReadAtATime): none can interleave and hand out the same numbers.
   sweep();
   if (withSnapshot) watchChanges();
   if (compared !== null && "lines" in compared && compared.texts !== null) {
-    const changes = readChangedParts(core, args, readKey, compared.lines, compared.texts);
+    const changes = await readChangedParts(core, args, readKey, compared.lines, compared.texts);
     // The parts read remembered their refs (rememberChanges); no caller asks for them here.
-    if (changes !== null) return { result: changes, printed: [] };
+    if (changes !== null) return { result: { ...changes, ...engineFields(core) }, printed: [] };
   }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
@@ -129,7 +153,7 @@ async function readTree(args, options) {
   const counter = Math.max(refCounter(), floor);
   // The core writes the records of the tree's lines here: at most one line per gathered node.
   const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
-  const output = runCore(() =>
+  const output = await runCore(() =>
     core.buildTextTree(
       ...factArguments(facts),
       filter,
@@ -192,10 +216,23 @@ async function readTree(args, options) {
       ...envelope.result,
       ...sinceFields,
       ...(snapshotId === undefined ? {} : { snapshotId }),
+      ...engineFields(core),
       refIssue,
     },
     printed,
   };
+}
+
+/**
+ * Where the read's core ran (`engine`, docs/protocol.md "The core in the service worker") and,
+ * when it is the JS core because the service worker could not run the WASM one, why
+ * (`engineFallback`).
+ * @param {import("./tree/core-loading.js").AxCore} core
+ * @returns {{engine: string, engineFallback?: string}}
+ */
+function engineFields(core) {
+  const engine = engineOf(core);
+  return engine === "js-page" && engineFallback !== undefined ? { engine, engineFallback } : { engine };
 }
 
 /**
@@ -238,15 +275,15 @@ let pageHasShadowRoots = true;
 /**
  * A read since the newest snapshot that re-reads only the parts that changed
  * (tree/changed-parts.js) and puts their lines into the snapshot's; null when it cannot, and the
- * whole read is then made as usual. Synchronous, like the whole read (see the caller).
+ * whole read is then made as usual.
  * @param {import("./tree/core-loading.js").AxCore} core
  * @param {TreeArguments} args
  * @param {string} readKey
  * @param {Uint32Array} previous the snapshot's records
  * @param {string[]} previousTexts its printed lines
- * @returns {Record<string, unknown> | null}
+ * @returns {Promise<Record<string, unknown> | null>}
  */
-function readChangedParts(core, args, readKey, previous, previousTexts) {
+async function readChangedParts(core, args, readKey, previous, previousTexts) {
   if ((args.filter ?? "all") !== "all" || (args.ref_id ?? undefined) !== undefined || pageHasShadowRoots) return null;
   // Lines under the overlays banner are printed apart from their place in the page.
   for (let position = 1; position < previous.length; position += LINE_RECORD_WIDTH) {
@@ -282,7 +319,7 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
     let split;
     try {
       split = splitOutput(
-        runCore(() =>
+        await runCore(() =>
           core.buildTextTree(
             ...factArguments(facts),
             "all",
@@ -325,7 +362,7 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
     offset += piece.length;
   }
   const { envelope, body } = splitOutput(
-    runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
+    await runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
   );
   if (envelope.full !== undefined) return null;
   markPartsRead(parts);
@@ -350,9 +387,9 @@ function readChangedParts(core, args, readKey, previous, previousTexts) {
  * @param {Uint32Array} previous
  * @param {string[]} previousTexts
  */
-function nothingChanged(core, args, readKey, previous, previousTexts) {
+async function nothingChanged(core, args, readKey, previous, previousTexts) {
   const none = new Uint32Array(0);
-  const { envelope, body } = splitOutput(runCore(() => core.diffLines(none, none, "", args.maxChars)));
+  const { envelope, body } = splitOutput(await runCore(() => core.diffLines(none, none, "", args.maxChars)));
   if (envelope.result?.unchanged !== true) return null;
   markPartsRead([]);
   const counter = refCounter();
@@ -393,20 +430,86 @@ function frameIdPairs(nodeList, childFrames) {
 }
 
 /**
+ * Loads this frame's core ahead of its first read (`prepare_core`, background/core-warmup.js):
+ * the read then finds it loaded, or awaits the same loading (core-loading.js keeps one).
+ * @returns {Promise<{engine: string}>}
+ */
+async function prepareCore() {
+  const core = await loadCore();
+  // A read that arrived while the core loaded goes first: its continuation runs before this
+  // timer, and it warms the code up itself.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (readsStarted === 0) await warmUp(core);
+  return { engine: engineOf(core) };
+}
+
+/**
+ * The most nodes the warm-up reads: enough work for V8 to optimise the gatherer and tier up the
+ * core, while a page of a million nodes is not read whole for nothing.
+ */
+const WARM_UP_NODES = 20_000;
+
+/** Reads (tree or snapshot) started in this document; the warm-up runs only before the first. */
+let readsStarted = 0;
+
+/**
+ * One read of the whole page whose result is thrown away, so that the agent's first read runs
+ * on code the engines have already optimised: V8 runs the gatherer and the WASM core's first
+ * calls in their baseline tiers (the first read of a document measured about twice the third:
+ * docs/performance.md, "The first read of a page"). It registers no reference, keeps no
+ * snapshot and changes nothing in the page or in this world's state: the core is pure, and the
+ * facts are dropped.
+ * @param {import("./tree/core-loading.js").AxCore} core
+ */
+async function warmUp(core) {
+  const facts = gatherFacts({
+    anchor: null,
+    withRefs: true,
+    withAriaRefs: false,
+    measureBoxes: false,
+    readPointerEvents: false,
+    maxNodes: WARM_UP_NODES,
+  });
+  await runCore(() =>
+    core.buildTextTree(
+      ...factArguments(facts),
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      1,
+      facts.knownRefs,
+      refCounter(),
+      document.URL,
+      document.title,
+      new Float64Array(0),
+      identitiesOf(facts.nodeList),
+      undefined,
+      new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH),
+    ),
+  );
+}
+
+/**
  * This frame's document of the structured snapshot (`snapshot_document` in docs/protocol.md).
  * @param {{format: "json"|"yaml", mode?: "ai", contextId: string, parentContextId?: string|null}} args
- * @returns {Promise<{document: string}>}
+ * @returns {Promise<{document: string, engine: string, engineFallback?: string}>}
  */
 async function snapshotDocument(args) {
-  const core = await loadCore();
-  // Announced as a tree read is: on a page of 100k elements the JS core's synchronous part
-  // takes seconds, and the background's liveness probes would read the silence as a prompt.
-  announceRead();
-  try {
-    return { document: writeSnapshotDocument(core, args, runCore) };
-  } finally {
-    announceReadEnd();
-  }
+  // One at a time with the tree reads: an "ai" snapshot numbers its references in this frame too.
+  readsStarted += 1;
+  return oneReadAtATime(async () => {
+    const core = await loadCore();
+    // Announced as a tree read is: on a page of 100k elements the JS core's synchronous part
+    // takes seconds, and the background's liveness probes would read the silence as a prompt.
+    announceRead();
+    try {
+      return { document: await writeSnapshotDocument(core, args, runCore), ...engineFields(core) };
+    } finally {
+      announceReadEnd();
+    }
+  });
 }
 
 /**
@@ -520,6 +623,7 @@ if (globalThis.allwrightAx === undefined) {
     value: Object.freeze({
       generateAccessibilityTree: withToolErrors((args) => generateAccessibilityTree(args)),
       snapshotDocument: withToolErrors(snapshotDocument),
+      prepareCore: withToolErrors(prepareCore),
       resolveRef,
       describeElement: withToolErrors(describeElement),
       describeUnchangedElement: withToolErrors(describeUnchangedElement),

@@ -25,6 +25,7 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
       return { url: document.URL, title: document.title, ...result };
     },
     snapshot_document: (ax, args) => ax.snapshotDocument(args),
+    prepare_core: (ax) => ax.prepareCore(),
     // get_shadow_dom and shadow_dom_query (content/shadow/shadow-roots.js).
     read_shadow_roots: (ax, args) => readShadowRoots(args, ax),
     query_shadow_roots: (ax, args) => queryShadowRoots(args, ax),

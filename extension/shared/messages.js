@@ -138,12 +138,30 @@
  * The read's synchronous part ended (its answer may still wait: a prompt opened meanwhile holds
  * it back in Chromium, and the frame is then blocked, not reading).
  * @typedef {{kind: "allwright/read-finished"}} ReadFinishedNotice
- * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice} ContentToBackground
+ * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice|CoreCallRequest} ContentToBackground
+ */
+
+/**
+ * One call of the tree core run in Chromium's service worker for a frame whose page CSP forbids
+ * WASM in its content script (docs/protocol.md, "The core in the service worker"): `packed` is
+ * the base64 of the call's number lists (content/tree/packed-facts.js, read by
+ * crates/allwright-ax-wasm/src/packed.rs), `strings` the facts' joined strings, `pseudo` the
+ * `::before`/`::after` content resolved in the page (`[node * 2 + after, content]`), `options`
+ * the call's scalar arguments and `recordCapacity` the line records it wants back.
+ * @typedef {{kind: "allwright/core-call", operation: "buildTextTree"|"diffLines"|"writeSnapshotDocument",
+ *   strings: string, packed: string, pseudo: Array<[number, string]>, options: Record<string, unknown>,
+ *   recordCapacity: number}} CoreCallRequest
+ * The worker's answer: the core's output string and, for a tree, the base64 of the line records
+ * it wrote (little-endian u32), or why the call could not run.
+ * @typedef {{ok: true, output: string, records: string}|{ok: false, error: ToolError}} CoreCallReply
  */
 
 /**
  * The background's answer: which core it injected into the frame, or why it could not.
- * @typedef {{core: "wasm"|"js"}|{ok: false, error: ToolError}} LoadCoreReply
+ * `worker`: nothing was injected; the frame sends its core calls to the service worker
+ * (CoreCallRequest). `fallback` says why a frame that would have used the worker got the JS core.
+ * `factsVersion` is the worker core's, checked by the frame as it checks an injected core's.
+ * @typedef {{core: "wasm"|"js", fallback?: string}|{core: "worker", factsVersion: number}|{ok: false, error: ToolError}} LoadCoreReply
  */
 
 (function defineAllwrightMessages(scope) {
@@ -298,6 +316,8 @@
   const CONTENT_TOOLS = Object.freeze([
     "get_accessibility_tree",
     "snapshot_document",
+    // Loads the frame's tree core ahead of its first read (background/core-warmup.js).
+    "prepare_core",
     "click_element",
     "observe_click",
     "type_text",
@@ -369,6 +389,41 @@
     );
   }
 
+  const CORE_CALL_OPERATIONS = Object.freeze(["buildTextTree", "diffLines", "writeSnapshotDocument"]);
+
+  /** @returns {CoreCallRequest} */
+  function coreCallRequest(operation, strings, packed, pseudo, options, recordCapacity) {
+    return { kind: "allwright/core-call", operation, strings, packed, pseudo, options, recordCapacity };
+  }
+
+  /**
+   * The shape only: the worker checks every option's type itself, and the core reads the bytes
+   * as untrusted (crates/allwright-ax-wasm/src/packed.rs).
+   * @returns {value is CoreCallRequest}
+   */
+  function isCoreCallRequest(value) {
+    return (
+      isObject(value) &&
+      value.kind === "allwright/core-call" &&
+      CORE_CALL_OPERATIONS.includes(value.operation) &&
+      typeof value.strings === "string" &&
+      typeof value.packed === "string" &&
+      Array.isArray(value.pseudo) &&
+      isObject(value.options) &&
+      Number.isSafeInteger(value.recordCapacity) &&
+      value.recordCapacity >= 0
+    );
+  }
+
+  /** @returns {value is CoreCallReply} */
+  function isCoreCallReply(value) {
+    return (
+      isObject(value) &&
+      ((value.ok === true && typeof value.output === "string" && typeof value.records === "string") ||
+        (value.ok === false && isToolError(value.error)))
+    );
+  }
+
   /** @returns {ReadStartedNotice} */
   function readStartedNotice() {
     return { kind: "allwright/read-started" };
@@ -393,7 +448,10 @@
   function isLoadCoreReply(value) {
     return (
       isObject(value) &&
-      (value.core === "wasm" || value.core === "js" || (value.ok === false && isToolError(value.error)))
+      (value.core === "wasm" ||
+        value.core === "js" ||
+        value.core === "worker" ||
+        (value.ok === false && isToolError(value.error)))
     );
   }
 
@@ -537,6 +595,9 @@
     readFinishedNotice,
     isReadFinishedNotice,
     isLoadCoreReply,
+    coreCallRequest,
+    isCoreCallRequest,
+    isCoreCallReply,
     // BackgroundToPanel, PanelToBackground
     panelState,
     panelCalls,

@@ -39,9 +39,8 @@ function scriptFailed(message, cause) {
 
 /**
  * Runs the one core call of a document; a trap is a bug in the core, reported as such.
- * @template T
- * @param {() => T} call
- * @returns {T}
+ * @param {() => string | Promise<string>} call
+ * @returns {string | Promise<string>}
  */
 function runCore(call) {
   try {
@@ -63,7 +62,7 @@ async function snapshotDocument(args) {
     throw scriptFailed("the tree core and the collector come from different builds");
   }
   try {
-    return writeSnapshotDocument(core, args, runCore);
+    return await writeSnapshotDocument(core, args, runCore);
   } catch (error) {
     // The core reports its own failures as `{code, message}` objects (splitOutput).
     if (error !== null && typeof error === "object" && typeof error.code === "string") {

@@ -195,7 +195,7 @@ pub const TOOLS: &[ToolDefinition] = &[
         description: "Reads the current page as a compact accessibility tree, one line per element:\n\
 `role \"accessible name\" [ref_N] href=\"...\" type=\"...\" placeholder=\"...\" value=\"...\"`, indented one space per level.\n\
 Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. A line prints its ref_N only where a tool can use it: controls, links, focusable elements, frames, images, and containers to zoom into (landmarks, lists, tables, articles, dialogs); other lines (paragraphs, headings, list items, cells) have none, and may show their first words in the name's place. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
-Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage?, url, title}; with `since` also {full, fullReason?, unchanged?, changedBlocks?, removedRefs?}.\n\
+Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage?, url, title, engine}; with `since` also {full, fullReason?, unchanged?, changedBlocks?, removedRefs?}. `engine` says where the reader ran: \"wasm-page\", \"wasm-worker\" or \"js-page\".\n\
 After an action, re-read cheaply with `since` = the last result's snapshotId: the tree then holds only `[changed]` blocks (each changed or added part printed whole) under `[unchanged context]` lines (its ancestors, a heading after a region that leaves its name to it, and the sibling an added part follows); `removedRefs` left the tree; every other ref of that snapshot is unchanged and still valid. `full: true` means the whole tree was returned instead (`fullReason` says why).\n\
 When to call it again:\n\
 - truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\
@@ -246,7 +246,7 @@ Common errors: no_tab (call navigate first), not_connected (no browser with the 
         title: "Read an iframe",
         description: "Reads one iframe's document as an accessibility tree, with the same arguments and result as get_accessibility_tree, cross-origin frames included. get_accessibility_tree does not enter iframes: an iframe's line shows `frameId=N` when its frame is known; get_frames lists them all.\n\
 The refs it prints belong to that frame: act on them with iframe_click and iframe_type (or any action tool with the same frameId). A ref of one frame is refused in another (ref_in_other_frame).\n\
-Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title, frameId}; `since` (a snapshotId of an earlier read of this frame) returns only what changed, as for get_accessibility_tree.\n\
+Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title, frameId, engine}; `since` (a snapshotId of an earlier read of this frame) returns only what changed, as for get_accessibility_tree.\n\
 Common errors: frame_not_found (no frame has this id: `suggestions` lists the tab's frames), ref_not_found (use one of `suggestions`), page_blocked (the frame stopped answering, most likely behind a dialog), no_tab (call navigate first).",
         arguments: &[
             IFRAME_FRAME_ID,
@@ -270,7 +270,7 @@ Common errors: frame_not_found (no frame has this id: `suggestions` lists the ta
         description: "Captures the whole page, every iframe included (cross-origin too), as a structured snapshot (version 1) in JSON or YAML:\n\
 {version: 1, documents: [{contextId, parentContextId, url, title, root}]}, the top document first, then its frames depth-first; each node is {role, name, states, properties, children}.\n\
 Use it when you need exact states and properties (checked, expanded, pressed, level, values, descriptions) or content inside iframes; for ordinary reading get_accessibility_tree is shorter. mode \"ai\" adds an `aria-ref` to each element you can act on.\n\
-Returns {format, snapshot, documentCount}; `snapshot` is a string to parse as JSON or YAML.\n\
+Returns {format, snapshot, documentCount, engines}; `snapshot` is a string to parse as JSON or YAML; `engines` says where each document's reader ran.\n\
 Common errors: frame_detached or script_failed (the page changed during the capture: call again; a partial snapshot is never returned), timeout (the page is slow or huge: pass a larger timeoutMs, up to 120000), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
         arguments: &[
             Argument {

@@ -1,5 +1,7 @@
-//! Strict-CSP pages: the tools work on them (Chromium picks the JavaScript build of the core
-//! where WASM may not compile), and the extension never reveals itself to the page: no
+//! Strict-CSP pages: the tools work on them (where Chromium may not compile WASM in the content
+//! script, the core runs in the extension's service worker: `engine` "wasm-worker"; Firefox
+//! reads every page with the core in the content script), and the extension never reveals
+//! itself to the page: no
 //! `securitypolicyviolation` event, no ReportingObserver report and no CSP report, for enforced
 //! and report-only policies, in the top document and in its about:blank and srcdoc frames.
 
@@ -23,6 +25,12 @@ pub async fn strict_pages_work_and_stay_silent(session: &Session) {
             .open(&server.url(&format!("/pages/csp/{page}.html")))
             .await;
         let tree = session.ok("get_accessibility_tree", json!({})).await;
+        // Report-only policies count like enforced ones: trying WASM would report.
+        let engine = match session.browser {
+            crate::support::Browser::Chromium => "wasm-worker",
+            crate::support::Browser::Firefox => "wasm-page",
+        };
+        assert_eq!(tree["engine"], engine, "{browser} {page}: {tree}");
         let text = tree["tree"].as_str().unwrap_or("");
         assert!(
             text.contains("button \"Pay now\" [ref_"),

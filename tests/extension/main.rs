@@ -10,6 +10,7 @@ mod compact_tree;
 mod console_world;
 mod csp;
 mod devtools;
+mod engines;
 mod frames;
 mod hover_and_prompts;
 mod lifecycle;
@@ -186,6 +187,28 @@ async fn chromium_since() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_since() {
     run(Browser::Firefox, SessionOptions::default(), SINCE).await;
+}
+
+const ENGINES: &[(&str, Check)] = checks![
+    engines::strict_pages_read_like_open_ones,
+    engines::refs_act_and_since_reads_on_strict_pages,
+    engines::frames_with_different_policies_pick_their_own_engine,
+    engines::a_page_cannot_reach_the_worker,
+    engines::two_tabs_read_their_own_pages,
+];
+
+/// Where the core runs (issue 14, item 1): the service worker's core in Chromium, the page's in
+/// Firefox; Chromium also stops its worker between reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_engines() {
+    let mut checks = ENGINES.to_vec();
+    checks.extend_from_slice(checks![engines::a_stopped_worker_loses_no_read]);
+    run(Browser::Chromium, SessionOptions::default(), &checks).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_engines() {
+    run(Browser::Firefox, SessionOptions::default(), ENGINES).await;
 }
 
 const FRAMES: &[(&str, Check)] = checks![

@@ -179,3 +179,143 @@ pub fn write_snapshot_document(
     };
     snapshot_document_output(&dom, &request)
 }
+
+/// A fault in packed bytes (`crate::packed`), as the same `script_failed` envelope as a
+/// decoding failure of the facts.
+fn packed_failure(error: crate::packed::PackedError) -> String {
+    ToolError::new("script_failed", error.to_string()).to_output()
+}
+
+/// `buildTextTree` over packed facts, for the core in the extension's service worker
+/// (docs/protocol.md, "The core in the service worker"). After the facts, `packed` holds the
+/// lists `known_refs`, `frame_ids` (f64), `identities` and `previous_lines` (optional), in that
+/// order. The scalar arguments are `buildTextTree`'s.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = buildTextTreePacked)]
+pub fn build_text_tree_packed(
+    strings: &str,
+    packed: &[u8],
+    pseudo: &PseudoContentReader,
+    filter: Option<String>,
+    max_depth: Option<u32>,
+    max_chars: Option<u32>,
+    anchor: Option<u32>,
+    anchor_ref: Option<String>,
+    page: u32,
+    ref_counter: u32,
+    url: &str,
+    title: &str,
+    line_records: &mut [u32],
+    depth_offset: Option<u32>,
+) -> String {
+    let read = || -> Result<_, crate::packed::PackedError> {
+        let mut reader = unpack_reader(packed)?;
+        let facts = reader.facts()?;
+        let known_refs = reader.u32_list()?;
+        let frame_ids = reader.f64_list()?;
+        let identities = reader.u32_list()?;
+        let previous_lines = reader.optional_u32_list()?;
+        reader.finish()?;
+        Ok((facts, known_refs, frame_ids, identities, previous_lines))
+    };
+    let (facts, known_refs, frame_ids, identities, previous_lines) = match read() {
+        Ok(lists) => lists,
+        Err(error) => return packed_failure(error),
+    };
+    build_text_tree(
+        strings,
+        &facts.string_lengths,
+        &facts.nodes,
+        &facts.attributes,
+        &facts.rects,
+        &facts.slots,
+        &facts.viewport,
+        pseudo,
+        filter,
+        max_depth,
+        max_chars,
+        anchor,
+        anchor_ref,
+        page,
+        &known_refs,
+        ref_counter,
+        url,
+        title,
+        &frame_ids,
+        &identities,
+        previous_lines,
+        line_records,
+        depth_offset,
+    )
+}
+
+/// `diffLines` over packed records: `packed` holds the lists `previous` and `current`.
+#[wasm_bindgen(js_name = diffLinesPacked)]
+pub fn diff_lines_packed(packed: &[u8], texts: &str, max_chars: Option<u32>) -> String {
+    let read = || -> Result<_, crate::packed::PackedError> {
+        let mut reader = unpack_reader(packed)?;
+        let previous = reader.u32_list()?;
+        let current = reader.u32_list()?;
+        reader.finish()?;
+        Ok((previous, current))
+    };
+    match read() {
+        Ok((previous, current)) => diff_lines(&previous, &current, texts, max_chars),
+        Err(error) => packed_failure(error),
+    }
+}
+
+fn unpack_reader(
+    packed: &[u8],
+) -> Result<crate::packed::PackedReader<'_>, crate::packed::PackedError> {
+    crate::packed::PackedReader::new(packed)
+}
+
+/// `writeSnapshotDocument` over packed facts: after the facts, `packed` holds the list
+/// `known_aria_nodes`.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = writeSnapshotDocumentPacked)]
+pub fn write_snapshot_document_packed(
+    strings: &str,
+    packed: &[u8],
+    pseudo: &PseudoContentReader,
+    format: &str,
+    context_id: &str,
+    parent_context_id: Option<String>,
+    url: &str,
+    title: &str,
+    ai_prefix: Option<String>,
+    ai_counter: u32,
+    known_aria: &str,
+) -> String {
+    let read = || -> Result<_, crate::packed::PackedError> {
+        let mut reader = unpack_reader(packed)?;
+        let facts = reader.facts()?;
+        let known_aria_nodes = reader.u32_list()?;
+        reader.finish()?;
+        Ok((facts, known_aria_nodes))
+    };
+    let (facts, known_aria_nodes) = match read() {
+        Ok(lists) => lists,
+        Err(error) => return packed_failure(error),
+    };
+    write_snapshot_document(
+        strings,
+        &facts.string_lengths,
+        &facts.nodes,
+        &facts.attributes,
+        &facts.rects,
+        &facts.slots,
+        &facts.viewport,
+        pseudo,
+        format,
+        context_id,
+        parent_context_id,
+        url,
+        title,
+        ai_prefix,
+        ai_counter,
+        &known_aria_nodes,
+        known_aria,
+    )
+}

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod facts;
+pub mod packed;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;

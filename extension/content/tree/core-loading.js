@@ -2,22 +2,52 @@
 // Core loading: nothing of the Rust core runs in a frame until its first tree or snapshot call.
 // The background then injects one of two builds of the same crate, chosen from the frame's CSP
 // (docs/protocol.md, "Loading the core"): WASM, or the wasm2js build for pages whose CSP forbids
-// WASM compilation in Chromium. Either defines `globalThis.allwrightAxCore`.
+// WASM compilation in Chromium. Either defines `globalThis.allwrightAxCore`. For such pages the
+// background first offers the WASM core in its service worker instead (tree/worker-core-client.js,
+// docs/protocol.md, "The core in the service worker"): nothing is injected then, and the JS build
+// is the last resort, used only when the worker cannot run the core. Every read says which
+// engine ran (`engine`).
 
 import "../../shared/messages.js";
 import { FACTS_VERSION } from "./facts.js";
+import { workerCore } from "./worker-core-client.js";
 
 const messages = globalThis.allwrightMessages;
 
 /**
- * @typedef {object} AxCore The API of generated/ax-core-wasm.js and generated/ax-core-js.js.
+ * @typedef {object} AxCore The API of generated/ax-core-wasm.js and generated/ax-core-js.js, and
+ *   of the service worker's core (tree/worker-core-client.js), whose calls answer promises.
  * @property {'wasm' | 'js'} flavour
+ * @property {Engine} [engine] where the core runs; an injected core has none, and is named
+ *   from its flavour (engineOf)
  * @property {Promise<void>} ready
  * @property {() => number} factsVersion
- * @property {(...args: any[]) => string} buildTextTree
- * @property {(...args: any[]) => string} diffLines
- * @property {(...args: any[]) => string} writeSnapshotDocument
+ * @property {(...args: any[]) => string | Promise<string>} buildTextTree
+ * @property {(...args: any[]) => string | Promise<string>} diffLines
+ * @property {(...args: any[]) => string | Promise<string>} writeSnapshotDocument
  */
+
+/**
+ * Where a read's core ran (the `engine` of every tree and snapshot result, docs/protocol.md):
+ * "wasm-page" (WASM in this content script), "wasm-worker" (WASM in Chromium's service worker)
+ * or "js-page" (the wasm2js build in this content script: the last resort).
+ * @typedef {"wasm-page" | "wasm-worker" | "js-page"} Engine
+ */
+
+/**
+ * @param {AxCore} core
+ * @returns {Engine}
+ */
+export function engineOf(core) {
+  return core.engine ?? (core.flavour === "wasm" ? "wasm-page" : "js-page");
+}
+
+/**
+ * Why this frame runs the JS core though the worker's WASM core was offered first, as the
+ * background said (undefined when it did not fall back).
+ * @type {string | undefined}
+ */
+export let engineFallback = undefined;
 
 /** @type {Promise<AxCore> | null} */
 let corePromise = null;
@@ -56,6 +86,10 @@ async function requestCore() {
       throw messages.toolError("script_failed", `could not ask the extension for the tree core: ${describe(error)}`);
     }
     if (reply?.ok === false && reply.error) throw reply.error;
+    if (reply?.core === "worker" && Number.isSafeInteger(reply.factsVersion)) {
+      return checkedFactsVersion(workerCore(reply.factsVersion));
+    }
+    engineFallback = typeof reply?.fallback === "string" ? reply.fallback : undefined;
     if (reply?.core !== "wasm" && reply?.core !== "js") {
       throw messages.toolError("script_failed", "the extension did not load the tree core into this frame");
     }
@@ -66,6 +100,14 @@ async function requestCore() {
     throw messages.toolError("script_failed", "the tree core was injected but did not start");
   }
   await core.ready;
+  return checkedFactsVersion(core);
+}
+
+/**
+ * @param {AxCore} core
+ * @returns {AxCore}
+ */
+function checkedFactsVersion(core) {
   if (core.factsVersion() !== FACTS_VERSION) {
     throw messages.toolError("script_failed", "the tree core and the content script come from different builds", {
       hint: "Reload the extension.",
@@ -76,17 +118,20 @@ async function requestCore() {
 
 /**
  * Runs one core call; a trap (a bug in the core) leaves the instance unusable, so the next
- * call asks for a fresh one.
- * @template T
- * @param {() => T} call
- * @returns {T}
+ * call asks for a fresh one. The worker's core answers its own failures as tool errors, which
+ * pass through; the frame then asks for its core again too.
+ * @param {() => string | Promise<string>} call
+ * @returns {Promise<string>}
  */
-export function runCore(call) {
+export async function runCore(call) {
   try {
-    return call();
+    return await call();
   } catch (error) {
     corePromise = null;
     delete (/** @type {any} */ (globalThis).allwrightAxCore);
+    if (error !== null && typeof error === "object" && typeof (/** @type {any} */ (error).code) === "string") {
+      throw error;
+    }
     throw messages.toolError("script_failed", `the tree core failed: ${describe(error)}`);
   }
 }

@@ -37,11 +37,11 @@ export function factArguments(facts) {
  * `aria-ref` attributes and removes the stale ones this realm set before (tree/ai-refs.js).
  * @param {import("./core-loading.js").AxCore} core a core that is ready
  * @param {SnapshotDocumentArguments} args
- * @param {<T>(call: () => T) => T} runCore runs the one core call and turns a trap into the
- *   caller's error
- * @returns {string}
+ * @param {(call: () => string | Promise<string>) => string | Promise<string>} runCore runs the
+ *   one core call and turns a trap into the caller's error
+ * @returns {Promise<string>}
  */
-export function writeSnapshotDocument(core, args, runCore) {
+export async function writeSnapshotDocument(core, args, runCore) {
   const format = args.format ?? "json";
   const ai = args.mode === "ai";
   const facts = gatherFacts({
@@ -51,7 +51,7 @@ export function writeSnapshotDocument(core, args, runCore) {
     measureBoxes: false,
     readPointerEvents: ai,
   });
-  const output = runCore(() =>
+  const output = await runCore(() =>
     core.writeSnapshotDocument(
       ...factArguments(facts),
       format,

@@ -1,0 +1,230 @@
+// @ts-check
+// The tree core in Chromium's service worker (docs/protocol.md, "The core in the service
+// worker"): for frames whose page CSP forbids WASM in their content script, the content script
+// gathers the facts, packs them (content/tree/packed-facts.js) and sends each core call here;
+// the WASM core runs on them and the output goes back to that frame alone, as the reply to its
+// own message.
+//
+// The module is compiled once per start of the worker (WebAssembly.compileStreaming of the
+// extension's own file, whose compiled code V8 also caches across starts) and instantiated on
+// the first call; a stopped worker starts again on the next message and does the same. The
+// extension's CSP (MV3's default, `script-src 'self' 'wasm-unsafe-eval'`) allows this; a page's
+// CSP has no say here.
+//
+// Everything a call carries comes from a content script that a hostile page may have fed
+// anything: the options are checked here one by one, the bytes are read by the core's own
+// total decoder (crates/allwright-ax-wasm/src/packed.rs), and the worker does nothing with a
+// call but run one pure core function: no state of one call reaches another, and a trap
+// throws the instance away.
+
+import { api, messages } from "./platform.js";
+import { base64ToBytes, bytesToBase64 } from "../shared/base64.js";
+import * as core from "../generated/ax-core-worker.js";
+
+/** The module file scripts/build-wasm writes (the same module as the page-side WASM core). */
+const CORE_MODULE_FILE = "generated/ax-core.wasm";
+
+/**
+ * The most line records one call may ask for: five numbers per node of the largest read
+ * (MAX_READ_NODES, content/accessibility-tree.js) and its ancestors' lines, with room.
+ */
+const MAX_RECORD_CAPACITY = 5 * 250_000;
+
+/** @type {Promise<WebAssembly.Module> | null} */
+let compiledModule = null;
+/** Whether the glue holds a live instance (false at start and after a trap). */
+let instantiated = false;
+
+/**
+ * The compiled module, compiled on first use after each start of the worker.
+ * @returns {Promise<WebAssembly.Module>}
+ */
+function compileCore() {
+  compiledModule ??= WebAssembly.compileStreaming(fetch(api.runtime.getURL(CORE_MODULE_FILE))).catch((error) => {
+    compiledModule = null;
+    throw error;
+  });
+  return compiledModule;
+}
+
+/**
+ * Compiles and instantiates the core if it is not yet, and answers the facts version it reads.
+ * load-core.js waits for this before it tells a frame to use the worker, so that a frame is sent
+ * here only once the worker can run its calls; a failure there falls back to the JS core.
+ * @returns {Promise<number>}
+ */
+export async function prepareWorkerCore() {
+  const module = await compileCore();
+  if (!instantiated) {
+    core.initSync({ module });
+    instantiated = true;
+  }
+  return core.factsVersion();
+}
+
+/**
+ * Answers one `allwright/core-call` (messages.isCoreCallRequest has checked its shape).
+ * @param {CoreCallRequest} request
+ * @param {chrome.runtime.MessageSender} sender
+ * @returns {Promise<CoreCallReply>}
+ */
+export async function runWorkerCore(request, sender) {
+  if (sender.tab?.id === undefined || sender.frameId === undefined) {
+    return { ok: false, error: messages.toolError("script_failed", "a core call came from outside a tab's frame") };
+  }
+  /** @type {Uint8Array} */
+  let packed;
+  try {
+    packed = base64ToBytes(request.packed);
+  } catch {
+    return { ok: false, error: messages.toolError("script_failed", "the packed facts are not base64") };
+  }
+  const pseudo = pseudoReader(request.pseudo);
+  if (pseudo === null) {
+    return { ok: false, error: messages.toolError("script_failed", "malformed generated content in a core call") };
+  }
+  try {
+    await prepareWorkerCore();
+  } catch (error) {
+    return {
+      ok: false,
+      error: messages.toolError(
+        "script_failed",
+        `the tree core could not start in the service worker: ${describe(error)}`,
+      ),
+    };
+  }
+  const options = request.options;
+  try {
+    switch (request.operation) {
+      case "buildTextTree": {
+        const capacity = Math.min(request.recordCapacity, MAX_RECORD_CAPACITY);
+        const records = new Uint32Array(capacity);
+        const output = core.buildTextTreePacked(
+          request.strings,
+          packed,
+          pseudo,
+          optionalString(options.filter),
+          optionalNumber(options.maxDepth),
+          optionalNumber(options.maxChars),
+          optionalNumber(options.anchor),
+          optionalString(options.anchorRef),
+          number(options.page, 1),
+          number(options.refCounter, 0),
+          string(options.url),
+          string(options.title),
+          records,
+          optionalNumber(options.depthOffset),
+        );
+        return { ok: true, output, records: recordsToSend(output, records) };
+      }
+      case "diffLines":
+        return {
+          ok: true,
+          output: core.diffLinesPacked(packed, request.strings, optionalNumber(options.maxChars)),
+          records: "",
+        };
+      case "writeSnapshotDocument":
+        return {
+          ok: true,
+          output: core.writeSnapshotDocumentPacked(
+            request.strings,
+            packed,
+            pseudo,
+            string(options.format),
+            string(options.contextId),
+            optionalString(options.parentContextId),
+            string(options.url),
+            string(options.title),
+            optionalString(options.aiPrefix),
+            number(options.aiCounter, 0),
+            string(options.knownAria),
+          ),
+          records: "",
+        };
+      default:
+        return { ok: false, error: messages.toolError("script_failed", "unknown core operation") };
+    }
+  } catch (error) {
+    // A trap (a bug in the core): its memory may be half-written, so the next call gets a
+    // fresh instance of the same compiled module.
+    instantiated = false;
+    return { ok: false, error: messages.toolError("script_failed", `the tree core failed: ${describe(error)}`) };
+  }
+}
+
+/**
+ * The records the core wrote, cut to the lines it printed (the envelope's `lineCount`), as
+ * base64 of little-endian u32s; "" when the call failed or wrote none.
+ * @param {string} output
+ * @param {Uint32Array} records
+ */
+function recordsToSend(output, records) {
+  if (records.length === 0) return "";
+  const end = output.indexOf("\n");
+  /** @type {number} */
+  let lineCount;
+  try {
+    const envelope = JSON.parse(end < 0 ? output : output.slice(0, end));
+    lineCount = envelope.ok === true && Number.isSafeInteger(envelope.lineCount) ? envelope.lineCount : 0;
+  } catch {
+    lineCount = 0;
+  }
+  const length = Math.min(records.length, lineCount * 5);
+  return bytesToBase64(new Uint8Array(records.buffer, 0, length * 4));
+}
+
+/**
+ * The core's `{read(node, after)}` over contents the content script resolved in the page, or
+ * null when they are malformed. Keys are `node * 2 + (after ? 1 : 0)`.
+ * @param {unknown[]} entries
+ */
+function pseudoReader(entries) {
+  /** @type {Map<number, string>} */
+  const contents = new Map();
+  for (const entry of entries) {
+    if (!Array.isArray(entry) || entry.length !== 2) return null;
+    const [key, content] = entry;
+    if (!Number.isSafeInteger(key) || key < 0 || typeof content !== "string") return null;
+    contents.set(key, content);
+  }
+  return {
+    /**
+     * @param {number} node
+     * @param {boolean} after
+     */
+    read: (node, after) => contents.get(node * 2 + (after ? 1 : 0)) ?? null,
+  };
+}
+
+/** @param {unknown} value */
+function optionalString(value) {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** @param {unknown} value */
+function optionalNumber(value) {
+  return Number.isSafeInteger(value) &&
+    /** @type {number} */ (value) >= 0 &&
+    /** @type {number} */ (value) <= 0xffffffff
+    ? /** @type {number} */ (value)
+    : undefined;
+}
+
+/**
+ * @param {unknown} value
+ * @param {number} fallback
+ */
+function number(value, fallback) {
+  return optionalNumber(value) ?? fallback;
+}
+
+/** @param {unknown} value */
+function string(value) {
+  return typeof value === "string" ? value : "";
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  return error instanceof Error ? error.message || error.name : String(error);
+}

@@ -1,0 +1,243 @@
+// @ts-check
+// The tree core of a Chromium frame whose page CSP forbids WASM in this content script: the same
+// calls as an injected core (tree/core-loading.js, AxCore), but each one packs its arguments
+// (tree/packed-facts.js), resolves the `::before`/`::after` content the core may ask for here in
+// the page (the core cannot call back into the page from the service worker), sends them to the
+// service worker (background/worker-core.js) and answers the output the WASM core wrote there.
+// The line records come back too and are written into the caller's array, as the injected core
+// writes them; references are mapped back to elements by the caller, as for every core.
+
+import "../../shared/messages.js";
+import { base64ToBytes } from "../../shared/base64.js";
+import { PackedWriter } from "./packed-facts.js";
+
+const messages = globalThis.allwrightMessages;
+
+/** Facts flags the packing reads (facts.js writes them; crates/allwright-ax-wasm/src/facts.rs). */
+const NODE_STRIDE = 5;
+const KIND_MASK = 0b111;
+const KIND_ELEMENT = 1;
+const GENERATED_CONTENT_POSSIBLE = 1 << 19;
+
+/**
+ * The worker-backed core.
+ * @param {number} factsVersion the worker core's, from the load-core answer
+ * @returns {import("./core-loading.js").AxCore}
+ */
+export function workerCore(factsVersion) {
+  return Object.freeze({
+    flavour: /** @type {const} */ ("wasm"),
+    engine: /** @type {const} */ ("wasm-worker"),
+    ready: Promise.resolve(),
+    factsVersion: () => factsVersion,
+    buildTextTree,
+    diffLines,
+    writeSnapshotDocument,
+  });
+}
+
+/**
+ * `buildTextTree` with the injected core's positional arguments (bindings.rs).
+ * @param {string} strings
+ * @param {Uint32Array} stringLengths
+ * @param {Uint32Array} nodes
+ * @param {Uint32Array} attributes
+ * @param {Float64Array} rects
+ * @param {Uint32Array} slots
+ * @param {Float64Array} viewport
+ * @param {{read(node: number, after: boolean): string | null}} pseudo
+ * @param {string | undefined} filter
+ * @param {number | undefined} maxDepth
+ * @param {number | undefined} maxChars
+ * @param {number | undefined} anchor
+ * @param {string | undefined} anchorRef
+ * @param {number} page
+ * @param {Uint32Array} knownRefs
+ * @param {number} refCounter
+ * @param {string} url
+ * @param {string} title
+ * @param {Float64Array} frameIds
+ * @param {Uint32Array} identities
+ * @param {Uint32Array | undefined} previousLines
+ * @param {Uint32Array} lineRecords
+ * @param {number | undefined} [depthOffset]
+ * @returns {Promise<string>}
+ */
+async function buildTextTree(
+  strings,
+  stringLengths,
+  nodes,
+  attributes,
+  rects,
+  slots,
+  viewport,
+  pseudo,
+  filter,
+  maxDepth,
+  maxChars,
+  anchor,
+  anchorRef,
+  page,
+  knownRefs,
+  refCounter,
+  url,
+  title,
+  frameIds,
+  identities,
+  previousLines,
+  lineRecords,
+  depthOffset,
+) {
+  const writer = new PackedWriter(nodes.length * 2 + stringLengths.length * 2 + 64);
+  writer.facts({ stringLengths, nodes, attributes, rects, slots, viewport });
+  writer.u32List(knownRefs);
+  writer.f64List(frameIds);
+  writer.u32List(identities);
+  writer.optionalU32List(previousLines);
+  const reply = await call(
+    messages.coreCallRequest(
+      "buildTextTree",
+      strings,
+      writer.toBase64(),
+      resolvedGeneratedContent(nodes, pseudo),
+      { filter, maxDepth, maxChars, anchor, anchorRef, page, refCounter, url, title, depthOffset },
+      lineRecords.length,
+    ),
+  );
+  if (reply.records !== "") {
+    const bytes = base64ToBytes(reply.records);
+    const records = new Uint32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 4));
+    lineRecords.set(records.subarray(0, lineRecords.length));
+  }
+  return reply.output;
+}
+
+/**
+ * `diffLines` (bindings.rs).
+ * @param {Uint32Array} previous
+ * @param {Uint32Array} current
+ * @param {string} texts
+ * @param {number | undefined} maxChars
+ * @returns {Promise<string>}
+ */
+async function diffLines(previous, current, texts, maxChars) {
+  const writer = new PackedWriter((previous.length + current.length) * 2 + 16);
+  writer.u32List(previous);
+  writer.u32List(current);
+  const reply = await call(messages.coreCallRequest("diffLines", texts, writer.toBase64(), [], { maxChars }, 0));
+  return reply.output;
+}
+
+/**
+ * `writeSnapshotDocument` (bindings.rs).
+ * @param {string} strings
+ * @param {Uint32Array} stringLengths
+ * @param {Uint32Array} nodes
+ * @param {Uint32Array} attributes
+ * @param {Float64Array} rects
+ * @param {Uint32Array} slots
+ * @param {Float64Array} viewport
+ * @param {{read(node: number, after: boolean): string | null}} pseudo
+ * @param {string} format
+ * @param {string} contextId
+ * @param {string | undefined} parentContextId
+ * @param {string} url
+ * @param {string} title
+ * @param {string | undefined} aiPrefix
+ * @param {number} aiCounter
+ * @param {Uint32Array} knownAriaNodes
+ * @param {string} knownAria
+ * @returns {Promise<string>}
+ */
+async function writeSnapshotDocument(
+  strings,
+  stringLengths,
+  nodes,
+  attributes,
+  rects,
+  slots,
+  viewport,
+  pseudo,
+  format,
+  contextId,
+  parentContextId,
+  url,
+  title,
+  aiPrefix,
+  aiCounter,
+  knownAriaNodes,
+  knownAria,
+) {
+  const writer = new PackedWriter(nodes.length * 2 + stringLengths.length * 2 + 64);
+  writer.facts({ stringLengths, nodes, attributes, rects, slots, viewport });
+  writer.u32List(knownAriaNodes);
+  const reply = await call(
+    messages.coreCallRequest(
+      "writeSnapshotDocument",
+      strings,
+      writer.toBase64(),
+      resolvedGeneratedContent(nodes, pseudo),
+      { format, contextId, parentContextId, url, title, aiPrefix, aiCounter, knownAria },
+      0,
+    ),
+  );
+  return reply.output;
+}
+
+/**
+ * The `::before`/`::after` content of every element the gatherer flagged as possibly having
+ * some (facts.js, GENERATED_CONTENT_POSSIBLE), read here in the page with the same reader the
+ * injected core calls back into, as `[node * 2 + after, content]`. The core asks for a subset
+ * of these only (names from content); reading them all up front costs a style resolution per
+ * flagged pseudo-element, which on most pages is a few elements.
+ * @param {Uint32Array} nodes
+ * @param {{read(node: number, after: boolean): string | null}} pseudo
+ * @returns {Array<[number, string]>}
+ */
+function resolvedGeneratedContent(nodes, pseudo) {
+  /** @type {Array<[number, string]>} */
+  const entries = [];
+  for (let offset = 0, node = 0; offset < nodes.length; offset += NODE_STRIDE, node += 1) {
+    const flags = nodes[offset];
+    if ((flags & KIND_MASK) !== KIND_ELEMENT || (flags & GENERATED_CONTENT_POSSIBLE) === 0) continue;
+    for (const after of [false, true]) {
+      const content = pseudo.read(node, after);
+      if (content !== null) entries.push([node * 2 + (after ? 1 : 0), content]);
+    }
+  }
+  return entries;
+}
+
+/**
+ * Sends one call to the service worker and checks the answer. A worker stopped between calls is
+ * started again by the message itself; one stopped while it ran this call closes the reply
+ * channel, and the call is sent once more (the core is stateless: the same call gives the same
+ * answer).
+ * @param {CoreCallRequest} request
+ * @returns {Promise<{ok: true, output: string, records: string}>}
+ */
+async function call(request) {
+  const scope = /** @type {any} */ (globalThis);
+  const extension = scope.browser ?? scope.chrome;
+  /** @type {unknown} */
+  let reply;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      reply = await extension.runtime.sendMessage(request);
+      break;
+    } catch (error) {
+      if (attempt >= 2) {
+        throw messages.toolError(
+          "script_failed",
+          `the tree core in the service worker did not answer: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+  if (!messages.isCoreCallReply(reply)) {
+    throw messages.toolError("script_failed", "the service worker answered a core call with something else");
+  }
+  const checked = /** @type {CoreCallReply} */ (reply);
+  if (checked.ok === false) throw checked.error;
+  return checked;
+}

@@ -1,0 +1,68 @@
+// The packed form of a core call's numbers (extension/content/tree/packed-facts.js), whose
+// reader is crates/allwright-ax-wasm/src/packed.rs: the bytes here are the ones the Rust tests
+// of that file expect for the same facts, so the two sides cannot drift apart silently.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PackedWriter, PACKED_VERSION } from "../../../extension/content/tree/packed-facts.js";
+import { base64ToBytes, bytesToBase64 } from "../../../extension/shared/base64.js";
+import "../../../extension/shared/messages.js";
+
+const m = globalThis.allwrightMessages;
+
+/** The writer's bytes. */
+const bytesOf = (writer) => base64ToBytes(writer.toBase64());
+
+test("parents travel as distances back, as packed.rs reads them", () => {
+  // packed.rs `parents_travel_as_distances`: node 3's parent is node 1 (written 2).
+  const nodes = [0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 2, 0, 0, 0, 1, 2, 0, 0, 0];
+  const writer = new PackedWriter(8);
+  writer.facts({ stringLengths: [], nodes, attributes: [], rects: [], slots: [], viewport: [] });
+  const bytes = bytesOf(writer);
+  assert.equal(bytes[0], PACKED_VERSION);
+  assert.equal(bytes[2], 20);
+  assert.deepEqual([...bytes.subarray(3 + 15, 3 + 17)], [1, 2]);
+  // Node 1's parent (node 0) is one back; node 2's parent (node 1) is one back.
+  assert.deepEqual([...bytes.subarray(3 + 5, 3 + 7)], [1, 1]);
+});
+
+test("a parent at or after its node is written past the first node, which the reader refuses", () => {
+  const nodes = [0, 0, 0, 0, 0, 1, 2, 0, 0, 0];
+  const writer = new PackedWriter(8);
+  writer.facts({ stringLengths: [], nodes, attributes: [], rects: [], slots: [], viewport: [] });
+  // Node 1 names itself (parent + 1 = 2): written as 2, a distance past node 0.
+  assert.equal(bytesOf(writer)[3 + 6], 2);
+});
+
+test("varints, optional lists and f64 lists", () => {
+  const writer = new PackedWriter(1);
+  writer.u32List([0, 127, 128, 16384, 0xffffffff]);
+  writer.optionalU32List(undefined);
+  writer.optionalU32List([5]);
+  writer.f64List([1.5]);
+  const bytes = bytesOf(writer);
+  assert.deepEqual(
+    [...bytes.subarray(0, 14)],
+    [PACKED_VERSION, 5, 0, 127, 0x80, 1, 0x80, 0x80, 1, 0xff, 0xff, 0xff, 0xff, 0x0f],
+  );
+  assert.deepEqual([...bytes.subarray(14, 18)], [0, 1, 1, 5]);
+  assert.equal(bytes[18], 1);
+  assert.equal(new DataView(bytes.buffer, bytes.byteOffset + 19, 8).getFloat64(0, true), 1.5);
+  assert.equal(bytes.length, 27);
+});
+
+test("base64 both ways, built-in or not", () => {
+  const bytes = Uint8Array.from({ length: 70_000 }, (_, index) => (index * 7) & 0xff);
+  assert.deepEqual(base64ToBytes(bytesToBase64(bytes)), bytes);
+});
+
+test("core-call guards", () => {
+  const request = m.coreCallRequest("buildTextTree", "", "AQ==", [[2, '"x"']], { page: 1 }, 10);
+  assert.ok(m.isCoreCallRequest(request));
+  assert.ok(!m.isCoreCallRequest({ ...request, operation: "eval" }));
+  assert.ok(!m.isCoreCallRequest({ ...request, packed: [1] }));
+  assert.ok(!m.isCoreCallRequest({ ...request, recordCapacity: -1 }));
+  assert.ok(m.isCoreCallReply({ ok: true, output: "{}", records: "" }));
+  assert.ok(m.isCoreCallReply({ ok: false, error: m.toolError("script_failed", "no") }));
+  assert.ok(!m.isCoreCallReply({ ok: true, output: "{}" }));
+  assert.ok(m.isLoadCoreReply({ core: "worker", factsVersion: 5 }));
+});
