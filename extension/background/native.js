@@ -157,8 +157,9 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
           onLateOutcome: (outcome) => rememberLateOutcome(call, outcome),
         },
       );
-      if (CALL_TIMING && typeof result?.timing === "object") {
-        result.timing = { ...result.timing, backgroundReceived: received, backgroundAnswered: timingNow() };
+      const timed = /** @type {{timing?: object}} */ (result);
+      if (CALL_TIMING && typeof timed?.timing === "object") {
+        timed.timing = { ...timed.timing, backgroundReceived: received, backgroundAnswered: timingNow() };
       }
       reply = boundedReply(messages.resultOk(call.id, withLateOutcomes(result)), call.tool);
     } catch (error) {

@@ -38,7 +38,13 @@ import {
   readKeyOf,
   snapshotToCompare,
 } from "./tree/snapshots.js";
-import { changedParts, markPartsRead, markRead, watchChanges } from "./tree/changed-parts.js";
+import {
+  changedParts,
+  markPartsRead,
+  markRead,
+  REFERENCE_ATTRIBUTE_NAMES,
+  watchChanges,
+} from "./tree/changed-parts.js";
 import { startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
@@ -136,8 +142,6 @@ async function readTree(args, options) {
   }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
-  if (withSnapshot) markRead();
-  timing?.mark("marked");
   const gatherOptions = {
     anchor,
     withRefs: true,
@@ -145,6 +149,7 @@ async function readTree(args, options) {
     measureBoxes: filter === "visible",
     readPointerEvents: false,
     maxNodes: MAX_READ_NODES,
+    referenceAttributes: withSnapshot ? REFERENCE_ATTRIBUTE_NAMES : undefined,
   };
   let facts = gatherFacts(gatherOptions);
   const pageCut = facts.cut;
@@ -154,6 +159,11 @@ async function readTree(args, options) {
   if (facts.cut && anchor !== null && facts.anchorIndex < 0) facts = gatherFacts({ ...gatherOptions, scope: anchor });
   if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
   timing?.mark("gathered");
+  // Nothing ran between the walk and here (no await), so the page is as the walk read it: the
+  // state the change tracker records is this read's. The walk's referrers cover the whole
+  // document unless it was cut or scoped.
+  if (withSnapshot) markRead(pageCut ? null : facts.referrers);
+  timing?.mark("marked");
   // New references are numbered above every number the tab handed out in any of its frames, so
   // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
