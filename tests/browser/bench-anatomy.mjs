@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { generatedPage, McpClient, median, startServer, withTimeout } from './bench-lib.mjs';
+import { bareWalk, generatedPage, McpClient, median, startServer, withTimeout } from './bench-lib.mjs';
 
 const require = createRequire(import.meta.url);
 // playwright-core carries a WebSocket client; Node 20 has none without a flag.
@@ -108,6 +108,24 @@ function top(map, count, reads) {
     .join('\n');
 }
 
+/** The bare walk (bench-lib.mjs) in the page's own world, timed inside the page: median of 5 after one. */
+async function bareWalkIn(devtools, url) {
+  const { targetInfos } = await devtools.send('Target.getTargets');
+  const page = targetInfos.find((target) => target.type === 'page' && target.url === url);
+  if (!page) throw new Error(`no page target at ${url}`);
+  const { sessionId } = await devtools.send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+  try {
+    const walks = [];
+    for (let run = 0; run < 6; run++) {
+      const { result } = await devtools.send('Runtime.evaluate', { expression: `(${bareWalk.toString()})()`, returnByValue: true }, sessionId);
+      walks.push(result.value.ms);
+    }
+    return median(walks.slice(1));
+  } finally {
+    await devtools.send('Target.detachFromTarget', { sessionId }).catch(() => {});
+  }
+}
+
 /** Attaches to a target and starts its sampling profiler. */
 async function profilerOn(devtools, targetId) {
   const { sessionId } = await devtools.send('Target.attachToTarget', { targetId, flatten: true });
@@ -142,6 +160,14 @@ export async function measureAnatomy(options) {
     for (const extension of extensions) {
       const values = report.rounds.map((round) => round[extension][key].warmMs);
       console.log(`  ${key.padEnd(14)} ${extension.padEnd(40)} ${values.map((value) => value.toFixed(1)).join('  ')}  (median ${median(values).toFixed(1)})`);
+    }
+  }
+  for (const key of Object.keys(report.rounds[0][extensions[0]]).filter((name) => name.includes('-'))) {
+    for (const extension of extensions) {
+      const walks = report.rounds.map((round) => round[extension][key].bareWalkMs);
+      const perWalk = report.rounds.map((round) => round[extension][key].readAndTransferPerWalk);
+      const inPage = report.rounds.map((round) => round[extension][key].inPagePerWalk ?? Number.NaN);
+      console.log(`  ${key.padEnd(14)} ${path.basename(extension).padEnd(30)} bare walk ${median(walks).toFixed(1)} ms; read and transfer ${median(perWalk).toFixed(2)}x the walk; in the page ${median(inPage).toFixed(2)}x`);
     }
   }
   // With call-timing builds, each step too: the median over the sessions of each session's median.
@@ -203,12 +229,21 @@ async function measureOneSession({ sizes, runs, endpointOf, binary, root }, exte
             if (call.result.timing) stamped.push({ ...call.result.timing, clientSent: sent, clientReceived: received });
           }
           const hops = stamped.length === 0 ? null : hopTable(stamped);
+          const walkMs = await bareWalkIn(devtools, url);
+          const ratios = {
+            bareWalkMs: walkMs,
+            // What the read adds to a tool call's fixed cost (a one-button page's read).
+            readAndTransferMs: median(plain) - report.oneButtonTreeMs,
+          };
+          ratios.readAndTransferPerWalk = ratios.readAndTransferMs / walkMs;
+          if (hops !== null) ratios.inPagePerWalk = hops['in page (content handler)'] / walkMs;
+          console.log(`  ${size} ${variant}: bare walk ${walkMs.toFixed(1)} ms; round trip less the one-button read ${ratios.readAndTransferMs.toFixed(1)} ms = ${ratios.readAndTransferPerWalk.toFixed(2)}x the walk${hops === null ? '' : `; in the page ${hops['in page (content handler)'].toFixed(1)} ms = ${ratios.inPagePerWalk.toFixed(2)}x`}`);
           if (hops !== null) {
             console.log(`  ${size} ${variant} (${engine}): steps of the warm read (call-timing build), medians of ${stamped.length} reads, ms:`);
             for (const [step, ms] of Object.entries(hops)) console.log(`    ${ms.toFixed(1).padStart(7)}  ${step}`);
           }
           if (!profile) {
-            report[`${size}-${variant}`] = { engine, warmMs: median(plain), warmSamples: plain, hops };
+            report[`${size}-${variant}`] = { engine, warmMs: median(plain), warmSamples: plain, hops, ...ratios };
             console.log(`  ${size} ${variant} (${engine}): warm ${median(plain).toFixed(1)} ms`);
             continue;
           }
@@ -237,6 +272,7 @@ async function measureOneSession({ sizes, runs, endpointOf, binary, root }, exte
             warmMs: median(plain),
             warmSamples: plain,
             hops,
+            ...ratios,
             profiledMs: median(profiled),
             pageBusyMs: pageTimes.busy / runs,
             workerBusyMs: workerTimes.busy / runs,
