@@ -50,6 +50,13 @@ export const CONTENT_ENTRY_POINTS = Object.freeze(["content/accessibility-tree.j
 export const BIDI_SNAPSHOT_ENTRY = "surface/bidi-snapshot.js";
 const BIDI_SNAPSHOT_OUTPUT = path.join("bidi", "snapshot.js");
 
+/**
+ * `ALLWRIGHT_CALL_TIMING=1` builds an extension whose tree reads return the time of each step of
+ * the call in their result (`timing`; docs/performance.md, "The anatomy of a warm read"), for
+ * `npm run bench -- --anatomy`. Never in an ordinary build: there the stamps compile to nothing.
+ */
+const CALL_TIMING = process.env.ALLWRIGHT_CALL_TIMING === "1";
+
 /** Browsers the bundles must run in: the manifests' minimum versions (manifest/*.json). */
 const BUNDLE_TARGETS = ["chrome114", "firefox140"];
 
@@ -181,6 +188,7 @@ function buildConfig(browser, identity) {
     "// Written by scripts/build-extension.mjs for this browser's build; not in the source tree.",
     `export const BROWSER = ${JSON.stringify(browser)};`,
     `export const NATIVE_HOST_NAME = ${JSON.stringify(identity.nativeHostName)};`,
+    `export const CALL_TIMING = ${String(CALL_TIMING)};`,
     "",
   ].join("\n");
 }
@@ -212,6 +220,9 @@ export async function bundleContentScript(entry, extensionDir = path.join(root, 
     write: false,
     logLevel: "silent",
     banner: { js: `// Built by scripts/build-extension.mjs from extension/${entry} and the modules it imports.` },
+    // The call-timing switch (content/tree/read-timing.js): a constant, false unless the build
+    // was asked for the benchmark's timing stamps.
+    define: { "globalThis.ALLWRIGHT_CALL_TIMING": String(CALL_TIMING) },
   });
   return result.outputFiles[0].text;
 }

@@ -2,3 +2,4 @@
 // background/build-config.js; declared here for the type check (tsconfig.json) only.
 export const BROWSER: "chrome" | "firefox";
 export const NATIVE_HOST_NAME: string;
+export const CALL_TIMING: boolean;

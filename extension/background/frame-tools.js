@@ -13,6 +13,8 @@ import { listFrames } from "./frame-list.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { withReadCoverage } from "./read-coverage-store.js";
 import { FRAME_PING_TIMEOUT_MS, TREE_TIMEOUT_MS } from "./budgets.js";
+import { CALL_TIMING } from "./build-config.js";
+import { timingNow } from "./call-timing.js";
 
 /** The tab's live frames, depth-first from the top (frame-list.js). */
 export const framesOf = listFrames;
@@ -27,10 +29,13 @@ export const framesOf = listFrames;
  */
 export function readFrameTree(tabId, frameId, treeArguments) {
   return oneReadAtATime(tabId, async () => {
+    const readStart = CALL_TIMING ? timingNow() : 0;
     const record = await loadRecord(tabId);
+    const recordLoaded = CALL_TIMING ? timingNow() : 0;
     const childFrames = (await framesOf(tabId))
       .filter((frame) => frame.parentFrameId === frameId)
       .map(({ frameId: childId, url }) => ({ frameId: childId, url }));
+    const framesListed = CALL_TIMING ? timingNow() : 0;
     const request = messages.contentToolRequest("get_accessibility_tree", {
       ...treeArguments,
       refFloor: record.floor,
@@ -40,6 +45,10 @@ export function readFrameTree(tabId, frameId, treeArguments) {
       deadline: Date.now() + TREE_TIMEOUT_MS,
       frameLabel: `frame ${frameId}`,
     });
+    if (CALL_TIMING && typeof result.timing === "object") {
+      const stamps = { backgroundReadStart: readStart, recordLoaded, framesListed, frameAnswered: timingNow() };
+      result.timing = { ...result.timing, ...stamps };
+    }
     const { refIssue, ...treeResult } = result;
     // A read that handed out no new number, below the floor already kept, changes nothing in
     // the record: re-reads of a page whose elements all have their refs, and most reads since

@@ -11,6 +11,8 @@ import { ChunkAssembler, ChunkError } from "./chunks.js";
 import { boundedReply, withinCallBudget } from "./call-deadline.js";
 import { rememberLateOutcome, takeLateOutcomes } from "./late-outcomes.js";
 import { loadToolContract } from "./validate.js";
+import { CALL_TIMING } from "./build-config.js";
+import { timingNow } from "./call-timing.js";
 
 /**
  * Whether a tool changes the page (its contract's `readOnly` is false): its lost answer is
@@ -139,6 +141,7 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
   }
 
   async function answer(from, call) {
+    const received = CALL_TIMING ? timingNow() : 0;
     let reply;
     const controller = new AbortController();
     callsInFlight.add(controller);
@@ -154,6 +157,10 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
           onLateOutcome: (outcome) => rememberLateOutcome(call, outcome),
         },
       );
+      const timed = /** @type {{timing?: object}} */ (result);
+      if (CALL_TIMING && typeof timed?.timing === "object") {
+        timed.timing = { ...timed.timing, backgroundReceived: received, backgroundAnswered: timingNow() };
+      }
       reply = boundedReply(messages.resultOk(call.id, withLateOutcomes(result)), call.tool);
     } catch (error) {
       reply = messages.resultError(call.id, asToolError(error));

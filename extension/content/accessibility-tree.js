@@ -38,7 +38,14 @@ import {
   readKeyOf,
   snapshotToCompare,
 } from "./tree/snapshots.js";
-import { changedParts, markPartsRead, markRead, watchChanges } from "./tree/changed-parts.js";
+import {
+  changedParts,
+  markPartsRead,
+  markRead,
+  REFERENCE_ATTRIBUTE_NAMES,
+  watchChanges,
+} from "./tree/changed-parts.js";
+import { startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
@@ -117,13 +124,17 @@ async function readTree(args, options) {
   const compared =
     args.since === undefined || args.since === null ? null : snapshotToCompare(args.since, readKey, args.page ?? 1);
   const refId = args.ref_id ?? undefined;
+  const timing = startReadTiming();
+  timing?.mark("readStart");
 
   const core = await loadCore();
   announceRead();
   // From the sweep to the registration below, no other read of this frame runs
   // (oneReadAtATime): none can interleave and hand out the same numbers.
+  timing?.mark("coreLoaded");
   sweep();
   if (withSnapshot) watchChanges();
+  timing?.mark("swept");
   if (compared !== null && "lines" in compared && compared.texts !== null) {
     const changes = await readChangedParts(core, args, readKey, compared.lines, compared.texts);
     // The parts read remembered their refs (rememberChanges); no caller asks for them here.
@@ -131,7 +142,6 @@ async function readTree(args, options) {
   }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
-  if (withSnapshot) markRead();
   const gatherOptions = {
     anchor,
     withRefs: true,
@@ -139,6 +149,7 @@ async function readTree(args, options) {
     measureBoxes: filter === "visible",
     readPointerEvents: false,
     maxNodes: MAX_READ_NODES,
+    referenceAttributes: withSnapshot ? REFERENCE_ATTRIBUTE_NAMES : undefined,
   };
   let facts = gatherFacts(gatherOptions);
   const pageCut = facts.cut;
@@ -147,6 +158,12 @@ async function readTree(args, options) {
   // the page was cut).
   if (facts.cut && anchor !== null && facts.anchorIndex < 0) facts = gatherFacts({ ...gatherOptions, scope: anchor });
   if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
+  timing?.mark("gathered");
+  // Nothing ran between the walk and here (no await), so the page is as the walk read it: the
+  // state the change tracker records is this read's. The walk's referrers cover the whole
+  // document unless it was cut or scoped.
+  if (withSnapshot) markRead(pageCut ? null : facts.referrers);
+  timing?.mark("marked");
   // New references are numbered above every number the tab handed out in any of its frames, so
   // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
@@ -172,6 +189,7 @@ async function readTree(args, options) {
       lineRecords,
     ),
   );
+  timing?.mark("coreDone");
   /** @type {{envelope: any, body: string}} */
   let split;
   try {
@@ -191,6 +209,7 @@ async function readTree(args, options) {
   // For the background's bookkeeping of which frame and document printed which numbers; it
   // takes this field out before the agent sees the result.
   const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
+  timing?.mark("registered");
   if (withSnapshot) pageHasShadowRoots = facts.shadowRootCount > 0;
   // The printed lines, kept for a later read of only the changed parts, when this read printed
   // every line uncut and nothing else (no overlay banner: the counts then differ).
@@ -203,7 +222,8 @@ async function readTree(args, options) {
     result.notice = result.notice === undefined ? cutNotice : `${result.notice} ${cutNotice}`;
   }
   const everyLine = !onlyChanges && result.pageCount === 1 && result.autoDegraded === false;
-  const texts = everyLine ? (body === "" ? [] : body.split("\n")) : null;
+  // The lines stay one string until a `since` read compares with them (tree/snapshots.js).
+  const texts = everyLine ? body : null;
   // A cut read is no snapshot to compare with: what it left out would read as removed.
   const snapshotId =
     withSnapshot && !pageCut ? keepSnapshot(readKey, lineRecords, envelope.lineCount, texts) : undefined;
@@ -218,6 +238,7 @@ async function readTree(args, options) {
       ...(snapshotId === undefined ? {} : { snapshotId }),
       ...engineFields(core),
       refIssue,
+      ...(timing === null ? {} : { timing: { ...timing.stamps, readEnd: performance.timeOrigin + performance.now() } }),
     },
     printed,
   };

@@ -20,7 +20,12 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
   /** The page-side entry point of each content tool. */
   const HANDLERS = {
     get_accessibility_tree: async (ax, args) => {
+      // In a call-timing build only (content/tree/read-timing.js): when the request arrived.
+      const received = globalThis.ALLWRIGHT_CALL_TIMING ? performance.timeOrigin + performance.now() : 0;
       const result = await ax.generateAccessibilityTree(args);
+      if (globalThis.ALLWRIGHT_CALL_TIMING && result.timing) {
+        result.timing = { ...result.timing, received, replied: performance.timeOrigin + performance.now() };
+      }
       // The tool's result names the document it read; the tree builder may already have.
       return { url: document.URL, title: document.title, ...result };
     },

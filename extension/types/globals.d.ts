@@ -12,6 +12,9 @@ declare var allwrightActions: any;
 declare var allwrightAxCore: any;
 /** content/content.js: set once the router listens in this world. */
 declare var allwrightContentRouter: boolean | undefined;
+// The call-timing switch, a constant that scripts/build-extension.mjs puts in the content bundles
+// (content/tree/read-timing.js).
+declare var ALLWRIGHT_CALL_TIMING: boolean | undefined;
 /** The WebExtensions API: Firefox's promise-based namespace and Chrome's. */
 declare var browser: any;
 declare var chrome: any;

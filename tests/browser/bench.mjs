@@ -5,6 +5,7 @@
 //   npm run bench -- --since [--sizes 10000] [--runs N]
 //   npm run bench -- --memory [--sizes 10000]
 //   npm run bench -- --cold [--sizes 10000] [--runs 5] [--browsers chromium,firefox]
+//   npm run bench -- --anatomy [--sizes 10000] [--runs 7] [--extensions DIR,DIR [--rounds 3]]
 //
 // --cold (issue 14, items 1 and 2) is tests/browser/bench-cold.mjs: the first read of a document
 // against warm reads, Playwright's first ariaSnapshot() and the bare walk, in Chromium and
@@ -927,6 +928,30 @@ const report = {
   })(),
 };
 let exitCode = 0;
+if (argv.includes('--anatomy')) {
+  const { measureAnatomy } = await import('./bench-anatomy.mjs');
+  try {
+    ensureBuilt();
+    const anatomy = await measureAnatomy({
+      sizes: optionValue('--sizes') === undefined ? [10_000] : sizes,
+      runs: runsOverride ?? 7,
+      endpointOf: launchedChromiumEndpoint,
+      binary: BINARY,
+      root,
+      extensions: optionValue('--extensions')?.split(',').map((folder) => path.resolve(folder)),
+      rounds: optionValue('--rounds') === undefined ? undefined : Number(optionValue('--rounds')),
+    });
+    mkdirSync(path.dirname(RESULTS), { recursive: true });
+    writeFileSync(RESULTS.replace('results.json', 'anatomy.json'), `${JSON.stringify(anatomy, null, 2)}\n`);
+  } catch (error) {
+    exitCode = 1;
+    console.error(`bench --anatomy failed: ${error?.stack ?? error}`);
+  } finally {
+    await cleanup();
+    clearTimeout(deadline);
+  }
+  process.exit(exitCode);
+}
 if (argv.includes('--cold')) {
   const { measureCold } = await import('./bench-cold.mjs');
   try {

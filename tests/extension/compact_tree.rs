@@ -215,3 +215,40 @@ pub async fn references_only_where_an_agent_can_use_them(session: &Session) {
         "{browser}"
     );
 }
+
+/// A scroll container prints its reference (the `scroll` tool takes it) whichever axis scrolls:
+/// the gatherer reads both axes from the computed `overflow` shorthand (tree/facts.js,
+/// isScrollContainer), and `overflow-x: clip` beside `overflow-y: auto` computes to `hidden auto`
+/// (CSS Overflow 3), a container that scrolls. A clipped or plain short list prints none.
+pub async fn scroll_containers_on_either_axis_print_their_reference(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/scroll-axes.html"))
+        .await;
+    let result = session.ok("get_accessibility_tree", json!({})).await;
+    let tree = result["tree"].as_str().expect("tree");
+    for scrolling in [
+        "list \"Sideways\" [ref_",
+        "list \"Downwards\" [ref_",
+        "list \"Both ways\" [ref_",
+        "list \"Clipped sideways\" [ref_",
+    ] {
+        line_starting(tree, scrolling, browser);
+    }
+    for bare in ["list \"Clipped\"", "list \"Plain\""] {
+        assert!(
+            has_exact_line(tree, bare),
+            "{browser}: no line {bare:?} without a reference:\n{tree}"
+        );
+    }
+    // The reference acts: the sideways list scrolls sideways.
+    let sideways = crate::support::reference_of(tree, "list \"Sideways\"");
+    let scrolled = session
+        .ok(
+            "scroll",
+            json!({"ref_id": sideways, "direction": "right", "amount": 30}),
+        )
+        .await;
+    assert_eq!(scrolled["target"], "element", "{browser}: {scrolled}");
+    assert_eq!(scrolled["after"]["x"], 30, "{browser}: {scrolled}");
+}

@@ -298,16 +298,28 @@ function styleRisks() {
 /**
  * Forgets what changed: called when a read gathers the whole page, so that what is marked from
  * then on is what changed since that read.
+ * @param {Element[] | null} [referrers] the light tree's elements that carry a reference
+ *   attribute, when the read's walk collected them over the whole document (facts.js,
+ *   `referenceAttributes`); null to query them here
  */
-export function markRead() {
+export function markRead(referrers = null) {
   forgetChanges();
   tracker.controls.clear();
   recordControls(document);
   tracker.undefinedElements.clear();
   for (const element of document.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
   tracker.referrers.clear();
-  indexReferrers(document);
+  if (referrers === null) indexReferrers(document);
+  else for (const referrer of referrers) indexReferrer(referrer);
 }
+
+/**
+ * The attributes whose value names other elements by ID, for the gatherer to collect the
+ * elements that carry one (tree/facts.js, `referenceAttributes`) during the walk every read makes:
+ * the query of indexReferrers took most of markRead's time on a large page (about 4 of 5 ms at
+ * 10k elements, docs/performance.md).
+ */
+export const REFERENCE_ATTRIBUTE_NAMES = new Set(REFERENCE_ATTRIBUTES);
 
 /**
  * The same after a read that re-read only these parts: the state kept of the rest of the page
@@ -485,15 +497,18 @@ function namedIds(referrer) {
  * @param {ParentNode} root
  */
 function indexReferrers(root) {
-  for (const referrer of root.querySelectorAll(REFERENCE_SELECTOR)) {
-    for (const id of namedIds(referrer)) {
-      let referrers = tracker.referrers.get(id);
-      if (referrers === undefined) {
-        referrers = [];
-        tracker.referrers.set(id, referrers);
-      }
-      referrers.push(new WeakRef(referrer));
+  for (const referrer of root.querySelectorAll(REFERENCE_SELECTOR)) indexReferrer(referrer);
+}
+
+/** @param {Element} referrer an element that carries one of REFERENCE_ATTRIBUTES */
+function indexReferrer(referrer) {
+  for (const id of namedIds(referrer)) {
+    let referrers = tracker.referrers.get(id);
+    if (referrers === undefined) {
+      referrers = [];
+      tracker.referrers.set(id, referrers);
     }
+    referrers.push(new WeakRef(referrer));
   }
 }
 

@@ -63,6 +63,8 @@ const displayBits = (/** @type {string} */ display) => {
  * @property {number} shadowRootCount Open shadow roots gathered.
  * @property {boolean} cut The walk stopped at `maxNodes`: the facts hold the page's first nodes
  *   in tree order only.
+ * @property {Element[]} referrers With `referenceAttributes`: the light-tree elements that carry
+ *   one of them, in tree order (empty without).
  */
 
 /**
@@ -80,6 +82,10 @@ const displayBits = (/** @type {string} */ display) => {
  *   styles); nothing outside is needed, which changed-parts.js makes sure of before it asks.
  * @property {number} [maxNodes] Stop after this many nodes (the text tree's reads of a whole
  *   document; docs/protocol.md, "Bounds and deadlines"): `cut` then says so.
+ * @property {ReadonlySet<string>} [referenceAttributes] Collect the document's elements (not
+ *   those in shadow trees) that carry one of these attributes into `referrers`: the change
+ *   tracker's index of ID references (tree/changed-parts.js, markRead) then needs no query of its
+ *   own, since the walk reads every attribute already.
  */
 
 /**
@@ -160,6 +166,9 @@ export function gatherFacts(options) {
   let shadowRootCount = 0;
 
   const maxNodes = options.maxNodes ?? Infinity;
+  const referenceAttributes = options.referenceAttributes ?? null;
+  /** @type {Element[]} */
+  const referrers = [];
   let cut = false;
   while (pendingNodes.length > 0) {
     if (nodeList.length >= maxNodes) {
@@ -223,7 +232,7 @@ export function gatherFacts(options) {
       if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
       if (readTextTransform) flags |= textTransformBits(style.textTransform) << TEXT_TRANSFORM_SHIFT;
       // A scroll container (the `scroll` tool moves it): its text-tree line keeps its reference.
-      if (scrolls(style.overflowY) || scrolls(style.overflowX)) flags |= SCROLL_CONTAINER;
+      if (isScrollContainer(style)) flags |= SCROLL_CONTAINER;
       // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
       // rules, and `<q>` has the user-agent's quotes.
       if (
@@ -246,10 +255,14 @@ export function gatherFacts(options) {
       }
       const attributeList = element.attributes;
       const attributeCount = attributeList.length;
+      let refersToIds = false;
       for (let position = 0; position < attributeCount; position++) {
         const attribute = /** @type {Attr} */ (attributeList[position]);
-        attributes.push(intern(attribute.name), add(attribute.value));
+        const name = attribute.name;
+        attributes.push(intern(name), add(attribute.value));
+        if (referenceAttributes !== null && !refersToIds) refersToIds = referenceAttributes.has(name);
       }
+      if (refersToIds && !inShadowTree) referrers.push(element);
       let value = 0;
       if (namespace === HTML_NAMESPACE) {
         switch (localName) {
@@ -388,6 +401,7 @@ export function gatherFacts(options) {
     knownAria: knownAria.join(STRING_SEPARATOR),
     shadowRootCount,
     cut,
+    referrers,
   };
 }
 
@@ -471,4 +485,18 @@ function textTransformBits(transform) {
  */
 function scrolls(overflow) {
   return overflow === "auto" || overflow === "scroll";
+}
+
+/**
+ * Whether either axis of an element scrolls. One read of the `overflow` shorthand, whose computed
+ * value serialises both longhands ("visible", or "hidden auto" when they differ; CSSOM, "serialize
+ * a CSS value" of a shorthand), costs one property read of the four the gatherer makes per
+ * element instead of two; a browser that serialises no computed shorthand (the empty string) is
+ * asked for the longhands.
+ * @param {CSSStyleDeclaration} style
+ */
+function isScrollContainer(style) {
+  const overflow = style.overflow;
+  if (overflow === "") return scrolls(style.overflowY) || scrolls(style.overflowX);
+  return overflow.includes("auto") || overflow.includes("scroll");
 }

@@ -24,7 +24,10 @@ const SNAPSHOTS_KEPT = 4;
  * snapshotId -> the arguments it was read with and its line records (the core's flat encoding,
  * crates/allwright-ax/src/tree_diff.rs), and, for the newest snapshot only, its printed lines
  * when the read printed them all (tree/changed-parts.js re-reads parts of it).
- * @type {Map<string, {readKey: string, lines: Uint32Array, texts: string[] | null}>}
+ * The lines are kept as the read printed them, one string, and split into lines only when a
+ * `since` read first compares with them: most reads are never compared with, and splitting the
+ * 10,000 lines of a large page on every read cost each read the split and its garbage.
+ * @type {Map<string, {readKey: string, lines: Uint32Array, texts: string[] | string | null, lineCount: number}>}
  */
 const snapshots = new Map();
 let lastSnapshot = 0;
@@ -77,8 +80,8 @@ export const LINE_DEPTH_MASK = 0x3fffffff;
  * @param {string} readKey
  * @param {Uint32Array} records the buffer the core wrote the records to
  * @param {unknown} lineCount the envelope's `lineCount`: how many records it wrote
- * @param {string[] | null} [texts] the printed lines, one per record, when the read printed
- *   them all uncut
+ * @param {string[] | string | null} [texts] the printed lines, one per record, when the read
+ *   printed them all uncut: as an array, or as the printed text whose lines they are
  * @returns {string | undefined} undefined when the core wrote none
  */
 export function keepSnapshot(readKey, records, lineCount, texts = null) {
@@ -92,7 +95,8 @@ export function keepSnapshot(readKey, records, lineCount, texts = null) {
   snapshots.set(snapshotId, {
     readKey,
     lines: records.length === length ? records : records.slice(0, length),
-    texts: texts !== null && texts.length === lineCount ? texts : null,
+    texts: typeof texts === "string" || (texts !== null && texts.length === lineCount) ? texts : null,
+    lineCount,
   });
   newestSnapshot = snapshotId;
   while (snapshots.size > SNAPSHOTS_KEPT) {
@@ -120,7 +124,21 @@ export function snapshotToCompare(since, readKey, page) {
   }
   if (kept.readKey !== readKey) return { fullReason: "arguments_changed" };
   if (page > 1) return { fullReason: "paged" };
-  return { lines: kept.lines, texts: since === newestSnapshot ? kept.texts : null };
+  return { lines: kept.lines, texts: since === newestSnapshot ? linesOf(kept) : null };
+}
+
+/**
+ * A kept snapshot's printed lines, split from its printed text the first time they are asked
+ * for (see `snapshots`); null when they do not match its records one to one.
+ * @param {{texts: string[] | string | null, lineCount: number}} kept
+ * @returns {string[] | null}
+ */
+function linesOf(kept) {
+  if (typeof kept.texts === "string") {
+    const texts = kept.texts === "" ? [] : kept.texts.split("\n");
+    kept.texts = texts.length === kept.lineCount ? texts : null;
+  }
+  return kept.texts;
 }
 
 /**

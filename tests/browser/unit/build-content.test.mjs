@@ -32,3 +32,15 @@ test("the WebDriver BiDi snapshot is one classic script: the JS core, then the c
     "nothing compiles WASM under the page's CSP",
   );
 });
+
+test("an ordinary build carries no call-timing stamp: the switch is the constant false", async () => {
+  // The switch (content/tree/read-timing.js) is on only when ALLWRIGHT_CALL_TIMING=1 was set for
+  // the build; this test process builds as every ordinary build does.
+  assert.notEqual(process.env.ALLWRIGHT_CALL_TIMING, "1", "run the unit tests without the timing switch");
+  for (const entry of ["content/accessibility-tree.js", "content/content.js"]) {
+    const code = await bundleContentScript(entry);
+    assert.doesNotMatch(code, /ALLWRIGHT_CALL_TIMING/, `${entry}: the switch is replaced by a constant`);
+  }
+  const tree = await bundleContentScript("content/accessibility-tree.js");
+  assert.match(tree, /function startReadTiming\(\) \{\s*if \(!false\) return null;|function startReadTiming\(\) \{\s*if \(true\) return null;/);
+});
