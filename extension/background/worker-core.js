@@ -17,7 +17,7 @@
 // call but run one pure core function: no state of one call reaches another, and a trap
 // throws the instance away.
 
-import { api, messages } from "./platform.js";
+import { api, BROWSER, messages } from "./platform.js";
 import { base64ToBytes, bytesToBase64 } from "../shared/base64.js";
 import * as core from "../generated/ax-core-worker.js";
 
@@ -32,6 +32,8 @@ const MAX_RECORD_CAPACITY = 5 * 250_000;
 
 /** @type {Promise<WebAssembly.Module> | null} */
 let compiledModule = null;
+/** Whether compiledModule has resolved (a read asking for the worker only takes it then). */
+let moduleCompiled = false;
 /** Whether the glue holds a live instance (false at start and after a trap). */
 let instantiated = false;
 
@@ -40,11 +42,50 @@ let instantiated = false;
  * @returns {Promise<WebAssembly.Module>}
  */
 function compileCore() {
-  compiledModule ??= WebAssembly.compileStreaming(fetch(api.runtime.getURL(CORE_MODULE_FILE))).catch((error) => {
-    compiledModule = null;
-    throw error;
-  });
+  compiledModule ??= WebAssembly.compileStreaming(fetch(api.runtime.getURL(CORE_MODULE_FILE))).then(
+    (module) => {
+      moduleCompiled = true;
+      return module;
+    },
+    (error) => {
+      compiledModule = null;
+      throw error;
+    },
+  );
   return compiledModule;
+}
+
+/**
+ * Compiles and instantiates the core as soon as an agent session exists (the native host said
+ * so), so that neither the first strict-CSP document nor the first read of any document pays the
+ * compilation (docs/performance.md, "The first read of a page"). Chromium only: the worker runs
+ * the core there alone. Never at the browser's start without an agent: a browser no agent uses
+ * compiles nothing.
+ */
+export function prepareWorkerCoreForSession() {
+  if (BROWSER !== "chrome") return;
+  prepareWorkerCore().catch(() => {
+    // Only a head start: the first call that needs the core compiles it again and reports.
+  });
+}
+
+/**
+ * Answers a content script's `allwright/worker-core`: a tree read whose frame's own core is still
+ * loading runs on this worker's core instead, when it is compiled already (Chromium); otherwise
+ * the read waits for its own core, and the compilation starts for the next one.
+ * @returns {Promise<WorkerCoreReply>}
+ */
+export async function offerWorkerCore() {
+  if (BROWSER !== "chrome") return { core: "none" };
+  if (!moduleCompiled) {
+    prepareWorkerCoreForSession();
+    return { core: "none" };
+  }
+  try {
+    return { core: "worker", factsVersion: await prepareWorkerCore() };
+  } catch {
+    return { core: "none" };
+  }
 }
 
 /**

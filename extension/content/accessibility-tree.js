@@ -26,7 +26,15 @@ import {
   suggest,
   sweep,
 } from "./tree/registry.js";
-import { describe, engineFallback, engineOf, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
+import {
+  coreForRead,
+  describe,
+  engineFallback,
+  engineOf,
+  loadCore,
+  runCore,
+  splitOutput,
+} from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
@@ -118,7 +126,7 @@ async function readTree(args, options) {
     args.since === undefined || args.since === null ? null : snapshotToCompare(args.since, readKey, args.page ?? 1);
   const refId = args.ref_id ?? undefined;
 
-  const core = await loadCore();
+  const core = await coreForRead();
   announceRead();
   // From the sweep to the registration below, no other read of this frame runs
   // (oneReadAtATime): none can interleave and hand out the same numbers.
@@ -436,9 +444,11 @@ function frameIdPairs(nodeList, childFrames) {
  */
 async function prepareCore() {
   const core = await loadCore();
-  // A read that arrived while the core loaded goes first: its continuation runs before this
-  // timer, and it warms the code up itself.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The warm-up waits for a quiet moment: an agent that reads the instant `navigate` returns
+  // sends its read within a few ms, and a warm-up already running would hold that read back by
+  // its whole length (the page's one thread runs one read at a time). An agent that thinks
+  // first (seconds, as a model does) finds the code warm.
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_QUIET_MS));
   if (readsStarted === 0) await warmUp(core);
   return { engine: engineOf(core) };
 }
@@ -448,6 +458,13 @@ async function prepareCore() {
  * core, while a page of a million nodes is not read whole for nothing.
  */
 const WARM_UP_NODES = 20_000;
+
+/**
+ * How long after the core has loaded the warm-up waits for a read to arrive first (measured:
+ * the read an agent sends the instant `navigate` returns reaches the frame within about 20 ms;
+ * docs/performance.md, "The first read of a document").
+ */
+const WARM_UP_QUIET_MS = 150;
 
 /** Reads (tree or snapshot) started in this document; the warm-up runs only before the first. */
 let readsStarted = 0;
