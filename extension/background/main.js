@@ -11,7 +11,7 @@ import { createNativeConnection } from "./native.js";
 import { runTool } from "./tools.js";
 import { onNavigationEvent } from "./navigation.js";
 import { loadCore } from "./load-core.js";
-import { offerWorkerCore, prepareWorkerCoreForSession, runWorkerCore } from "./worker-core.js";
+import { prepareWorkerCoreForSession, runWorkerCore } from "./worker-core.js";
 import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
@@ -67,11 +67,6 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   // Core calls of frames whose core runs here (worker-core.js, Chromium's strict-CSP pages).
   if (messages.isCoreCallRequest(message)) {
     runWorkerCore(message, sender).then(sendResponse);
-    return true;
-  }
-  // A read whose frame's own core is still loading asks for this worker's core instead.
-  if (messages.isWorkerCoreRequest(message)) {
-    offerWorkerCore().then(sendResponse);
     return true;
   }
   if (!messages.isLoadCoreRequest(message)) return false;

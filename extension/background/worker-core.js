@@ -32,8 +32,6 @@ const MAX_RECORD_CAPACITY = 5 * 250_000;
 
 /** @type {Promise<WebAssembly.Module> | null} */
 let compiledModule = null;
-/** Whether compiledModule has resolved (a read asking for the worker only takes it then). */
-let moduleCompiled = false;
 /** Whether the glue holds a live instance (false at start and after a trap). */
 let instantiated = false;
 
@@ -42,50 +40,25 @@ let instantiated = false;
  * @returns {Promise<WebAssembly.Module>}
  */
 function compileCore() {
-  compiledModule ??= WebAssembly.compileStreaming(fetch(api.runtime.getURL(CORE_MODULE_FILE))).then(
-    (module) => {
-      moduleCompiled = true;
-      return module;
-    },
-    (error) => {
-      compiledModule = null;
-      throw error;
-    },
-  );
+  compiledModule ??= WebAssembly.compileStreaming(fetch(api.runtime.getURL(CORE_MODULE_FILE))).catch((error) => {
+    compiledModule = null;
+    throw error;
+  });
   return compiledModule;
 }
 
 /**
  * Compiles and instantiates the core as soon as an agent session exists (the native host said
- * so), so that neither the first strict-CSP document nor the first read of any document pays the
- * compilation (docs/performance.md, "The first read of a page"). Chromium only: the worker runs
- * the core there alone. Never at the browser's start without an agent: a browser no agent uses
- * compiles nothing.
+ * so), so that the first strict-CSP document of a session does not pay the compilation
+ * (docs/performance.md, "The read sent the instant `navigate` returns"). Chromium only: the
+ * worker runs the core there alone. Never at the browser's start without an agent: a browser no
+ * agent uses compiles nothing.
  */
 export function prepareWorkerCoreForSession() {
   if (BROWSER !== "chrome") return;
   prepareWorkerCore().catch(() => {
     // Only a head start: the first call that needs the core compiles it again and reports.
   });
-}
-
-/**
- * Answers a content script's `allwright/worker-core`: a tree read whose frame's own core is still
- * loading runs on this worker's core instead, when it is compiled already (Chromium); otherwise
- * the read waits for its own core, and the compilation starts for the next one.
- * @returns {Promise<WorkerCoreReply>}
- */
-export async function offerWorkerCore() {
-  if (BROWSER !== "chrome") return { core: "none" };
-  if (!moduleCompiled) {
-    prepareWorkerCoreForSession();
-    return { core: "none" };
-  }
-  try {
-    return { core: "worker", factsVersion: await prepareWorkerCore() };
-  } catch {
-    return { core: "none" };
-  }
 }
 
 /**

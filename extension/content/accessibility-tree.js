@@ -26,15 +26,7 @@ import {
   suggest,
   sweep,
 } from "./tree/registry.js";
-import {
-  coreForRead,
-  describe,
-  engineFallback,
-  engineOf,
-  loadCore,
-  runCore,
-  splitOutput,
-} from "./tree/core-loading.js";
+import { describe, engineFallback, engineOf, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
@@ -126,7 +118,7 @@ async function readTree(args, options) {
     args.since === undefined || args.since === null ? null : snapshotToCompare(args.since, readKey, args.page ?? 1);
   const refId = args.ref_id ?? undefined;
 
-  const core = await coreForRead();
+  const core = await loadCore();
   announceRead();
   // From the sweep to the registration below, no other read of this frame runs
   // (oneReadAtATime): none can interleave and hand out the same numbers.
@@ -462,7 +454,7 @@ const WARM_UP_NODES = 20_000;
 /**
  * How long after the core has loaded the warm-up waits for a read to arrive first (measured:
  * the read an agent sends the instant `navigate` returns reaches the frame within about 20 ms;
- * docs/performance.md, "The first read of a document").
+ * docs/performance.md, "The read sent the instant `navigate` returns").
  */
 const WARM_UP_QUIET_MS = 150;
 

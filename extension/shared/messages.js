@@ -164,16 +164,6 @@
  * @typedef {{core: "wasm"|"js", fallback?: string}|{core: "worker", factsVersion: number}|{ok: false, error: ToolError}} LoadCoreReply
  */
 
-/**
- * A tree read that finds its frame's own core still loading asks whether the service worker's
- * core can run it instead (Chromium, docs/protocol.md "The first read of a document"). The
- * answer is the worker core's facts version when its module is compiled already, and
- * `{core: "none"}` otherwise (Firefox, or a worker that has not compiled it yet): the read then
- * waits for its own core.
- * @typedef {{kind: "allwright/worker-core"}} WorkerCoreRequest
- * @typedef {{core: "worker", factsVersion: number}|{core: "none"}} WorkerCoreReply
- */
-
 (function defineAllwrightMessages(scope) {
   const ERROR_CODES = Object.freeze([
     "invalid_arguments",
@@ -399,24 +389,6 @@
     );
   }
 
-  /** @returns {WorkerCoreRequest} */
-  function workerCoreRequest() {
-    return { kind: "allwright/worker-core" };
-  }
-
-  /** @returns {value is WorkerCoreRequest} */
-  function isWorkerCoreRequest(value) {
-    return isObject(value) && value.kind === "allwright/worker-core";
-  }
-
-  /** @returns {value is WorkerCoreReply} */
-  function isWorkerCoreReply(value) {
-    return (
-      isObject(value) &&
-      ((value.core === "worker" && Number.isSafeInteger(value.factsVersion)) || value.core === "none")
-    );
-  }
-
   const CORE_CALL_OPERATIONS = Object.freeze(["buildTextTree", "diffLines", "writeSnapshotDocument"]);
 
   /** @returns {CoreCallRequest} */
@@ -623,9 +595,6 @@
     readFinishedNotice,
     isReadFinishedNotice,
     isLoadCoreReply,
-    workerCoreRequest,
-    isWorkerCoreRequest,
-    isWorkerCoreReply,
     coreCallRequest,
     isCoreCallRequest,
     isCoreCallReply,

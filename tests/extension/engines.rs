@@ -20,24 +20,6 @@ fn strict_engine(session: &Session) -> &'static str {
     }
 }
 
-/// The engines that may read a page without a policy: in Chromium a read that finds the frame's
-/// own core still loading (sent the instant `navigate` returned) runs on the service worker's
-/// (docs/protocol.md, "The first read of a document").
-fn open_engines(session: &Session) -> &'static [&'static str] {
-    match session.browser {
-        Browser::Chromium => &["wasm-page", "wasm-worker"],
-        Browser::Firefox => &["wasm-page"],
-    }
-}
-
-fn assert_engine_in(engines: &[&str], result: &Value, context: &str) {
-    let engine = result["engine"].as_str().unwrap_or_default();
-    assert!(
-        engines.contains(&engine),
-        "{context}: engine {engine:?} is not one of {engines:?}: {result}"
-    );
-}
-
 fn tree_of(result: &Value) -> &str {
     result["tree"].as_str().expect("a tree string")
 }
@@ -66,7 +48,7 @@ pub async fn strict_pages_read_like_open_ones(session: &Session) {
     let server = fixtures();
     session.open(&server.url(OPEN_PAGE)).await;
     let open = session.ok("get_accessibility_tree", json!({})).await;
-    assert_engine_in(open_engines(session), &open, browser);
+    assert_eq!(open["engine"], "wasm-page", "{browser}: {open}");
     session.open(&server.url(STRICT_PAGE)).await;
     let strict = session.ok("get_accessibility_tree", json!({})).await;
     assert_eq!(
@@ -158,9 +140,9 @@ pub async fn refs_act_and_since_reads_on_strict_pages(session: &Session) {
 pub async fn the_first_read_is_right_at_once_and_during_the_warm_up(session: &Session) {
     let browser = session.browser.name();
     let server = fixtures();
-    for (page, engines) in [
-        (OPEN_PAGE, open_engines(session)),
-        (STRICT_PAGE, &[strict_engine(session)][..]),
+    for (page, engine) in [
+        (OPEN_PAGE, "wasm-page"),
+        (STRICT_PAGE, strict_engine(session)),
     ] {
         for delay_ms in [0u64, 170] {
             let context = format!("{browser}: {page} read {delay_ms} ms after navigate");
@@ -172,7 +154,7 @@ pub async fn the_first_read_is_right_at_once_and_during_the_warm_up(session: &Se
                 .await;
             tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
             let first = session.ok("get_accessibility_tree", json!({})).await;
-            assert_engine_in(engines, &first, &context);
+            assert_eq!(first["engine"], engine, "{context}: {first}");
             let tree = tree_of(&first);
             for expected in [
                 "button \"Close dialog\"",

@@ -51,58 +51,14 @@ export let engineFallback = undefined;
 
 /** @type {Promise<AxCore> | null} */
 let corePromise = null;
-/**
- * This frame's core once corePromise has resolved (null while it loads, or after a trap).
- * @type {AxCore | null}
- */
-let loadedCore = null;
 
 /** @returns {Promise<AxCore>} */
 export function loadCore() {
-  corePromise ??= requestCore().then(
-    (core) => {
-      loadedCore = core;
-      return core;
-    },
-    (error) => {
-      corePromise = null;
-      throw error;
-    },
-  );
+  corePromise ??= requestCore().catch((error) => {
+    corePromise = null;
+    throw error;
+  });
   return corePromise;
-}
-
-/**
- * The core a tree read runs on: this frame's own once it has loaded. A read that finds it still
- * loading (most often the first read, sent the instant `navigate` returned, while prepare_core's
- * injection is under way) runs on the service worker's core instead when the background offers
- * it (Chromium, module compiled: docs/protocol.md "The first read of a document"), so that it
- * waits neither for the core's script nor for its compilation, and runs on code earlier reads
- * have optimised; the frame's own core goes on loading for the reads after it. The read's
- * `engine` then says "wasm-worker".
- * @returns {Promise<AxCore>}
- */
-export async function coreForRead() {
-  const own = loadCore();
-  if (loadedCore !== null) return loadedCore;
-  const scope = /** @type {any} */ (globalThis);
-  const extension = scope.browser ?? scope.chrome;
-  /** @type {unknown} */
-  let reply;
-  try {
-    reply = await extension.runtime.sendMessage(messages.workerCoreRequest());
-  } catch {
-    return own;
-  }
-  // The frame's own core may have loaded while the background answered: it goes first.
-  if (loadedCore !== null) return loadedCore;
-  if (!messages.isWorkerCoreReply(reply)) return own;
-  const offer = /** @type {WorkerCoreReply} */ (reply);
-  if (offer.core !== "worker") return own;
-  // The own core's loading goes on without this read; its failure is reported by the read that
-  // waits for it.
-  own.catch(() => undefined);
-  return checkedFactsVersion(workerCore(offer.factsVersion));
 }
 
 /** The policies of every `<meta http-equiv="Content-Security-Policy">` of this document. */
@@ -172,7 +128,6 @@ export async function runCore(call) {
     return await call();
   } catch (error) {
     corePromise = null;
-    loadedCore = null;
     delete (/** @type {any} */ (globalThis).allwrightAxCore);
     if (error !== null && typeof error === "object" && typeof (/** @type {any} */ (error).code) === "string") {
       throw error;
