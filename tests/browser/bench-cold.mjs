@@ -68,8 +68,8 @@ async function measureMcp(browser, origin) {
       const cold = [];
       const warm = [];
       const engines = new Set();
-      // The engine of each cold read apart: in Chromium a read sent while the page's own core
-      // still loads runs on the service worker's (docs/protocol.md, "The first read of a document").
+      // The engine of each cold read apart, so that a cold read on another route than the warm
+      // ones shows (docs/performance.md, "The read sent the instant `navigate` returns").
       const coldEngines = [];
       const coldAfterPause = [];
       for (let run = 0; run < runs; run += 1) {
