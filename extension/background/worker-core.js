@@ -6,8 +6,9 @@
 // own message.
 //
 // The module is compiled once per start of the worker (WebAssembly.compileStreaming of the
-// extension's own file, whose compiled code V8 also caches across starts) and instantiated on
-// the first call; a stopped worker starts again on the next message and does the same. The
+// extension's own file, whose compiled code V8 also caches across starts) and instantiated, when
+// an agent session starts or else on the first call; a stopped worker starts again on the next
+// message and does the same. The
 // extension's CSP (MV3's default, `script-src 'self' 'wasm-unsafe-eval'`) allows this; a page's
 // CSP has no say here.
 //
