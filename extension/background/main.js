@@ -11,7 +11,7 @@ import { createNativeConnection } from "./native.js";
 import { runTool } from "./tools.js";
 import { onNavigationEvent } from "./navigation.js";
 import { loadCore } from "./load-core.js";
-import { runWorkerCore } from "./worker-core.js";
+import { prepareWorkerCoreForSession, runWorkerCore } from "./worker-core.js";
 import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
@@ -35,6 +35,8 @@ const connection = createNativeConnection({
       return;
     }
     setActiveAccess(session.access, "session").then(() => setActiveClient(session.client ?? null));
+    // An agent is here: the service worker's core compiles now, not at its first read.
+    prepareWorkerCoreForSession();
   },
   onConnectionChange: () => panels?.connectionChanged(),
 });

@@ -6,8 +6,9 @@
 // own message.
 //
 // The module is compiled once per start of the worker (WebAssembly.compileStreaming of the
-// extension's own file, whose compiled code V8 also caches across starts) and instantiated on
-// the first call; a stopped worker starts again on the next message and does the same. The
+// extension's own file, whose compiled code V8 also caches across starts) and instantiated, when
+// an agent session starts or else on the first call; a stopped worker starts again on the next
+// message and does the same. The
 // extension's CSP (MV3's default, `script-src 'self' 'wasm-unsafe-eval'`) allows this; a page's
 // CSP has no say here.
 //
@@ -17,7 +18,7 @@
 // call but run one pure core function: no state of one call reaches another, and a trap
 // throws the instance away.
 
-import { api, messages } from "./platform.js";
+import { api, BROWSER, messages } from "./platform.js";
 import { base64ToBytes, bytesToBase64 } from "../shared/base64.js";
 import * as core from "../generated/ax-core-worker.js";
 
@@ -45,6 +46,20 @@ function compileCore() {
     throw error;
   });
   return compiledModule;
+}
+
+/**
+ * Compiles and instantiates the core as soon as an agent session exists (the native host said
+ * so), so that the first strict-CSP document of a session does not pay the compilation
+ * (docs/performance.md, "The read sent the instant `navigate` returns"). Chromium only: the
+ * worker runs the core there alone. Never at the browser's start without an agent: a browser no
+ * agent uses compiles nothing.
+ */
+export function prepareWorkerCoreForSession() {
+  if (BROWSER !== "chrome") return;
+  prepareWorkerCore().catch(() => {
+    // Only a head start: the first call that needs the core compiles it again and reports.
+  });
 }
 
 /**

@@ -457,9 +457,11 @@ function frameIdPairs(nodeList, childFrames) {
  */
 async function prepareCore() {
   const core = await loadCore();
-  // A read that arrived while the core loaded goes first: its continuation runs before this
-  // timer, and it warms the code up itself.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The warm-up waits for a quiet moment: an agent that reads the instant `navigate` returns
+  // sends its read within a few ms, and a warm-up already running would hold that read back by
+  // its whole length (the page's one thread runs one read at a time). An agent that thinks
+  // first (seconds, as a model does) finds the code warm.
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_QUIET_MS));
   if (readsStarted === 0) await warmUp(core);
   return { engine: engineOf(core) };
 }
@@ -469,6 +471,13 @@ async function prepareCore() {
  * core, while a page of a million nodes is not read whole for nothing.
  */
 const WARM_UP_NODES = 20_000;
+
+/**
+ * How long after the core has loaded the warm-up waits for a read to arrive first (measured:
+ * the read an agent sends the instant `navigate` returns reaches the frame within about 20 ms;
+ * docs/performance.md, "The read sent the instant `navigate` returns").
+ */
+const WARM_UP_QUIET_MS = 150;
 
 /** Reads (tree or snapshot) started in this document; the warm-up runs only before the first. */
 let readsStarted = 0;

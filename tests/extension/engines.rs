@@ -132,6 +132,78 @@ pub async fn refs_act_and_since_reads_on_strict_pages(session: &Session) {
     );
 }
 
+/// The first read of a document sent the instant `navigate` returns, and one sent while the
+/// warm-up read is likely running (it starts 150 ms after the frame's core has loaded:
+/// docs/protocol.md "Preparing the core early"), on an open and a strict page: each prints the
+/// page whole, registers its references (a second read prints the very same tree, numbers
+/// included), and its references act; a read `since` its snapshot reports the click's change.
+pub async fn the_first_read_is_right_at_once_and_during_the_warm_up(session: &Session) {
+    let browser = session.browser.name();
+    let server = fixtures();
+    for (page, engine) in [
+        (OPEN_PAGE, "wasm-page"),
+        (STRICT_PAGE, strict_engine(session)),
+    ] {
+        for delay_ms in [0u64, 170] {
+            let context = format!("{browser}: {page} read {delay_ms} ms after navigate");
+            session
+                .ok(
+                    "navigate",
+                    json!({"url": server.url(&format!("{page}?after={delay_ms}"))}),
+                )
+                .await;
+            tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
+            let first = session.ok("get_accessibility_tree", json!({})).await;
+            assert_eq!(first["engine"], engine, "{context}: {first}");
+            let tree = tree_of(&first);
+            for expected in [
+                "button \"Close dialog\"",
+                "button \"Labelled by another node\"",
+                "button \"Inside shadow\"",
+                "textbox \"Card number\"",
+            ] {
+                assert!(tree.contains(expected), "{context}: {expected} in {tree}");
+            }
+            let again = session.ok("get_accessibility_tree", json!({})).await;
+            assert_eq!(
+                tree,
+                tree_of(&again),
+                "{context}: a second read numbers the same elements the same"
+            );
+            let id = first["snapshotId"]
+                .as_str()
+                .expect("snapshotId")
+                .to_string();
+            let card = reference_of(tree, "textbox \"Card number\"");
+            session
+                .ok("type_ax", json!({"ref_id": card, "text": "4242"}))
+                .await;
+            let value = session
+                .evaluate("document.getElementById('card').value")
+                .await;
+            assert_eq!(value, json!("4242"), "{context}: typed into the card field");
+            let apply = reference_of(tree, "button \"Apply\"");
+            session.ok("click_ax", json!({"ref_id": apply})).await;
+            let status = session
+                .evaluate("document.getElementById('status').textContent")
+                .await;
+            assert_eq!(
+                status,
+                json!("applied"),
+                "{context}: the click reached Apply"
+            );
+            let since = session
+                .ok("get_accessibility_tree", json!({"since": id}))
+                .await;
+            assert_eq!(since["full"], json!(false), "{context}: {since}");
+            assert!(
+                tree_of(&since).contains("Applied at checkout"),
+                "{context}: {since}"
+            );
+        }
+    }
+}
+
 /// Chromium's service worker may stop between two calls (it does when idle): the next read
 /// starts it, which compiles and instantiates the core again, and nothing is lost: the `since`
 /// read after the stop still compares with the snapshot taken before it (the snapshots live in

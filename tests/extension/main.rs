@@ -196,6 +196,7 @@ const ENGINES: &[(&str, Check)] = checks![
     engines::frames_with_different_policies_pick_their_own_engine,
     engines::a_page_cannot_reach_the_worker,
     engines::two_tabs_read_their_own_pages,
+    engines::the_first_read_is_right_at_once_and_during_the_warm_up,
 ];
 
 /// Where the core runs (issue 14, item 1): the service worker's core in Chromium, the page's in
