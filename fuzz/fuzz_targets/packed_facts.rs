@@ -31,7 +31,11 @@ struct Input {
 }
 
 fn same_numbers(left: &[f64], right: &[f64]) -> bool {
-    left.len() == right.len() && left.iter().zip(right).all(|(a, b)| a.to_bits() == b.to_bits())
+    left.len() == right.len()
+        && left
+            .iter()
+            .zip(right)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
 }
 
 fuzz_target!(|input: Input| {
