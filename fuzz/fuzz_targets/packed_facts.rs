@@ -13,6 +13,8 @@ use allwright_ax_wasm::packed::{PackedReader, PackedWriter};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 
+// This target needs only the shared envelope check, not the attribute generators.
+#[allow(dead_code)]
 mod generated_input;
 use generated_input::assert_envelope;
 
