@@ -89,32 +89,7 @@ pub async fn refs_act_and_since_reads_on_strict_pages(session: &Session) {
     let browser = session.browser.name();
     session.open(&fixtures().url(STRICT_PAGE)).await;
     let first = session.ok("get_accessibility_tree", json!({})).await;
-    let tree = tree_of(&first);
-    let id = first["snapshotId"]
-        .as_str()
-        .expect("snapshotId")
-        .to_string();
-    let card = reference_of(tree, "textbox \"Card number\"");
-    session
-        .ok("type_ax", json!({"ref_id": card, "text": "5555"}))
-        .await;
-    let value = session
-        .evaluate("document.getElementById('card').value")
-        .await;
-    assert_eq!(value, json!("5555"), "{browser}: typed into the card field");
-    let apply = reference_of(tree, "button \"Apply\"");
-    session.ok("click_ax", json!({"ref_id": apply})).await;
-    let status = session
-        .evaluate("document.getElementById('status').textContent")
-        .await;
-    assert_eq!(
-        status,
-        json!("applied"),
-        "{browser}: the click reached Apply"
-    );
-    let since = session
-        .ok("get_accessibility_tree", json!({"since": id}))
-        .await;
+    let since = type_click_and_read_since(session, &first, "5555", browser).await;
     assert_eq!(
         since["engine"],
         strict_engine(session),
@@ -170,31 +145,7 @@ pub async fn the_first_read_is_right_at_once_and_during_the_warm_up(session: &Se
                 tree_of(&again),
                 "{context}: a second read numbers the same elements the same"
             );
-            let id = first["snapshotId"]
-                .as_str()
-                .expect("snapshotId")
-                .to_string();
-            let card = reference_of(tree, "textbox \"Card number\"");
-            session
-                .ok("type_ax", json!({"ref_id": card, "text": "4242"}))
-                .await;
-            let value = session
-                .evaluate("document.getElementById('card').value")
-                .await;
-            assert_eq!(value, json!("4242"), "{context}: typed into the card field");
-            let apply = reference_of(tree, "button \"Apply\"");
-            session.ok("click_ax", json!({"ref_id": apply})).await;
-            let status = session
-                .evaluate("document.getElementById('status').textContent")
-                .await;
-            assert_eq!(
-                status,
-                json!("applied"),
-                "{context}: the click reached Apply"
-            );
-            let since = session
-                .ok("get_accessibility_tree", json!({"since": id}))
-                .await;
+            let since = type_click_and_read_since(session, &first, "4242", &context).await;
             assert_eq!(since["full"], json!(false), "{context}: {since}");
             assert!(
                 tree_of(&since).contains("Applied at checkout"),
@@ -394,4 +345,41 @@ pub async fn two_tabs_read_their_own_pages(session: &Session) {
     );
     session.ok("close_tab", json!({"tabId": second_tab})).await;
     session.ok("select_tab", json!({"tabId": first_tab})).await;
+}
+
+/// With the references of `first` (a read of the engines fixture page): types `text` into the
+/// card field and clicks Apply, checks both in the page, and answers the read `since` that
+/// first read's snapshot.
+async fn type_click_and_read_since(
+    session: &Session,
+    first: &Value,
+    text: &str,
+    context: &str,
+) -> Value {
+    let tree = tree_of(first);
+    let id = first["snapshotId"]
+        .as_str()
+        .expect("snapshotId")
+        .to_string();
+    let card = reference_of(tree, "textbox \"Card number\"");
+    session
+        .ok("type_ax", json!({"ref_id": card, "text": text}))
+        .await;
+    let value = session
+        .evaluate("document.getElementById('card').value")
+        .await;
+    assert_eq!(value, json!(text), "{context}: typed into the card field");
+    let apply = reference_of(tree, "button \"Apply\"");
+    session.ok("click_ax", json!({"ref_id": apply})).await;
+    let status = session
+        .evaluate("document.getElementById('status').textContent")
+        .await;
+    assert_eq!(
+        status,
+        json!("applied"),
+        "{context}: the click reached Apply"
+    );
+    session
+        .ok("get_accessibility_tree", json!({"since": id}))
+        .await
 }

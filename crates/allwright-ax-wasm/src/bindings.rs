@@ -209,7 +209,7 @@ pub fn build_text_tree_packed(
     depth_offset: Option<u32>,
 ) -> String {
     let read = || -> Result<_, crate::packed::PackedError> {
-        let mut reader = unpack_reader(packed)?;
+        let mut reader = crate::packed::PackedReader::new(packed)?;
         let facts = reader.facts()?;
         let known_refs = reader.u32_list()?;
         let frame_ids = reader.f64_list()?;
@@ -253,7 +253,7 @@ pub fn build_text_tree_packed(
 #[wasm_bindgen(js_name = diffLinesPacked)]
 pub fn diff_lines_packed(packed: &[u8], texts: &str, max_chars: Option<u32>) -> String {
     let read = || -> Result<_, crate::packed::PackedError> {
-        let mut reader = unpack_reader(packed)?;
+        let mut reader = crate::packed::PackedReader::new(packed)?;
         let previous = reader.u32_list()?;
         let current = reader.u32_list()?;
         reader.finish()?;
@@ -263,12 +263,6 @@ pub fn diff_lines_packed(packed: &[u8], texts: &str, max_chars: Option<u32>) -> 
         Ok((previous, current)) => diff_lines(&previous, &current, texts, max_chars),
         Err(error) => packed_failure(error),
     }
-}
-
-fn unpack_reader(
-    packed: &[u8],
-) -> Result<crate::packed::PackedReader<'_>, crate::packed::PackedError> {
-    crate::packed::PackedReader::new(packed)
 }
 
 /// `writeSnapshotDocument` over packed facts: after the facts, `packed` holds the list
@@ -289,7 +283,7 @@ pub fn write_snapshot_document_packed(
     known_aria: &str,
 ) -> String {
     let read = || -> Result<_, crate::packed::PackedError> {
-        let mut reader = unpack_reader(packed)?;
+        let mut reader = crate::packed::PackedReader::new(packed)?;
         let facts = reader.facts()?;
         let known_aria_nodes = reader.u32_list()?;
         reader.finish()?;

@@ -7,12 +7,10 @@
 // number; varints in base64 take about a fifth of that on a real page (docs/performance.md).
 
 import { bytesToBase64 } from "../../shared/base64.js";
+import { NODE_STRIDE } from "./fact-layout.js";
 
 /** The layout's version; packed.rs reads the same number first. */
 export const PACKED_VERSION = 1;
-
-/** Numbers per node in the facts' node table (facts.js). */
-const NODE_STRIDE = 5;
 
 /** A growing byte buffer with the layout's three kinds of list. */
 export class PackedWriter {

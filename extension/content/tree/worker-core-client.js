@@ -10,14 +10,9 @@
 import "../../shared/messages.js";
 import { base64ToBytes } from "../../shared/base64.js";
 import { PackedWriter } from "./packed-facts.js";
+import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_MASK, NODE_STRIDE } from "./fact-layout.js";
 
 const messages = globalThis.allwrightMessages;
-
-/** Facts flags the packing reads (facts.js writes them; crates/allwright-ax-wasm/src/facts.rs). */
-const NODE_STRIDE = 5;
-const KIND_MASK = 0b111;
-const KIND_ELEMENT = 1;
-const GENERATED_CONTENT_POSSIBLE = 1 << 19;
 
 /**
  * The worker-backed core.
