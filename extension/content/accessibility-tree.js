@@ -149,6 +149,7 @@ async function readTree(args, options) {
     measureBoxes: filter === "visible",
     readPointerEvents: false,
     maxNodes: MAX_READ_NODES,
+    longestText: LONGEST_TEXT_READ,
     referenceAttributes: withSnapshot ? REFERENCE_ATTRIBUTE_NAMES : undefined,
   };
   let facts = gatherFacts(gatherOptions);
@@ -265,6 +266,16 @@ function engineFields(core) {
 const MAX_READ_NODES = 200_000;
 
 /**
+ * The longest string (attribute value, field value, text) one tree read sends to the core whole.
+ * The tree prints at most 10,000 characters of a name and 2,000 of a value
+ * (LONGEST_PRINTED_NAME and LONGEST_PRINTED_VALUE in crates/allwright-ax/src/text.rs), so a
+ * longer string changes nothing the agent reads, while sending it costs in proportion to its
+ * length: a 40 MB textarea took the core 1.3 s per read before this cut (tests/extension/bounds.rs).
+ * The margin above 10,000 leaves room for whitespace that a name collapses.
+ */
+const LONGEST_TEXT_READ = 65_536;
+
+/**
  * Tells the background that this frame starts a read: its synchronous part holds the frame's
  * thread, and on a very large page the background's liveness probes then go unanswered for
  * seconds; the notice keeps that silence from reading as a prompt (background/frames.js). Sent
@@ -333,6 +344,7 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
       withAriaRefs: false,
       measureBoxes: false,
       readPointerEvents: false,
+      longestText: LONGEST_TEXT_READ,
     });
     if (facts.anchorIndex < 0 || facts.shadowRootCount > 0) return null;
     const counter = Math.max(refCounter(), floor);
@@ -499,6 +511,7 @@ async function warmUp(core) {
     measureBoxes: false,
     readPointerEvents: false,
     maxNodes: WARM_UP_NODES,
+    longestText: LONGEST_TEXT_READ,
   });
   await runCore(() =>
     core.buildTextTree(

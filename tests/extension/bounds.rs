@@ -87,7 +87,10 @@ pub async fn a_forty_megabyte_textarea_answers_within_bounds(session: &Session) 
     session
         .open(&fixtures().url("/pages/bounds/huge-textarea.html"))
         .await;
-    let length = session.evaluate("window.fill()").await;
+    // Filling is the browser's own work (see the fixture), given more time than a tool call.
+    let length = session
+        .evaluate_within("window.fill()", Duration::from_secs(180))
+        .await;
     assert_eq!(length, json!(40 * 1024 * 1024), "{browser}");
     read_is_bounded(
         session,
@@ -146,4 +149,60 @@ pub async fn a_million_nodes_answer_within_bounds(session: &Session) {
     // The button after the rows is past the cut.
     assert!(!tree.contains("Load more"), "{browser}");
     still_up(session, "a million nodes").await;
+}
+
+/// The string a tree line prints after `opening` (such as `button "` or `value="`), up to the
+/// closing quote (the fixture's strings hold no quote to escape).
+fn printed_after<'tree>(tree: &'tree str, line_start: &str, opening: &str) -> &'tree str {
+    let line = tree
+        .lines()
+        .find(|line| line.trim_start().starts_with(line_start))
+        .unwrap_or_else(|| panic!("a line starting {line_start:?} in {tree:.300}"));
+    let start = line.find(opening).expect("the opening") + opening.len();
+    let end = line[start..].find('"').expect("the closing quote");
+    &line[start..start + end]
+}
+
+/// A tree read sends the core at most the beginning of a very long string (LONGEST_TEXT_READ in
+/// extension/content/accessibility-tree.js), so that a huge field or text costs no more than the
+/// tree prints of it. The cut must change nothing the agent reads: a name still prints its first
+/// 10,000 characters and a value its first 2,000, each ending in `…`
+/// (LONGEST_PRINTED_NAME and LONGEST_PRINTED_VALUE in crates/allwright-ax/src/text.rs), for every
+/// kind of string: an attribute that names, a field's value, a link's address and a text run.
+pub async fn long_strings_print_as_the_core_cuts_them(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/bounds/long-strings.html"))
+        .await;
+    let result = session.ok("get_accessibility_tree", json!({})).await;
+    let tree = result["tree"].as_str().expect("a tree");
+    assert!(!tree.contains("END!"), "{browser}: past every cut");
+    assert!(
+        tree.contains("button \"After the long strings\""),
+        "{browser}: the page after the long strings is read"
+    );
+    let cases = [
+        ("button \"x", "button \"", 10_000, "an aria-label"),
+        ("paragraph \"word", "paragraph \"", 10_000, "a text run"),
+        ("textbox \"Notes\"", "value=\"", 2_000, "a field's value"),
+        (
+            "link \"A long address\"",
+            "href=\"",
+            2_000,
+            "a link's address",
+        ),
+    ];
+    for (line_start, opening, printed_length, what) in cases {
+        let printed = printed_after(tree, line_start, opening);
+        assert_eq!(
+            printed.chars().count(),
+            printed_length,
+            "{browser}: {what} prints its first characters: {:.120}",
+            printed
+        );
+        assert!(
+            printed.ends_with('…'),
+            "{browser}: {what} ends with the mark"
+        );
+    }
 }

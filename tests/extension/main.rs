@@ -545,6 +545,7 @@ async fn firefox_widgets_synthetic() {
 const BOUNDS: &[(&str, Check)] = checks![
     bounds::a_forty_megabyte_textarea_answers_within_bounds,
     bounds::a_million_nodes_answer_within_bounds,
+    bounds::long_strings_print_as_the_core_cuts_them,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

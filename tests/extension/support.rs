@@ -418,10 +418,21 @@ impl Session {
 
     /// Evaluates a script in the top-level page (the page's own world), from outside, over BiDi.
     pub async fn evaluate(&self, expression: &str) -> Value {
+        self.evaluate_within(
+            expression,
+            allwright_surface_web::bidi::DEFAULT_COMMAND_TIMEOUT,
+        )
+        .await
+    }
+
+    /// Evaluates a script in the top-level page over BiDi, waiting up to `timeout` for it: for
+    /// the few fixtures whose setup is the browser's own slow work (styling a 40 MB textarea
+    /// takes Chromium 8-15 s on an idle machine, more than the default 30 s on a loaded one).
+    pub async fn evaluate_within(&self, expression: &str, timeout: Duration) -> Value {
         let launched = self.launched.as_ref().expect("browser");
         let response = launched
             .bidi()
-            .command(
+            .command_with_timeout(
                 "script.evaluate",
                 json!({
                     "expression": expression,
@@ -429,6 +440,7 @@ impl Session {
                     "awaitPromise": true,
                     "resultOwnership": "none",
                 }),
+                timeout,
             )
             .await
             .unwrap_or_else(|error| panic!("evaluate {expression}: {error}"));

@@ -152,12 +152,20 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
     String::new()
 }
 
-/// Normalises whitespace and cuts the result to `MAX_NAME_CHARS` characters.
+/// Normalises whitespace and cuts the result to `MAX_NAME_CHARS` characters, the last of which
+/// is then `…`: a cut name says that it was cut, in the tree and in the snapshot alike (issue 12:
+/// long texts are cut with a marker), since the tree's own cap (`LONGEST_PRINTED_NAME` in
+/// text.rs) is the same length and so never sees a longer name to mark.
 fn finish(text: &str) -> String {
     let mut out = collapse_ascii_whitespace(text);
-    if let Some((cut, _)) = out.char_indices().nth(MAX_NAME_CHARS) {
-        out.truncate(cut);
+    if out.chars().nth(MAX_NAME_CHARS).is_some() {
+        let kept = out
+            .char_indices()
+            .nth(MAX_NAME_CHARS - 1)
+            .map_or(out.len(), |(end, _)| end);
+        out.truncate(kept);
         out.truncate(out.trim_end_matches(' ').len());
+        out.push('…');
     }
     out
 }

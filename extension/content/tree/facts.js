@@ -79,6 +79,10 @@ const displayBits = (/** @type {string} */ display) => {
  *   their other children): a read since a snapshot re-reads the parts that changed
  *   (tree/changed-parts.js). The ancestors carry what the subtree inherits (hidden, inert,
  *   styles); nothing outside is needed, which changed-parts.js makes sure of before it asks.
+ * @property {number} [longestText] Cut attribute values, field values and text data longer than
+ *   this many UTF-16 units, marking the cut with `…` (the text tree's reads: see
+ *   LONGEST_TEXT_READ in accessibility-tree.js). Without it every string is sent whole, as the
+ *   structured snapshot prints it.
  * @property {number} [maxNodes] Stop after this many nodes (the text tree's reads of a whole
  *   document; docs/protocol.md, "Bounds and deadlines"): `cut` then says so.
  * @property {ReadonlySet<string>} [referenceAttributes] Collect the document's elements (not
@@ -86,6 +90,18 @@ const displayBits = (/** @type {string} */ display) => {
  *   tracker's index of ID references (tree/changed-parts.js, markRead) then needs no query of its
  *   own, since the walk reads every attribute already.
  */
+
+/**
+ * The first `length` UTF-16 units of a string followed by `…`, without leaving half of a
+ * surrogate pair at the cut.
+ * @param {string} text
+ * @param {number} length
+ */
+function cutText(text, length) {
+  const last = text.charCodeAt(length - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? length - 1 : length;
+  return `${text.slice(0, end)}…`;
+}
 
 /**
  * Walks the document once (light tree, open shadow roots, slot assignments) and records what
@@ -145,7 +161,9 @@ export function gatherFacts(options) {
     }
     return index;
   };
-  const add = (/** @type {string} */ text) => {
+  const longestText = options.longestText ?? Infinity;
+  const add = (/** @type {string} */ whole) => {
+    const text = whole.length > longestText ? cutText(whole, longestText) : whole;
     strings.push(text);
     lengths.push(text.length);
     return strings.length - 1;
