@@ -19,6 +19,8 @@
 // throws the instance away.
 
 import { api, BROWSER, messages } from "./platform.js";
+import { CALL_TIMING } from "./build-config.js";
+import { timingNow } from "./call-timing.js";
 import { base64ToBytes, bytesToBase64 } from "../shared/base64.js";
 import * as core from "../generated/ax-core-worker.js";
 
@@ -84,6 +86,7 @@ export async function prepareWorkerCore() {
  * @returns {Promise<CoreCallReply>}
  */
 export async function runWorkerCore(request, sender) {
+  const workerReceived = CALL_TIMING ? timingNow() : 0;
   if (sender.tab?.id === undefined || sender.frameId === undefined) {
     return { ok: false, error: messages.toolError("script_failed", "a core call came from outside a tab's frame") };
   }
@@ -115,6 +118,7 @@ export async function runWorkerCore(request, sender) {
       case "buildTextTree": {
         const capacity = Math.min(request.recordCapacity, MAX_RECORD_CAPACITY);
         const records = new Uint32Array(capacity);
+        const workerDecoded = CALL_TIMING ? timingNow() : 0;
         const output = core.buildTextTreePacked(
           request.strings,
           packed,
@@ -131,7 +135,14 @@ export async function runWorkerCore(request, sender) {
           records,
           optionalNumber(options.depthOffset),
         );
-        return { ok: true, output, records: recordsToSend(output, records) };
+        const workerCoreDone = CALL_TIMING ? timingNow() : 0;
+        const recordsSent = recordsToSend(output, records);
+        // The call-timing build's stamps (content/tree/read-timing.js); none otherwise.
+        if (CALL_TIMING) {
+          const timing = { workerReceived, workerDecoded, workerCoreDone, workerReplied: timingNow() };
+          return { ok: true, output, records: recordsSent, timing };
+        }
+        return { ok: true, output, records: recordsSent };
       }
       case "diffLines":
         return {

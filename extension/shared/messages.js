@@ -153,7 +153,8 @@
  *   recordCapacity: number}} CoreCallRequest
  * The worker's answer: the core's output string and, for a tree, the base64 of the line records
  * it wrote (little-endian u32), or why the call could not run.
- * @typedef {{ok: true, output: string, records: string}|{ok: false, error: ToolError}} CoreCallReply
+ * `timing`: the worker's stamps of the call, in a call-timing build only (content/tree/read-timing.js).
+ * @typedef {{ok: true, output: string, records: string, timing?: Record<string, number>}|{ok: false, error: ToolError}} CoreCallReply
  */
 
 /**

@@ -240,7 +240,7 @@ async function measureOneSession({ sizes, runs, endpointOf, binary, root }, exte
           console.log(`  ${size} ${variant}: bare walk ${walkMs.toFixed(1)} ms; round trip less the one-button read ${ratios.readAndTransferMs.toFixed(1)} ms = ${ratios.readAndTransferPerWalk.toFixed(2)}x the walk${hops === null ? '' : `; in the page ${hops['in page (content handler)'].toFixed(1)} ms = ${ratios.inPagePerWalk.toFixed(2)}x`}`);
           if (hops !== null) {
             console.log(`  ${size} ${variant} (${engine}): steps of the warm read (call-timing build), medians of ${stamped.length} reads, ms:`);
-            for (const [step, ms] of Object.entries(hops)) console.log(`    ${ms.toFixed(1).padStart(7)}  ${step}`);
+            for (const [step, ms] of Object.entries(hops)) if (!Number.isNaN(ms)) console.log(`    ${ms.toFixed(1).padStart(7)}  ${step}`);
           }
           if (!profile) {
             report[`${size}-${variant}`] = { engine, warmMs: median(plain), warmSamples: plain, hops, ...ratios };
@@ -314,6 +314,13 @@ function hopTable(samples) {
     ['content: gathering the facts', 'swept', 'gathered'],
     ['content: since bookkeeping (form state, referrers)', 'gathered', 'marked'],
     ['content: core call (in the page, or the worker trip)', 'marked', 'coreDone'],
+    ['  worker trip: packing, generated content (content)', 'marked', 'workerPacked'],
+    ['  worker trip: request (serialisation, IPC, parsing)', 'workerPacked', 'workerReceived'],
+    ['  worker trip: checks, base64 of the facts (worker)', 'workerReceived', 'workerDecoded'],
+    ['  worker trip: the core (worker)', 'workerDecoded', 'workerCoreDone'],
+    ['  worker trip: base64 of the records (worker)', 'workerCoreDone', 'workerReplied'],
+    ['  worker trip: reply (serialisation, IPC, parsing)', 'workerReplied', 'workerAnswered'],
+    ['  worker trip: the records written (content)', 'workerAnswered', 'coreDone'],
     ['content: gathering and since bookkeeping together', 'swept', 'gatheredAndMarked'],
     ['content: output split, refs registered', 'coreDone', 'registered'],
     ['content: snapshot kept, result built', 'registered', 'readEnd'],

@@ -14,15 +14,31 @@
  * @typedef {{stamps: Record<string, number>, mark: (step: string) => void}} ReadTiming
  */
 
+/**
+ * The read being timed (a frame runs one read at a time), so that the steps inside its core
+ * call on the service worker (tree/worker-core-client.js) stamp it too.
+ * @type {ReadTiming | null}
+ */
+let currentTiming = null;
+
 /** @returns {ReadTiming | null} */
 export function startReadTiming() {
   if (!globalThis.ALLWRIGHT_CALL_TIMING) return null;
   /** @type {Record<string, number>} */
   const stamps = {};
-  return {
+  currentTiming = {
     stamps,
     mark: (step) => {
       stamps[step] = performance.timeOrigin + performance.now();
     },
   };
+  return currentTiming;
+}
+
+/**
+ * The read being timed, or null (always null in an ordinary build).
+ * @returns {ReadTiming | null}
+ */
+export function currentReadTiming() {
+  return globalThis.ALLWRIGHT_CALL_TIMING ? currentTiming : null;
 }

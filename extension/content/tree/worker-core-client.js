@@ -10,6 +10,7 @@
 import "../../shared/messages.js";
 import { base64ToBytes } from "../../shared/base64.js";
 import { PackedWriter } from "./packed-facts.js";
+import { currentReadTiming } from "./read-timing.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_MASK, NODE_STRIDE } from "./fact-layout.js";
 
 const messages = globalThis.allwrightMessages;
@@ -83,22 +84,25 @@ async function buildTextTree(
   lineRecords,
   depthOffset,
 ) {
+  const timing = currentReadTiming();
   const writer = new PackedWriter(nodes.length * 2 + stringLengths.length * 2 + 64);
   writer.facts({ stringLengths, nodes, attributes, rects, slots, viewport });
   writer.u32List(knownRefs);
   writer.f64List(frameIds);
   writer.u32List(identities);
   writer.optionalU32List(previousLines);
-  const reply = await call(
-    messages.coreCallRequest(
-      "buildTextTree",
-      strings,
-      writer.toBase64(),
-      resolvedGeneratedContent(nodes, pseudo),
-      { filter, maxDepth, maxChars, anchor, anchorRef, page, refCounter, url, title, depthOffset },
-      lineRecords.length,
-    ),
+  const request = messages.coreCallRequest(
+    "buildTextTree",
+    strings,
+    writer.toBase64(),
+    resolvedGeneratedContent(nodes, pseudo),
+    { filter, maxDepth, maxChars, anchor, anchorRef, page, refCounter, url, title, depthOffset },
+    lineRecords.length,
   );
+  timing?.mark("workerPacked");
+  const reply = await call(request);
+  timing?.mark("workerAnswered");
+  if (timing !== null && reply.timing !== undefined) Object.assign(timing.stamps, reply.timing);
   if (reply.records !== "") {
     const bytes = base64ToBytes(reply.records);
     const records = new Uint32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 4));
@@ -209,7 +213,7 @@ function resolvedGeneratedContent(nodes, pseudo) {
  * channel, and the call is sent once more (the core is stateless: the same call gives the same
  * answer).
  * @param {CoreCallRequest} request
- * @returns {Promise<{ok: true, output: string, records: string}>}
+ * @returns {Promise<{ok: true, output: string, records: string, timing?: Record<string, number>}>}
  */
 async function call(request) {
   const scope = /** @type {any} */ (globalThis);
