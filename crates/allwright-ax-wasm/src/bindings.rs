@@ -37,6 +37,13 @@ impl PseudoContentSource for JsPseudoContent<'_> {
 }
 
 /// The fact format this core reads; the content script refuses a core that disagrees.
+/// Reads a built-in page `rounds` times so that the engine optimises the core before the first
+/// real read; answers the lines the last read printed (0: it did not read). See `warm_up`.
+#[wasm_bindgen(js_name = warmUp)]
+pub fn warm_up(rounds: u32) -> u32 {
+    crate::warm_up::warm_up(rounds)
+}
+
 #[wasm_bindgen(js_name = factsVersion)]
 pub fn facts_version() -> u32 {
     FACTS_VERSION

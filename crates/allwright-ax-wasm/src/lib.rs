@@ -12,6 +12,7 @@
 pub mod api;
 pub mod facts;
 pub mod packed;
+pub mod warm_up;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;

@@ -270,13 +270,18 @@ export function gatherFacts(options) {
           rects.push(rect.x, rect.y, rect.width, rect.height);
         }
       }
-      const attributeList = element.attributes;
-      const attributeCount = attributeList.length;
+      // Names, then values by name: reading `element.attributes` instead makes the browser
+      // create an Attr node for every attribute (kept with the element ever after) and, in this
+      // isolated world, a wrapper for each (docs/performance.md, "The gatherer's property
+      // reads"). Two attributes can share a qualified name only through setAttributeNS with
+      // different namespaces; the value read is then the first's for both, as for any
+      // by-name read of the attribute.
+      const attributeNames = element.getAttributeNames();
+      const attributeCount = attributeNames.length;
       let refersToIds = false;
       for (let position = 0; position < attributeCount; position++) {
-        const attribute = /** @type {Attr} */ (attributeList[position]);
-        const name = attribute.name;
-        attributes.push(intern(name), add(attribute.value));
+        const name = attributeNames[position];
+        attributes.push(intern(name), add(element.getAttribute(name) ?? ""));
         if (referenceAttributes !== null && !refersToIds) refersToIds = referenceAttributes.has(name);
       }
       if (refersToIds && !inShadowTree) referrers.push(element);
@@ -505,15 +510,17 @@ function scrolls(overflow) {
 }
 
 /**
- * Whether either axis of an element scrolls. One read of the `overflow` shorthand, whose computed
- * value serialises both longhands ("visible", or "hidden auto" when they differ; CSSOM, "serialize
- * a CSS value" of a shorthand), costs one property read of the four the gatherer makes per
- * element instead of two; a browser that serialises no computed shorthand (the empty string) is
- * asked for the longhands.
+ * Whether either axis of an element scrolls, with one property read for almost every element:
+ * `visible` and `clip` compute to `auto` and `hidden` when the other axis is neither (CSS
+ * Overflow 3, "overflow-x, overflow-y": computed value), so an `overflow-x` of `visible` or
+ * `clip` says that `overflow-y` is one of them too, and neither axis scrolls. Only the few
+ * elements whose `overflow-x` is `hidden` have their `overflow-y` read. (Reading the computed
+ * `overflow` shorthand instead costs about twice a longhand: Chromium serialises it from both;
+ * measured in docs/performance.md, "The gatherer's property reads".)
  * @param {CSSStyleDeclaration} style
  */
 function isScrollContainer(style) {
-  const overflow = style.overflow;
-  if (overflow === "") return scrolls(style.overflowY) || scrolls(style.overflowX);
-  return overflow.includes("auto") || overflow.includes("scroll");
+  const overflowX = style.overflowX;
+  if (overflowX === "visible" || overflowX === "clip") return false;
+  return scrolls(overflowX) || scrolls(style.overflowY);
 }

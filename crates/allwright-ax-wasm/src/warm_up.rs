@@ -1,0 +1,275 @@
+//! A built-in page's facts, read by the core a few times so that the engine optimises the core's
+//! code before the first real read needs it (docs/protocol.md, "Preparing the core early").
+//!
+//! V8 compiles a WebAssembly module's functions first with its baseline compiler (Liftoff) and
+//! recompiles the ones that run hot with its optimising one (TurboFan) while they run. Measured
+//! in Node (the same V8) on the facts of the 10k-element benchmark page: the first
+//! `buildTextTreePacked` call of a fresh instance took 100-146 ms, the second 33-93 ms, the later
+//! ones 18-31 ms; after three reads of this page the first 10k call took 35-39 ms
+//! (docs/performance.md, "The first document of a session"). The service worker's core, which
+//! reads strict-CSP pages in Chromium, runs this when an agent session starts, so that the
+//! session's first strict-CSP read is not the one that pays for the baseline code.
+//!
+//! The page is built here, in the fact format itself ([`crate::facts`]), rather than parsed
+//! from HTML: the core's functions are compiled once per `Dom` implementation, and only reads
+//! over [`FactDom`] warm the code that real reads run. It holds what most pages hold (landmarks,
+//! a list of links, headings, paragraphs with inline text, a form with labelled fields, a table)
+//! so that the same role, name and printing paths run.
+
+use allwright_ax::NodeId;
+
+use crate::api::{split_output, text_tree_output_into, TextTreeRequest};
+use crate::facts::*;
+
+/// Sections of the built-in page: about 11,000 nodes, the size of a large real page. Size
+/// matters as much as the number of reads: in Node, three reads of a 1,500-node page left the
+/// first 10k read at 90-98 ms (against 100-127 ms cold), three of this page at 35-39 ms.
+const SECTIONS: usize = 150;
+
+/// The built-in page's facts, owned.
+#[derive(Default)]
+pub struct WarmUpPage {
+    strings: String,
+    string_lengths: Vec<u32>,
+    nodes: Vec<u32>,
+    attributes: Vec<u32>,
+    viewport: Vec<f64>,
+}
+
+/// `display` as the fact format codes it.
+#[derive(Copy, Clone)]
+enum Box_ {
+    None,
+    Inline,
+    Block,
+}
+
+impl WarmUpPage {
+    /// The built-in page: a header with navigation, [`SECTIONS`] sections of headings,
+    /// paragraphs, forms and tables, and a footer.
+    pub fn new() -> Self {
+        let mut page = WarmUpPage {
+            viewport: vec![1280.0, 720.0],
+            ..WarmUpPage::default()
+        };
+        // The document: boxes unmeasured and pointer-events unread, as a text-tree read sends it.
+        page.push_node(
+            KIND_DOCUMENT | BOXES_UNMEASURED | POINTER_EVENTS_UNREAD,
+            None,
+            0,
+            0,
+            0,
+        );
+        let document = NodeId(0);
+        let html = page.element(document, "html", Box_::Block, &[("lang", "en")]);
+        let head = page.element(html, "head", Box_::None, &[]);
+        let title = page.element(head, "title", Box_::None, &[]);
+        page.text(title, "A built-in page");
+        let body = page.element(html, "body", Box_::Block, &[]);
+        let header = page.element(body, "header", Box_::Block, &[]);
+        let navigation = page.element(header, "nav", Box_::Block, &[("aria-label", "Main")]);
+        let list = page.element(navigation, "ul", Box_::Block, &[]);
+        for (label, address) in [
+            ("Home", "/"),
+            ("Products", "/products"),
+            ("Pricing", "/pricing"),
+            ("Docs", "/docs"),
+            ("Contact", "/contact"),
+        ] {
+            let item = page.element(list, "li", Box_::Block, &[]);
+            let link = page.element(item, "a", Box_::Inline, &[("href", address)]);
+            page.text(link, label);
+        }
+        let main = page.element(body, "main", Box_::Block, &[]);
+        for section_number in 0..SECTIONS {
+            page.section(main, section_number);
+        }
+        let footer = page.element(body, "footer", Box_::Block, &[]);
+        let paragraph = page.element(footer, "p", Box_::Block, &[]);
+        page.text(paragraph, "Built in.");
+        page
+    }
+
+    /// The facts, as the content script would send them.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            strings: &self.strings,
+            string_lengths: &self.string_lengths,
+            nodes: &self.nodes,
+            attributes: &self.attributes,
+            rects: &[],
+            slots: &[],
+            viewport: &self.viewport,
+        }
+    }
+
+    /// How many nodes the page has.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() / NODE_STRIDE
+    }
+
+    fn section(&mut self, main: NodeId, number: usize) {
+        let heading_id = format!("heading-{number}");
+        let section = self.element(
+            main,
+            "section",
+            Box_::Block,
+            &[("aria-labelledby", heading_id.as_str())],
+        );
+        let heading = self.element(section, "h2", Box_::Block, &[("id", heading_id.as_str())]);
+        self.text(heading, &format!("Section {number}"));
+        for paragraph_number in 0..3 {
+            let paragraph = self.element(section, "p", Box_::Block, &[]);
+            self.text(paragraph, "Revenue grew in every region, ");
+            let strong = self.element(paragraph, "strong", Box_::Inline, &[]);
+            self.text(strong, "led by the north");
+            self.text(paragraph, ", while costs stayed ");
+            let emphasis = self.element(paragraph, "em", Box_::Inline, &[]);
+            self.text(emphasis, "flat");
+            self.text(paragraph, ". ");
+            let address = format!("/report/{number}/{paragraph_number}");
+            let link = self.element(paragraph, "a", Box_::Inline, &[("href", address.as_str())]);
+            self.text(link, "Read the report");
+        }
+        let form = self.element(section, "form", Box_::Block, &[("aria-label", "Filter")]);
+        for (field, kind) in [("name", "text"), ("email", "email")] {
+            let id = format!("{field}-{number}");
+            let label = self.element(form, "label", Box_::Inline, &[("for", id.as_str())]);
+            self.text(label, field);
+            self.input(form, &[("id", id.as_str()), ("type", kind)], "", 0);
+        }
+        let label = self.element(form, "label", Box_::Inline, &[]);
+        self.input(label, &[("type", "checkbox")], "on", CHECKED);
+        self.text(label, "Subscribe");
+        let select = self.element(form, "select", Box_::Inline, &[("aria-label", "Region")]);
+        for (position, region) in ["North", "South", "East"].into_iter().enumerate() {
+            let selected = if position == 0 { OPTION_SELECTED } else { 0 };
+            let option = self.element_with(select, "option", Box_::Block, &[], selected, 0);
+            self.text(option, region);
+        }
+        let button = self.element(form, "button", Box_::Inline, &[("type", "submit")]);
+        self.text(button, "Apply");
+        let table = self.element(section, "table", Box_::Block, &[]);
+        let body = self.element(table, "tbody", Box_::Block, &[]);
+        for row_number in 0..3 {
+            let row = self.element(body, "tr", Box_::Block, &[]);
+            for column in ["Quarter", "Region", "Total"] {
+                let tag = if row_number == 0 { "th" } else { "td" };
+                let cell = self.element(row, tag, Box_::Block, &[]);
+                self.text(cell, column);
+            }
+        }
+    }
+
+    fn input(&mut self, parent: NodeId, attributes: &[(&str, &str)], value: &str, flags: u32) {
+        let value = self.string(value) + 1;
+        self.element_with(parent, "input", Box_::Inline, attributes, flags, value);
+    }
+
+    fn element(
+        &mut self,
+        parent: NodeId,
+        local_name: &str,
+        display: Box_,
+        attributes: &[(&str, &str)],
+    ) -> NodeId {
+        self.element_with(parent, local_name, display, attributes, 0, 0)
+    }
+
+    fn element_with(
+        &mut self,
+        parent: NodeId,
+        local_name: &str,
+        display: Box_,
+        attributes: &[(&str, &str)],
+        extra_flags: u32,
+        value: u32,
+    ) -> NodeId {
+        let display_bits = match display {
+            Box_::None => 0,
+            Box_::Inline => 2,
+            Box_::Block => 3,
+        };
+        let has_box = if matches!(display, Box_::None) {
+            0
+        } else {
+            HAS_BOX
+        };
+        let flags = KIND_ELEMENT | (display_bits << DISPLAY_SHIFT) | has_box | extra_flags;
+        let name = self.string(local_name);
+        for (attribute, attribute_value) in attributes {
+            let attribute = self.string(attribute);
+            let attribute_value = self.string(attribute_value);
+            self.attributes.extend([attribute, attribute_value]);
+        }
+        self.push_node(flags, Some(parent), name, attributes.len() as u32, value)
+    }
+
+    fn text(&mut self, parent: NodeId, data: &str) {
+        let string = self.string(data);
+        self.push_node(KIND_TEXT, Some(parent), string, 0, 0);
+    }
+
+    fn push_node(
+        &mut self,
+        flags: u32,
+        parent: Option<NodeId>,
+        string: u32,
+        attribute_count: u32,
+        value: u32,
+    ) -> NodeId {
+        let index = self.node_count();
+        let parent = parent.map_or(0, |parent| parent.0 + 1);
+        self.nodes
+            .extend([flags, parent, string, attribute_count, value]);
+        NodeId(index as u32)
+    }
+
+    fn string(&mut self, text: &str) -> u32 {
+        if !self.string_lengths.is_empty() {
+            self.strings.push(STRING_SEPARATOR);
+        }
+        self.strings.push_str(text);
+        self.string_lengths.push(text.encode_utf16().count() as u32);
+        (self.string_lengths.len() - 1) as u32
+    }
+}
+
+/// Reads the built-in page `rounds` times as a text-tree read does (decoding the facts, the
+/// tree, its lines' records) and answers how many lines the last read printed: 0 means the page
+/// did not read, which the caller reports, since the page is fixed and always reads.
+pub fn warm_up(rounds: u32) -> u32 {
+    let page = WarmUpPage::new();
+    let identities: Vec<u32> = (1..=page.node_count() as u32).collect();
+    let mut records = vec![0; page.node_count() * allwright_ax::tree_diff::RECORD_WIDTH];
+    let mut lines = 0;
+    for _ in 0..rounds {
+        let Ok(dom) = FactDom::decode(page.facts(), NoPseudoContent) else {
+            return 0;
+        };
+        let request = TextTreeRequest {
+            filter: "all",
+            max_depth: allwright_ax::text::DEFAULT_MAX_DEPTH as u32,
+            max_chars: None,
+            anchor: None,
+            anchor_ref: None,
+            page: 1,
+            known_refs: &[],
+            ref_counter: 0,
+            url: "about:blank",
+            title: "A built-in page",
+            frame_ids: &[],
+            identities: &identities,
+            previous_lines: None,
+            depth_offset: None,
+        };
+        let output = text_tree_output_into(&dom, &request, &mut records);
+        let (envelope, body) = split_output(&output);
+        lines = if envelope.contains("\"ok\":true") {
+            body.lines().count() as u32
+        } else {
+            0
+        };
+    }
+    lines
+}
