@@ -511,16 +511,19 @@ function scrolls(overflow) {
 
 /**
  * Whether either axis of an element scrolls, with one property read for almost every element:
- * `visible` and `clip` compute to `auto` and `hidden` when the other axis is neither (CSS
- * Overflow 3, "overflow-x, overflow-y": computed value), so an `overflow-x` of `visible` or
- * `clip` says that `overflow-y` is one of them too, and neither axis scrolls. Only the few
- * elements whose `overflow-x` is `hidden` have their `overflow-y` read. (Reading the computed
- * `overflow` shorthand instead costs about twice a longhand: Chromium serialises it from both;
- * measured in docs/performance.md, "The gatherer's property reads".)
+ * `visible` computes to `auto` when the other axis is neither `visible` nor `clip` (CSS
+ * Overflow 3, "overflow-x, overflow-y": computed value), so an `overflow-x` of `visible` says
+ * that `overflow-y` is `visible` or `clip`, and neither axis scrolls. Other elements have their
+ * `overflow-y` read too. (Reading the computed `overflow` shorthand instead costs about twice a
+ * longhand: Chromium serialises it from both; docs/performance.md, "The gatherer's property
+ * reads".)
+ * SPEC DIFFERENCE: the same rule turns `clip` into `hidden`, which Firefox does and Chromium 156
+ * does not (`overflow-x: clip; overflow-y: auto` computes to `clip` and `auto` there:
+ * fixtures/pages/scroll-axes.html, `#clip-and-auto`), so `clip` is no answer on its own.
  * @param {CSSStyleDeclaration} style
  */
 function isScrollContainer(style) {
   const overflowX = style.overflowX;
-  if (overflowX === "visible" || overflowX === "clip") return false;
+  if (overflowX === "visible") return false;
   return scrolls(overflowX) || scrolls(style.overflowY);
 }
