@@ -36,9 +36,9 @@ pub struct WarmUpPage {
     viewport: Vec<f64>,
 }
 
-/// `display` as the fact format codes it.
+/// The computed `display` of a built-in element, as the fact format codes it.
 #[derive(Copy, Clone)]
-enum Box_ {
+enum Display {
     None,
     Inline,
     Block,
@@ -61,14 +61,14 @@ impl WarmUpPage {
             0,
         );
         let document = NodeId(0);
-        let html = page.element(document, "html", Box_::Block, &[("lang", "en")]);
-        let head = page.element(html, "head", Box_::None, &[]);
-        let title = page.element(head, "title", Box_::None, &[]);
+        let html = page.element(document, "html", Display::Block, &[("lang", "en")]);
+        let head = page.element(html, "head", Display::None, &[]);
+        let title = page.element(head, "title", Display::None, &[]);
         page.text(title, "A built-in page");
-        let body = page.element(html, "body", Box_::Block, &[]);
-        let header = page.element(body, "header", Box_::Block, &[]);
-        let navigation = page.element(header, "nav", Box_::Block, &[("aria-label", "Main")]);
-        let list = page.element(navigation, "ul", Box_::Block, &[]);
+        let body = page.element(html, "body", Display::Block, &[]);
+        let header = page.element(body, "header", Display::Block, &[]);
+        let navigation = page.element(header, "nav", Display::Block, &[("aria-label", "Main")]);
+        let list = page.element(navigation, "ul", Display::Block, &[]);
         for (label, address) in [
             ("Home", "/"),
             ("Products", "/products"),
@@ -76,16 +76,16 @@ impl WarmUpPage {
             ("Docs", "/docs"),
             ("Contact", "/contact"),
         ] {
-            let item = page.element(list, "li", Box_::Block, &[]);
-            let link = page.element(item, "a", Box_::Inline, &[("href", address)]);
+            let item = page.element(list, "li", Display::Block, &[]);
+            let link = page.element(item, "a", Display::Inline, &[("href", address)]);
             page.text(link, label);
         }
-        let main = page.element(body, "main", Box_::Block, &[]);
+        let main = page.element(body, "main", Display::Block, &[]);
         for section_number in 0..SECTIONS {
             page.section(main, section_number);
         }
-        let footer = page.element(body, "footer", Box_::Block, &[]);
-        let paragraph = page.element(footer, "p", Box_::Block, &[]);
+        let footer = page.element(body, "footer", Display::Block, &[]);
+        let paragraph = page.element(footer, "p", Display::Block, &[]);
         page.text(paragraph, "Built in.");
         page
     }
@@ -113,49 +113,59 @@ impl WarmUpPage {
         let section = self.element(
             main,
             "section",
-            Box_::Block,
+            Display::Block,
             &[("aria-labelledby", heading_id.as_str())],
         );
-        let heading = self.element(section, "h2", Box_::Block, &[("id", heading_id.as_str())]);
+        let heading = self.element(
+            section,
+            "h2",
+            Display::Block,
+            &[("id", heading_id.as_str())],
+        );
         self.text(heading, &format!("Section {number}"));
         for paragraph_number in 0..3 {
-            let paragraph = self.element(section, "p", Box_::Block, &[]);
+            let paragraph = self.element(section, "p", Display::Block, &[]);
             self.text(paragraph, "Revenue grew in every region, ");
-            let strong = self.element(paragraph, "strong", Box_::Inline, &[]);
+            let strong = self.element(paragraph, "strong", Display::Inline, &[]);
             self.text(strong, "led by the north");
             self.text(paragraph, ", while costs stayed ");
-            let emphasis = self.element(paragraph, "em", Box_::Inline, &[]);
+            let emphasis = self.element(paragraph, "em", Display::Inline, &[]);
             self.text(emphasis, "flat");
             self.text(paragraph, ". ");
             let address = format!("/report/{number}/{paragraph_number}");
-            let link = self.element(paragraph, "a", Box_::Inline, &[("href", address.as_str())]);
+            let link = self.element(
+                paragraph,
+                "a",
+                Display::Inline,
+                &[("href", address.as_str())],
+            );
             self.text(link, "Read the report");
         }
-        let form = self.element(section, "form", Box_::Block, &[("aria-label", "Filter")]);
+        let form = self.element(section, "form", Display::Block, &[("aria-label", "Filter")]);
         for (field, kind) in [("name", "text"), ("email", "email")] {
             let id = format!("{field}-{number}");
-            let label = self.element(form, "label", Box_::Inline, &[("for", id.as_str())]);
+            let label = self.element(form, "label", Display::Inline, &[("for", id.as_str())]);
             self.text(label, field);
             self.input(form, &[("id", id.as_str()), ("type", kind)], "", 0);
         }
-        let label = self.element(form, "label", Box_::Inline, &[]);
+        let label = self.element(form, "label", Display::Inline, &[]);
         self.input(label, &[("type", "checkbox")], "on", CHECKED);
         self.text(label, "Subscribe");
-        let select = self.element(form, "select", Box_::Inline, &[("aria-label", "Region")]);
+        let select = self.element(form, "select", Display::Inline, &[("aria-label", "Region")]);
         for (position, region) in ["North", "South", "East"].into_iter().enumerate() {
             let selected = if position == 0 { OPTION_SELECTED } else { 0 };
-            let option = self.element_with(select, "option", Box_::Block, &[], selected, 0);
+            let option = self.element_with(select, "option", Display::Block, &[], selected, 0);
             self.text(option, region);
         }
-        let button = self.element(form, "button", Box_::Inline, &[("type", "submit")]);
+        let button = self.element(form, "button", Display::Inline, &[("type", "submit")]);
         self.text(button, "Apply");
-        let table = self.element(section, "table", Box_::Block, &[]);
-        let body = self.element(table, "tbody", Box_::Block, &[]);
+        let table = self.element(section, "table", Display::Block, &[]);
+        let body = self.element(table, "tbody", Display::Block, &[]);
         for row_number in 0..3 {
-            let row = self.element(body, "tr", Box_::Block, &[]);
+            let row = self.element(body, "tr", Display::Block, &[]);
             for column in ["Quarter", "Region", "Total"] {
                 let tag = if row_number == 0 { "th" } else { "td" };
-                let cell = self.element(row, tag, Box_::Block, &[]);
+                let cell = self.element(row, tag, Display::Block, &[]);
                 self.text(cell, column);
             }
         }
@@ -163,14 +173,14 @@ impl WarmUpPage {
 
     fn input(&mut self, parent: NodeId, attributes: &[(&str, &str)], value: &str, flags: u32) {
         let value = self.string(value) + 1;
-        self.element_with(parent, "input", Box_::Inline, attributes, flags, value);
+        self.element_with(parent, "input", Display::Inline, attributes, flags, value);
     }
 
     fn element(
         &mut self,
         parent: NodeId,
         local_name: &str,
-        display: Box_,
+        display: Display,
         attributes: &[(&str, &str)],
     ) -> NodeId {
         self.element_with(parent, local_name, display, attributes, 0, 0)
@@ -180,17 +190,17 @@ impl WarmUpPage {
         &mut self,
         parent: NodeId,
         local_name: &str,
-        display: Box_,
+        display: Display,
         attributes: &[(&str, &str)],
         extra_flags: u32,
         value: u32,
     ) -> NodeId {
         let display_bits = match display {
-            Box_::None => 0,
-            Box_::Inline => 2,
-            Box_::Block => 3,
+            Display::None => 0,
+            Display::Inline => 2,
+            Display::Block => 3,
         };
-        let has_box = if matches!(display, Box_::None) {
+        let has_box = if matches!(display, Display::None) {
             0
         } else {
             HAS_BOX
