@@ -57,6 +57,30 @@ pub struct TextTreeRequest<'input> {
     pub depth_offset: Option<u32>,
 }
 
+impl TextTreeRequest<'static> {
+    /// A read of the whole page with the core's defaults: every node (`all`), the default
+    /// depth, no character limit, page 1, no anchor, no references known before, no line
+    /// records. Callers in Rust (the warm-up, tests) change the fields they need.
+    pub fn whole_page() -> Self {
+        TextTreeRequest {
+            filter: "all",
+            max_depth: allwright_ax::text::DEFAULT_MAX_DEPTH as u32,
+            max_chars: None,
+            anchor: None,
+            anchor_ref: None,
+            page: 1,
+            known_refs: &[],
+            ref_counter: 0,
+            url: "",
+            title: "",
+            frame_ids: &[],
+            identities: &[],
+            previous_lines: None,
+            depth_offset: None,
+        }
+    }
+}
+
 /// An error for the agent: one of the codes of docs/protocol.md.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolError {

@@ -120,6 +120,78 @@ pub struct Facts<'input> {
     pub viewport: &'input [f64],
 }
 
+/// Facts built in Rust rather than sent by a content script, in the same format: the core's
+/// built-in warm-up page ([`crate::warm_up`]) and the tests that encode pages as the gatherer
+/// does. [`OwnedFacts::facts`] lends them out as [`Facts`].
+#[derive(Clone, Debug, Default)]
+pub struct OwnedFacts {
+    pub strings: String,
+    pub string_lengths: Vec<u32>,
+    pub nodes: Vec<u32>,
+    pub attributes: Vec<u32>,
+    pub rects: Vec<f64>,
+    pub slots: Vec<u32>,
+    pub viewport: Vec<f64>,
+}
+
+impl OwnedFacts {
+    /// Adds a string to the table as the gatherer does (after [`STRING_SEPARATOR`], its length
+    /// counted in UTF-16 code units) and answers its index.
+    pub fn add_string(&mut self, text: &str) -> u32 {
+        if !self.string_lengths.is_empty() {
+            self.strings.push(STRING_SEPARATOR);
+        }
+        self.strings.push_str(text);
+        self.string_lengths.push(text.encode_utf16().count() as u32);
+        (self.string_lengths.len() - 1) as u32
+    }
+
+    /// How many nodes `nodes` holds, which is also the index of the next one.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() / NODE_STRIDE
+    }
+
+    /// Appends a node: its attributes' strings and pairs, then its [`NODE_STRIDE`] numbers, with
+    /// `parent_field` as the format writes it (the parent's index + 1, 0 for none). Answers the
+    /// node's index.
+    pub fn push_node(
+        &mut self,
+        flags: u32,
+        parent_field: u32,
+        string: u32,
+        attributes: &[(&str, &str)],
+        value_field: u32,
+    ) -> u32 {
+        let index = self.node_count() as u32;
+        for (name, value) in attributes {
+            let name = self.add_string(name);
+            let value = self.add_string(value);
+            self.attributes.extend([name, value]);
+        }
+        self.nodes.extend([
+            flags,
+            parent_field,
+            string,
+            attributes.len() as u32,
+            value_field,
+        ]);
+        index
+    }
+
+    /// The facts, borrowed as a content script's would be.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            strings: &self.strings,
+            string_lengths: &self.string_lengths,
+            nodes: &self.nodes,
+            attributes: &self.attributes,
+            rects: &self.rects,
+            slots: &self.slots,
+            viewport: &self.viewport,
+        }
+    }
+}
+
 /// Why facts could not be read. Each is a bug in the gatherer or a version mismatch, reported
 /// as `script_failed` with this text.
 #[derive(Clone, Debug, PartialEq, Eq)]

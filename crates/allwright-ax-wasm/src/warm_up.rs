@@ -26,14 +26,9 @@ use crate::facts::*;
 /// first 10k read at 90-98 ms (against 100-127 ms cold), three of this page at 35-39 ms.
 const SECTIONS: usize = 150;
 
-/// The built-in page's facts, owned.
-#[derive(Default)]
+/// The built-in page's facts.
 pub struct WarmUpPage {
-    strings: String,
-    string_lengths: Vec<u32>,
-    nodes: Vec<u32>,
-    attributes: Vec<u32>,
-    viewport: Vec<f64>,
+    owned: OwnedFacts,
 }
 
 /// The computed `display` of a built-in element, as the fact format codes it.
@@ -44,20 +39,28 @@ enum Display {
     Block,
 }
 
+impl Default for WarmUpPage {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl WarmUpPage {
     /// The built-in page: a header with navigation, [`SECTIONS`] sections of headings,
     /// paragraphs, forms and tables, and a footer.
     pub fn new() -> Self {
         let mut page = WarmUpPage {
-            viewport: vec![1280.0, 720.0],
-            ..WarmUpPage::default()
+            owned: OwnedFacts {
+                viewport: vec![1280.0, 720.0],
+                ..OwnedFacts::default()
+            },
         };
         // The document: boxes unmeasured and pointer-events unread, as a text-tree read sends it.
-        page.push_node(
+        page.owned.push_node(
             KIND_DOCUMENT | BOXES_UNMEASURED | POINTER_EVENTS_UNREAD,
-            None,
             0,
             0,
+            &[],
             0,
         );
         let document = NodeId(0);
@@ -92,20 +95,12 @@ impl WarmUpPage {
 
     /// The facts, as the content script would send them.
     pub fn facts(&self) -> Facts<'_> {
-        Facts {
-            strings: &self.strings,
-            string_lengths: &self.string_lengths,
-            nodes: &self.nodes,
-            attributes: &self.attributes,
-            rects: &[],
-            slots: &[],
-            viewport: &self.viewport,
-        }
+        self.owned.facts()
     }
 
     /// How many nodes the page has.
     pub fn node_count(&self) -> usize {
-        self.nodes.len() / NODE_STRIDE
+        self.owned.node_count()
     }
 
     fn section(&mut self, main: NodeId, number: usize) {
@@ -172,7 +167,7 @@ impl WarmUpPage {
     }
 
     fn input(&mut self, parent: NodeId, attributes: &[(&str, &str)], value: &str, flags: u32) {
-        let value = self.string(value) + 1;
+        let value = self.owned.add_string(value) + 1;
         self.element_with(parent, "input", Display::Inline, attributes, flags, value);
     }
 
@@ -206,42 +201,17 @@ impl WarmUpPage {
             HAS_BOX
         };
         let flags = KIND_ELEMENT | (display_bits << DISPLAY_SHIFT) | has_box | extra_flags;
-        let name = self.string(local_name);
-        for (attribute, attribute_value) in attributes {
-            let attribute = self.string(attribute);
-            let attribute_value = self.string(attribute_value);
-            self.attributes.extend([attribute, attribute_value]);
-        }
-        self.push_node(flags, Some(parent), name, attributes.len() as u32, value)
+        let name = self.owned.add_string(local_name);
+        NodeId(
+            self.owned
+                .push_node(flags, parent.0 + 1, name, attributes, value),
+        )
     }
 
     fn text(&mut self, parent: NodeId, data: &str) {
-        let string = self.string(data);
-        self.push_node(KIND_TEXT, Some(parent), string, 0, 0);
-    }
-
-    fn push_node(
-        &mut self,
-        flags: u32,
-        parent: Option<NodeId>,
-        string: u32,
-        attribute_count: u32,
-        value: u32,
-    ) -> NodeId {
-        let index = self.node_count();
-        let parent = parent.map_or(0, |parent| parent.0 + 1);
-        self.nodes
-            .extend([flags, parent, string, attribute_count, value]);
-        NodeId(index as u32)
-    }
-
-    fn string(&mut self, text: &str) -> u32 {
-        if !self.string_lengths.is_empty() {
-            self.strings.push(STRING_SEPARATOR);
-        }
-        self.strings.push_str(text);
-        self.string_lengths.push(text.encode_utf16().count() as u32);
-        (self.string_lengths.len() - 1) as u32
+        let string = self.owned.add_string(data);
+        self.owned
+            .push_node(KIND_TEXT, parent.0 + 1, string, &[], 0);
     }
 }
 
@@ -258,20 +228,10 @@ pub fn warm_up(rounds: u32) -> u32 {
             return 0;
         };
         let request = TextTreeRequest {
-            filter: "all",
-            max_depth: allwright_ax::text::DEFAULT_MAX_DEPTH as u32,
-            max_chars: None,
-            anchor: None,
-            anchor_ref: None,
-            page: 1,
-            known_refs: &[],
-            ref_counter: 0,
             url: "about:blank",
             title: "A built-in page",
-            frame_ids: &[],
             identities: &identities,
-            previous_lines: None,
-            depth_offset: None,
+            ..TextTreeRequest::whole_page()
         };
         let output = text_tree_output_into(&dom, &request, &mut records);
         let (envelope, body) = split_output(&output);

@@ -10,40 +10,24 @@ use allwright_ax_wasm::api::{
 };
 use allwright_ax_wasm::facts::*;
 
-/// Facts as the content script would send them, owned.
+/// Facts as the content script would send them, owned, with the memdom node of each.
 #[derive(Default)]
 struct Encoded {
-    strings: String,
-    lengths: Vec<u32>,
-    nodes: Vec<u32>,
-    attributes: Vec<u32>,
-    rects: Vec<f64>,
-    slots: Vec<u32>,
-    viewport: Vec<f64>,
+    owned: OwnedFacts,
     /// Encoded index -> memdom node.
     origin: Vec<NodeId>,
 }
 
-impl Encoded {
-    fn add(&mut self, text: &str) -> u32 {
-        if !self.lengths.is_empty() {
-            self.strings.push(STRING_SEPARATOR);
-        }
-        self.strings.push_str(text);
-        self.lengths.push(text.encode_utf16().count() as u32);
-        (self.lengths.len() - 1) as u32
+impl std::ops::Deref for Encoded {
+    type Target = OwnedFacts;
+    fn deref(&self) -> &OwnedFacts {
+        &self.owned
     }
+}
 
-    fn facts(&self) -> Facts<'_> {
-        Facts {
-            strings: &self.strings,
-            string_lengths: &self.lengths,
-            nodes: &self.nodes,
-            attributes: &self.attributes,
-            rects: &self.rects,
-            slots: &self.slots,
-            viewport: &self.viewport,
-        }
+impl std::ops::DerefMut for Encoded {
+    fn deref_mut(&mut self) -> &mut OwnedFacts {
+        &mut self.owned
     }
 }
 
@@ -128,22 +112,22 @@ fn encode(dom: &MemDom) -> Encoded {
                     flags |= flag;
                 }
             }
-            string = out.add(dom.local_name(node));
+            string = out.add_string(dom.local_name(node));
             let mut pairs = Vec::new();
             dom.for_each_attribute(node, &mut |name, value| {
                 pairs.push((name.to_string(), value.to_string()))
             });
             attribute_count = pairs.len() as u32;
             for (name, attribute_value) in pairs {
-                let name = out.add(&name);
-                let attribute_value = out.add(&attribute_value);
+                let name = out.add_string(&name);
+                let attribute_value = out.add_string(&attribute_value);
                 out.attributes.extend([name, attribute_value]);
             }
             if let Some(text) = dom.value(node) {
-                value = out.add(text) + 1;
+                value = out.add_string(text) + 1;
             }
         } else if kind == KIND_TEXT {
-            string = out.add(dom.text_data(node));
+            string = out.add_string(dom.text_data(node));
         }
         out.nodes
             .extend([flags, parent, string, attribute_count, value]);
@@ -426,12 +410,12 @@ fn ai_references_stay_while_role_and_name_hold() {
 #[test]
 fn strings_split_by_utf16_lengths_including_astral_characters() {
     let mut encoded = encode(&MemDom::parse("<p>x</p>"));
-    let index = encoded.add("a😀b");
-    let tail = encoded.add("");
+    let index = encoded.add_string("a😀b");
+    let tail = encoded.add_string("");
     encoded.nodes[2] = index; // The document's string slot is ignored; any valid index will do.
     let decoded = FactDom::decode(encoded.facts(), NoPseudoContent).expect("valid");
     assert_eq!(decoded.node_count(), encoded.nodes.len() / NODE_STRIDE);
-    assert_eq!(tail as usize + 1, encoded.lengths.len());
+    assert_eq!(tail as usize + 1, encoded.string_lengths.len());
 }
 
 /// Records which elements the core asks for generated content, and answers nothing.
@@ -515,10 +499,19 @@ fn malformed_facts_are_errors_not_panics() {
             Box::new(|e| e.nodes[NODE_STRIDE + 3] = u32::MAX),
         ),
         ("value", Box::new(|e| e.nodes[NODE_STRIDE + 4] = u32::MAX)),
-        ("lengths", Box::new(|e| e.lengths[0] += 1)),
-        ("long lengths", Box::new(|e| e.lengths.push(u32::MAX))),
+        ("lengths", Box::new(|e| e.string_lengths[0] += 1)),
+        (
+            "long lengths",
+            Box::new(|e| e.string_lengths.push(u32::MAX)),
+        ),
         ("extra text", Box::new(|e| e.strings.push('x'))),
-        ("rects", Box::new(|e| e.rects.truncate(e.rects.len() - 4))),
+        (
+            "rects",
+            Box::new(|e| {
+                let kept = e.rects.len() - 4;
+                e.rects.truncate(kept)
+            }),
+        ),
         ("extra rect", Box::new(|e| e.rects.extend([0.0; 4]))),
         ("slot", Box::new(|e| e.slots.extend([u32::MAX, 0]))),
         ("slot count", Box::new(|e| e.slots.extend([0, 5, 1]))),

@@ -11,11 +11,20 @@ use allwright_ax_wasm::facts::*;
 
 /// A hand-built fact table: node 0 is the document.
 struct Page {
-    strings: String,
-    lengths: Vec<u32>,
-    nodes: Vec<u32>,
-    attributes: Vec<u32>,
-    slots: Vec<u32>,
+    owned: OwnedFacts,
+}
+
+impl std::ops::Deref for Page {
+    type Target = OwnedFacts;
+    fn deref(&self) -> &OwnedFacts {
+        &self.owned
+    }
+}
+
+impl std::ops::DerefMut for Page {
+    fn deref_mut(&mut self) -> &mut OwnedFacts {
+        &mut self.owned
+    }
 }
 
 /// Flags of an element with a box, displayed and visible, boxes left unmeasured.
@@ -24,70 +33,26 @@ const SHOWN_ELEMENT: u32 = KIND_ELEMENT | (3 << DISPLAY_SHIFT) | HAS_BOX;
 impl Page {
     fn new() -> Page {
         Page {
-            strings: String::new(),
-            lengths: Vec::new(),
-            nodes: vec![KIND_DOCUMENT | BOXES_UNMEASURED, 0, 0, 0, 0],
-            attributes: Vec::new(),
-            slots: Vec::new(),
+            owned: OwnedFacts {
+                nodes: vec![KIND_DOCUMENT | BOXES_UNMEASURED, 0, 0, 0, 0],
+                viewport: vec![1280.0, 720.0],
+                ..OwnedFacts::default()
+            },
         }
-    }
-
-    fn string(&mut self, text: &str) -> u32 {
-        if !self.lengths.is_empty() {
-            self.strings.push(STRING_SEPARATOR);
-        }
-        self.strings.push_str(text);
-        self.lengths.push(text.encode_utf16().count() as u32);
-        self.lengths.len() as u32 - 1
-    }
-
-    fn next_index(&self) -> u32 {
-        (self.nodes.len() / NODE_STRIDE) as u32
-    }
-
-    /// Appends a node whose parent field is `parent_field` as the format writes it (index + 1).
-    fn push(
-        &mut self,
-        flags: u32,
-        parent_field: u32,
-        string: u32,
-        attributes: &[(&str, &str)],
-    ) -> u32 {
-        let index = self.next_index();
-        for (name, value) in attributes {
-            let name = self.string(name);
-            let value = self.string(value);
-            self.attributes.extend([name, value]);
-        }
-        self.nodes
-            .extend([flags, parent_field, string, attributes.len() as u32, 0]);
-        index
     }
 
     fn element(&mut self, parent: u32, tag: &str, attributes: &[(&str, &str)]) -> u32 {
-        let tag = self.string(tag);
-        self.push(SHOWN_ELEMENT, parent + 1, tag, attributes)
+        let tag = self.add_string(tag);
+        self.push_node(SHOWN_ELEMENT, parent + 1, tag, attributes, 0)
     }
 
     fn text(&mut self, parent: u32, data: &str) -> u32 {
-        let data = self.string(data);
-        self.push(KIND_TEXT, parent + 1, data, &[])
+        let data = self.add_string(data);
+        self.push_node(KIND_TEXT, parent + 1, data, &[], 0)
     }
 
     fn shadow_root(&mut self, host: u32) -> u32 {
-        self.push(KIND_SHADOW_ROOT, host + 1, 0, &[])
-    }
-
-    fn facts(&self) -> Facts<'_> {
-        Facts {
-            strings: &self.strings,
-            string_lengths: &self.lengths,
-            nodes: &self.nodes,
-            attributes: &self.attributes,
-            rects: &[],
-            slots: &self.slots,
-            viewport: &[1280.0, 720.0],
-        }
+        self.push_node(KIND_SHADOW_ROOT, host + 1, 0, &[], 0)
     }
 }
 
@@ -184,14 +149,14 @@ fn parents_after_their_children_are_refused_so_no_cycle_is_decoded() {
     let mut detached_cycle = Page::new();
     let body = detached_cycle.element(0, "body", &[]);
     detached_cycle.text(body, "Reachable");
-    let label = detached_cycle.string("label");
-    detached_cycle.push(SHOWN_ELEMENT, 4 + 1, label, &[]);
-    detached_cycle.push(SHOWN_ELEMENT, 3 + 1, label, &[]);
+    let label = detached_cycle.add_string("label");
+    detached_cycle.push_node(SHOWN_ELEMENT, 4 + 1, label, &[], 0);
+    detached_cycle.push_node(SHOWN_ELEMENT, 3 + 1, label, &[], 0);
     let mut host_in_own_root = Page::new();
     host_in_own_root.element(0, "body", &[]);
     // body 1, host 2 (its parent: the section, node 4), root 3, section 4.
-    let tag = host_in_own_root.string("x-loop");
-    host_in_own_root.push(SHOWN_ELEMENT, 4 + 1, tag, &[]);
+    let tag = host_in_own_root.add_string("x-loop");
+    host_in_own_root.push_node(SHOWN_ELEMENT, 4 + 1, tag, &[], 0);
     let root = host_in_own_root.shadow_root(2);
     host_in_own_root.element(root, "section", &[]);
     for (name, page) in [

@@ -12,20 +12,8 @@ fn the_built_in_page_reads_as_a_page() {
     assert!(page.node_count() > 1_000, "{} nodes", page.node_count());
     let dom = FactDom::decode(page.facts(), NoPseudoContent).expect("the facts decode");
     let request = TextTreeRequest {
-        filter: "all",
-        max_depth: 15,
         max_chars: Some(1_000_000),
-        anchor: None,
-        anchor_ref: None,
-        page: 1,
-        known_refs: &[],
-        ref_counter: 0,
-        url: "about:blank",
-        title: "A built-in page",
-        frame_ids: &[],
-        identities: &[],
-        previous_lines: None,
-        depth_offset: None,
+        ..TextTreeRequest::whole_page()
     };
     let output = text_tree_output(&dom, &request);
     let (envelope, tree) = split_output(&output);
