@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::support::{fixtures, Session};
+use crate::support::{fixtures, line_starting, Session};
 
 /// What a read of a huge page may answer: a tree page the host can carry, or `result_too_large`
 /// with a hint that names the paging arguments.
@@ -153,11 +153,7 @@ pub async fn a_million_nodes_answer_within_bounds(session: &Session) {
 
 /// The string a tree line prints after `opening` (such as `button "` or `value="`), up to the
 /// closing quote (the fixture's strings hold no quote to escape).
-fn printed_after<'tree>(tree: &'tree str, line_start: &str, opening: &str) -> &'tree str {
-    let line = tree
-        .lines()
-        .find(|line| line.trim_start().starts_with(line_start))
-        .unwrap_or_else(|| panic!("a line starting {line_start:?} in {tree:.300}"));
+fn printed_after<'tree>(line: &'tree str, opening: &str) -> &'tree str {
     let start = line.find(opening).expect("the opening") + opening.len();
     let end = line[start..].find('"').expect("the closing quote");
     &line[start..start + end]
@@ -193,7 +189,7 @@ pub async fn long_strings_print_as_the_core_cuts_them(session: &Session) {
         ),
     ];
     for (line_start, opening, printed_length, what) in cases {
-        let printed = printed_after(tree, line_start, opening);
+        let printed = printed_after(line_starting(tree, line_start, browser), opening);
         assert_eq!(
             printed.chars().count(),
             printed_length,

@@ -7,14 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::support::snapshot_checks::{expect_node, top_root};
-use crate::support::{fixtures, Session};
-
-/// The printed line that starts (after its indentation) with `start`.
-fn line_starting<'a>(tree: &'a str, start: &str, browser: &str) -> &'a str {
-    tree.lines()
-        .find(|line| line.trim_start().starts_with(start))
-        .unwrap_or_else(|| panic!("{browser}: no line starts with {start:?}:\n{tree}"))
-}
+use crate::support::{fixtures, line_starting, Session};
 
 pub async fn nothing_is_printed_twice(session: &Session) {
     let browser = session.browser.name();

@@ -20,6 +20,19 @@ fn strict_engine(session: &Session) -> &'static str {
     }
 }
 
+/// Lines both engine fixtures print: a name from a button's content, one from another node
+/// (`aria-labelledby`), one inside an open shadow root, and a labelled field.
+fn assert_reads_the_engine_fixture(tree: &str, context: &str) {
+    for expected in [
+        "button \"Close dialog\"",
+        "button \"Labelled by another node\"",
+        "button \"Inside shadow\"",
+        "textbox \"Card number\"",
+    ] {
+        assert!(tree.contains(expected), "{context}: {expected} in {tree}");
+    }
+}
+
 fn tree_of(result: &Value) -> &str {
     result["tree"].as_str().expect("a tree string")
 }
@@ -61,14 +74,7 @@ pub async fn strict_pages_read_like_open_ones(session: &Session) {
         "{browser}: {strict}"
     );
     let tree = tree_of(&strict);
-    for expected in [
-        "button \"Close dialog\"",
-        "button \"Labelled by another node\"",
-        "button \"Inside shadow\"",
-        "textbox \"Card number\"",
-    ] {
-        assert!(tree.contains(expected), "{browser}: {expected} in {tree}");
-    }
+    assert_reads_the_engine_fixture(tree, browser);
     assert_eq!(
         without_refs(tree_of(&open)),
         without_refs(tree),
@@ -131,14 +137,7 @@ pub async fn the_first_read_is_right_at_once_and_during_the_warm_up(session: &Se
             let first = session.ok("get_accessibility_tree", json!({})).await;
             assert_eq!(first["engine"], engine, "{context}: {first}");
             let tree = tree_of(&first);
-            for expected in [
-                "button \"Close dialog\"",
-                "button \"Labelled by another node\"",
-                "button \"Inside shadow\"",
-                "textbox \"Card number\"",
-            ] {
-                assert!(tree.contains(expected), "{context}: {expected} in {tree}");
-            }
+            assert_reads_the_engine_fixture(tree, &context);
             let again = session.ok("get_accessibility_tree", json!({})).await;
             assert_eq!(
                 tree,

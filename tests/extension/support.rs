@@ -630,6 +630,14 @@ pub fn frame_id_in_snapshot(snapshot: &Value, suffix: &str) -> Option<i64> {
         .and_then(|number| number.parse().ok())
 }
 
+/// The first line of a text tree that starts (after its indent) with `start`, for example
+/// `button "Save"`; a panic that names the browser and shows the tree when there is none.
+pub fn line_starting<'tree>(tree: &'tree str, start: &str, browser: &str) -> &'tree str {
+    tree.lines()
+        .find(|line| line.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("{browser}: no line starts with {start:?}:\n{tree}"))
+}
+
 /// The `ref_N` on the first line of a text tree that starts (after its indent) with
 /// `line_start`, for example `button "Save"`.
 pub fn reference_of(tree: &str, line_start: &str) -> String {

@@ -158,11 +158,12 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
 /// text.rs) is the same length and so never sees a longer name to mark.
 fn finish(text: &str) -> String {
     let mut out = collapse_ascii_whitespace(text);
-    if out.chars().nth(MAX_NAME_CHARS).is_some() {
-        let kept = out
-            .char_indices()
-            .nth(MAX_NAME_CHARS - 1)
-            .map_or(out.len(), |(end, _)| end);
+    let mut characters = out.char_indices();
+    // One pass: where the kept characters end, and whether any follow the limit.
+    if let Some((kept, _)) = characters.nth(MAX_NAME_CHARS - 1) {
+        if characters.next().is_none() {
+            return out;
+        }
         out.truncate(kept);
         out.truncate(out.trim_end_matches(' ').len());
         out.push('…');

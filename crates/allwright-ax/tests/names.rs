@@ -968,6 +968,17 @@ fn labelledby_chain_through_descendants_terminates() {
 }
 
 #[test]
+fn a_name_of_exactly_the_limit_is_whole_and_one_more_character_is_cut_with_the_mark() {
+    let limit = allwright_ax::name::MAX_NAME_CHARS;
+    let whole = "x".repeat(limit);
+    let html = format!(r#"<button id="target" aria-label="{whole}">x</button>"#);
+    assert_eq!(name_of(&html).0, whole);
+    let longer = "x".repeat(limit + 1);
+    let html = format!(r#"<button id="target" aria-label="{longer}">x</button>"#);
+    assert_eq!(name_of(&html).0, format!("{}…", "x".repeat(limit - 1)));
+}
+
+#[test]
 fn huge_attribute_values_are_bounded() {
     let label = "word ".repeat(50_000);
     let html = format!(r#"<button id="target" aria-label="{label}">x</button>"#);
