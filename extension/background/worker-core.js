@@ -22,6 +22,7 @@ import { api, BROWSER, messages } from "./platform.js";
 import { CALL_TIMING } from "./build-config.js";
 import { timingNow } from "./call-timing.js";
 import { base64ToBytes, bytesToBase64 } from "../shared/base64.js";
+import { packLineRecords } from "../shared/line-records.js";
 import * as core from "../generated/ax-core-worker.js";
 
 /** The module file scripts/build-wasm writes (the same module as the page-side WASM core). */
@@ -74,6 +75,13 @@ export function prepareWorkerCoreForSession() {
  */
 const WARM_UP_ROUNDS = 3;
 
+/**
+ * The generated-content reader of the warm-up's reads: of the same kind as real calls pass, so
+ * that the warm-up runs the code they run (crates/allwright-ax-wasm/src/warm_up.rs); the
+ * built-in page asks it nothing.
+ */
+const NO_GENERATED_CONTENT = pseudoReader([]);
+
 /** Reads the built-in page WARM_UP_ROUNDS times, one read per task. */
 async function warmUpWorkerCore() {
   for (let round = 0; round < WARM_UP_ROUNDS; round += 1) {
@@ -84,7 +92,7 @@ async function warmUpWorkerCore() {
     try {
       // The built-in page always reads; 0 lines would be a bug of the core, and a real call
       // reports those. Only the optimisation is wanted here, never the output.
-      if (core.warmUp(1) === 0) return;
+      if (core.warmUp(1, NO_GENERATED_CONTENT) === 0) return;
     } catch {
       // A trap: as for a real call, the next call gets a fresh instance.
       instantiated = false;
@@ -209,8 +217,8 @@ export async function runWorkerCore(request, sender) {
 }
 
 /**
- * The records the core wrote, cut to the lines it printed (the envelope's `lineCount`), as
- * base64 of little-endian u32s; "" when the call failed or wrote none.
+ * The records the core wrote, cut to the lines it printed (the envelope's `lineCount`), packed
+ * (shared/line-records.js) and as base64; "" when the call failed or wrote none.
  * @param {string} output
  * @param {Uint32Array} records
  */
@@ -225,8 +233,8 @@ function recordsToSend(output, records) {
   } catch {
     lineCount = 0;
   }
-  const length = Math.min(records.length, lineCount * 5);
-  return bytesToBase64(new Uint8Array(records.buffer, 0, length * 4));
+  if (lineCount === 0) return "";
+  return bytesToBase64(packLineRecords(records, lineCount));
 }
 
 /**

@@ -160,18 +160,13 @@ async function readTree(args, options) {
   if (facts.cut && anchor !== null && facts.anchorIndex < 0) facts = gatherFacts({ ...gatherOptions, scope: anchor });
   if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
   timing?.mark("gathered");
-  // Nothing ran between the walk and here (no await), so the page is as the walk read it: the
-  // state the change tracker records is this read's. The walk's referrers cover the whole
-  // document unless it was cut or scoped.
-  if (withSnapshot) markRead(pageCut ? null : facts.referrers);
-  timing?.mark("marked");
   // New references are numbered above every number the tab handed out in any of its frames, so
   // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
   const counter = Math.max(refCounter(), floor);
   // The core writes the records of the tree's lines here: at most one line per gathered node.
   const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
-  const output = await runCore(() =>
+  const coreCall = runCore(() =>
     core.buildTextTree(
       ...factArguments(facts),
       filter,
@@ -190,6 +185,16 @@ async function readTree(args, options) {
       lineRecords,
     ),
   );
+  timing?.mark("coreStarted");
+  // The core call has run up to its first wait: the whole call for a core in this page, the
+  // packing and the sending for the service worker's, whose answer this bookkeeping does not
+  // need and so overlaps. Only this content script's own code ran since the walk (no await,
+  // and neither call changes the page), so the page is as the walk read it: the state the
+  // change tracker records is this read's. The walk's referrers cover the whole document
+  // unless it was cut or scoped.
+  if (withSnapshot) markRead(pageCut ? null : facts.referrers);
+  timing?.mark("marked");
+  const output = await coreCall;
   timing?.mark("coreDone");
   /** @type {{envelope: any, body: string}} */
   let split;

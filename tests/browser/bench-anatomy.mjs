@@ -299,10 +299,11 @@ async function measureOneSession({ sizes, runs, endpointOf, binary, root }, exte
 }
 
 /**
- * The steps of a warm read from the stamps a call-timing build returns (`timing`: the page's,
- * the service worker's and this process's clocks, all in ms since the epoch), medians in ms.
+ * The steps of a read from the stamps a call-timing build returns (`timing`: the page's, the
+ * service worker's and this process's clocks, all in ms since the epoch), medians in ms. Also
+ * used by bench-cold.mjs for the first read of a document.
  */
-function hopTable(samples) {
+export function hopTable(samples) {
   const steps = [
     ['MCP server, host, native messaging to the background', 'clientSent', 'backgroundReceived'],
     ['background: call log, contract, tab, ref check', 'backgroundReceived', 'backgroundReadStart'],
@@ -312,16 +313,15 @@ function hopTable(samples) {
     ['content: the frame\'s read queue, the core loaded', 'received', 'coreLoaded'],
     ['content: registry sweep, change observer', 'coreLoaded', 'swept'],
     ['content: gathering the facts', 'swept', 'gathered'],
-    ['content: since bookkeeping (form state, referrers)', 'gathered', 'marked'],
-    ['content: core call (in the page, or the worker trip)', 'marked', 'coreDone'],
-    ['  worker trip: packing, generated content (content)', 'marked', 'workerPacked'],
+    ['content: core call (in the page, or the worker trip) and since bookkeeping', 'gathered', 'coreDone'],
+    ['  since bookkeeping (form state, referrers; during the worker trip)', 'coreStarted', 'marked'],
+    ['  worker trip: packing, generated content (content)', 'gathered', 'workerPacked'],
     ['  worker trip: request (serialisation, IPC, parsing)', 'workerPacked', 'workerReceived'],
     ['  worker trip: checks, base64 of the facts (worker)', 'workerReceived', 'workerDecoded'],
     ['  worker trip: the core (worker)', 'workerDecoded', 'workerCoreDone'],
     ['  worker trip: base64 of the records (worker)', 'workerCoreDone', 'workerReplied'],
     ['  worker trip: reply (serialisation, IPC, parsing)', 'workerReplied', 'workerAnswered'],
     ['  worker trip: the records written (content)', 'workerAnswered', 'coreDone'],
-    ['content: gathering and since bookkeeping together', 'swept', 'gatheredAndMarked'],
     ['content: output split, refs registered', 'coreDone', 'registered'],
     ['content: snapshot kept, result built', 'registered', 'readEnd'],
     ['content: handler end', 'readEnd', 'replied'],
@@ -334,7 +334,7 @@ function hopTable(samples) {
   return Object.fromEntries(
     steps.map(([name, from, to]) => [
       name,
-      median(samples.map((sample) => ({ ...sample, gatheredAndMarked: Math.max(sample.gathered, sample.marked) })[to] - sample[from])),
+      median(samples.map((sample) => sample[to] - sample[from])),
     ]),
   );
 }

@@ -32,6 +32,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { bareWalk, generatedPage, McpClient, median, runScript, startServer, withTimeout } from './bench-lib.mjs';
+import { hopTable } from './bench-anatomy.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -72,12 +73,21 @@ async function measureMcp(browser, origin) {
       // ones shows (docs/performance.md, "The read sent the instant `navigate` returns").
       const coldEngines = [];
       const coldAfterPause = [];
+      const coldStamps = [];
+      const warmStamps = [];
       for (let run = 0; run < runs; run += 1) {
         await mcp.callTool('navigate', { url: origin + pagePath(variant, run) }, timeout);
         const reads = [];
         for (let read = 0; read <= WARM_READS; read += 1) {
+          const sent = performance.timeOrigin + performance.now();
           const call = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);
+          const received = performance.timeOrigin + performance.now();
           reads.push(call.ms);
+          // A call-timing build (ALLWRIGHT_CALL_TIMING=1 node scripts/build-extension.mjs) stamps
+          // each step of the read: the cold and the warm reads' steps are printed side by side.
+          if (call.result.timing) {
+            (read === 0 ? coldStamps : warmStamps).push({ ...call.result.timing, clientSent: sent, clientReceived: received });
+          }
           engines.add(call.result.engine);
           if (read === 0) coldEngines.push(call.result.engine);
         }
@@ -103,6 +113,19 @@ async function measureMcp(browser, origin) {
         engines: [...engines],
         coldEngines,
       };
+      if (coldStamps.length > 0 && warmStamps.length > 0) {
+        // The session's first document apart: its read also runs code new to the browser's
+        // processes (the first column), where later documents' first reads do not (the second).
+        const firstDocumentSteps = hopTable(coldStamps.slice(0, 1));
+        const coldSteps = hopTable(coldStamps.slice(1));
+        const warmSteps = hopTable(warmStamps);
+        Object.assign(result[variant], { firstDocumentSteps, coldSteps, warmSteps });
+        console.log(`  ${browser} ${variant}: steps of the first document's | later documents' cold | warm reads (call-timing build), medians, ms:`);
+        for (const [step, coldMs] of Object.entries(coldSteps)) {
+          if (Number.isNaN(coldMs)) continue;
+          console.log(`    ${ms(firstDocumentSteps[step]).padStart(7)} ${ms(coldMs).padStart(7)} ${ms(warmSteps[step]).padStart(7)}  ${step}`);
+        }
+      }
       console.log(`  ${browser} ${variant}: cold ${ms(result[variant].coldMs)} ms (first document ${ms(cold[0])}; after a ${PAUSE_MS} ms pause ${ms(result[variant].coldAfterPauseMs)}), warm ${ms(result[variant].warmMs)} ms, engine ${[...engines].join(', ')} (cold reads: ${coldEngines.join(', ')})`);
     }
     await mcp.callTool('navigate', { url: origin + pagePath('open', 0) }, timeout);

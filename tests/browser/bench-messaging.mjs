@@ -68,7 +68,7 @@ document.addEventListener('allwright-bench', async (event) => {
       else for (const attribute of node.attributes ?? []) strings.push(attribute.name, attribute.value);
     }
     const numbers = new Uint32Array(nodeCount * 5).fill(7);
-    const message = { strings: strings.join('\\u0001'), numbers: new Uint8Array(numbers.buffer).toBase64() };
+    const message = { strings: strings.join('\u007f'), numbers: new Uint8Array(numbers.buffer).toBase64() };
     // The same numbers as varints with parents as distances: about 1.3 bytes per number on
     // the real facts of this page (measured on accessibility-tree.js output).
     const compact = { strings: message.strings, numbers: new Uint8Array(Math.round(nodeCount * 5 * 1.3)).toBase64() };

@@ -65,7 +65,7 @@ const GLUE = `<!doctype html>
   <h1>Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 check</h1>
   <button class="star">Favourite</button>
   <a href="/x" class="note">Read</a>
-  <p title="sep\u0001arator">Separator <span class="inline">inside</span> text</p>
+  <p title="sep\u007farator">Separator <span class="inline">inside</span> text</p>
   <label for="pw">Password</label><input id="pw" type="password" value="secret">
   <label>Agree <input type="checkbox" checked></label>
   <select aria-label="Size"><option>S</option><option selected>M</option><option disabled>L</option></select>

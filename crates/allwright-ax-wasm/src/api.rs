@@ -625,7 +625,7 @@ pub fn split_output(output: &str) -> (&str, &str) {
     output.split_once('\n').unwrap_or((output, ""))
 }
 
-/// Pairs `known_aria_nodes[i]` with the i-th `reference \u{1} key` pair of `known_aria` (the
+/// Pairs `known_aria_nodes[i]` with the i-th `reference \u{7f} key` pair of `known_aria` (the
 /// references and keys are the glue's own ASCII strings). Extra or missing entries are ignored:
 /// an element without its old reference simply gets a new one.
 pub fn known_aria_refs<'input>(

@@ -39,9 +39,11 @@ impl PseudoContentSource for JsPseudoContent<'_> {
 /// The fact format this core reads; the content script refuses a core that disagrees.
 /// Reads a built-in page `rounds` times so that the engine optimises the core before the first
 /// real read; answers the lines the last read printed (0: it did not read). See `warm_up`.
+/// `pseudo` is a reader like real calls pass (the built-in page asks it nothing): the reads then
+/// run over the same `FactDom<JsPseudoContent>` as real ones, and so warm the same code.
 #[wasm_bindgen(js_name = warmUp)]
-pub fn warm_up(rounds: u32) -> u32 {
-    crate::warm_up::warm_up(rounds)
+pub fn warm_up(rounds: u32, pseudo: &PseudoContentReader) -> u32 {
+    crate::warm_up::warm_up(rounds, || JsPseudoContent(pseudo))
 }
 
 #[wasm_bindgen(js_name = factsVersion)]
@@ -135,8 +137,8 @@ pub fn diff_lines(
 }
 
 /// `snapshot_document` over one frame's facts. See `api::snapshot_document_output`.
-/// In "ai" mode `ai_prefix` is set and `known_aria` holds `reference \u{1} key` pairs joined by
-/// `\u{1}`, one pair per entry of `known_aria_nodes`.
+/// In "ai" mode `ai_prefix` is set and `known_aria` holds `reference \u{7f} key` pairs joined by
+/// `\u{7f}` ([`crate::facts::STRING_SEPARATOR`]), one pair per entry of `known_aria_nodes`.
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = writeSnapshotDocument)]
 pub fn write_snapshot_document(

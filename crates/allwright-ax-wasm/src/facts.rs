@@ -12,10 +12,10 @@
 //!
 //! The format (version [`FACTS_VERSION`]; `accessibility-tree.js` writes the same constants):
 //!
-//! - `strings`: every string of the page, joined with one separator character (U+0001) so that
-//!   two neighbouring lone surrogates cannot fuse into one character when the joined text is
-//!   encoded; `string_lengths[i]` is the length of string `i` in UTF-16 code units, as JavaScript
-//!   counts. Tag and attribute names are interned by the gatherer, values and text are not.
+//! - `strings`: every string of the page, joined with one separator character (U+007F, see
+//!   [`STRING_SEPARATOR`]) so that two neighbouring lone surrogates cannot fuse into one
+//!   character when the joined text is encoded; `string_lengths[i]` is the length of string `i`
+//!   in UTF-16 code units, as JavaScript counts. Tag and attribute names are interned by the gatherer, values and text are not.
 //! - `nodes`: [`NODE_STRIDE`] numbers per node, in tree order (each tree: the document, then each
 //!   open shadow root, in preorder), node 0 being the document:
 //!   `[flags, parent + 1, string, attribute count, value string + 1]`. `parent` is the light-tree
@@ -46,7 +46,7 @@ use allwright_ax::{
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 5;
+pub const FACTS_VERSION: u32 = 6;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -105,8 +105,11 @@ pub const TEXT_TRANSFORM_SHIFT: u32 = 21;
 /// style the gatherer already holds, so it costs two property reads per element.
 pub const SCROLL_CONTAINER: u32 = 1 << 23;
 
-/// Separates the strings in the joined string table.
-pub const STRING_SEPARATOR: char = '\u{1}';
+/// Separates the strings in the joined string table. Any character of one UTF-8 byte keeps
+/// neighbouring lone surrogates apart; U+007F DELETE is one that JSON leaves as it is, so the
+/// table travels to the service worker's core (extension messaging is JSON) at one byte per
+/// string, where U+0001 took six (`\u0001`), and page text holds it about never.
+pub const STRING_SEPARATOR: char = '\u{7f}';
 
 /// The raw facts as the content script sends them.
 #[derive(Clone, Copy, Debug)]

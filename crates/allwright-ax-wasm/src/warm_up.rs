@@ -218,13 +218,19 @@ impl WarmUpPage {
 /// Reads the built-in page `rounds` times as a text-tree read does (decoding the facts, the
 /// tree, its lines' records) and answers how many lines the last read printed: 0 means the page
 /// did not read, which the caller reports, since the page is fixed and always reads.
-pub fn warm_up(rounds: u32) -> u32 {
+///
+/// `pseudo_source` makes the generated-content source of each read, of the very type real reads
+/// use: the core is generic over its [`allwright_ax::Dom`], so the compiler makes one copy of
+/// its code per `FactDom<P>`, and a warm-up over another `P` would optimise a copy no real read
+/// runs (the worker's first strict-CSP read took 48-88 ms after such a warm-up, against 26-36 ms
+/// for later documents: docs/performance.md, "The session's first strict-CSP read").
+pub fn warm_up<P: PseudoContentSource>(rounds: u32, pseudo_source: impl Fn() -> P) -> u32 {
     let page = WarmUpPage::new();
     let identities: Vec<u32> = (1..=page.node_count() as u32).collect();
     let mut records = vec![0; page.node_count() * allwright_ax::tree_diff::RECORD_WIDTH];
     let mut lines = 0;
     for _ in 0..rounds {
-        let Ok(dom) = FactDom::decode(page.facts(), NoPseudoContent) else {
+        let Ok(dom) = FactDom::decode(page.facts(), pseudo_source()) else {
             return 0;
         };
         let request = TextTreeRequest {

@@ -42,7 +42,7 @@ fn the_built_in_page_reads_as_a_page() {
 
 #[test]
 fn warming_up_reads_the_page_every_round() {
-    let lines = warm_up(2);
+    let lines = warm_up(2, || NoPseudoContent);
     assert!(lines > 300, "{lines} lines");
-    assert_eq!(warm_up(0), 0, "no round, no read");
+    assert_eq!(warm_up(0, || NoPseudoContent), 0, "no round, no read");
 }

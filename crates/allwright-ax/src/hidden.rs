@@ -33,8 +33,10 @@ pub(crate) fn compute_hidden<D: Dom + ?Sized>(context: &Context<'_, D>, node: No
         context.cache_hidden(node, true, true);
         return true;
     }
-    // The chain from the node up to the first ancestor whose answer is known (or the root).
-    let mut chain = vec![node];
+    // The node's uncached ancestors, up to the first ancestor whose answer is known (or the
+    // root). A tree-order walk has its parent's answer already, so this stays empty (and
+    // unallocated) for almost every node.
+    let mut uncached_ancestors = Vec::new();
     let mut subtree_hidden = false;
     let mut current = node;
     while let Some(parent) = context.ax_parent(current) {
@@ -42,12 +44,12 @@ pub(crate) fn compute_hidden<D: Dom + ?Sized>(context: &Context<'_, D>, node: No
             subtree_hidden = parent_subtree_hidden;
             break;
         }
-        chain.push(parent);
+        uncached_ancestors.push(parent);
         current = parent;
     }
     // Walk back down from the topmost uncached node, caching each answer on the way.
     let mut hidden = subtree_hidden;
-    for &step in chain.iter().rev() {
+    for step in uncached_ancestors.into_iter().rev().chain([node]) {
         if !subtree_hidden {
             subtree_hidden = hides_subtree(context, step, context.ax_parent(step));
         }

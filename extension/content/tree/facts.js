@@ -10,7 +10,7 @@ import { knownAriaRef } from "./ai-refs.js";
 import { isSecretField } from "../dom/secret-fields.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT } from "./fact-layout.js";
 
-export const FACTS_VERSION = 5;
+export const FACTS_VERSION = 6;
 const KIND_DOCUMENT = 0;
 const KIND_TEXT = 2;
 const KIND_SHADOW_ROOT = 3;
@@ -30,7 +30,8 @@ const POINTER_EVENTS_UNREAD = 1 << 18;
 const UNREAD_CLOSED_SHADOW_ROOT = 1 << 20;
 const TEXT_TRANSFORM_SHIFT = 21;
 const SCROLL_CONTAINER = 1 << 23;
-const STRING_SEPARATOR = "\u0001";
+// facts.rs, STRING_SEPARATOR: one UTF-8 byte, which JSON (the worker route's messages) leaves as is.
+const STRING_SEPARATOR = "\u007f";
 
 export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
 const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
@@ -58,7 +59,7 @@ const displayBits = (/** @type {string} */ display) => {
  * @property {number} anchorIndex Index of the anchor element, or -1.
  * @property {Uint32Array} knownRefs `[node, N]` pairs of elements that own `ref_N`.
  * @property {Uint32Array} knownAriaNodes Elements that hold an "ai" reference.
- * @property {string} knownAria `reference \u0001 key` pairs for `knownAriaNodes`, joined.
+ * @property {string} knownAria `reference \u007f key` pairs for `knownAriaNodes`, joined.
  * @property {number} shadowRootCount Open shadow roots gathered.
  * @property {boolean} cut The walk stopped at `maxNodes`: the facts hold the page's first nodes
  *   in tree order only.

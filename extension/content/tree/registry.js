@@ -56,25 +56,50 @@ export function refCounter() {
  * @param {Element} element
  */
 export function refNumberOf(element) {
+  if (pendingRegistrations.length > 0) writePendingRegistrations();
   return refNumbers.get(element);
 }
 
 /**
+ * Registrations not yet written into the maps: `[nodeList, newRefs, counter]` of each build.
+ * @type {Array<[Node[], number[], number]>}
+ */
+let pendingRegistrations = [];
+
+/**
  * Registers the elements a build gave new references, numbered after `counter` in order.
+ *
+ * The counter moves at once; the maps are written in a task of their own, after the read's reply
+ * has gone (a first read of a large page hands out thousands of references, about 10 ms on code
+ * the document has not run before: docs/performance.md, "Issue 14: the cold read's steps"), or
+ * before, by whatever reads the registry first (every function of this module does). The
+ * gathered nodes are held until then, for that one task: the registry still pins nothing.
  * @param {Node[]} nodeList the gathered nodes, by index
  * @param {number[]} newRefs indices into nodeList
  * @param {number} counter the counter before the build
  */
 export function registerNewRefs(nodeList, newRefs, counter) {
-  let number = counter;
-  for (const index of newRefs) {
-    const element = nodeList[index];
-    number += 1;
-    if (!(element instanceof Element)) continue;
-    elementMap[`ref_${number}`] = new WeakRef(element);
-    refNumbers.set(element, number);
+  if (newRefs.length === 0) return;
+  if (pendingRegistrations.length === 0) setTimeout(writePendingRegistrations, 0);
+  pendingRegistrations.push([nodeList, newRefs, counter]);
+  win.__wbRefCounter = counter + newRefs.length;
+}
+
+/** Writes the registrations of registerNewRefs into the maps, oldest first. */
+function writePendingRegistrations() {
+  if (pendingRegistrations.length === 0) return;
+  const registrations = pendingRegistrations;
+  pendingRegistrations = [];
+  for (const [nodeList, newRefs, counter] of registrations) {
+    let number = counter;
+    for (const index of newRefs) {
+      const element = nodeList[index];
+      number += 1;
+      if (!(element instanceof Element)) continue;
+      elementMap[`ref_${number}`] = new WeakRef(element);
+      refNumbers.set(element, number);
+    }
   }
-  win.__wbRefCounter = number;
 }
 
 /**
@@ -113,6 +138,7 @@ export function resolveRef(ref) {
  */
 export function lookup(ref) {
   if (typeof ref !== "string") return null;
+  if (pendingRegistrations.length > 0) writePendingRegistrations();
   const element = elementMap[ref]?.deref();
   return element !== undefined && element.isConnected ? element : null;
 }
@@ -122,6 +148,7 @@ export function lookup(ref) {
  * @param {unknown} ref
  */
 function release(ref) {
+  if (pendingRegistrations.length > 0) writePendingRegistrations();
   if (typeof ref !== "string" || !(ref in elementMap)) return false;
   const element = elementMap[ref].deref();
   if (element !== undefined && refNumbers.get(element) === Number(ref.slice(4))) {
@@ -140,6 +167,7 @@ function release(ref) {
  * @returns {string[]}
  */
 export function suggest(ref, count = 5) {
+  if (pendingRegistrations.length > 0) writePendingRegistrations();
   const limit = Number.isSafeInteger(count) && count > 0 ? Math.min(count, 50) : 5;
   const match = typeof ref === "string" ? /^ref_(\d+)$/.exec(ref) : null;
   const target = match ? Number(match[1]) : refCounter();
@@ -156,6 +184,7 @@ export function suggest(ref, count = 5) {
 
 /** Drops the entries whose element was collected, at the start of each build (ARCHITECTURE.md: the registry never pins elements). */
 export function sweep() {
+  if (pendingRegistrations.length > 0) writePendingRegistrations();
   for (const key in elementMap) {
     if (elementMap[key].deref() === undefined) delete elementMap[key];
   }

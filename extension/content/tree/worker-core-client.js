@@ -4,11 +4,12 @@
 // (tree/packed-facts.js), resolves the `::before`/`::after` content the core may ask for here in
 // the page (the core cannot call back into the page from the service worker), sends them to the
 // service worker (background/worker-core.js) and answers the output the WASM core wrote there.
-// The line records come back too and are written into the caller's array, as the injected core
-// writes them; references are mapped back to elements by the caller, as for every core.
+// The line records come back too, packed (shared/line-records.js), and are written into the
+// caller's array, as the injected core writes them; references are mapped back to elements by the caller, as for every core.
 
 import "../../shared/messages.js";
 import { base64ToBytes } from "../../shared/base64.js";
+import { unpackLineRecords } from "../../shared/line-records.js";
 import { PackedWriter } from "./packed-facts.js";
 import { currentReadTiming } from "./read-timing.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_MASK, NODE_STRIDE } from "./fact-layout.js";
@@ -103,10 +104,8 @@ async function buildTextTree(
   const reply = await call(request);
   timing?.mark("workerAnswered");
   if (timing !== null && reply.timing !== undefined) Object.assign(timing.stamps, reply.timing);
-  if (reply.records !== "") {
-    const bytes = base64ToBytes(reply.records);
-    const records = new Uint32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 4));
-    lineRecords.set(records.subarray(0, lineRecords.length));
+  if (reply.records !== "" && unpackLineRecords(base64ToBytes(reply.records), lineRecords) < 0) {
+    throw messages.toolError("script_failed", "the tree core in the service worker answered malformed line records");
   }
   return reply.output;
 }

@@ -4,6 +4,8 @@
 //! `[ref_` is written `\u{5b}`, so no name, value or URL can start a line, close its quotes, or
 //! produce a `[ref_N]` token. Cutting a string to a budget never cuts an escape in half.
 
+use std::fmt::Write as _;
+
 /// How much of a string a line printed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum Printed {
@@ -30,11 +32,17 @@ impl Printed {
     }
 }
 
-/// The length of `text` once escaped.
+/// The length of `text` once escaped, in characters, without writing it.
 pub(super) fn escaped_length(text: &str) -> usize {
-    let mut out = String::new();
-    push_escaped(&mut out, text);
-    out.chars().count()
+    let mut length = 0;
+    for (index, character) in text.char_indices() {
+        let rest = &text[index + character.len_utf8()..];
+        length += match escape_of(character, rest) {
+            None => 1,
+            Some(escape) => escape.length(),
+        };
+    }
+    length
 }
 
 /// Appends `text` escaped; with a budget, only as many whole characters (never half an escape)
@@ -45,58 +53,106 @@ pub(super) fn push_escaped_within(out: &mut String, text: &str, budget: Option<u
         push_escaped(out, text);
         return Printed::Whole;
     };
-    if escaped_length(text) <= budget {
-        push_escaped(out, text);
+    // Written whole first, since almost every string fits, then taken back when it did not.
+    let start = out.len();
+    push_escaped(out, text);
+    if out[start..].chars().count() <= budget {
         return Printed::Whole;
     }
+    out.truncate(start);
     if budget == 0 {
         return Printed::Nothing;
     }
     let mut used = 0;
     let mut kept = 0;
-    let mut piece = String::new();
     for (index, character) in text.char_indices() {
-        piece.clear();
-        // Escape each character with what follows it, so that `[ref_` is still recognised.
-        let next_boundary = index + character.len_utf8();
-        let mut probe = String::new();
-        push_escaped(&mut probe, &text[index..next_boundary.min(text.len())]);
-        if character == '[' && starts_reference(&text[next_boundary..]) {
-            probe = "\\u{5b}".to_string();
-        }
-        piece.push_str(&probe);
-        let length = piece.chars().count();
+        let next = index + character.len_utf8();
+        // Escaped with what follows it, so that `[ref_` is still recognised.
+        let escape = escape_of(character, &text[next..]);
+        let length = escape.map_or(1, Escape::length);
         if used + length > budget - 1 {
             break;
         }
-        out.push_str(&piece);
+        match escape {
+            None => out.push(character),
+            Some(escape) => escape.push_to(out),
+        }
         used += length;
-        kept = next_boundary;
+        kept = next;
     }
     out.push('…');
     Printed::Cut { kept }
 }
 
-/// Appends `text` escaped for a double-quoted string of the text tree.
-pub fn push_escaped(out: &mut String, text: &str) {
-    let mut rest = text;
-    while let Some(character) = rest.chars().next() {
-        match character {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
+/// How one character of page text is written inside the text tree's quotes, when not as itself.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Escape {
+    /// A fixed escape: a backslash and one letter or the character itself (`\\`, `\"`, `\n`,
+    /// `\r`, `\t`), or the `[` that would start `[ref_`, always `\u{5b}`.
+    Fixed(&'static str),
+    /// A code point escape, `\u{...}` with at least four hexadecimal digits.
+    CodePoint(u32),
+}
+
+impl Escape {
+    /// The escape's length in characters.
+    fn length(self) -> usize {
+        match self {
+            Escape::Fixed(text) => text.len(),
+            // `\u{` and `}` around the digits, four at least.
+            Escape::CodePoint(code) => {
+                let digits = (32 - code.leading_zeros()).div_ceil(4).max(4) as usize;
+                digits + 4
+            }
+        }
+    }
+
+    fn push_to(self, out: &mut String) {
+        match self {
+            Escape::Fixed(text) => out.push_str(text),
+            Escape::CodePoint(code) => {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "\\u{{{code:04x}}}");
+            }
+        }
+    }
+}
+
+/// How `character` is written when `rest` follows it, or None when it is written as itself:
+/// the one table of the text tree's escapes, which both writing and measuring read.
+fn escape_of(character: char, rest: &str) -> Option<Escape> {
+    if character.is_ascii() {
+        return match character {
+            '\\' => Some(Escape::Fixed("\\\\")),
+            '"' => Some(Escape::Fixed("\\\"")),
+            '\n' => Some(Escape::Fixed("\\n")),
+            '\r' => Some(Escape::Fixed("\\r")),
+            '\t' => Some(Escape::Fixed("\\t")),
             // Written as a code point escape rather than `\[`, so that no quoted string holds
             // the characters `[ref_` at all and a line's only `[ref_` is its own reference.
-            '[' if starts_reference(&rest[1..]) => out.push_str("\\u{5b}"),
-            character if needs_unicode_escape(character) => {
-                out.push_str(&format!("\\u{{{:04x}}}", character as u32));
+            '[' if starts_reference(rest) => Some(Escape::Fixed("\\u{5b}")),
+            character if character.is_ascii_control() => {
+                Some(Escape::CodePoint(u32::from(character)))
             }
-            character => out.push(character),
-        }
-        rest = &rest[character.len_utf8()..];
+            _ => None,
+        };
     }
+    needs_unicode_escape(character).then_some(Escape::CodePoint(u32::from(character)))
+}
+
+/// Appends `text` escaped for a double-quoted string of the text tree. Runs of characters
+/// written as themselves are copied whole (most page text is such a run).
+pub fn push_escaped(out: &mut String, text: &str) {
+    let mut unescaped_from = 0;
+    for (index, character) in text.char_indices() {
+        let next = index + character.len_utf8();
+        if let Some(escape) = escape_of(character, &text[next..]) {
+            out.push_str(&text[unescaped_from..index]);
+            escape.push_to(out);
+            unescaped_from = next;
+        }
+    }
+    out.push_str(&text[unescaped_from..]);
 }
 
 /// Whether text right after a `[` could make it read as a reference (`[ref_`): the letters
@@ -214,6 +270,48 @@ mod tests {
             escaped("[\u{ff52}\u{ff45}\u{ff46}_1] [\u{200b}ref_2] \u{ff3b}ref_3\u{ff3d} a\u{85}b\u{0b}c"),
             "\\u{5b}\u{ff52}\u{ff45}\u{ff46}_1] \\u{5b}\\u{200b}ref_2] \\u{ff3b}ref_3\\u{ff3d} a\\u{0085}b\\u{000b}c"
         );
+    }
+
+    #[test]
+    fn the_measured_length_is_the_written_length() {
+        // Every kind of escape, beside plain ASCII and other scripts, in many orders: the length
+        // measured without writing must be what writing produces, or budgets cut wrongly.
+        let pieces = [
+            "a",
+            "\\",
+            "\"",
+            "\n",
+            "\r",
+            "\t",
+            "[",
+            "[ref_",
+            "[REF",
+            "[\u{435}",
+            "\u{0}",
+            "\u{7f}",
+            "\u{85}",
+            "\u{200b}",
+            "\u{2028}",
+            "\u{ff3b}",
+            "\u{e0020}",
+            "\u{1d173}",
+            "é",
+            "漢",
+            "😀",
+        ];
+        for first in pieces {
+            for second in pieces {
+                for third in pieces {
+                    let text = format!("{first}{second}{third}");
+                    assert_eq!(
+                        escaped_length(&text),
+                        escaped(&text).chars().count(),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(escaped("\u{e0020}\u{1}"), "\\u{e0020}\\u{0001}");
     }
 
     #[test]

@@ -1,0 +1,67 @@
+// The packed line records of the service worker's tree reads (extension/shared/line-records.js):
+// what is packed reads back the same, for every kind of number a record holds, and damaged bytes
+// are refused rather than read as other records.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { packLineRecords, unpackLineRecords } from "../../../extension/shared/line-records.js";
+
+/** Records of every shape: identities that grow, fall back and jump to the top of the range,
+ * depths with either flag or both, hashes of all bits, references small and large. */
+function sampleRecords() {
+  const numbers = [
+    [1, 0, 0, 0, 0],
+    [2, 1, 0xdeadbeef, 0x01234567, 1],
+    [7, 2 | 0x80000000, 0xffffffff, 0xffffffff, 300],
+    [3, 3 | 0x40000000, 1, 2, 0],
+    [0xffffffff, 0x3fffffff | 0xc0000000, 0x80000000, 0x7fffffff, 0xffffffff],
+    [0, 5, 42, 43, 44],
+    [123456, 4, 0, 0x80000000, 70000],
+  ];
+  return Uint32Array.from(numbers.flat());
+}
+
+test("packed records read back as the core wrote them", () => {
+  const records = sampleRecords();
+  const count = records.length / 5;
+  const packed = packLineRecords(records, count);
+  const into = new Uint32Array(records.length);
+  assert.equal(unpackLineRecords(packed, into), count);
+  assert.deepEqual([...into], [...records]);
+});
+
+test("only the printed lines are packed, and a short target takes what fits", () => {
+  const records = sampleRecords();
+  const packed = packLineRecords(records, 3);
+  const into = new Uint32Array(records.length);
+  assert.equal(unpackLineRecords(packed, into), 3);
+  assert.deepEqual([...into.subarray(0, 15)], [...records.subarray(0, 15)]);
+  assert.deepEqual([...into.subarray(15)], new Array(records.length - 15).fill(0));
+  const small = new Uint32Array(10);
+  assert.equal(unpackLineRecords(packLineRecords(records, 7), small), 2);
+  assert.deepEqual([...small], [...records.subarray(0, 10)]);
+});
+
+test("a page's records take at most 12 bytes a line, against 20 raw", () => {
+  // Lines in tree order: identities growing by one to three, small depths, references on some.
+  const lines = 8000;
+  const records = new Uint32Array(lines * 5);
+  let identity = 0;
+  for (let line = 0; line < lines; line += 1) {
+    identity += 1 + (line % 3);
+    records.set([identity, line % 12, (line * 2654435761) >>> 0, (line * 40503) >>> 0, line % 2 === 0 ? line / 2 : 0], line * 5);
+  }
+  const packed = packLineRecords(records, lines);
+  assert.ok(packed.length <= lines * 12, `${packed.length} bytes for ${lines} lines`);
+  const into = new Uint32Array(records.length);
+  assert.equal(unpackLineRecords(packed, into), lines);
+  assert.deepEqual([...into], [...records]);
+});
+
+test("damaged bytes are refused", () => {
+  const packed = packLineRecords(sampleRecords(), 7);
+  const into = new Uint32Array(35);
+  // Cut inside the last record's hash, and a varint that never ends.
+  assert.equal(unpackLineRecords(packed.subarray(0, packed.length - 4), into), -1);
+  assert.equal(unpackLineRecords(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x80), into), -1);
+  assert.equal(unpackLineRecords(new Uint8Array(0), into), 0);
+});
