@@ -5,7 +5,7 @@
 // the line's node identity, its depth word (depth, and two flags in the top bits), its 64-bit
 // hash as two u32, and its reference number. As base64 of raw u32s that is 27 bytes a line; here
 // the small numbers go as LEB128 varints and only the hash keeps its eight bytes, about 12 bytes
-// a line (docs/performance.md, "The line records' packing"). An ES module shared by the
+// a line (docs/performance.md, "The worker trip's bytes"). An ES module shared by the
 // background (the writer) and the content scripts (the reader, bundled).
 
 /** Numbers per line record (tree_diff.rs, `RECORD_WIDTH`; content/tree/snapshots.js). */

@@ -7,7 +7,7 @@
 //! in the content script, which alone can hold WeakRefs to elements.
 //!
 //! Everything except the wasm-bindgen exports is target-independent and tested natively; the
-//! exports ([`bindings`], wasm32 only) only convert arguments.
+//! exports (`bindings.rs`, wasm32 only) only convert arguments.
 
 pub mod api;
 pub mod facts;

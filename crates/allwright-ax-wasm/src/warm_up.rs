@@ -6,13 +6,14 @@
 //! in Node (the same V8) on the facts of the 10k-element benchmark page: the first
 //! `buildTextTreePacked` call of a fresh instance took 100-146 ms, the second 33-93 ms, the later
 //! ones 18-31 ms; after three reads of this page the first 10k call took 35-39 ms
-//! (docs/performance.md, "The first document of a session"). The service worker's core, which
+//! (docs/performance.md, "The session's first strict-CSP read"). The service worker's core, which
 //! reads strict-CSP pages in Chromium, runs this when an agent session starts, so that the
 //! session's first strict-CSP read is not the one that pays for the baseline code.
 //!
 //! The page is built here, in the fact format itself ([`crate::facts`]), rather than parsed
 //! from HTML: the core's functions are compiled once per `Dom` implementation, and only reads
-//! over [`FactDom`] warm the code that real reads run. It holds what most pages hold (landmarks,
+//! over the real calls' [`FactDom`] type (its generated-content source included: see
+//! [`warm_up`]) warm the code that real reads run. It holds what most pages hold (landmarks,
 //! a list of links, headings, paragraphs with inline text, a form with labelled fields, a table)
 //! so that the same role, name and printing paths run.
 
@@ -46,7 +47,7 @@ impl Default for WarmUpPage {
 }
 
 impl WarmUpPage {
-    /// The built-in page: a header with navigation, [`SECTIONS`] sections of headings,
+    /// The built-in page: a header with navigation, `SECTIONS` sections of headings,
     /// paragraphs, forms and tables, and a footer.
     pub fn new() -> Self {
         let mut page = WarmUpPage {
@@ -223,7 +224,8 @@ impl WarmUpPage {
 /// use: the core is generic over its [`allwright_ax::Dom`], so the compiler makes one copy of
 /// its code per `FactDom<P>`, and a warm-up over another `P` would optimise a copy no real read
 /// runs (the worker's first strict-CSP read took 48-88 ms after such a warm-up, against 26-36 ms
-/// for later documents: docs/performance.md, "The session's first strict-CSP read").
+/// for later documents: docs/performance.md, "The session's first strict-CSP read: one copy of
+/// the core").
 pub fn warm_up<P: PseudoContentSource>(rounds: u32, pseudo_source: impl Fn() -> P) -> u32 {
     let page = WarmUpPage::new();
     let identities: Vec<u32> = (1..=page.node_count() as u32).collect();

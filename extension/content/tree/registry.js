@@ -71,7 +71,7 @@ let pendingRegistrations = [];
  *
  * The counter moves at once; the maps are written in a task of their own, after the read's reply
  * has gone (a first read of a large page hands out thousands of references, about 10 ms on code
- * the document has not run before: docs/performance.md, "Issue 14: the cold read's steps"), or
+ * the document has not run before: docs/performance.md, "The cold read's steps"), or
  * before, by whatever reads the registry first (every function of this module does). The
  * gathered nodes are held until then, for that one task: the registry still pins nothing.
  * @param {Node[]} nodeList the gathered nodes, by index
