@@ -165,17 +165,9 @@ fuzz_target!(|input: Input| {
             filter,
             max_depth: 30,
             max_chars: Some(2_000),
-            anchor: None,
-            anchor_ref: None,
-            page: 1,
-            known_refs: &[],
-            ref_counter: 0,
             url: "http://fuzz.test/",
             title: "fuzz",
-            frame_ids: &[],
-            identities: &[],
-            previous_lines: None,
-            depth_offset: None,
+            ..TextTreeRequest::whole_page()
         };
         assert_envelope(&text_tree_output(&dom, &request));
     }

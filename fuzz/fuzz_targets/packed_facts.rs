@@ -103,20 +103,8 @@ fuzz_target!(|input: Input| {
         return;
     };
     let request = TextTreeRequest {
-        filter: "all",
-        max_depth: 15,
-        max_chars: None,
-        anchor: None,
-        anchor_ref: None,
-        page: 1,
-        known_refs: &[],
-        ref_counter: 0,
-        url: "",
         title: "fuzz",
-        frame_ids: &[],
-        identities: &[],
-        previous_lines: None,
-        depth_offset: None,
+        ..TextTreeRequest::whole_page()
     };
     assert_envelope(&text_tree_output(&dom, &request));
 });

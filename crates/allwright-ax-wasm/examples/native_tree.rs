@@ -40,19 +40,7 @@ fn try_main() -> Result<String, String> {
             &dom,
             &TextTreeRequest {
                 filter: rest.first().map_or("all", String::as_str),
-                max_depth: 15,
-                max_chars: None,
-                anchor: None,
-                anchor_ref: None,
-                page: 1,
-                known_refs: &[],
-                ref_counter: 0,
-                url: "",
-                title: "",
-                frame_ids: &[],
-                identities: &[],
-                previous_lines: None,
-                depth_offset: None,
+                ..TextTreeRequest::whole_page()
             },
         ),
         format => snapshot_document_output(

@@ -175,19 +175,9 @@ impl PseudoContentSource for MemPseudo<'_> {
 fn request<'a>(filter: &'a str) -> TextTreeRequest<'a> {
     TextTreeRequest {
         filter,
-        max_depth: 15,
-        max_chars: None,
-        anchor: None,
-        anchor_ref: None,
-        page: 1,
-        known_refs: &[],
-        ref_counter: 0,
         url: "u",
         title: "t",
-        frame_ids: &[],
-        identities: &[],
-        previous_lines: None,
-        depth_offset: None,
+        ..TextTreeRequest::whole_page()
     }
 }
 

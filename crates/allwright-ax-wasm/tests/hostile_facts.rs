@@ -61,17 +61,9 @@ fn request(filter: &str, max_chars: Option<u32>) -> TextTreeRequest<'_> {
         filter,
         max_depth: 1_000_000,
         max_chars,
-        anchor: None,
-        anchor_ref: None,
-        page: 1,
-        known_refs: &[],
-        ref_counter: 0,
         url: "https://hostile.test/",
         title: "hostile",
-        frame_ids: &[],
-        identities: &[],
-        previous_lines: None,
-        depth_offset: None,
+        ..TextTreeRequest::whole_page()
     }
 }
 

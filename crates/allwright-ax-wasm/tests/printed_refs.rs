@@ -32,20 +32,11 @@ struct Printed {
 
 fn request(max_chars: Option<u32>, page: u32) -> TextTreeRequest<'static> {
     TextTreeRequest {
-        filter: "all",
-        max_depth: 15,
         max_chars,
-        anchor: None,
-        anchor_ref: None,
         page,
-        known_refs: &[],
-        ref_counter: 0,
         url: "https://example.com/",
         title: "Refs",
-        frame_ids: &[],
-        identities: &[],
-        previous_lines: None,
-        depth_offset: None,
+        ..TextTreeRequest::whole_page()
     }
 }
 

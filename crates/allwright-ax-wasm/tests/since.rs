@@ -34,20 +34,14 @@ fn read(
     let identities = identities(dom);
     let known = known_refs(dom);
     let request = TextTreeRequest {
-        filter: "all",
-        max_depth: 15,
         max_chars,
-        anchor: None,
-        anchor_ref: None,
-        page: 1,
         known_refs: &known,
         ref_counter: 10_000,
         url: "https://example.com/",
         title: "Since",
-        frame_ids: &[],
         identities: &identities,
         previous_lines: previous,
-        depth_offset: None,
+        ..TextTreeRequest::whole_page()
     };
     let mut records = vec![0u32; identities.len() * 5];
     let output = text_tree_output_into(dom, &request, &mut records);
