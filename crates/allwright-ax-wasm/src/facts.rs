@@ -123,10 +123,11 @@ pub struct Facts<'input> {
     pub viewport: &'input [f64],
 }
 
-/// Facts built in Rust rather than sent by a content script, in the same format: the core's
-/// built-in warm-up page ([`crate::warm_up`]) and the tests that encode pages as the gatherer
-/// does. [`OwnedFacts::facts`] lends them out as [`Facts`].
-#[derive(Clone, Debug, Default)]
+/// Facts owned rather than lent by a content script, in the same format: the number lists read
+/// from a service-worker call's packed bytes ([`crate::packed`], whose strings travel apart), and
+/// facts built in Rust, for the core's built-in warm-up page ([`crate::warm_up`]) and the tests
+/// that encode pages as the gatherer does. [`OwnedFacts::facts`] lends them out as [`Facts`].
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct OwnedFacts {
     pub strings: String,
     pub string_lengths: Vec<u32>,
@@ -183,8 +184,14 @@ impl OwnedFacts {
 
     /// The facts, borrowed as a content script's would be.
     pub fn facts(&self) -> Facts<'_> {
+        self.with_strings(&self.strings)
+    }
+
+    /// The facts with `strings` in place of the table's own (a packed call's strings, which
+    /// arrive beside its number lists).
+    pub fn with_strings<'facts>(&'facts self, strings: &'facts str) -> Facts<'facts> {
         Facts {
-            strings: &self.strings,
+            strings,
             string_lengths: &self.string_lengths,
             nodes: &self.nodes,
             attributes: &self.attributes,

@@ -23,7 +23,7 @@
 //! - then the call's own lists, read by the caller with [`PackedReader`] in its order, and
 //!   [`PackedReader::finish`] refuses trailing bytes.
 
-use crate::facts::NODE_STRIDE;
+use crate::facts::{OwnedFacts, NODE_STRIDE};
 use std::fmt;
 
 /// Bumped whenever the layout changes; the content script writes the same number first.
@@ -43,32 +43,6 @@ impl std::error::Error for PackedError {}
 
 fn malformed(what: impl Into<String>) -> PackedError {
     PackedError(what.into())
-}
-
-/// The number arrays of [`crate::facts::Facts`], owned, as read from packed bytes.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct PackedFacts {
-    pub string_lengths: Vec<u32>,
-    pub nodes: Vec<u32>,
-    pub attributes: Vec<u32>,
-    pub rects: Vec<f64>,
-    pub slots: Vec<u32>,
-    pub viewport: Vec<f64>,
-}
-
-impl PackedFacts {
-    /// The facts with `strings`, in the form [`crate::facts::FactDom::decode`] reads.
-    pub fn with_strings<'facts>(&'facts self, strings: &'facts str) -> crate::facts::Facts<'facts> {
-        crate::facts::Facts {
-            strings,
-            string_lengths: &self.string_lengths,
-            nodes: &self.nodes,
-            attributes: &self.attributes,
-            rects: &self.rects,
-            slots: &self.slots,
-            viewport: &self.viewport,
-        }
-    }
 }
 
 /// A cursor over packed bytes.
@@ -164,8 +138,10 @@ impl<'bytes> PackedReader<'bytes> {
             .collect())
     }
 
-    /// The facts' lists, the parents turned back from distances into `parent + 1`.
-    pub fn facts(&mut self) -> Result<PackedFacts, PackedError> {
+    /// The facts' number lists, the parents turned back from distances into `parent + 1`. The
+    /// strings travel beside the packed bytes, so `strings` stays empty: lend the facts with
+    /// [`OwnedFacts::with_strings`].
+    pub fn facts(&mut self) -> Result<OwnedFacts, PackedError> {
         let string_lengths = self.u32_list()?;
         let mut nodes = self.u32_list()?;
         for (index, record) in nodes.chunks_exact_mut(NODE_STRIDE).enumerate() {
@@ -178,7 +154,8 @@ impl<'bytes> PackedReader<'bytes> {
                 _ => u32::try_from(index + 1).unwrap_or(u32::MAX),
             };
         }
-        Ok(PackedFacts {
+        Ok(OwnedFacts {
+            strings: String::new(),
             string_lengths,
             nodes,
             attributes: self.u32_list()?,
@@ -278,8 +255,8 @@ mod tests {
     use super::*;
     use crate::facts::Facts;
 
-    fn sample() -> PackedFacts {
-        PackedFacts {
+    fn sample() -> OwnedFacts {
+        OwnedFacts {
             string_lengths: vec![4, 0, 300],
             nodes: vec![
                 0,
@@ -307,6 +284,7 @@ mod tests {
             rects: vec![0.5, -1.0, f64::INFINITY, 1e300],
             slots: vec![],
             viewport: vec![1280.0, 720.0],
+            ..OwnedFacts::default()
         }
     }
 
