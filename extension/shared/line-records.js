@@ -8,6 +8,8 @@
 // a line (docs/performance.md, "The worker trip's bytes"). An ES module shared by the
 // background (the writer) and the content scripts (the reader, bundled).
 
+import { writeVarint } from "./varint.js";
+
 /** Numbers per line record (tree_diff.rs, `RECORD_WIDTH`; content/tree/snapshots.js). */
 const RECORD_WIDTH = 5;
 
@@ -27,27 +29,19 @@ export function packLineRecords(records, count) {
   const bytes = new Uint8Array(lines * 23);
   const view = new DataView(bytes.buffer);
   let length = 0;
-  const varint = (/** @type {number} */ value) => {
-    let rest = value >>> 0;
-    while (rest >= 0x80) {
-      bytes[length++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    bytes[length++] = rest;
-  };
   let previousIdentity = 0;
   for (let line = 0; line < lines; line += 1) {
     const offset = line * RECORD_WIDTH;
     const identity = records[offset];
     const difference = (identity - previousIdentity) | 0;
-    varint((difference << 1) ^ (difference >> 31));
+    length = writeVarint(bytes, length, (difference << 1) ^ (difference >> 31));
     previousIdentity = identity;
     const depthWord = records[offset + 1];
-    varint((depthWord << 2) | (depthWord >>> 30));
+    length = writeVarint(bytes, length, (depthWord << 2) | (depthWord >>> 30));
     view.setUint32(length, records[offset + 2], true);
     view.setUint32(length + 4, records[offset + 3], true);
     length += 8;
-    varint(records[offset + 4]);
+    length = writeVarint(bytes, length, records[offset + 4]);
   }
   return bytes.subarray(0, length);
 }

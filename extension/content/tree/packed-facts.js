@@ -7,6 +7,7 @@
 // number; varints in base64 take about a fifth of that on a real page (docs/performance.md).
 
 import { bytesToBase64 } from "../../shared/base64.js";
+import { writeVarint } from "../../shared/varint.js";
 import { NODE_STRIDE } from "./fact-layout.js";
 
 /** The layout's version; packed.rs reads the same number first. */
@@ -32,12 +33,7 @@ export class PackedWriter {
   /** @param {number} value an unsigned 32-bit number */
   varint(value) {
     this.reserve(5);
-    let rest = value >>> 0;
-    while (rest >= 0x80) {
-      this.bytes[this.length++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    this.bytes[this.length++] = rest;
+    this.length = writeVarint(this.bytes, this.length, value);
   }
 
   /** @param {ArrayLike<number>} list */

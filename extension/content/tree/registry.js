@@ -56,7 +56,7 @@ export function refCounter() {
  * @param {Element} element
  */
 export function refNumberOf(element) {
-  if (pendingRegistrations.length > 0) writePendingRegistrations();
+  writePendingRegistrations();
   return refNumbers.get(element);
 }
 
@@ -85,7 +85,10 @@ export function registerNewRefs(nodeList, newRefs, counter) {
   win.__wbRefCounter = counter + newRefs.length;
 }
 
-/** Writes the registrations of registerNewRefs into the maps, oldest first. */
+/**
+ * Writes the registrations of registerNewRefs into the maps, oldest first; nothing when none is
+ * pending (every reader of the registry calls this first).
+ */
 function writePendingRegistrations() {
   if (pendingRegistrations.length === 0) return;
   const registrations = pendingRegistrations;
@@ -138,7 +141,7 @@ export function resolveRef(ref) {
  */
 export function lookup(ref) {
   if (typeof ref !== "string") return null;
-  if (pendingRegistrations.length > 0) writePendingRegistrations();
+  writePendingRegistrations();
   const element = elementMap[ref]?.deref();
   return element !== undefined && element.isConnected ? element : null;
 }
@@ -148,7 +151,7 @@ export function lookup(ref) {
  * @param {unknown} ref
  */
 function release(ref) {
-  if (pendingRegistrations.length > 0) writePendingRegistrations();
+  writePendingRegistrations();
   if (typeof ref !== "string" || !(ref in elementMap)) return false;
   const element = elementMap[ref].deref();
   if (element !== undefined && refNumbers.get(element) === Number(ref.slice(4))) {
@@ -167,7 +170,7 @@ function release(ref) {
  * @returns {string[]}
  */
 export function suggest(ref, count = 5) {
-  if (pendingRegistrations.length > 0) writePendingRegistrations();
+  writePendingRegistrations();
   const limit = Number.isSafeInteger(count) && count > 0 ? Math.min(count, 50) : 5;
   const match = typeof ref === "string" ? /^ref_(\d+)$/.exec(ref) : null;
   const target = match ? Number(match[1]) : refCounter();
@@ -184,7 +187,7 @@ export function suggest(ref, count = 5) {
 
 /** Drops the entries whose element was collected, at the start of each build (ARCHITECTURE.md: the registry never pins elements). */
 export function sweep() {
-  if (pendingRegistrations.length > 0) writePendingRegistrations();
+  writePendingRegistrations();
   for (const key in elementMap) {
     if (elementMap[key].deref() === undefined) delete elementMap[key];
   }

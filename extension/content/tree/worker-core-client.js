@@ -5,7 +5,8 @@
 // the page (the core cannot call back into the page from the service worker), sends them to the
 // service worker (background/worker-core.js) and answers the output the WASM core wrote there.
 // The line records come back too, packed (shared/line-records.js), and are written into the
-// caller's array, as the injected core writes them; references are mapped back to elements by the caller, as for every core.
+// caller's array, as the injected core writes them; references are mapped back to elements by
+// the caller, as for every core.
 
 import "../../shared/messages.js";
 import { base64ToBytes } from "../../shared/base64.js";
