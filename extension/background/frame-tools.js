@@ -3,7 +3,7 @@
 // (get_accessibility_tree and iframe_read), iframe_click and iframe_type, and the rule that a ref
 // printed by one frame is refused in another (ref_in_other_frame).
 
-import { fail, messages } from "./platform.js";
+import { BROWSER, fail, messages } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { clickAx, typeAx } from "./actions.js";
 import { recordIssue } from "./ref-issues.js";
@@ -15,6 +15,7 @@ import { withReadCoverage } from "./read-coverage-store.js";
 import { FRAME_PING_TIMEOUT_MS, TREE_TIMEOUT_MS } from "./budgets.js";
 import { CALL_TIMING } from "./build-config.js";
 import { timingNow } from "./call-timing.js";
+import { finishHandedOffRead } from "./tree-hand-off.js";
 
 /** The tab's live frames, depth-first from the top (frame-list.js). */
 export const framesOf = listFrames;
@@ -40,13 +41,30 @@ export function readFrameTree(tabId, frameId, treeArguments) {
       ...treeArguments,
       refFloor: record.floor,
       childFrames,
+      // Chromium runs strict-CSP frames' cores here: such a frame hands its read over.
+      coreHandOff: BROWSER === "chrome",
     });
-    const result = await callFrame(tabId, frameId, request, {
+    let result = await callFrame(tabId, frameId, request, {
       deadline: Date.now() + TREE_TIMEOUT_MS,
       frameLabel: `frame ${frameId}`,
     });
+    const frameAnswered = CALL_TIMING ? timingNow() : 0;
+    if (result.coreHandOff !== undefined) {
+      if (!messages.isTreeCoreHandOff(result.coreHandOff)) {
+        fail("script_failed", `the content script of frame ${frameId} handed over a malformed read`, {
+          hint: "Read the page again.",
+        });
+      }
+      result = await finishHandedOffRead(tabId, frameId, result.coreHandOff);
+    }
     if (CALL_TIMING && typeof result.timing === "object") {
-      const stamps = { backgroundReadStart: readStart, recordLoaded, framesListed, frameAnswered: timingNow() };
+      const stamps = {
+        backgroundReadStart: readStart,
+        recordLoaded,
+        framesListed,
+        frameAnswered,
+        readFinished: timingNow(),
+      };
       result.timing = { ...result.timing, ...stamps };
     }
     const { refIssue, ...treeResult } = result;

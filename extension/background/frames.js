@@ -6,6 +6,7 @@ import { api, fail, messages, ToolFailure } from "./platform.js";
 import { frameOf, listFrames } from "./frame-list.js";
 import { LAST_PROBE_BUDGET_MS, PROBE_AFTER_MS, PROBE_BUDGET_MS } from "./budgets.js";
 import { readStartedSince } from "./reads-in-progress.js";
+import { frameCaughtUp } from "./tree-hand-off.js";
 
 /**
  * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
@@ -76,6 +77,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function callFrame(tabId, frameId, request, { deadline, frameLabel, mayRetry = () => true }) {
   const label = frameLabel ?? `frame ${frameId}`;
+  // The frame first takes the output of a read it handed over (tree-hand-off.js): until then
+  // its registry lacks that read's refs.
+  await frameCaughtUp(tabId, frameId);
   let reply;
   const frame = { tabId, frameId, label };
   try {

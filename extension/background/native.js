@@ -13,6 +13,7 @@ import { rememberLateOutcome, takeLateOutcomes } from "./late-outcomes.js";
 import { loadToolContract } from "./validate.js";
 import { CALL_TIMING } from "./build-config.js";
 import { timingNow } from "./call-timing.js";
+import { replySent } from "./after-reply.js";
 
 /**
  * Whether a tool changes the page (its contract's `readOnly` is false): its lost answer is
@@ -168,11 +169,12 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
       callsInFlight.delete(controller);
     }
     // A port that closed meanwhile has no one to answer: the host already failed this call.
-    if (from !== port) return;
     try {
-      from.postMessage(reply);
+      if (from === port) from.postMessage(reply);
     } catch (error) {
       console.warn(`allwright: could not answer call ${call.id}: ${error.message}`);
+    } finally {
+      replySent();
     }
   }
 

@@ -26,13 +26,16 @@ import {
   suggest,
   sweep,
 } from "./tree/registry.js";
-import { describe, engineFallback, engineOf, loadCore, runCore, splitOutput } from "./tree/core-loading.js";
+import { describe, engineFallback, engineOf, loadCore, runCore } from "./tree/core-loading.js";
+import { splitOutput, treeResultOf } from "../shared/tree-result.js";
+import { answerHandedOffRead, handOffReplied, startHandOff } from "./tree/core-hand-off.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
   identitiesOf,
   keepSnapshot,
   LINE_RECORD_WIDTH,
+  reserveSnapshotId,
   linePositions,
   LINE_OVERLAY_BIT,
   readKeyOf,
@@ -52,12 +55,13 @@ const messages = globalThis.allwrightMessages;
 
 /**
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
- *   ref_id?: string, page?: number, since?: string, refFloor?: number, childFrames?: ChildFrame[]}}
+ *   ref_id?: string, page?: number, since?: string, refFloor?: number, childFrames?: ChildFrame[],
+ *   coreHandOff?: boolean}}
  *   TreeArguments validated by the background (tool contract); an absent filter or maxDepth takes
  *   the core's default (direct callers: tests, benchmarks). `refFloor` is the highest ref number
  *   the tab handed out in any frame, and `childFrames` this frame's children (docs/protocol.md,
  *   "Frames"). `since` is a snapshotId of an earlier read (docs/protocol.md, "Reads since a
- *   snapshot").
+ *   snapshot"). `coreHandOff`: the background may finish the read (tree/core-hand-off.js).
  */
 
 /**
@@ -66,7 +70,21 @@ const messages = globalThis.allwrightMessages;
  * @param {TreeArguments} args
  */
 async function generateAccessibilityTree(args) {
-  return (await buildTree(args, { remember: true, keepSnapshot: true })).result;
+  if (args.coreHandOff !== true) return (await buildTree(args, { remember: true, keepSnapshot: true })).result;
+  // The background takes the read's core call if the core runs in the service worker
+  // (tree/core-hand-off.js): the answer is then that call, and the read goes on when the
+  // background sends the core's output back (answerHandedOffRead). Any other read ends here.
+  const { handOff, handedOff, track } = startHandOff();
+  const reading = buildTree(args, { remember: true, keepSnapshot: true, handOff });
+  track(reading);
+  // A failure after the hand-off is the answer's to report; this keeps it from also counting
+  // as unhandled here.
+  reading.catch(() => {});
+  const first = await Promise.race([
+    reading.then(({ result }) => ({ result })),
+    handedOff.then((coreHandOff) => ({ result: { coreHandOff } })),
+  ]);
+  return first.result;
 }
 
 /**
@@ -74,8 +92,9 @@ async function generateAccessibilityTree(args) {
  * target), which must not push the agent's own reads out of the kept ones (tree/printed-refs.js).
  * `keepSnapshot: false`: the action tools' own reads keep no snapshot either (the agent never
  * sees their ids, and they would push its snapshots out).
+ * `handOff`: the carrier of a read the background may finish (generateAccessibilityTree).
  * @param {TreeArguments} args
- * @param {{remember: boolean, keepSnapshot: boolean}} options
+ * @param {ReadOptions} options
  * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
  */
 async function buildTree(args, options) {
@@ -88,6 +107,12 @@ async function buildTree(args, options) {
     }
   });
 }
+
+/**
+ * @typedef {{remember: boolean, keepSnapshot: boolean,
+ *   handOff?: import("./tree/core-hand-off.js").ReadHandOff}} ReadOptions
+ * @typedef {import("../shared/tree-result.js").TreeReadPrepared} TreeReadPrepared
+ */
 
 /** The end of the last read queued in this frame (oneReadAtATime). */
 let readsQueued = Promise.resolve();
@@ -114,7 +139,7 @@ function oneReadAtATime(read) {
  * The read itself (see buildTree), between the notices that tell the background this frame is
  * busy reading (announceRead).
  * @param {TreeArguments} args
- * @param {{remember: boolean, keepSnapshot: boolean}} options
+ * @param {ReadOptions} options
  * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
  */
 async function readTree(args, options) {
@@ -166,8 +191,37 @@ async function readTree(args, options) {
   const counter = Math.max(refCounter(), floor);
   // The core writes the records of the tree's lines here: at most one line per gathered node.
   const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
+  // What the result reports besides the core's envelope, all known now: the background builds
+  // the same result from it when it finishes a handed-off read (shared/tree-result.js).
+  /** @type {TreeReadPrepared} */
+  const prepared = {
+    counter,
+    document: documentToken(),
+    url: document.URL,
+    title: document.title,
+    cutNotice: pageCut
+      ? `The page has more than ${MAX_READ_NODES} nodes: this read covers the first ${MAX_READ_NODES} in document order. Read a part with ref_id, or take a screenshot to find your way.`
+      : null,
+    sinceFields: compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {},
+    // A cut read is no snapshot to compare with: what it left out would read as removed.
+    snapshotId: withSnapshot && !pageCut ? reserveSnapshotId() : null,
+    lineCapacity: lineRecords.length / LINE_RECORD_WIDTH,
+    engine: engineFields(core),
+  };
+  // A whole read whose core runs in the service worker may be handed to the background; a
+  // read of one ref stays here, where its "not found" error gets the nearby refs suggested.
+  const handOff =
+    options.handOff !== undefined && refId === undefined && core.handedOffTo !== undefined ? options.handOff : null;
+  const callingCore =
+    handOff === null
+      ? core
+      : /** @type {NonNullable<typeof core.handedOffTo>} */ (core.handedOffTo)((request) => {
+          timing?.mark("handedOff");
+          if (timing !== null) Object.assign(prepared, { timing: { ...timing.stamps } });
+          return handOff.carry(request, prepared);
+        });
   const coreCall = runCore(() =>
-    core.buildTextTree(
+    callingCore.buildTextTree(
       ...factArguments(facts),
       filter,
       maxDepth,
@@ -186,12 +240,15 @@ async function readTree(args, options) {
     ),
   );
   timing?.mark("coreStarted");
+  // A read handed to the background lets its reply go first: the reply is sent in this task,
+  // by microtasks only (the content router), so the page still has not run.
+  if (handOff !== null) await handOff.replied;
   // The core call has run up to its first wait: the whole call for a core in this page, the
   // packing and the sending for the service worker's, whose answer this bookkeeping does not
-  // need and so overlaps. Only this content script's own code ran since the walk (no await,
-  // and neither call changes the page), so the page is as the walk read it: the state the
-  // change tracker records is this read's. The walk's referrers cover the whole document
-  // unless it was cut or scoped.
+  // need and so overlaps. Only this content script's own code ran since the walk (no task
+  // boundary, and neither call changes the page), so the page is as the walk read it: the
+  // state the change tracker records is this read's. The walk's referrers cover the whole
+  // document unless it was cut or scoped.
   if (withSnapshot) markRead(pageCut ? null : facts.referrers);
   timing?.mark("marked");
   const output = await coreCall;
@@ -207,47 +264,23 @@ async function readTree(args, options) {
     throw error;
   }
   const { envelope, body } = split;
+  const result = treeResultOf(envelope, body, prepared);
   registerNewRefs(facts.nodeList, envelope.newRefs, counter);
   const onlyChanges = envelope.result.full === false;
   const printed = printedRefsOf(envelope);
   if (options.remember && onlyChanges) rememberChanges(printed);
   else if (options.remember) rememberRead(printed);
-  // For the background's bookkeeping of which frame and document printed which numbers; it
-  // takes this field out before the agent sees the result.
-  const refIssue = { document: documentToken(), first: counter + 1, last: refCounter() };
   timing?.mark("registered");
   if (withSnapshot) pageHasShadowRoots = facts.shadowRootCount > 0;
   // The printed lines, kept for a later read of only the changed parts, when this read printed
-  // every line uncut and nothing else (no overlay banner: the counts then differ).
-  const result = envelope.result;
-  if (pageCut) {
-    // The page is larger than one read takes: this read shows its beginning, and says so.
-    result.autoDegraded = true;
-    result.truncated = true;
-    const cutNotice = `The page has more than ${MAX_READ_NODES} nodes: this read covers the first ${MAX_READ_NODES} in document order. Read a part with ref_id, or take a screenshot to find your way.`;
-    result.notice = result.notice === undefined ? cutNotice : `${result.notice} ${cutNotice}`;
-  }
+  // every line uncut and nothing else (no overlay banner: the counts then differ). They stay
+  // one string until a `since` read compares with them (tree/snapshots.js).
   const everyLine = !onlyChanges && result.pageCount === 1 && result.autoDegraded === false;
-  // The lines stay one string until a `since` read compares with them (tree/snapshots.js).
-  const texts = everyLine ? body : null;
-  // A cut read is no snapshot to compare with: what it left out would read as removed.
-  const snapshotId =
-    withSnapshot && !pageCut ? keepSnapshot(readKey, lineRecords, envelope.lineCount, texts) : undefined;
-  /** @type {Record<string, unknown>} */
-  const sinceFields =
-    compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {};
-  return {
-    result: {
-      tree: body,
-      ...envelope.result,
-      ...sinceFields,
-      ...(snapshotId === undefined ? {} : { snapshotId }),
-      ...engineFields(core),
-      refIssue,
-      ...(timing === null ? {} : { timing: { ...timing.stamps, readEnd: performance.timeOrigin + performance.now() } }),
-    },
-    printed,
-  };
+  if (prepared.snapshotId !== null) {
+    keepSnapshot(readKey, lineRecords, envelope.lineCount, everyLine ? body : null, prepared.snapshotId);
+  }
+  if (timing !== null) result.timing = { ...timing.stamps, readEnd: performance.timeOrigin + performance.now() };
+  return { result, printed };
 }
 
 /**
@@ -670,6 +703,8 @@ if (globalThis.allwrightAx === undefined) {
   Object.defineProperty(globalThis, "allwrightAx", {
     value: Object.freeze({
       generateAccessibilityTree: withToolErrors((args) => generateAccessibilityTree(args)),
+      answerHandedOffRead: withToolErrors(({ readId, reply }) => answerHandedOffRead(readId, reply)),
+      handOffReplied,
       snapshotDocument: withToolErrors(snapshotDocument),
       prepareCore: withToolErrors(prepareCore),
       resolveRef,

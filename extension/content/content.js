@@ -23,12 +23,23 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
       // In a call-timing build only (content/tree/read-timing.js): when the request arrived.
       const received = globalThis.ALLWRIGHT_CALL_TIMING ? performance.timeOrigin + performance.now() : 0;
       const result = await ax.generateAccessibilityTree(args);
+      // A read handed to the background (content/tree/core-hand-off.js): its core call, which
+      // carries the read's stamps in a call-timing build.
+      if (result.coreHandOff !== undefined) {
+        const prepared = result.coreHandOff.prepared;
+        if (globalThis.ALLWRIGHT_CALL_TIMING && prepared.timing) {
+          prepared.timing = { ...prepared.timing, received, replied: performance.timeOrigin + performance.now() };
+        }
+        return result;
+      }
       if (globalThis.ALLWRIGHT_CALL_TIMING && result.timing) {
         result.timing = { ...result.timing, received, replied: performance.timeOrigin + performance.now() };
       }
       // The tool's result names the document it read; the tree builder may already have.
       return { url: document.URL, title: document.title, ...result };
     },
+    // The core's output for a read this frame handed to the background.
+    tree_core_answer: (ax, args) => ax.answerHandedOffRead(args),
     snapshot_document: (ax, args) => ax.snapshotDocument(args),
     prepare_core: (ax) => ax.prepareCore(),
     // get_shadow_dom and shadow_dom_query (content/shadow/shadow-roots.js).
@@ -58,7 +69,13 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
 
   runtime.onMessage.addListener((message, _sender, sendResponse) => {
     if (!messages.isContentToolRequest(message)) return false;
-    run(message).then(sendResponse);
+    run(message).then((reply) => {
+      sendResponse(reply);
+      // A read that handed its core call to the background goes on once that reply left
+      // (content/tree/core-hand-off.js).
+      const handOff = /** @type {{readId: string} | undefined} */ (reply.ok ? reply.result.coreHandOff : undefined);
+      if (handOff !== undefined) globalThis.allwrightAx?.handOffReplied(handOff.readId);
+    });
     // The answer comes asynchronously; Chrome needs `true` to keep the channel open.
     return true;
   });

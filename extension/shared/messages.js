@@ -83,8 +83,18 @@
  * The tools a content script serves, with the arguments the background has already validated.
  * `refFloor` and `childFrames` come from the background (docs/protocol.md, "Frames"): new refs
  * are numbered above refFloor, and an iframe holding one of childFrames prints its frameId.
+ * `coreHandOff` (Chromium): the frame may answer with its core call instead of a tree, when its
+ * core runs in the service worker, and the background finishes the read (docs/protocol.md, "The
+ * read handed to the background").
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
- *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[]}} TreeArguments
+ *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[],
+ *   coreHandOff?: boolean}} TreeArguments
+ * A frame's answer to such a read: the read's core call, what its result reports besides the
+ * core's output (shared/tree-result.js), and the id under which the frame waits for the output
+ * (`tree_core_answer`). `prepared.timing`: the frame's stamps, in a call-timing build only.
+ * @typedef {{readId: string, request: CoreCallRequest,
+ *   prepared: import("./tree-result.js").TreeReadPrepared & {timing?: Record<string, number>}}} TreeCoreHandOff
+ * @typedef {{readId: string, reply: CoreCallReply}} TreeCoreAnswerArguments
  * @typedef {{format: "json"|"yaml", mode?: "ai", contextId: string,
  *   parentContextId: string|null}} SnapshotDocumentArguments
  * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
@@ -102,6 +112,7 @@
  * @typedef {{width: number, height: number, visibleWidth: number, visibleHeight: number}} Viewport
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
  * @typedef {{kind: "allwright/tool", tool: "get_accessibility_tree", arguments: TreeArguments}
+ *   |{kind: "allwright/tool", tool: "tree_core_answer", arguments: TreeCoreAnswerArguments}
  *   |{kind: "allwright/tool", tool: "snapshot_document", arguments: SnapshotDocumentArguments}
  *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}
  *   |{kind: "allwright/tool", tool: "element_rect", arguments: ElementRectArguments}
@@ -316,6 +327,8 @@
 
   const CONTENT_TOOLS = Object.freeze([
     "get_accessibility_tree",
+    // The core's output for a read a frame handed to the background (background/tree-hand-off.js).
+    "tree_core_answer",
     "snapshot_document",
     // Loads the frame's tree core ahead of its first read (background/core-warmup.js).
     "prepare_core",
@@ -422,6 +435,31 @@
       isObject(value) &&
       ((value.ok === true && typeof value.output === "string" && typeof value.records === "string") ||
         (value.ok === false && isToolError(value.error)))
+    );
+  }
+
+  /**
+   * A frame's hand-off of its read (TreeCoreHandOff), checked field by field: the background
+   * builds the agent's result from `prepared` (shared/tree-result.js).
+   * @returns {value is TreeCoreHandOff}
+   */
+  function isTreeCoreHandOff(value) {
+    if (!isObject(value) || typeof value.readId !== "string" || !isCoreCallRequest(value.request)) return false;
+    const prepared = value.prepared;
+    return (
+      isObject(prepared) &&
+      Number.isSafeInteger(prepared.counter) &&
+      prepared.counter >= 0 &&
+      typeof prepared.document === "string" &&
+      typeof prepared.url === "string" &&
+      typeof prepared.title === "string" &&
+      (prepared.cutNotice === null || typeof prepared.cutNotice === "string") &&
+      isObject(prepared.sinceFields) &&
+      (prepared.snapshotId === null || typeof prepared.snapshotId === "string") &&
+      Number.isSafeInteger(prepared.lineCapacity) &&
+      prepared.lineCapacity >= 0 &&
+      isObject(prepared.engine) &&
+      typeof prepared.engine.engine === "string"
     );
   }
 
@@ -599,6 +637,7 @@
     coreCallRequest,
     isCoreCallRequest,
     isCoreCallReply,
+    isTreeCoreHandOff,
     // BackgroundToPanel, PanelToBackground
     panelState,
     panelCalls,

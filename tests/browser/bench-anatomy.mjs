@@ -325,17 +325,19 @@ export function hopTable(samples) {
     ['content: output split, refs registered', 'coreDone', 'registered'],
     ['content: snapshot kept, result built', 'registered', 'readEnd'],
     ['content: handler end', 'readEnd', 'replied'],
-    ['reply to the background (serialisation, IPC)', 'replied', 'frameAnswered'],
-    ['background: read coverage, call log', 'frameAnswered', 'backgroundAnswered'],
+    ['reply to the background (serialisation, IPC; a handed-off read: its core call)', 'replied', 'frameAnswered'],
+    ['background: a handed-off read\'s core and result', 'frameAnswered', 'readFinished'],
+    ['background: read coverage, call log', 'readFinished', 'backgroundAnswered'],
     ['reply: size check, native messaging, host, MCP server, client', 'backgroundAnswered', 'clientReceived'],
     ['whole round trip', 'clientSent', 'clientReceived'],
     ['in page (content handler)', 'received', 'replied'],
   ];
+  // A step whose stamps a read does not take (the worker trip of a read in the page, or the
+  // content script's steps after a read it handed to the background) is left out.
   return Object.fromEntries(
-    steps.map(([name, from, to]) => [
-      name,
-      median(samples.map((sample) => sample[to] - sample[from])),
-    ]),
+    steps
+      .map(([name, from, to]) => [name, median(samples.map((sample) => sample[to] - sample[from]))])
+      .filter(([, ms]) => Number.isFinite(ms)),
   );
 }
 

@@ -25,6 +25,9 @@ const messages = globalThis.allwrightMessages;
  * @property {(...args: any[]) => string | Promise<string>} buildTextTree
  * @property {(...args: any[]) => string | Promise<string>} diffLines
  * @property {(...args: any[]) => string | Promise<string>} writeSnapshotDocument
+ * @property {(carrier: (request: CoreCallRequest) => Promise<unknown>) => AxCore} [handedOffTo] the
+ *   service worker's core only: the same core with its calls given to a carrier instead, for a
+ *   read handed to the background (tree/core-hand-off.js)
  */
 
 /**
@@ -134,18 +137,6 @@ export async function runCore(call) {
     }
     throw messages.toolError("script_failed", `the tree core failed: ${describe(error)}`);
   }
-}
-
-/**
- * Splits a core output into its JSON envelope and its raw body (crates/allwright-ax-wasm/src/api.rs).
- * @param {string} output
- * @returns {{envelope: any, body: string}}
- */
-export function splitOutput(output) {
-  const end = output.indexOf("\n");
-  const envelope = JSON.parse(end < 0 ? output : output.slice(0, end));
-  if (envelope.ok !== true) throw envelope.error;
-  return { envelope, body: end < 0 ? "" : output.slice(end + 1) };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { gatherFacts } from "./facts.js";
 import { pseudoContentReader } from "./generated-content.js";
 import { applyAriaRefs, ariaRefCounter, documentPrefix, setAriaRefCounter } from "./ai-refs.js";
-import { splitOutput } from "./core-loading.js";
+import { splitOutput } from "../../shared/tree-result.js";
 
 /**
  * The page's facts as the first arguments of both core calls (crates/allwright-ax-wasm/src/bindings.rs).

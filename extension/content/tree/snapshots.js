@@ -8,6 +8,7 @@
 // and a line that prints no ref still has one.
 
 import { documentToken } from "./registry.js";
+import { keepableLineCount } from "../../shared/tree-result.js";
 
 /** Node -> its identity; identities start at 1 (0 means "unknown" to the core). */
 const identities = /** @type {WeakMap<Node, number>} */ (new WeakMap());
@@ -76,27 +77,37 @@ export const LINE_OVERLAY_BIT = 0x80000000;
 export const LINE_DEPTH_MASK = 0x3fffffff;
 
 /**
+ * The id of the next snapshot, taken before the read's core call: a read whose core runs in the
+ * service worker is answered by the background before this frame keeps the snapshot
+ * (shared/tree-result.js), and the id it answers is this one.
+ */
+export function reserveSnapshotId() {
+  lastSnapshot += 1;
+  return `snapshot-${documentToken().slice(0, 12)}-${lastSnapshot}`;
+}
+
+/**
  * A new snapshot: its id, which names this document, and its records kept for later reads.
  * @param {string} readKey
  * @param {Uint32Array} records the buffer the core wrote the records to
  * @param {unknown} lineCount the envelope's `lineCount`: how many records it wrote
  * @param {string[] | string | null} [texts] the printed lines, one per record, when the read
  *   printed them all uncut: as an array, or as the printed text whose lines they are
- * @returns {string | undefined} undefined when the core wrote none
+ * @param {string} [reservedId] the id reserveSnapshotId gave the read, if it took one
+ * @returns {string | undefined} undefined when the core wrote none (exactly when
+ *   shared/tree-result.js keepableLineCount says so)
  */
-export function keepSnapshot(readKey, records, lineCount, texts = null) {
-  if (typeof lineCount !== "number" || !Number.isSafeInteger(lineCount) || lineCount < 0) return undefined;
-  const length = lineCount * LINE_RECORD_WIDTH;
-  if (length > records.length) return undefined;
-  lastSnapshot += 1;
-  const snapshotId = `snapshot-${documentToken().slice(0, 12)}-${lastSnapshot}`;
+export function keepSnapshot(readKey, records, lineCount, texts = null, reservedId = undefined) {
+  if (!keepableLineCount(lineCount, Math.floor(records.length / LINE_RECORD_WIDTH))) return undefined;
+  const length = /** @type {number} */ (lineCount) * LINE_RECORD_WIDTH;
+  const snapshotId = reservedId ?? reserveSnapshotId();
   const previous = newestSnapshot === null ? undefined : snapshots.get(newestSnapshot);
   if (previous !== undefined) previous.texts = null;
   snapshots.set(snapshotId, {
     readKey,
     lines: records.length === length ? records : records.slice(0, length),
     texts: typeof texts === "string" || (texts !== null && texts.length === lineCount) ? texts : null,
-    lineCount,
+    lineCount: /** @type {number} */ (lineCount),
   });
   newestSnapshot = snapshotId;
   while (snapshots.size > SNAPSHOTS_KEPT) {

@@ -23,19 +23,36 @@ const messages = globalThis.allwrightMessages;
  * @returns {import("./core-loading.js").AxCore}
  */
 export function workerCore(factsVersion) {
+  return coreSendingBy(factsVersion, sendToServiceWorker);
+}
+
+/**
+ * The core API over one way of delivering its calls: to the service worker, or, for a read
+ * handed to the background (tree/core-hand-off.js), to a carrier that gives the call away and
+ * answers what comes back. Either answer is checked here alike.
+ * @param {number} factsVersion
+ * @param {(request: CoreCallRequest) => Promise<unknown>} send
+ * @returns {import("./core-loading.js").AxCore}
+ */
+function coreSendingBy(factsVersion, send) {
+  const call = (/** @type {CoreCallRequest} */ request) => checkedReply(send(request));
   return Object.freeze({
     flavour: /** @type {const} */ ("wasm"),
     engine: /** @type {const} */ ("wasm-worker"),
     ready: Promise.resolve(),
     factsVersion: () => factsVersion,
-    buildTextTree,
-    diffLines,
-    writeSnapshotDocument,
+    // The positional arguments of the injected core's functions (bindings.rs), after the call.
+    buildTextTree: (/** @type {any[]} */ ...args) => /** @type {any} */ (buildTextTree)(call, ...args),
+    diffLines: (/** @type {any[]} */ ...args) => /** @type {any} */ (diffLines)(call, ...args),
+    writeSnapshotDocument: (/** @type {any[]} */ ...args) => /** @type {any} */ (writeSnapshotDocument)(call, ...args),
+    handedOffTo: (/** @type {(request: CoreCallRequest) => Promise<unknown>} */ carrier) =>
+      coreSendingBy(factsVersion, carrier),
   });
 }
 
 /**
  * `buildTextTree` with the injected core's positional arguments (bindings.rs).
+ * @param {CoreCall} call
  * @param {string} strings
  * @param {Uint32Array} stringLengths
  * @param {Uint32Array} nodes
@@ -62,6 +79,7 @@ export function workerCore(factsVersion) {
  * @returns {Promise<string>}
  */
 async function buildTextTree(
+  call,
   strings,
   stringLengths,
   nodes,
@@ -113,13 +131,14 @@ async function buildTextTree(
 
 /**
  * `diffLines` (bindings.rs).
+ * @param {CoreCall} call
  * @param {Uint32Array} previous
  * @param {Uint32Array} current
  * @param {string} texts
  * @param {number | undefined} maxChars
  * @returns {Promise<string>}
  */
-async function diffLines(previous, current, texts, maxChars) {
+async function diffLines(call, previous, current, texts, maxChars) {
   const writer = new PackedWriter((previous.length + current.length) * 2 + 16);
   writer.u32List(previous);
   writer.u32List(current);
@@ -129,6 +148,7 @@ async function diffLines(previous, current, texts, maxChars) {
 
 /**
  * `writeSnapshotDocument` (bindings.rs).
+ * @param {CoreCall} call
  * @param {string} strings
  * @param {Uint32Array} stringLengths
  * @param {Uint32Array} nodes
@@ -149,6 +169,7 @@ async function diffLines(previous, current, texts, maxChars) {
  * @returns {Promise<string>}
  */
 async function writeSnapshotDocument(
+  call,
   strings,
   stringLengths,
   nodes,
@@ -208,22 +229,23 @@ function resolvedGeneratedContent(nodes, pseudo) {
 }
 
 /**
- * Sends one call to the service worker and checks the answer. A worker stopped between calls is
- * started again by the message itself; one stopped while it ran this call closes the reply
- * channel, and the call is sent once more (the core is stateless: the same call gives the same
- * answer).
- * @param {CoreCallRequest} request
- * @returns {Promise<{ok: true, output: string, records: string, timing?: Record<string, number>}>}
+ * Delivers one core call and answers the core's checked reply.
+ * @typedef {(request: CoreCallRequest) => Promise<{ok: true, output: string, records: string, timing?: Record<string, number>}>} CoreCall
  */
-async function call(request) {
+
+/**
+ * Sends one call to the service worker. A worker stopped between calls is started again by the
+ * message itself; one stopped while it ran this call closes the reply channel, and the call is
+ * sent once more (the core is stateless: the same call gives the same answer).
+ * @param {CoreCallRequest} request
+ * @returns {Promise<unknown>}
+ */
+async function sendToServiceWorker(request) {
   const scope = /** @type {any} */ (globalThis);
   const extension = scope.browser ?? scope.chrome;
-  /** @type {unknown} */
-  let reply;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      reply = await extension.runtime.sendMessage(request);
-      break;
+      return await extension.runtime.sendMessage(request);
     } catch (error) {
       if (attempt >= 2) {
         throw messages.toolError(
@@ -233,6 +255,15 @@ async function call(request) {
       }
     }
   }
+}
+
+/**
+ * The worker core's reply once checked: a failure it answered is thrown as the tool error it is.
+ * @param {Promise<unknown>} answer
+ * @returns {Promise<{ok: true, output: string, records: string, timing?: Record<string, number>}>}
+ */
+async function checkedReply(answer) {
+  const reply = await answer;
   if (!messages.isCoreCallReply(reply)) {
     throw messages.toolError("script_failed", "the service worker answered a core call with something else");
   }
