@@ -28,7 +28,7 @@ import {
 } from "./tree/registry.js";
 import { describe, engineFallback, engineOf, loadCore, runCore } from "./tree/core-loading.js";
 import { splitOutput, treeResultOf } from "../shared/tree-result.js";
-import { answerHandedOffRead, handOffReplied, startHandOff } from "./tree/core-hand-off.js";
+import { answerHandedOffRead, startHandOff } from "./tree/core-hand-off.js";
 import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
@@ -66,16 +66,19 @@ const messages = globalThis.allwrightMessages;
 
 /**
  * The `get_accessibility_tree` result of docs/protocol.md. The arguments passed the background's
- * validation (extension/background/validate.js) and carry its defaults.
+ * validation (extension/background/validate.js) and carry its defaults. `afterTheReply`, given
+ * by the content router, takes work the read leaves until its reply has been sent (ReadOptions).
  * @param {TreeArguments} args
+ * @param {(task: () => void) => void} [afterTheReply]
  */
-async function generateAccessibilityTree(args) {
-  if (args.coreHandOff !== true) return (await buildTree(args, { remember: true, keepSnapshot: true })).result;
+async function generateAccessibilityTree(args, afterTheReply) {
+  const options = { remember: true, keepSnapshot: true, afterTheReply };
+  if (args.coreHandOff !== true) return (await buildTree(args, options)).result;
   // The background takes the read's core call if the core runs in the service worker
   // (tree/core-hand-off.js): the answer is then that call, and the read goes on when the
   // background sends the core's output back (answerHandedOffRead). Any other read ends here.
   const { handOff, handedOff, track } = startHandOff();
-  const reading = buildTree(args, { remember: true, keepSnapshot: true, handOff });
+  const reading = buildTree(args, { ...options, handOff });
   track(reading);
   // A failure after the hand-off is the answer's to report; this keeps it from also counting
   // as unhandled here.
@@ -109,8 +112,12 @@ async function buildTree(args, options) {
 }
 
 /**
+ * `afterTheReply`: the content router runs the tasks given to it right after it sent the read's
+ * reply, in the same task (the reply is sent by microtasks only), so that the page has still not
+ * run: a read handed to the background leaves there the bookkeeping its core call does not need.
  * @typedef {{remember: boolean, keepSnapshot: boolean,
- *   handOff?: import("./tree/core-hand-off.js").ReadHandOff}} ReadOptions
+ *   handOff?: import("./tree/core-hand-off.js").ReadHandOff,
+ *   afterTheReply?: (task: () => void) => void}} ReadOptions
  * @typedef {import("../shared/tree-result.js").TreeReadPrepared} TreeReadPrepared
  */
 
@@ -240,16 +247,20 @@ async function readTree(args, options) {
     ),
   );
   timing?.mark("coreStarted");
-  // A read handed to the background lets its reply go first: the reply is sent in this task,
-  // by microtasks only (the content router), so the page still has not run.
-  if (handOff !== null) await handOff.replied;
   // The core call has run up to its first wait: the whole call for a core in this page, the
-  // packing and the sending for the service worker's, whose answer this bookkeeping does not
-  // need and so overlaps. Only this content script's own code ran since the walk (no task
-  // boundary, and neither call changes the page), so the page is as the walk read it: the
-  // state the change tracker records is this read's. The walk's referrers cover the whole
-  // document unless it was cut or scoped.
-  if (withSnapshot) markRead(pageCut ? null : facts.referrers);
+  // packing and the handing over or sending for the service worker's. Only this content
+  // script's own code ran since the walk (no task boundary, and neither call changes the page),
+  // so the page is as the walk read it: the state the change tracker records is this read's.
+  // The walk's referrers cover the whole document unless it was cut or scoped. A read handed
+  // to the background makes the record after its reply, which is its core call, has left, in
+  // this same task: the record then overlaps the core's run in the service worker rather than
+  // delaying it. Any other read makes it now (after an injected core's call, or while the
+  // service worker runs a call sent to it).
+  if (withSnapshot) {
+    const referrers = pageCut ? null : facts.referrers;
+    if (handOff !== null && options.afterTheReply !== undefined) options.afterTheReply(() => markRead(referrers));
+    else markRead(referrers);
+  }
   timing?.mark("marked");
   const output = await coreCall;
   timing?.mark("coreDone");
@@ -702,9 +713,11 @@ if (globalThis.allwrightAx === undefined) {
   installRegistry();
   Object.defineProperty(globalThis, "allwrightAx", {
     value: Object.freeze({
-      generateAccessibilityTree: withToolErrors((args) => generateAccessibilityTree(args)),
+      generateAccessibilityTree: (/** @type {TreeArguments} */ args, /** @type {any} */ afterTheReply) =>
+        withToolErrors((/** @type {TreeArguments} */ treeArgs) => generateAccessibilityTree(treeArgs, afterTheReply))(
+          args,
+        ),
       answerHandedOffRead: withToolErrors(({ readId, reply }) => answerHandedOffRead(readId, reply)),
-      handOffReplied,
       snapshotDocument: withToolErrors(snapshotDocument),
       prepareCore: withToolErrors(prepareCore),
       resolveRef,

@@ -19,10 +19,10 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
 
   /** The page-side entry point of each content tool. */
   const HANDLERS = {
-    get_accessibility_tree: async (ax, args) => {
+    get_accessibility_tree: async (ax, args, afterTheReply) => {
       // In a call-timing build only (content/tree/read-timing.js): when the request arrived.
       const received = globalThis.ALLWRIGHT_CALL_TIMING ? performance.timeOrigin + performance.now() : 0;
-      const result = await ax.generateAccessibilityTree(args);
+      const result = await ax.generateAccessibilityTree(args, afterTheReply);
       // A read handed to the background (content/tree/core-hand-off.js): its core call, which
       // carries the read's stamps in a call-timing build.
       if (result.coreHandOff !== undefined) {
@@ -69,12 +69,13 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
 
   runtime.onMessage.addListener((message, _sender, sendResponse) => {
     if (!messages.isContentToolRequest(message)) return false;
-    run(message).then((reply) => {
+    /** @type {Array<() => void>} */
+    const afterTheReply = [];
+    run(message, (task) => afterTheReply.push(task)).then((reply) => {
       sendResponse(reply);
-      // A read that handed its core call to the background goes on once that reply left
-      // (content/tree/core-hand-off.js).
-      const handOff = /** @type {{readId: string} | undefined} */ (reply.ok ? reply.result.coreHandOff : undefined);
-      if (handOff !== undefined) globalThis.allwrightAx?.handOffReplied(handOff.readId);
+      // What the tool left until its reply was sent (a tree read's bookkeeping), in this same
+      // task: the reply is sent by microtasks only, so the page has not run since the tool did.
+      for (const task of afterTheReply) task();
     });
     // The answer comes asynchronously; Chrome needs `true` to keep the channel open.
     return true;
@@ -82,9 +83,11 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
 
   /**
    * @param {ContentToolRequest} request
+   * @param {(task: () => void) => void} afterTheReply takes work the tool leaves until its reply
+   *   has been sent
    * @returns {Promise<ContentToolReply>}
    */
-  async function run({ tool, arguments: args }) {
+  async function run({ tool, arguments: args }, afterTheReply) {
     const ax = globalThis.allwrightAx;
     if (ax === undefined) {
       return {
@@ -95,7 +98,7 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
       };
     }
     try {
-      const result = await HANDLERS[tool](ax, args);
+      const result = await HANDLERS[tool](ax, args, afterTheReply);
       return { ok: true, result };
     } catch (thrown) {
       return { ok: false, error: asError(thrown) };

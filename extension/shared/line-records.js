@@ -8,7 +8,7 @@
 // a line (docs/performance.md, "The worker trip's bytes"). An ES module shared by the
 // background (the writer) and the content scripts (the reader, bundled).
 
-import { writeVarint } from "./varint.js";
+import { undoZigzagDifference, writeVarint, zigzagDifference } from "./varint.js";
 
 /** Numbers per line record (tree_diff.rs, `RECORD_WIDTH`; content/tree/snapshots.js). */
 const RECORD_WIDTH = 5;
@@ -33,8 +33,7 @@ export function packLineRecords(records, count) {
   for (let line = 0; line < lines; line += 1) {
     const offset = line * RECORD_WIDTH;
     const identity = records[offset];
-    const difference = (identity - previousIdentity) | 0;
-    length = writeVarint(bytes, length, (difference << 1) ^ (difference >> 31));
+    length = writeVarint(bytes, length, zigzagDifference(identity, previousIdentity));
     previousIdentity = identity;
     const depthWord = records[offset + 1];
     length = writeVarint(bytes, length, (depthWord << 2) | (depthWord >>> 30));
@@ -74,8 +73,7 @@ export function unpackLineRecords(bytes, into) {
   let line = 0;
   while (position < bytes.length && line < capacity) {
     const offset = line * RECORD_WIDTH;
-    const zigzag = varint();
-    previousIdentity = (previousIdentity + ((zigzag >>> 1) ^ -(zigzag & 1))) >>> 0;
+    previousIdentity = undoZigzagDifference(varint(), previousIdentity);
     into[offset] = previousIdentity;
     const rotated = varint();
     into[offset + 1] = (rotated >>> 2) | ((rotated & 3) << 30);

@@ -23,3 +23,27 @@ export function writeVarint(bytes, position, value) {
   bytes[at++] = rest;
   return at;
 }
+
+/**
+ * A number written as its difference from the one before it, as a zigzag number (0, -1, 1, -2,
+ * ... as 0, 1, 2, 3, ...) so that a small step either way is a small varint. The difference wraps
+ * at 2^32: every pair of unsigned 32-bit numbers has one, and undoZigzagDifference gives the
+ * number back.
+ * @param {number} value an unsigned 32-bit number
+ * @param {number} previous the number before it
+ * @returns {number} an unsigned 32-bit number
+ */
+export function zigzagDifference(value, previous) {
+  const difference = (value - previous) | 0;
+  return ((difference << 1) ^ (difference >> 31)) >>> 0;
+}
+
+/**
+ * The number that zigzagDifference wrote as `zigzag` after `previous`.
+ * @param {number} zigzag
+ * @param {number} previous
+ * @returns {number}
+ */
+export function undoZigzagDifference(zigzag, previous) {
+  return (previous + ((zigzag >>> 1) ^ -(zigzag & 1))) >>> 0;
+}

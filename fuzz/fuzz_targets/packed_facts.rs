@@ -52,7 +52,9 @@ fuzz_target!(|input: Input| {
     };
     let mut writer = PackedWriter::new();
     writer.facts(&facts);
-    writer.u32_list(&input.known_refs);
+    writer.pair_difference_list(&input.known_refs);
+    // The same numbers as one difference list (how identities travel).
+    writer.difference_list(&input.known_refs);
     writer.optional_u32_list(input.previous_lines.as_deref());
     let mut bytes = writer.into_bytes();
 
@@ -80,7 +82,14 @@ fuzz_target!(|input: Input| {
             }
         }
     }
-    assert_eq!(reader.u32_list().expect("known refs"), input.known_refs);
+    assert_eq!(
+        reader.pair_difference_list().expect("known refs"),
+        input.known_refs
+    );
+    assert_eq!(
+        reader.difference_list().expect("identities"),
+        input.known_refs
+    );
     assert_eq!(
         reader.optional_u32_list().expect("previous lines"),
         input.previous_lines

@@ -37,13 +37,55 @@ impl PseudoContentSource for JsPseudoContent<'_> {
 }
 
 /// The fact format this core reads; the content script refuses a core that disagrees.
-/// Reads a built-in page `rounds` times so that the engine optimises the core before the first
-/// real read; answers the lines the last read printed (0: it did not read). See `warm_up`.
-/// `pseudo` is a reader like real calls pass (the built-in page asks it nothing): the reads then
-/// run over the same `FactDom<JsPseudoContent>` as real ones, and so warm the same code.
-#[wasm_bindgen(js_name = warmUp)]
-pub fn warm_up(rounds: u32, pseudo: &PseudoContentReader) -> u32 {
-    crate::warm_up::warm_up(rounds, || JsPseudoContent(pseudo))
+/// The core's built-in page (`crate::warm_up`) as a `buildTextTreePacked` call, which the service
+/// worker reads a few times when an agent session starts so that the engine optimises the code
+/// real strict-CSP reads run, the packed decoder and this binding's included. The worker reads it
+/// with a generated-content reader like real calls pass (the page asks it nothing): the reads
+/// then run over the same `FactDom<JsPseudoContent>` as real ones.
+#[wasm_bindgen]
+pub struct WarmUpCall {
+    strings: String,
+    packed: Vec<u8>,
+    record_capacity: u32,
+}
+
+#[wasm_bindgen]
+impl WarmUpCall {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> WarmUpCall {
+        let page = crate::warm_up::WarmUpPage::new();
+        let (strings, packed) = page.packed_call();
+        let record_capacity = page.node_count() * allwright_ax::tree_diff::RECORD_WIDTH;
+        WarmUpCall {
+            strings,
+            packed,
+            record_capacity: u32::try_from(record_capacity).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The joined strings, `buildTextTreePacked`'s first argument.
+    #[wasm_bindgen(getter)]
+    pub fn strings(&self) -> String {
+        self.strings.clone()
+    }
+
+    /// The packed lists, its second.
+    #[wasm_bindgen(getter)]
+    pub fn packed(&self) -> Vec<u8> {
+        self.packed.clone()
+    }
+
+    /// How many numbers its line records take: the length of the array it writes them to.
+    #[wasm_bindgen(getter, js_name = recordCapacity)]
+    pub fn record_capacity(&self) -> u32 {
+        self.record_capacity
+    }
+}
+
+impl Default for WarmUpCall {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 #[wasm_bindgen(js_name = factsVersion)]
@@ -197,8 +239,8 @@ fn packed_failure(error: crate::packed::PackedError) -> String {
 
 /// `buildTextTree` over packed facts, for the core in the extension's service worker
 /// (docs/protocol.md, "The core in the service worker"). After the facts, `packed` holds the
-/// lists `known_refs`, `frame_ids` (f64), `identities` and `previous_lines` (optional), in that
-/// order. The scalar arguments are `buildTextTree`'s.
+/// lists `known_refs` (pair differences), `frame_ids` (f64), `identities` (differences) and
+/// `previous_lines` (optional), in that order. The scalar arguments are `buildTextTree`'s.
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = buildTextTreePacked)]
 pub fn build_text_tree_packed(
@@ -220,9 +262,9 @@ pub fn build_text_tree_packed(
     let read = || -> Result<_, crate::packed::PackedError> {
         let mut reader = crate::packed::PackedReader::new(packed)?;
         let facts = reader.facts()?;
-        let known_refs = reader.u32_list()?;
+        let known_refs = reader.pair_difference_list()?;
         let frame_ids = reader.f64_list()?;
-        let identities = reader.u32_list()?;
+        let identities = reader.difference_list()?;
         let previous_lines = reader.optional_u32_list()?;
         reader.finish()?;
         Ok((facts, known_refs, frame_ids, identities, previous_lines))

@@ -16,18 +16,37 @@
 //! - a version byte, [`PACKED_VERSION`];
 //! - the facts of [`crate::facts`] but the joined strings (which travel as a string):
 //!   `string_lengths`, `nodes`, `attributes`, `rects`, `slots`, `viewport`. Number lists are
-//!   varints; `rects` and `viewport` are little-endian `f64`s. In `nodes`, the second number of
-//!   each node (`parent + 1`, 0 for none) is written as the distance back to the parent
-//!   (`index - parent`, 0 for none): parents come before their children, so the distance is
-//!   small where the index would not be;
-//! - then the call's own lists, read by the caller with [`PackedReader`] in its order, and
-//!   [`PackedReader::finish`] refuses trailing bytes.
+//!   varints; `rects` and `viewport` are little-endian `f64`s. Numbers that grow with the page
+//!   are written as small ones: in `nodes`, the second number of each node (`parent + 1`, 0 for
+//!   none) as the distance back to the parent (`index - parent`, 0 for none), since parents come
+//!   before their children, and a text node's third number (its string) as a zigzag difference
+//!   from the previous text node's; in `attributes`, each value string as a zigzag difference
+//!   from the previous attribute's. The gatherer adds strings in tree order, so these steps are a
+//!   few strings long. A zigzag difference ([`zigzag_difference`]) wraps at 2^32, so that any
+//!   number can follow any other;
+//! - then the call's own lists, read by the caller with [`PackedReader`] in its order (plain,
+//!   difference and pair-difference lists: `known_refs` as pairs, `identities` as differences),
+//!   and [`PackedReader::finish`] refuses trailing bytes.
 
-use crate::facts::{OwnedFacts, NODE_STRIDE};
+use crate::facts::{OwnedFacts, KIND_MASK, KIND_TEXT, NODE_STRIDE};
 use std::fmt;
 
 /// Bumped whenever the layout changes; the content script writes the same number first.
-pub const PACKED_VERSION: u8 = 1;
+pub const PACKED_VERSION: u8 = 2;
+
+/// `value` as its difference from `previous`, wrapped at 2^32 and zigzagged (0, -1, 1, -2, ... as
+/// 0, 1, 2, 3, ...), so that a small step either way is a small varint
+/// (`extension/shared/varint.js`, `zigzagDifference`).
+pub fn zigzag_difference(value: u32, previous: u32) -> u32 {
+    let difference = value.wrapping_sub(previous) as i32;
+    ((difference << 1) ^ (difference >> 31)) as u32
+}
+
+/// The number [`zigzag_difference`] wrote as `zigzag` after `previous`.
+pub fn undo_zigzag_difference(zigzag: u32, previous: u32) -> u32 {
+    let difference = ((zigzag >> 1) as i32) ^ -((zigzag & 1) as i32);
+    previous.wrapping_add(difference as u32)
+}
 
 /// Why packed bytes could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +126,29 @@ impl<'bytes> PackedReader<'bytes> {
         Ok(list)
     }
 
+    /// A list of zigzag differences, each from the number before (the first from 0).
+    pub fn difference_list(&mut self) -> Result<Vec<u32>, PackedError> {
+        let mut list = self.u32_list()?;
+        let mut previous = 0;
+        for number in &mut list {
+            *number = undo_zigzag_difference(*number, previous);
+            previous = *number;
+        }
+        Ok(list)
+    }
+
+    /// A list of pairs whose two columns are each zigzag differences from the same column's
+    /// number in the pair before (the first pair's from 0).
+    pub fn pair_difference_list(&mut self) -> Result<Vec<u32>, PackedError> {
+        let mut list = self.u32_list()?;
+        let mut previous = [0, 0];
+        for (index, number) in list.iter_mut().enumerate() {
+            *number = undo_zigzag_difference(*number, previous[index & 1]);
+            previous[index & 1] = *number;
+        }
+        Ok(list)
+    }
+
     /// A list of varints, or none: a presence byte (0 or 1) first.
     pub fn optional_u32_list(&mut self) -> Result<Option<Vec<u32>>, PackedError> {
         match self.bytes.get(self.position) {
@@ -138,12 +180,13 @@ impl<'bytes> PackedReader<'bytes> {
             .collect())
     }
 
-    /// The facts' number lists, the parents turned back from distances into `parent + 1`. The
-    /// strings travel beside the packed bytes, so `strings` stays empty: lend the facts with
-    /// [`OwnedFacts::with_strings`].
+    /// The facts' number lists, the parents turned back from distances into `parent + 1` and the
+    /// strings from differences into indices. The strings travel beside the packed bytes, so
+    /// `strings` stays empty: lend the facts with [`OwnedFacts::with_strings`].
     pub fn facts(&mut self) -> Result<OwnedFacts, PackedError> {
         let string_lengths = self.u32_list()?;
         let mut nodes = self.u32_list()?;
+        let mut previous_text = 0;
         for (index, record) in nodes.chunks_exact_mut(NODE_STRIDE).enumerate() {
             let distance = record[1] as usize;
             // A distance past the first node names no parent: it is written as one that points
@@ -153,12 +196,22 @@ impl<'bytes> PackedReader<'bytes> {
                 distance if distance <= index => (index - distance + 1) as u32,
                 _ => u32::try_from(index + 1).unwrap_or(u32::MAX),
             };
+            if record[0] & KIND_MASK == KIND_TEXT {
+                record[2] = undo_zigzag_difference(record[2], previous_text);
+                previous_text = record[2];
+            }
+        }
+        let mut attributes = self.u32_list()?;
+        let mut previous_value = 0;
+        for pair in attributes.chunks_exact_mut(2) {
+            pair[1] = undo_zigzag_difference(pair[1], previous_value);
+            previous_value = pair[1];
         }
         Ok(OwnedFacts {
             strings: String::new(),
             string_lengths,
             nodes,
-            attributes: self.u32_list()?,
+            attributes,
             rects: self.f64_list()?,
             slots: self.u32_list()?,
             viewport: self.f64_list()?,
@@ -207,6 +260,26 @@ impl PackedWriter {
         }
     }
 
+    /// A list written as zigzag differences ([`PackedReader::difference_list`]).
+    pub fn difference_list(&mut self, list: &[u32]) {
+        self.varint(list.len() as u32);
+        let mut previous = 0;
+        for &value in list {
+            self.varint(zigzag_difference(value, previous));
+            previous = value;
+        }
+    }
+
+    /// A list of pairs written as column differences ([`PackedReader::pair_difference_list`]).
+    pub fn pair_difference_list(&mut self, list: &[u32]) {
+        self.varint(list.len() as u32);
+        let mut previous = [0, 0];
+        for (index, &value) in list.iter().enumerate() {
+            self.varint(zigzag_difference(value, previous[index & 1]));
+            previous[index & 1] = value;
+        }
+    }
+
     pub fn optional_u32_list(&mut self, list: Option<&[u32]>) {
         match list {
             None => self.bytes.push(0),
@@ -224,10 +297,12 @@ impl PackedWriter {
         }
     }
 
-    /// The facts' lists, parents as distances (see the module's documentation).
+    /// The facts' lists, parents as distances and strings as differences (see the module's
+    /// documentation).
     pub fn facts(&mut self, facts: &crate::facts::Facts<'_>) {
         self.u32_list(facts.string_lengths);
         let mut nodes = facts.nodes.to_vec();
+        let mut previous_text = 0;
         for (index, record) in nodes.chunks_exact_mut(NODE_STRIDE).enumerate() {
             // A parent at or after its node (never written by the gatherer) goes as a distance
             // past the first node, which reads back as a forward parent the decoder refuses.
@@ -237,9 +312,21 @@ impl PackedWriter {
                 parent_plus_one if parent_plus_one <= index => index + 1 - parent_plus_one,
                 _ => index.saturating_add(1),
             };
+            if record[0] & KIND_MASK == KIND_TEXT {
+                let string = record[2];
+                record[2] = zigzag_difference(string, previous_text);
+                previous_text = string;
+            }
         }
         self.u32_list(&nodes);
-        self.u32_list(facts.attributes);
+        let mut attributes = facts.attributes.to_vec();
+        let mut previous_value = 0;
+        for pair in attributes.chunks_exact_mut(2) {
+            let value = pair[1];
+            pair[1] = zigzag_difference(value, previous_value);
+            previous_value = value;
+        }
+        self.u32_list(&attributes);
         self.f64_list(facts.rects);
         self.u32_list(facts.slots);
         self.f64_list(facts.viewport);
@@ -332,6 +419,101 @@ mod tests {
         assert_eq!(&bytes[3 + 15..3 + 17], &[1, 2]);
         let mut reader = PackedReader::new(&bytes).expect("readable");
         assert_eq!(reader.facts().expect("readable").nodes, nodes);
+    }
+
+    #[test]
+    fn strings_and_identities_travel_as_differences() {
+        // tests/browser/unit/packed-facts.test.mjs writes the same facts into the same bytes.
+        let nodes = [
+            0, 0, 0, 0, 0, 1, 1, 5, 1, 0, 2, 2, 300, 0, 0, 2, 2, 302, 0, 0,
+        ];
+        let facts = Facts {
+            strings: "",
+            string_lengths: &[],
+            nodes: &nodes,
+            attributes: &[6, 301],
+            rects: &[],
+            slots: &[],
+            viewport: &[],
+        };
+        let mut writer = PackedWriter::new();
+        writer.facts(&facts);
+        writer.difference_list(&[5, 6, 4, u32::MAX]);
+        writer.pair_difference_list(&[3, 100, 7, 101]);
+        let bytes = writer.into_bytes();
+        assert_eq!(
+            bytes,
+            [
+                PACKED_VERSION,
+                0,
+                20,
+                0,
+                0,
+                0,
+                0,
+                0,
+                1,
+                1,
+                5,
+                1,
+                0,
+                2,
+                1,
+                0xd8,
+                0x04,
+                0,
+                0,
+                2,
+                2,
+                4,
+                0,
+                0,
+                2,
+                6,
+                0xda,
+                0x04,
+                0,
+                0,
+                0,
+                4,
+                10,
+                2,
+                3,
+                9,
+                4,
+                6,
+                0xc8,
+                0x01,
+                8,
+                2,
+            ]
+        );
+        let mut reader = PackedReader::new(&bytes).expect("version");
+        let read = reader.facts().expect("facts");
+        assert_eq!(read.nodes, nodes);
+        assert_eq!(read.attributes, [6, 301]);
+        assert_eq!(
+            reader.difference_list().expect("identities"),
+            [5, 6, 4, u32::MAX]
+        );
+        assert_eq!(
+            reader.pair_difference_list().expect("known refs"),
+            [3, 100, 7, 101]
+        );
+        reader.finish().expect("nothing after");
+    }
+
+    #[test]
+    fn every_number_follows_every_other_as_a_difference() {
+        for previous in [0, 1, 2, 0x7fff_ffff, 0x8000_0000, u32::MAX] {
+            for value in [0, 1, 2, 0x7fff_ffff, 0x8000_0000, u32::MAX] {
+                let zigzag = zigzag_difference(value, previous);
+                assert_eq!(undo_zigzag_difference(zigzag, previous), value);
+            }
+        }
+        assert_eq!(zigzag_difference(5, 5), 0);
+        assert_eq!(zigzag_difference(4, 5), 1);
+        assert_eq!(zigzag_difference(6, 5), 2);
     }
 
     #[test]

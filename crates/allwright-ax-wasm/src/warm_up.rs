@@ -104,6 +104,24 @@ impl WarmUpPage {
         self.owned.node_count()
     }
 
+    /// The page as the service worker's real calls bring their facts: the joined strings, and
+    /// the packed lists of a whole `buildTextTreePacked` read ([`crate::packed`]: the facts,
+    /// no known refs, no frames, an identity per node, no earlier lines). Reading it through
+    /// that entry point warms what a real strict-CSP read runs beyond the tree itself: the
+    /// packed decoder and the binding's own code (docs/performance.md, "The read handed to the
+    /// background").
+    pub fn packed_call(&self) -> (String, Vec<u8>) {
+        let facts = self.owned.facts();
+        let identities: Vec<u32> = (1..=self.node_count() as u32).collect();
+        let mut writer = crate::packed::PackedWriter::new();
+        writer.facts(&facts);
+        writer.pair_difference_list(&[]);
+        writer.f64_list(&[]);
+        writer.difference_list(&identities);
+        writer.optional_u32_list(None);
+        (facts.strings.to_owned(), writer.into_bytes())
+    }
+
     fn section(&mut self, main: NodeId, number: usize) {
         let heading_id = format!("heading-{number}");
         let section = self.element(

@@ -4,6 +4,7 @@
 
 use allwright_ax_wasm::api::{split_output, text_tree_output, TextTreeRequest};
 use allwright_ax_wasm::facts::{FactDom, NoPseudoContent};
+use allwright_ax_wasm::packed::PackedReader;
 use allwright_ax_wasm::warm_up::{warm_up, WarmUpPage};
 
 #[test]
@@ -45,4 +46,34 @@ fn warming_up_reads_the_page_every_round() {
     let lines = warm_up(2, || NoPseudoContent);
     assert!(lines > 300, "{lines} lines");
     assert_eq!(warm_up(0, || NoPseudoContent), 0, "no round, no read");
+}
+
+/// The page as a packed call (what the service worker's warm-up reads through
+/// `buildTextTreePacked`) holds the page's facts and a whole read's lists, which the packed
+/// reader takes back whole.
+#[test]
+fn the_packed_call_holds_the_page_and_a_whole_reads_lists() {
+    let page = WarmUpPage::new();
+    let (strings, packed) = page.packed_call();
+    let facts = page.facts();
+    assert_eq!(strings, facts.strings);
+    let mut reader = PackedReader::new(&packed).expect("the version byte");
+    let read = reader.facts().expect("the facts read back");
+    assert_eq!(read.string_lengths, facts.string_lengths);
+    assert_eq!(read.nodes, facts.nodes);
+    assert_eq!(read.attributes, facts.attributes);
+    assert_eq!(read.slots, facts.slots);
+    assert_eq!(
+        reader.pair_difference_list().expect("known refs"),
+        Vec::<u32>::new()
+    );
+    assert_eq!(reader.f64_list().expect("frame ids"), Vec::<f64>::new());
+    let identities = reader.difference_list().expect("identities");
+    assert_eq!(identities.len(), page.node_count());
+    assert!(identities
+        .iter()
+        .enumerate()
+        .all(|(index, &identity)| identity as usize == index + 1));
+    assert_eq!(reader.optional_u32_list().expect("previous lines"), None);
+    reader.finish().expect("nothing after the last list");
 }

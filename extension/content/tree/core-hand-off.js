@@ -34,19 +34,14 @@ let lastReadId = 0;
 /**
  * @typedef {{readId: string, request: CoreCallRequest, prepared: import("../../shared/tree-result.js").TreeReadPrepared}}
  *   HandedOffCall
- * @typedef {{carry: (request: CoreCallRequest, prepared: import("../../shared/tree-result.js").TreeReadPrepared) => Promise<unknown>,
- *   replied: Promise<void>}} ReadHandOff
+ * @typedef {{carry: (request: CoreCallRequest, prepared: import("../../shared/tree-result.js").TreeReadPrepared) => Promise<unknown>}}
+ *   ReadHandOff
  */
-
-/** Read id -> what tells its read that the reply carrying its core call was sent. */
-const repliesAwaited = /** @type {Map<string, () => void>} */ (new Map());
 
 /**
  * A hand-off for one read: `carry` takes the read's core call in place of the service worker
  * (tree/worker-core-client.js) and answers what the background sends back; `handedOff`
- * resolves when the read gave its call away, and `replied` once the frame's reply carrying it
- * has been sent (handOffReplied), so that the read's bookkeeping runs after the reply and still
- * in the same task, on the page as it was gathered (accessibility-tree.js readTree).
+ * resolves when the read gave its call away.
  * @returns {{handOff: ReadHandOff, handedOff: Promise<HandedOffCall>, track: (reading: Promise<unknown>) => void}}
  */
 export function startHandOff() {
@@ -58,23 +53,14 @@ export function startHandOff() {
   const handedOff = new Promise((resolve) => {
     handOver = resolve;
   });
-  /** @type {() => void} */
-  let markReplied = () => {};
-  /** @type {Promise<void>} */
-  const replied = new Promise((resolve) => {
-    markReplied = resolve;
-  });
   /** @type {Promise<unknown>} */
   let reading = Promise.resolve();
   return {
     handOff: {
-      replied,
       carry: (request, prepared) =>
         new Promise((resolve, reject) => {
           const timer = setTimeout(() => {
             waitingReads.delete(readId);
-            repliesAwaited.delete(readId);
-            markReplied();
             reject(
               messages.toolError("script_failed", "the background did not answer the read's core call", {
                 hint: "Read the page again.",
@@ -89,7 +75,6 @@ export function startHandOff() {
             // Asked when the answer comes: the read may be tracked after it gave its call away.
             reading: () => reading,
           });
-          repliesAwaited.set(readId, markReplied);
           handOver({ readId, request, prepared });
         }),
     },
@@ -98,16 +83,6 @@ export function startHandOff() {
       reading = read;
     },
   };
-}
-
-/**
- * Called by the content router right after it sent the reply that carries a read's core call.
- * @param {string} readId
- */
-export function handOffReplied(readId) {
-  const markReplied = repliesAwaited.get(readId);
-  repliesAwaited.delete(readId);
-  markReplied?.();
 }
 
 /**

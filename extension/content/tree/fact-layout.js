@@ -9,5 +9,6 @@ export const NODE_STRIDE = 5;
 /** The bits of a node's flags that give its kind. */
 export const KIND_MASK = 0b111;
 export const KIND_ELEMENT = 1;
+export const KIND_TEXT = 2;
 /** An element a style rule may give `::before`/`::after` content (generated-content.js). */
 export const GENERATED_CONTENT_POSSIBLE = 1 << 19;

@@ -8,11 +8,10 @@ import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
 import { isSecretField } from "../dom/secret-fields.js";
-import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT } from "./fact-layout.js";
+import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT } from "./fact-layout.js";
 
 export const FACTS_VERSION = 6;
 const KIND_DOCUMENT = 0;
-const KIND_TEXT = 2;
 const KIND_SHADOW_ROOT = 3;
 const NAMESPACE_SHIFT = 3;
 const DISPLAY_SHIFT = 5;
@@ -239,7 +238,8 @@ export function gatherFacts(options) {
         }
       }
       const style = getComputedStyle(element);
-      const display = displayBits(style.display);
+      const displayValue = style.display;
+      const display = displayBits(displayValue);
       flags |= display << DISPLAY_SHIFT;
       const visibility = style.visibility;
       flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
@@ -250,7 +250,10 @@ export function gatherFacts(options) {
       if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
       if (readTextTransform) flags |= textTransformBits(style.textTransform) << TEXT_TRANSFORM_SHIFT;
       // A scroll container (the `scroll` tool moves it): its text-tree line keeps its reference.
-      if (isScrollContainer(style)) flags |= SCROLL_CONTAINER;
+      // `overflow` applies to block, flex and grid containers only (CSS Overflow 3, "Applies
+      // to"): an inline box, or an element with no box, never scrolls whatever its overflow
+      // says, so its overflow is not read (one style read fewer for most inline elements).
+      if (display >= 2 && displayValue !== "inline" && isScrollContainer(style)) flags |= SCROLL_CONTAINER;
       // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
       // rules, and `<q>` has the user-agent's quotes.
       if (

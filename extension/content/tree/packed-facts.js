@@ -7,11 +7,11 @@
 // number; varints in base64 take about a fifth of that on a real page (docs/performance.md).
 
 import { bytesToBase64 } from "../../shared/base64.js";
-import { writeVarint } from "../../shared/varint.js";
-import { NODE_STRIDE } from "./fact-layout.js";
+import { writeVarint, zigzagDifference } from "../../shared/varint.js";
+import { KIND_MASK, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
 
 /** The layout's version; packed.rs reads the same number first. */
-export const PACKED_VERSION = 1;
+export const PACKED_VERSION = 2;
 
 /** A growing byte buffer with the layout's three kinds of list. */
 export class PackedWriter {
@@ -43,6 +43,37 @@ export class PackedWriter {
     for (let index = 0; index < list.length; index += 1) this.varint(list[index]);
   }
 
+  /**
+   * A list of numbers that mostly grow by small steps (node identities), each written as its
+   * zigzag difference from the one before (shared/varint.js).
+   * @param {ArrayLike<number>} list
+   */
+  differenceList(list) {
+    this.varint(list.length);
+    this.reserve(list.length * 5);
+    let previous = 0;
+    for (let index = 0; index < list.length; index += 1) {
+      this.varint(zigzagDifference(list[index], previous));
+      previous = list[index];
+    }
+  }
+
+  /**
+   * A list of pairs (known refs: node, number) whose two columns each grow by small steps: each
+   * number written as its zigzag difference from the same column's number in the pair before.
+   * @param {ArrayLike<number>} list
+   */
+  pairDifferenceList(list) {
+    this.varint(list.length);
+    this.reserve(list.length * 5);
+    const previous = [0, 0];
+    for (let index = 0; index < list.length; index += 1) {
+      const column = index & 1;
+      this.varint(zigzagDifference(list[index], previous[column]));
+      previous[column] = list[index];
+    }
+  }
+
   /** @param {ArrayLike<number> | undefined} list */
   optionalU32List(list) {
     this.reserve(1);
@@ -66,8 +97,11 @@ export class PackedWriter {
   }
 
   /**
-   * The facts' number lists; each node's parent (`parent + 1`) goes as the distance back to it,
-   * which stays small where the index grows with the page.
+   * The facts' number lists, with the numbers that grow with the page written as small ones
+   * (packed.rs documents the layout): each node's parent (`parent + 1`) as the distance back to
+   * it, each text node's string as its zigzag difference from the previous text node's, and
+   * each attribute's value string as its zigzag difference from the previous attribute's. The
+   * gatherer adds strings in tree order, so these steps are a few strings long.
    * @param {{stringLengths: ArrayLike<number>, nodes: ArrayLike<number>, attributes: ArrayLike<number>,
    *   rects: ArrayLike<number>, slots: ArrayLike<number>, viewport: ArrayLike<number>}} facts
    */
@@ -76,6 +110,7 @@ export class PackedWriter {
     const nodes = facts.nodes;
     this.varint(nodes.length);
     this.reserve(nodes.length * 5);
+    let previousText = 0;
     for (let offset = 0; offset < nodes.length; offset += 1) {
       const field = offset % NODE_STRIDE;
       if (field === 1 && nodes[offset] !== 0) {
@@ -83,11 +118,25 @@ export class PackedWriter {
         // A parent at or after its node (the gatherer writes none) goes as a distance past the
         // first node, which packed.rs reads back as a forward parent the decoder refuses.
         this.varint(nodes[offset] <= index ? index + 1 - nodes[offset] : index + 1);
+      } else if (field === 2 && (nodes[offset - 2] & KIND_MASK) === KIND_TEXT) {
+        this.varint(zigzagDifference(nodes[offset], previousText));
+        previousText = nodes[offset];
       } else {
         this.varint(nodes[offset]);
       }
     }
-    this.u32List(facts.attributes);
+    const attributes = facts.attributes;
+    this.varint(attributes.length);
+    this.reserve(attributes.length * 5);
+    let previousValue = 0;
+    for (let offset = 0; offset < attributes.length; offset += 1) {
+      if ((offset & 1) === 0) {
+        this.varint(attributes[offset]);
+      } else {
+        this.varint(zigzagDifference(attributes[offset], previousValue));
+        previousValue = attributes[offset];
+      }
+    }
     this.f64List(facts.rects);
     this.u32List(facts.slots);
     this.f64List(facts.viewport);

@@ -107,9 +107,9 @@ async function buildTextTree(
   const timing = currentReadTiming();
   const writer = new PackedWriter(nodes.length * 2 + stringLengths.length * 2 + 64);
   writer.facts({ stringLengths, nodes, attributes, rects, slots, viewport });
-  writer.u32List(knownRefs);
+  writer.pairDifferenceList(knownRefs);
   writer.f64List(frameIds);
-  writer.u32List(identities);
+  writer.differenceList(identities);
   writer.optionalU32List(previousLines);
   const request = messages.coreCallRequest(
     "buildTextTree",

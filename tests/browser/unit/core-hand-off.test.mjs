@@ -3,7 +3,7 @@
 // no answer comes; an answer nobody waits for is refused.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerHandedOffRead, handOffReplied, startHandOff } from "../../../extension/content/tree/core-hand-off.js";
+import { answerHandedOffRead, startHandOff } from "../../../extension/content/tree/core-hand-off.js";
 
 const request = { kind: "allwright/core-call", operation: "buildTextTree", strings: "", packed: "", pseudo: [], options: {}, recordCapacity: 0 };
 const prepared = { counter: 0 };
@@ -11,16 +11,11 @@ const prepared = { counter: 0 };
 test("the read gives its call away, goes on with the answer, and the answer waits for the read's end", async () => {
   const { handOff, handedOff, track } = startHandOff();
   const answer = { ok: true, output: "{}", records: "" };
-  const reading = (async () => {
-    const reply = await handOff.carry(request, prepared);
-    await handOff.replied;
-    return reply;
-  })();
+  const reading = handOff.carry(request, prepared);
   track(reading);
   const call = await handedOff;
   assert.equal(call.request, request);
   assert.equal(call.prepared, prepared);
-  handOffReplied(call.readId);
   assert.deepEqual(await answerHandedOffRead(call.readId, answer), { committed: true });
   assert.equal(await reading, answer);
   // The same answer a second time waits for nothing: refused.
@@ -43,7 +38,7 @@ test("an answer for an unknown read is refused", async () => {
   await assert.rejects(answerHandedOffRead(7, {}), (error) => error.code === "script_failed");
 });
 
-test("a read whose answer never comes ends with script_failed, and its reply wait ends too", async (t) => {
+test("a read whose answer never comes ends with script_failed", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const { handOff, handedOff, track } = startHandOff();
   const answered = handOff.carry(request, prepared);
@@ -51,6 +46,5 @@ test("a read whose answer never comes ends with script_failed, and its reply wai
   const call = await handedOff;
   t.mock.timers.tick(60_000);
   await assert.rejects(answered, (error) => error.code === "script_failed");
-  await handOff.replied;
   await assert.rejects(answerHandedOffRead(call.readId, {}), (error) => error.code === "script_failed");
 });

@@ -66,3 +66,31 @@ test("core-call guards", () => {
   assert.ok(!m.isCoreCallReply({ ok: true, output: "{}" }));
   assert.ok(m.isLoadCoreReply({ core: "worker", factsVersion: 5 }));
 });
+
+test("strings and identities travel as differences, as packed.rs reads them", () => {
+  // packed.rs `strings_and_identities_travel_as_differences`: the same facts, the same bytes.
+  const nodes = [0, 0, 0, 0, 0, 1, 1, 5, 1, 0, 2, 2, 300, 0, 0, 2, 2, 302, 0, 0];
+  const writer = new PackedWriter(8);
+  writer.facts({ stringLengths: [], nodes, attributes: [6, 301], rects: [], slots: [], viewport: [] });
+  writer.differenceList([5, 6, 4, 0xffffffff]);
+  writer.pairDifferenceList([3, 100, 7, 101]);
+  assert.deepEqual(
+    [...bytesOf(writer)],
+    [
+      PACKED_VERSION, 0, 20,
+      0, 0, 0, 0, 0,
+      1, 1, 5, 1, 0,
+      // A text node's string: 300 as the zigzag difference 600.
+      2, 1, 0xd8, 0x04, 0, 0,
+      // The next text node's: 302, two after 300.
+      2, 2, 4, 0, 0,
+      // An attribute's value string: 301 as 602.
+      2, 6, 0xda, 0x04,
+      0, 0, 0,
+      // Identities: 5, then +1, -2, and a wrap to the top of the range.
+      4, 10, 2, 3, 9,
+      // Known refs: each column from its own previous number.
+      4, 6, 0xc8, 0x01, 8, 2,
+    ],
+  );
+});
