@@ -8,7 +8,7 @@
 // longer crosses to the frame and back before the agent has it.
 //
 // Until the frame has taken the output, nothing else is sent to it (callFrame waits for
-// framesCaughtUp), so no tool sees a registry without the read's refs.
+// frameCaughtUp), so no tool sees a registry without the read's refs.
 
 import { api, messages, ToolFailure } from "./platform.js";
 import { runWorkerCore } from "./worker-core.js";
@@ -37,7 +37,7 @@ const framesCatchingUp = new Map();
  * @returns {Promise<Record<string, unknown>>}
  */
 export async function finishHandedOffRead(tabId, frameId, handOff) {
-  const backgroundReceived = CALL_TIMING ? timingNow() : 0;
+  const handOffReceived = CALL_TIMING ? timingNow() : 0;
   const reply = await runWorkerCore(handOff.request, /** @type {any} */ ({ tab: { id: tabId }, frameId }));
   /** @type {{envelope: any, body: string} | null} */
   let split = null;
@@ -68,7 +68,7 @@ export async function finishHandedOffRead(tabId, frameId, handOff) {
   if (CALL_TIMING && handOff.prepared.timing !== undefined) {
     // The frame's stamps up to its hand-off, then the worker's (content/tree/read-timing.js).
     const workerTiming = reply.ok && reply.timing !== undefined ? reply.timing : {};
-    result.timing = { ...handOff.prepared.timing, ...workerTiming, handOffReceived: backgroundReceived };
+    result.timing = { ...handOff.prepared.timing, ...workerTiming, handOffReceived };
   }
   return result;
 }
