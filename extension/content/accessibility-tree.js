@@ -83,11 +83,7 @@ async function generateAccessibilityTree(args, afterTheReply) {
   // A failure after the hand-off is the answer's to report; this keeps it from also counting
   // as unhandled here.
   reading.catch(() => {});
-  const first = await Promise.race([
-    reading.then(({ result }) => ({ result })),
-    handedOff.then((coreHandOff) => ({ result: { coreHandOff } })),
-  ]);
-  return first.result;
+  return await Promise.race([reading.then(({ result }) => result), handedOff.then((coreHandOff) => ({ coreHandOff }))]);
 }
 
 /**
@@ -695,28 +691,28 @@ async function describeUnchangedElement(element) {
 
 /**
  * Wraps an operation so that anything it throws reaches the caller as a tool error object.
- * @template A, R
- * @param {(args: A) => Promise<R>} operation
- * @returns {(args: A) => Promise<R>}
+ * @template {unknown[]} A
+ * @template R
+ * @param {(...args: A) => Promise<R>} operation
+ * @returns {(...args: A) => Promise<R>}
  */
-const withToolErrors = (operation) => async (args) => {
-  try {
-    return await operation(args);
-  } catch (error) {
-    if (error !== null && typeof error === "object" && typeof error.code === "string") throw error;
-    throw messages.toolError("script_failed", describe(error));
-  }
-};
+const withToolErrors =
+  (operation) =>
+  async (...args) => {
+    try {
+      return await operation(...args);
+    } catch (error) {
+      if (error !== null && typeof error === "object" && typeof error.code === "string") throw error;
+      throw messages.toolError("script_failed", describe(error));
+    }
+  };
 
 // A second injection of the content scripts into the same world keeps the first registry.
 if (globalThis.allwrightAx === undefined) {
   installRegistry();
   Object.defineProperty(globalThis, "allwrightAx", {
     value: Object.freeze({
-      generateAccessibilityTree: (/** @type {TreeArguments} */ args, /** @type {any} */ afterTheReply) =>
-        withToolErrors((/** @type {TreeArguments} */ treeArgs) => generateAccessibilityTree(treeArgs, afterTheReply))(
-          args,
-        ),
+      generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
       answerHandedOffRead: withToolErrors(({ readId, reply }) => answerHandedOffRead(readId, reply)),
       snapshotDocument: withToolErrors(snapshotDocument),
       prepareCore: withToolErrors(prepareCore),
