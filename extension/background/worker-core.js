@@ -211,12 +211,15 @@ export async function runWorkerCore(request, sender) {
         }
         return { ok: true, output, records: recordsSent };
       }
-      case "diffLines":
-        return {
-          ok: true,
-          output: core.diffLinesPacked(packed, request.strings, optionalNumber(options.maxChars)),
-          records: "",
-        };
+      case "diffLines": {
+        const workerDecoded = CALL_TIMING ? timingNow() : 0;
+        const output = core.diffLinesPacked(packed, optionalNumber(options.maxChars));
+        if (CALL_TIMING) {
+          const timing = { workerReceived, workerDecoded, workerCoreDone: timingNow(), workerReplied: timingNow() };
+          return { ok: true, output, records: "", timing };
+        }
+        return { ok: true, output, records: "" };
+      }
       case "writeSnapshotDocument":
         return {
           ok: true,

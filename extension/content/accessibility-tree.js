@@ -48,7 +48,7 @@ import {
   REFERENCE_ATTRIBUTE_NAMES,
   watchChanges,
 } from "./tree/changed-parts.js";
-import { startReadTiming } from "./tree/read-timing.js";
+import { currentReadTiming, startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 
 const messages = globalThis.allwrightMessages;
@@ -166,7 +166,11 @@ async function readTree(args, options) {
   if (compared !== null && "lines" in compared && compared.texts !== null) {
     const changes = await readChangedParts(core, args, readKey, compared.lines, compared.texts);
     // The parts read remembered their refs (rememberChanges); no caller asks for them here.
-    if (changes !== null) return { result: { ...changes, ...engineFields(core) }, printed: [] };
+    if (changes !== null) {
+      const stamps =
+        timing === null ? {} : { timing: { ...timing.stamps, readEnd: performance.timeOrigin + performance.now() } };
+      return { result: { ...changes, ...engineFields(core), ...stamps }, printed: [] };
+    }
   }
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
@@ -375,6 +379,10 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
   const firstCounter = Math.max(refCounter(), floor);
   /** @type {Uint32Array[]} The records after the last part, then each part, backwards. */
   const pieces = [];
+  /** @type {Uint32Array[]} Each part's records, backwards. */
+  const partRecords = [];
+  /** @type {number[][]} Each part's `[start, end, count]` (its lines in the snapshot, its line count now), backwards. */
+  const runs = [];
   let after = previous.length;
   const texts = previousTexts.slice();
   /** @type {ReturnType<typeof printedRefsOf>} */
@@ -392,6 +400,7 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
       longestText: LONGEST_TEXT_READ,
     });
     if (facts.anchorIndex < 0 || facts.shadowRootCount > 0) return null;
+    currentReadTiming()?.mark("partGathered");
     const counter = Math.max(refCounter(), floor);
     const lineRecords = new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH);
     let split;
@@ -427,22 +436,30 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
     const partTexts = body === "" ? [] : body.split("\n");
     if (body.startsWith("[open overlays]") || partTexts.length !== envelope.lineCount) return null;
     refs.push(...printedRefsOf(envelope));
+    const records = lineRecords.subarray(0, envelope.lineCount * LINE_RECORD_WIDTH);
     pieces.push(previous.subarray(part.end * LINE_RECORD_WIDTH, after));
-    pieces.push(lineRecords.subarray(0, envelope.lineCount * LINE_RECORD_WIDTH));
+    pieces.push(records);
+    partRecords.push(records);
+    runs.push([part.start, part.end, envelope.lineCount]);
     after = part.start * LINE_RECORD_WIDTH;
     texts.splice(part.start, part.end - part.start, ...partTexts);
+    currentReadTiming()?.mark("partRead");
   }
   pieces.push(previous.subarray(0, after));
-  const current = new Uint32Array(pieces.reduce((length, piece) => length + piece.length, 0));
-  let offset = 0;
-  for (const piece of pieces.reverse()) {
-    current.set(piece, offset);
-    offset += piece.length;
-  }
-  const { envelope, body } = splitOutput(
-    await runCore(() => core.diffLines(previous, current, texts.join("\n"), args.maxChars)),
+  const current = joinedRecords(pieces.reverse());
+  // The core compares records only: it learns which runs of the snapshot's lines were re-read
+  // and how long every line is now, and answers the positions of the lines to print, which are
+  // joined here, where the lines are (api.rs, `changes_output`).
+  const replaced = Uint32Array.from(runs.reverse().flat());
+  const replacement = joinedRecords(partRecords.reverse());
+  const lengths = Uint32Array.from(texts, (text) => text.length);
+  currentReadTiming()?.mark("diffStarted");
+  const { envelope } = splitOutput(
+    await runCore(() => core.diffLines(previous, replaced, replacement, lengths, args.maxChars)),
   );
+  currentReadTiming()?.mark("diffDone");
   if (envelope.full !== undefined) return null;
+  const body = linesOfPlan(envelope.plan, texts);
   markPartsRead(parts);
   rememberChanges(refs);
   const refIssue = { document: documentToken(), first: firstCounter + 1, last: refCounter() };
@@ -457,6 +474,36 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
 }
 
 /**
+ * One array of records from pieces in order.
+ * @param {Uint32Array[]} pieces
+ */
+function joinedRecords(pieces) {
+  const joined = new Uint32Array(pieces.reduce((length, piece) => length + piece.length, 0));
+  let offset = 0;
+  for (const piece of pieces) {
+    joined.set(piece, offset);
+    offset += piece.length;
+  }
+  return joined;
+}
+
+/**
+ * The text of the core's diff plan (api.rs, `changes_output`): each item a banner or the
+ * position of a line, joined by line breaks.
+ * @param {unknown} plan
+ * @param {string[]} texts the current lines
+ * @returns {string}
+ */
+function linesOfPlan(plan, texts) {
+  const printable = (/** @type {unknown} */ item) =>
+    typeof item === "string" || (Number.isInteger(item) && /** @type {number} */ (item) < texts.length);
+  if (!Array.isArray(plan) || !plan.every(printable)) {
+    throw messages.toolError("script_failed", "the tree core answered a malformed diff");
+  }
+  return plan.map((item) => (typeof item === "number" ? texts[item] : item)).join("\n");
+}
+
+/**
  * A read since the newest snapshot when nothing changed: the core's answer for no lines (the
  * fields of an unchanged read), and a new snapshot with the same lines.
  * @param {import("./tree/core-loading.js").AxCore} core
@@ -467,13 +514,13 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
  */
 async function nothingChanged(core, args, readKey, previous, previousTexts) {
   const none = new Uint32Array(0);
-  const { envelope, body } = splitOutput(await runCore(() => core.diffLines(none, none, "", args.maxChars)));
+  const { envelope } = splitOutput(await runCore(() => core.diffLines(none, none, none, none, args.maxChars)));
   if (envelope.result?.unchanged !== true) return null;
   markPartsRead([]);
   const counter = refCounter();
   const snapshotId = keepSnapshot(readKey, previous, previousTexts.length, previousTexts);
   return {
-    tree: body,
+    tree: linesOfPlan(envelope.plan, []),
     ...envelope.result,
     incremental: true,
     ...(snapshotId === undefined ? {} : { snapshotId }),

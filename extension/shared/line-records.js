@@ -10,8 +10,9 @@
 
 import { undoZigzagDifference, writeVarint, zigzagDifference } from "./varint.js";
 
-/** Numbers per line record (tree_diff.rs, `RECORD_WIDTH`; content/tree/snapshots.js). */
-const RECORD_WIDTH = 5;
+/** Numbers per line record (crates/allwright-ax/src/tree_diff.rs, `RECORD_WIDTH`). */
+export const LINE_RECORD_WIDTH = 5;
+const RECORD_WIDTH = LINE_RECORD_WIDTH;
 
 /**
  * Packs the first `count` records of `records`: per record, the identity as a zigzag varint of

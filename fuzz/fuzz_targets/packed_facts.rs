@@ -3,11 +3,14 @@
 //! "The core in the service worker"). Properties: what the writer wrote reads back the same
 //! (parents as distances included, where they point backwards as tree order has them); damaged
 //! bytes never panic the reader, and what it accepts runs through the facts decoder and the core
-//! to one of the two envelopes the content script reads.
+//! to one of the two envelopes the content script reads. The same for the diff of a read of
+//! changed parts (`diffLinesPacked`), over any records and damaged packed lists.
 
 #![no_main]
 
-use allwright_ax_wasm::api::{text_tree_output, TextTreeRequest};
+use allwright_ax_wasm::api::{
+    changes_output, packed_changes_output, text_tree_output, TextTreeRequest,
+};
 use allwright_ax_wasm::facts::{FactDom, Facts, NoPseudoContent, NODE_STRIDE};
 use allwright_ax_wasm::packed::{PackedReader, PackedWriter};
 use arbitrary::Arbitrary;
@@ -30,6 +33,53 @@ struct Input {
     known_refs: Vec<u32>,
     previous_lines: Option<Vec<u32>>,
     damage: Vec<(u16, u8)>,
+    diff: DiffInput,
+}
+
+/// A read of changed parts for the diff (api.rs `changes_output`): any records, runs and lengths.
+#[derive(Arbitrary, Debug)]
+struct DiffInput {
+    previous: Vec<u32>,
+    replaced: Vec<u32>,
+    replaced_hashes: Vec<u32>,
+    replacement: Vec<u32>,
+    lengths: Vec<u32>,
+    max_chars: Option<u32>,
+    damage: Vec<(u16, u8)>,
+}
+
+/// The diff over the records as they are, and packed (as the service worker reads it) with
+/// damage: an envelope, never a panic.
+fn check_diff(input: &DiffInput) {
+    let decode = allwright_ax::tree_diff::decode_records;
+    assert_envelope(&changes_output(
+        &decode(&input.previous),
+        &input.replaced,
+        &decode(&input.replacement),
+        &input.lengths,
+        input.max_chars,
+    ));
+    let column = |index: usize| -> Vec<u32> {
+        input
+            .previous
+            .chunks_exact(5)
+            .map(|line| line[index])
+            .collect()
+    };
+    let mut writer = PackedWriter::new();
+    writer.difference_list(&column(0));
+    writer.u32_list(&column(1));
+    writer.difference_list(&column(4));
+    writer.u32_list(&input.replaced);
+    writer.u32_list(&input.replaced_hashes);
+    writer.u32_list(&input.replacement);
+    writer.u32_list(&input.lengths);
+    let mut bytes = writer.into_bytes();
+    for (position, value) in &input.damage {
+        let position = *position as usize % bytes.len();
+        bytes[position] = *value;
+    }
+    assert_envelope(&packed_changes_output(&bytes, input.max_chars));
 }
 
 fn same_numbers(left: &[f64], right: &[f64]) -> bool {
@@ -41,6 +91,7 @@ fn same_numbers(left: &[f64], right: &[f64]) -> bool {
 }
 
 fuzz_target!(|input: Input| {
+    check_diff(&input.diff);
     let facts = Facts {
         strings: &input.strings,
         string_lengths: &input.string_lengths,

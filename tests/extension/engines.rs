@@ -12,8 +12,9 @@ use crate::support::{fixtures, reference_of, Browser, Session};
 const OPEN_PAGE: &str = "/pages/engines/page.html";
 const STRICT_PAGE: &str = "/pages/engines/strict.html";
 
-/// The engine a strict-CSP page is read with in this browser.
-fn strict_engine(session: &Session) -> &'static str {
+/// The engine a strict-CSP page is read with in this browser. Where the core runs on a page whose CSP forbids WASM in a content script: Chromium moves it to
+/// the service worker; Firefox does not apply the page's CSP to content scripts.
+pub fn strict_engine(session: &Session) -> &'static str {
     match session.browser {
         Browser::Chromium => "wasm-worker",
         Browser::Firefox => "wasm-page",

@@ -177,6 +177,7 @@ const SINCE: &[(&str, Check)] = checks![
     since::the_whole_tree_when_arguments_differ_or_changes_are_not_shorter,
     since::a_new_document_is_read_whole,
     since::random_mutations_are_all_reported,
+    since::random_mutations_are_all_reported_on_strict_pages,
     since::a_frame_has_its_own_snapshots,
 ];
 

@@ -249,8 +249,29 @@ pub async fn a_new_document_is_read_whole(session: &Session) {
 /// first's, less removedRefs, plus those the changes print), and every line of the second that
 /// is not a line of the first is in the changes.
 pub async fn random_mutations_are_all_reported(session: &Session) {
+    random_mutations_on(session, SHOP).await;
+}
+
+/// The same on the shop served with a strict CSP: in Chromium the core then runs in the service
+/// worker, and the diff of the changed parts travels there as records only (bindings.rs
+/// `diffLinesPacked`).
+pub async fn random_mutations_are_all_reported_on_strict_pages(session: &Session) {
+    let page = format!("{SHOP}?csp=strict");
+    session.open(&fixtures().url(&page)).await;
+    let read = session.ok("get_accessibility_tree", json!({})).await;
+    let expected = crate::engines::strict_engine(session);
+    assert_eq!(
+        read["engine"],
+        expected,
+        "{}: {read}",
+        session.browser.name()
+    );
+    random_mutations_on(session, &page).await;
+}
+
+async fn random_mutations_on(session: &Session, page: &str) {
     let browser = session.browser.name();
-    session.open(&fixtures().url(SHOP)).await;
+    session.open(&fixtures().url(page)).await;
     let mut compared = 0;
     let mut incremental = 0;
     for seed in 1..=ROUNDS {

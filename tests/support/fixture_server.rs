@@ -3,6 +3,9 @@
 //! cross-origin frames, and records Content-Security-Policy reports.
 //!
 //! - `X.html.headers` next to a file adds its lines as response headers (CSP pages use it).
+//! - `?csp=strict` on a page serves it with `Content-Security-Policy: script-src 'self'`, the
+//!   policy under which Chromium runs the tree core in the extension's service worker
+//!   (docs/protocol.md, "The core in the service worker"): one page, both core paths.
 //! - `{{OTHER_ORIGIN}}` and `{{SELF_ORIGIN}}` in HTML are replaced by the two origins.
 //! - `POST /csp-report?...` stores the report; `reports()` returns them.
 //! - `GET /slow/MS` answers after MS milliseconds (a page that loads slowly).
@@ -211,6 +214,12 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
         contents = text.into_bytes();
     }
     let mut headers = Vec::new();
+    if content_type.starts_with("text/html") && query.split('&').any(|pair| pair == "csp=strict") {
+        headers.push((
+            "Content-Security-Policy".to_string(),
+            "script-src 'self'".to_string(),
+        ));
+    }
     let sidecar = PathBuf::from(format!("{}.headers", file.display()));
     if let Ok(text) = std::fs::read_to_string(&sidecar) {
         for line in text.lines() {

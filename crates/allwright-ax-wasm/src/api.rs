@@ -13,7 +13,7 @@
 
 use allwright_ax::snapshot::{push_quoted, write_json_document, write_yaml_document};
 use allwright_ax::text::{TextTreeOptions, MIN_MAX_CHARS};
-use allwright_ax::tree_diff::{self, TreeDiff, UNKNOWN_IDENTITY};
+use allwright_ax::tree_diff::{self, DiffItem, DiffPlan, UNKNOWN_IDENTITY};
 use allwright_ax::{
     generate_accessibility_tree, snapshot_tree, AxRole, Dom, Filter, Format, NodeId, NodeKind,
     SnapshotDocument, TextTreeError,
@@ -315,7 +315,7 @@ fn text_tree<D: Dom + ?Sized>(
         out.push_str(if focusable { ",1]" } else { ",0]" });
     };
     if let Some(diff) = shown_diff {
-        for &position in &diff.printed_lines {
+        for position in diff.printed_lines() {
             let line = &tree.lines[position];
             if line.reference.is_some() {
                 let focusable = allwright_ax::role::is_focusable(dom, line.node);
@@ -344,7 +344,10 @@ fn text_tree<D: Dom + ?Sized>(
     }
     out.push_str("}\n");
     match shown_diff {
-        Some(diff) => out.push_str(&diff.text),
+        Some(diff) => {
+            let texts: Vec<&str> = tree.lines.iter().map(|line| line.text.as_str()).collect();
+            out.push_str(&diff.text(&texts));
+        }
         None => out.push_str(&tree.tree),
     }
     Ok(out)
@@ -353,7 +356,7 @@ fn text_tree<D: Dom + ?Sized>(
 /// The outcome of a read since a snapshot.
 enum Comparison {
     /// Only what changed is shown.
-    Diff(TreeDiff),
+    Diff(DiffPlan),
     /// The whole tree is shown, for this reason (docs/protocol.md, `fullReason`).
     Full(&'static str),
 }
@@ -366,82 +369,186 @@ fn compare(
     tree: &allwright_ax::TextTree,
     request: &TextTreeRequest<'_>,
 ) -> Comparison {
-    let texts: Vec<&str> = tree.lines.iter().map(|line| line.text.as_str()).collect();
-    compare_lines(previous, records, &texts, request.max_chars)
+    let line_chars = |position: usize| {
+        tree.lines
+            .get(position)
+            .map_or(0, |line| line.text.chars().count())
+    };
+    let whole_chars = (0..tree.lines.len())
+        .map(|position| line_chars(position) + 1)
+        .sum();
+    let plan = tree_diff::plan(previous, records);
+    let diff_chars = plan.length(line_chars);
+    judge(plan, diff_chars, whole_chars, request.max_chars)
 }
 
-/// The comparison rules of [`compare`] over lines already printed.
-fn compare_lines(
-    previous: &[tree_diff::LineRecord],
-    records: &[tree_diff::LineRecord],
-    texts: &[&str],
+/// The rules of [`compare`], given the diff's length and the whole tree's (its lines and their
+/// line breaks).
+fn judge(
+    plan: DiffPlan,
+    diff_chars: usize,
+    whole_chars: usize,
     max_chars: Option<u32>,
 ) -> Comparison {
-    let diff = tree_diff::diff(previous, records, texts);
-    let diff_chars = diff.text.chars().count();
-    let whole_chars: usize = texts.iter().map(|text| text.chars().count() + 1).sum();
     // SPEC DIFFERENCE (issue 14 asks for the whole tree when the changes are larger than it):
     // from half its length on, the whole tree is returned. The changes then cover most of the
     // page, and one self-contained read serves a reader better than merging a long list of
     // changes into what it remembers, for the little it would save.
-    if !diff.is_unchanged() && diff_chars * 2 >= whole_chars {
+    if !plan.is_unchanged() && diff_chars.saturating_mul(2) >= whole_chars {
         return Comparison::Full("too_large");
     }
     if max_chars.is_some_and(|max_chars| diff_chars > (max_chars as usize).max(MIN_MAX_CHARS)) {
         return Comparison::Full("larger_than_max_chars");
     }
-    Comparison::Diff(diff)
+    Comparison::Diff(plan)
 }
 
 /// A read since a snapshot that re-read only the changed parts (docs/protocol.md, "Reads since a
-/// snapshot"): the content script put the snapshot's lines and the re-read parts together
-/// (`current` records, `texts` the printed lines joined by line breaks, which no printed line
-/// holds). The envelope is `{"ok":true,"result":{...the fields of a read that shows changes},
-/// "printed":[line positions]}` and the body the changes, or `{"ok":true,"full":"<reason>"}`
-/// with no body when the whole tree must be read after all.
+/// snapshot"). The content script keeps the snapshot's lines and sends none of them: it sends
+/// the snapshot's records (`previous`), the runs of lines it re-read (`replaced`, `start, end,
+/// count` triples, see `tree_diff::splice_records`, and their records, `replacement`), and the
+/// length of every line after the change (`lengths`, in UTF-16 units as JavaScript counts, for
+/// the too-large and `maxChars` rules). The envelope is `{"ok":true,"result":{...the fields of
+/// a read that shows changes},"plan":[...]}` with no body: the plan lists the output's lines,
+/// each a banner (a string) or the position of a current line (a number), and the content
+/// script joins them with line breaks. Or it is `{"ok":true,"full":"<reason>"}` when the whole
+/// tree must be read after all.
 pub fn changes_output(
-    previous: &[u32],
-    current: &[u32],
-    texts: &str,
+    previous: &[tree_diff::LineRecord],
+    replaced: &[u32],
+    replacement: &[tree_diff::LineRecord],
+    lengths: &[u32],
     max_chars: Option<u32>,
 ) -> String {
-    let previous = tree_diff::decode_records(previous);
-    let current = tree_diff::decode_records(current);
-    let lines: Vec<&str> = if texts.is_empty() {
-        Vec::new()
-    } else {
-        texts.split('\n').collect()
+    let Some(current) = tree_diff::splice_records(previous, replaced, replacement) else {
+        return ToolError::new(
+            "script_failed",
+            "the re-read runs of lines do not fit the snapshot",
+        )
+        .to_output();
     };
-    if lines.len() != current.len() {
+    if lengths.len() != current.len() {
         return ToolError::new(
             "script_failed",
             format!(
-                "{} printed lines for {} line records",
-                lines.len(),
+                "{} line lengths for {} line records",
+                lengths.len(),
                 current.len()
             ),
         )
         .to_output();
     }
-    match compare_lines(&previous, &current, &lines, max_chars) {
+    let line_length = |position: usize| lengths.get(position).map_or(0, |&length| length as usize);
+    let whole_chars = lengths.iter().fold(0usize, |total, &length| {
+        total.saturating_add(length as usize).saturating_add(1)
+    });
+    let plan = tree_diff::plan(previous, &current);
+    let diff_chars = plan.length(line_length);
+    match judge(plan, diff_chars, whole_chars, max_chars) {
         Comparison::Full(reason) => {
             let mut out = String::from("{\"ok\":true,\"full\":");
             push_quoted(&mut out, reason);
             out.push_str("}\n");
             out
         }
-        Comparison::Diff(diff) => {
-            let mut out = String::with_capacity(diff.text.len() + 512);
+        Comparison::Diff(plan) => {
+            let mut out = String::with_capacity(512 + plan.items.len() * 6);
             out.push_str("{\"ok\":true,\"result\":{\"truncated\":");
-            write_diff_fields(&mut out, &diff);
-            out.push_str("},\"printed\":[");
-            let printed: Vec<u32> = diff.printed_lines.iter().map(|&line| line as u32).collect();
-            push_numbers(&mut out, &printed);
+            write_diff_fields(&mut out, &plan);
+            out.push_str("},\"plan\":[");
+            for (index, item) in plan.items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                match *item {
+                    DiffItem::Banner(banner) => push_quoted(&mut out, banner),
+                    DiffItem::Line(position) => out.push_str(&position.to_string()),
+                }
+            }
             out.push_str("]}\n");
-            out.push_str(&diff.text);
             out
         }
     }
+}
+
+/// [`changes_output`] over packed lists (`diffLinesPacked`, for the core in the service worker), in
+/// this order: the snapshot's records as three lists (the
+/// identities as differences, the depth-and-flags numbers, the reference numbers as
+/// differences), `replaced`, the hashes of the snapshot's lines inside the replaced runs (two
+/// numbers a line, low half first), `replacement` (flat records) and `lengths`.
+///
+/// The hashes of the snapshot's other lines are not sent, which is most of what the records
+/// weigh (eight bytes of a line's eleven or so): a line outside the replaced runs is the same
+/// line before and after (`tree_diff::splice_records` copies it), so the comparison, which
+/// compares the hashes of one node's line before and after, only ever compares such a line's
+/// hash with itself. They are read as 0.
+pub fn packed_changes_output(packed: &[u8], max_chars: Option<u32>) -> String {
+    let read = || -> Result<_, crate::packed::PackedError> {
+        let mut reader = crate::packed::PackedReader::new(packed)?;
+        let identities = reader.difference_list()?;
+        let flags = reader.u32_list()?;
+        let references = reader.difference_list()?;
+        let replaced = reader.u32_list()?;
+        let replaced_hashes = reader.u32_list()?;
+        let replacement = reader.u32_list()?;
+        let lengths = reader.u32_list()?;
+        reader.finish()?;
+        let previous = snapshot_records(
+            &identities,
+            &flags,
+            &references,
+            &replaced,
+            &replaced_hashes,
+        )?;
+        Ok((previous, replaced, replacement, lengths))
+    };
+    match read() {
+        Ok((previous, replaced, replacement, lengths)) => changes_output(
+            &previous,
+            &replaced,
+            &tree_diff::decode_records(&replacement),
+            &lengths,
+            max_chars,
+        ),
+        Err(error) => ToolError::new("script_failed", error.to_string()).to_output(),
+    }
+}
+
+/// The snapshot's records of [`packed_changes_output`]: the hashes only inside the replaced runs.
+fn snapshot_records(
+    identities: &[u32],
+    flags: &[u32],
+    references: &[u32],
+    replaced: &[u32],
+    replaced_hashes: &[u32],
+) -> Result<Vec<tree_diff::LineRecord>, crate::packed::PackedError> {
+    use crate::packed::malformed;
+    if flags.len() != identities.len() || references.len() != identities.len() {
+        return Err(malformed("the snapshot's record lists differ in length"));
+    }
+    let mut flat = Vec::with_capacity(identities.len() * tree_diff::RECORD_WIDTH);
+    for line in 0..identities.len() {
+        flat.extend_from_slice(&[identities[line], flags[line], 0, 0, references[line]]);
+    }
+    let mut hashes = replaced_hashes.chunks_exact(2);
+    for triple in replaced.chunks_exact(3) {
+        let (start, end) = (triple[0] as usize, triple[1] as usize);
+        if start > end || end > identities.len() {
+            return Err(malformed("a replaced run past the snapshot's lines"));
+        }
+        for line in start..end {
+            let Some(hash) = hashes.next() else {
+                return Err(malformed("fewer hashes than replaced lines"));
+            };
+            let record = line * tree_diff::RECORD_WIDTH;
+            flat[record + 2] = hash[0];
+            flat[record + 3] = hash[1];
+        }
+    }
+    if hashes.next().is_some() || replaced_hashes.len() % 2 != 0 {
+        return Err(malformed("more hashes than replaced lines"));
+    }
+    Ok(tree_diff::decode_records(&flat))
 }
 
 /// The page fields of an ordinary read, after `"truncated":`.
@@ -463,7 +570,7 @@ fn write_page_fields(out: &mut String, tree: &allwright_ax::TextTree) {
 
 /// The fields of a read that shows only what changed, after `"truncated":` (docs/protocol.md,
 /// "Reads since a snapshot").
-fn write_diff_fields(out: &mut String, diff: &TreeDiff) {
+fn write_diff_fields(out: &mut String, diff: &DiffPlan) {
     out.push_str("false,\"hasMore\":false,\"autoDegraded\":false");
     push_field_name(out, "notice");
     if diff.is_unchanged() {

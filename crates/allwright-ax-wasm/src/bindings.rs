@@ -5,6 +5,7 @@
 use wasm_bindgen::prelude::*;
 
 use allwright_ax::text::DEFAULT_MAX_DEPTH;
+use allwright_ax::tree_diff;
 use allwright_ax::{Filter, NodeId, PseudoElement};
 
 use crate::api::{
@@ -166,16 +167,23 @@ pub fn build_text_tree(
     text_tree_output_into(&dom, &request, line_records)
 }
 
-/// The changes between a snapshot and lines the content script put together from it and the
-/// parts it re-read. See `api::changes_output`.
+/// The changes between a snapshot and the parts of it the content script re-read: `previous`
+/// and `replacement` are flat records (`tree_diff::encode_records`). See `api::changes_output`.
 #[wasm_bindgen(js_name = diffLines)]
 pub fn diff_lines(
     previous: &[u32],
-    current: &[u32],
-    texts: &str,
+    replaced: &[u32],
+    replacement: &[u32],
+    lengths: &[u32],
     max_chars: Option<u32>,
 ) -> String {
-    crate::api::changes_output(previous, current, texts, max_chars)
+    crate::api::changes_output(
+        &tree_diff::decode_records(previous),
+        replaced,
+        &tree_diff::decode_records(replacement),
+        lengths,
+        max_chars,
+    )
 }
 
 /// `snapshot_document` over one frame's facts. See `api::snapshot_document_output`.
@@ -300,20 +308,10 @@ pub fn build_text_tree_packed(
     )
 }
 
-/// `diffLines` over packed records: `packed` holds the lists `previous` and `current`.
+/// `diffLines` over packed lists. See `api::packed_changes_output`.
 #[wasm_bindgen(js_name = diffLinesPacked)]
-pub fn diff_lines_packed(packed: &[u8], texts: &str, max_chars: Option<u32>) -> String {
-    let read = || -> Result<_, crate::packed::PackedError> {
-        let mut reader = crate::packed::PackedReader::new(packed)?;
-        let previous = reader.u32_list()?;
-        let current = reader.u32_list()?;
-        reader.finish()?;
-        Ok((previous, current))
-    };
-    match read() {
-        Ok((previous, current)) => diff_lines(&previous, &current, texts, max_chars),
-        Err(error) => packed_failure(error),
-    }
+pub fn diff_lines_packed(packed: &[u8], max_chars: Option<u32>) -> String {
+    crate::api::packed_changes_output(packed, max_chars)
 }
 
 /// `writeSnapshotDocument` over packed facts: after the facts, `packed` holds the list

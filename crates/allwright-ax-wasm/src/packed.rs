@@ -60,7 +60,7 @@ impl fmt::Display for PackedError {
 
 impl std::error::Error for PackedError {}
 
-fn malformed(what: impl Into<String>) -> PackedError {
+pub(crate) fn malformed(what: impl Into<String>) -> PackedError {
     PackedError(what.into())
 }
 

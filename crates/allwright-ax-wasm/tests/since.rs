@@ -127,3 +127,147 @@ fn most_of_the_page_changed_or_too_long_for_max_chars_answers_the_whole_tree() {
         "{paged}"
     );
 }
+
+/// The snapshot's lines, the run of them a re-read replaced (everything between the lines both
+/// reads share at the start and at the end), and the packed `diffLinesPacked` call the content
+/// script writes for it (content/tree/worker-core-client.js `diffLines`).
+struct RereadRun {
+    replaced: [u32; 3],
+    replacement: Vec<u32>,
+    lengths: Vec<u32>,
+}
+
+fn reread_run(previous: &[u32], current: &[u32], current_body: &str) -> RereadRun {
+    let previous_lines: Vec<&[u32]> = previous.chunks(5).collect();
+    let current_lines: Vec<&[u32]> = current.chunks(5).collect();
+    let shared_start = previous_lines
+        .iter()
+        .zip(&current_lines)
+        .take_while(|(before, now)| before == now)
+        .count();
+    let shared_end = previous_lines[shared_start..]
+        .iter()
+        .rev()
+        .zip(current_lines[shared_start..].iter().rev())
+        .take_while(|(before, now)| before == now)
+        .count();
+    let end = current_lines.len() - shared_end;
+    RereadRun {
+        replaced: [
+            shared_start as u32,
+            (previous_lines.len() - shared_end) as u32,
+            (end - shared_start) as u32,
+        ],
+        replacement: current_lines[shared_start..end].concat(),
+        lengths: current_body
+            .lines()
+            .map(|line| line.encode_utf16().count() as u32)
+            .collect(),
+    }
+}
+
+fn packed_call(previous: &[u32], run: &RereadRun, hashes_sent: Option<usize>) -> Vec<u8> {
+    let column =
+        |index: usize| -> Vec<u32> { previous.chunks(5).map(|line| line[index]).collect() };
+    let [start, end, _] = run.replaced;
+    let mut hashes: Vec<u32> = previous
+        .chunks(5)
+        .skip(start as usize)
+        .take((end - start) as usize)
+        .flat_map(|line| [line[2], line[3]])
+        .collect();
+    if let Some(count) = hashes_sent {
+        hashes.truncate(count);
+    }
+    let mut writer = allwright_ax_wasm::packed::PackedWriter::new();
+    writer.difference_list(&column(0));
+    writer.u32_list(&column(1));
+    writer.difference_list(&column(4));
+    writer.u32_list(&run.replaced);
+    writer.u32_list(&hashes);
+    writer.u32_list(&run.replacement);
+    writer.u32_list(&run.lengths);
+    writer.into_bytes()
+}
+
+/// The text a `changes_output` plan stands for over the current lines.
+fn plan_text(envelope: &Value, lines: &[&str]) -> String {
+    envelope["plan"]
+        .as_array()
+        .expect("a plan")
+        .iter()
+        .map(|item| match item {
+            Value::String(banner) => banner.clone(),
+            number => lines[number.as_u64().expect("a position") as usize].to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A read of the changed parts only (the snapshot with one run of lines replaced, and every
+/// line's length) answers what the whole second read answers, packed or not; the packed call
+/// sends no hash outside the run.
+#[test]
+fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
+    use allwright_ax_wasm::api::{changes_output, packed_changes_output};
+    let dom = MemDom::parse(PAGE);
+    let (_, _, previous) = read(&dom, None, None);
+    let mut changed = MemDom::parse(PAGE);
+    changed.set_attribute(element(&changed, "buy"), "aria-label", "Buy now");
+    let (whole_diff, whole_diff_body, _) = read(&changed, Some(&previous), None);
+    let (_, current_body, current) = read(&changed, None, None);
+    let run = reread_run(&previous, &current, &current_body);
+    assert!(run.replaced[1] - run.replaced[0] < 3, "{:?}", run.replaced);
+
+    let decode = allwright_ax::tree_diff::decode_records;
+    let output = changes_output(
+        &decode(&previous),
+        &run.replaced,
+        &decode(&run.replacement),
+        &run.lengths,
+        None,
+    );
+    let packed = packed_changes_output(&packed_call(&previous, &run, None), None);
+    assert_eq!(packed, output);
+    let (envelope, body) = split_output(&output);
+    assert_eq!(body, "");
+    let envelope: Value = serde_json::from_str(envelope).expect("JSON");
+    let lines: Vec<&str> = current_body.lines().collect();
+    assert_eq!(plan_text(&envelope, &lines), whole_diff_body);
+    for field in ["full", "changedBlocks", "removedRefs", "notice"] {
+        assert_eq!(
+            envelope["result"][field], whole_diff["result"][field],
+            "{field}"
+        );
+    }
+
+    // Nothing changed: no run, the unchanged answer and an empty plan.
+    let none = changes_output(&decode(&previous), &[], &[], &run.lengths, None);
+    let envelope: Value = serde_json::from_str(split_output(&none).0).expect("JSON");
+    assert_eq!(
+        envelope["result"]["unchanged"],
+        Value::Bool(true),
+        "{envelope}"
+    );
+    assert_eq!(envelope["plan"], serde_json::json!([]));
+
+    // Malformed calls are refused, never read past: a hash short, a run past the snapshot, a
+    // length short.
+    let short = packed_changes_output(&packed_call(&previous, &run, Some(1)), None);
+    assert!(short.starts_with("{\"ok\":false"), "{short}");
+    let past = RereadRun {
+        replaced: [0, previous.len() as u32, 0],
+        ..reread_run(&previous, &current, &current_body)
+    };
+    let past = changes_output(&decode(&previous), &past.replaced, &[], &past.lengths, None);
+    assert!(past.starts_with("{\"ok\":false"), "{past}");
+    let lengths = &run.lengths[1..];
+    let short = changes_output(
+        &decode(&previous),
+        &run.replaced,
+        &decode(&run.replacement),
+        lengths,
+        None,
+    );
+    assert!(short.starts_with("{\"ok\":false"), "{short}");
+}

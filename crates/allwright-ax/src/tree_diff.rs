@@ -117,7 +117,120 @@ pub fn decode_records(flat: &[u32]) -> Vec<LineRecord> {
         .collect()
 }
 
-/// What changed between two snapshots.
+/// A snapshot after some of its runs of lines were re-read: `replaced` holds `start, end,
+/// count` triples, in ascending order and not overlapping, each replacing the lines
+/// `start..end` of `previous` by the next `count` records of `replacement`. This is how the
+/// content script describes a read that re-read only the changed parts (docs/protocol.md,
+/// "Reads since a snapshot"): every line outside the replaced runs is the snapshot's own. None
+/// when the triples do not fit `previous` or do not use up `replacement` exactly.
+pub fn splice_records(
+    previous: &[LineRecord],
+    replaced: &[u32],
+    replacement: &[LineRecord],
+) -> Option<Vec<LineRecord>> {
+    if replaced.len() % 3 != 0 {
+        return None;
+    }
+    let mut current = Vec::with_capacity(previous.len() + replacement.len());
+    let mut copied_up_to = 0;
+    let mut used: usize = 0;
+    for triple in replaced.chunks_exact(3) {
+        let (start, end, count) = (triple[0] as usize, triple[1] as usize, triple[2] as usize);
+        if start < copied_up_to || end < start || end > previous.len() {
+            return None;
+        }
+        let lines = replacement.get(used..used.checked_add(count)?)?;
+        current.extend_from_slice(&previous[copied_up_to..start]);
+        current.extend_from_slice(lines);
+        copied_up_to = end;
+        used += count;
+    }
+    if used != replacement.len() {
+        return None;
+    }
+    current.extend_from_slice(&previous[copied_up_to..]);
+    Some(current)
+}
+
+/// One line of a diff's output: a banner, or the current line at a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DiffItem {
+    /// A banner line ([`CONTEXT_BANNER`], [`CHANGED_BANNER`] or the overlays banner).
+    Banner(&'static str),
+    /// The current line at this position.
+    Line(usize),
+}
+
+/// What changed between two snapshots, as the lines to print rather than their text: the
+/// comparison needs no printed text, only the records, so a caller that keeps the texts
+/// elsewhere (the content script keeps a snapshot's lines) sends none and writes the text from
+/// the plan itself ([`DiffPlan::text`] writes it here).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffPlan {
+    /// The lines of the output, in order, joined by line breaks; empty when nothing changed.
+    pub items: Vec<DiffItem>,
+    /// How many `[changed]` blocks the output holds.
+    pub changed_blocks: usize,
+    /// The reference numbers the earlier snapshot printed and this one does not, in the earlier
+    /// print order.
+    pub removed_references: Vec<u32>,
+    /// The page's lines, or the overlays', are all gone, some of them without a reference to
+    /// list: a change that no block can show (the caller returns the whole tree).
+    pub section_emptied: bool,
+}
+
+impl DiffPlan {
+    /// Nothing was added, changed, moved or removed.
+    pub fn is_unchanged(&self) -> bool {
+        self.changed_blocks == 0 && self.removed_references.is_empty() && !self.section_emptied
+    }
+
+    /// The positions of the current lines the output prints, context included, in print order.
+    pub fn printed_lines(&self) -> Vec<usize> {
+        self.items
+            .iter()
+            .filter_map(|item| match *item {
+                DiffItem::Line(position) => Some(position),
+                DiffItem::Banner(_) => None,
+            })
+            .collect()
+    }
+
+    /// The length of the output, given each current line's length (in whatever unit the caller
+    /// counts; a banner counts its characters, which are ASCII, and each line break one).
+    pub fn length(&self, line_length: impl Fn(usize) -> usize) -> usize {
+        // Saturating: the lengths come from the caller (the content script), and a sum past
+        // the largest number means "too long" all the same.
+        let lines = self.items.iter().fold(0usize, |total, item| {
+            total.saturating_add(match *item {
+                DiffItem::Banner(banner) => banner.len(),
+                DiffItem::Line(position) => line_length(position),
+            })
+        });
+        lines.saturating_add(self.items.len().saturating_sub(1))
+    }
+
+    /// The output, over the current lines' texts (a position past them prints nothing).
+    pub fn text<Text: AsRef<str>>(&self, lines: &[Text]) -> String {
+        let mut text = String::new();
+        for (index, item) in self.items.iter().enumerate() {
+            if index > 0 {
+                text.push('\n');
+            }
+            match *item {
+                DiffItem::Banner(banner) => text.push_str(banner),
+                DiffItem::Line(position) => {
+                    if let Some(line) = lines.get(position) {
+                        text.push_str(line.as_ref());
+                    }
+                }
+            }
+        }
+        text
+    }
+}
+
+/// What changed between two snapshots, with its text: [`DiffPlan`] written over the lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeDiff {
     /// The changed subtrees under their context, or empty when nothing changed.
@@ -196,12 +309,25 @@ enum Place {
 }
 
 /// Compares the current lines (`current[i]` is the record of the line printed `lines[i]`) with
-/// a snapshot.
+/// a snapshot, and writes what changed.
 pub fn diff<Text: AsRef<str>>(
     previous: &[LineRecord],
     current: &[LineRecord],
     lines: &[Text],
 ) -> TreeDiff {
+    let plan = plan(previous, current);
+    TreeDiff {
+        text: plan.text(lines),
+        printed_lines: plan.printed_lines(),
+        changed_blocks: plan.changed_blocks,
+        removed_references: plan.removed_references,
+        section_emptied: plan.section_emptied,
+    }
+}
+
+/// Compares the current lines' records with a snapshot's: which lines a diff prints, and what
+/// it reports besides.
+pub fn plan(previous: &[LineRecord], current: &[LineRecord]) -> DiffPlan {
     let before = Shape::of(previous);
     let now = Shape::of(current);
     let largest_identity = previous
@@ -295,7 +421,7 @@ pub fn diff<Text: AsRef<str>>(
                     out.push_banner(OVERLAYS_BANNER_LINE);
                 }
                 for line in context {
-                    out.push_line(lines, line);
+                    out.push_line(line);
                 }
             }
             out.push_banner(CHANGED_BANNER);
@@ -305,7 +431,7 @@ pub fn diff<Text: AsRef<str>>(
             out.changed_blocks += 1;
         }
         for line in position..end {
-            out.push_line(lines, line);
+            out.push_line(line);
         }
         last_region = Some((parent, end));
         position = end;
@@ -328,11 +454,10 @@ pub fn diff<Text: AsRef<str>>(
             removed.push(record.reference);
         }
     }
-    TreeDiff {
-        text: out.text,
+    DiffPlan {
+        items: out.items,
         changed_blocks: out.changed_blocks,
         removed_references: removed,
-        printed_lines: out.printed,
         section_emptied,
     }
 }
@@ -509,24 +634,16 @@ fn context_is_empty_overlay(
 
 #[derive(Default)]
 struct Diff {
-    text: String,
+    items: Vec<DiffItem>,
     changed_blocks: usize,
-    printed: Vec<usize>,
 }
 
 impl Diff {
-    fn push_banner(&mut self, banner: &str) {
-        if !self.text.is_empty() {
-            self.text.push('\n');
-        }
-        self.text.push_str(banner);
+    fn push_banner(&mut self, banner: &'static str) {
+        self.items.push(DiffItem::Banner(banner));
     }
 
-    fn push_line<Text: AsRef<str>>(&mut self, lines: &[Text], position: usize) {
-        if !self.text.is_empty() {
-            self.text.push('\n');
-        }
-        self.text.push_str(lines[position].as_ref());
-        self.printed.push(position);
+    fn push_line(&mut self, position: usize) {
+        self.items.push(DiffItem::Line(position));
     }
 }

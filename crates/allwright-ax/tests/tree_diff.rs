@@ -293,6 +293,7 @@ fn check_diff(before: &MemDom, after: &MemDom) {
     let (_, previous) = read(before, Filter::All);
     let (lines, current) = read(after, Filter::All);
     let diff = tree_diff::diff(&previous, &current, &texts(&lines));
+    check_spliced_plan(&previous, &current, &lines);
 
     // Which current lines the diff prints inside [changed] blocks (not as context).
     let mut in_changed_block = HashSet::new();
@@ -431,6 +432,92 @@ fn check_diff(before: &MemDom, after: &MemDom) {
             .map(|(r, l)| (r.identity, r.depth, r.hash, r.reference, l.text.clone()))
             .collect::<Vec<_>>()
     );
+}
+
+/// The content script describes a read of the changed parts as the snapshot with runs of lines
+/// replaced, and sends no hash of a line outside those runs (bindings.rs `diffLinesPacked`):
+/// here the run is everything between the lines both reads share at the start and at the end.
+/// Spliced back, the records are the current ones, and with every hash outside the run cleared
+/// in both, the plan is the one over the whole records; its length, counted over the lines, is
+/// the length of its text.
+fn check_spliced_plan(previous: &[LineRecord], current: &[LineRecord], lines: &[TreeLine]) {
+    let shared_start = previous
+        .iter()
+        .zip(current)
+        .take_while(|(before, now)| before == now)
+        .count();
+    let shared_end = previous[shared_start..]
+        .iter()
+        .rev()
+        .zip(current[shared_start..].iter().rev())
+        .take_while(|(before, now)| before == now)
+        .count();
+    let run_end = previous.len() - shared_end;
+    let replacement = &current[shared_start..current.len() - shared_end];
+    let replaced = [
+        shared_start as u32,
+        run_end as u32,
+        replacement.len() as u32,
+    ];
+    let spliced =
+        tree_diff::splice_records(previous, &replaced, replacement).expect("the run fits");
+    assert_eq!(spliced, current);
+
+    let without_hash = |record: &LineRecord| LineRecord { hash: 0, ..*record };
+    let stripped_previous: Vec<LineRecord> = previous
+        .iter()
+        .enumerate()
+        .map(|(position, record)| {
+            if (shared_start..run_end).contains(&position) {
+                *record
+            } else {
+                without_hash(record)
+            }
+        })
+        .collect();
+    let stripped_current = tree_diff::splice_records(&stripped_previous, &replaced, replacement)
+        .expect("the run fits");
+    let whole = tree_diff::plan(previous, current);
+    assert_eq!(
+        tree_diff::plan(&stripped_previous, &stripped_current),
+        whole
+    );
+    let text = whole.text(&texts(lines));
+    assert_eq!(
+        whole.length(|position| lines[position].text.chars().count()),
+        text.chars().count()
+    );
+}
+
+#[test]
+fn splicing_refuses_runs_that_do_not_fit() {
+    let record = |identity| LineRecord {
+        identity,
+        depth: 0,
+        overlay: false,
+        hash: u64::from(identity),
+        reference: 0,
+        name_left_to_first_child: false,
+    };
+    let previous = [record(1), record(2), record(3)];
+    let new = [record(4)];
+    let spliced = tree_diff::splice_records(&previous, &[1, 2, 1], &new).expect("fits");
+    assert_eq!(spliced, [record(1), record(4), record(3)]);
+    // Past the end, backwards, overlapping, a partial triple, records left over or missing.
+    for replaced in [
+        &[2, 4, 1][..],
+        &[2, 1, 1],
+        &[0, 2, 0, 1, 3, 1],
+        &[0, 1],
+        &[0, 1, 0],
+        &[0, 1, 2],
+    ] {
+        assert_eq!(
+            tree_diff::splice_records(&previous, replaced, &new),
+            None,
+            "{replaced:?}"
+        );
+    }
 }
 
 proptest! {

@@ -9,6 +9,7 @@
 
 import { documentToken } from "./registry.js";
 import { keepableLineCount } from "../../shared/tree-result.js";
+import { LINE_RECORD_WIDTH } from "../../shared/line-records.js";
 
 /** Node -> its identity; identities start at 1 (0 means "unknown" to the core). */
 const identities = /** @type {WeakMap<Node, number>} */ (new WeakMap());
@@ -65,8 +66,7 @@ export function readKeyOf(args) {
   return JSON.stringify([args.filter ?? "all", args.maxDepth ?? null, args.ref_id ?? null]);
 }
 
-/** Numbers per line record (crates/allwright-ax/src/tree_diff.rs, `RECORD_WIDTH`). */
-export const LINE_RECORD_WIDTH = 5;
+export { LINE_RECORD_WIDTH } from "../../shared/line-records.js";
 
 /**
  * A record's second number: its line's depth in the low bits (`LINE_DEPTH_MASK`), the top bit

@@ -10,7 +10,7 @@
 
 import "../../shared/messages.js";
 import { base64ToBytes } from "../../shared/base64.js";
-import { unpackLineRecords } from "../../shared/line-records.js";
+import { LINE_RECORD_WIDTH, unpackLineRecords } from "../../shared/line-records.js";
 import { PackedWriter } from "./packed-facts.js";
 import { currentReadTiming } from "./read-timing.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_MASK, NODE_STRIDE } from "./fact-layout.js";
@@ -130,19 +130,51 @@ async function buildTextTree(
 }
 
 /**
- * `diffLines` (bindings.rs).
+ * `diffLines` (bindings.rs), packed as `diffLinesPacked` reads it: the snapshot's records as
+ * three columns (identities, depth words, references) without the hashes of the lines outside
+ * the replaced runs, which the comparison never needs (bindings.rs says why), then the runs,
+ * the hashes of the lines they replace, the replacement records and the line lengths. On a 10k
+ * element page that is about 60 KB where the whole records and the printed lines were 660 KB
+ * (docs/performance.md, "Reads since a snapshot in the service worker").
  * @param {CoreCall} call
- * @param {Uint32Array} previous
- * @param {Uint32Array} current
- * @param {string} texts
+ * @param {Uint32Array} previous the snapshot's records
+ * @param {Uint32Array} replaced `start, end, count` triples
+ * @param {Uint32Array} replacement the records of the re-read lines
+ * @param {Uint32Array} lengths every current line's length
  * @param {number | undefined} maxChars
  * @returns {Promise<string>}
  */
-async function diffLines(call, previous, current, texts, maxChars) {
-  const writer = new PackedWriter((previous.length + current.length) * 2 + 16);
-  writer.u32List(previous);
-  writer.u32List(current);
-  const reply = await call(messages.coreCallRequest("diffLines", texts, writer.toBase64(), [], { maxChars }, 0));
+async function diffLines(call, previous, replaced, replacement, lengths, maxChars) {
+  const lineCount = Math.floor(previous.length / LINE_RECORD_WIDTH);
+  const identities = new Uint32Array(lineCount);
+  const depthWords = new Uint32Array(lineCount);
+  const references = new Uint32Array(lineCount);
+  for (let line = 0, record = 0; line < lineCount; line += 1, record += LINE_RECORD_WIDTH) {
+    identities[line] = previous[record];
+    depthWords[line] = previous[record + 1];
+    references[line] = previous[record + 4];
+  }
+  /** @type {number[]} */
+  const replacedHashes = [];
+  for (let triple = 0; triple + 2 < replaced.length; triple += 3) {
+    const end = Math.min(replaced[triple + 1], lineCount);
+    for (let line = replaced[triple]; line < end; line += 1) {
+      replacedHashes.push(previous[line * LINE_RECORD_WIDTH + 2], previous[line * LINE_RECORD_WIDTH + 3]);
+    }
+  }
+  const writer = new PackedWriter(lineCount * 5 + replacement.length * 3 + lengths.length * 2 + 64);
+  writer.differenceList(identities);
+  writer.u32List(depthWords);
+  writer.differenceList(references);
+  writer.u32List(replaced);
+  writer.u32List(replacedHashes);
+  writer.u32List(replacement);
+  writer.u32List(lengths);
+  const timing = currentReadTiming();
+  const request = messages.coreCallRequest("diffLines", "", writer.toBase64(), [], { maxChars }, 0);
+  timing?.mark("diffPacked");
+  const reply = await call(request);
+  if (timing !== null && reply.timing !== undefined) Object.assign(timing.stamps, reply.timing);
   return reply.output;
 }
 
