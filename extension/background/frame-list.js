@@ -14,12 +14,16 @@ import { describeFrameForInventory, repairInventory } from "./frame-inventory.js
  * @returns {Promise<{frameId: number, parentFrameId: number, url: string}[]>}
  */
 export async function listFrames(tabId) {
-  const known = (await api.webNavigation.getAllFrames({ tabId })) ?? [];
-  if (BROWSER !== "chrome") return orderFramesDepthFirst(known);
-  const reached = await api.scripting
-    .executeScript({ target: { tabId, allFrames: true }, func: describeFrameForInventory })
-    .catch(() => []);
-  return orderFramesDepthFirst(repairInventory(known, Array.isArray(reached) ? reached : []));
+  if (BROWSER !== "chrome") return orderFramesDepthFirst((await api.webNavigation.getAllFrames({ tabId })) ?? []);
+  // The two questions are independent: asked together, the list costs the longer of the two
+  // rather than their sum (about 1 ms of every tree read).
+  const [known, reached] = await Promise.all([
+    api.webNavigation.getAllFrames({ tabId }),
+    api.scripting
+      .executeScript({ target: { tabId, allFrames: true }, func: describeFrameForInventory })
+      .catch(() => []),
+  ]);
+  return orderFramesDepthFirst(repairInventory(known ?? [], Array.isArray(reached) ? reached : []));
 }
 
 /**

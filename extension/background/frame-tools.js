@@ -31,9 +31,16 @@ export const framesOf = listFrames;
 export function readFrameTree(tabId, frameId, treeArguments) {
   return oneReadAtATime(tabId, async () => {
     const readStart = CALL_TIMING ? timingNow() : 0;
-    const record = await loadRecord(tabId);
-    const recordLoaded = CALL_TIMING ? timingNow() : 0;
-    const childFrames = (await framesOf(tabId))
+    // The tab's ref record and its frames, asked together: neither depends on the other.
+    let recordLoaded = 0;
+    const [record, frames] = await Promise.all([
+      loadRecord(tabId).then((loaded) => {
+        if (CALL_TIMING) recordLoaded = timingNow();
+        return loaded;
+      }),
+      framesOf(tabId),
+    ]);
+    const childFrames = frames
       .filter((frame) => frame.parentFrameId === frameId)
       .map(({ frameId: childId, url }) => ({ frameId: childId, url }));
     const framesListed = CALL_TIMING ? timingNow() : 0;

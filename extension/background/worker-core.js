@@ -22,7 +22,7 @@ import { api, BROWSER, messages } from "./platform.js";
 import { CALL_TIMING } from "./build-config.js";
 import { timingNow } from "./call-timing.js";
 import { base64ToBytes, bytesToBase64 } from "../shared/base64.js";
-import { packLineRecords } from "../shared/line-records.js";
+import { LINE_RECORD_WIDTH, packLineRecords } from "../shared/line-records.js";
 import * as core from "../generated/ax-core-worker.js";
 
 /** The module file scripts/build-wasm writes (the same module as the page-side WASM core). */
@@ -204,16 +204,27 @@ export async function runWorkerCore(request, sender) {
         );
         const workerCoreDone = CALL_TIMING ? timingNow() : 0;
         const recordsSent = recordsToSend(output, records);
+        const diff = diffAfterPart(output, records, options.diffAfter);
+        const diffField = diff === undefined ? {} : { diff };
         // The call-timing build's stamps (content/tree/read-timing.js); none otherwise.
         if (CALL_TIMING) {
           const timing = { workerReceived, workerDecoded, workerCoreDone, workerReplied: timingNow() };
-          return { ok: true, output, records: recordsSent, timing };
+          return { ok: true, output, records: recordsSent, ...diffField, timing };
         }
-        return { ok: true, output, records: recordsSent };
+        return { ok: true, output, records: recordsSent, ...diffField };
       }
       case "diffLines": {
         const workerDecoded = CALL_TIMING ? timingNow() : 0;
-        const output = core.diffLinesPacked(packed, optionalNumber(options.maxChars));
+        if (typeof options.changes !== "string") {
+          return { ok: false, error: messages.toolError("script_failed", "a diff call without its changes") };
+        }
+        let changes;
+        try {
+          changes = base64ToBytes(options.changes);
+        } catch {
+          return { ok: false, error: messages.toolError("script_failed", "the packed changes are not base64") };
+        }
+        const output = core.diffLinesPacked(packed, changes, optionalNumber(options.maxChars));
         if (CALL_TIMING) {
           const timing = { workerReceived, workerDecoded, workerCoreDone: timingNow(), workerReplied: timingNow() };
           return { ok: true, output, records: "", timing };
@@ -257,17 +268,69 @@ export async function runWorkerCore(request, sender) {
  */
 function recordsToSend(output, records) {
   if (records.length === 0) return "";
-  const end = output.indexOf("\n");
-  /** @type {number} */
-  let lineCount;
-  try {
-    const envelope = JSON.parse(end < 0 ? output : output.slice(0, end));
-    lineCount = envelope.ok === true && Number.isSafeInteger(envelope.lineCount) ? envelope.lineCount : 0;
-  } catch {
-    lineCount = 0;
-  }
+  const lineCount = printedLineCount(output);
   if (lineCount === 0) return "";
   return bytesToBase64(packLineRecords(records, lineCount));
+}
+
+/**
+ * The envelope's `lineCount` of a tree output: how many lines the core printed and wrote records
+ * for; 0 when the call failed.
+ * @param {string} output
+ */
+function printedLineCount(output) {
+  const end = output.indexOf("\n");
+  try {
+    const envelope = JSON.parse(end < 0 ? output : output.slice(0, end));
+    return envelope.ok === true && Number.isSafeInteger(envelope.lineCount) ? envelope.lineCount : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The diff of a `since` read whose one changed part this call just read (`options.diffAfter`,
+ * content/tree/worker-core-client.js): the part's lines replace the snapshot's lines `start` to
+ * `end`, and the core compares (crates/allwright-ax-wasm/src/api.rs, `snapshot_changes_output`),
+ * in this same call rather than in a second trip from the page. Undefined when the option is
+ * absent or malformed, or the part's read failed: the content script then asks for the diff
+ * itself, or reads the whole page.
+ * @param {string} output the part's tree output
+ * @param {Uint32Array} records its line records
+ * @param {unknown} diffAfter
+ * @returns {string | undefined}
+ */
+function diffAfterPart(output, records, diffAfter) {
+  if (typeof diffAfter !== "object" || diffAfter === null) return undefined;
+  const { snapshot, start, end, maxChars } = /** @type {Record<string, unknown>} */ (diffAfter);
+  if (typeof snapshot !== "string" || !isLineNumber(start) || !isLineNumber(end)) return undefined;
+  const lineCount = printedLineCount(output);
+  const newline = output.indexOf("\n");
+  const body = newline < 0 ? "" : output.slice(newline + 1);
+  const lines = body === "" ? [] : body.split("\n");
+  if (lines.length !== lineCount || lineCount * LINE_RECORD_WIDTH > records.length) return undefined;
+  let snapshotBytes;
+  try {
+    snapshotBytes = base64ToBytes(snapshot);
+  } catch {
+    return undefined;
+  }
+  return core.diffLinesAfterPart(
+    snapshotBytes,
+    Uint32Array.of(start, end, lineCount),
+    records.subarray(0, lineCount * LINE_RECORD_WIDTH),
+    // UTF-16 units, as the content script counts the snapshot's lines.
+    Uint32Array.from(lines, (line) => line.length),
+    optionalNumber(maxChars),
+  );
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is number}
+ */
+function isLineNumber(value) {
+  return Number.isSafeInteger(value) && /** @type {number} */ (value) >= 0 && /** @type {number} */ (value) < 2 ** 32;
 }
 
 /**

@@ -372,6 +372,7 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
   }
   const positionOf = linePositions(previous);
   const parts = changedParts({ records: previous, texts: previousTexts, positionOf });
+  currentReadTiming()?.mark("partsFound");
   if (parts === null) return null;
   if (parts.length === 0) return nothingChanged(core, args, readKey, previous, previousTexts);
   const maxDepth = args.maxDepth ?? 15;
@@ -383,6 +384,17 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
   const partRecords = [];
   /** @type {number[][]} Each part's `[start, end, count]` (its lines in the snapshot, its line count now), backwards. */
   const runs = [];
+  /** @type {number[][]} Each part's lines' lengths, backwards. */
+  const partLengths = [];
+  // Lengths in UTF-16 units, the snapshot's and the parts' alike (api.rs, `changes_output`).
+  const previousLengths = Uint32Array.from(previousTexts, (text) => text.length);
+  // A read of one part compares it in the same call when the core can (the service worker's:
+  // one trip to it rather than two); otherwise diffLines below does.
+  /** @type {import("./tree/core-loading.js").DiffAfterPart | undefined} */
+  const diffAfter =
+    parts.length === 1
+      ? { previous, previousLengths, start: parts[0].start, end: parts[0].end, maxChars: args.maxChars }
+      : undefined;
   let after = previous.length;
   const texts = previousTexts.slice();
   /** @type {ReturnType<typeof printedRefsOf>} */
@@ -424,6 +436,7 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
             undefined,
             lineRecords,
             part.depth,
+            diffAfter,
           ),
         ),
       );
@@ -441,6 +454,7 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
     pieces.push(records);
     partRecords.push(records);
     runs.push([part.start, part.end, envelope.lineCount]);
+    partLengths.push(partTexts.map((text) => text.length));
     after = part.start * LINE_RECORD_WIDTH;
     texts.splice(part.start, part.end - part.start, ...partTexts);
     currentReadTiming()?.mark("partRead");
@@ -450,13 +464,20 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
   // The core compares records only: it learns which runs of the snapshot's lines were re-read
   // and how long every line is now, and answers the positions of the lines to print, which are
   // joined here, where the lines are (api.rs, `changes_output`).
-  const replaced = Uint32Array.from(runs.reverse().flat());
-  const replacement = joinedRecords(partRecords.reverse());
-  const lengths = Uint32Array.from(texts, (text) => text.length);
   currentReadTiming()?.mark("diffStarted");
-  const { envelope } = splitOutput(
-    await runCore(() => core.diffLines(previous, replaced, replacement, lengths, args.maxChars)),
-  );
+  const diffOutput =
+    diffAfter?.answer ??
+    (await runCore(() =>
+      core.diffLines(
+        previous,
+        previousLengths,
+        Uint32Array.from(runs.reverse().flat()),
+        joinedRecords(partRecords.reverse()),
+        Uint32Array.from(partLengths.reverse().flat()),
+        args.maxChars,
+      ),
+    ));
+  const { envelope } = splitOutput(diffOutput);
   currentReadTiming()?.mark("diffDone");
   if (envelope.full !== undefined) return null;
   const body = linesOfPlan(envelope.plan, texts);
@@ -514,7 +535,7 @@ function linesOfPlan(plan, texts) {
  */
 async function nothingChanged(core, args, readKey, previous, previousTexts) {
   const none = new Uint32Array(0);
-  const { envelope } = splitOutput(await runCore(() => core.diffLines(none, none, none, none, args.maxChars)));
+  const { envelope } = splitOutput(await runCore(() => core.diffLines(none, none, none, none, none, args.maxChars)));
   if (envelope.result?.unchanged !== true) return null;
   markPartsRead([]);
   const counter = refCounter();

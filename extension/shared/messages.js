@@ -163,9 +163,11 @@
  *   strings: string, packed: string, pseudo: Array<[number, string]>, options: Record<string, unknown>,
  *   recordCapacity: number}} CoreCallRequest
  * The worker's answer: the core's output string and, for a tree, the base64 of the line records
- * it wrote, packed (shared/line-records.js), or why the call could not run.
+ * it wrote, packed (shared/line-records.js), or why the call could not run. `diff`: the output
+ * of the comparison a tree call of a `since` read's one changed part asked for
+ * (`options.diffAfter`, background/worker-core.js).
  * `timing`: the worker's stamps of the call, in a call-timing build only (content/tree/read-timing.js).
- * @typedef {{ok: true, output: string, records: string, timing?: Record<string, number>}|{ok: false, error: ToolError}} CoreCallReply
+ * @typedef {{ok: true, output: string, records: string, diff?: string, timing?: Record<string, number>}|{ok: false, error: ToolError}} CoreCallReply
  */
 
 /**

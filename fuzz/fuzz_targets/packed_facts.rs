@@ -9,7 +9,8 @@
 #![no_main]
 
 use allwright_ax_wasm::api::{
-    changes_output, packed_changes_output, text_tree_output, TextTreeRequest,
+    changes_output, packed_changes_output, snapshot_changes_output, text_tree_output,
+    TextTreeRequest,
 };
 use allwright_ax_wasm::facts::{FactDom, Facts, NoPseudoContent, NODE_STRIDE};
 use allwright_ax_wasm::packed::{PackedReader, PackedWriter};
@@ -40,10 +41,11 @@ struct Input {
 #[derive(Arbitrary, Debug)]
 struct DiffInput {
     previous: Vec<u32>,
+    previous_lengths: Vec<u32>,
     replaced: Vec<u32>,
     replaced_hashes: Vec<u32>,
     replacement: Vec<u32>,
-    lengths: Vec<u32>,
+    replacement_lengths: Vec<u32>,
     max_chars: Option<u32>,
     damage: Vec<(u16, u8)>,
 }
@@ -54,9 +56,10 @@ fn check_diff(input: &DiffInput) {
     let decode = allwright_ax::tree_diff::decode_records;
     assert_envelope(&changes_output(
         &decode(&input.previous),
+        &input.previous_lengths,
         &input.replaced,
         &decode(&input.replacement),
-        &input.lengths,
+        &input.replacement_lengths,
         input.max_chars,
     ));
     let column = |index: usize| -> Vec<u32> {
@@ -70,16 +73,26 @@ fn check_diff(input: &DiffInput) {
     writer.difference_list(&column(0));
     writer.u32_list(&column(1));
     writer.difference_list(&column(4));
-    writer.u32_list(&input.replaced);
+    writer.u32_list(&input.previous_lengths);
     writer.u32_list(&input.replaced_hashes);
+    let mut snapshot = writer.into_bytes();
+    let mut writer = PackedWriter::new();
+    writer.u32_list(&input.replaced);
     writer.u32_list(&input.replacement);
-    writer.u32_list(&input.lengths);
-    let mut bytes = writer.into_bytes();
+    writer.u32_list(&input.replacement_lengths);
+    let changes = writer.into_bytes();
+    assert_envelope(&snapshot_changes_output(
+        &snapshot,
+        &input.replaced,
+        &input.replacement,
+        &input.replacement_lengths,
+        input.max_chars,
+    ));
     for (position, value) in &input.damage {
-        let position = *position as usize % bytes.len();
-        bytes[position] = *value;
+        let position = *position as usize % snapshot.len();
+        snapshot[position] = *value;
     }
-    assert_envelope(&packed_changes_output(&bytes, input.max_chars));
+    assert_envelope(&packed_changes_output(&snapshot, &changes, input.max_chars));
 }
 
 fn same_numbers(left: &[f64], right: &[f64]) -> bool {

@@ -405,39 +405,35 @@ fn judge(
 
 /// A read since a snapshot that re-read only the changed parts (docs/protocol.md, "Reads since a
 /// snapshot"). The content script keeps the snapshot's lines and sends none of them: it sends
-/// the snapshot's records (`previous`), the runs of lines it re-read (`replaced`, `start, end,
-/// count` triples, see `tree_diff::splice_records`, and their records, `replacement`), and the
-/// length of every line after the change (`lengths`, in UTF-16 units as JavaScript counts, for
-/// the too-large and `maxChars` rules). The envelope is `{"ok":true,"result":{...the fields of
-/// a read that shows changes},"plan":[...]}` with no body: the plan lists the output's lines,
-/// each a banner (a string) or the position of a current line (a number), and the content
-/// script joins them with line breaks. Or it is `{"ok":true,"full":"<reason>"}` when the whole
-/// tree must be read after all.
+/// the snapshot's records (`previous`) and the length of each of its lines (`previous_lengths`,
+/// in UTF-16 units as JavaScript counts, for the too-large and `maxChars` rules), the runs of
+/// lines it re-read (`replaced`, `start, end, count` triples, see `tree_diff::splice_lines`),
+/// and the re-read lines' records and lengths (`replacement`, `replacement_lengths`). The
+/// envelope is `{"ok":true,"result":{...the fields of a read that shows changes},"plan":[...]}`
+/// with no body: the plan lists the output's lines, each a banner (a string) or the position of
+/// a current line (a number), and the content script joins them with line breaks. Or it is
+/// `{"ok":true,"full":"<reason>"}` when the whole tree must be read after all.
 pub fn changes_output(
     previous: &[tree_diff::LineRecord],
+    previous_lengths: &[u32],
     replaced: &[u32],
     replacement: &[tree_diff::LineRecord],
-    lengths: &[u32],
+    replacement_lengths: &[u32],
     max_chars: Option<u32>,
 ) -> String {
-    let Some(current) = tree_diff::splice_records(previous, replaced, replacement) else {
+    if previous_lengths.len() != previous.len() || replacement_lengths.len() != replacement.len() {
+        return ToolError::new("script_failed", "a line length for every line record").to_output();
+    }
+    let (Some(current), Some(lengths)) = (
+        tree_diff::splice_lines(previous, replaced, replacement),
+        tree_diff::splice_lines(previous_lengths, replaced, replacement_lengths),
+    ) else {
         return ToolError::new(
             "script_failed",
             "the re-read runs of lines do not fit the snapshot",
         )
         .to_output();
     };
-    if lengths.len() != current.len() {
-        return ToolError::new(
-            "script_failed",
-            format!(
-                "{} line lengths for {} line records",
-                lengths.len(),
-                current.len()
-            ),
-        )
-        .to_output();
-    }
     let line_length = |position: usize| lengths.get(position).map_or(0, |&length| length as usize);
     let whole_chars = lengths.iter().fold(0usize, |total, &length| {
         total.saturating_add(length as usize).saturating_add(1)
@@ -471,50 +467,75 @@ pub fn changes_output(
     }
 }
 
-/// [`changes_output`] over packed lists (`diffLinesPacked`, for the core in the service worker), in
-/// this order: the snapshot's records as three lists (the
-/// identities as differences, the depth-and-flags numbers, the reference numbers as
-/// differences), `replaced`, the hashes of the snapshot's lines inside the replaced runs (two
-/// numbers a line, low half first), `replacement` (flat records) and `lengths`.
-///
-/// The hashes of the snapshot's other lines are not sent, which is most of what the records
-/// weigh (eight bytes of a line's eleven or so): a line outside the replaced runs is the same
-/// line before and after (`tree_diff::splice_records` copies it), so the comparison, which
-/// compares the hashes of one node's line before and after, only ever compares such a line's
-/// hash with itself. They are read as 0.
-pub fn packed_changes_output(packed: &[u8], max_chars: Option<u32>) -> String {
+/// [`changes_output`] for the core in the service worker (`diffLinesPacked`), where the numbers
+/// travel packed: `snapshot` holds the snapshot's side (see [`snapshot_changes_output`]), and
+/// `changes` the lists `replaced`, `replacement` (flat records) and `replacement_lengths`.
+pub fn packed_changes_output(snapshot: &[u8], changes: &[u8], max_chars: Option<u32>) -> String {
     let read = || -> Result<_, crate::packed::PackedError> {
-        let mut reader = crate::packed::PackedReader::new(packed)?;
-        let identities = reader.difference_list()?;
-        let flags = reader.u32_list()?;
-        let references = reader.difference_list()?;
+        let mut reader = crate::packed::PackedReader::new(changes)?;
         let replaced = reader.u32_list()?;
-        let replaced_hashes = reader.u32_list()?;
         let replacement = reader.u32_list()?;
-        let lengths = reader.u32_list()?;
+        let replacement_lengths = reader.u32_list()?;
         reader.finish()?;
-        let previous = snapshot_records(
-            &identities,
-            &flags,
-            &references,
-            &replaced,
-            &replaced_hashes,
-        )?;
-        Ok((previous, replaced, replacement, lengths))
+        Ok((replaced, replacement, replacement_lengths))
     };
     match read() {
-        Ok((previous, replaced, replacement, lengths)) => changes_output(
-            &previous,
+        Ok((replaced, replacement, replacement_lengths)) => snapshot_changes_output(
+            snapshot,
             &replaced,
-            &tree_diff::decode_records(&replacement),
-            &lengths,
+            &replacement,
+            &replacement_lengths,
             max_chars,
         ),
         Err(error) => ToolError::new("script_failed", error.to_string()).to_output(),
     }
 }
 
-/// The snapshot's records of [`packed_changes_output`]: the hashes only inside the replaced runs.
+/// [`changes_output`] with the snapshot's side packed (`diffLinesAfterPart`: the service worker
+/// has just read the one changed part, and gives its records and lengths as they are), in this
+/// order: the snapshot's records as three lists (the identities as differences, the
+/// depth-and-flags numbers, the reference numbers as differences), its lines' lengths, and the
+/// hashes of its lines inside the replaced runs (two numbers a line, low half first).
+///
+/// The hashes of the snapshot's other lines are not sent, which is most of what the records
+/// weigh (eight bytes of a line's eleven or so): a line outside the replaced runs is the same
+/// line before and after ([`tree_diff::splice_lines`] copies it), so the comparison, which
+/// compares the hashes of one node's line before and after, only ever compares such a line's
+/// hash with itself. They are read as 0.
+pub fn snapshot_changes_output(
+    snapshot: &[u8],
+    replaced: &[u32],
+    replacement: &[u32],
+    replacement_lengths: &[u32],
+    max_chars: Option<u32>,
+) -> String {
+    let read = || -> Result<_, crate::packed::PackedError> {
+        let mut reader = crate::packed::PackedReader::new(snapshot)?;
+        let identities = reader.difference_list()?;
+        let flags = reader.u32_list()?;
+        let references = reader.difference_list()?;
+        let lengths = reader.u32_list()?;
+        let replaced_hashes = reader.u32_list()?;
+        reader.finish()?;
+        let previous =
+            snapshot_records(&identities, &flags, &references, replaced, &replaced_hashes)?;
+        Ok((previous, lengths))
+    };
+    match read() {
+        Ok((previous, lengths)) => changes_output(
+            &previous,
+            &lengths,
+            replaced,
+            &tree_diff::decode_records(replacement),
+            replacement_lengths,
+            max_chars,
+        ),
+        Err(error) => ToolError::new("script_failed", error.to_string()).to_output(),
+    }
+}
+
+/// The snapshot's records of [`snapshot_changes_output`]: the hashes only inside the replaced
+/// runs.
 fn snapshot_records(
     identities: &[u32],
     flags: &[u32],

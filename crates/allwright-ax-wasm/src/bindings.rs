@@ -172,16 +172,18 @@ pub fn build_text_tree(
 #[wasm_bindgen(js_name = diffLines)]
 pub fn diff_lines(
     previous: &[u32],
+    previous_lengths: &[u32],
     replaced: &[u32],
     replacement: &[u32],
-    lengths: &[u32],
+    replacement_lengths: &[u32],
     max_chars: Option<u32>,
 ) -> String {
     crate::api::changes_output(
         &tree_diff::decode_records(previous),
+        previous_lengths,
         replaced,
         &tree_diff::decode_records(replacement),
-        lengths,
+        replacement_lengths,
         max_chars,
     )
 }
@@ -310,8 +312,27 @@ pub fn build_text_tree_packed(
 
 /// `diffLines` over packed lists. See `api::packed_changes_output`.
 #[wasm_bindgen(js_name = diffLinesPacked)]
-pub fn diff_lines_packed(packed: &[u8], max_chars: Option<u32>) -> String {
-    crate::api::packed_changes_output(packed, max_chars)
+pub fn diff_lines_packed(snapshot: &[u8], changes: &[u8], max_chars: Option<u32>) -> String {
+    crate::api::packed_changes_output(snapshot, changes, max_chars)
+}
+
+/// `diffLines` with the snapshot's side packed and one part just read. See
+/// `api::snapshot_changes_output`.
+#[wasm_bindgen(js_name = diffLinesAfterPart)]
+pub fn diff_lines_after_part(
+    snapshot: &[u8],
+    replaced: &[u32],
+    replacement: &[u32],
+    replacement_lengths: &[u32],
+    max_chars: Option<u32>,
+) -> String {
+    crate::api::snapshot_changes_output(
+        snapshot,
+        replaced,
+        replacement,
+        replacement_lengths,
+        max_chars,
+    )
 }
 
 /// `writeSnapshotDocument` over packed facts: after the facts, `packed` holds the list

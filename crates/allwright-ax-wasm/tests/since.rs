@@ -128,13 +128,19 @@ fn most_of_the_page_changed_or_too_long_for_max_chars_answers_the_whole_tree() {
     );
 }
 
-/// The snapshot's lines, the run of them a re-read replaced (everything between the lines both
-/// reads share at the start and at the end), and the packed `diffLinesPacked` call the content
-/// script writes for it (content/tree/worker-core-client.js `diffLines`).
+/// The run of a snapshot's lines a re-read replaced (everything between the lines both reads
+/// share at the start and at the end), with its new records and their lines' lengths.
 struct RereadRun {
     replaced: [u32; 3],
     replacement: Vec<u32>,
-    lengths: Vec<u32>,
+    replacement_lengths: Vec<u32>,
+}
+
+/// Each line's length in UTF-16 units, as the content script counts.
+fn lengths_of(body: &str) -> Vec<u32> {
+    body.lines()
+        .map(|line| line.encode_utf16().count() as u32)
+        .collect()
 }
 
 fn reread_run(previous: &[u32], current: &[u32], current_body: &str) -> RereadRun {
@@ -159,17 +165,21 @@ fn reread_run(previous: &[u32], current: &[u32], current_body: &str) -> RereadRu
             (end - shared_start) as u32,
         ],
         replacement: current_lines[shared_start..end].concat(),
-        lengths: current_body
-            .lines()
-            .map(|line| line.encode_utf16().count() as u32)
-            .collect(),
+        replacement_lengths: lengths_of(current_body)[shared_start..end].to_vec(),
     }
 }
 
-fn packed_call(previous: &[u32], run: &RereadRun, hashes_sent: Option<usize>) -> Vec<u8> {
+/// The snapshot's side of a packed diff, as the content script writes it
+/// (content/tree/worker-core-client.js `packedSnapshot`), with `hashes_sent` cut short to damage it.
+fn packed_snapshot(
+    previous: &[u32],
+    previous_body: &str,
+    replaced: &[u32; 3],
+    hashes_sent: Option<usize>,
+) -> Vec<u8> {
     let column =
         |index: usize| -> Vec<u32> { previous.chunks(5).map(|line| line[index]).collect() };
-    let [start, end, _] = run.replaced;
+    let [start, end, _] = *replaced;
     let mut hashes: Vec<u32> = previous
         .chunks(5)
         .skip(start as usize)
@@ -183,10 +193,16 @@ fn packed_call(previous: &[u32], run: &RereadRun, hashes_sent: Option<usize>) ->
     writer.difference_list(&column(0));
     writer.u32_list(&column(1));
     writer.difference_list(&column(4));
-    writer.u32_list(&run.replaced);
+    writer.u32_list(&lengths_of(previous_body));
     writer.u32_list(&hashes);
+    writer.into_bytes()
+}
+
+fn packed_changes(run: &RereadRun) -> Vec<u8> {
+    let mut writer = allwright_ax_wasm::packed::PackedWriter::new();
+    writer.u32_list(&run.replaced);
     writer.u32_list(&run.replacement);
-    writer.u32_list(&run.lengths);
+    writer.u32_list(&run.replacement_lengths);
     writer.into_bytes()
 }
 
@@ -204,14 +220,16 @@ fn plan_text(envelope: &Value, lines: &[&str]) -> String {
         .join("\n")
 }
 
-/// A read of the changed parts only (the snapshot with one run of lines replaced, and every
-/// line's length) answers what the whole second read answers, packed or not; the packed call
-/// sends no hash outside the run.
+/// A read of the changed parts only (the snapshot with one run of lines replaced, and the
+/// lines' lengths) answers what the whole second read answers, in every form the content script
+/// sends it: as arrays (a core in the page), packed (the service worker), and with the snapshot
+/// packed and the part as it was just read (the service worker, one part). The packed forms send
+/// no hash outside the run.
 #[test]
 fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
-    use allwright_ax_wasm::api::{changes_output, packed_changes_output};
+    use allwright_ax_wasm::api::{changes_output, packed_changes_output, snapshot_changes_output};
     let dom = MemDom::parse(PAGE);
-    let (_, _, previous) = read(&dom, None, None);
+    let (_, previous_body, previous) = read(&dom, None, None);
     let mut changed = MemDom::parse(PAGE);
     changed.set_attribute(element(&changed, "buy"), "aria-label", "Buy now");
     let (whole_diff, whole_diff_body, _) = read(&changed, Some(&previous), None);
@@ -220,15 +238,30 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
     assert!(run.replaced[1] - run.replaced[0] < 3, "{:?}", run.replaced);
 
     let decode = allwright_ax::tree_diff::decode_records;
+    let previous_lengths = lengths_of(&previous_body);
     let output = changes_output(
         &decode(&previous),
+        &previous_lengths,
         &run.replaced,
         &decode(&run.replacement),
-        &run.lengths,
+        &run.replacement_lengths,
         None,
     );
-    let packed = packed_changes_output(&packed_call(&previous, &run, None), None);
-    assert_eq!(packed, output);
+    let snapshot = packed_snapshot(&previous, &previous_body, &run.replaced, None);
+    assert_eq!(
+        packed_changes_output(&snapshot, &packed_changes(&run), None),
+        output
+    );
+    assert_eq!(
+        snapshot_changes_output(
+            &snapshot,
+            &run.replaced,
+            &run.replacement,
+            &run.replacement_lengths,
+            None
+        ),
+        output
+    );
     let (envelope, body) = split_output(&output);
     assert_eq!(body, "");
     let envelope: Value = serde_json::from_str(envelope).expect("JSON");
@@ -242,7 +275,7 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
     }
 
     // Nothing changed: no run, the unchanged answer and an empty plan.
-    let none = changes_output(&decode(&previous), &[], &[], &run.lengths, None);
+    let none = changes_output(&decode(&previous), &previous_lengths, &[], &[], &[], None);
     let envelope: Value = serde_json::from_str(split_output(&none).0).expect("JSON");
     assert_eq!(
         envelope["result"]["unchanged"],
@@ -252,21 +285,34 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
     assert_eq!(envelope["plan"], serde_json::json!([]));
 
     // Malformed calls are refused, never read past: a hash short, a run past the snapshot, a
-    // length short.
-    let short = packed_changes_output(&packed_call(&previous, &run, Some(1)), None);
+    // length short on either side.
+    let short = packed_snapshot(&previous, &previous_body, &run.replaced, Some(1));
+    let short = packed_changes_output(&short, &packed_changes(&run), None);
     assert!(short.starts_with("{\"ok\":false"), "{short}");
-    let past = RereadRun {
-        replaced: [0, previous.len() as u32, 0],
-        ..reread_run(&previous, &current, &current_body)
-    };
-    let past = changes_output(&decode(&previous), &past.replaced, &[], &past.lengths, None);
+    let past = changes_output(
+        &decode(&previous),
+        &previous_lengths,
+        &[0, previous.len() as u32, 0],
+        &[],
+        &[],
+        None,
+    );
     assert!(past.starts_with("{\"ok\":false"), "{past}");
-    let lengths = &run.lengths[1..];
     let short = changes_output(
         &decode(&previous),
+        &previous_lengths[1..],
         &run.replaced,
         &decode(&run.replacement),
-        lengths,
+        &run.replacement_lengths,
+        None,
+    );
+    assert!(short.starts_with("{\"ok\":false"), "{short}");
+    let short = changes_output(
+        &decode(&previous),
+        &previous_lengths,
+        &run.replaced,
+        &decode(&run.replacement),
+        &run.replacement_lengths[1..],
         None,
     );
     assert!(short.starts_with("{\"ok\":false"), "{short}");

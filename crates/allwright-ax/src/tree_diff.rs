@@ -117,17 +117,18 @@ pub fn decode_records(flat: &[u32]) -> Vec<LineRecord> {
         .collect()
 }
 
-/// A snapshot after some of its runs of lines were re-read: `replaced` holds `start, end,
-/// count` triples, in ascending order and not overlapping, each replacing the lines
-/// `start..end` of `previous` by the next `count` records of `replacement`. This is how the
-/// content script describes a read that re-read only the changed parts (docs/protocol.md,
-/// "Reads since a snapshot"): every line outside the replaced runs is the snapshot's own. None
-/// when the triples do not fit `previous` or do not use up `replacement` exactly.
-pub fn splice_records(
-    previous: &[LineRecord],
+/// A snapshot's lines (records, or anything kept per line) after some of its runs of lines were
+/// re-read: `replaced` holds `start, end, count` triples, in ascending order and not
+/// overlapping, each replacing the lines `start..end` of `previous` by the next `count` items of
+/// `replacement`. This is how the content script describes a read that re-read only the changed
+/// parts (docs/protocol.md, "Reads since a snapshot"): every line outside the replaced runs is
+/// the snapshot's own. None when the triples do not fit `previous` or do not use up
+/// `replacement` exactly.
+pub fn splice_lines<Line: Copy>(
+    previous: &[Line],
     replaced: &[u32],
-    replacement: &[LineRecord],
-) -> Option<Vec<LineRecord>> {
+    replacement: &[Line],
+) -> Option<Vec<Line>> {
     if replaced.len() % 3 != 0 {
         return None;
     }

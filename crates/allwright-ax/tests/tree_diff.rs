@@ -459,8 +459,7 @@ fn check_spliced_plan(previous: &[LineRecord], current: &[LineRecord], lines: &[
         run_end as u32,
         replacement.len() as u32,
     ];
-    let spliced =
-        tree_diff::splice_records(previous, &replaced, replacement).expect("the run fits");
+    let spliced = tree_diff::splice_lines(previous, &replaced, replacement).expect("the run fits");
     assert_eq!(spliced, current);
 
     let without_hash = |record: &LineRecord| LineRecord { hash: 0, ..*record };
@@ -475,8 +474,8 @@ fn check_spliced_plan(previous: &[LineRecord], current: &[LineRecord], lines: &[
             }
         })
         .collect();
-    let stripped_current = tree_diff::splice_records(&stripped_previous, &replaced, replacement)
-        .expect("the run fits");
+    let stripped_current =
+        tree_diff::splice_lines(&stripped_previous, &replaced, replacement).expect("the run fits");
     let whole = tree_diff::plan(previous, current);
     assert_eq!(
         tree_diff::plan(&stripped_previous, &stripped_current),
@@ -501,7 +500,7 @@ fn splicing_refuses_runs_that_do_not_fit() {
     };
     let previous = [record(1), record(2), record(3)];
     let new = [record(4)];
-    let spliced = tree_diff::splice_records(&previous, &[1, 2, 1], &new).expect("fits");
+    let spliced = tree_diff::splice_lines(&previous, &[1, 2, 1], &new).expect("fits");
     assert_eq!(spliced, [record(1), record(4), record(3)]);
     // Past the end, backwards, overlapping, a partial triple, records left over or missing.
     for replaced in [
@@ -513,7 +512,7 @@ fn splicing_refuses_runs_that_do_not_fit() {
         &[0, 1, 2],
     ] {
         assert_eq!(
-            tree_diff::splice_records(&previous, replaced, &new),
+            tree_diff::splice_lines(&previous, replaced, &new),
             None,
             "{replaced:?}"
         );

@@ -15,6 +15,16 @@ import { workerCore } from "./worker-core-client.js";
 const messages = globalThis.allwrightMessages;
 
 /**
+ * A `since` read's one changed part, read with its comparison (`buildTextTree`'s last argument):
+ * the snapshot's records and lines' lengths, the part's run of lines in it, and `maxChars`. A
+ * core that compares in the same call (the service worker's, tree/worker-core-client.js) writes
+ * the diff's output into `answer`; an injected core ignores the argument, and the caller then
+ * asks `diffLines` itself.
+ * @typedef {{previous: Uint32Array, previousLengths: Uint32Array, start: number, end: number,
+ *   maxChars: number | undefined, answer?: string}} DiffAfterPart
+ */
+
+/**
  * @typedef {object} AxCore The API of generated/ax-core-wasm.js and generated/ax-core-js.js, and
  *   of the service worker's core (tree/worker-core-client.js), whose calls answer promises.
  * @property {'wasm' | 'js'} flavour

@@ -76,6 +76,9 @@ function coreSendingBy(factsVersion, send) {
  * @param {Uint32Array | undefined} previousLines
  * @param {Uint32Array} lineRecords
  * @param {number | undefined} [depthOffset]
+ * @param {import("./core-loading.js").DiffAfterPart} [diffAfter] the read of a `since` read's one
+ *   changed part: the service worker compares it with the snapshot in the same trip, and the
+ *   answer is written into `diffAfter.answer` (bindings.rs `diffLinesAfterPart`)
  * @returns {Promise<string>}
  */
 async function buildTextTree(
@@ -103,6 +106,7 @@ async function buildTextTree(
   previousLines,
   lineRecords,
   depthOffset,
+  diffAfter,
 ) {
   const timing = currentReadTiming();
   const writer = new PackedWriter(nodes.length * 2 + stringLengths.length * 2 + 64);
@@ -116,7 +120,31 @@ async function buildTextTree(
     strings,
     writer.toBase64(),
     resolvedGeneratedContent(nodes, pseudo),
-    { filter, maxDepth, maxChars, anchor, anchorRef, page, refCounter, url, title, depthOffset },
+    {
+      filter,
+      maxDepth,
+      maxChars,
+      anchor,
+      anchorRef,
+      page,
+      refCounter,
+      url,
+      title,
+      depthOffset,
+      diffAfter:
+        diffAfter === undefined
+          ? undefined
+          : {
+              snapshot: packedSnapshot(diffAfter.previous, diffAfter.previousLengths, [
+                diffAfter.start,
+                diffAfter.end,
+                0,
+              ]),
+              start: diffAfter.start,
+              end: diffAfter.end,
+              maxChars: diffAfter.maxChars,
+            },
+    },
     lineRecords.length,
   );
   timing?.mark("workerPacked");
@@ -126,25 +154,54 @@ async function buildTextTree(
   if (reply.records !== "" && unpackLineRecords(base64ToBytes(reply.records), lineRecords) < 0) {
     throw messages.toolError("script_failed", "the tree core in the service worker answered malformed line records");
   }
+  if (diffAfter !== undefined && typeof reply.diff === "string") diffAfter.answer = reply.diff;
   return reply.output;
 }
 
 /**
- * `diffLines` (bindings.rs), packed as `diffLinesPacked` reads it: the snapshot's records as
- * three columns (identities, depth words, references) without the hashes of the lines outside
- * the replaced runs, which the comparison never needs (bindings.rs says why), then the runs,
- * the hashes of the lines they replace, the replacement records and the line lengths. On a 10k
- * element page that is about 60 KB where the whole records and the printed lines were 660 KB
- * (docs/performance.md, "Reads since a snapshot in the service worker").
+ * `diffLines` (bindings.rs), packed as `diffLinesPacked` reads it: the snapshot's side
+ * (packedSnapshot) and the changes (the runs, the re-read lines' records and lengths).
  * @param {CoreCall} call
  * @param {Uint32Array} previous the snapshot's records
+ * @param {Uint32Array} previousLengths its lines' lengths
  * @param {Uint32Array} replaced `start, end, count` triples
  * @param {Uint32Array} replacement the records of the re-read lines
- * @param {Uint32Array} lengths every current line's length
+ * @param {Uint32Array} replacementLengths their lengths
  * @param {number | undefined} maxChars
  * @returns {Promise<string>}
  */
-async function diffLines(call, previous, replaced, replacement, lengths, maxChars) {
+async function diffLines(call, previous, previousLengths, replaced, replacement, replacementLengths, maxChars) {
+  const changes = new PackedWriter(replaced.length * 2 + replacement.length * 3 + replacementLengths.length * 2 + 16);
+  changes.u32List(replaced);
+  changes.u32List(replacement);
+  changes.u32List(replacementLengths);
+  const timing = currentReadTiming();
+  const request = messages.coreCallRequest(
+    "diffLines",
+    "",
+    packedSnapshot(previous, previousLengths, replaced),
+    [],
+    { maxChars, changes: changes.toBase64() },
+    0,
+  );
+  timing?.mark("diffPacked");
+  const reply = await call(request);
+  if (timing !== null && reply.timing !== undefined) Object.assign(timing.stamps, reply.timing);
+  return reply.output;
+}
+
+/**
+ * The snapshot's side of a diff, as base64 of the lists `snapshot_changes_output` reads
+ * (crates/allwright-ax-wasm/src/api.rs): the records as three columns (identities, depth words,
+ * references), the lines' lengths, and the hashes of the lines inside the replaced runs only,
+ * which is all the comparison needs of them (api.rs says why). On a 10k element page that is
+ * about 60 KB, where the whole records and the printed lines were 660 KB (docs/performance.md,
+ * "Reads since a snapshot in the service worker").
+ * @param {Uint32Array} previous the snapshot's records
+ * @param {Uint32Array} previousLengths its lines' lengths
+ * @param {ArrayLike<number>} replaced `start, end, count` triples (the counts are not read)
+ */
+function packedSnapshot(previous, previousLengths, replaced) {
   const lineCount = Math.floor(previous.length / LINE_RECORD_WIDTH);
   const identities = new Uint32Array(lineCount);
   const depthWords = new Uint32Array(lineCount);
@@ -162,20 +219,13 @@ async function diffLines(call, previous, replaced, replacement, lengths, maxChar
       replacedHashes.push(previous[line * LINE_RECORD_WIDTH + 2], previous[line * LINE_RECORD_WIDTH + 3]);
     }
   }
-  const writer = new PackedWriter(lineCount * 5 + replacement.length * 3 + lengths.length * 2 + 64);
+  const writer = new PackedWriter(lineCount * 7 + replacedHashes.length * 5 + 64);
   writer.differenceList(identities);
   writer.u32List(depthWords);
   writer.differenceList(references);
-  writer.u32List(replaced);
+  writer.u32List(previousLengths);
   writer.u32List(replacedHashes);
-  writer.u32List(replacement);
-  writer.u32List(lengths);
-  const timing = currentReadTiming();
-  const request = messages.coreCallRequest("diffLines", "", writer.toBase64(), [], { maxChars }, 0);
-  timing?.mark("diffPacked");
-  const reply = await call(request);
-  if (timing !== null && reply.timing !== undefined) Object.assign(timing.stamps, reply.timing);
-  return reply.output;
+  return writer.toBase64();
 }
 
 /**
@@ -262,7 +312,7 @@ function resolvedGeneratedContent(nodes, pseudo) {
 
 /**
  * Delivers one core call and answers the core's checked reply.
- * @typedef {(request: CoreCallRequest) => Promise<{ok: true, output: string, records: string, timing?: Record<string, number>}>} CoreCall
+ * @typedef {(request: CoreCallRequest) => Promise<{ok: true, output: string, records: string, diff?: string, timing?: Record<string, number>}>} CoreCall
  */
 
 /**
@@ -292,7 +342,7 @@ async function sendToServiceWorker(request) {
 /**
  * The worker core's reply once checked: a failure it answered is thrown as the tool error it is.
  * @param {Promise<unknown>} answer
- * @returns {Promise<{ok: true, output: string, records: string, timing?: Record<string, number>}>}
+ * @returns {Promise<{ok: true, output: string, records: string, diff?: string, timing?: Record<string, number>}>}
  */
 async function checkedReply(answer) {
   const reply = await answer;
