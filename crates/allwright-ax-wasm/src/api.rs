@@ -534,6 +534,28 @@ pub fn snapshot_changes_output(
     }
 }
 
+/// The snapshot's side of [`snapshot_changes_output`], packed as the content script packs it
+/// (content/tree/worker-core-client.js `packedSnapshot`): for the native tests and the worker's
+/// warm-up.
+pub fn packed_snapshot(previous: &[u32], previous_lengths: &[u32], replaced: &[u32]) -> Vec<u8> {
+    let lines: Vec<&[u32]> = previous.chunks_exact(tree_diff::RECORD_WIDTH).collect();
+    let column = |index: usize| -> Vec<u32> { lines.iter().map(|line| line[index]).collect() };
+    let mut hashes = Vec::new();
+    for triple in replaced.chunks_exact(3) {
+        let run = triple[0] as usize..(triple[1] as usize).min(lines.len());
+        for line in lines.get(run).unwrap_or_default() {
+            hashes.extend_from_slice(&line[2..4]);
+        }
+    }
+    let mut writer = crate::packed::PackedWriter::new();
+    writer.difference_list(&column(0));
+    writer.u32_list(&column(1));
+    writer.difference_list(&column(4));
+    writer.u32_list(previous_lengths);
+    writer.u32_list(&hashes);
+    writer.into_bytes()
+}
+
 /// The snapshot's records of [`snapshot_changes_output`]: the hashes only inside the replaced
 /// runs.
 fn snapshot_records(

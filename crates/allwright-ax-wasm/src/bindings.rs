@@ -83,6 +83,14 @@ impl WarmUpCall {
     }
 }
 
+/// One comparison of a read of the warm-up's built-in page (`records`, `output`: what
+/// `buildTextTreePacked` wrote and answered for it) with itself after a small change. See
+/// `warm_up::warm_up_diff`.
+#[wasm_bindgen(js_name = warmUpComparison)]
+pub fn warm_up_comparison(records: &[u32], output: &str) -> bool {
+    crate::warm_up::warm_up_diff(records, output)
+}
+
 impl Default for WarmUpCall {
     fn default() -> Self {
         Self::new()

@@ -269,3 +269,47 @@ pub fn warm_up<P: PseudoContentSource>(rounds: u32, pseudo_source: impl Fn() -> 
     }
     lines
 }
+
+/// One comparison of the built-in page's read with itself after a small change, as a `since`
+/// read in the service worker makes it ([`crate::api::snapshot_changes_output`], which
+/// `diffLinesAfterPart` calls): a few lines in the middle of the page re-read, one of them
+/// changed. `records` and `output` are a read of the page through `buildTextTreePacked` (the
+/// warm-up's own). Run a few times, it optimises the comparison's code before an agent's first
+/// `since` read needs it: in the worker, that read's comparison took 8-19 ms on baseline code
+/// against about 1 ms later (docs/performance.md, "Reads since a snapshot in the service
+/// worker"). Answers whether the comparison answered as it should (a plan), which only a bug
+/// would make false.
+pub fn warm_up_diff(records: &[u32], output: &str) -> bool {
+    let (envelope, body) = split_output(output);
+    if !envelope.starts_with("{\"ok\":true") {
+        return false;
+    }
+    // A whole read of the page, uncut: a record for every printed line.
+    let lengths: Vec<u32> = body
+        .lines()
+        .map(|line| line.encode_utf16().count() as u32)
+        .collect();
+    let line_count = lengths.len();
+    let width = allwright_ax::tree_diff::RECORD_WIDTH;
+    let Some(previous) = records.get(..line_count * width) else {
+        return false;
+    };
+    if line_count < 8 {
+        return false;
+    }
+    let start = line_count / 2;
+    let end = start + 4;
+    let replaced = [start as u32, end as u32, 4];
+    let mut replacement = previous[start * width..end * width].to_vec();
+    // A different hash for the run's second line: printed as changed, with its context.
+    replacement[width + 2] ^= 1;
+    let snapshot = crate::api::packed_snapshot(previous, &lengths, &replaced);
+    let answer = crate::api::snapshot_changes_output(
+        &snapshot,
+        &replaced,
+        &replacement,
+        &lengths[start..end],
+        None,
+    );
+    answer.starts_with("{\"ok\":true,\"result\"")
+}

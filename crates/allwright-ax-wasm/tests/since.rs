@@ -169,14 +169,18 @@ fn reread_run(previous: &[u32], current: &[u32], current_body: &str) -> RereadRu
     }
 }
 
-/// The snapshot's side of a packed diff, as the content script writes it
-/// (content/tree/worker-core-client.js `packedSnapshot`), with `hashes_sent` cut short to damage it.
+/// The snapshot's side of a packed diff (`api::packed_snapshot`), cut `hashes_short` numbers
+/// short of the hashes its run needs, to damage it.
 fn packed_snapshot(
     previous: &[u32],
     previous_body: &str,
     replaced: &[u32; 3],
-    hashes_sent: Option<usize>,
+    hashes_short: usize,
 ) -> Vec<u8> {
+    let lengths = lengths_of(previous_body);
+    if hashes_short == 0 {
+        return allwright_ax_wasm::api::packed_snapshot(previous, &lengths, replaced);
+    }
     let column =
         |index: usize| -> Vec<u32> { previous.chunks(5).map(|line| line[index]).collect() };
     let [start, end, _] = *replaced;
@@ -186,14 +190,12 @@ fn packed_snapshot(
         .take((end - start) as usize)
         .flat_map(|line| [line[2], line[3]])
         .collect();
-    if let Some(count) = hashes_sent {
-        hashes.truncate(count);
-    }
+    hashes.truncate(hashes.len().saturating_sub(hashes_short));
     let mut writer = allwright_ax_wasm::packed::PackedWriter::new();
     writer.difference_list(&column(0));
     writer.u32_list(&column(1));
     writer.difference_list(&column(4));
-    writer.u32_list(&lengths_of(previous_body));
+    writer.u32_list(&lengths);
     writer.u32_list(&hashes);
     writer.into_bytes()
 }
@@ -247,7 +249,7 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
         &run.replacement_lengths,
         None,
     );
-    let snapshot = packed_snapshot(&previous, &previous_body, &run.replaced, None);
+    let snapshot = packed_snapshot(&previous, &previous_body, &run.replaced, 0);
     assert_eq!(
         packed_changes_output(&snapshot, &packed_changes(&run), None),
         output
@@ -286,7 +288,7 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
 
     // Malformed calls are refused, never read past: a hash short, a run past the snapshot, a
     // length short on either side.
-    let short = packed_snapshot(&previous, &previous_body, &run.replaced, Some(1));
+    let short = packed_snapshot(&previous, &previous_body, &run.replaced, 1);
     let short = packed_changes_output(&short, &packed_changes(&run), None);
     assert!(short.starts_with("{\"ok\":false"), "{short}");
     let past = changes_output(

@@ -77,3 +77,27 @@ fn the_packed_call_holds_the_page_and_a_whole_reads_lists() {
     assert_eq!(reader.optional_u32_list().expect("previous lines"), None);
     reader.finish().expect("nothing after the last list");
 }
+
+/// The comparison's warm-up compares as a `since` read does: a read of the built-in page and a
+/// plan for a changed line, not a refusal.
+#[test]
+fn the_comparison_warm_up_compares() {
+    use allwright_ax_wasm::warm_up::{warm_up_diff, WarmUpPage};
+    let page = WarmUpPage::new();
+    let identities: Vec<u32> = (1..=page.node_count() as u32).collect();
+    let dom = allwright_ax_wasm::facts::FactDom::decode(
+        page.facts(),
+        allwright_ax_wasm::facts::NoPseudoContent,
+    )
+    .expect("the built-in page decodes");
+    let request = allwright_ax_wasm::api::TextTreeRequest {
+        url: "about:blank",
+        title: "A built-in page",
+        identities: &identities,
+        ..allwright_ax_wasm::api::TextTreeRequest::whole_page()
+    };
+    let mut records = vec![0; page.node_count() * 5];
+    let output = allwright_ax_wasm::api::text_tree_output_into(&dom, &request, &mut records);
+    assert!(warm_up_diff(&records, &output));
+    assert!(!warm_up_diff(&records, "{\"ok\":false}\n"));
+}
