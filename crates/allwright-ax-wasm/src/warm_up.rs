@@ -275,10 +275,10 @@ pub fn warm_up<P: PseudoContentSource>(rounds: u32, pseudo_source: impl Fn() -> 
 /// `diffLinesAfterPart` calls): a few lines in the middle of the page re-read, one of them
 /// changed. `records` and `output` are a read of the page through `buildTextTreePacked` (the
 /// warm-up's own). Run a few times, it optimises the comparison's code before an agent's first
-/// `since` read needs it: in the worker, that read's comparison took 8-19 ms on baseline code
-/// against about 1 ms later (docs/performance.md, "Reads since a snapshot in the service
-/// worker"). Answers whether the comparison answered as it should (a plan), which only a bug
-/// would make false.
+/// `since` read needs it: at 10k elements, the worker's comparison and its reply took 8-19 ms
+/// in the session's first `since` reads on baseline code, and 2.5-5 ms after this warm-up
+/// (docs/performance.md, "Issue 14: reads since a snapshot in the service worker"). Answers
+/// whether the comparison answered as it should (a plan), which only a bug would make false.
 pub fn warm_up_diff(records: &[u32], output: &str) -> bool {
     let (envelope, body) = split_output(output);
     if !envelope.starts_with("{\"ok\":true") {
