@@ -43,6 +43,7 @@ import {
 } from "./tree/snapshots.js";
 import {
   changedParts,
+  forgetWhatChanged,
   markPartsRead,
   markRead,
   REFERENCE_ATTRIBUTE_NAMES,
@@ -374,7 +375,36 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
   const parts = changedParts({ records: previous, texts: previousTexts, positionOf });
   currentReadTiming()?.mark("partsFound");
   if (parts === null) return null;
-  if (parts.length === 0) return nothingChanged(core, args, readKey, previous, previousTexts);
+  // The parts are marked read now, before the first wait: the page's own tasks may run while
+  // the core works (the service worker's core answers asynchronously), and what they change
+  // must count as changed for the next read, not be forgotten with what this read re-reads
+  // (tree/changed-parts.js). A read that then keeps no snapshot makes the next one whole.
+  markPartsRead(parts);
+  let kept = false;
+  try {
+    const changes =
+      parts.length === 0
+        ? await nothingChanged(core, args, readKey, previous, previousTexts)
+        : await readParts(core, args, readKey, previous, previousTexts, parts);
+    kept = changes !== null;
+    return changes;
+  } finally {
+    if (!kept) forgetWhatChanged();
+  }
+}
+
+/**
+ * The changed parts re-read, their lines put into the snapshot's and compared with it
+ * (readChangedParts); null when the whole page must be read instead.
+ * @param {import("./tree/core-loading.js").AxCore} core
+ * @param {TreeArguments} args
+ * @param {string} readKey
+ * @param {Uint32Array} previous the snapshot's records
+ * @param {string[]} previousTexts its printed lines
+ * @param {import("./tree/changed-parts.js").ChangedPart[]} parts
+ * @returns {Promise<Record<string, unknown> | null>}
+ */
+async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const maxDepth = args.maxDepth ?? 15;
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
   const firstCounter = Math.max(refCounter(), floor);
@@ -481,7 +511,6 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
   currentReadTiming()?.mark("diffDone");
   if (envelope.full !== undefined) return null;
   const body = linesOfPlan(envelope.plan, texts);
-  markPartsRead(parts);
   rememberChanges(refs);
   const refIssue = { document: documentToken(), first: firstCounter + 1, last: refCounter() };
   const snapshotId = keepSnapshot(readKey, current, texts.length, texts);
@@ -537,7 +566,6 @@ async function nothingChanged(core, args, readKey, previous, previousTexts) {
   const none = new Uint32Array(0);
   const { envelope } = splitOutput(await runCore(() => core.diffLines(none, none, none, none, none, args.maxChars)));
   if (envelope.result?.unchanged !== true) return null;
-  markPartsRead([]);
   const counter = refCounter();
   const snapshotId = keepSnapshot(readKey, previous, previousTexts.length, previousTexts);
   return {

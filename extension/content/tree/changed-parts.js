@@ -359,6 +359,15 @@ export function markPartsRead(parts) {
   }
 }
 
+/**
+ * Makes the next read since a snapshot a whole one: for a read that marked its parts read
+ * (markPartsRead) and then kept no snapshot of them, so that what changed before it is not
+ * taken as read.
+ */
+export function forgetWhatChanged() {
+  tracker.unbounded = true;
+}
+
 function forgetChanges() {
   // Records not yet delivered are of mutations before this read: dropped. Disconnecting (rather
   // than takeRecords) also ends the transient registrations the DOM keeps on removed nodes until
