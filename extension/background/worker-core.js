@@ -218,8 +218,9 @@ export async function runWorkerCore(request, sender) {
           optionalNumber(options.depthOffset),
         );
         const workerCoreDone = CALL_TIMING ? timingNow() : 0;
-        const recordsSent = recordsToSend(output, records);
-        const diff = diffAfterPart(output, records, options.diffAfter);
+        const lineCount = printedLineCount(output);
+        const recordsSent = recordsToSend(lineCount, records);
+        const diff = diffAfterPart(output, lineCount, records, options.diffAfter);
         const diffField = diff === undefined ? {} : { diff };
         // The call-timing build's stamps (content/tree/read-timing.js); none otherwise.
         if (CALL_TIMING) {
@@ -278,13 +279,11 @@ export async function runWorkerCore(request, sender) {
 /**
  * The records the core wrote, cut to the lines it printed (the envelope's `lineCount`), packed
  * (shared/line-records.js) and as base64; "" when the call failed or wrote none.
- * @param {string} output
+ * @param {number} lineCount the output's (printedLineCount)
  * @param {Uint32Array} records
  */
-function recordsToSend(output, records) {
-  if (records.length === 0) return "";
-  const lineCount = printedLineCount(output);
-  if (lineCount === 0) return "";
+function recordsToSend(lineCount, records) {
+  if (records.length === 0 || lineCount === 0) return "";
   return bytesToBase64(packLineRecords(records, lineCount));
 }
 
@@ -311,15 +310,15 @@ function printedLineCount(output) {
  * absent or malformed, or the part's read failed: the content script then asks for the diff
  * itself, or reads the whole page.
  * @param {string} output the part's tree output
+ * @param {number} lineCount its printed lines (printedLineCount)
  * @param {Uint32Array} records its line records
  * @param {unknown} diffAfter
  * @returns {string | undefined}
  */
-function diffAfterPart(output, records, diffAfter) {
+function diffAfterPart(output, lineCount, records, diffAfter) {
   if (typeof diffAfter !== "object" || diffAfter === null) return undefined;
   const { snapshot, start, end, maxChars } = /** @type {Record<string, unknown>} */ (diffAfter);
   if (typeof snapshot !== "string" || !isLineNumber(start) || !isLineNumber(end)) return undefined;
-  const lineCount = printedLineCount(output);
   const newline = output.indexOf("\n");
   const body = newline < 0 ? "" : output.slice(newline + 1);
   const lines = body === "" ? [] : body.split("\n");

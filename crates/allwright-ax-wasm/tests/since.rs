@@ -169,35 +169,9 @@ fn reread_run(previous: &[u32], current: &[u32], current_body: &str) -> RereadRu
     }
 }
 
-/// The snapshot's side of a packed diff (`api::packed_snapshot`), cut `hashes_short` numbers
-/// short of the hashes its run needs, to damage it.
-fn packed_snapshot(
-    previous: &[u32],
-    previous_body: &str,
-    replaced: &[u32; 3],
-    hashes_short: usize,
-) -> Vec<u8> {
-    let lengths = lengths_of(previous_body);
-    if hashes_short == 0 {
-        return allwright_ax_wasm::api::packed_snapshot(previous, &lengths, replaced);
-    }
-    let column =
-        |index: usize| -> Vec<u32> { previous.chunks(5).map(|line| line[index]).collect() };
-    let [start, end, _] = *replaced;
-    let mut hashes: Vec<u32> = previous
-        .chunks(5)
-        .skip(start as usize)
-        .take((end - start) as usize)
-        .flat_map(|line| [line[2], line[3]])
-        .collect();
-    hashes.truncate(hashes.len().saturating_sub(hashes_short));
-    let mut writer = allwright_ax_wasm::packed::PackedWriter::new();
-    writer.difference_list(&column(0));
-    writer.u32_list(&column(1));
-    writer.difference_list(&column(4));
-    writer.u32_list(&lengths);
-    writer.u32_list(&hashes);
-    writer.into_bytes()
+/// The snapshot's side of a packed diff (`api::packed_snapshot`) for the run `replaced`.
+fn packed_snapshot(previous: &[u32], previous_body: &str, replaced: &[u32; 3]) -> Vec<u8> {
+    allwright_ax_wasm::api::packed_snapshot(previous, &lengths_of(previous_body), replaced)
 }
 
 fn packed_changes(run: &RereadRun) -> Vec<u8> {
@@ -249,7 +223,7 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
         &run.replacement_lengths,
         None,
     );
-    let snapshot = packed_snapshot(&previous, &previous_body, &run.replaced, 0);
+    let snapshot = packed_snapshot(&previous, &previous_body, &run.replaced);
     assert_eq!(
         packed_changes_output(&snapshot, &packed_changes(&run), None),
         output
@@ -288,7 +262,9 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
 
     // Malformed calls are refused, never read past: a hash short, a run past the snapshot, a
     // length short on either side.
-    let short = packed_snapshot(&previous, &previous_body, &run.replaced, 1);
+    // The snapshot side packed for a run one line shorter: a hash short for the real run.
+    let [start, end, count] = run.replaced;
+    let short = packed_snapshot(&previous, &previous_body, &[start, end - 1, count]);
     let short = packed_changes_output(&short, &packed_changes(&run), None);
     assert!(short.starts_with("{\"ok\":false"), "{short}");
     let past = changes_output(
