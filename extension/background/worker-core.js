@@ -21,7 +21,6 @@
 import { api, BROWSER, messages } from "./platform.js";
 import { CALL_TIMING } from "./build-config.js";
 import { timingNow } from "./call-timing.js";
-import { base64ToBytes, bytesToBase64 } from "../shared/base64.js";
 import { LINE_RECORD_WIDTH, packLineRecords } from "../shared/line-records.js";
 import * as core from "../generated/ax-core-worker.js";
 
@@ -33,6 +32,9 @@ const CORE_MODULE_FILE = "generated/ax-core.wasm";
  * (MAX_READ_NODES, content/accessibility-tree.js) and its ancestors' lines, with room.
  */
 const MAX_RECORD_CAPACITY = 5 * 250_000;
+
+/** The records of a reply that has none (a diff, a snapshot, a failed read). */
+const NO_RECORDS = new Uint8Array(0);
 
 /** @type {Promise<WebAssembly.Module> | null} */
 let compiledModule = null;
@@ -172,13 +174,7 @@ export async function runWorkerCore(request, sender) {
   if (sender.tab?.id === undefined || sender.frameId === undefined) {
     return { ok: false, error: messages.toolError("script_failed", "a core call came from outside a tab's frame") };
   }
-  /** @type {Uint8Array} */
-  let packed;
-  try {
-    packed = base64ToBytes(request.packed);
-  } catch {
-    return { ok: false, error: messages.toolError("script_failed", "the packed facts are not base64") };
-  }
+  const packed = request.packed;
   const pseudo = pseudoReader(request.pseudo);
   if (pseudo === null) {
     return { ok: false, error: messages.toolError("script_failed", "malformed generated content in a core call") };
@@ -231,21 +227,16 @@ export async function runWorkerCore(request, sender) {
       }
       case "diffLines": {
         const workerDecoded = CALL_TIMING ? timingNow() : 0;
-        if (typeof options.changes !== "string") {
+        const changes = options.changes;
+        if (!(changes instanceof Uint8Array)) {
           return { ok: false, error: messages.toolError("script_failed", "a diff call without its changes") };
-        }
-        let changes;
-        try {
-          changes = base64ToBytes(options.changes);
-        } catch {
-          return { ok: false, error: messages.toolError("script_failed", "the packed changes are not base64") };
         }
         const output = core.diffLinesPacked(packed, changes, optionalNumber(options.maxChars));
         if (CALL_TIMING) {
           const timing = { workerReceived, workerDecoded, workerCoreDone: timingNow(), workerReplied: timingNow() };
-          return { ok: true, output, records: "", timing };
+          return { ok: true, output, records: NO_RECORDS, timing };
         }
-        return { ok: true, output, records: "" };
+        return { ok: true, output, records: NO_RECORDS };
       }
       case "writeSnapshotDocument":
         return {
@@ -263,7 +254,7 @@ export async function runWorkerCore(request, sender) {
             number(options.aiCounter, 0),
             string(options.knownAria),
           ),
-          records: "",
+          records: NO_RECORDS,
         };
       default:
         return { ok: false, error: messages.toolError("script_failed", "unknown core operation") };
@@ -278,13 +269,13 @@ export async function runWorkerCore(request, sender) {
 
 /**
  * The records the core wrote, cut to the lines it printed (the envelope's `lineCount`), packed
- * (shared/line-records.js) and as base64; "" when the call failed or wrote none.
+ * (shared/line-records.js); none when the call failed or wrote none.
  * @param {number} lineCount the output's (printedLineCount)
  * @param {Uint32Array} records
  */
 function recordsToSend(lineCount, records) {
-  if (records.length === 0 || lineCount === 0) return "";
-  return bytesToBase64(packLineRecords(records, lineCount));
+  if (records.length === 0 || lineCount === 0) return NO_RECORDS;
+  return packLineRecords(records, lineCount);
 }
 
 /**
@@ -318,19 +309,13 @@ function printedLineCount(output) {
 function diffAfterPart(output, lineCount, records, diffAfter) {
   if (typeof diffAfter !== "object" || diffAfter === null) return undefined;
   const { snapshot, start, end, maxChars } = /** @type {Record<string, unknown>} */ (diffAfter);
-  if (typeof snapshot !== "string" || !isLineNumber(start) || !isLineNumber(end)) return undefined;
+  if (!(snapshot instanceof Uint8Array) || !isLineNumber(start) || !isLineNumber(end)) return undefined;
   const newline = output.indexOf("\n");
   const body = newline < 0 ? "" : output.slice(newline + 1);
   const lines = body === "" ? [] : body.split("\n");
   if (lines.length !== lineCount || lineCount * LINE_RECORD_WIDTH > records.length) return undefined;
-  let snapshotBytes;
-  try {
-    snapshotBytes = base64ToBytes(snapshot);
-  } catch {
-    return undefined;
-  }
   return core.diffLinesAfterPart(
-    snapshotBytes,
+    snapshot,
     Uint32Array.of(start, end, lineCount),
     records.subarray(0, lineCount * LINE_RECORD_WIDTH),
     // UTF-16 units, as the content script counts the snapshot's lines.

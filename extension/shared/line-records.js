@@ -3,9 +3,9 @@
 // service worker to the content script (docs/protocol.md, "The core in the service worker"). The
 // core writes five u32 per printed line (crates/allwright-ax/src/tree_diff.rs, `encode_records`):
 // the line's node identity, its depth word (depth, and two flags in the top bits), its 64-bit
-// hash as two u32, and its reference number. As base64 of raw u32s that is 27 bytes a line; here
-// the small numbers go as LEB128 varints and only the hash keeps its eight bytes, about 12 bytes
-// a line (docs/performance.md, "The worker trip's bytes"). An ES module shared by the
+// hash as two u32, and its reference number. As raw u32s that is 20 bytes a line; here the small
+// numbers go as LEB128 varints and only the hash keeps its eight bytes, about 12 bytes a line
+// (docs/performance.md, "The worker trip's bytes"). An ES module shared by the
 // background (the writer) and the content scripts (the reader, bundled).
 
 import { undoZigzagDifference, writeVarint, zigzagDifference } from "./varint.js";
@@ -43,7 +43,8 @@ export function packLineRecords(records, count) {
     length += 8;
     length = writeVarint(bytes, length, records[offset + 4]);
   }
-  return bytes.subarray(0, length);
+  // A buffer of their own: a message's structured clone copies the whole buffer under a view.
+  return bytes.slice(0, length);
 }
 
 /**

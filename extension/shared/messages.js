@@ -155,19 +155,21 @@
 /**
  * One call of the tree core run in Chromium's service worker for a frame whose page CSP forbids
  * WASM in its content script (docs/protocol.md, "The core in the service worker"): `packed` is
- * the base64 of the call's number lists (content/tree/packed-facts.js, read by
+ * the bytes of the call's number lists (content/tree/packed-facts.js, read by
  * crates/allwright-ax-wasm/src/packed.rs), `strings` the facts' joined strings, `pseudo` the
  * `::before`/`::after` content resolved in the page (`[node * 2 + after, content]`), `options`
  * the call's scalar arguments and `recordCapacity` the line records it wants back.
  * @typedef {{kind: "allwright/core-call", operation: "buildTextTree"|"diffLines"|"writeSnapshotDocument",
- *   strings: string, packed: string, pseudo: Array<[number, string]>, options: Record<string, unknown>,
+ *   strings: string, packed: Uint8Array, pseudo: Array<[number, string]>, options: Record<string, unknown>,
  *   recordCapacity: number}} CoreCallRequest
- * The worker's answer: the core's output string and, for a tree, the base64 of the line records
- * it wrote, packed (shared/line-records.js), or why the call could not run. `diff`: the output
+ * The worker's answer: the core's output string and, for a tree, the line records it wrote,
+ * packed (shared/line-records.js; empty when none), or why the call could not run. `diff`: the output
  * of the comparison a tree call of a `since` read's one changed part asked for
  * (`options.diffAfter`, background/worker-core.js).
  * `timing`: the worker's stamps of the call, in a call-timing build only (content/tree/read-timing.js).
- * @typedef {{ok: true, output: string, records: string, diff?: string, timing?: Record<string, number>}|{ok: false, error: ToolError}} CoreCallReply
+ * Bytes travel as Uint8Array: Chromium's messages are structured clones (manifest/chrome.json,
+ * `message_serialization`), as Firefox's always are.
+ * @typedef {{ok: true, output: string, records: Uint8Array, diff?: string, timing?: Record<string, number>}|{ok: false, error: ToolError}} CoreCallReply
  */
 
 /**
@@ -423,7 +425,7 @@
       value.kind === "allwright/core-call" &&
       CORE_CALL_OPERATIONS.includes(value.operation) &&
       typeof value.strings === "string" &&
-      typeof value.packed === "string" &&
+      value.packed instanceof Uint8Array &&
       Array.isArray(value.pseudo) &&
       isObject(value.options) &&
       Number.isSafeInteger(value.recordCapacity) &&
@@ -435,7 +437,7 @@
   function isCoreCallReply(value) {
     return (
       isObject(value) &&
-      ((value.ok === true && typeof value.output === "string" && typeof value.records === "string") ||
+      ((value.ok === true && typeof value.output === "string" && value.records instanceof Uint8Array) ||
         (value.ok === false && isToolError(value.error)))
     );
   }

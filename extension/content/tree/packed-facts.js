@@ -3,10 +3,10 @@
 // core in Chromium's service worker (docs/protocol.md, "The core in the service worker"). Its
 // reader, and the layout's definition, is crates/allwright-ax-wasm/src/packed.rs: a version
 // byte, then lists, each a LEB128 varint count and its items (varints, or little-endian f64s).
-// Extension messaging carries JSON, where a typed array becomes an object with a key per
-// number; varints in base64 take about a fifth of that on a real page (docs/performance.md).
+// The varints take about a fifth of the raw u32s' bytes on a real page (docs/performance.md,
+// "The worker trip's bytes"), which extension messaging copies from the page to the service
+// worker.
 
-import { bytesToBase64 } from "../../shared/base64.js";
 import { writeVarint, zigzagDifference } from "../../shared/varint.js";
 import { KIND_MASK, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
 
@@ -142,8 +142,11 @@ export class PackedWriter {
     this.f64List(facts.viewport);
   }
 
-  /** The written bytes as base64, the form extension messaging carries compactly. */
-  toBase64() {
-    return bytesToBase64(this.bytes.subarray(0, this.length));
+  /**
+   * The written bytes, in a buffer of their own: a message's structured clone copies the whole
+   * buffer under a view, and the writer's has room to spare.
+   */
+  written() {
+    return this.bytes.slice(0, this.length);
   }
 }

@@ -9,7 +9,6 @@
 // the caller, as for every core.
 
 import "../../shared/messages.js";
-import { base64ToBytes } from "../../shared/base64.js";
 import { LINE_RECORD_WIDTH, unpackLineRecords } from "../../shared/line-records.js";
 import { PackedWriter } from "./packed-facts.js";
 import { currentReadTiming } from "./read-timing.js";
@@ -118,7 +117,7 @@ async function buildTextTree(
   const request = messages.coreCallRequest(
     "buildTextTree",
     strings,
-    writer.toBase64(),
+    writer.written(),
     resolvedGeneratedContent(nodes, pseudo),
     {
       filter,
@@ -151,7 +150,7 @@ async function buildTextTree(
   const reply = await call(request);
   timing?.mark("workerAnswered");
   if (timing !== null && reply.timing !== undefined) Object.assign(timing.stamps, reply.timing);
-  if (reply.records !== "" && unpackLineRecords(base64ToBytes(reply.records), lineRecords) < 0) {
+  if (reply.records.length > 0 && unpackLineRecords(reply.records, lineRecords) < 0) {
     throw messages.toolError("script_failed", "the tree core in the service worker answered malformed line records");
   }
   if (diffAfter !== undefined && typeof reply.diff === "string") diffAfter.answer = reply.diff;
@@ -181,7 +180,7 @@ async function diffLines(call, previous, previousLengths, replaced, replacement,
     "",
     packedSnapshot(previous, previousLengths, replaced),
     [],
-    { maxChars, changes: changes.toBase64() },
+    { maxChars, changes: changes.written() },
     0,
   );
   timing?.mark("diffPacked");
@@ -191,11 +190,11 @@ async function diffLines(call, previous, previousLengths, replaced, replacement,
 }
 
 /**
- * The snapshot's side of a diff, as base64 of the lists `snapshot_changes_output` reads
+ * The snapshot's side of a diff, as the packed lists `snapshot_changes_output` reads
  * (crates/allwright-ax-wasm/src/api.rs): the records as three columns (identities, depth words,
  * references), the lines' lengths, and the hashes of the lines inside the replaced runs only,
  * which is all the comparison needs of them (api.rs says why). On a 10k element page that is
- * five to seven bytes a line, about 70 KB of base64, where the whole records and the printed
+ * five to seven bytes a line, about 50 KB, where the whole records and the printed
  * lines were 660 KB (docs/performance.md, "Issue 14: reads since a snapshot in the service
  * worker").
  * @param {Uint32Array} previous the snapshot's records
@@ -226,7 +225,7 @@ function packedSnapshot(previous, previousLengths, replaced) {
   writer.differenceList(references);
   writer.u32List(previousLengths);
   writer.u32List(replacedHashes);
-  return writer.toBase64();
+  return writer.written();
 }
 
 /**
@@ -278,7 +277,7 @@ async function writeSnapshotDocument(
     messages.coreCallRequest(
       "writeSnapshotDocument",
       strings,
-      writer.toBase64(),
+      writer.written(),
       resolvedGeneratedContent(nodes, pseudo),
       { format, contextId, parentContextId, url, title, aiPrefix, aiCounter, knownAria },
       0,
@@ -313,7 +312,7 @@ function resolvedGeneratedContent(nodes, pseudo) {
 
 /**
  * Delivers one core call and answers the core's checked reply.
- * @typedef {(request: CoreCallRequest) => Promise<{ok: true, output: string, records: string, diff?: string, timing?: Record<string, number>}>} CoreCall
+ * @typedef {(request: CoreCallRequest) => Promise<{ok: true, output: string, records: Uint8Array, diff?: string, timing?: Record<string, number>}>} CoreCall
  */
 
 /**
@@ -343,7 +342,7 @@ async function sendToServiceWorker(request) {
 /**
  * The worker core's reply once checked: a failure it answered is thrown as the tool error it is.
  * @param {Promise<unknown>} answer
- * @returns {Promise<{ok: true, output: string, records: string, diff?: string, timing?: Record<string, number>}>}
+ * @returns {Promise<{ok: true, output: string, records: Uint8Array, diff?: string, timing?: Record<string, number>}>}
  */
 async function checkedReply(answer) {
   const reply = await answer;

@@ -35,6 +35,10 @@ test("chrome: MV3 module service worker, key, permissions, content scripts in ev
   assert.deepEqual(manifest.side_panel, { default_path: "panel/panel.html" });
   assert.equal(manifest.sidebar_action, undefined);
   assert.deepEqual(manifest.host_permissions, ["<all_urls>"]);
+  // Messages are structured clones (the worker route sends bytes as Uint8Array), which Chrome
+  // reads from 148 on: an older Chrome would send them as JSON and the worker route would break.
+  assert.equal(manifest.message_serialization, "structured_clone");
+  assert.ok(Number(manifest.minimum_chrome_version) >= 148);
   const [scripts] = manifest.content_scripts;
   assert.deepEqual(scripts.js, ["shared/messages.js", "content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
   assert.equal(scripts.all_frames, true);
@@ -52,6 +56,7 @@ test("firefox: background scripts, gecko id, no Chrome-only keys or permissions"
   assert.match(manifest.browser_specific_settings.gecko.strict_min_version, /^\d+\.0$/);
   assert.equal(manifest.key, undefined);
   assert.equal(manifest.minimum_chrome_version, undefined);
+  assert.equal(manifest.message_serialization, undefined, "Firefox always clones messages");
   assert.deepEqual(manifest.permissions, ["nativeMessaging", "tabs", "scripting", "webNavigation", "webRequest", "downloads", "alarms", "storage"]);
   assert.equal(manifest.sidebar_action.default_panel, "panel/panel.html");
   assert.equal(manifest.side_panel, undefined, "Firefox's side panel is its sidebar_action");

@@ -27,6 +27,8 @@ test("packed records read back as the core wrote them", () => {
   const into = new Uint32Array(records.length);
   assert.equal(unpackLineRecords(packed, into), count);
   assert.deepEqual([...into], [...records]);
+  // The reply's structured clone copies the whole buffer under a view: the bytes own theirs.
+  assert.equal(packed.buffer.byteLength, packed.length);
 });
 
 test("only the printed lines are packed, and a short target takes what fits", () => {
