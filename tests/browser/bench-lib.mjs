@@ -5,6 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
+import { chromium } from 'playwright-core';
 
 // ---- Pages -------------------------------------------------------------------------------------
 
@@ -76,6 +77,33 @@ export function bareWalk() {
     count += 1;
   }
   return { count, checksum, ms: performance.now() - start };
+}
+
+// ---- Playwright's browser ----------------------------------------------------------------------
+
+/**
+ * Headless Chromium under Playwright, as the bench measures it: the same flags in every section
+ * that reads with Playwright, temporary files in `scratch`. The bench's own signal handlers close
+ * it, before its scratch folder is removed.
+ * @param {string} executablePath
+ * @param {string} scratch
+ */
+export function launchPlaywrightChromium(executablePath, scratch) {
+  return withTimeout(
+    chromium.launch({
+      executablePath,
+      headless: true,
+      timeout: 60_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      env: { ...process.env, TMPDIR: scratch, XDG_CONFIG_HOME: scratch },
+    }),
+    90_000,
+    'Chromium to start under Playwright',
+  );
 }
 
 // ---- Numbers -----------------------------------------------------------------------------------

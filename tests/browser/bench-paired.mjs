@@ -10,8 +10,7 @@
 // policy (the core in the page) and with `script-src 'self'` (the core in the service worker).
 // Playwright reads the page without a policy in both rows, as the bench's other rows do.
 
-import { chromium } from 'playwright-core';
-import { McpClient, median, withTimeout } from './bench-lib.mjs';
+import { launchPlaywrightChromium, McpClient, median, withTimeout } from './bench-lib.mjs';
 
 /** Warm-up reads of each side before the measured rounds (the bench's other sections warm up too). */
 const WARM_UP_READS = 3;
@@ -29,21 +28,7 @@ export async function measurePaired(setting) {
   const mcp = new McpClient(binary, ['mcp', '--launch', 'chromium', '--headless'], { cwd: root });
   closers.push(() => mcp.close());
   await mcp.initialize(120_000);
-  const browser = await withTimeout(
-    chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      timeout: 60_000,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      env: { ...process.env, TMPDIR: scratch, XDG_CONFIG_HOME: scratch },
-    }),
-    90_000,
-    'Chromium to start under Playwright',
-  );
+  const browser = await launchPlaywrightChromium(chromiumPath, scratch);
   closers.push(() => browser.close());
   const results = {};
   try {

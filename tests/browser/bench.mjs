@@ -80,6 +80,7 @@ import {
   charactersByLineKind,
   formatCharactersByLineKind,
   generatedPage,
+  launchPlaywrightChromium,
   McpClient,
   median,
   runScript,
@@ -355,18 +356,7 @@ function injectedScripts() {
 }
 
 async function measurePlaywright(origin, scratch) {
-  const browser = await withTimeout(chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 60_000,
-    // Our own signal handlers close the browser, before its scratch folder is removed.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    env: { ...process.env, TMPDIR: scratch, XDG_CONFIG_HOME: scratch },
-  }), 90_000, 'Chromium to start under Playwright');
+  const browser = await launchPlaywrightChromium(CHROMIUM, scratch);
   closers.push(() => browser.close());
   const version = browser.version();
   console.log(`Playwright ${readPlaywrightVersion()} with Chromium ${version}`);

@@ -249,7 +249,7 @@ pub async fn a_new_document_is_read_whole(session: &Session) {
 /// first's, less removedRefs, plus those the changes print), and every line of the second that
 /// is not a line of the first is in the changes.
 pub async fn random_mutations_are_all_reported(session: &Session) {
-    random_mutations_on(session, SHOP, ROUNDS).await;
+    random_mutations_on(session, SHOP).await;
 }
 
 /// The same on the shop served with a strict CSP, in Chromium, where the core then runs in the
@@ -267,15 +267,15 @@ pub async fn random_mutations_are_all_reported_on_strict_pages(session: &Session
         "{}: {read}",
         session.browser.name()
     );
-    random_mutations_on(session, &page, ROUNDS).await;
+    random_mutations_on(session, &page).await;
 }
 
-async fn random_mutations_on(session: &Session, page: &str, rounds: u32) {
+async fn random_mutations_on(session: &Session, page: &str) {
     let browser = session.browser.name();
     session.open(&fixtures().url(page)).await;
     let mut compared = 0;
     let mut incremental = 0;
-    for seed in 1..=rounds {
+    for seed in 1..=ROUNDS {
         let before = session.ok("get_accessibility_tree", json!({})).await;
         let id = snapshot_of(&before, browser);
         let done = session
@@ -336,7 +336,7 @@ async fn random_mutations_on(session: &Session, page: &str, rounds: u32) {
         }
     }
     eprintln!(
-        "{browser}: {compared} of {rounds} random rounds answered with the changes only, {incremental} of them re-reading only the changed parts"
+        "{browser}: {compared} of {ROUNDS} random rounds answered with the changes only, {incremental} of them re-reading only the changed parts"
     );
     // A chain: each read since the one before, with changes in between, and nothing else read.
     // Re-reading only the changed parts keeps its own state (the snapshot's lines, the form
@@ -380,11 +380,11 @@ async fn random_mutations_on(session: &Session, page: &str, rounds: u32) {
         "{browser}: only {chained} chained reads re-read only the changed parts"
     );
     assert!(
-        compared >= rounds / 2,
+        compared >= ROUNDS / 2,
         "{browser}: only {compared} reads were diffs"
     );
     assert!(
-        incremental >= rounds / 4,
+        incremental >= ROUNDS / 4,
         "{browser}: only {incremental} reads re-read only the changed parts"
     );
 }
