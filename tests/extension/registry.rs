@@ -103,30 +103,55 @@ pub async fn removed_elements_are_not_pinned(session: &Session) {
         .as_i64()
         .unwrap_or(-1);
     assert!(before >= 42, "the registry holds the page's refs: {before}");
+    // A control: 40 buttons the extension never read, added now (the registry and every read
+    // before this one never saw them), laid out, then removed together with the read ones. Both
+    // are detached in the same operation, so anything the browser itself keeps of a removed
+    // subtree (a cache not yet cleared by a rendering update, say) keeps both; only a reference
+    // held by the extension keeps the read ones and not the control.
     session
-        .evaluate("document.getElementById('temporary').remove(); true")
+        .evaluate(
+            "(() => { const control = document.createElement('div');              for (let index = 0; index < 40; index += 1) control.append(document.createElement('button'));              document.body.append(control);              window.__controlRefs = Array.from(control.children, (button) => new WeakRef(button));              window.__control = control;              return new Promise((resolve) => setTimeout(() => resolve(true), 100)); })()",
+        )
         .await;
-    // Collect until the removed elements are gone, at most ten rounds: WeakRef targets survive
-    // the job that last dereferenced them, and a collection may run while a task of the
-    // extension's world still holds one (it failed now and then with two fixed rounds on a
-    // loaded machine). Something that pins them keeps them alive through every round.
+    session
+        .evaluate(
+            "document.getElementById('temporary').remove(); window.__control.remove();              delete window.__control; true",
+        )
+        .await;
+    // Collect until the removed elements are gone, at most twenty rounds. A WeakRef's target
+    // survives until the microtask checkpoint after the job that dereferenced it (ECMAScript,
+    // ClearKeptObjects), and every count below dereferences them: `gc()` runs two timer tasks
+    // later, so that a checkpoint has passed in the page whatever ran the last count (it failed
+    // now and then with the collection in the same task as the BiDi command, the last count
+    // made over DevTools just before). Something that pins them keeps them alive through every
+    // round; the control says whether the browser collected removed elements at all.
+    let collect = "new Promise((resolve) => setTimeout(() => setTimeout(() => { gc();                    setTimeout(() => resolve(true), 200); }, 0), 0))";
+    let control_live =
+        "window.__controlRefs.filter((reference) => reference.deref() !== undefined).length";
     let mut alive = before;
-    for _ in 0..10 {
-        session
-            .evaluate("gc(); new Promise((resolve) => setTimeout(() => resolve(true), 200))")
-            .await;
+    let mut control_alive = -1;
+    for _ in 0..20 {
+        session.evaluate(collect).await;
         alive = devtools
             .evaluate_in(world, live)
             .await
             .as_i64()
             .unwrap_or(-1);
+        control_alive = session.evaluate(control_live).await.as_i64().unwrap_or(-1);
         if alive <= before - 40 {
             break;
         }
     }
+    let visibility = session.evaluate("document.visibilityState").await;
     assert!(
         alive <= before - 40,
-        "removed elements are still alive in the registry: {alive} of {before}"
+        "removed elements are still alive in the registry: {alive} of {before}; of the 40 \
+         control buttons the extension never read, {control_alive} are alive ({}; page {visibility})",
+        if control_alive > 0 {
+            "the browser kept removed elements of its own accord"
+        } else {
+            "the extension pins what it read"
+        }
     );
     // The next build sweeps the dead entries.
     session.ok("get_accessibility_tree", json!({})).await;
