@@ -15,6 +15,7 @@ import { prepareWorkerCoreForSession, runWorkerCore } from "./worker-core.js";
 import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
+import { forgetTabOfFrameList, noteCommitForFrameList } from "./frame-list.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
 import { forgetReadCoverage } from "./read-coverage-store.js";
 import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
@@ -86,7 +87,10 @@ const navigationEvent = (kind) => (details) => {
 api.webNavigation.onBeforeNavigate.addListener(navigationEvent("beforeNavigate"));
 api.webNavigation.onCommitted.addListener((details) => {
   navigationEvent("committed")(details);
-  if (BROWSER === "chrome") recordCommit(details.tabId, details.frameId, details.url);
+  if (BROWSER === "chrome") {
+    recordCommit(details.tabId, details.frameId, details.url);
+    noteCommitForFrameList(details);
+  }
 });
 api.webNavigation.onCompleted.addListener(navigationEvent("completed"));
 api.webNavigation.onErrorOccurred.addListener(navigationEvent("errorOccurred"));
@@ -97,7 +101,10 @@ api.tabs.onRemoved.addListener((tabId) => {
   navigationEvent("tabRemoved")({ tabId });
   forgetTabActivity(tabId);
   forgetReadCoverage(tabId);
-  if (BROWSER === "chrome") forgetTab(tabId);
+  if (BROWSER === "chrome") {
+    forgetTab(tabId);
+    forgetTabOfFrameList(tabId);
+  }
   void forgetRefIssues(tabId);
 });
 

@@ -140,8 +140,8 @@ function oneReadAtATime(read) {
 }
 
 /**
- * The read itself (see buildTree), between the notices that tell the background this frame is
- * busy reading (announceRead).
+ * The read itself (see buildTree). A read of the whole frame goes between the notices that tell
+ * the background this frame is busy reading (announceRead).
  * @param {TreeArguments} args
  * @param {ReadOptions} options
  * @returns {Promise<{result: Record<string, unknown>, printed: import("./tree/printed-refs.js").PrintedRef[]}>}
@@ -157,7 +157,6 @@ async function readTree(args, options) {
   timing?.mark("readStart");
 
   const core = await loadCore();
-  announceRead();
   // From here to the registration below, no other read of this frame runs
   // (oneReadAtATime): none can interleave and hand out the same numbers.
   timing?.mark("coreLoaded");
@@ -178,6 +177,9 @@ async function readTree(args, options) {
       return { result: { ...changes, ...engineFields(core), ...stamps }, printed: [] };
     }
   }
+  // A read of only the changed parts holds the thread for a few milliseconds, far below the
+  // probes' patience; the notice is for the whole walk, and spares the others two messages.
+  announceRead();
   const anchor = refId === undefined ? null : lookup(refId);
   if (refId !== undefined && anchor === null) throw refNotFound(refId);
   const gatherOptions = {
@@ -337,13 +339,19 @@ const LONGEST_TEXT_READ = 65_536;
  * without waiting: the message leaves before the read starts, and an answer is never expected.
  */
 function announceRead() {
+  readAnnounced = true;
   tellBackground(messages.readStartedNotice());
 }
 
-/** Tells the background that the read's synchronous part ended (see announceRead). */
+/** Tells the background that the read's synchronous part ended, if it was announced (see announceRead). */
 function announceReadEnd() {
+  if (!readAnnounced) return;
+  readAnnounced = false;
   tellBackground(messages.readFinishedNotice());
 }
+
+/** Whether the read under way announced itself (reads run one at a time: oneReadAtATime). */
+let readAnnounced = false;
 
 /** @param {unknown} notice */
 function tellBackground(notice) {

@@ -64,6 +64,15 @@ const LOAD_EVENT_LAG: Duration = Duration::from_secs(2);
 /// Tools that do not touch a page: they read or change the tab list only, so an open prompt
 /// does not block them (the extension's background answers them while a page is blocked).
 const PAGE_FREE_TOOLS: &[&str] = &["list_tabs", "new_tab", "select_tab", "close_tab"];
+/// Tools the bridge answers itself or whose tab it must know before relaying them (see
+/// [`BrowserBridge::identifies_while_relaying`]).
+const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
+    "handle_dialog",
+    "wait_for_stable",
+    "new_tab",
+    "select_tab",
+    "close_tab",
+];
 
 /// Whoever holds the BiDi session: the launched browser (or a remote end).
 pub trait BidiSessionOwner: Send + Sync {
@@ -147,6 +156,14 @@ impl BrowserBridge {
         timeout: Duration,
     ) -> Result<Value, ToolError> {
         let tab_id = arguments.get("tabId").and_then(Value::as_i64);
+        if self.identifies_while_relaying(tool.name) {
+            if let Some(result) = self
+                .relay_while_identifying(host, tool.name, tab_id, arguments.clone(), timeout)
+                .await
+            {
+                return result;
+            }
+        }
         let target = self.target_tab(host, tab_id).await;
         if tool.name == "handle_dialog" {
             return self.handle_dialog(host, &target, &arguments).await;
@@ -174,8 +191,102 @@ impl BrowserBridge {
             self.unless_prompt_blocks(&target, host.call(tool.name, arguments, timeout))
                 .await
         };
-        let mut result = outcome?;
-        if let (Some(context), true) = (&target.context, WAITS_FOR_LOAD.contains(&tool.name)) {
+        self.with_lifecycle(&target, tool.name, outcome?).await
+    }
+
+    /// Whether a call of `tool` may be relayed at once, its tab identified while it runs
+    /// ([`BrowserBridge::relay_while_identifying`]): the calls relayed as they are, whose tab
+    /// the call itself does not change. The others need the tab first: real input and
+    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt, and
+    /// `new_tab`, `select_tab` and `close_tab` change which tab is active.
+    fn identifies_while_relaying(&self, tool: &str) -> bool {
+        let real_input = match self.input_mode {
+            InputMode::Trusted => PointerAction::for_tool(tool).is_some() || tool == "press_key",
+            InputMode::Synthetic => false,
+        };
+        !real_input && !TOOLS_THAT_NEED_THE_TAB_FIRST.contains(&tool)
+    }
+
+    /// Relays a call at once and asks the extension which tab it is for meanwhile, rather
+    /// than one after the other: the question is a round trip to the extension of its own,
+    /// which doubled the fixed cost of every call (docs/performance.md, "Issue 14: the fixed
+    /// path of a call"). None when a prompt is open in any tab: the call then waits for its
+    /// tab (`target_tab`), so that a call for a blocked tab is never sent, since its page
+    /// would run it once the prompt is answered, after the agent was told `dialog_open`.
+    ///
+    /// A prompt that opens while the tab is not known yet is judged when it is; a tab the
+    /// bridge has not mapped to its BiDi context yet is mapped after the call (the marker then
+    /// lands in the document the call leaves, which a navigation may have replaced), and
+    /// meanwhile a prompt counts as for tabs whose context is not known.
+    async fn relay_while_identifying(
+        &self,
+        host: &HostClient,
+        tool: &str,
+        tab_id: Option<i64>,
+        arguments: Value,
+        timeout: Duration,
+    ) -> Option<Result<Value, ToolError>> {
+        // Listen before looking, so that a prompt opening in between is not missed.
+        let mut events = self.lifecycle.events(self.bidi());
+        if !self.lifecycle.open_prompts().is_empty() {
+            return None;
+        }
+        let mut relayed = std::pin::pin!(host.call(tool, arguments, timeout));
+        let mut identified = std::pin::pin!(self.identify_tab(host, tab_id));
+        let mut target: Option<(TargetTab, Option<Value>)> = None;
+        let mut prompts_to_judge: Vec<PromptInContext> = Vec::new();
+        let outcome = loop {
+            tokio::select! {
+                outcome = &mut relayed => break outcome,
+                answer = &mut identified, if target.is_none() => {
+                    let tab = self.known_target(tab_id, answer.as_ref());
+                    if let Some(open) = prompts_to_judge
+                        .drain(..)
+                        .find(|open| self.prompt_may_block(&tab, &open.context))
+                    {
+                        return Some(Err(dialog_open_error(&open)));
+                    }
+                    target = Some((tab, answer));
+                }
+                event = events.next() => match event {
+                    Some(LifecycleEvent::UserPromptOpened { context, prompt }) => match &target {
+                        Some((tab, _)) if self.prompt_may_block(tab, &context) => {
+                            return Some(Err(dialog_open_error(&PromptInContext { context, prompt })));
+                        }
+                        Some(_) => {}
+                        None => prompts_to_judge.push(PromptInContext { context, prompt }),
+                    },
+                    Some(_) => {}
+                    // The BiDi session is gone; the relayed call still stands on its own.
+                    None => break relayed.await,
+                },
+            }
+        };
+        let (mut tab, answer) = match target {
+            Some(known) => known,
+            None => {
+                let answer = identified.await;
+                (self.known_target(tab_id, answer.as_ref()), answer)
+            }
+        };
+        if let (None, Some(answer)) = (&tab.context, &answer) {
+            tab = self.map_identified_tab(host, answer).await;
+        }
+        Some(match outcome {
+            Ok(result) => self.with_lifecycle(&tab, tool, result).await,
+            Err(error) => Err(error),
+        })
+    }
+
+    /// A relayed call's result with the tab's lifecycle events since the previous call in that
+    /// tab; after `navigate` and `go_back`, once BiDi's load event has come too.
+    async fn with_lifecycle(
+        &self,
+        target: &TargetTab,
+        tool: &str,
+        mut result: Value,
+    ) -> Result<Value, ToolError> {
+        if let (Some(context), true) = (&target.context, WAITS_FOR_LOAD.contains(&tool)) {
             // The extension answered after the load event; BiDi's event for it may still be on
             // its way, and the result should carry it.
             let deadline = Instant::now() + LOAD_EVENT_LAG;
@@ -384,23 +495,48 @@ impl BrowserBridge {
 
     /// Asks the extension which tab the call is for and finds that tab's BiDi context.
     async fn target_tab(&self, host: &HostClient, tab_id: Option<i64>) -> TargetTab {
-        let answer = match host
-            .call(
-                "bridge_identify_tab",
-                json!({ "tabId": tab_id }),
-                IDENTIFY_TIMEOUT,
-            )
-            .await
-        {
-            Ok(answer) => answer,
+        match self.identify_tab(host, tab_id).await {
+            Some(answer) => self.map_identified_tab(host, &answer).await,
             // The call itself will meet the same failure (no tab, no extension) and say so.
-            Err(_) => {
-                return TargetTab {
-                    tab_id,
-                    context: None,
-                }
-            }
+            None => TargetTab {
+                tab_id,
+                context: None,
+            },
+        }
+    }
+
+    /// The extension's answer to which tab `tab_id` (the active tab when None) is, or None
+    /// when it could not say.
+    async fn identify_tab(&self, host: &HostClient, tab_id: Option<i64>) -> Option<Value> {
+        host.call(
+            "bridge_identify_tab",
+            json!({ "tabId": tab_id }),
+            IDENTIFY_TIMEOUT,
+        )
+        .await
+        .ok()
+    }
+
+    /// The identified tab with its BiDi context when the bridge has mapped it already.
+    fn known_target(&self, tab_id: Option<i64>, answer: Option<&Value>) -> TargetTab {
+        let Some(answer) = answer else {
+            return TargetTab {
+                tab_id,
+                context: None,
+            };
         };
+        let Some(tab_id) = answer["tabId"].as_i64() else {
+            return TargetTab::default();
+        };
+        let known = lock(&self.tab_contexts).get(&tab_id).cloned();
+        TargetTab {
+            tab_id: Some(tab_id),
+            context: known.filter(|context| !self.journal.is_destroyed(context)),
+        }
+    }
+
+    /// The identified tab with its BiDi context, mapped now if the bridge had not yet.
+    async fn map_identified_tab(&self, host: &HostClient, answer: &Value) -> TargetTab {
         let Some(tab_id) = answer["tabId"].as_i64() else {
             return TargetTab::default();
         };
@@ -417,7 +553,7 @@ impl BrowserBridge {
         let (context, how) = match self.map_tab_by_marker(host, tab_id).await {
             Some(context) => (Some(context), "by its marker"),
             None => (
-                self.map_the_only_unmapped_tab(&answer).await,
+                self.map_the_only_unmapped_tab(answer).await,
                 "as the only unmapped tab",
             ),
         };

@@ -94,11 +94,14 @@ const REFERENCE_ATTRIBUTES = [
   "headers",
   "popovertarget",
   "commandfor",
+  // Not a name, but collected with the others so that the walk says whether the page owns
+  // elements elsewhere (`ownerAtRead`), which moves lines: no read of parts then.
+  "aria-owns",
 ];
 const REFERENCE_SELECTOR = REFERENCE_ATTRIBUTES.map((name) => `[${name}]`).join(",");
 
 /** What the observer watches: everything a line may print. */
-const OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
+const OBSERVED = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true };
 
 /** More changed parts than this and a whole read is cheaper to get right. */
 const MAX_PARTS = 8;
@@ -112,7 +115,10 @@ const INTERACTION_EVENTS = ["pointerover", "pointerout", "mouseover", "mouseout"
 
 /**
  * Elements kept without keeping them alive: the notes between two reads must not pin elements
- * the page removed (a single-page app's old views), as the registry never does.
+ * the page removed (a single-page app's old views), as the registry never does. An element
+ * that left the document is dropped when the list has doubled since it was last pruned, so
+ * that reads of only the changed parts add to it without a pass over the whole list each time
+ * (about 1 ms at 10k elements, docs/performance.md) and without growing for ever.
  */
 class WeakElements {
   constructor() {
@@ -120,6 +126,7 @@ class WeakElements {
     this.members = new WeakSet();
     /** @type {WeakRef<Element>[]} */
     this.references = [];
+    this.keptAtLastPrune = 0;
   }
 
   /** @param {Element} element */
@@ -127,6 +134,7 @@ class WeakElements {
     if (this.members.has(element)) return;
     this.members.add(element);
     this.references.push(new WeakRef(element));
+    if (this.references.length > 2 * Math.max(PRUNE_FLOOR, this.keptAtLastPrune)) this.prune();
   }
 
   /** @param {Element} element */
@@ -137,6 +145,19 @@ class WeakElements {
   clear() {
     this.members = new WeakSet();
     this.references = [];
+    this.keptAtLastPrune = 0;
+  }
+
+  /** Drops the elements collected or out of the document (one that comes back is added again by the read of its part). */
+  prune() {
+    this.references = this.references.filter((reference) => {
+      const element = reference.deref();
+      if (element === undefined) return false;
+      if (element.isConnected) return true;
+      this.members.delete(element);
+      return false;
+    });
+    this.keptAtLastPrune = this.references.length;
   }
 
   /** The elements still alive. */
@@ -144,6 +165,75 @@ class WeakElements {
     for (const reference of this.references) {
       const element = reference.deref();
       if (element !== undefined) yield element;
+    }
+  }
+}
+
+/** The least size a WeakElements list prunes at. */
+const PRUNE_FLOOR = 64;
+
+/**
+ * The form controls at the last read and the state a line may print of each (controlState),
+ * side by side: every read since a snapshot compares them all, since a script may set a value
+ * without any event, and plain arrays keep that pass to a loop (no generator, no WeakMap
+ * lookup per control). Held weakly, pruned as WeakElements is.
+ */
+class ControlStates {
+  constructor() {
+    /** @type {WeakMap<Element, number>} control -> its index in the two arrays */
+    this.indices = new WeakMap();
+    /** @type {WeakRef<Element>[]} */
+    this.references = [];
+    /** @type {string[]} */
+    this.states = [];
+    this.keptAtLastPrune = 0;
+  }
+
+  /** @param {Element} control */
+  record(control) {
+    const state = controlState(control);
+    const index = this.indices.get(control);
+    if (index !== undefined) {
+      this.states[index] = state;
+      return;
+    }
+    this.indices.set(control, this.references.length);
+    this.references.push(new WeakRef(control));
+    this.states.push(state);
+    if (this.references.length > 2 * Math.max(PRUNE_FLOOR, this.keptAtLastPrune)) this.prune();
+  }
+
+  clear() {
+    this.indices = new WeakMap();
+    this.references = [];
+    this.states = [];
+    this.keptAtLastPrune = 0;
+  }
+
+  /** Drops the controls collected or out of the document, and renumbers the others. */
+  prune() {
+    const references = this.references;
+    const states = this.states;
+    this.clear();
+    for (let index = 0; index < references.length; index += 1) {
+      const control = references[index].deref();
+      if (control === undefined || !control.isConnected) continue;
+      this.indices.set(control, this.references.length);
+      this.references.push(references[index]);
+      this.states.push(states[index]);
+    }
+    this.keptAtLastPrune = this.references.length;
+  }
+
+  /**
+   * Adds to `owners` the controls in the document whose state differs from the one recorded.
+   * @param {Set<Element>} owners
+   */
+  addChanged(owners) {
+    const { references, states } = this;
+    for (let index = 0; index < references.length; index += 1) {
+      const control = references[index].deref();
+      if (control !== undefined && control.isConnected && controlState(control) !== states[index]) owners.add(control);
     }
   }
 }
@@ -157,14 +247,25 @@ const tracker = {
   records: 0,
   unbounded: false,
   interaction: false,
-  /** Form controls at the last read, and their state then (`controlStates`). */
-  controls: new WeakElements(),
-  /** @type {WeakMap<Element, string>} */
-  controlStates: new WeakMap(),
+  /** Form controls at the last read, and their state then. */
+  controls: new ControlStates(),
   /** Custom elements not yet defined at the last read. */
   undefinedElements: new WeakElements(),
-  /** @type {Map<string, WeakRef<Element>[]>} ID -> the elements that named it at the last read. */
+  /**
+   * ID -> the elements that named it at the last read. An entry may outlive what it says (its
+   * element left the document, or no longer names the ID) until the next whole read or prune:
+   * such an entry can only send a read down the whole path, never hide a change
+   * (referencesStayInside).
+   * @type {Map<string, WeakRef<Element>[]>}
+   */
   referrers: new Map(),
+  /** How many referrer entries the index held after its last whole build or prune, and holds now. */
+  referrersAtLastPrune: 0,
+  referrerEntries: 0,
+  /** Whether an element named owned elements (`aria-owns`) at the last read. */
+  ownerAtRead: false,
+  /** @type {WeakMap<Element, string[]>} Element -> the IDs it is indexed under in `referrers`. */
+  namedBy: new WeakMap(),
   ruleCount: -1,
   /** @type {MutationObserver | null} */
   observer: null,
@@ -191,11 +292,61 @@ function noteMutations(records) {
       if (parent !== null) tracker.owners.add(parent);
     } else if (record.target instanceof Element) {
       tracker.owners.add(record.target);
-      if (record.type === "childList") tracker.childListOwners.add(record.target);
+      if (record.type === "childList") {
+        tracker.childListOwners.add(record.target);
+        noteReferrersOfRemoved(record.removedNodes);
+      } else if (record.attributeName === "id" && record.oldValue !== null) {
+        noteReferrersOf(record.oldValue);
+      }
     } else {
       // The document's own children changed.
       tracker.unbounded = true;
     }
+  }
+}
+
+/**
+ * Marks as changed the elements that named this ID at the last read and are still in the
+ * document: the element that carried it has gone or taken another ID, so what they take from it
+ * (a name, a description, a role) changes wherever they are, which the parts around the
+ * mutation may not hold. (An element's new ID is in the document to be found:
+ * referencesStayInside.)
+ * @param {string} id
+ */
+function noteReferrersOf(id) {
+  for (const reference of tracker.referrers.get(id) ?? []) {
+    const referrer = reference.deref();
+    if (referrer !== undefined && referrer.isConnected) tracker.owners.add(referrer);
+  }
+}
+
+/**
+ * Whether an element in the document takes its name or description from the text of the
+ * element with this ID (accname 1.2, step 2B: aria-labelledby and aria-describedby take the
+ * text of the whole subtree they name).
+ * @param {string} id
+ */
+function isNamedByItsText(id) {
+  return (tracker.referrers.get(id) ?? []).some((reference) => {
+    const referrer = reference.deref();
+    if (referrer === undefined || !referrer.isConnected) return false;
+    return TEXT_REFERENCE_ATTRIBUTES.some((name) => (referrer.getAttribute(name) ?? "").split(/\s+/).includes(id));
+  });
+}
+
+/** The reference attributes that take the named element's text. */
+const TEXT_REFERENCE_ATTRIBUTES = ["aria-labelledby", "aria-describedby"];
+
+/**
+ * noteReferrersOf for the IDs of removed nodes and their descendants.
+ * @param {NodeList} removedNodes
+ */
+function noteReferrersOfRemoved(removedNodes) {
+  if (tracker.referrers.size === 0) return;
+  for (const node of removedNodes) {
+    if (!(node instanceof Element)) continue;
+    if (node.id !== "") noteReferrersOf(node.id);
+    for (const named of node.querySelectorAll("[id]")) noteReferrersOf(named.id);
   }
 }
 
@@ -227,14 +378,16 @@ export function watchChanges() {
 const FORM_CONTROLS = "input, textarea, select";
 
 /**
- * The state of a form control that a line may print.
+ * The state of a form control that a line may print: checked and mixed for checkboxes and
+ * radios, the value for other fields.
  * @param {Element} control
  */
 function controlState(control) {
   if (control instanceof HTMLInputElement) {
+    const type = control.type;
+    if (type === "checkbox" || type === "radio") return `${control.checked ? 1 : 0}${control.indeterminate ? 1 : 0}`;
     // Password and file values are never printed, nor kept here.
-    const secret = control.type === "password" || control.type === "file";
-    return `${control.checked ? 1 : 0}${control.indeterminate ? 1 : 0}${secret ? "" : control.value}`;
+    return type === "password" || type === "file" ? "" : control.value;
   }
   if (control instanceof HTMLSelectElement) {
     return Array.from(control.selectedOptions, (option) => option.index).join(",");
@@ -247,10 +400,7 @@ function controlState(control) {
  * @param {ParentNode} root
  */
 function recordControls(root) {
-  for (const control of root.querySelectorAll(FORM_CONTROLS)) {
-    tracker.controls.add(control);
-    tracker.controlStates.set(control, controlState(control));
-  }
+  for (const control of root.querySelectorAll(FORM_CONTROLS)) tracker.controls.record(control);
 }
 
 /** How many style rules the document's sheets hold (added rules change styles silently). */
@@ -309,8 +459,12 @@ export function markRead(referrers = null) {
   tracker.undefinedElements.clear();
   for (const element of document.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
   tracker.referrers.clear();
+  tracker.namedBy = new WeakMap();
+  tracker.referrerEntries = 0;
+  tracker.ownerAtRead = false;
   if (referrers === null) indexReferrers(document);
   else for (const referrer of referrers) indexReferrer(referrer);
+  tracker.referrersAtLastPrune = tracker.referrerEntries;
 }
 
 /**
@@ -328,35 +482,18 @@ export const REFERENCE_ATTRIBUTE_NAMES = new Set(REFERENCE_ATTRIBUTES);
  */
 export function markPartsRead(parts) {
   forgetChanges();
-  const controls = [...tracker.controls].filter((control) => control.isConnected);
-  const undefinedElements = [...tracker.undefinedElements].filter((element) => element.isConnected);
-  tracker.controls.clear();
-  tracker.undefinedElements.clear();
-  for (const control of controls) tracker.controls.add(control);
-  for (const element of undefinedElements) tracker.undefinedElements.add(element);
-  // The parts' referrers are indexed again as they are now.
-  for (const [id, referrers] of tracker.referrers) {
-    const kept = referrers.filter((reference) => {
-      const referrer = reference.deref();
-      return referrer !== undefined && referrer.isConnected && !parts.some((part) => part.element.contains(referrer));
-    });
-    if (kept.length === 0) tracker.referrers.delete(id);
-    else tracker.referrers.set(id, kept);
-  }
+  // The parts' referrers are indexed again as they are now (indexReferrer replaces an
+  // element's entries). The rest of the index stays: this pass is over the parts, not the
+  // page (a pass over every entry and control took 1-3 ms of each such read at 10k elements).
   for (const part of parts) {
     const container = part.element;
-    if (container.matches(REFERENCE_SELECTOR)) {
-      // The container names IDs itself: querySelectorAll below finds its descendants only.
-      for (const id of namedIds(container)) {
-        const referrers = tracker.referrers.get(id) ?? [];
-        referrers.push(new WeakRef(container));
-        tracker.referrers.set(id, referrers);
-      }
-    }
+    // The container may name IDs itself: querySelectorAll finds its descendants only.
+    if (container.matches(REFERENCE_SELECTOR)) indexReferrer(container);
     indexReferrers(container);
-    recordControls(part.element);
-    for (const element of part.element.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
+    recordControls(container);
+    for (const element of container.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
   }
+  if (tracker.referrerEntries > 2 * Math.max(PRUNE_FLOOR, tracker.referrersAtLastPrune)) pruneReferrers();
 }
 
 /**
@@ -406,16 +543,14 @@ export function changedParts(snapshot) {
   if (ruleCount() !== tracker.ruleCount) return null;
   // An upgrade may attach a shadow root, which no mutation record reports.
   for (const element of tracker.undefinedElements) {
-    if (element.matches(":defined")) return null;
+    if (element.isConnected && element.matches(":defined")) return null;
   }
   const risks = styleRisks();
   if (risks.blocked || (risks.interactionStyles && tracker.interaction)) return null;
-  if (document.querySelector("[aria-owns]") !== null) return null;
+  if (tracker.ownerAtRead) return null;
   const owners = new Set(tracker.owners);
   // Controls added since come with a mutation; those already there may change without one.
-  for (const control of tracker.controls) {
-    if (control.isConnected && controlState(control) !== tracker.controlStates.get(control)) owners.add(control);
-  }
+  tracker.controls.addChanged(owners);
   /** @type {Element[]} */
   const containers = [];
   for (const owner of owners) {
@@ -509,16 +644,58 @@ function indexReferrers(root) {
   for (const referrer of root.querySelectorAll(REFERENCE_SELECTOR)) indexReferrer(referrer);
 }
 
-/** @param {Element} referrer an element that carries one of REFERENCE_ATTRIBUTES */
+/**
+ * Indexes one element that carries one of REFERENCE_ATTRIBUTES, in place of what the index
+ * held of it.
+ * @param {Element} referrer
+ */
 function indexReferrer(referrer) {
-  for (const id of namedIds(referrer)) {
-    let referrers = tracker.referrers.get(id);
-    if (referrers === undefined) {
-      referrers = [];
-      tracker.referrers.set(id, referrers);
-    }
-    referrers.push(new WeakRef(referrer));
+  if (tracker.namedBy.has(referrer)) forgetReferrer(referrer);
+  const ids = namedIds(referrer);
+  tracker.namedBy.set(referrer, ids);
+  if (referrer.hasAttribute("aria-owns")) tracker.ownerAtRead = true;
+  const reference = new WeakRef(referrer);
+  for (const id of ids) {
+    const referrers = tracker.referrers.get(id);
+    if (referrers === undefined) tracker.referrers.set(id, [reference]);
+    else referrers.push(reference);
   }
+  tracker.referrerEntries += ids.length;
+}
+
+/**
+ * Drops an element's entries from the index.
+ * @param {Element} referrer
+ */
+function forgetReferrer(referrer) {
+  for (const id of tracker.namedBy.get(referrer) ?? []) {
+    const referrers = tracker.referrers.get(id);
+    if (referrers === undefined) continue;
+    const kept = referrers.filter((reference) => reference.deref() !== referrer);
+    tracker.referrerEntries -= referrers.length - kept.length;
+    if (kept.length === 0) tracker.referrers.delete(id);
+    else tracker.referrers.set(id, kept);
+  }
+  tracker.namedBy.delete(referrer);
+}
+
+/** Drops the index's entries whose element was collected or left the document. */
+function pruneReferrers() {
+  let entries = 0;
+  for (const [id, referrers] of tracker.referrers) {
+    const kept = referrers.filter((reference) => {
+      const referrer = reference.deref();
+      if (referrer === undefined) return false;
+      if (referrer.isConnected) return true;
+      tracker.namedBy.delete(referrer);
+      return false;
+    });
+    entries += kept.length;
+    if (kept.length === 0) tracker.referrers.delete(id);
+    else tracker.referrers.set(id, kept);
+  }
+  tracker.referrerEntries = entries;
+  tracker.referrersAtLastPrune = entries;
 }
 
 /**
@@ -531,7 +708,13 @@ function indexReferrer(referrer) {
 function referencesStayInside(containers) {
   const home = (/** @type {Element} */ element) => containers.find((container) => container.contains(element));
   for (const container of containers) {
+    // A name or description taken from an ancestor's text holds the container's text too.
+    for (let ancestor = container.parentElement; ancestor !== null; ancestor = ancestor.parentElement) {
+      if (ancestor.id !== "" && isNamedByItsText(ancestor.id)) return false;
+    }
     for (const referrer of [container, ...container.querySelectorAll(REFERENCE_SELECTOR)]) {
+      // Owned elements move lines out of their place in the DOM: never a read of parts.
+      if (referrer.hasAttribute("aria-owns")) return false;
       for (const id of namedIds(referrer)) {
         const target = document.getElementById(id);
         if (target !== null && !container.contains(target)) return false;
