@@ -6,6 +6,7 @@
 import { closestAcrossShadow, elementsByIdList, isSelfOrInside, openShadowRootsOf } from "../dom/shadow.js";
 import { explicitRole, isShown, normalizeText } from "./element.js";
 import { delay } from "./timing.js";
+import { isMarkerRecord } from "../dom/marker-attributes.js";
 
 /** Attributes whose change on the target is semantic-state progress (aria-current, ...). */
 const SEMANTIC_STATE_ATTRIBUTES = Object.freeze([
@@ -221,20 +222,11 @@ export function classifyMutations(records, element, controlledElements) {
 }
 
 /**
- * The attributes allwright itself sets for a moment (`data-allwright-tab` on the document
- * element, `data-allwright-input` on a target: docs/protocol.md, "The browser bridge") start
- * with this. Their changes are allwright's own, never evidence of the page's reaction.
- */
-export const MARKER_ATTRIBUTE_PREFIX = "data-allwright-";
-
-/**
  * The records that are not allwright's own marker attributes coming and going.
  * @param {MutationRecord[]} records
  */
 export function withoutMarkerRecords(records) {
-  return records.filter(
-    (record) => !(record.type === "attributes" && record.attributeName?.startsWith(MARKER_ATTRIBUTE_PREFIX)),
-  );
+  return records.filter((record) => !isMarkerRecord(record));
 }
 
 /** The elements that aria-controls names, now (a popup may be created by the action itself). */

@@ -12,7 +12,7 @@
 // MARKER_LIFETIME_MS, so that it cannot outlive a server that went away.
 
 import { viewportRect } from "./element.js";
-import { MARKER_ATTRIBUTE_PREFIX } from "./evidence.js";
+import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
 import { beginExternalClick } from "./click.js";
 import { beginHoverObservation } from "./hover.js";
 import { beginExternalKeyPress } from "./keyboard.js";

@@ -8,7 +8,7 @@
 // same URL and viewport, and clicks only if so.
 
 import { viewportRect } from "./element.js";
-import { MARKER_ATTRIBUTE_PREFIX } from "./evidence.js";
+import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
 import { clickedElementOf } from "./click.js";
 
 const messages = globalThis.allwrightMessages;

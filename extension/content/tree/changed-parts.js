@@ -20,6 +20,7 @@
 // the window was resized, a popover or animation ran, or when more than MAX_PARTS parts changed.
 
 import { LINE_DEPTH_MASK, LINE_OVERLAY_BIT, LINE_RECORD_WIDTH } from "./snapshots.js";
+import { isMarkerRecord } from "../dom/marker-attributes.js";
 
 /**
  * Roles (as printed) whose line does not depend on their descendants' text. The core's property test
@@ -142,10 +143,16 @@ class WeakElements {
     return this.members.has(element);
   }
 
+  /** Empties the list; it prunes again once settled (after the whole page was recorded). */
   clear() {
     this.members = new WeakSet();
     this.references = [];
-    this.keptAtLastPrune = 0;
+    this.keptAtLastPrune = Number.POSITIVE_INFINITY;
+  }
+
+  /** The list as it is now is the measure of its next prune. */
+  settle() {
+    this.keptAtLastPrune = this.references.length;
   }
 
   /** Drops the elements collected or out of the document (one that comes back is added again by the read of its part). */
@@ -203,11 +210,17 @@ class ControlStates {
     if (this.references.length > 2 * Math.max(PRUNE_FLOOR, this.keptAtLastPrune)) this.prune();
   }
 
+  /** Empties the list; it prunes again once settled (after the whole page was recorded). */
   clear() {
     this.indices = new WeakMap();
     this.references = [];
     this.states = [];
-    this.keptAtLastPrune = 0;
+    this.keptAtLastPrune = Number.POSITIVE_INFINITY;
+  }
+
+  /** The list as it is now is the measure of its next prune. */
+  settle() {
+    this.keptAtLastPrune = this.references.length;
   }
 
   /** Drops the controls collected or out of the document, and renumbers the others. */
@@ -287,6 +300,10 @@ function noteMutations(records) {
     return;
   }
   for (const record of records) {
+    // allwright's own markers change no line (dom/marker-attributes.js): the bridge's tab
+    // marker coming off the document element 5 s after a mapping sent a read down the whole
+    // path.
+    if (isMarkerRecord(record)) continue;
     if (record.type === "characterData") {
       const parent = record.target.parentElement;
       if (parent !== null) tracker.owners.add(parent);
@@ -456,8 +473,10 @@ export function markRead(referrers = null) {
   forgetChanges();
   tracker.controls.clear();
   recordControls(document);
+  tracker.controls.settle();
   tracker.undefinedElements.clear();
   for (const element of document.querySelectorAll(":not(:defined)")) tracker.undefinedElements.add(element);
+  tracker.undefinedElements.settle();
   tracker.referrers.clear();
   tracker.namedBy = new WeakMap();
   tracker.referrerEntries = 0;
