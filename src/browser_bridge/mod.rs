@@ -537,19 +537,15 @@ impl BrowserBridge {
 
     /// The identified tab with its BiDi context, mapped now if the bridge had not yet.
     async fn map_identified_tab(&self, host: &HostClient, answer: &Value) -> TargetTab {
-        let Some(tab_id) = answer["tabId"].as_i64() else {
-            return TargetTab::default();
+        let known = self.known_target(None, Some(answer));
+        let Some(tab_id) = known.tab_id else {
+            return known;
         };
-        let known = lock(&self.tab_contexts).get(&tab_id).cloned();
-        if let Some(context) = known {
-            if !self.journal.is_destroyed(&context) {
-                return TargetTab {
-                    tab_id: Some(tab_id),
-                    context: Some(context),
-                };
-            }
-            lock(&self.tab_contexts).remove(&tab_id);
+        if known.context.is_some() {
+            return known;
         }
+        // A context the journal saw destroyed is mapped again.
+        lock(&self.tab_contexts).remove(&tab_id);
         let (context, how) = match self.map_tab_by_marker(host, tab_id).await {
             Some(context) => (Some(context), "by its marker"),
             None => (
