@@ -11,7 +11,7 @@
 //! The operations are generic over the DOM so that the native example and tests run exactly the
 //! code the browser runs, over the in-memory DOM.
 
-use allwright_ax::snapshot::{push_quoted, write_json_document, write_yaml_document};
+use allwright_ax::snapshot::{push_decimal, push_quoted, write_json_document, write_yaml_document};
 use allwright_ax::text::{TextTreeOptions, MIN_MAX_CHARS};
 use allwright_ax::tree_diff::{self, DiffItem, DiffPlan, UNKNOWN_IDENTITY};
 use allwright_ax::{
@@ -214,7 +214,10 @@ fn text_tree<D: Dom + ?Sized>(
             // Not a node of this DOM; the core does not hand these out.
             None => 0,
         };
-        format!("ref_{number}")
+        let mut name = String::with_capacity("ref_".len() + 10);
+        name.push_str("ref_");
+        push_decimal(&mut name, u64::from(number));
+        name
     };
     let tree = generate_accessibility_tree(dom, request.anchor, &options, &mut reference).map_err(
         |error| match error {
@@ -268,15 +271,15 @@ fn text_tree<D: Dom + ?Sized>(
         out.push_str(",\"continuationArgs\":{\"filter\":");
         push_quoted(&mut out, next.filter.as_str());
         push_field_name(&mut out, "maxDepth");
-        out.push_str(&next.max_depth.to_string());
+        push_decimal(&mut out, next.max_depth as u64);
         push_field_name(&mut out, "maxChars");
-        out.push_str(&next.max_chars.to_string());
+        push_decimal(&mut out, next.max_chars as u64);
         if let Some(ref_id) = &next.ref_id {
             push_field_name(&mut out, "ref_id");
             push_quoted(&mut out, ref_id);
         }
         push_field_name(&mut out, "page");
-        out.push_str(&next.page.to_string());
+        push_decimal(&mut out, next.page as u64);
         out.push('}');
     }
     // The thread-read facts (docs/protocol.md, "Thread-read coverage"). `contentFingerprint` is
@@ -307,7 +310,7 @@ fn text_tree<D: Dom + ?Sized>(
         first_ref = false;
         out.push('[');
         let number = numbers.get(node.index()).copied().unwrap_or(0);
-        out.push_str(&number.to_string());
+        push_decimal(out, u64::from(number));
         out.push(',');
         push_quoted(out, role);
         out.push(',');
@@ -339,7 +342,7 @@ fn text_tree<D: Dom + ?Sized>(
         if let Some(room) = line_records.get_mut(..encoded.len()) {
             room.copy_from_slice(&encoded);
             push_field_name(&mut out, "lineCount");
-            out.push_str(&records.len().to_string());
+            push_decimal(&mut out, records.len() as u64);
         }
     }
     out.push_str("}\n");
@@ -458,7 +461,7 @@ pub fn changes_output(
                 }
                 match *item {
                     DiffItem::Banner(banner) => push_quoted(&mut out, banner),
-                    DiffItem::Line(position) => out.push_str(&position.to_string()),
+                    DiffItem::Line(position) => push_decimal(&mut out, position as u64),
                 }
             }
             out.push_str("]}\n");
@@ -606,9 +609,9 @@ fn write_page_fields(out: &mut String, tree: &allwright_ax::TextTree) {
         push_quoted(out, notice);
     }
     push_field_name(out, "page");
-    out.push_str(&tree.page.to_string());
+    push_decimal(out, tree.page as u64);
     push_field_name(out, "pageCount");
-    out.push_str(&tree.page_count.to_string());
+    push_decimal(out, tree.page_count as u64);
 }
 
 /// The fields of a read that shows only what changed, after `"truncated":` (docs/protocol.md,
@@ -635,7 +638,7 @@ fn write_diff_fields(out: &mut String, diff: &DiffPlan) {
         out.push_str(",\"unchanged\":true");
     }
     push_field_name(out, "changedBlocks");
-    out.push_str(&diff.changed_blocks.to_string());
+    push_decimal(out, diff.changed_blocks as u64);
     out.push_str(",\"removedRefs\":[");
     for (position, number) in diff.removed_references.iter().enumerate() {
         if position > 0 {
@@ -659,7 +662,7 @@ fn push_numbers(out: &mut String, numbers: &[u32]) {
         if position > 0 {
             out.push(',');
         }
-        out.push_str(&number.to_string());
+        push_decimal(out, u64::from(*number));
     }
 }
 

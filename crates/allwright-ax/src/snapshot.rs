@@ -72,6 +72,27 @@ pub fn write_snapshot(documents: &[SnapshotDocument<'_>], format: Format) -> Str
     }
 }
 
+/// Appends `number` in decimal, as `to_string` would, without the formatting machinery or a
+/// string of its own: the core writes a reference and several numbers for every printed line,
+/// and each `to_string` was an allocation (docs/performance.md, "The core's allocations").
+pub fn push_decimal(out: &mut String, number: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = number;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // ASCII digits only, so this is always text.
+    if let Ok(text) = std::str::from_utf8(&digits[start..]) {
+        out.push_str(text);
+    }
+}
+
 /// Appends `text` as a double-quoted string that JSON and YAML (1.1 and 1.2) read alike: quotes,
 /// backslashes, control characters, the Unicode line separators (line breaks in YAML 1.1) and
 /// non-characters are escaped as `\uXXXX` or the short escapes both languages share.

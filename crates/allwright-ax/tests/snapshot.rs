@@ -312,3 +312,15 @@ fn the_schema_rejects_what_version_1_does_not_allow() {
         assert!(!validator.is_valid(&bad), "accepted {bad}");
     }
 }
+
+#[test]
+fn decimals_are_written_as_to_string_writes_them() {
+    let mut numbers: Vec<u64> = vec![0, 1, 9, 10, 99, 100, 4_294_967_295, u64::MAX];
+    numbers.extend((0..64).map(|shift| 1u64 << shift));
+    numbers.extend((1..20).map(|digits| 10u64.pow(digits) - 1));
+    for number in numbers {
+        let mut out = String::from("x");
+        allwright_ax::snapshot::push_decimal(&mut out, number);
+        assert_eq!(out, format!("x{number}"));
+    }
+}

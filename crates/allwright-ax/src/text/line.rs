@@ -94,7 +94,18 @@ impl Line {
         if self.role.is_empty() {
             return (OVERLAYS_BANNER.to_string(), Printed::Nothing);
         }
-        let mut line = " ".repeat(self.indent);
+        // Sized for the whole line at once: grown piece by piece, a line was reallocated two or
+        // three times, on every line of every read (docs/performance.md, "The core's
+        // allocations"). Escapes and attribute keys may still need a little more.
+        let strings_length = self.name.as_ref().map_or(0, String::len)
+            + self.reference.as_ref().map_or(0, String::len)
+            + self
+                .attributes
+                .iter()
+                .map(|(key, value)| key.len() + value.len() + 4)
+                .sum::<usize>();
+        let mut line = String::with_capacity(self.indent + self.role.len() + strings_length + 16);
+        line.extend(std::iter::repeat_n(' ', self.indent));
         line.push_str(self.role);
         let mut budget_of = budgets.map(|budgets| budgets.iter().copied());
         let mut next_budget = || budget_of.as_mut().and_then(Iterator::next);
