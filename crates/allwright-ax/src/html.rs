@@ -162,6 +162,33 @@ pub fn collapse_ascii_whitespace(text: &str) -> String {
     out
 }
 
+/// [`collapse_ascii_whitespace`] of a string the caller gives up: most text (a link's words, a
+/// heading) is collapsed already, and is then returned as it is, without a copy (a read makes
+/// one for every name and text run; docs/performance.md, "The core's allocations").
+pub fn collapse_ascii_whitespace_owned(text: String) -> String {
+    if is_collapsed(&text) {
+        text
+    } else {
+        collapse_ascii_whitespace(&text)
+    }
+}
+
+/// Whether [`collapse_ascii_whitespace`] would leave `text` as it is: no ASCII whitespace but
+/// single spaces between words.
+fn is_collapsed(text: &str) -> bool {
+    // True at the start, so that leading whitespace counts as a run.
+    let mut after_space = true;
+    for &byte in text.as_bytes() {
+        match byte {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            b'\t' | b'\n' | b'\x0c' | b'\r' => return false,
+            _ => after_space = false,
+        }
+    }
+    !after_space || text.is_empty()
+}
+
 /// `:disabled` derived from attributes (HTML "concept-fe-disabled", "concept-option-disabled"):
 /// - button, input, select, textarea and fieldset with a `disabled` attribute, or inside a
 ///   disabled `<fieldset>` but not inside that fieldset's first `<legend>` child;
@@ -229,5 +256,30 @@ mod tests {
             "a b c \u{a0}d"
         );
         assert_eq!(collapse_ascii_whitespace(" \n "), "");
+        for text in [
+            "",
+            " ",
+            "a",
+            "a b",
+            " a",
+            "a ",
+            "a  b",
+            "a\tb",
+            "a\nb",
+            "a\u{c}b",
+            "a\rb",
+            "a\u{a0} b",
+            "\u{a0}",
+            "word",
+            "two words here",
+            "x  ",
+            "  x",
+        ] {
+            assert_eq!(
+                collapse_ascii_whitespace_owned(text.to_string()),
+                collapse_ascii_whitespace(text),
+                "{text:?}"
+            );
+        }
     }
 }

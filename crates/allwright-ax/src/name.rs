@@ -24,7 +24,7 @@ use crate::aria::Role;
 use crate::composed::FlatTree;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind, PseudoElement, TextTransform};
-use crate::html::{collapse_ascii_whitespace, is_html, selected_options, InputType};
+use crate::html::{collapse_ascii_whitespace_owned, is_html, selected_options, InputType};
 
 /// Where a name came from: the accname algorithm, or one of the pragmatic fallbacks used only
 /// when accname gives no name (`heuristic_name`).
@@ -91,7 +91,7 @@ pub(crate) fn compute_name<D: Dom + ?Sized>(
         }
     }
     let mut walker = Walker::new(context);
-    let text = finish(&walker.text_alternative(element, Traversal::ROOT));
+    let text = finish(walker.text_alternative(element, Traversal::ROOT));
     if !text.is_empty() {
         return AccessibleName {
             text,
@@ -123,7 +123,7 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
     // has an aria-describedby attribute containing at least one valid IDREF", the text
     // alternatives of the referenced nodes, joined by spaces.
     if let Some(text) = walker.referenced_text(element, "aria-describedby", false) {
-        let text = finish(&text);
+        let text = finish(text);
         if !text.is_empty() {
             return text;
         }
@@ -137,7 +137,7 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
     // SVG-AAM: the first `<desc>` child of an SVG element describes it.
     if dom.namespace(element) == Namespace::Svg {
         if let Some(desc) = first_child_element(dom, element, Namespace::Svg, "desc") {
-            let text = finish(&walker.content_text(desc, Traversal::referenced(true)));
+            let text = finish(walker.content_text(desc, Traversal::referenced(true)));
             if !text.is_empty() {
                 return text;
             }
@@ -156,8 +156,8 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
 /// is then `…`: a cut name says that it was cut, in the tree and in the snapshot alike (issue 12:
 /// long texts are cut with a marker), since the tree's own cap (`LONGEST_PRINTED_NAME` in
 /// text.rs) is the same length and so never sees a longer name to mark.
-fn finish(text: &str) -> String {
-    let mut out = collapse_ascii_whitespace(text);
+fn finish(text: impl Into<String>) -> String {
+    let mut out = collapse_ascii_whitespace_owned(text.into());
     let mut characters = out.char_indices();
     // One pass: where the kept characters end, and whether any follow the limit.
     if let Some((kept, _)) = characters.nth(MAX_NAME_CHARS - 1) {
@@ -1178,7 +1178,7 @@ fn first_labelable_descendant<D: Dom + ?Sized>(dom: &D, label: NodeId) -> Option
 /// aria-labelledby, else aria-label, of an element whose role prohibits naming.
 fn prohibited_author_label<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> String {
     let mut walker = Walker::new(context);
-    if let Some(text) = walker.labelledby_text(element).map(|text| finish(&text)) {
+    if let Some(text) = walker.labelledby_text(element).map(finish) {
         if !text.is_empty() {
             return text;
         }
@@ -1210,7 +1210,7 @@ fn heuristic_name<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) ->
     // The selected option's text of an unlabelled `<select>`.
     if is_html(dom, element, "select") {
         let mut walker = Walker::new(context);
-        let text = finish(&walker.selected_options_text(element));
+        let text = finish(walker.selected_options_text(element));
         if !text.is_empty() {
             return text;
         }
@@ -1313,7 +1313,7 @@ fn preceding_text<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) ->
             }
             let text = if is_element {
                 let mut walker = Walker::new(context);
-                finish(&walker.text_alternative(sibling, Traversal::referenced(false)))
+                finish(walker.text_alternative(sibling, Traversal::referenced(false)))
             } else {
                 finish(dom.text_data(sibling))
             };

@@ -17,7 +17,7 @@
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
-use crate::html::{collapse_ascii_whitespace, is_html};
+use crate::html::{collapse_ascii_whitespace_owned, is_html};
 use crate::name::NameSource;
 use crate::state::{self, Checked, PropertyValue};
 use crate::value::Value;
@@ -338,7 +338,7 @@ fn finish_children<D: Dom + ?Sized>(
     let mut run: Option<(String, NodeId)> = None;
     let flush = |tree: &mut AxTree, run: &mut Option<(String, NodeId)>, children: &mut Vec<u32>| {
         if let Some((raw, first)) = run.take() {
-            let text = collapse_ascii_whitespace(&raw);
+            let text = collapse_ascii_whitespace_owned(raw);
             if !text.is_empty() {
                 children.push(push_node(tree, text_node(context, first, text)));
             }
@@ -404,7 +404,7 @@ pub fn document_title<D: Dom + ?Sized>(context: &Context<'_, D>) -> String {
                 .iter()
                 .map(|&child| dom.text_data(child))
                 .collect();
-            return collapse_ascii_whitespace(&text);
+            return collapse_ascii_whitespace_owned(text);
         }
         // The title lives in <head>: no need to look inside <body>.
         if dom.local_name(node) != "body" {
