@@ -369,6 +369,11 @@ impl Ownership {
         self.owner_of.get(&node).copied()
     }
 
+    /// Whether no element of the document owns another (most pages use no aria-owns).
+    pub fn is_empty(&self) -> bool {
+        self.owner_of.is_empty()
+    }
+
     /// The elements `owner` owns, in its aria-owns order.
     pub fn owned_by(&self, owner: NodeId) -> &[NodeId] {
         self.owned_by.get(&owner).map(Vec::as_slice).unwrap_or(&[])

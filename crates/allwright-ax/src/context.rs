@@ -2,6 +2,7 @@
 //! snapshot. It is dropped when the call ends, so nothing leaks between calls (STYLE.md 5).
 
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::cell::{Cell, OnceCell, RefCell};
 
 use crate::aria::Role;
@@ -68,9 +69,14 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
 
     /// The children of a node in the accessibility tree: its flat-tree children that no other
     /// element owns, then the elements it owns through aria-owns (WAI-ARIA 1.2: owned elements
-    /// follow the DOM children).
+    /// follow the DOM children). Borrowed from the flat tree when the document has no aria-owns,
+    /// which spares the tree walk and name computations an allocation per element
+    /// (docs/performance.md, "The core's allocations").
     #[inline(never)]
-    pub fn ax_children(&self, node: NodeId) -> Vec<NodeId> {
+    pub fn ax_children(&self, node: NodeId) -> Cow<'_, [NodeId]> {
+        if self.ownership.is_empty() {
+            return Cow::Borrowed(self.flat.children(node));
+        }
         let mut children: Vec<NodeId> = self
             .flat
             .children(node)
@@ -79,7 +85,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
             .filter(|&child| self.ownership.owner_of(child).is_none())
             .collect();
         children.extend_from_slice(self.ownership.owned_by(node));
-        children
+        Cow::Owned(children)
     }
 
     /// The parent of a node in the accessibility tree: its aria-owns owner, else its flat-tree

@@ -152,9 +152,13 @@ pub fn text_content<D: Dom + ?Sized>(dom: &D, node: NodeId) -> String {
 /// space, and none is left at either end. A no-break space is not ASCII whitespace and stays, as
 /// browsers keep it in names (and the WPT harness expects it).
 pub fn collapse_ascii_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::new();
     for word in text.split_ascii_whitespace() {
-        if !out.is_empty() {
+        if out.is_empty() {
+            // Sized at the first word: text of whitespace alone (between elements) allocates
+            // nothing.
+            out.reserve(text.len());
+        } else {
             out.push(' ');
         }
         out.push_str(word);

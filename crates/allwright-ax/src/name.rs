@@ -18,6 +18,8 @@
 //!
 //! Deviations from the spec say `SPEC DIFFERENCE:` with the test or browser behaviour behind them.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::aria::Role;
@@ -573,7 +575,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
         let context = self.context;
         let dom = self.dom();
         let mut found = Vec::new();
-        let mut stack = context.ax_children(element);
+        let mut stack = context.ax_children(element).into_owned();
         stack.reverse();
         while let Some(node) = stack.pop() {
             if !self.spend() {
@@ -590,9 +592,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
                 found.push(node);
                 continue;
             }
-            let mut children = context.ax_children(node);
-            children.reverse();
-            stack.extend(children);
+            stack.extend(context.ax_children(node).iter().rev().copied());
         }
         found
     }
@@ -957,7 +957,7 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
             }
         }
         let children = self.content_children(element);
-        stack.extend(children.into_iter().rev().map(Task::Node));
+        stack.extend(children.iter().rev().copied().map(Task::Node));
         if pseudo {
             if let Some(before) = dom.pseudo_content(element, PseudoElement::Before) {
                 stack.push(Task::Pseudo(generated_text_in_place(before)));
@@ -969,11 +969,11 @@ impl<'c, 'dom, D: Dom + ?Sized> Walker<'c, 'dom, D> {
     /// shadow roots and slots resolved, aria-owns applied; 2F.iii "for each child node of the
     /// current node", where owned elements are children). A referenced node outside the flat
     /// tree (a light child of a shadow host that no slot takes) still has its DOM children.
-    fn content_children(&self, node: NodeId) -> Vec<NodeId> {
+    fn content_children(&self, node: NodeId) -> Cow<'c, [NodeId]> {
         if self.context.flat_tree().contains(node) {
             self.context.ax_children(node)
         } else {
-            self.dom().children(node).to_vec()
+            Cow::Borrowed(self.dom().children(node))
         }
     }
 

@@ -14,10 +14,11 @@
 //! The walk is iterative (explicit stack), so any depth works, and the tree is an arena of
 //! nodes, so dropping it does not recurse either.
 
+use std::borrow::Cow;
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
-use crate::html::{collapse_ascii_whitespace_owned, is_html};
+use crate::html::{collapse_ascii_whitespace, collapse_ascii_whitespace_owned, is_html};
 use crate::name::NameSource;
 use crate::state::{self, Checked, PropertyValue};
 use crate::value::Value;
@@ -145,21 +146,22 @@ pub struct BuildOptions {
 }
 
 /// One item of a node's child list while the walk is under way.
-enum Entry {
+enum Entry<'dom> {
     Node(u32),
-    /// Raw (not yet normalised) text and the first DOM text node it came from.
-    Text(String, NodeId),
+    /// Raw (not yet normalised) text and the first DOM text node it came from, borrowed from the
+    /// DOM: the whitespace between elements, most text nodes of a page, is dropped, never copied.
+    Text(&'dom str, NodeId),
     /// A block-level boundary: texts on either side are not merged.
     Break,
 }
 
 /// A DOM node whose children are being walked.
-struct Frame {
+struct Frame<'context> {
     /// The node this frame produces, or `None` when the node is flattened away.
     output: Option<u32>,
     /// Whether the flattened node is block-level (its entries are fenced by breaks).
     block: bool,
-    children: Vec<NodeId>,
+    children: Cow<'context, [NodeId]>,
     next_child: usize,
     /// Where this frame's entries start in the walk's one entry list. The walk is depth-first,
     /// so a frame's entries are always the list's tail from here: a flattened node leaves its
@@ -211,7 +213,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
             visited[child.index()] = true;
             match dom.node_kind(child) {
                 NodeKind::Text if !context.is_hidden(child) => {
-                    entries.push(Entry::Text(dom.text_data(child).to_string(), child));
+                    entries.push(Entry::Text(dom.text_data(child), child));
                 }
                 NodeKind::Element => {
                     if context.is_subtree_hidden(child) {
@@ -232,7 +234,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                     let children = if output
                         .is_some_and(|index| tree.nodes[index as usize].role == AxRole::Iframe)
                     {
-                        Vec::new()
+                        Cow::Borrowed(&[][..])
                     } else {
                         walkable_children(context, child)
                     };
@@ -256,7 +258,8 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
         let Some(finished) = stack.pop() else { break };
         match finished.output {
             Some(index) => {
-                let own_entries = entries.split_off(finished.entries_start);
+                // Drained in place: a list of its own for every node was an allocation each.
+                let own_entries = entries.drain(finished.entries_start..);
                 let children = finish_children(&mut tree, context, own_entries);
                 attach_children(&mut tree, index, children);
                 entries.push(Entry::Node(index));
@@ -319,26 +322,34 @@ fn push_node(tree: &mut AxTree, node: AxNode) -> u32 {
 ///
 /// A `<textarea>`'s text children are its default value, which the node's `value` already
 /// shows (as typed, not as first loaded), so they are not walked.
-fn walkable_children<D: Dom + ?Sized>(context: &Context<'_, D>, node: NodeId) -> Vec<NodeId> {
+fn walkable_children<'context, D: Dom + ?Sized>(
+    context: &'context Context<'_, D>,
+    node: NodeId,
+) -> Cow<'context, [NodeId]> {
     let dom = context.dom();
     if is_html(dom, node, "textarea") {
-        return Vec::new();
+        return Cow::Borrowed(&[]);
     }
     context.ax_children(node)
 }
 
 /// Turns a finished child list into node indices: merges text runs, normalises whitespace,
 /// drops empty text.
-fn finish_children<D: Dom + ?Sized>(
+fn finish_children<'dom, D: Dom + ?Sized>(
     tree: &mut AxTree,
     context: &Context<'_, D>,
-    entries: Vec<Entry>,
+    entries: impl Iterator<Item = Entry<'dom>>,
 ) -> Vec<u32> {
     let mut children = Vec::new();
-    let mut run: Option<(String, NodeId)> = None;
-    let flush = |tree: &mut AxTree, run: &mut Option<(String, NodeId)>, children: &mut Vec<u32>| {
+    // Borrowed while the run is one text node; copied once a second one joins it.
+    type Run<'text> = Option<(Cow<'text, str>, NodeId)>;
+    let mut run: Run<'dom> = None;
+    let flush = |tree: &mut AxTree, run: &mut Run<'dom>, children: &mut Vec<u32>| {
         if let Some((raw, first)) = run.take() {
-            let text = collapse_ascii_whitespace_owned(raw);
+            let text = match raw {
+                Cow::Borrowed(text) => collapse_ascii_whitespace(text),
+                Cow::Owned(text) => collapse_ascii_whitespace_owned(text),
+            };
             if !text.is_empty() {
                 children.push(push_node(tree, text_node(context, first, text)));
             }
@@ -353,9 +364,9 @@ fn finish_children<D: Dom + ?Sized>(
                     if text.trim_ascii().is_empty() {
                         *first = node;
                     }
-                    text.push_str(&raw);
+                    text.to_mut().push_str(raw);
                 }
-                None => run = Some((raw, node)),
+                None => run = Some((Cow::Borrowed(raw), node)),
             },
             Entry::Break => flush(tree, &mut run, &mut children),
             Entry::Node(index) => {
