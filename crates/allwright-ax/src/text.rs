@@ -28,6 +28,7 @@ use crate::printed_reference::ReferencePrinting;
 use crate::tree::{AxNode, AxRole, AxTree};
 use line::Line;
 use pages::{paginate, printed_refs};
+use std::borrow::Cow;
 
 /// Which nodes the text tree shows.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -367,7 +368,7 @@ fn tree_lines(lines: &[Line], overlay_lines_end: usize, written: Vec<String>) ->
                 .and_then(|reference| reference.strip_prefix("ref_"))
                 .and_then(|digits| digits.parse().ok()),
             role: line.role,
-            name: line.name.clone().unwrap_or_default(),
+            name: line.name.as_deref().unwrap_or_default().to_string(),
             name_left_to_first_child: line.name_left_to_first_child,
         })
         .collect()
@@ -457,9 +458,9 @@ struct Renderer<'a> {
     conversation_root: Option<NodeId>,
 }
 
-impl Renderer<'_> {
+impl<'a> Renderer<'a> {
     /// Renders the subtree of `start` into `lines`; returns how many nodes maxDepth cut.
-    fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<Line>) -> usize {
+    fn render(&mut self, start: u32, skip_start: bool, lines: &mut Vec<Line<'a>>) -> usize {
         let mut cut = 0;
         // A part of a whole read starts at an ordinary line of the whole tree.
         let starts_a_read = !(self.options.part_of_whole && self.tree.root == Some(start));
@@ -583,7 +584,7 @@ impl Renderer<'_> {
                         {
                             continue;
                         }
-                        line.name = Some(words.clone());
+                        line.name = Some(Cow::Borrowed(words.as_str()));
                     }
                 }
                 // An image inside a link or control that names it prints nothing its parent's
@@ -705,14 +706,14 @@ impl Renderer<'_> {
 
     fn line(
         &mut self,
-        node: &AxNode,
+        node: &'a AxNode,
         depth: usize,
         is_start: bool,
         parent_interactive: bool,
         native_drop_down_value: Option<&str>,
-    ) -> Line {
+    ) -> Line<'a> {
         let name = (!node.name.is_empty() && !omits_name_in_text(node, self.tree))
-            .then(|| node.name.clone());
+            .then_some(Cow::Borrowed(node.name.as_str()));
         // Every shown element is numbered in the registry as before, printed or not, so that
         // numbering and the registry do not depend on which lines print their reference.
         let registered = (node.role != AxRole::Text).then(|| (self.reference)(node.dom_node));

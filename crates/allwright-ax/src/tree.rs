@@ -14,7 +14,6 @@
 //! The walk is iterative (explicit stack), so any depth works, and the tree is an arena of
 //! nodes, so dropping it does not recurse either.
 
-use std::borrow::Cow;
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
@@ -22,6 +21,7 @@ use crate::html::{collapse_ascii_whitespace, collapse_ascii_whitespace_owned, is
 use crate::name::NameSource;
 use crate::state::{self, Checked, PropertyValue};
 use crate::value::Value;
+use std::borrow::Cow;
 
 /// The role of a tree node: an ARIA role, or one of the node kinds the outputs name themselves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -4,16 +4,20 @@
 
 use super::escaping::{escaped_length, push_escaped_within, Printed};
 use super::{LONGEST_PRINTED_NAME, LONGEST_PRINTED_VALUE, OVERLAYS_BANNER};
+use std::borrow::Cow;
+
 use crate::dom::NodeId;
 
 /// One line of the text tree before it is written, so that an overlong line can be shortened
 /// without cutting through its structure.
-pub(super) struct Line {
+pub(super) struct Line<'tree> {
     /// The DOM node of the line (its reference stands for it).
     pub(super) node: NodeId,
     pub(super) indent: usize,
     pub(super) role: &'static str,
-    pub(super) name: Option<String>,
+    /// Borrowed from the tree's node: a line of its own for every name was a copy each
+    /// (docs/performance.md, "The core's allocations").
+    pub(super) name: Option<Cow<'tree, str>>,
     pub(super) reference: Option<String>,
     /// The registry's reference of an element whose line does not print it
     /// (`printed_reference::prints_reference`), kept in case the line must print it after all.
@@ -40,7 +44,7 @@ const OMITTED_ATTRIBUTES: &str = " …";
 /// description promises the word; get_shadow_dom reads such roots in Chrome).
 const CLOSED_SHADOW_ROOT_MARK: &str = " closed-shadow-root";
 
-impl Line {
+impl<'tree> Line<'tree> {
     /// About how many characters the line prints, newline included, without writing it (byte
     /// lengths, escapes not counted).
     pub(super) fn estimated_length(&self) -> usize {
@@ -67,7 +71,7 @@ impl Line {
             && !self.closed_shadow_root
     }
 
-    pub(super) fn banner() -> Line {
+    pub(super) fn banner() -> Line<'tree> {
         Line {
             node: NodeId(u32::MAX),
             indent: 0,
@@ -97,7 +101,7 @@ impl Line {
         // Sized for the whole line at once: grown piece by piece, a line was reallocated two or
         // three times, on every line of every read (docs/performance.md, "The core's
         // allocations"). Escapes and attribute keys may still need a little more.
-        let strings_length = self.name.as_ref().map_or(0, String::len)
+        let strings_length = self.name.as_ref().map_or(0, |name| name.len())
             + self.reference.as_ref().map_or(0, String::len)
             + self
                 .attributes
@@ -161,7 +165,7 @@ impl Line {
             let strings: Vec<&str> = self
                 .name
                 .iter()
-                .map(String::as_str)
+                .map(|name| name.as_ref())
                 .chain(
                     self.attributes
                         .iter()
@@ -232,12 +236,12 @@ fn fair_shares(lengths: &[usize], room: usize) -> Vec<usize> {
 pub(super) mod tests {
     use super::*;
 
-    pub(in crate::text) fn button(index: usize, name: String) -> Line {
+    pub(in crate::text) fn button(index: usize, name: String) -> Line<'static> {
         Line {
             node: NodeId(index as u32),
             indent: 1,
             role: "button",
-            name: Some(name),
+            name: Some(name.into()),
             reference: Some(format!("ref_{index}")),
             unprinted_reference: None,
             zoom_container: false,

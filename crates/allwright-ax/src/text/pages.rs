@@ -108,7 +108,7 @@ pub(super) fn printed_refs(
         let name = line
             .name
             .take()
-            .map_or_else(String::new, |name| printed.of(name));
+            .map_or_else(String::new, |name| printed.of(name.into_owned()));
         refs.push(PrintedRef {
             node: line.node,
             role: line.role,
