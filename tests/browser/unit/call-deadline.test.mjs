@@ -2,7 +2,7 @@
 // docs/protocol.md "Bounds and deadlines").
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { boundedReply, MAX_REPLY_BYTES, withinCallBudget } from "../../../extension/background/call-deadline.js";
+import { boundedReply, jsonBytesAtMost, MAX_REPLY_BYTES, withinCallBudget } from "../../../extension/background/call-deadline.js";
 
 const m = globalThis.allwrightMessages;
 
@@ -77,4 +77,28 @@ test("a reply over the bound becomes result_too_large naming the paging argument
   for (const argument of ["maxChars", "ref_id", "page"]) assert.match(refused.error.hint, new RegExp(argument));
   const failure = m.resultError("h3", m.toolError("timeout", "slow"));
   assert.equal(boundedReply(failure, "navigate"), failure);
+});
+
+test("the bound of a reply's JSON is never below the JSON it writes", () => {
+  const utf8Bytes = (value) => new TextEncoder().encode(JSON.stringify(value)).length;
+  const pieces = ["a", "\"", "\\", "\n", "\u0001", "\u007f", "é", "€", "😀", "\ud800", "\u2028", " "];
+  let seed = 7;
+  const random = (count) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % count;
+  };
+  for (let round = 0; round < 300; round += 1) {
+    const text = Array.from({ length: random(40) }, () => pieces[random(pieces.length)]).join("");
+    const value = {
+      tree: text,
+      [text.slice(0, 5)]: [1.5e300, -0, true, null, text, { nested: [text, 42] }],
+      refs: Array.from({ length: random(5) }, (_, index) => [index, "button", text, 1]),
+    };
+    const bytes = utf8Bytes(value);
+    assert.ok(jsonBytesAtMost(value, bytes * 7 + 1000), `${JSON.stringify(value)} is within a loose bound`);
+    assert.equal(jsonBytesAtMost(value, bytes - 1), false, `${JSON.stringify(value)} takes ${bytes} bytes`);
+  }
+  // What JSON writes in its own way is left to the exact count.
+  assert.equal(jsonBytesAtMost({ when: new Date(0) }, 1000), false);
+  assert.equal(jsonBytesAtMost({ big: 1n }, 1000), false);
 });
