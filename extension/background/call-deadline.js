@@ -88,7 +88,7 @@ export function boundedReply(reply, tool) {
   if (!reply.ok) return reply;
   // Almost every reply is far below the bound, and proving that from the lengths of its strings
   // spares writing its JSON once more before the port writes it (about a millisecond for a 10k
-  // element page's tree: docs/performance.md, "The core's allocations and the way back").
+  // element page's tree: docs/performance.md, "The gatherer and the way back").
   if (jsonBytesAtMost(reply, MAX_REPLY_BYTES)) return reply;
   const text = JSON.stringify(reply);
   // A UTF-8 byte is at most three per UTF-16 unit; only a reply that may be too large is encoded.

@@ -284,8 +284,8 @@ export function gatherFacts(options) {
       // different namespaces; the value read is then the first's for both, as for any
       // by-name read of the attribute.
       // Most elements of a page carry no attribute at all (a paragraph, a list item, a table
-      // cell): asking first spares each an array of names (docs/performance.md, "The gatherer's
-      // property reads").
+      // cell): asking first spares each an array of names (docs/performance.md, "The gatherer
+      // and the way back").
       const attributeNames = element.hasAttributes() ? element.getAttributeNames() : NO_ATTRIBUTES;
       const attributeCount = attributeNames.length;
       let refersToIds = false;
