@@ -181,6 +181,18 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
         name
     }
 
+    /// The element's name for its node in the tree, moved out of the cache instead of copied:
+    /// the tree's node is the last to ask for it, and a later question computes it again
+    /// (docs/performance.md, "The core's allocations").
+    #[inline(never)]
+    pub fn take_name(&self, element: NodeId) -> AccessibleName {
+        if !self.in_range(element) {
+            return AccessibleName::default();
+        }
+        let cached = self.name_cache.borrow_mut()[element.index()].take();
+        cached.unwrap_or_else(|| crate::name::compute_name(self, element))
+    }
+
     /// The element's accessible description (accname 1.2 "Accessible Description").
     #[inline(never)]
     pub fn description(&self, element: NodeId) -> String {

@@ -466,13 +466,14 @@ fn element_node<D: Dom + ?Sized>(
     if !is_frame && flattens(role) && !interactive && !closed_shadow_root {
         return None;
     }
+    // The description first: it compares a title with the name, which the node then takes.
+    let description = context.description(element);
     let name = if role.prohibits_naming() && !is_frame {
         Default::default()
     } else {
-        context.name(element)
+        context.take_name(element)
     };
     let mut properties = Vec::new();
-    let description = context.description(element);
     if !description.is_empty() {
         properties.push(("description", Value::String(description)));
     }
