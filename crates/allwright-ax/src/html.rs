@@ -4,6 +4,8 @@
 //! One rule each, so that the role, the name and the states of an element never disagree about
 //! what kind of input it is or which option is chosen. This module knows only `dom`.
 
+use std::borrow::Cow;
+
 use crate::dom::{Dom, Namespace, NodeId, NodeKind};
 
 /// The element's local name when it is an HTML element.
@@ -166,12 +168,14 @@ pub fn collapse_ascii_whitespace(text: &str) -> String {
     out
 }
 
-/// [`collapse_ascii_whitespace`] of a string the caller gives up: most text (a link's words, a
-/// heading) is collapsed already, and is then returned as it is, without a copy (a read makes
-/// one for every name and text run; docs/performance.md, "The core's allocations").
-pub fn collapse_ascii_whitespace_owned(text: String) -> String {
+/// [`collapse_ascii_whitespace`] of a string the caller may give up: most text (a link's words,
+/// a heading) is collapsed already, and is then kept as it is, an owned string without a copy and
+/// a borrowed one in a single one (a read makes one for every name and text run;
+/// docs/performance.md, "The core's allocations").
+pub fn collapse_ascii_whitespace_owned<'text>(text: impl Into<Cow<'text, str>>) -> String {
+    let text = text.into();
     if is_collapsed(&text) {
-        text
+        text.into_owned()
     } else {
         collapse_ascii_whitespace(&text)
     }
@@ -281,6 +285,11 @@ mod tests {
         ] {
             assert_eq!(
                 collapse_ascii_whitespace_owned(text.to_string()),
+                collapse_ascii_whitespace(text),
+                "{text:?}"
+            );
+            assert_eq!(
+                collapse_ascii_whitespace_owned(text),
                 collapse_ascii_whitespace(text),
                 "{text:?}"
             );

@@ -158,8 +158,8 @@ pub(crate) fn compute_description<D: Dom + ?Sized>(
 /// is then `…`: a cut name says that it was cut, in the tree and in the snapshot alike (issue 12:
 /// long texts are cut with a marker), since the tree's own cap (`LONGEST_PRINTED_NAME` in
 /// text.rs) is the same length and so never sees a longer name to mark.
-fn finish(text: impl Into<String>) -> String {
-    let mut out = collapse_ascii_whitespace_owned(text.into());
+fn finish<'text>(text: impl Into<Cow<'text, str>>) -> String {
+    let mut out = collapse_ascii_whitespace_owned(text);
     let mut characters = out.char_indices();
     // One pass: where the kept characters end, and whether any follow the limit.
     if let Some((kept, _)) = characters.nth(MAX_NAME_CHARS - 1) {

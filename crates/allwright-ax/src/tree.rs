@@ -17,7 +17,7 @@
 use crate::aria::Role;
 use crate::context::Context;
 use crate::dom::{Display, Dom, Namespace, NodeId, NodeKind};
-use crate::html::{collapse_ascii_whitespace, collapse_ascii_whitespace_owned, is_html};
+use crate::html::{collapse_ascii_whitespace_owned, is_html};
 use crate::name::NameSource;
 use crate::state::{self, Checked, PropertyValue};
 use crate::value::Value;
@@ -346,10 +346,7 @@ fn finish_children<'dom, D: Dom + ?Sized>(
     let mut run: Run<'dom> = None;
     let flush = |tree: &mut AxTree, run: &mut Run<'dom>, children: &mut Vec<u32>| {
         if let Some((raw, first)) = run.take() {
-            let text = match raw {
-                Cow::Borrowed(text) => collapse_ascii_whitespace(text),
-                Cow::Owned(text) => collapse_ascii_whitespace_owned(text),
-            };
+            let text = collapse_ascii_whitespace_owned(raw);
             if !text.is_empty() {
                 children.push(push_node(tree, text_node(context, first, text)));
             }
