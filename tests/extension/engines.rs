@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::{fixtures, reference_of, Browser, Session};
+use crate::support::{fixtures, reference_of, without_refs, Browser, Session};
 
 const OPEN_PAGE: &str = "/pages/engines/page.html";
 const STRICT_PAGE: &str = "/pages/engines/strict.html";
@@ -36,20 +36,6 @@ fn assert_reads_the_engine_fixture(tree: &str, context: &str) {
 
 fn tree_of(result: &Value) -> &str {
     result["tree"].as_str().expect("a tree string")
-}
-
-/// A tree with its reference numbers blanked, to compare two reads of the same content.
-fn without_refs(tree: &str) -> String {
-    let mut out = String::with_capacity(tree.len());
-    let mut rest = tree;
-    while let Some(start) = rest.find("[ref_") {
-        out.push_str(&rest[..start]);
-        out.push_str("[ref]");
-        rest = &rest[start..];
-        rest = rest.find(']').map_or("", |end| &rest[end + 1..]);
-    }
-    out.push_str(rest);
-    out
 }
 
 /// The same document read with and without a strict policy prints the same tree, whichever

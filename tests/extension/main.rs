@@ -12,6 +12,7 @@ mod csp;
 mod devtools;
 mod engines;
 mod frames;
+mod gathering;
 mod hover_and_prompts;
 mod lifecycle;
 mod panel;
@@ -62,6 +63,7 @@ const SURFACE: &[(&str, Check)] = checks![
     compact_tree::page_text_forges_no_line_or_reference,
     compact_tree::references_only_where_an_agent_can_use_them,
     compact_tree::scroll_containers_on_either_axis_print_their_reference,
+    gathering::styles_under_a_select_are_read_after_the_walk,
     csp::strict_pages_work_and_stay_silent,
     registry::lookup_stale_refs_and_suggestions,
     bidi_snapshot::bidi_snapshot_equals_the_extensions,

@@ -630,6 +630,20 @@ pub fn frame_id_in_snapshot(snapshot: &Value, suffix: &str) -> Option<i64> {
         .and_then(|number| number.parse().ok())
 }
 
+/// A tree with its reference numbers blanked, to compare two reads of the same content.
+pub fn without_refs(tree: &str) -> String {
+    let mut out = String::with_capacity(tree.len());
+    let mut rest = tree;
+    while let Some(start) = rest.find("[ref_") {
+        out.push_str(&rest[..start]);
+        out.push_str("[ref]");
+        rest = &rest[start..];
+        rest = rest.find(']').map_or("", |end| &rest[end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The first line of a text tree that starts (after its indent) with `start`, for example
 /// `button "Save"`; a panic that names the browser and shows the tree when there is none.
 pub fn line_starting<'tree>(tree: &'tree str, start: &str, browser: &str) -> &'tree str {

@@ -8,7 +8,7 @@ import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
 import { isSecretField } from "../dom/secret-fields.js";
-import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT } from "./fact-layout.js";
+import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
 
 export const FACTS_VERSION = 6;
 const KIND_DOCUMENT = 0;
@@ -31,6 +31,19 @@ const TEXT_TRANSFORM_SHIFT = 21;
 const SCROLL_CONTAINER = 1 << 23;
 // facts.rs, STRING_SEPARATOR: one UTF-8 byte, which JSON (the worker route's messages) leaves as is.
 const STRING_SEPARATOR = "\u007f";
+
+// STYLE_READ_DEFERRED: the style of an element under a `<select>` is read after the walk, not
+// in tree order. Chromium computes the style of a drop-down's options (which have no box) only
+// when asked, and asking for it between two reads inside skipped subtrees (closed `<details>`,
+// `content-visibility: hidden` or `auto` off screen) makes each of those reads cost time in
+// proportion to the whole document. The first style reads of a page of 1,000 sections (a
+// drop-down, a closed details, a `content-visibility: hidden` block) took 1.9 s in tree order
+// against 0.13-0.15 s with the options read last, and those of the 10k bench page 49-51 ms
+// against 15 ms (docs/performance.md, "Options read last"); Firefox showed no difference.
+// Deferred elements have no facts that others' depend on during the walk except whether they
+// are rendered, which their descendants (deferred too) settle after it.
+const NOT_IN_SELECT = -2;
+const IN_SELECT = -1;
 
 /** The attribute names of an element that has none. */
 const NO_ATTRIBUTES = Object.freeze(/** @type {string[]} */ ([]));
@@ -153,6 +166,32 @@ export function gatherFacts(options) {
   const generatedContent = generatedContentCandidates(documentRules);
   const closedRootReader = closedShadowRootReader();
 
+  /**
+   * The fact flags an element's computed style gives (display, visibility, content-visibility,
+   * pointer-events, text-transform, scroll container), each read only when needed.
+   * @param {Element} element
+   * @param {CSSStyleDeclaration} style
+   */
+  const styleFlagsOf = (element, style) => {
+    const displayValue = style.display;
+    const display = displayBits(displayValue);
+    let flags = display << DISPLAY_SHIFT;
+    const visibility = style.visibility;
+    flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
+    // The user-agent sheet sets it on `hidden="until-found"`.
+    if ((readContentVisibility || element.hasAttribute("hidden")) && style.contentVisibility === "hidden") {
+      flags |= CONTENT_VISIBILITY_HIDDEN;
+    }
+    if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
+    if (readTextTransform) flags |= textTransformBits(style.textTransform) << TEXT_TRANSFORM_SHIFT;
+    // A scroll container (the `scroll` tool moves it): its text-tree line keeps its reference.
+    // `overflow` applies to block, flex and grid containers only (CSS Overflow 3, "Applies
+    // to"): an inline box, or an element with no box, never scrolls whatever its overflow
+    // says, so its overflow is not read (one style read fewer for most inline elements).
+    if (display >= 2 && displayValue !== "inline" && isScrollContainer(style)) flags |= SCROLL_CONTAINER;
+    return flags;
+  };
+
   // Tag and attribute names repeat on every page; values and text rarely do.
   const intern = (/** @type {string} */ text) => {
     let index = interned.get(text);
@@ -182,6 +221,25 @@ export function gatherFacts(options) {
   const pendingRendered = [true];
   /** @type {boolean[]} */
   const pendingInShadowTree = [false];
+  // Where a node stands towards a `<select>` (see STYLE_READ_DEFERRED below): NOT_IN_SELECT,
+  // IN_SELECT (under a select, no element between them deferred yet), or the node index of
+  // the nearest ancestor whose style read was deferred.
+  /** @type {number[]} */
+  const pendingDeferredAncestor = [NOT_IN_SELECT];
+  // The elements under a select, whose style is read after the walk: their node index, whether
+  // their ancestors outside the select are rendered, and their nearest deferred ancestor.
+  /** @type {Element[]} */
+  const deferredElements = [];
+  /** @type {number[]} */
+  const deferredIndices = [];
+  /** @type {boolean[]} */
+  const deferredAncestorsRendered = [];
+  /** @type {number[]} */
+  const deferredAncestors = [];
+  // With measured boxes, the node index of each rectangle in `rects`: the deferred elements'
+  // rectangles are merged into node order after the walk.
+  /** @type {number[]} */
+  const rectOwners = [];
   const scope = options.scope ?? null;
   let shadowRootCount = 0;
 
@@ -199,6 +257,7 @@ export function gatherFacts(options) {
     const parent = /** @type {number} */ (pendingParents.pop());
     let rendered = /** @type {boolean} */ (pendingRendered.pop());
     const inShadowTree = /** @type {boolean} */ (pendingInShadowTree.pop());
+    const deferredAncestor = /** @type {number} */ (pendingDeferredAncestor.pop());
     // Outside the scope, only its ancestors are gathered (the document and the chain down).
     if (scope !== null && node !== scope && !node.contains(scope) && !scope.contains(node)) continue;
     const index = nodeList.length;
@@ -240,23 +299,20 @@ export function gatherFacts(options) {
           readTextTransform ||= inlineStyle.includes("text-transform");
         }
       }
-      const style = getComputedStyle(element);
-      const displayValue = style.display;
-      const display = displayBits(displayValue);
-      flags |= display << DISPLAY_SHIFT;
-      const visibility = style.visibility;
-      flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
-      // The user-agent sheet sets it on `hidden="until-found"`.
-      if ((readContentVisibility || element.hasAttribute("hidden")) && style.contentVisibility === "hidden") {
-        flags |= CONTENT_VISIBILITY_HIDDEN;
+      // Inside a select the style is read after the walk (STYLE_READ_DEFERRED): until then the
+      // element's display is unknown, and its children inherit that along with the rest.
+      const styleDeferred = deferredAncestor !== NOT_IN_SELECT;
+      const style = styleDeferred ? undefined : getComputedStyle(element);
+      let display = 3;
+      if (style !== undefined) {
+        flags |= styleFlagsOf(element, style);
+        display = (flags >> DISPLAY_SHIFT) & 3;
+      } else {
+        deferredElements.push(element);
+        deferredIndices.push(index);
+        deferredAncestorsRendered.push(rendered);
+        deferredAncestors.push(deferredAncestor);
       }
-      if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
-      if (readTextTransform) flags |= textTransformBits(style.textTransform) << TEXT_TRANSFORM_SHIFT;
-      // A scroll container (the `scroll` tool moves it): its text-tree line keeps its reference.
-      // `overflow` applies to block, flex and grid containers only (CSS Overflow 3, "Applies
-      // to"): an inline box, or an element with no box, never scrolls whatever its overflow
-      // says, so its overflow is not read (one style read fewer for most inline elements).
-      if (display >= 2 && displayValue !== "inline" && isScrollContainer(style)) flags |= SCROLL_CONTAINER;
       // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
       // rules, and `<q>` has the user-agent's quotes.
       if (
@@ -270,11 +326,12 @@ export function gatherFacts(options) {
       }
       if (display === 0) rendered = false;
       // `display: contents` and unrendered elements have no box; asking would only cost.
-      if (rendered && display !== 1) {
+      if (!styleDeferred && rendered && display !== 1) {
         flags |= HAS_BOX;
         if (measureBoxes) {
           const rect = element.getBoundingClientRect();
           rects.push(rect.x, rect.y, rect.width, rect.height);
+          rectOwners.push(index);
         }
       }
       // Names, then values by name: reading `element.attributes` instead makes the browser
@@ -356,6 +413,11 @@ export function gatherFacts(options) {
       }
       nodes.push(flags, parent, intern(localName), attributeCount, value);
       nodeList.push(element);
+      const childrenDeferredAncestor = styleDeferred
+        ? index
+        : namespace === HTML_NAMESPACE && localName === "select"
+          ? IN_SELECT
+          : NOT_IN_SELECT;
       // Children are pushed last first so that they pop in document order; the open shadow
       // root (content scripts see only open ones) is its own tree, linked to its host.
       for (let child = element.lastChild; child !== null; child = child.previousSibling) {
@@ -363,12 +425,14 @@ export function gatherFacts(options) {
         pendingParents.push(index + 1);
         pendingRendered.push(rendered);
         pendingInShadowTree.push(inShadowTree);
+        pendingDeferredAncestor.push(childrenDeferredAncestor);
       }
       if (shadowRoot !== null) {
         pendingNodes.push(shadowRoot);
         pendingParents.push(index + 1);
         pendingRendered.push(rendered);
         pendingInShadowTree.push(true);
+        pendingDeferredAncestor.push(childrenDeferredAncestor);
       }
       continue;
     }
@@ -394,8 +458,41 @@ export function gatherFacts(options) {
       pendingParents.push(index + 1);
       pendingRendered.push(rendered);
       pendingInShadowTree.push(inShadowTree);
+      pendingDeferredAncestor.push(deferredAncestor);
     }
   }
+
+  // The deferred style reads, in tree order, so that a deferred ancestor's display is known
+  // before its descendants' boxes are decided.
+  /** @type {Map<number, boolean>} */
+  const deferredRendered = new Map();
+  /** @type {number[]} */
+  const deferredRects = [];
+  /** @type {number[]} */
+  const deferredRectOwners = [];
+  for (let position = 0; position < deferredElements.length; position++) {
+    const element = deferredElements[position];
+    const index = deferredIndices[position];
+    const ancestor = deferredAncestors[position];
+    let rendered =
+      deferredAncestorsRendered[position] && (ancestor === IN_SELECT || deferredRendered.get(ancestor) === true);
+    const flags = styleFlagsOf(element, getComputedStyle(element));
+    const display = (flags >> DISPLAY_SHIFT) & 3;
+    if (display === 0) rendered = false;
+    let boxFlag = 0;
+    if (rendered && display !== 1) {
+      boxFlag = HAS_BOX;
+      if (measureBoxes) {
+        const rect = element.getBoundingClientRect();
+        deferredRects.push(rect.x, rect.y, rect.width, rect.height);
+        deferredRectOwners.push(index);
+      }
+    }
+    nodes[index * NODE_STRIDE] |= flags | boxFlag;
+    deferredRendered.set(index, rendered);
+  }
+  const allRects =
+    deferredRectOwners.length === 0 ? rects : mergedRects(rects, rectOwners, deferredRects, deferredRectOwners);
 
   /** @type {number[]} */
   const slots = [];
@@ -423,7 +520,7 @@ export function gatherFacts(options) {
     stringLengths: Uint32Array.from(lengths),
     nodes: Uint32Array.from(nodes),
     attributes: Uint32Array.from(attributes),
-    rects: Float64Array.from(rects),
+    rects: Float64Array.from(allRects),
     slots: Uint32Array.from(slots),
     viewport: Float64Array.of(window.innerWidth, window.innerHeight),
     nodeList,
@@ -435,6 +532,30 @@ export function gatherFacts(options) {
     cut,
     referrers,
   };
+}
+
+/**
+ * The rectangles of the walk and of the deferred style reads (STYLE_READ_DEFERRED), each in
+ * node order, merged into one list in node order (facts.rs reads them in that order).
+ * @param {number[]} walkRects
+ * @param {number[]} walkOwners node index of each of `walkRects`' rectangles
+ * @param {number[]} deferredRects
+ * @param {number[]} deferredOwners
+ */
+function mergedRects(walkRects, walkOwners, deferredRects, deferredOwners) {
+  /** @type {number[]} */
+  const merged = [];
+  let walkPosition = 0;
+  let deferredPosition = 0;
+  while (walkPosition < walkOwners.length || deferredPosition < deferredOwners.length) {
+    const takeWalk =
+      deferredPosition >= deferredOwners.length ||
+      (walkPosition < walkOwners.length && walkOwners[walkPosition] < deferredOwners[deferredPosition]);
+    const source = takeWalk ? walkRects : deferredRects;
+    const start = 4 * (takeWalk ? walkPosition++ : deferredPosition++);
+    merged.push(source[start], source[start + 1], source[start + 2], source[start + 3]);
+  }
+  return merged;
 }
 
 /**
