@@ -64,6 +64,7 @@ const SURFACE: &[(&str, Check)] = checks![
     compact_tree::references_only_where_an_agent_can_use_them,
     compact_tree::scroll_containers_on_either_axis_print_their_reference,
     gathering::styles_under_a_select_are_read_after_the_walk,
+    gathering::visibility_and_overflow_show_however_a_page_sets_them,
     csp::strict_pages_work_and_stay_silent,
     registry::lookup_stale_refs_and_suggestions,
     bidi_snapshot::bidi_snapshot_equals_the_extensions,

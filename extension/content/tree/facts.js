@@ -8,6 +8,7 @@ import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
 import { isSecretField } from "../dom/secret-fields.js";
+import { inlineStyleMayReach, visibilityAndOverflowTargets } from "./style-rule-targets.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
 
 export const FACTS_VERSION = 6;
@@ -44,6 +45,24 @@ const STRING_SEPARATOR = "\u007f";
 // are rendered, which their descendants (deferred too) settle after it.
 const NOT_IN_SELECT = -2;
 const IN_SELECT = -1;
+
+// STYLE_READS_BY_RULES: `visibility` is read only where something may set it other than
+// inheritance, and `overflow` only where something may make it scroll; elsewhere an element
+// takes its parent's visibility and is no scroll container. What may set them:
+// tree/style-rule-targets.js (the document's rules, running animations and transitions), an
+// inline style, the sheets of a shadow tree (its elements, its host, and the host's children,
+// which `::slotted` reaches and which inherit from their slot), SVG and MathML presentation
+// attributes (non-HTML elements are always read), and the user-agent sheets' scrolling
+// elements below. A page whose rules cannot be read has both read everywhere.
+const VISIBILITY_MASK = 3 << VISIBILITY_SHIFT;
+/** The elements that user-agent sheets make scroll (`[popover]` too): Chromium 156, Firefox ESR. */
+const USER_AGENT_SCROLLERS = new Set(["textarea", "select", "dialog"]);
+/** Where a node stands: in the light tree, a light child of a shadow host, in a shadow tree. */
+const READ_VISIBILITY = 1;
+const READ_OVERFLOW = 2;
+const IN_LIGHT_TREE = 0;
+const CHILD_OF_SHADOW_HOST = 1;
+const IN_SHADOW_TREE = 2;
 
 /** The attribute names of an element that has none. */
 const NO_ATTRIBUTES = Object.freeze(/** @type {string[]} */ ([]));
@@ -164,6 +183,7 @@ export function gatherFacts(options) {
   // ancestors that set it have already turned the read on.
   let readTextTransform = rulesMention(documentRules, "text-transform");
   const generatedContent = generatedContentCandidates(documentRules);
+  const ruleTargets = visibilityAndOverflowTargets(documentRules);
   const closedRootReader = closedShadowRootReader();
 
   /**
@@ -171,13 +191,19 @@ export function gatherFacts(options) {
    * pointer-events, text-transform, scroll container), each read only when needed.
    * @param {Element} element
    * @param {CSSStyleDeclaration} style
+   * @param {number} reads READ_VISIBILITY and READ_OVERFLOW (STYLE_READS_BY_RULES)
+   * @param {number} parentFlags the parent node's flags, whose visibility an unread one takes
    */
-  const styleFlagsOf = (element, style) => {
+  const styleFlagsOf = (element, style, reads, parentFlags) => {
     const displayValue = style.display;
     const display = displayBits(displayValue);
     let flags = display << DISPLAY_SHIFT;
-    const visibility = style.visibility;
-    flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
+    if ((reads & READ_VISIBILITY) !== 0) {
+      const visibility = style.visibility;
+      flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
+    } else {
+      flags |= parentFlags & VISIBILITY_MASK;
+    }
     // The user-agent sheet sets it on `hidden="until-found"`.
     if ((readContentVisibility || element.hasAttribute("hidden")) && style.contentVisibility === "hidden") {
       flags |= CONTENT_VISIBILITY_HIDDEN;
@@ -188,7 +214,9 @@ export function gatherFacts(options) {
     // `overflow` applies to block, flex and grid containers only (CSS Overflow 3, "Applies
     // to"): an inline box, or an element with no box, never scrolls whatever its overflow
     // says, so its overflow is not read (one style read fewer for most inline elements).
-    if (display >= 2 && displayValue !== "inline" && isScrollContainer(style)) flags |= SCROLL_CONTAINER;
+    if ((reads & READ_OVERFLOW) !== 0 && display >= 2 && displayValue !== "inline" && isScrollContainer(style)) {
+      flags |= SCROLL_CONTAINER;
+    }
     return flags;
   };
 
@@ -219,8 +247,8 @@ export function gatherFacts(options) {
   const pendingParents = [0];
   /** @type {boolean[]} */
   const pendingRendered = [true];
-  /** @type {boolean[]} */
-  const pendingInShadowTree = [false];
+  /** @type {number[]} IN_LIGHT_TREE, CHILD_OF_SHADOW_HOST or IN_SHADOW_TREE */
+  const pendingTreePosition = [IN_LIGHT_TREE];
   // Where a node stands towards a `<select>` (see STYLE_READ_DEFERRED below): NOT_IN_SELECT,
   // IN_SELECT (under a select, no element between them deferred yet), or the node index of
   // the nearest ancestor whose style read was deferred.
@@ -236,6 +264,8 @@ export function gatherFacts(options) {
   const deferredAncestorsRendered = [];
   /** @type {number[]} */
   const deferredAncestors = [];
+  /** @type {number[]} READ_VISIBILITY and READ_OVERFLOW */
+  const deferredReads = [];
   // With measured boxes, the node index of each rectangle in `rects`: the deferred elements'
   // rectangles are merged into node order after the walk.
   /** @type {number[]} */
@@ -256,7 +286,8 @@ export function gatherFacts(options) {
     const node = /** @type {Node} */ (pendingNodes.pop());
     const parent = /** @type {number} */ (pendingParents.pop());
     let rendered = /** @type {boolean} */ (pendingRendered.pop());
-    const inShadowTree = /** @type {boolean} */ (pendingInShadowTree.pop());
+    const treePosition = /** @type {number} */ (pendingTreePosition.pop());
+    const inShadowTree = treePosition === IN_SHADOW_TREE;
     const deferredAncestor = /** @type {number} */ (pendingDeferredAncestor.pop());
     // Outside the scope, only its ancestors are gathered (the document and the chain down).
     if (scope !== null && node !== scope && !node.contains(scope) && !scope.contains(node)) continue;
@@ -285,6 +316,30 @@ export function gatherFacts(options) {
       if (shadowRoot === null && closedRootReader !== null && localName.includes("-") && closedRootReader(element)) {
         flags |= UNREAD_CLOSED_SHADOW_ROOT;
       }
+      // Names, then values by name: reading `element.attributes` instead makes the browser
+      // create an Attr node for every attribute (kept with the element ever after) and, in this
+      // isolated world, a wrapper for each (docs/performance.md, "The gatherer's property
+      // reads"). Two attributes can share a qualified name only through setAttributeNS with
+      // different namespaces; the value read is then the first's for both, as for any
+      // by-name read of the attribute.
+      // Most elements of a page carry no attribute at all (a paragraph, a list item, a table
+      // cell): asking first spares each an array of names (docs/performance.md, "The gatherer
+      // and the way back").
+      const attributeNames = element.hasAttributes() ? element.getAttributeNames() : NO_ATTRIBUTES;
+      const attributeCount = attributeNames.length;
+      let refersToIds = false;
+      /** @type {string | null} */
+      let inlineStyle = null;
+      let popover = false;
+      for (let position = 0; position < attributeCount; position++) {
+        const name = attributeNames[position];
+        const attributeValue = element.getAttribute(name) ?? "";
+        attributes.push(intern(name), add(attributeValue));
+        if (referenceAttributes !== null && !refersToIds) refersToIds = referenceAttributes.has(name);
+        if (name === "style") inlineStyle = attributeValue;
+        else if (name === "popover") popover = true;
+      }
+      if (refersToIds && !inShadowTree) referrers.push(element);
       // A shadow tree's sheets can style its host (`:host`), so they are looked at before
       // the host's own style is read.
       if ((!readContentVisibility || !readTextTransform) && shadowRoot !== null) {
@@ -292,26 +347,37 @@ export function gatherFacts(options) {
         readContentVisibility ||= rulesMention(shadowRules, "content-visibility");
         readTextTransform ||= rulesMention(shadowRules, "text-transform");
       }
-      if (!readContentVisibility || !readTextTransform) {
-        const inlineStyle = element.getAttribute("style");
-        if (inlineStyle !== null) {
-          readContentVisibility ||= inlineStyle.includes("content-visibility");
-          readTextTransform ||= inlineStyle.includes("text-transform");
-        }
+      if ((!readContentVisibility || !readTextTransform) && inlineStyle !== null) {
+        readContentVisibility ||= inlineStyle.includes("content-visibility");
+        readTextTransform ||= inlineStyle.includes("text-transform");
       }
+      // STYLE_READS_BY_RULES.
+      const readsEverything =
+        ruleTargets === null ||
+        treePosition !== IN_LIGHT_TREE ||
+        shadowRoot !== null ||
+        namespace !== HTML_NAMESPACE ||
+        ruleTargets.has(element) ||
+        (inlineStyle !== null && inlineStyleMayReach(inlineStyle));
+      const reads = readsEverything
+        ? READ_VISIBILITY | READ_OVERFLOW
+        : popover || USER_AGENT_SCROLLERS.has(localName)
+          ? READ_OVERFLOW
+          : 0;
       // Inside a select the style is read after the walk (STYLE_READ_DEFERRED): until then the
       // element's display is unknown, and its children inherit that along with the rest.
       const styleDeferred = deferredAncestor !== NOT_IN_SELECT;
       const style = styleDeferred ? undefined : getComputedStyle(element);
       let display = 3;
       if (style !== undefined) {
-        flags |= styleFlagsOf(element, style);
+        flags |= styleFlagsOf(element, style, reads, nodes[(parent - 1) * NODE_STRIDE]);
         display = (flags >> DISPLAY_SHIFT) & 3;
       } else {
         deferredElements.push(element);
         deferredIndices.push(index);
         deferredAncestorsRendered.push(rendered);
         deferredAncestors.push(deferredAncestor);
+        deferredReads.push(reads);
       }
       // Shadow trees and shadow hosts (`:host::before`) are not covered by the document's
       // rules, and `<q>` has the user-agent's quotes.
@@ -334,24 +400,6 @@ export function gatherFacts(options) {
           rectOwners.push(index);
         }
       }
-      // Names, then values by name: reading `element.attributes` instead makes the browser
-      // create an Attr node for every attribute (kept with the element ever after) and, in this
-      // isolated world, a wrapper for each (docs/performance.md, "The gatherer's property
-      // reads"). Two attributes can share a qualified name only through setAttributeNS with
-      // different namespaces; the value read is then the first's for both, as for any
-      // by-name read of the attribute.
-      // Most elements of a page carry no attribute at all (a paragraph, a list item, a table
-      // cell): asking first spares each an array of names (docs/performance.md, "The gatherer
-      // and the way back").
-      const attributeNames = element.hasAttributes() ? element.getAttributeNames() : NO_ATTRIBUTES;
-      const attributeCount = attributeNames.length;
-      let refersToIds = false;
-      for (let position = 0; position < attributeCount; position++) {
-        const name = attributeNames[position];
-        attributes.push(intern(name), add(element.getAttribute(name) ?? ""));
-        if (referenceAttributes !== null && !refersToIds) refersToIds = referenceAttributes.has(name);
-      }
-      if (refersToIds && !inShadowTree) referrers.push(element);
       let value = 0;
       if (namespace === HTML_NAMESPACE) {
         switch (localName) {
@@ -418,20 +466,25 @@ export function gatherFacts(options) {
         : namespace === HTML_NAMESPACE && localName === "select"
           ? IN_SELECT
           : NOT_IN_SELECT;
+      const childrenTreePosition = inShadowTree
+        ? IN_SHADOW_TREE
+        : shadowRoot !== null
+          ? CHILD_OF_SHADOW_HOST
+          : IN_LIGHT_TREE;
       // Children are pushed last first so that they pop in document order; the open shadow
       // root (content scripts see only open ones) is its own tree, linked to its host.
       for (let child = element.lastChild; child !== null; child = child.previousSibling) {
         pendingNodes.push(child);
         pendingParents.push(index + 1);
         pendingRendered.push(rendered);
-        pendingInShadowTree.push(inShadowTree);
+        pendingTreePosition.push(childrenTreePosition);
         pendingDeferredAncestor.push(childrenDeferredAncestor);
       }
       if (shadowRoot !== null) {
         pendingNodes.push(shadowRoot);
         pendingParents.push(index + 1);
         pendingRendered.push(rendered);
-        pendingInShadowTree.push(true);
+        pendingTreePosition.push(IN_SHADOW_TREE);
         pendingDeferredAncestor.push(childrenDeferredAncestor);
       }
       continue;
@@ -457,7 +510,7 @@ export function gatherFacts(options) {
       pendingNodes.push(child);
       pendingParents.push(index + 1);
       pendingRendered.push(rendered);
-      pendingInShadowTree.push(inShadowTree);
+      pendingTreePosition.push(treePosition);
       pendingDeferredAncestor.push(deferredAncestor);
     }
   }
@@ -476,7 +529,9 @@ export function gatherFacts(options) {
     const ancestor = deferredAncestors[position];
     let rendered =
       deferredAncestorsRendered[position] && (ancestor === IN_SELECT || deferredRendered.get(ancestor) === true);
-    const flags = styleFlagsOf(element, getComputedStyle(element));
+    // The parent's flags are final here: it came earlier in the walk, or earlier in this loop.
+    const parentFlags = nodes[(nodes[index * NODE_STRIDE + 1] - 1) * NODE_STRIDE];
+    const flags = styleFlagsOf(element, getComputedStyle(element), deferredReads[position], parentFlags);
     const display = (flags >> DISPLAY_SHIFT) & 3;
     if (display === 0) rendered = false;
     let boxFlag = 0;
