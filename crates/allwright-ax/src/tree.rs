@@ -623,7 +623,11 @@ fn is_labelled_script_focus_target<D: Dom + ?Sized>(dom: &D, element: NodeId) ->
 fn element_in_viewport<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> bool {
     let dom = context.dom();
     let viewport = dom.viewport();
-    // `display: contents` has no box: judge by the nearest ancestor that has one.
+    // `display: contents` has no box: judge by the nearest ancestor that has one. Neither has an
+    // element the browser lays out no box for although it is rendered, such as an option of a
+    // closed drop-down: `getBoundingClientRect()` answers an empty rectangle at the viewport's
+    // origin for it (CSSOM View, "getClientRects": no associated layout box), which would
+    // otherwise count as on screen wherever its select is.
     let mut current = Some(element);
     for _ in 0..64 {
         let Some(node) = current else { break };
@@ -631,7 +635,9 @@ fn element_in_viewport<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeI
             break;
         }
         if let Some(rect) = dom.bounding_box(node) {
-            return rect.intersects(&viewport);
+            if !rect.is_empty_at_origin() {
+                return rect.intersects(&viewport);
+            }
         }
         current = context.flat_tree().parent(node);
     }

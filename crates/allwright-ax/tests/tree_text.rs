@@ -176,6 +176,27 @@ main
 }
 
 #[test]
+fn visible_filter_judges_an_element_without_a_box_by_its_ancestor() {
+    // The browser answers an empty rectangle at the viewport's origin for an option of a closed
+    // drop-down: the options of a select far below are not on screen, those of one on screen are.
+    let html = r#"<main>
+        <select aria-label="Near"><option style="--memdom-box: 0 0 0 0">Near option</option></select>
+        <select aria-label="Far" style="--memdom-box: 0 2000 80 20"><option style="--memdom-box: 0 0 0 0">Far option</option></select>
+        </main>"#;
+    check_with(
+        html,
+        &TextTreeOptions {
+            filter: Filter::Visible,
+            ..TextTreeOptions::default()
+        },
+        r#"
+main
+ combobox "Near" [ref] value="Near option"
+  option "Near option""#,
+    );
+}
+
+#[test]
 fn max_depth_cuts_deeper_levels_and_says_so() {
     let html = r#"<ul><li><ul><li><ul><li>deep</li></ul></li></ul></li></ul>"#;
     let dom = MemDom::parse(html);

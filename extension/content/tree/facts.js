@@ -57,9 +57,10 @@ const IN_SELECT = -1;
 const VISIBILITY_MASK = 3 << VISIBILITY_SHIFT;
 /** The elements that user-agent sheets make scroll (`[popover]` too): Chromium 156, Firefox ESR. */
 const USER_AGENT_SCROLLERS = new Set(["textarea", "select", "dialog"]);
-/** Where a node stands: in the light tree, a light child of a shadow host, in a shadow tree. */
+/** Which of the two properties an element has read (the others are not read). */
 const READ_VISIBILITY = 1;
 const READ_OVERFLOW = 2;
+/** Where a node stands: in the light tree, a light child of a shadow host, in a shadow tree. */
 const IN_LIGHT_TREE = 0;
 const CHILD_OF_SHADOW_HOST = 1;
 const IN_SHADOW_TREE = 2;
