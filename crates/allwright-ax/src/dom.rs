@@ -118,14 +118,14 @@ pub struct Rect {
 }
 
 impl Rect {
-    /// Whether two rectangles share some area. An empty rectangle touching the viewport counts,
-    /// so that zero-sized but positioned elements are not filtered away as invisible.
     /// The rectangle of an element without a layout box (CSSOM View's `getBoundingClientRect()`
     /// answers it with zeros), and of every element when boxes were not measured.
     pub fn is_empty_at_origin(&self) -> bool {
         self.x == 0.0 && self.y == 0.0 && self.width == 0.0 && self.height == 0.0
     }
 
+    /// Whether two rectangles share some area. An empty rectangle touching the viewport counts,
+    /// so that zero-sized but positioned elements are not filtered away as invisible.
     pub fn intersects(&self, other: &Rect) -> bool {
         self.x <= other.x + other.width
             && other.x <= self.x + self.width

@@ -53,13 +53,15 @@ const IN_SELECT = -1;
 // inline style, the sheets of a shadow tree (its elements, its host, and the host's children,
 // which `::slotted` reaches and which inherit from their slot), SVG and MathML presentation
 // attributes (non-HTML elements are always read), and the user-agent sheets' scrolling
-// elements below. A page whose rules cannot be read has both read everywhere.
+// elements below. A page whose rules cannot be read, and a read of one changed part, have both
+// read everywhere.
 const VISIBILITY_MASK = 3 << VISIBILITY_SHIFT;
 /** The elements that user-agent sheets make scroll (`[popover]` too): Chromium 156, Firefox ESR. */
 const USER_AGENT_SCROLLERS = new Set(["textarea", "select", "dialog"]);
-/** Which of the two properties an element has read (the others are not read). */
+/** Which of the properties read only where needed an element has read. */
 const READ_VISIBILITY = 1;
 const READ_OVERFLOW = 2;
+const READ_CONTENT_VISIBILITY = 4;
 /** Where a node stands: in the light tree, a light child of a shadow host, in a shadow tree. */
 const IN_LIGHT_TREE = 0;
 const CHILD_OF_SHADOW_HOST = 1;
@@ -184,18 +186,19 @@ export function gatherFacts(options) {
   // ancestors that set it have already turned the read on.
   let readTextTransform = rulesMention(documentRules, "text-transform");
   const generatedContent = generatedContentCandidates(documentRules);
-  const ruleTargets = visibilityAndOverflowTargets(documentRules);
+  // A read of one changed part (`scope`) walks too few elements for the search to pay.
+  const ruleTargets = (options.scope ?? null) === null ? visibilityAndOverflowTargets(documentRules) : null;
   const closedRootReader = closedShadowRootReader();
 
   /**
    * The fact flags an element's computed style gives (display, visibility, content-visibility,
    * pointer-events, text-transform, scroll container), each read only when needed.
-   * @param {Element} element
    * @param {CSSStyleDeclaration} style
-   * @param {number} reads READ_VISIBILITY and READ_OVERFLOW (STYLE_READS_BY_RULES)
+   * @param {number} reads READ_VISIBILITY, READ_OVERFLOW (STYLE_READS_BY_RULES) and
+   *   READ_CONTENT_VISIBILITY
    * @param {number} parentFlags the parent node's flags, whose visibility an unread one takes
    */
-  const styleFlagsOf = (element, style, reads, parentFlags) => {
+  const styleFlagsOf = (style, reads, parentFlags) => {
     const displayValue = style.display;
     const display = displayBits(displayValue);
     let flags = display << DISPLAY_SHIFT;
@@ -205,8 +208,7 @@ export function gatherFacts(options) {
     } else {
       flags |= parentFlags & VISIBILITY_MASK;
     }
-    // The user-agent sheet sets it on `hidden="until-found"`.
-    if ((readContentVisibility || element.hasAttribute("hidden")) && style.contentVisibility === "hidden") {
+    if ((reads & READ_CONTENT_VISIBILITY) !== 0 && style.contentVisibility === "hidden") {
       flags |= CONTENT_VISIBILITY_HIDDEN;
     }
     if (readPointerEvents && style.pointerEvents === "none") flags |= POINTER_EVENTS_NONE;
@@ -250,7 +252,7 @@ export function gatherFacts(options) {
   const pendingRendered = [true];
   /** @type {number[]} IN_LIGHT_TREE, CHILD_OF_SHADOW_HOST or IN_SHADOW_TREE */
   const pendingTreePosition = [IN_LIGHT_TREE];
-  // Where a node stands towards a `<select>` (see STYLE_READ_DEFERRED below): NOT_IN_SELECT,
+  // Where a node stands towards a `<select>` (STYLE_READ_DEFERRED): NOT_IN_SELECT,
   // IN_SELECT (under a select, no element between them deferred yet), or the node index of
   // the nearest ancestor whose style read was deferred.
   /** @type {number[]} */
@@ -332,6 +334,7 @@ export function gatherFacts(options) {
       /** @type {string | null} */
       let inlineStyle = null;
       let popover = false;
+      let hiddenAttribute = false;
       for (let position = 0; position < attributeCount; position++) {
         const name = attributeNames[position];
         const attributeValue = element.getAttribute(name) ?? "";
@@ -339,6 +342,7 @@ export function gatherFacts(options) {
         if (referenceAttributes !== null && !refersToIds) refersToIds = referenceAttributes.has(name);
         if (name === "style") inlineStyle = attributeValue;
         else if (name === "popover") popover = true;
+        else if (name === "hidden") hiddenAttribute = true;
       }
       if (refersToIds && !inShadowTree) referrers.push(element);
       // A shadow tree's sheets can style its host (`:host`), so they are looked at before
@@ -360,18 +364,21 @@ export function gatherFacts(options) {
         namespace !== HTML_NAMESPACE ||
         ruleTargets.has(element) ||
         (inlineStyle !== null && inlineStyleMayReach(inlineStyle));
-      const reads = readsEverything
-        ? READ_VISIBILITY | READ_OVERFLOW
-        : popover || USER_AGENT_SCROLLERS.has(localName)
-          ? READ_OVERFLOW
-          : 0;
+      const reads =
+        (readsEverything
+          ? READ_VISIBILITY | READ_OVERFLOW
+          : popover || USER_AGENT_SCROLLERS.has(localName)
+            ? READ_OVERFLOW
+            : 0) |
+        // The user-agent sheet sets `content-visibility: hidden` on `hidden="until-found"`.
+        (readContentVisibility || hiddenAttribute ? READ_CONTENT_VISIBILITY : 0);
       // Inside a select the style is read after the walk (STYLE_READ_DEFERRED): until then the
       // element's display is unknown, and its children inherit that along with the rest.
       const styleDeferred = deferredAncestor !== NOT_IN_SELECT;
       const style = styleDeferred ? undefined : getComputedStyle(element);
       let display = 3;
       if (style !== undefined) {
-        flags |= styleFlagsOf(element, style, reads, nodes[(parent - 1) * NODE_STRIDE]);
+        flags |= styleFlagsOf(style, reads, nodes[(parent - 1) * NODE_STRIDE]);
         display = (flags >> DISPLAY_SHIFT) & 3;
       } else {
         deferredElements.push(element);
@@ -532,7 +539,7 @@ export function gatherFacts(options) {
       deferredAncestorsRendered[position] && (ancestor === IN_SELECT || deferredRendered.get(ancestor) === true);
     // The parent's flags are final here: it came earlier in the walk, or earlier in this loop.
     const parentFlags = nodes[(nodes[index * NODE_STRIDE + 1] - 1) * NODE_STRIDE];
-    const flags = styleFlagsOf(element, getComputedStyle(element), deferredReads[position], parentFlags);
+    const flags = styleFlagsOf(getComputedStyle(element), deferredReads[position], parentFlags);
     const display = (flags >> DISPLAY_SHIFT) & 3;
     if (display === 0) rendered = false;
     let boxFlag = 0;
