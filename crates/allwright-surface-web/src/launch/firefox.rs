@@ -5,6 +5,7 @@
 //! private Unix socket (`socks_proxy.rs`).
 
 use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -196,9 +197,11 @@ impl LaunchedBrowser {
     /// opens a BiDi session on its remote agent.
     pub async fn launch_firefox(options: &FirefoxLaunchOptions) -> Result<Self, LaunchError> {
         std::fs::create_dir_all(&options.profile_dir).map_err(profile_error)?;
-        // tempfile makes the folder 0700: only this user can reach the proxy's socket.
+        // A 0700 folder (tempfile's default mode is 0777 less the umask): only this user can
+        // reach the proxy's socket, whatever the umask.
         let proxy_folder = tempfile::Builder::new()
             .prefix("allwright-firefox-")
+            .permissions(std::fs::Permissions::from_mode(0o700))
             .tempdir()
             .map_err(|error| LaunchError::NotReady {
                 what: "the folder of Firefox's proxy socket".into(),

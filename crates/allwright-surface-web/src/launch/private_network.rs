@@ -7,7 +7,8 @@
 //! 2. maps its uid and gid to themselves (`/proc/self/setgroups` "deny", `uid_map`, `gid_map`),
 //!    so files, the native host's socket and the peer-uid check see the same user as before;
 //! 3. brings the namespace's `lo` up (`SIOCSIFFLAGS`); it is the namespace's only interface;
-//! 4. forks a *keeper* that stays inside the namespace, then execs Firefox.
+//! 4. forks a *keeper* that stays inside the namespace (an orphan, so no zombie is left in
+//!    Firefox's care), then execs Firefox.
 //!
 //! allwright cannot enter the namespace itself: `setns(CLONE_NEWNET)` needs CAP_SYS_ADMIN in the
 //! caller's own user namespace, and a multithreaded process may not join a user namespace. So
@@ -187,11 +188,23 @@ fn enter_private_namespace(
         if !bring_loopback_up() {
             return Err(fail(SetupStep::BringLoopbackUp));
         }
-        match libc::fork() {
-            -1 => return Err(fail(SetupStep::StartKeeper)),
-            0 => keep_making_sockets(keeper_socket),
-            _ => {}
+        // Two forks: the middle process exits at once and is reaped here, so the keeper is
+        // not Firefox's child (Firefox never waits for it, it would stay a zombie) but an
+        // orphan that init reaps. It stays in Firefox's process group, which is ended as one.
+        let middle = libc::fork();
+        if middle == -1 {
+            return Err(fail(SetupStep::StartKeeper));
         }
+        if middle == 0 {
+            if libc::fork() == 0 {
+                keep_making_sockets(keeper_socket);
+            }
+            libc::_exit(0);
+        }
+        let mut status = 0;
+        while libc::waitpid(middle, &mut status, 0) == -1
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+        {}
     }
     Ok(())
 }
