@@ -69,8 +69,9 @@ fn inet_sockets(net_folder: &Path, inodes: &HashSet<String>) -> Vec<(String, Str
     found
 }
 
-fn network_namespace_of(pid: &str) -> PathBuf {
-    std::fs::read_link(format!("/proc/{pid}/ns/net")).expect("network namespace")
+/// `None` when the process has exited since it was listed (a content process Firefox ended).
+fn network_namespace_of(pid: &str) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{pid}/ns/net")).ok()
 }
 
 fn command_line_of(pid: u32) -> String {
@@ -189,7 +190,7 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
         );
     }
 
-    let ours = network_namespace_of("self");
+    let ours = network_namespace_of("self").expect("this process's network namespace");
     let marked = processes_marked(&temporary.to_string_lossy());
     let mut firefox = None;
     let mut native_host_seen = false;
@@ -211,9 +212,11 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
             !command_line.contains("mcp --launch"),
             "a process forked from the launcher is still running (the namespace's socket keeper?): {pid} {command_line}"
         );
+        let Some(namespace) = network_namespace_of(&pid.to_string()) else {
+            continue;
+        };
         assert_ne!(
-            network_namespace_of(&pid.to_string()),
-            ours,
+            namespace, ours,
             "{pid} {command_line} is in this machine's network namespace"
         );
         let sockets_here = inet_sockets(Path::new("/proc/net"), &socket_inodes_of(pid));

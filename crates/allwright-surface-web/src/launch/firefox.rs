@@ -92,8 +92,8 @@ user_pref("browser.tabs.warnOnClose", false);
 /// - `failover_direct` off: a proxy failure never becomes a direct connection.
 /// - HTTP/3 off (QUIC is UDP, which SOCKS CONNECT cannot carry); DNS over HTTPS off (mode 5) and
 ///   DNS prefetch off (they would try the namespace's unreachable resolver).
-/// - WebRTC is left as it is: its UDP and ICE-TCP have no route out of the namespace, and
-///   Firefox leaves loopback out of ICE candidates, so peer connections fail rather than leak.
+/// - WebRTC is left as it is: nothing it sends can leave the namespace (its only interface is
+///   `lo`), so peer connections to other machines fail rather than bypass the proxy.
 /// - The captive portal and connectivity probes are off: nothing for them to find.
 fn proxy_preferences(socket_url: &str) -> String {
     format!(
