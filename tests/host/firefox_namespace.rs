@@ -20,7 +20,11 @@ const REMOTE_AGENT_INSIDE: &str = "0100007F:2406";
 fn processes_marked(marker: &str) -> Vec<u32> {
     let mut pids = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse().ok())
+        else {
             continue;
         };
         let Ok(environment) = std::fs::read(entry.path().join("environ")) else {
@@ -177,7 +181,10 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
         let requests = serve_page(by_ipv6, "Served on ::1").await;
         pages.push((format!("http://[::1]:{port}/"), "Served on ::1", requests));
     }
-    eprintln!("pages: {:?}", pages.iter().map(|(url, ..)| url).collect::<Vec<_>>());
+    eprintln!(
+        "pages: {:?}",
+        pages.iter().map(|(url, ..)| url).collect::<Vec<_>>()
+    );
     for (url, title, requests) in &pages {
         let navigated = call(&client, "navigate", json!({ "url": url })).await;
         assert_ne!(navigated.is_error, Some(true), "{url}: {navigated:?}");
@@ -236,11 +243,9 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
         &socket_inodes_of(firefox),
     );
     assert!(
-        inside
-            .iter()
-            .any(|(table, address, state)| table == "tcp"
-                && address == REMOTE_AGENT_INSIDE
-                && state == "0A"),
+        inside.iter().any(|(table, address, state)| table == "tcp"
+            && address == REMOTE_AGENT_INSIDE
+            && state == "0A"),
         "the remote agent listens on the namespace's loopback: {inside:?}"
     );
 

@@ -147,7 +147,10 @@ fn private_namespace_hint() -> String {
     let mut settings = Vec::new();
     for (file, blocking_value) in [
         ("/proc/sys/kernel/unprivileged_userns_clone", "0"),
-        ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"),
+        (
+            "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+            "1",
+        ),
         ("/proc/sys/user/max_user_namespaces", "0"),
     ] {
         if let Ok(value) = std::fs::read_to_string(file) {
@@ -208,13 +211,12 @@ impl LaunchedBrowser {
                 detail: error.to_string(),
             })?;
         let proxy_socket = proxy_folder.path().join("socks");
-        let proxy_listener =
-            tokio::net::UnixListener::bind(&proxy_socket).map_err(|error| {
-                LaunchError::NotReady {
-                    what: format!("Firefox's proxy socket {}", proxy_socket.display()),
-                    detail: error.to_string(),
-                }
-            })?;
+        let proxy_listener = tokio::net::UnixListener::bind(&proxy_socket).map_err(|error| {
+            LaunchError::NotReady {
+                what: format!("Firefox's proxy socket {}", proxy_socket.display()),
+                detail: error.to_string(),
+            }
+        })?;
         let preferences = format!(
             "{FIREFOX_PROFILE_PREFERENCES}{}",
             proxy_preferences(&socks_proxy::file_url(&proxy_socket))
@@ -225,11 +227,17 @@ impl LaunchedBrowser {
         let mut command = tokio::process::Command::new(&options.binary);
         command
             .args(options.firefox_arguments(REMOTE_AGENT_PORT))
-            .envs(options.environment.iter().map(|(name, value)| (name, value)));
-        let network = PrivateNetwork::install(&mut command).map_err(|error| LaunchError::Spawn {
-            program: program.clone(),
-            error,
-        })?;
+            .envs(
+                options
+                    .environment
+                    .iter()
+                    .map(|(name, value)| (name, value)),
+            );
+        let network =
+            PrivateNetwork::install(&mut command).map_err(|error| LaunchError::Spawn {
+                program: program.clone(),
+                error,
+            })?;
         let mut process = match ProcessGroup::spawn(command, options.log_path.as_deref()) {
             Ok(process) => process,
             Err(error) => {

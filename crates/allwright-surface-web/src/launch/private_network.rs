@@ -62,7 +62,9 @@ impl SetupStep {
             Self::DenySetgroups => "writing /proc/self/setgroups in the new user namespace",
             Self::MapUser => "mapping the user id in the new user namespace (uid_map)",
             Self::MapGroup => "mapping the group id in the new user namespace (gid_map)",
-            Self::BringLoopbackUp => "bringing up the loopback interface of the new network namespace",
+            Self::BringLoopbackUp => {
+                "bringing up the loopback interface of the new network namespace"
+            }
             Self::StartKeeper => "starting the socket keeper inside the namespace (fork)",
         }
     }
@@ -81,16 +83,10 @@ impl PrivateNetwork {
         let (ours, keepers) = UnixStream::pair()?;
         // Prepared before the fork: the child may not allocate. The ids are the caller's own,
         // mapped to themselves ("ID-inside-ns ID-outside-ns length", user_namespaces(7)).
-        let user_map = format!(
-            "{id} {id} 1\n",
-            id = rustix::process::geteuid().as_raw()
-        )
-        .into_bytes();
-        let group_map = format!(
-            "{id} {id} 1\n",
-            id = rustix::process::getegid().as_raw()
-        )
-        .into_bytes();
+        let user_map =
+            format!("{id} {id} 1\n", id = rustix::process::geteuid().as_raw()).into_bytes();
+        let group_map =
+            format!("{id} {id} 1\n", id = rustix::process::getegid().as_raw()).into_bytes();
         // SAFETY: the closure runs in the forked child before exec and only makes raw system
         // calls on memory it owns (`user_map`, `group_map`, stack buffers); it takes no locks
         // and allocates nothing. `keepers` stays open in the parent until the command is dropped

@@ -242,7 +242,11 @@ async fn relay_one<Client: AsyncRead + AsyncWrite + Unpin>(mut client: Client) {
             return;
         }
     };
-    if client.write_all(&reply(ReplyCode::Succeeded)).await.is_err() {
+    if client
+        .write_all(&reply(ReplyCode::Succeeded))
+        .await
+        .is_err()
+    {
         return;
     }
     if !early_bytes.is_empty() && upstream.write_all(&early_bytes).await.is_err() {
@@ -406,7 +410,10 @@ mod tests {
         ipv6.extend([0, 80]);
         assert_eq!(
             parse_request(&ipv6),
-            complete(Destination::Address("[::1]:80".parse().expect("address")), 22)
+            complete(
+                Destination::Address("[::1]:80".parse().expect("address")),
+                22
+            )
         );
         let mut domain = vec![5, 1, 0, 3, 9];
         domain.extend(b"localhost");
