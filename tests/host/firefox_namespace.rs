@@ -197,6 +197,24 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
         );
     }
 
+    // A refused connection and an unknown name fail the page load as they fail without a proxy:
+    // NS_ERROR_CONNECTION_REFUSED (0x804B000D) and NS_ERROR_UNKNOWN_HOST (0x804B001E), which the
+    // proxy's reply codes 0x05 and 0x04 become in Firefox.
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a port")
+        .port();
+    for (url, error_code) in [
+        (format!("http://127.0.0.1:{closed_port}/"), "2152398861"),
+        (format!("http://localhost:{closed_port}/"), "2152398861"),
+        ("http://no-such-host.invalid/".to_owned(), "2152398878"),
+    ] {
+        let navigated = call(&client, "navigate", json!({ "url": url })).await;
+        let text = serde_json::to_string(&navigated.structured_content).expect("json");
+        assert_eq!(navigated.is_error, Some(true), "{url}: {text}");
+        assert!(text.contains(error_code), "{url}: {text}");
+    }
+
     let ours = network_namespace_of("self").expect("this process's network namespace");
     let marked = processes_marked(&temporary.to_string_lossy());
     let mut firefox = None;

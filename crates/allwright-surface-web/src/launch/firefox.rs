@@ -318,4 +318,27 @@ mod tests {
         );
         assert!(arguments.contains(&"--remote-debugging-port=9333".to_owned()));
     }
+
+    /// Every preference that keeps a connection on the proxy is there, once, with its value.
+    #[test]
+    fn the_proxy_preferences_name_the_socket_and_leave_no_way_around_it() {
+        let preferences = proxy_preferences("file:///tmp/allwright-firefox-x/socks");
+        for line in [
+            r#"user_pref("network.proxy.type", 1);"#,
+            r#"user_pref("network.proxy.socks", "file:///tmp/allwright-firefox-x/socks");"#,
+            r#"user_pref("network.proxy.socks_version", 5);"#,
+            r#"user_pref("network.proxy.socks_remote_dns", true);"#,
+            r#"user_pref("network.proxy.allow_hijacking_localhost", true);"#,
+            r#"user_pref("network.proxy.no_proxies_on", "");"#,
+            r#"user_pref("network.proxy.failover_direct", false);"#,
+            r#"user_pref("network.http.http3.enable", false);"#,
+            r#"user_pref("network.trr.mode", 5);"#,
+        ] {
+            assert_eq!(
+                preferences.lines().filter(|written| *written == line).count(),
+                1,
+                "{line}"
+            );
+        }
+    }
 }
