@@ -256,6 +256,37 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
     }
     let firefox = firefox.expect("Firefox among the launched processes");
     assert!(native_host_seen, "the native host among {marked:?}");
+    // Firefox's content sandbox still works inside: each content process has a seccomp filter
+    // and a user namespace of its own, nested in Firefox's.
+    let firefox_user_namespace =
+        std::fs::read_link(format!("/proc/{firefox}/ns/user")).expect("Firefox's user namespace");
+    let mut sandboxed_content_processes = 0;
+    for &pid in &marked {
+        if !command_line_of(pid).contains("-isForBrowser") {
+            continue;
+        }
+        let (Ok(status), Ok(user_namespace)) = (
+            std::fs::read_to_string(format!("/proc/{pid}/status")),
+            std::fs::read_link(format!("/proc/{pid}/ns/user")),
+        ) else {
+            continue;
+        };
+        assert!(
+            status
+                .lines()
+                .any(|line| line.split_whitespace().eq(["Seccomp:", "2"])),
+            "content process {pid} has no seccomp filter"
+        );
+        assert_ne!(
+            user_namespace, firefox_user_namespace,
+            "content process {pid}"
+        );
+        sandboxed_content_processes += 1;
+    }
+    assert!(
+        sandboxed_content_processes > 0,
+        "no content process among {marked:?}"
+    );
     let inside = inet_sockets(
         Path::new(&format!("/proc/{firefox}/net")),
         &socket_inodes_of(firefox),

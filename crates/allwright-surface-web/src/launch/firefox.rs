@@ -335,7 +335,10 @@ mod tests {
             r#"user_pref("network.trr.mode", 5);"#,
         ] {
             assert_eq!(
-                preferences.lines().filter(|written| *written == line).count(),
+                preferences
+                    .lines()
+                    .filter(|written| *written == line)
+                    .count(),
                 1,
                 "{line}"
             );
