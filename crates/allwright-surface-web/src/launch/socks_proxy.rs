@@ -203,10 +203,15 @@ pub(crate) fn reply_code_for_connect_error(error: &std::io::Error) -> ReplyCode 
 /// Serves `listener` until the returned task is aborted; aborting it also ends every open
 /// connection (they live in the task's `JoinSet`).
 pub(crate) fn serve(listener: UnixListener) -> JoinHandle<()> {
+    serve_at_most(listener, MAX_CONCURRENT_CONNECTIONS)
+}
+
+/// [`serve`] with another cap on concurrent connections (the tests use 1).
+fn serve_at_most(listener: UnixListener, most_connections: usize) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut connections = JoinSet::new();
         loop {
-            if connections.len() >= MAX_CONCURRENT_CONNECTIONS {
+            if connections.len() >= most_connections {
                 connections.join_next().await;
                 continue;
             }
@@ -590,6 +595,58 @@ mod tests {
 
         let (code, _client) = through_the_proxy(&socket, &[5, 2, 0, 1, 0, 0, 0, 0, 0, 0]).await;
         assert_eq!(code, ReplyCode::CommandNotSupported as u8);
+        proxy.abort();
+    }
+
+    /// A client that connects and says nothing, or stops halfway through its request, is let go
+    /// after the handshake timeout (on a paused clock, which moves on when all tasks wait).
+    #[tokio::test(start_paused = true)]
+    async fn a_client_that_stalls_in_the_handshake_is_closed_after_the_timeout() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let socket = folder.path().join("socks");
+        let proxy = serve(UnixListener::bind(&socket).expect("bind the proxy"));
+        for sent in [&[][..], &[5, 1, 0][..], &[5, 1, 0, 5, 1, 0, 3, 9, b'l'][..]] {
+            let started = tokio::time::Instant::now();
+            let mut client = tokio::net::UnixStream::connect(&socket)
+                .await
+                .expect("connect");
+            client.write_all(sent).await.expect("write");
+            let mut answer = Vec::new();
+            // Twice the timeout on the same paused clock: a proxy that never lets go fails here
+            // instead of hanging the test.
+            tokio::time::timeout(HANDSHAKE_TIMEOUT * 2, client.read_to_end(&mut answer))
+                .await
+                .expect("the proxy closes a stalled handshake")
+                .expect("read");
+            // Only the method choice, when the greeting was whole; then the end of the stream.
+            assert!(
+                answer.is_empty() || answer == [5, 0],
+                "{sent:?}: {answer:?}"
+            );
+            assert!(started.elapsed() >= HANDSHAKE_TIMEOUT, "{sent:?}");
+        }
+        proxy.abort();
+    }
+
+    /// At the cap, a new client waits in the backlog until a connection ends (here the first
+    /// one, let go after the handshake timeout on a paused clock).
+    #[tokio::test(start_paused = true)]
+    async fn a_client_over_the_cap_waits_until_a_connection_ends() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let socket = folder.path().join("socks");
+        let proxy = serve_at_most(UnixListener::bind(&socket).expect("bind the proxy"), 1);
+        let started = tokio::time::Instant::now();
+        let _first = tokio::net::UnixStream::connect(&socket)
+            .await
+            .expect("connect");
+        let mut second = tokio::net::UnixStream::connect(&socket)
+            .await
+            .expect("connect");
+        second.write_all(&[5, 1, 0]).await.expect("greeting");
+        let mut method = [0u8; 2];
+        second.read_exact(&mut method).await.expect("method");
+        assert_eq!(method, [5, 0]);
+        assert!(started.elapsed() >= HANDSHAKE_TIMEOUT);
         proxy.abort();
     }
 
