@@ -144,6 +144,21 @@ impl BidiConnection {
         Ok(Self::from_socket(socket))
     }
 
+    /// Opens the WebSocket at `url` over a TCP stream the caller has already connected (a
+    /// socket made inside a launched browser's private network namespace, where `connect` cannot
+    /// reach).
+    pub async fn connect_over_stream(url: &str, stream: TcpStream) -> Result<Self, BidiError> {
+        let (socket, _response) =
+            tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+                .await
+                .map_err(|error| {
+                    BidiError::connection_closed(format!(
+                        "cannot open the BiDi WebSocket {url}: {error}"
+                    ))
+                })?;
+        Ok(Self::from_socket(socket))
+    }
+
     fn from_socket(socket: Socket) -> Self {
         let (sink, mut stream) = socket.split();
         let pending = Arc::new(Mutex::new(PendingCommands::default()));
