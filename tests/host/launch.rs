@@ -213,9 +213,9 @@ enum Listener {
     UnixAbstract(String),
 }
 
-/// The socket inodes held open by the processes whose environment carries `marker`.
-fn socket_inodes_of_processes_marked(marker: &str) -> std::collections::HashSet<String> {
-    let mut inodes = std::collections::HashSet::new();
+/// The processes whose environment carries `marker`, and the socket inodes they hold open.
+fn processes_marked(marker: &str) -> Vec<(std::path::PathBuf, std::collections::HashSet<String>)> {
+    let mut processes = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
         let pid_folder = entry.path();
         let Ok(environment) = std::fs::read(pid_folder.join("environ")) else {
@@ -227,6 +227,7 @@ fn socket_inodes_of_processes_marked(marker: &str) -> std::collections::HashSet<
         let Ok(descriptors) = std::fs::read_dir(pid_folder.join("fd")) else {
             continue;
         };
+        let mut inodes = std::collections::HashSet::new();
         for descriptor in descriptors.flatten() {
             if let Ok(target) = std::fs::read_link(descriptor.path()) {
                 let target = target.to_string_lossy().into_owned();
@@ -238,16 +239,50 @@ fn socket_inodes_of_processes_marked(marker: &str) -> std::collections::HashSet<
                 }
             }
         }
+        processes.push((pid_folder, inodes));
     }
-    inodes
+    processes
 }
 
-/// The listeners of the processes whose environment carries `marker`, read from this (the
-/// machine's) network namespace's tables: a socket in a private namespace of the browser's is
-/// not in them, and no other user can reach it.
+/// The listeners of the processes whose environment carries `marker` that another local user
+/// could address. Ports and abstract Unix sockets belong to a network namespace, so only those in
+/// the machine's namespace (this test's) count: a port in a private namespace of the browser's
+/// is reachable by nobody else. A Unix socket with a path is reachable from any namespace
+/// through the file system, so those count wherever the process runs.
 fn listeners_of_processes_marked(marker: &str) -> std::collections::BTreeSet<Listener> {
-    let inodes = socket_inodes_of_processes_marked(marker);
+    let own_namespace = std::fs::read_link("/proc/self/ns/net").ok();
+    let processes = processes_marked(marker);
+    let mut inodes_in_own_namespace = std::collections::HashSet::new();
     let mut listeners = std::collections::BTreeSet::new();
+    for (pid_folder, inodes) in &processes {
+        let in_own_namespace = std::fs::read_link(pid_folder.join("ns/net")).ok() == own_namespace;
+        if in_own_namespace {
+            inodes_in_own_namespace.extend(inodes.iter().cloned());
+        }
+        // Num RefCount Protocol Flags Type St Inode Path; flag 00010000 is __SO_ACCEPTCON
+        // (listening). The process's own table: the one of its network namespace.
+        let text = std::fs::read_to_string(pid_folder.join("net/unix")).unwrap_or_default();
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() < 8 || !inodes.contains(fields[6]) {
+                continue;
+            }
+            let flags = u32::from_str_radix(fields[3], 16).unwrap_or(0);
+            if flags & 0x0001_0000 == 0 {
+                continue;
+            }
+            let path = fields[7..].join(" ");
+            match path.strip_prefix('@') {
+                Some(name) if in_own_namespace => {
+                    listeners.insert(Listener::UnixAbstract(name.to_owned()));
+                }
+                Some(_) => {}
+                None => {
+                    listeners.insert(Listener::UnixPath(path));
+                }
+            }
+        }
+    }
     for (table, is_tcp) in [
         ("/proc/net/tcp", true),
         ("/proc/net/tcp6", true),
@@ -260,7 +295,7 @@ fn listeners_of_processes_marked(marker: &str) -> std::collections::BTreeSet<Lis
             // sl, local_address, rem_address, st, tx:rx, tr:when, retrnsmt, uid, timeout, inode.
             // TCP state 0A is LISTEN; a UDP socket with no remote address (07, "close") is bound
             // and receives from anyone.
-            if fields.len() < 10 || !inodes.contains(fields[9]) {
+            if fields.len() < 10 || !inodes_in_own_namespace.contains(fields[9]) {
                 continue;
             }
             let listening = if is_tcp {
@@ -280,23 +315,6 @@ fn listeners_of_processes_marked(marker: &str) -> std::collections::BTreeSet<Lis
                 Listener::Udp { address, port }
             });
         }
-    }
-    // Num RefCount Protocol Flags Type St Inode Path; flag 00010000 is __SO_ACCEPTCON (listening).
-    let text = std::fs::read_to_string("/proc/net/unix").unwrap_or_default();
-    for line in text.lines().skip(1) {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < 8 || !inodes.contains(fields[6]) {
-            continue;
-        }
-        let flags = u32::from_str_radix(fields[3], 16).unwrap_or(0);
-        if flags & 0x0001_0000 == 0 {
-            continue;
-        }
-        let path = fields[7..].join(" ");
-        listeners.insert(match path.strip_prefix('@') {
-            Some(name) => Listener::UnixAbstract(name.to_owned()),
-            None => Listener::UnixPath(path),
-        });
     }
     listeners
 }
