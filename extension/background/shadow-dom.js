@@ -272,8 +272,9 @@ function documentTree(document, markerAttribute) {
   };
   /** The fields whose computed style masks their text (readStyleMasks fills it). @type {Set<CdpNode>} */
   const maskedNodes = new Set();
-  // The texts that label a field in this tree: aria-label, placeholder and title, and the
-  // `<label for>` elements of its tree (aria-labelledby is followed by the live reader only).
+  // The texts that label a field in this tree: aria-label, placeholder and title, the
+  // `<label for>` elements of its tree and the label around it (aria-labelledby is followed by
+  // the live reader only).
   /** @type {Map<string, string[]>} label texts by the id they are for */
   const labelsFor = new Map();
   const textUnder = (/** @type {CdpNode} */ node) => {
@@ -292,12 +293,20 @@ function documentTree(document, markerAttribute) {
   }
   const labelsOf = (/** @type {CdpNode} */ node) => {
     const id = attribute(node, "id");
-    return [
+    const texts = [
       attribute(node, "aria-label") ?? "",
       attribute(node, "placeholder") ?? "",
       attribute(node, "title") ?? "",
       ...(id === null ? [] : (labelsFor.get(id) ?? [])),
     ];
+    // A `<label>` around the field labels it too (HTML, "The label element").
+    for (let ancestor = parents.get(node); ancestor !== undefined; ancestor = parents.get(ancestor)) {
+      if (ancestor.localName === "label") {
+        texts.push(textUnder(ancestor));
+        break;
+      }
+    }
+    return texts;
   };
   /** @type {import("../shared/shadow-outline.js").ShadowTreeReader<CdpNode> & {attributeEntries: (node: CdpNode) => Array<[string, string]>}} */
   const reader = {
