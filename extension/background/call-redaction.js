@@ -5,12 +5,15 @@
 //   says the field was not sensitive (`sensitive: false`, content/actions/text-entry.js); on an
 //   error, or when the result does not say, it is redacted, and so is the value the result shows.
 // - Any argument or result field whose name speaks of a password, a secret, a token or a file is
-//   redacted.
+//   redacted: the secret-field rule's words (shared/secret-fields.js: PIN, OTP, token, secret, API
+//   key, passcode, password, CVC...), and, failing closed, these words inside a longer name.
 // - Screenshots' image data is not kept, only its size.
 // - The secrets typed during the redactor's life are also scrubbed from every string logged
 //   after them (a page may echo a code back into its text); they are held in memory only.
 // - Long strings (a large tree) are cut, so 200 calls stay within storage.session's quota.
 // Pure, so it is unit-tested in Node; call-log.js applies it.
+
+import { textNamesSecret } from "../shared/secret-fields.js";
 
 /** The longest string kept in one field; the rest is cut with a note of its length. */
 const LONGEST_KEPT_STRING = 20_000;
@@ -121,5 +124,5 @@ function saysNotSensitive(result) {
 /** @param {string} key */
 function isSecretName(key) {
   const lower = key.toLowerCase();
-  return SECRET_NAMES.includes(lower) || SECRET_NAME_PARTS.some((part) => lower.includes(part));
+  return textNamesSecret(key) || SECRET_NAMES.includes(lower) || SECRET_NAME_PARTS.some((part) => lower.includes(part));
 }

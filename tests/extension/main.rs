@@ -300,6 +300,25 @@ async fn firefox_launched_bridge() {
     run_launched(Browser::Firefox, BRIDGE).await;
 }
 
+/// Screenshots over BiDi paint over secret fields (bridge.rs).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_screenshot_masks() {
+    run_launched(
+        Browser::Chromium,
+        checks![bridge::secret_fields_are_painted_over_in_bidi_screenshots],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_screenshot_masks() {
+    run_launched(
+        Browser::Firefox,
+        checks![bridge::secret_fields_are_painted_over_in_bidi_screenshots],
+    )
+    .await;
+}
+
 /// `allwright mcp --webdriver URL` against a chromedriver the test starts: the same bridge as
 /// with --launch.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -427,6 +446,27 @@ async fn firefox_screenshots_hover_and_prompts() {
     run(Browser::Firefox, SessionOptions::default(), USER_BROWSER).await;
 }
 
+/// Screenshots paint over secret fields (screenshot.rs): the extension's captureVisibleTab.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_screenshot_masks() {
+    run(
+        Browser::Chromium,
+        SessionOptions::default(),
+        checks![screenshot::secret_fields_are_painted_over],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_screenshot_masks() {
+    run(
+        Browser::Firefox,
+        SessionOptions::default(),
+        checks![screenshot::secret_fields_are_painted_over],
+    )
+    .await;
+}
+
 /// The same screenshots at two device pixels per CSS pixel: sizes and crops scale with it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_screenshots_at_device_scale_two() {
@@ -440,7 +480,10 @@ async fn chromium_screenshots_at_device_scale_two() {
     run(
         Browser::Chromium,
         options,
-        checks![screenshot::viewport_elements_formats_and_refusals],
+        checks![
+            screenshot::viewport_elements_formats_and_refusals,
+            screenshot::secret_fields_are_painted_over,
+        ],
     )
     .await;
 }

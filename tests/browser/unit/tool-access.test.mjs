@@ -59,3 +59,22 @@ test("a secret typed once is scrubbed from everything logged after it; secret-na
   const long = redact.result("get_accessibility_tree", { tree: "x".repeat(25_000) });
   assert.ok(long.tree.length < 21_000 && long.tree.includes("5000 more characters"));
 });
+
+test("fields named by the secret-field rule's words are redacted; near-misses are kept", () => {
+  const redact = createRedactor();
+  const logged = redact.result("execute_js", {
+    apiKey: "k-1",
+    api_key: "k-2",
+    pinCode: "1234",
+    otpValue: "999999",
+    clientSecret: "s-1",
+    opinion: "kept",
+    spinner: "kept",
+    tokenizer: "redacted by the substring rule",
+  });
+  for (const name of ["apiKey", "api_key", "pinCode", "otpValue", "clientSecret", "tokenizer"]) {
+    assert.equal(logged[name], REDACTED, name);
+  }
+  assert.equal(logged.opinion, "kept");
+  assert.equal(logged.spinner, "kept");
+});
