@@ -250,6 +250,25 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
         !leaks(&tree.to_string()),
         "{browser}: the tree: {tree_text}"
     );
+    // The expiry month chosen in a select: neither the select's value nor a selected option.
+    let month_lines: Vec<&str> = tree_text
+        .lines()
+        .filter(|line| line.contains("Expiry month") || line.contains("\"07\""))
+        .collect();
+    assert!(
+        !month_lines.is_empty(),
+        "{browser}: the expiry month's select is in the tree: {tree_text}"
+    );
+    for line in &month_lines {
+        assert!(
+            !line.contains("07") || !line.contains("selected"),
+            "{browser}: the secret month shows: {line}"
+        );
+        assert!(
+            !(line.contains("Expiry month") && line.contains("07")),
+            "{browser}: the secret month shows: {line}"
+        );
+    }
     for format in ["json", "yaml"] {
         let snapshot = session
             .ok("accessibility_snapshot", json!({"format": format}))
@@ -260,6 +279,11 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
             "{browser} {format}: {text}"
         );
         assert!(!leaks(text), "{browser}: the {format} snapshot: {text}");
+        // The page's one select is the secret month's: no option of it may read as selected.
+        assert!(
+            !text.contains("\"selected\":true") && !text.contains("selected: true"),
+            "{browser}: the {format} snapshot shows the secret month: {text}"
+        );
     }
 
     let fields = [

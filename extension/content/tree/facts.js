@@ -284,6 +284,8 @@ export function gatherFacts(options) {
   const referrers = [];
   /** The editing hosts whose text is a secret (their text nodes come later in the walk). @type {Set<Element>} */
   const secretEditingHosts = new Set();
+  /** The selects whose value is a secret: their options are never gathered as selected. @type {Set<Element>} */
+  const secretSelects = new Set();
   let cut = false;
   while (pendingNodes.length > 0) {
     if (nodeList.length >= maxNodes) {
@@ -442,6 +444,9 @@ export function gatherFacts(options) {
           case "select":
             if (!isSecretField(element, style)) {
               value = add(/** @type {HTMLTextAreaElement | HTMLSelectElement} */ (element).value) + 1;
+            } else if (localName === "select") {
+              // A card's expiry month chosen in a select: which option is selected is the secret.
+              secretSelects.add(element);
             }
             if (element.matches(":disabled")) flags |= DISABLED;
             break;
@@ -449,7 +454,12 @@ export function gatherFacts(options) {
             value = add(/** @type {HTMLOutputElement} */ (element).value) + 1;
             break;
           case "option":
-            if (/** @type {HTMLOptionElement} */ (element).selected) flags |= OPTION_SELECTED;
+            if (
+              /** @type {HTMLOptionElement} */ (element).selected &&
+              (secretSelects.size === 0 || !secretSelects.has(/** @type {Element} */ (element.closest("select"))))
+            ) {
+              flags |= OPTION_SELECTED;
+            }
             if (element.matches(":disabled")) flags |= DISABLED;
             break;
           case "button":
