@@ -341,7 +341,11 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
             Ok(answer) => answer,
             Err(error) => {
                 // Firefox cannot enter the closed root; whatever it says must not leak either.
-                assert!(!leaks(&error.0.to_string()), "{browser} {tool}: {}", error.0);
+                assert!(
+                    !leaks(&error.0.to_string()),
+                    "{browser} {tool}: {}",
+                    error.0
+                );
                 panic!("{browser}: {tool}({arguments}) failed: {}", error.0);
             }
         };

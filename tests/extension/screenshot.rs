@@ -306,7 +306,11 @@ pub const SECRET_FIELDS_IN_VIEWPORT: &[(&str, f64, f64)] = &[
     ("one-time code", 20.0, 170.0),
     ("type=tel input named pin", 20.0, 220.0),
     ("input named api_token", 20.0, 270.0),
-    ("editing host masked with -webkit-text-security", 20.0, 320.0),
+    (
+        "editing host masked with -webkit-text-security",
+        20.0,
+        320.0,
+    ),
     ("password", 20.0, 370.0),
     ("card number in a closed shadow root", 200.0, 120.0),
     ("one-time code in a cross-origin frame", 220.0, 220.0),
@@ -350,7 +354,10 @@ pub fn assert_secret_fields_masked(
             );
         }
     }
-    assert!(checked > 0, "{browser}: no secret field in the picture: {facts}");
+    assert!(
+        checked > 0,
+        "{browser}: no secret field in the picture: {facts}"
+    );
     for &(name, left, top) in ORDINARY_FIELDS {
         if let Some(found) = pixel(left + 60.0, top + 15.0) {
             assert!(
@@ -430,8 +437,12 @@ pub async fn secret_fields_are_painted_over(session: &Session) {
         let frame_tree = session
             .ok("get_accessibility_tree", json!({"frameId": frame_id}))
             .await;
-        let frame_form = find_ref(frame_tree["tree"].as_str().expect("tree"), "region", "Frame form")
-            .unwrap_or_else(|| panic!("{browser}: the frame's form in {frame_tree}"));
+        let frame_form = find_ref(
+            frame_tree["tree"].as_str().expect("tree"),
+            "region",
+            "Frame form",
+        )
+        .unwrap_or_else(|| panic!("{browser}: the frame's form in {frame_tree}"));
         let (_, bytes, facts) =
             screenshot(session, json!({"ref_id": frame_form, "frameId": frame_id})).await;
         let picture = Picture::decode_png(&bytes);
