@@ -328,6 +328,25 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
             "{browser}: {tool} typed into {id}: {value}"
         );
     }
+    // select_option on the secret month: chosen, but not echoed.
+    let month = find_ref(&tree_text, "combobox", "Expiry month")
+        .unwrap_or_else(|| panic!("{browser}: no combobox \"Expiry month\":\n{tree_text}"));
+    let chosen = session
+        .ok("select_option", json!({"ref_id": month, "value": "03"}))
+        .await;
+    assert_eq!(chosen["sensitive"], true, "{browser}: {chosen}");
+    assert!(
+        !chosen.to_string().contains("03"),
+        "{browser}: select_option echoes the secret month: {chosen}"
+    );
+    assert_eq!(
+        session
+            .evaluate("document.getElementById('expiry-month').value")
+            .await,
+        "03",
+        "{browser}: the month was chosen"
+    );
+
     // The shadow tools, over open roots in both browsers and closed ones in Chrome (its
     // debugger's node tree): no value attribute, no text of a secret field, in an outline or a
     // match (the masked editing host's text reads "••••"); the ordinary field inside the open

@@ -78,3 +78,15 @@ test("fields named by the secret-field rule's words are redacted; near-misses ar
   assert.equal(logged.opinion, "kept");
   assert.equal(logged.spinner, "kept");
 });
+
+test("select_option's choice is kept only when its result says the select was not sensitive", () => {
+  const redact = createRedactor();
+  const args = { ref_id: "ref_3", value: "07" };
+  assert.equal(redact.arguments("select_option", args, undefined).value, REDACTED, "unknown while running");
+  assert.equal(redact.arguments("select_option", args, { sensitive: true }).value, REDACTED);
+  assert.equal(redact.arguments("select_option", args, { sensitive: false }).value, "07");
+  const secret = redact.result("select_option", { selected: { label: "07", value: "07" }, sensitive: true });
+  assert.equal(secret.selected, REDACTED);
+  const ordinary = redact.result("select_option", { selected: { label: "Red", value: "red" }, sensitive: false });
+  assert.deepEqual(ordinary.selected, { label: "Red", value: "red" });
+});
