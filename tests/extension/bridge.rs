@@ -962,7 +962,7 @@ pub async fn screenshots_over_bidi(session: &LaunchedMcp) {
 /// Secret fields are painted over in BiDi's pictures too (browsingContext.captureScreenshot,
 /// bracketed by the extension's masks): the viewport, the whole page (the field far below
 /// included), an element of the top document and an element inside the cross-origin frame; the
-/// result counts the fields masked.
+/// result counts the fields masked; a page that removes the masks gets no picture.
 pub async fn secret_fields_are_painted_over_in_bidi_screenshots(session: &LaunchedMcp) {
     use crate::screenshot::{
         assert_secret_fields_masked, image_of, Picture, SECRET_FIELDS_IN_VIEWPORT,
@@ -1035,5 +1035,25 @@ pub async fn secret_fields_are_painted_over_in_bidi_screenshots(session: &Launch
         1.0,
         &SECRET_FIELDS_IN_VIEWPORT[9..],
         &facts,
+    );
+
+    // A page that removes the masks as soon as they are added gets no picture.
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/screenshot/secrets.html?hostile")}),
+        )
+        .await;
+    let refused = session
+        .call("screenshot", json!({"fullPage": true}))
+        .await
+        .expect_err("no picture of a page that removed the masks")
+        .0;
+    assert_eq!(refused["code"], "script_failed", "{browser}: {refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("thrown away")),
+        "{browser}: {refused}"
     );
 }
