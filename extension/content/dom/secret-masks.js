@@ -95,7 +95,7 @@ function boxesOf(fields) {
   /** @type {MaskBox[]} */
   const boxes = [];
   for (const field of fields) {
-    const rect = field.getBoundingClientRect();
+    const rect = paintedArea(field);
     if (rect.width <= 0 || rect.height <= 0) continue;
     boxes.push({
       x: round(rect.x + scrollX),
@@ -105,6 +105,29 @@ function boxesOf(fields) {
     });
   }
   return boxes;
+}
+
+/**
+ * Where a field's value can show, in viewport coordinates: its border box, and for an editing
+ * host also its text, which overflows the box unless the page clips it (inputs, textareas and
+ * selects always clip their value to their box).
+ * @param {Element} field
+ * @returns {{x: number, y: number, width: number, height: number}}
+ */
+function paintedArea(field) {
+  const box = field.getBoundingClientRect();
+  const localName = field.localName;
+  if (localName === "input" || localName === "textarea" || localName === "select") return box;
+  const range = document.createRange();
+  range.selectNodeContents(field);
+  const text = range.getBoundingClientRect();
+  if (text.width <= 0 || text.height <= 0) return box;
+  if (box.width <= 0 || box.height <= 0) return text;
+  const left = Math.min(box.left, text.left);
+  const top = Math.min(box.top, text.top);
+  const right = Math.max(box.right, text.right);
+  const bottom = Math.max(box.bottom, text.bottom);
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 /** Whether a box in document coordinates is inside the viewport, at least in part. */
