@@ -141,9 +141,19 @@ function inViewport(/** @type {MaskBox} */ box) {
 }
 
 /**
+ * A style attribute whose every declaration is `!important`: a style attribute's important
+ * declarations outrank every rule of the page (CSS Cascade 5, "Cascade Sorting").
+ * @param {string[]} declarations
+ */
+function importantStyle(declarations) {
+  return declarations.map((declaration) => `${declaration} !important`).join("; ");
+}
+
+/**
  * paint_secret_masks({token}): paints a box over every secret field of this document, waits
- * until the page has rendered them, and answers how many there are with a box (`masked`), and how many of those are in the viewport
- * (`maskedInViewport`). Masks a previous call left are removed first.
+ * until the page has rendered them, and answers how many there are with a box (`masked`) and
+ * how many of those are in the viewport (`maskedInViewport`). Masks a previous call left are
+ * removed first.
  * @param {{token: string}} args
  */
 export async function paintSecretMasks({ token }) {
@@ -155,7 +165,7 @@ export async function paintSecretMasks({ token }) {
   // coordinates, which a top-layer element with `position: absolute` has (CSS Position 4).
   host.setAttribute(
     "style",
-    [
+    importantStyle([
       "all: initial",
       "display: block",
       "position: absolute",
@@ -174,9 +184,7 @@ export async function paintSecretMasks({ token }) {
       "transform: none",
       "filter: none",
       "clip-path: none",
-    ]
-      .map((declaration) => `${declaration} !important`)
-      .join("; "),
+    ]),
   );
   host.setAttribute("popover", "manual");
   const shadow = host.attachShadow({ mode: "closed" });
@@ -184,7 +192,7 @@ export async function paintSecretMasks({ token }) {
     const mask = document.createElement("div");
     mask.setAttribute(
       "style",
-      [
+      importantStyle([
         "all: initial",
         "display: block",
         "position: absolute",
@@ -195,9 +203,7 @@ export async function paintSecretMasks({ token }) {
         `background: ${MASK_COLOUR}`,
         "opacity: 1",
         "visibility: visible",
-      ]
-        .map((declaration) => `${declaration} !important`)
-        .join("; "),
+      ]),
     );
     shadow.append(mask);
   }
@@ -211,16 +217,15 @@ export async function paintSecretMasks({ token }) {
   const state = {
     token,
     host,
-    observer: new MutationObserver(() => {}),
+    // Any change to the host, or its removal, while the masks are up (content scripts' observers
+    // see the page's mutations like any other).
+    observer: new MutationObserver((records) => {
+      if (records.some((record) => touchesHost(record, host))) state.tampered = true;
+    }),
     boxes: JSON.stringify(boxes),
     tampered: false,
     expiry: setTimeout(removeMasks, MASK_LIFETIME_MS),
   };
-  state.observer = new MutationObserver((records) => {
-    for (const record of records) {
-      if (record.target === host || [...record.removedNodes].includes(host)) state.tampered = true;
-    }
-  });
   state.observer.observe(document, { subtree: true, childList: true, attributes: true });
   painted = state;
   await renderedOnce();
@@ -247,6 +252,15 @@ function renderedOnce() {
 }
 
 /**
+ * Whether a mutation record changed the masks' host or took it out of the document.
+ * @param {MutationRecord} record
+ * @param {HTMLElement} host
+ */
+function touchesHost(record, host) {
+  return record.target === host || [...record.removedNodes].includes(host);
+}
+
+/**
  * remove_secret_masks({token}): takes the boxes away and answers whether they stayed as painted
  * over fields that stayed where they were (`intact`). A frame without masks (none were needed,
  * or the document was replaced) answers `intact: true` with `painted: false`.
@@ -260,9 +274,7 @@ export function removeSecretMasks({ token }) {
     return { painted: false, intact: fields.length === 0 };
   }
   const { host, observer, boxes } = painted;
-  for (const record of observer.takeRecords()) {
-    if (record.target === host || [...record.removedNodes].includes(host)) painted.tampered = true;
-  }
+  if (observer.takeRecords().some((record) => touchesHost(record, host))) painted.tampered = true;
   let intact =
     !painted.tampered &&
     host.isConnected &&
