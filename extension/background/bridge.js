@@ -12,6 +12,7 @@
 import { api, fail } from "./platform.js";
 import { resolveTab } from "./frames.js";
 import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions.js";
+import { maskForBridge, unmaskForBridge } from "./secret-masks.js";
 
 /** The attribute that carries a tab's marker (read by the server's BiDi query). */
 export const TAB_MARKER_ATTRIBUTE = "data-allwright-tab";
@@ -27,6 +28,9 @@ const BRIDGE_CALLS = Object.freeze({
   bridge_begin_input: beginInput,
   bridge_finish_input: (args) => finishExternalInput({ token: tokenOf(args) }),
   bridge_abort_input: (args) => abortExternalInput({ token: tokenOf(args) }),
+  // The masks over secret fields around the server's BiDi screenshot (secret-masks.js).
+  bridge_mask_secrets: maskSecrets,
+  bridge_unmask_secrets: (args) => unmaskForBridge({ token: tokenOf(args) }),
 });
 
 /** press_key's modifier names (the tool contract's choices). */
@@ -101,13 +105,15 @@ const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({
 
 /**
  * The agent tool a bridge call acts for, or null: bridge_begin_input is the page half of a
- * click_ax, a hover or an element screenshot whose input the server sends over BiDi, so the tier
- * gate applies to it as to the tool itself (tools.js).
+ * click_ax, a hover or an element screenshot whose input the server sends over BiDi, and
+ * bridge_mask_secrets the page half of a BiDi screenshot, so the tier gate applies to them as to
+ * the tool itself (tools.js).
  * @param {string} tool
  * @param {unknown} rawArguments
  * @returns {string|null}
  */
 export function agentToolOfBridgeCall(tool, rawArguments) {
+  if (tool === "bridge_mask_secrets") return "screenshot";
   if (tool !== "bridge_begin_input") return null;
   const kind = /** @type {Record<string, unknown>} */ (rawArguments ?? {})["kind"];
   return typeof kind === "string" && Object.hasOwn(AGENT_TOOL_OF_INPUT_KIND, kind)
@@ -127,6 +133,19 @@ export function runBridgeCall(tool, rawArguments) {
     fail("invalid_arguments", `${tool}: arguments must be an object`);
   }
   return BRIDGE_CALLS[/** @type {keyof typeof BRIDGE_CALLS} */ (tool)](args);
+}
+
+/**
+ * bridge_mask_secrets({tabId?}): paints the masks over every secret field of the tab before the
+ * server's BiDi capture: `{token, masked, maskedInViewport, framesNotMasked}`.
+ * @param {Record<string, unknown>} args
+ */
+async function maskSecrets(args) {
+  if (args.tabId !== undefined && args.tabId !== null && !Number.isInteger(args.tabId)) {
+    fail("invalid_arguments", "bridge_mask_secrets: tabId must be an integer");
+  }
+  const tab = await resolveTab(/** @type {number|undefined} */ (args.tabId ?? undefined));
+  return maskForBridge({ tabId: /** @type {number} */ (tab.id) });
 }
 
 /**

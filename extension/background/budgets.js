@@ -37,6 +37,9 @@ export const SHADOW_DOM_FRAME_TIMEOUT_MS = 45_000;
 /** How long a frame may take to scroll the screenshot's element into view and measure it. */
 export const SCREENSHOT_ELEMENT_TIMEOUT_MS = 15_000;
 
+/** How long the frames of a tab may take to paint (or take away) the masks over secret fields. */
+export const SECRET_MASK_TIMEOUT_MS = 5_000;
+
 /** How long one content-side action may take (set_field waits for listboxes, for instance). */
 export const ACTION_TIMEOUT_MS = 15_000;
 
@@ -75,7 +78,7 @@ export const TOOL_BUDGETS = Object.freeze({
   accessibility_snapshot: { timeoutPlusMs: FRAME_CALL_OVERRUN_MS },
   get_shadow_dom: { fixedMs: SHADOW_DOM_FRAME_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   shadow_dom_query: { fixedMs: SHADOW_DOM_FRAME_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
-  screenshot: { fixedMs: SCREENSHOT_ELEMENT_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
+  screenshot: { fixedMs: SCREENSHOT_ELEMENT_TIMEOUT_MS + 2 * SECRET_MASK_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   navigate: { timeoutPlusMs: ABORT_GRACE_MS },
   go_back: { timeoutPlusMs: ABORT_GRACE_MS },
   new_tab: { timeoutPlusMs: ABORT_GRACE_MS },

@@ -5,12 +5,17 @@
 //   says the field was not sensitive (`sensitive: false`, content/actions/text-entry.js); on an
 //   error, or when the result does not say, it is redacted, and so is the value the result shows.
 // - Any argument or result field whose name speaks of a password, a secret, a token or a file is
-//   redacted.
+//   redacted: the secret-field rule's words (shared/secret-fields.js: PIN, OTP, token, secret, API
+//   key, passcode, password, CVC...), and, failing closed, these words inside a longer name.
+// - select_option's label and value, and the option its result echoes, are kept only when its
+//   result says the select was not sensitive (a card's expiry month is).
 // - Screenshots' image data is not kept, only its size.
 // - The secrets typed during the redactor's life are also scrubbed from every string logged
 //   after them (a page may echo a code back into its text); they are held in memory only.
 // - Long strings (a large tree) are cut, so 200 calls stay within storage.session's quota.
 // Pure, so it is unit-tested in Node; call-log.js applies it.
+
+import { textNamesSecret } from "../shared/secret-fields.js";
 
 /** The longest string kept in one field; the rest is cut with a note of its length. */
 const LONGEST_KEPT_STRING = 20_000;
@@ -28,6 +33,10 @@ const SECRET_NAME_PARTS = Object.freeze([
 const SECRET_NAMES = Object.freeze(["otp", "cvc", "csc", "file", "files", "pin"]);
 /** The tools that type text into a field, whose text is a secret unless the field is not one. */
 const TYPING_TOOLS = Object.freeze(["type_ax", "set_field", "iframe_type"]);
+/** select_option's choice is a secret unless its result says the select is not one
+ * (`sensitive: false`, content/actions/select-option.js: a card's expiry month is). */
+const SELECTING_TOOL = "select_option";
+const SELECTION_ARGUMENTS = Object.freeze(["label", "value"]);
 /** Shorter texts are not scrubbed from other strings: they would blank out ordinary words. */
 const SHORTEST_SCRUBBED_SECRET = 4;
 export const REDACTED = "[redacted]";
@@ -71,6 +80,9 @@ export function createRedactor() {
     arguments(tool, rawArguments, result) {
       const kept = /** @type {Object<string, unknown>} */ (redactValue(asObject(rawArguments)));
       if (TYPING_TOOLS.includes(tool) && "text" in kept && !saysNotSensitive(result)) kept.text = REDACTED;
+      if (tool === SELECTING_TOOL && !saysNotSensitive(result)) {
+        for (const name of SELECTION_ARGUMENTS) if (name in kept) kept[name] = REDACTED;
+      }
       return kept;
     },
 
@@ -83,6 +95,7 @@ export function createRedactor() {
     result(tool, result) {
       const kept = /** @type {Object<string, unknown>} */ (redactValue(result));
       if (TYPING_TOOLS.includes(tool) && "value" in kept && !saysNotSensitive(result)) kept.value = REDACTED;
+      if (tool === SELECTING_TOOL && "selected" in kept && !saysNotSensitive(result)) kept.selected = REDACTED;
       if (typeof kept.data === "string" && typeof result?.["data"] === "string") {
         kept.data = `[image data not logged: ${result["data"].length} base64 characters]`;
       }
@@ -121,5 +134,5 @@ function saysNotSensitive(result) {
 /** @param {string} key */
 function isSecretName(key) {
   const lower = key.toLowerCase();
-  return SECRET_NAMES.includes(lower) || SECRET_NAME_PARTS.some((part) => lower.includes(part));
+  return textNamesSecret(key) || SECRET_NAMES.includes(lower) || SECRET_NAME_PARTS.some((part) => lower.includes(part));
 }

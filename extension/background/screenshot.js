@@ -13,6 +13,7 @@ import { api, fail, messages, ToolFailure } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { SCREENSHOT_ELEMENT_TIMEOUT_MS as ELEMENT_TIMEOUT_MS } from "./budgets.js";
+import { captureMasked } from "./secret-masks.js";
 
 /** The picture's MIME type per `format`. */
 const MIME_TYPES = Object.freeze({ png: "image/png", jpeg: "image/jpeg" });
@@ -52,10 +53,14 @@ export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false,
   await refuseRefOfOtherFrame(tab.id, frameId, ref_id, "element_rect");
   // The element is measured first: bringing it into view may scroll the page being captured.
   const element = ref_id === undefined ? null : await elementInTopViewport(tab.id, frameId, ref_id);
-  const dataUrl = await captureVisibleTab(tab.windowId, format);
+  // Secret fields are painted over in every frame while the picture is taken (secret-masks.js).
+  const masked = await captureMasked(tab.id, element === null ? "viewport" : "element", () =>
+    captureVisibleTab(tab.windowId, format),
+  );
   // The user may have switched tabs meanwhile; a picture of another tab must not be returned.
   await requireShown(await api.tabs.get(tab.id));
-  const captured = decodeDataUrl(dataUrl);
+  const captured = decodeDataUrl(masked.captured);
+  const maskFacts = maskFactsOf(masked);
   const bitmap = await createImageBitmap(new Blob([captured.bytes], { type: captured.mimeType }));
   try {
     if (element === null) {
@@ -67,6 +72,7 @@ export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false,
         format,
         scope: "viewport",
         method: "captureVisibleTab",
+        ...maskFacts,
       };
     }
     // The picture is in device pixels and the boxes in CSS pixels. The ratio is taken from the
@@ -94,10 +100,25 @@ export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false,
       method: "captureVisibleTab",
       rect: roundedRect(element.visible),
       devicePixelRatio: scale,
+      ...maskFacts,
     };
   } finally {
     bitmap.close();
   }
+}
+
+/**
+ * What the result says of the masks: how many secret fields were painted over, and, when some
+ * frames could not be asked to paint theirs, how many and what that means.
+ * @param {{maskedSecretFields: number, framesNotMasked: number}} masked
+ */
+function maskFactsOf({ maskedSecretFields, framesNotMasked }) {
+  if (framesNotMasked === 0) return { maskedSecretFields };
+  return {
+    maskedSecretFields,
+    framesNotMasked,
+    hint: `${framesNotMasked} frame(s) of the tab could not be scripted, so secret fields in them, if any, are not masked.`,
+  };
 }
 
 /**

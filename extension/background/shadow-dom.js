@@ -17,6 +17,7 @@ import { SHADOW_DOM_FRAME_TIMEOUT_MS } from "./budgets.js";
 import { BROWSER, fail, messages } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { withDebugger } from "./debugger-session.js";
+import { describesSecretField, isValueField } from "../shared/secret-fields.js";
 import {
   boundedPath,
   describeMatch,
@@ -152,7 +153,8 @@ function outlines(tree, roots, maxChars) {
  *   nodeValue?: string, attributes?: string[], children?: CdpNode[], shadowRoots?: CdpNode[],
  *   shadowRootType?: "open"|"closed"|"user-agent"}} CdpNode
  * @typedef {{document: CdpNode, reader: import("../shared/shadow-outline.js").ShadowTreeReader<CdpNode>,
- *   nodesById: Map<number, CdpNode>, composedPath: (node: CdpNode) => string}} DocumentTree
+ *   nodesById: Map<number, CdpNode>, composedPath: (node: CdpNode) => string,
+ *   labelsOf: (node: CdpNode) => string[], maskedNodes: Set<CdpNode>}} DocumentTree
  */
 
 /**
@@ -174,6 +176,7 @@ async function withDocumentTree(tabId, refId, work) {
         askFrame(tabId, 0, "unmark_shadow_host", { marker: mark.marker }).catch(() => {});
       }
       const tree = documentTree(root, mark === null ? null : String(mark.attribute));
+      await readStyleMasks(tree, send);
       let host = null;
       if (mark !== null) {
         host = tree.findMarked(String(mark.marker));
@@ -187,6 +190,49 @@ async function withDocumentTree(tabId, refId, work) {
     });
   } finally {
     if (mark !== null) askFrame(tabId, 0, "unmark_shadow_host", { marker: mark.marker }).catch(() => {});
+  }
+}
+
+/**
+ * The debugger's node tree carries no style, so which fields the page masks with
+ * `-webkit-text-security` (shared/secret-fields.js) is asked of the browser for each field the
+ * markup alone does not already call secret (CSS.getComputedStyleForNode). Where the style
+ * cannot be read, the field is taken as masked: the rule fails closed.
+ * @param {DocumentTree} tree
+ * @param {import("./debugger-session.js").SendCommand} send
+ */
+async function readStyleMasks(tree, send) {
+  const candidates = [];
+  for (const node of tree.nodesById.values()) {
+    if (node.nodeType !== 1) continue;
+    const attribute = (/** @type {string} */ name) => tree.reader.attribute(node, name);
+    const localName = node.localName ?? "";
+    if (
+      isValueField(localName, attribute) &&
+      !describesSecretField({ localName, attribute, labels: () => tree.labelsOf(node) })
+    ) {
+      candidates.push(node);
+    }
+  }
+  if (candidates.length === 0) return;
+  const enabled = await send("DOM.enable", {})
+    .then(() => send("CSS.enable", {}))
+    .then(() => true)
+    .catch(() => false);
+  for (const node of candidates) {
+    if (!enabled) {
+      tree.maskedNodes.add(node);
+      continue;
+    }
+    try {
+      const { computedStyle } = await send("CSS.getComputedStyleForNode", { nodeId: node.nodeId });
+      const security = (computedStyle ?? []).find((entry) => entry.name === "-webkit-text-security");
+      if (security !== undefined && security.value.trim() !== "" && security.value.trim() !== "none") {
+        tree.maskedNodes.add(node);
+      }
+    } catch {
+      tree.maskedNodes.add(node);
+    }
   }
 }
 
@@ -224,6 +270,44 @@ function documentTree(document, markerAttribute) {
     }
     return null;
   };
+  /** The fields whose computed style masks their text (readStyleMasks fills it). @type {Set<CdpNode>} */
+  const maskedNodes = new Set();
+  // The texts that label a field in this tree: aria-label, placeholder and title, the
+  // `<label for>` elements of its tree and the label around it (aria-labelledby is followed by
+  // the live reader only).
+  /** @type {Map<string, string[]>} label texts by the id they are for */
+  const labelsFor = new Map();
+  const textUnder = (/** @type {CdpNode} */ node) => {
+    let text = "";
+    const stack = [node];
+    while (stack.length > 0) {
+      const current = /** @type {CdpNode} */ (stack.pop());
+      if (current.nodeType === 3) text += current.nodeValue ?? "";
+      for (const child of current.children ?? []) stack.push(child);
+    }
+    return text;
+  };
+  for (const node of nodesById.values()) {
+    const target = node.localName === "label" ? attribute(node, "for") : null;
+    if (target !== null) labelsFor.set(target, [...(labelsFor.get(target) ?? []), textUnder(node)]);
+  }
+  const labelsOf = (/** @type {CdpNode} */ node) => {
+    const id = attribute(node, "id");
+    const texts = [
+      attribute(node, "aria-label") ?? "",
+      attribute(node, "placeholder") ?? "",
+      attribute(node, "title") ?? "",
+      ...(id === null ? [] : (labelsFor.get(id) ?? [])),
+    ];
+    // A `<label>` around the field labels it too (HTML, "The label element").
+    for (let ancestor = parents.get(node); ancestor !== undefined; ancestor = parents.get(ancestor)) {
+      if (ancestor.localName === "label") {
+        texts.push(textUnder(ancestor));
+        break;
+      }
+    }
+    return texts;
+  };
   /** @type {import("../shared/shadow-outline.js").ShadowTreeReader<CdpNode> & {attributeEntries: (node: CdpNode) => Array<[string, string]>}} */
   const reader = {
     kind: (node) => (node.nodeType === 1 ? "element" : node.nodeType === 3 || node.nodeType === 4 ? "text" : "other"),
@@ -245,6 +329,14 @@ function documentTree(document, markerAttribute) {
       return root === undefined ? null : { root, mode: root.shadowRootType === "closed" ? "closed" : "open" };
     },
     text: (node) => node.nodeValue ?? "",
+    secretField: (node) =>
+      node.nodeType === 1 &&
+      describesSecretField({
+        localName: node.localName ?? "",
+        attribute: (name) => attribute(node, name),
+        labels: () => labelsOf(node),
+        maskedByStyle: () => maskedNodes.has(node),
+      }),
   };
   const composedPath = (/** @type {CdpNode} */ element) => {
     const parts = [];
@@ -270,5 +362,5 @@ function documentTree(document, markerAttribute) {
     }
     return carriers.length === 1 ? carriers[0] : null;
   };
-  return { document, reader, nodesById, composedPath, findMarked };
+  return { document, reader, nodesById, composedPath, findMarked, labelsOf, maskedNodes };
 }

@@ -118,6 +118,7 @@
  *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}
  *   |{kind: "allwright/tool", tool: "element_rect", arguments: ElementRectArguments}
  *   |{kind: "allwright/tool", tool: "frame_offset", arguments: FrameOffsetArguments}
+ *   |{kind: "allwright/tool", tool: "paint_secret_masks"|"remove_secret_masks", arguments: {token: string}}
  *   |{kind: "allwright/tool", tool: "ping", arguments: {}}
  *   |{kind: "allwright/tool", tool: "read_shadow_roots"|"query_shadow_roots"|"mark_shadow_host"
  *     |"unmark_shadow_host", arguments: Object<string, unknown>}
@@ -351,6 +352,9 @@
     "abort_external_input",
     "element_rect",
     "frame_offset",
+    // The masks a screenshot paints over secret fields (content/dom/secret-masks.js).
+    "paint_secret_masks",
+    "remove_secret_masks",
     // get_shadow_dom and shadow_dom_query (docs/protocol.md, "Shadow roots"): the open roots a
     // content script reads, and the short-lived marker that names a ref's element to the
     // background's debugger query in Chrome.

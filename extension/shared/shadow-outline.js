@@ -3,7 +3,8 @@
 // once over any tree that can be read through a `ShadowTreeReader`: the live DOM in a content
 // script (open roots, content/shadow-roots.js) and the Chrome DevTools Protocol's node tree in
 // the background (closed roots too, background/shadow-dom.js). The two paths cannot disagree on
-// shapes, paths, limits or on what is never shown (password and file values).
+// shapes, paths, limits or on what is never shown (file values, and the value and text of every
+// field shared/secret-fields.js calls secret).
 //
 // Every walk is iterative (pages can be 100,000 levels deep) and every output is bounded.
 
@@ -19,6 +20,9 @@
  * @property {(node: N) => N|null} parent light-tree parent; null for a tree's root
  * @property {(node: N) => {root: N|null, mode: "open"|"closed"}|null} shadowRoot
  * @property {(node: N) => string} text the data of a text node
+ * @property {(node: N) => boolean} secretField whether an element is a field holding a secret
+ *   (shared/secret-fields.js, with what this tree lets the rule read: the live DOM gives labels
+ *   and computed style, the debugger's tree its attributes and its computed masks)
  */
 
 /**
@@ -61,21 +65,40 @@ const OUTLINE_ATTRIBUTES = Object.freeze([
   "title",
 ]);
 
+/** What the text of a secret editing host reads as (content/tree/facts.js shows the same). */
+const SECRET_TEXT = "••••";
+
 /** Elements whose text is code or data, not content. */
 const TEXTLESS_ELEMENTS = new Set(["style", "script", "template", "noscript"]);
 
 /**
- * Whether an attribute may be shown: the value of a password or file input never is (the tree's
- * rule, docs/protocol.md), whatever the page wrote into the attribute.
+ * Whether an attribute may be shown: the value of a file input or of a secret field never is
+ * (the tree's rule, docs/protocol.md, "Secrets stay secret"), whatever the page wrote into the
+ * attribute: a card number's field prefilled with `value="4111..."` shows no value.
  * @template N
  * @param {ShadowTreeReader<N>} reader
  * @param {N} element
  * @param {string} name
  */
 function attributeShown(reader, element, name) {
-  if (name !== "value" || reader.localName(element) !== "input") return true;
-  const type = (reader.attribute(element, "type") ?? "").trim().toLowerCase();
-  return type !== "password" && type !== "file";
+  if (name !== "value") return true;
+  const localName = reader.localName(element);
+  if (localName === "input" && (reader.attribute(element, "type") ?? "").trim().toLowerCase() === "file") return false;
+  return !reader.secretField(element);
+}
+
+/**
+ * Whether an element is a secret field or inside one (the text of a secret editing host is its
+ * value), looking up its light tree.
+ * @template N
+ * @param {ShadowTreeReader<N>} reader
+ * @param {N} element
+ */
+function isInSecretField(reader, element) {
+  for (let node = /** @type {N|null} */ (element); node !== null; node = reader.parent(node)) {
+    if (reader.kind(node) === "element" && reader.secretField(node)) return true;
+  }
+  return false;
 }
 
 /** @param {string} text @param {number} max */
@@ -238,8 +261,9 @@ export function outlineOf(reader, root, mode, maxChars) {
     return true;
   };
   add(0, `#shadow-root (${mode})`);
-  /** @type {Array<{node: N, level: number} | {shadow: {root: N|null, mode: string}, level: number, host: N}>} */
-  const pending = [...reader.children(root)].reverse().map((node) => ({ node, level: 1 }));
+  // `secret`: the item is inside a secret field (an editing host's text is its value).
+  /** @type {Array<{node: N, level: number, secret: boolean} | {shadow: {root: N|null, mode: string}, level: number, host: N}>} */
+  const pending = [...reader.children(root)].reverse().map((node) => ({ node, level: 1, secret: false }));
   while (pending.length > 0 && !truncated) {
     const item = /** @type {any} */ (pending.pop());
     if (item.shadow !== undefined) {
@@ -251,17 +275,19 @@ export function outlineOf(reader, root, mode, maxChars) {
       add(item.level, `#shadow-root (${item.shadow.mode})`);
       const inner = [...reader.children(item.shadow.root)];
       for (let index = inner.length - 1; index >= 0; index--)
-        pending.push({ node: inner[index], level: item.level + 1 });
+        pending.push({ node: inner[index], level: item.level + 1, secret: false });
       continue;
     }
     const { node, level } = item;
     const kind = reader.kind(node);
     if (kind === "text") {
       const text = collapsed(reader.text(node));
-      if (text !== "") add(level, JSON.stringify(shortened(text, MAX_TEXT_CHARS)));
+      if (text !== "")
+        add(level, item.secret ? JSON.stringify(SECRET_TEXT) : JSON.stringify(shortened(text, MAX_TEXT_CHARS)));
       continue;
     }
     if (kind !== "element") continue;
+    const secret = item.secret || reader.secretField(node);
     let line = `<${tagLabel(reader, node)}`;
     for (const name of OUTLINE_ATTRIBUTES) {
       const value = reader.attribute(node, name);
@@ -273,7 +299,7 @@ export function outlineOf(reader, root, mode, maxChars) {
     const localName = reader.localName(node);
     const children = TEXTLESS_ELEMENTS.has(localName) ? [] : [...reader.children(node)];
     for (let index = children.length - 1; index >= 0; index--)
-      pending.push({ node: children[index], level: level + 1 });
+      pending.push({ node: children[index], level: level + 1, secret });
     // The element's own shadow tree comes before its light children, as DevTools shows it.
     const shadow = reader.shadowRoot(node);
     if (shadow !== null) pending.push({ shadow, level: level + 1, host: node });
@@ -300,6 +326,8 @@ export function textOf(reader, element) {
       continue;
     }
     if (kind !== "element" || TEXTLESS_ELEMENTS.has(reader.localName(node))) continue;
+    // A secret editing host's text is its value: left out of its container's text too.
+    if (reader.secretField(node)) continue;
     const children = [...reader.children(node)];
     for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);
   }
@@ -323,14 +351,11 @@ export function describeMatch(reader, element, within) {
     attributes[name] = shortened(value, MAX_ATTRIBUTE_CHARS);
     count++;
   }
-  const isPassword =
-    reader.localName(element) === "input" &&
-    (reader.attribute(element, "type") ?? "").trim().toLowerCase() === "password";
   return {
     path: boundedPath(within.path + PATH_SEPARATOR + pathInTree(reader, element)),
     tag: reader.localName(element),
     mode: within.mode,
-    text: isPassword ? "" : textOf(reader, element),
+    text: isInSecretField(reader, element) ? "" : textOf(reader, element),
     attributes,
   };
 }

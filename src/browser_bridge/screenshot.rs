@@ -27,6 +27,32 @@ use super::BrowserBridge;
 const JPEG_QUALITY: u8 = 90;
 /// How long marking the element may take.
 const LOCATE_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long painting, or taking away, the masks over a tab's secret fields may take (the
+/// extension's own limit, SECRET_MASK_TIMEOUT_MS in extension/background/budgets.js, is 5 s).
+const MASK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many secret fields the extension painted over for one picture
+/// (extension/background/secret-masks.js).
+#[derive(Debug, Clone, Copy)]
+struct SecretMasks {
+    /// In the tab's documents, wherever they are.
+    in_documents: u64,
+    /// In each frame's viewport.
+    in_viewport: u64,
+    /// Frames the extension could not script.
+    frames_not_masked: u64,
+}
+
+impl SecretMasks {
+    /// The number the result reports: the whole documents for a full page, the viewport else.
+    fn count(self, scope: Scope) -> u64 {
+        if scope == Scope::FullPage {
+            self.in_documents
+        } else {
+            self.in_viewport
+        }
+    }
+}
 
 /// The screenshots of a session with a browser bridge.
 pub struct BridgeScreenshots {
@@ -102,7 +128,7 @@ impl BrowserBridge {
                 "Pass ref_id to capture one element, or fullPage: true without ref_id to capture the page.",
             ));
         }
-        let (bytes, scope) = match reference {
+        let ((bytes, masks), scope) = match reference {
             None => {
                 let (area, scope) = if full_page {
                     (ScreenshotArea::FullPage, Scope::FullPage)
@@ -110,20 +136,23 @@ impl BrowserBridge {
                     (ScreenshotArea::Viewport, Scope::Viewport)
                 };
                 let page = Page::new(self.bidi(), &tab_context);
-                let bytes = self
-                    .unless_prompt_blocks(&target, async {
-                        page.screenshot(&area, format)
-                            .await
-                            .map_err(element_operation_failed)
+                let captured = self
+                    .with_secrets_masked(host, &target, async {
+                        self.unless_prompt_blocks(&target, async {
+                            page.screenshot(&area, format)
+                                .await
+                                .map_err(element_operation_failed)
+                        })
+                        .await
                     })
                     .await?;
-                (bytes, scope)
+                (captured, scope)
             }
             Some(_) => {
-                let bytes = self
+                let captured = self
                     .element_screenshot(host, &target, &tab_context, &arguments, format)
                     .await?;
-                (bytes, Scope::Element)
+                (captured, Scope::Element)
             }
         };
         let Some((width, height)) = image_dimensions(&bytes) else {
@@ -131,7 +160,7 @@ impl BrowserBridge {
                 "the browser's screenshot is neither a PNG nor a JPEG",
             ));
         };
-        Screenshot::from_result(json!({
+        let mut result = json!({
             "data": allwright_surface_web::base64::encode(&bytes),
             "mimeType": if jpeg { "image/jpeg" } else { "image/png" },
             "width": width,
@@ -139,7 +168,64 @@ impl BrowserBridge {
             "format": if jpeg { "jpeg" } else { "png" },
             "scope": scope.name(),
             "method": "bidi",
-        }))
+            "maskedSecretFields": masks.count(scope),
+        });
+        if masks.frames_not_masked > 0 {
+            result["framesNotMasked"] = json!(masks.frames_not_masked);
+            result["hint"] = json!(format!(
+                "{} frame(s) of the tab could not be scripted, so secret fields in them, if any, are not masked.",
+                masks.frames_not_masked
+            ));
+        }
+        Screenshot::from_result(result)
+    }
+
+    /// Runs `capture` with every secret field of the tab painted over by the extension
+    /// (`bridge_mask_secrets`, extension/background/secret-masks.js), and takes the masks away
+    /// after it whatever happened (`bridge_unmask_secrets`). A picture taken while a frame's
+    /// masks did not stay in place over fields that stayed where they were is thrown away.
+    async fn with_secrets_masked(
+        &self,
+        host: &Arc<HostClient>,
+        target: &super::TargetTab,
+        capture: impl std::future::Future<Output = Result<Vec<u8>, ToolError>>,
+    ) -> Result<(Vec<u8>, SecretMasks), ToolError> {
+        let painted = self
+            .unless_prompt_blocks(
+                target,
+                host.call(
+                    "bridge_mask_secrets",
+                    json!({ "tabId": target.tab_id }),
+                    MASK_TIMEOUT,
+                ),
+            )
+            .await?;
+        let Some(token) = painted["token"].as_str().filter(|token| is_marker(token)) else {
+            return Err(ToolError::script_failed(format!(
+                "the extension painted the secret fields' masks without a token: {painted}"
+            )));
+        };
+        let masks = SecretMasks {
+            in_documents: painted["masked"].as_u64().unwrap_or(0),
+            in_viewport: painted["maskedInViewport"].as_u64().unwrap_or(0),
+            frames_not_masked: painted["framesNotMasked"].as_u64().unwrap_or(0),
+        };
+        let captured = capture.await;
+        let removed = host
+            .call(
+                "bridge_unmask_secrets",
+                json!({ "token": token }),
+                MASK_TIMEOUT,
+            )
+            .await;
+        let bytes = captured?;
+        if removed.ok().and_then(|answer| answer["intact"].as_bool()) != Some(true) {
+            return Err(ToolError::script_failed(
+                "the page moved, removed or covered the boxes that hide its secret fields while the screenshot was taken, so the picture was thrown away",
+            )
+            .with_hint("Take the screenshot again once the page is still; a page that keeps moving its password or card fields cannot be captured."));
+        }
+        Ok((bytes, masks))
     }
 
     /// One element's picture: marked by the extension, found and captured over BiDi, unmarked.
@@ -150,7 +236,7 @@ impl BrowserBridge {
         tab_context: &str,
         arguments: &Value,
         format: ImageFormat,
-    ) -> Result<Vec<u8>, ToolError> {
+    ) -> Result<(Vec<u8>, SecretMasks), ToolError> {
         let begin_arguments = json!({
             "tabId": target.tab_id,
             "frameId": arguments.get("frameId"),
@@ -171,9 +257,15 @@ impl BrowserBridge {
         };
         let token = token.to_owned();
         let captured = if is_marker(marker) {
-            self.unless_prompt_blocks(
+            // The masks go on once the element was scrolled into view, so that they are
+            // measured where the picture finds the fields.
+            self.with_secrets_masked(
+                host,
                 target,
-                self.capture_marked_element(tab_context, marker, format),
+                self.unless_prompt_blocks(
+                    target,
+                    self.capture_marked_element(tab_context, marker, format),
+                ),
             )
             .await
         } else {
@@ -207,7 +299,7 @@ impl BrowserBridge {
 }
 
 /// The marker is interpolated into a selector: only the 32 hex digits the content script makes
-/// are accepted.
+/// are accepted (the masks' token has the same form).
 fn is_marker(marker: &str) -> bool {
     marker.len() == 32 && marker.bytes().all(|byte| byte.is_ascii_hexdigit())
 }

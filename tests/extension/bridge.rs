@@ -961,3 +961,102 @@ pub async fn screenshots_over_bidi(session: &LaunchedMcp) {
         "{refused}"
     );
 }
+
+/// Secret fields are painted over in BiDi's pictures too (browsingContext.captureScreenshot,
+/// bracketed by the extension's masks): the viewport, the whole page (the field far below
+/// included), an element of the top document and an element inside the cross-origin frame; the
+/// result counts the fields masked; a page that removes the masks gets no picture.
+pub async fn secret_fields_are_painted_over_in_bidi_screenshots(session: &LaunchedMcp) {
+    use crate::screenshot::{
+        assert_secret_fields_masked, image_of, Picture, SECRET_FIELDS_IN_VIEWPORT,
+        SECRET_FIELD_BELOW,
+    };
+    let browser = session.browser.name();
+    let capture = |arguments: Value| async move {
+        let result = session
+            .call_result("screenshot", arguments.clone())
+            .await
+            .unwrap_or_else(|error| panic!("{browser}: screenshot({arguments}): {}", error.0));
+        let (_, bytes, facts) = image_of(browser, &result);
+        assert_eq!(facts["method"], "bidi", "{browser}: {facts}");
+        (Picture::decode_png(&bytes), facts)
+    };
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/screenshot/secrets.html")}),
+        )
+        .await;
+    let frame_id = session.frame_id_of("/screenshot/secrets-frame.html").await;
+
+    // Headless windows have one device pixel per CSS pixel.
+    let (picture, facts) = capture(json!({})).await;
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        1.0,
+        SECRET_FIELDS_IN_VIEWPORT,
+        &facts,
+    );
+    assert_eq!(facts["maskedSecretFields"], 11, "{browser}: {facts}");
+
+    let (picture, facts) = capture(json!({"fullPage": true})).await;
+    let mut everywhere = SECRET_FIELDS_IN_VIEWPORT.to_vec();
+    everywhere.push(SECRET_FIELD_BELOW);
+    assert!(picture.height >= 2430, "{browser}: the whole page: {facts}");
+    assert_secret_fields_masked(browser, &picture, (0.0, 0.0), 1.0, &everywhere, &facts);
+    assert_eq!(facts["maskedSecretFields"], 12, "{browser}: {facts}");
+
+    let form = session.ref_of("region", "Payment").await;
+    let (picture, facts) = capture(json!({"ref_id": form})).await;
+    assert_eq!(facts["scope"], "element", "{browser}: {facts}");
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        1.0,
+        &SECRET_FIELDS_IN_VIEWPORT[..8],
+        &facts,
+    );
+
+    let frame_tree = session
+        .ok("get_accessibility_tree", json!({"frameId": frame_id}))
+        .await;
+    let frame_text = frame_tree["tree"].as_str().expect("tree");
+    let line = frame_text
+        .lines()
+        .find(|line| line.trim_start().starts_with("region \"Frame form\" [ref_"))
+        .unwrap_or_else(|| panic!("{browser}: the frame's form in {frame_text}"));
+    let start = line.find("[ref_").expect("a ref") + 1;
+    let frame_form = &line[start..start + line[start..].find(']').expect("the ref's end")];
+    let (picture, facts) = capture(json!({"ref_id": frame_form, "frameId": frame_id})).await;
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (200.0, 200.0),
+        1.0,
+        &SECRET_FIELDS_IN_VIEWPORT[10..],
+        &facts,
+    );
+
+    // A page that removes the masks as soon as they are added gets no picture.
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/screenshot/secrets.html?hostile")}),
+        )
+        .await;
+    let refused = session
+        .call("screenshot", json!({"fullPage": true}))
+        .await
+        .expect_err("no picture of a page that removed the masks")
+        .0;
+    assert_eq!(refused["code"], "script_failed", "{browser}: {refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("thrown away")),
+        "{browser}: {refused}"
+    );
+}

@@ -250,6 +250,25 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
         !leaks(&tree.to_string()),
         "{browser}: the tree: {tree_text}"
     );
+    // The expiry month chosen in a select: neither the select's value nor a selected option.
+    let month_lines: Vec<&str> = tree_text
+        .lines()
+        .filter(|line| line.contains("Expiry month") || line.contains("\"07\""))
+        .collect();
+    assert!(
+        !month_lines.is_empty(),
+        "{browser}: the expiry month's select is in the tree: {tree_text}"
+    );
+    for line in &month_lines {
+        assert!(
+            !line.contains("07") || !line.contains("selected"),
+            "{browser}: the secret month shows: {line}"
+        );
+        assert!(
+            !(line.contains("Expiry month") && line.contains("07")),
+            "{browser}: the secret month shows: {line}"
+        );
+    }
     for format in ["json", "yaml"] {
         let snapshot = session
             .ok("accessibility_snapshot", json!({"format": format}))
@@ -260,6 +279,11 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
             "{browser} {format}: {text}"
         );
         assert!(!leaks(text), "{browser}: the {format} snapshot: {text}");
+        // The page's one select is the secret month's: no option of it may read as selected.
+        assert!(
+            !text.contains("\"selected\":true") && !text.contains("selected: true"),
+            "{browser}: the {format} snapshot shows the secret month: {text}"
+        );
     }
 
     let fields = [
@@ -270,6 +294,11 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
         ("otp", "One-time code", "type_ax"),
         ("pin", "PIN", "type_ax"),
         ("phrase", "Recovery phrase", "set_field"),
+        ("expiry", "Expiry", "type_ax"),
+        ("tel-pin", "Code", "set_field"),
+        ("api-token", "Access", "type_ax"),
+        ("key-by-label", "API key", "set_field"),
+        ("memo", "Memo", "type_ax"),
     ];
     let tree_text = tree_text.to_string();
     for (index, (id, label, tool)) in fields.into_iter().enumerate() {
@@ -288,7 +317,9 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
         );
         assert_eq!(result["sensitive"], true, "{browser} {id}: {result}");
         let value = session
-            .evaluate(&format!("document.getElementById('{id}').value"))
+            .evaluate(&format!(
+                "(field => field.value ?? field.textContent)(document.getElementById('{id}'))"
+            ))
             .await;
         assert!(
             value
@@ -297,6 +328,67 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
             "{browser}: {tool} typed into {id}: {value}"
         );
     }
+    // select_option on the secret month: chosen, but not echoed.
+    let month = find_ref(&tree_text, "combobox", "Expiry month")
+        .unwrap_or_else(|| panic!("{browser}: no combobox \"Expiry month\":\n{tree_text}"));
+    let chosen = session
+        .ok("select_option", json!({"ref_id": month, "value": "03"}))
+        .await;
+    assert_eq!(chosen["sensitive"], true, "{browser}: {chosen}");
+    assert!(
+        !chosen.to_string().contains("03"),
+        "{browser}: select_option echoes the secret month: {chosen}"
+    );
+    assert_eq!(
+        session
+            .evaluate("document.getElementById('expiry-month').value")
+            .await,
+        "03",
+        "{browser}: the month was chosen"
+    );
+
+    // The shadow tools, over open roots in both browsers and closed ones in Chrome (its
+    // debugger's node tree): no value attribute, no text of a secret field, in an outline or a
+    // match (the masked editing host's text reads "••••"); the ordinary field inside the open
+    // root shows its value, so values are shown at all.
+    for (tool, arguments) in [
+        ("get_shadow_dom", json!({})),
+        ("shadow_dom_query", json!({"selector": ".field"})),
+        ("shadow_dom_query", json!({"selector": "p"})),
+    ] {
+        let answer = match session.call(tool, arguments.clone()).await {
+            Ok(answer) => answer,
+            Err(error) => {
+                // Firefox cannot enter the closed root; whatever it says must not leak either.
+                assert!(
+                    !leaks(&error.0.to_string()),
+                    "{browser} {tool}: {}",
+                    error.0
+                );
+                panic!("{browser}: {tool}({arguments}) failed: {}", error.0);
+            }
+        };
+        let text = answer.to_string();
+        assert!(!leaks(&text), "{browser} {tool}({arguments}): {answer:#}");
+        // An outline shows no values at all; a match shows its attributes, `value` included.
+        if tool == "get_shadow_dom" {
+            assert!(text.contains("••••"), "{browser} {tool}: {answer:#}");
+        }
+        if arguments["selector"] != ".field" {
+            continue;
+        }
+        assert!(
+            text.contains("visible-open-city"),
+            "{browser} {tool}({arguments}) shows ordinary values: {answer:#}"
+        );
+        if session.browser == Browser::Chromium {
+            assert!(
+                text.contains("visible-closed-city"),
+                "{browser} {tool}({arguments}) reads the closed root: {answer:#}"
+            );
+        }
+    }
+
     // The same fields read again, now holding typed text.
     let again = session.ok("get_accessibility_tree", json!({})).await;
     assert!(

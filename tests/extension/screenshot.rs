@@ -289,3 +289,195 @@ pub async fn viewport_elements_formats_and_refusals(session: &Session) {
         .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
 }
+
+/// The colour of screenshot/secrets.html's secret fields (background and text alike).
+pub const MAGENTA: [u8; 3] = [255, 0, 255];
+/// The colour of its ordinary fields, which stay visible.
+pub const CYAN: [u8; 3] = [0, 255, 255];
+/// The masks' colour (MASK_COLOUR in extension/content/dom/secret-masks.js).
+pub const BLACK: [u8; 3] = [0, 0, 0];
+
+/// The secret fields of screenshot/secrets.html in the viewport, by their top-left corner in the
+/// top document's CSS pixels; each is 120 x 30.
+pub const SECRET_FIELDS_IN_VIEWPORT: &[(&str, f64, f64)] = &[
+    ("card number (cc-number)", 20.0, 20.0),
+    ("security code (cc-csc)", 20.0, 70.0),
+    ("expiry (cc-exp)", 20.0, 120.0),
+    ("one-time code", 20.0, 170.0),
+    ("type=tel input named pin", 20.0, 220.0),
+    ("input named api_token", 20.0, 270.0),
+    (
+        "editing host masked with -webkit-text-security",
+        20.0,
+        320.0,
+    ),
+    ("password", 20.0, 370.0),
+    (
+        "editing host named otp, its text overflowing its box",
+        200.0,
+        70.0,
+    ),
+    ("card number in a closed shadow root", 200.0, 120.0),
+    ("one-time code in a cross-origin frame", 220.0, 220.0),
+];
+/// The secret field far below the viewport, in full-page pictures.
+pub const SECRET_FIELD_BELOW: (&str, f64, f64) = ("second card number, far below", 20.0, 2400.0);
+/// The ordinary fields, which must not be masked.
+pub const ORDINARY_FIELDS: &[(&str, f64, f64)] = &[
+    ("City", 200.0, 20.0),
+    ("the frame's ordinary field", 220.0, 280.0),
+];
+
+/// Checks a picture of screenshot/secrets.html whose top-left corner is at `origin` (CSS pixels
+/// of the top document), at `ratio` device pixels per CSS pixel: each secret field in it is
+/// black at its corners and centre, each ordinary field in it is cyan, and no pixel anywhere is
+/// the secret fields' magenta.
+pub fn assert_secret_fields_masked(
+    browser: &str,
+    picture: &Picture,
+    origin: (f64, f64),
+    ratio: f64,
+    secret_fields: &[(&str, f64, f64)],
+    facts: &Value,
+) {
+    let device = |css: f64| (css * ratio).round() as i64;
+    let pixel = |x: f64, y: f64| {
+        let (x, y) = (device(x - origin.0), device(y - origin.1));
+        (x >= 0 && y >= 0 && (x as u32) < picture.width && (y as u32) < picture.height)
+            .then(|| picture.rgb(x as u32, y as u32))
+    };
+    let mut checked = 0;
+    for &(name, left, top) in secret_fields {
+        for (x, y) in [(2.0, 2.0), (60.0, 15.0), (117.0, 27.0)] {
+            let Some(found) = pixel(left + x, top + y) else {
+                continue;
+            };
+            checked += 1;
+            assert!(
+                is_colour(found, BLACK),
+                "{browser}: the {name} at ({left}, {top}) is not masked at +({x}, {y}): {found:?}: {facts}"
+            );
+        }
+    }
+    assert!(
+        checked > 0,
+        "{browser}: no secret field in the picture: {facts}"
+    );
+    for &(name, left, top) in ORDINARY_FIELDS {
+        if let Some(found) = pixel(left + 60.0, top + 15.0) {
+            assert!(
+                is_colour(found, CYAN),
+                "{browser}: the ordinary {name} is hidden or masked: {found:?}: {facts}"
+            );
+        }
+    }
+    for y in 0..picture.height {
+        for x in 0..picture.width {
+            let found = picture.rgb(x, y);
+            assert!(
+                !is_colour(found, MAGENTA),
+                "{browser}: a secret field's pixel shows at ({x}, {y}) of the picture: {facts}"
+            );
+        }
+    }
+}
+
+/// How many children the page's root element has: the masks' host is one while it is up.
+const ROOT_CHILDREN: &str = "document.documentElement.children.length";
+
+/// Secret fields are painted over in the user's own browser's pictures (captureVisibleTab): the
+/// viewport (with a closed shadow root and a cross-origin frame in it) and an element; the
+/// result counts them; the masks are gone afterwards; a page that removes the masks while they
+/// are up gets no picture.
+pub async fn secret_fields_are_painted_over(session: &Session) {
+    let browser = session.browser.name();
+    session
+        .open(&fixtures().url("/pages/screenshot/secrets.html"))
+        .await;
+    // The frame is loaded (its tree is read) before the pictures are taken.
+    let frame_id = frame_id_of(session, "/screenshot/secrets-frame.html").await;
+    let ratio = session
+        .evaluate("devicePixelRatio")
+        .await
+        .as_f64()
+        .expect("devicePixelRatio");
+    let children_before = session.evaluate(ROOT_CHILDREN).await;
+
+    let (_, bytes, facts) = screenshot(session, json!({})).await;
+    let picture = Picture::decode_png(&bytes);
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        ratio,
+        SECRET_FIELDS_IN_VIEWPORT,
+        &facts,
+    );
+    assert_eq!(facts["maskedSecretFields"], 11, "{browser}: {facts}");
+    assert_eq!(
+        session.evaluate(ROOT_CHILDREN).await,
+        children_before,
+        "{browser}: the masks are gone after the picture"
+    );
+
+    // An element: the region, cropped at the page's origin.
+    let form = ref_of(session, "region", "Payment").await;
+    let (_, bytes, facts) = screenshot(session, json!({"ref_id": form})).await;
+    let picture = Picture::decode_png(&bytes);
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        ratio,
+        &SECRET_FIELDS_IN_VIEWPORT[..8],
+        &facts,
+    );
+    assert!(
+        facts["maskedSecretFields"].as_u64().unwrap_or(0) >= 8,
+        "{browser}: {facts}"
+    );
+
+    // An element inside the cross-origin frame: Firefox can place the frame (see above).
+    if session.browser == Browser::Firefox {
+        let frame_tree = session
+            .ok("get_accessibility_tree", json!({"frameId": frame_id}))
+            .await;
+        let frame_form = find_ref(
+            frame_tree["tree"].as_str().expect("tree"),
+            "region",
+            "Frame form",
+        )
+        .unwrap_or_else(|| panic!("{browser}: the frame's form in {frame_tree}"));
+        let (_, bytes, facts) =
+            screenshot(session, json!({"ref_id": frame_form, "frameId": frame_id})).await;
+        let picture = Picture::decode_png(&bytes);
+        assert_secret_fields_masked(
+            browser,
+            &picture,
+            (200.0, 200.0),
+            ratio,
+            &SECRET_FIELDS_IN_VIEWPORT[10..],
+            &facts,
+        );
+    }
+
+    // JPEG: counted the same.
+    let (_, _, facts) = screenshot(session, json!({"format": "jpeg"})).await;
+    assert_eq!(facts["maskedSecretFields"], 11, "{browser}: {facts}");
+
+    // A page that removes whatever is added to its root element: the masks go before the
+    // picture is taken, so the picture is thrown away.
+    session
+        .evaluate(
+            "new MutationObserver((records) => { for (const record of records) for (const node of record.addedNodes) node.remove(); }).observe(document.documentElement, {childList: true}), true",
+        )
+        .await;
+    let refused = screenshot_error(session, json!({})).await;
+    assert_eq!(refused["code"], "script_failed", "{browser}: {refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("thrown away")),
+        "{browser}: {refused}"
+    );
+}

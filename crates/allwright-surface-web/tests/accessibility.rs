@@ -275,6 +275,41 @@ async fn password_and_file_values_never_appear() {
     browser.finish().await;
 }
 
+/// The BiDi snapshot runs the extension's gatherer, so the one secret-field rule
+/// (extension/shared/secret-fields.js) holds here too: fixtures/pages/safety/secrets.html fills
+/// every kind of secret field (autofill tokens, a tel PIN, api_token, an "API key" label, style
+/// masks on inputs, a textarea and an editing host, a card's expiry month in a select, and the
+/// same in an open shadow root) with values holding "autofill-secret"; none shows, while the
+/// ordinary nickname does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "launches a browser"]
+async fn secret_field_values_never_appear() {
+    let browser = TestBrowser::start().await;
+    browser.open("/pages/safety/secrets.html").await;
+    for format in [SnapshotFormat::Json, SnapshotFormat::Yaml] {
+        for mode in [None, Some(SnapshotMode::Ai)] {
+            let text = browser.snapshot_text(format, mode).await;
+            assert!(
+                text.contains("visible-nickname"),
+                "{}: ordinary values are shown: {text}",
+                browser.name
+            );
+            assert!(
+                !text.contains("autofill-secret"),
+                "{}: a secret leaked: {text}",
+                browser.name
+            );
+            // The page's one select is the secret month's: no option of it reads as selected.
+            assert!(
+                !text.contains("\"selected\":true") && !text.contains("selected: true"),
+                "{}: the secret month leaked: {text}",
+                browser.name
+            );
+        }
+    }
+    browser.finish().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "launches a browser"]
 async fn shadow_dom_and_slots() {

@@ -12,6 +12,7 @@ import { activeDescendantOf, displayedText, openListboxOf, optionsOf, visibleLis
 import { describeTargetAsRead, resolveTarget } from "./target.js";
 import { labelledField } from "./text-fields.js";
 import { nextFrame, settle, waitFor } from "./timing.js";
+import { isSecretField } from "../../shared/secret-fields.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -378,5 +379,9 @@ export async function selectOption(args, ax) {
     control.kind === "native"
       ? await selectNativeOption(ax, control.select, wanted, args.ref_id, evidence, hints)
       : await selectListboxOption(ax, control, wanted, args.ref_id, evidence, hints);
-  return { ...description, ...chosen, evidence, hints };
+  // A native select whose value is a secret (shared/secret-fields.js: a card's expiry month)
+  // does not echo the option chosen; `sensitive` tells the side panel's log to redact it too.
+  const sensitive = control.kind === "native" && isSecretField(control.select);
+  const shown = sensitive ? { ...chosen, selected: { label: "••••", value: "••••" } } : chosen;
+  return { ...description, ...shown, sensitive, evidence, hints };
 }

@@ -29,7 +29,7 @@ import {
 } from "./text-fields.js";
 import { delay, settle, waitFor } from "./timing.js";
 import { rememberAgentEdit } from "./agent-edits.js";
-import { isSecretField } from "../dom/secret-fields.js";
+import { isSecretField } from "../../shared/secret-fields.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -93,8 +93,8 @@ function refuseReadOnlyField(field, refId) {
 }
 
 /**
- * Whether the text typed into a field is a secret: a password or file input, or a field
- * dom/secret-fields.js calls secret (a secret's autocomplete, a `-webkit-text-security` mask).
+ * Whether the text typed into a field is a secret: a file input, or a field (an input, a
+ * textarea or an editing host) shared/secret-fields.js calls secret.
  * The result says so (`sensitive`), the background's call log redacts the text unless it is
  * false, and no hint or error quotes the text or the value.
  */
@@ -105,9 +105,9 @@ function isSensitiveField(field) {
 
 /** The value a result may show: never a password or another secret. */
 function shownValue(field, kind) {
-  if (kind === "contenteditable") return field.textContent;
-  if (isSensitiveField(field)) return field.value === "" ? "" : "••••";
-  return field.value;
+  const value = kind === "contenteditable" ? field.textContent : field.value;
+  if (isSensitiveField(field)) return value === "" ? "" : "••••";
+  return value;
 }
 
 /** Puts the caret where typing should go: over everything when clearing, else at the end. */
@@ -144,7 +144,7 @@ async function typeIntoEditingHost(host, text, clear, evidence, hints) {
   if (now !== previous) rememberAgentEdit(host);
   if (proceed) {
     if (now === intended) evidence.push("value_set");
-    else hints.push(`the page changed the text back to ${quote(now)}`);
+    else hints.push(`the page changed the text back to ${quote(isSensitiveField(host) ? "••••" : now)}`);
   } else if (now === intended || (text !== "" && now !== previous && now.includes(text))) {
     evidence.push("value_set");
     hints.push("the page cancelled beforeinput and inserted the text itself");
@@ -261,7 +261,7 @@ function textEntryResult({ description, located, evidence, hints }) {
     ...description,
     kind: located.kind,
     value: shownValue(located.field, located.kind),
-    sensitive: located.kind !== "contenteditable" && isSensitiveField(located.field),
+    sensitive: isSensitiveField(located.field),
     evidence,
     hints,
   };

@@ -20,6 +20,7 @@ import {
   shadowRootsUnder,
 } from "../../shared/shadow-outline.js";
 import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
+import { isSecretField } from "../../shared/secret-fields.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -69,6 +70,7 @@ const liveDom = {
     return hostsClosedRoot(element) ? { root: null, mode: "closed" } : null;
   },
   text: (node) => /** @type {CharacterData} */ (node).data,
+  secretField: (node) => node.nodeType === Node.ELEMENT_NODE && isSecretField(/** @type {Element} */ (node)),
 };
 
 /**

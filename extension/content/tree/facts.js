@@ -7,7 +7,7 @@
 import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
-import { isSecretField } from "../dom/secret-fields.js";
+import { isInsideSecretHost, isSecretField } from "../../shared/secret-fields.js";
 import { inlineStyleMayReach, visibilityAndOverflowTargets } from "./style-rule-targets.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
 
@@ -68,6 +68,8 @@ const CHILD_OF_SHADOW_HOST = 1;
 const IN_SHADOW_TREE = 2;
 
 /** The attribute names of an element that has none. */
+/** What a secret editing host's text reads as in the tree (text-entry.js shows "••••" too). */
+const SECRET_TEXT = "••••";
 const NO_ATTRIBUTES = Object.freeze(/** @type {string[]} */ ([]));
 
 export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
@@ -280,6 +282,10 @@ export function gatherFacts(options) {
   const referenceAttributes = options.referenceAttributes ?? null;
   /** @type {Element[]} */
   const referrers = [];
+  /** The editing hosts whose text is a secret (their text nodes come later in the walk). @type {Set<Element>} */
+  const secretEditingHosts = new Set();
+  /** The selects whose value is a secret: their options are never gathered as selected. @type {Set<Element>} */
+  const secretSelects = new Set();
   let cut = false;
   while (pendingNodes.length > 0) {
     if (nodeList.length >= maxNodes) {
@@ -335,6 +341,7 @@ export function gatherFacts(options) {
       let inlineStyle = null;
       let popover = false;
       let hiddenAttribute = false;
+      let editingHost = false;
       for (let position = 0; position < attributeCount; position++) {
         const name = attributeNames[position];
         const attributeValue = element.getAttribute(name) ?? "";
@@ -343,6 +350,7 @@ export function gatherFacts(options) {
         if (name === "style") inlineStyle = attributeValue;
         else if (name === "popover") popover = true;
         else if (name === "hidden") hiddenAttribute = true;
+        else if (name === "contenteditable") editingHost = true;
       }
       if (refersToIds && !inShadowTree) referrers.push(element);
       // A shadow tree's sheets can style its host (`:host`), so they are looked at before
@@ -376,6 +384,9 @@ export function gatherFacts(options) {
       // element's display is unknown, and its children inherit that along with the rest.
       const styleDeferred = deferredAncestor !== NOT_IN_SELECT;
       const style = styleDeferred ? undefined : getComputedStyle(element);
+      // An editing host that holds a secret (shared/secret-fields.js: a masked one, a PIN's)
+      // keeps its text out of the tree: its text nodes are gathered as bullets.
+      if (editingHost && isSecretField(element, style)) secretEditingHosts.add(element);
       let display = 3;
       if (style !== undefined) {
         flags |= styleFlagsOf(style, reads, nodes[(parent - 1) * NODE_STRIDE]);
@@ -417,7 +428,7 @@ export function gatherFacts(options) {
             // Password and file values are never read (only whether files are attached), nor
             // the values of fields whose autocomplete names a secret (a one-time code, a card
             // number or code, a password in a text input) or that the page masks with
-            // -webkit-text-security (dom/secret-fields.js): they would reach the agent's tree
+            // -webkit-text-security (shared/secret-fields.js): they would reach the agent's tree
             // and the side panel's call log.
             if (inputType === "file") {
               if (input.files !== null && input.files.length > 0) flags |= FILES_ATTACHED;
@@ -433,6 +444,9 @@ export function gatherFacts(options) {
           case "select":
             if (!isSecretField(element, style)) {
               value = add(/** @type {HTMLTextAreaElement | HTMLSelectElement} */ (element).value) + 1;
+            } else if (localName === "select") {
+              // A card's expiry month chosen in a select: which option is selected is the secret.
+              secretSelects.add(element);
             }
             if (element.matches(":disabled")) flags |= DISABLED;
             break;
@@ -440,7 +454,12 @@ export function gatherFacts(options) {
             value = add(/** @type {HTMLOutputElement} */ (element).value) + 1;
             break;
           case "option":
-            if (/** @type {HTMLOptionElement} */ (element).selected) flags |= OPTION_SELECTED;
+            if (
+              /** @type {HTMLOptionElement} */ (element).selected &&
+              (secretSelects.size === 0 || !secretSelects.has(/** @type {Element} */ (element.closest("select"))))
+            ) {
+              flags |= OPTION_SELECTED;
+            }
             if (element.matches(":disabled")) flags |= DISABLED;
             break;
           case "button":
@@ -498,7 +517,9 @@ export function gatherFacts(options) {
       continue;
     }
     if (type === Node.TEXT_NODE || type === Node.CDATA_SECTION_NODE) {
-      nodes.push(KIND_TEXT, parent, add(/** @type {CharacterData} */ (node).data), 0, 0);
+      const data = /** @type {CharacterData} */ (node).data;
+      const shown = isInsideSecretHost(node, secretEditingHosts) && data.trim() !== "" ? SECRET_TEXT : data;
+      nodes.push(KIND_TEXT, parent, add(shown), 0, 0);
       nodeList.push(node);
       continue;
     }

@@ -11,6 +11,7 @@ import {
   pathInTree,
   shadowRootsUnder,
 } from "../../../extension/shared/shadow-outline.js";
+import { describesSecretField } from "../../../extension/shared/secret-fields.js";
 
 /** A node: {tag?, attributes?, text?, children?, shadow?: {mode, children, readable?}}. */
 function build(spec, parent = null, parents = new Map()) {
@@ -36,6 +37,15 @@ function readerFor(parents) {
     parent: (node) => parents.get(node) ?? null,
     shadowRoot: (node) => node.shadowRoot ?? null,
     text: (node) => node.text,
+    // As the debugger's reader: the markup, plus `masked` standing for a computed mask.
+    secretField: (node) =>
+      node.tag !== undefined &&
+      describesSecretField({
+        localName: node.tag,
+        attribute: (name) => node.attributes?.[name] ?? null,
+        labels: () => [node.attributes?.["aria-label"] ?? ""],
+        maskedByStyle: () => node.masked === true,
+      }),
   };
 }
 

@@ -59,3 +59,34 @@ test("a secret typed once is scrubbed from everything logged after it; secret-na
   const long = redact.result("get_accessibility_tree", { tree: "x".repeat(25_000) });
   assert.ok(long.tree.length < 21_000 && long.tree.includes("5000 more characters"));
 });
+
+test("fields named by the secret-field rule's words are redacted; near-misses are kept", () => {
+  const redact = createRedactor();
+  const logged = redact.result("execute_js", {
+    apiKey: "k-1",
+    api_key: "k-2",
+    pinCode: "1234",
+    otpValue: "999999",
+    clientSecret: "s-1",
+    opinion: "kept",
+    spinner: "kept",
+    tokenizer: "redacted by the substring rule",
+  });
+  for (const name of ["apiKey", "api_key", "pinCode", "otpValue", "clientSecret", "tokenizer"]) {
+    assert.equal(logged[name], REDACTED, name);
+  }
+  assert.equal(logged.opinion, "kept");
+  assert.equal(logged.spinner, "kept");
+});
+
+test("select_option's choice is kept only when its result says the select was not sensitive", () => {
+  const redact = createRedactor();
+  const args = { ref_id: "ref_3", value: "07" };
+  assert.equal(redact.arguments("select_option", args, undefined).value, REDACTED, "unknown while running");
+  assert.equal(redact.arguments("select_option", args, { sensitive: true }).value, REDACTED);
+  assert.equal(redact.arguments("select_option", args, { sensitive: false }).value, "07");
+  const secret = redact.result("select_option", { selected: { label: "07", value: "07" }, sensitive: true });
+  assert.equal(secret.selected, REDACTED);
+  const ordinary = redact.result("select_option", { selected: { label: "Red", value: "red" }, sensitive: false });
+  assert.deepEqual(ordinary.selected, { label: "Red", value: "red" });
+});
