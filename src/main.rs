@@ -91,6 +91,11 @@ enum Command {
         /// With --launch or --webdriver: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
+        /// Let navigate, new_tab and promote_iframe open local files (file: URLs, and
+        /// view-source:, jar: and the like around one). Off by default: a page can ask the agent
+        /// to open a file and read it back (file_url_refused).
+        #[arg(long)]
+        allow_file_urls: bool,
     },
     /// Load a page in a headless browser and print its accessibility tree or snapshot.
     Snapshot {
@@ -170,6 +175,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             dev,
             input,
             extension,
+            allow_file_urls,
         } => {
             logging::init("mcp");
             if launch.is_none() && webdriver.is_none() && (headless || extension.is_some()) {
@@ -202,6 +208,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 launch,
                 webdriver,
                 input,
+                allow_file_urls,
             }))
         }
         Command::Snapshot {

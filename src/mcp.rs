@@ -46,6 +46,8 @@ pub struct McpOptions {
     pub webdriver: Option<WebDriverRequest>,
     /// `--input`, already checked against whether there is a BiDi session (src/input_mode.rs).
     pub input: InputMode,
+    /// `--allow-file-urls`: navigate, new_tab and promote_iframe may open local files.
+    pub allow_file_urls: bool,
 }
 
 pub struct AllwrightMcpServer {
@@ -96,6 +98,7 @@ impl AllwrightMcpServer {
             .with_hint("Call one of the listed tools.")
             .with_suggestions(listed));
         };
+        tool.local_file_refusal(request.arguments.as_ref(), self.host.file_urls_allowed())?;
         let arguments = tool.validate(request.arguments.as_ref())?;
         let timeout = tool.host_wait(&arguments);
         if tool.name == SCREENSHOT_TOOL {
@@ -243,6 +246,7 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
         host.socket_path().display()
     );
     host.set_access(ToolAccess::new(options.tier, options.dev));
+    host.set_allow_file_urls(options.allow_file_urls);
     let server = AllwrightMcpServer::new(host, bridge);
     let outcome = serve_until_the_end(server, &mut exit_signals).await;
     if let Some(browser) = launched {

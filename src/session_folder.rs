@@ -72,7 +72,10 @@ impl SessionFolder {
                 Ok(descriptor)
             })
             .map_err(|error| {
-                format!("cannot lock the session folder {}: {error}", folder.path().display())
+                format!(
+                    "cannot lock the session folder {}: {error}",
+                    folder.path().display()
+                )
             })?;
         Ok(Self {
             folder,
@@ -139,7 +142,10 @@ pub fn session_folder_owner(name: &std::ffi::OsStr) -> Option<u32> {
 
 /// Whether process `pid` exists (as any user: a pid we may not signal is still alive).
 fn process_is_alive(pid: u32) -> bool {
-    let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) else {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
         return false;
     };
     !matches!(
@@ -208,13 +214,15 @@ fn end_processes_using(folder: &Path) {
             continue;
         }
         let names_folder = ["cmdline", "environ"].iter().any(|file| {
-            std::fs::read(process.path().join(file))
-                .is_ok_and(|bytes| names_path(&bytes, needle))
+            std::fs::read(process.path().join(file)).is_ok_and(|bytes| names_path(&bytes, needle))
         });
         if !names_folder {
             continue;
         }
-        if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
+        if let Some(pid) = i32::try_from(pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        {
             log!("ending process {pid:?}, left running by a stale session");
             let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
@@ -283,24 +291,33 @@ mod tests {
     fn the_sweep_removes_only_unlocked_folders_of_dead_owners() {
         let root = tempfile::tempdir().expect("root");
         let dead_pid = dead_process_id();
-        let stale = root.path().join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-stale1"));
+        let stale = root
+            .path()
+            .join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-stale1"));
         std::fs::create_dir_all(stale.join("profile/Default")).expect("stale");
         std::fs::write(stale.join("profile/Default/Cookies"), b"x").expect("file");
-        let locked = root.path().join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-locked"));
+        let locked = root
+            .path()
+            .join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-locked"));
         std::fs::create_dir(&locked).expect("locked");
         let lock = open_folder_without_following(&locked).expect("open");
         rustix::fs::flock(&lock, FlockOperation::NonBlockingLockExclusive).expect("lock");
-        let own = root
-            .path()
-            .join(format!("{SESSION_FOLDER_PREFIX}{}-mine01", std::process::id()));
+        let own = root.path().join(format!(
+            "{SESSION_FOLDER_PREFIX}{}-mine01",
+            std::process::id()
+        ));
         std::fs::create_dir(&own).expect("own");
         let parent = root.path().join(format!("{SESSION_FOLDER_PREFIX}1-init01"));
         std::fs::create_dir(&parent).expect("pid 1");
         let elsewhere = root.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).expect("elsewhere");
-        let symlink = root.path().join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-link01"));
+        let symlink = root
+            .path()
+            .join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-link01"));
         std::os::unix::fs::symlink(&elsewhere, &symlink).expect("symlink");
-        let file = root.path().join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-file01"));
+        let file = root
+            .path()
+            .join(format!("{SESSION_FOLDER_PREFIX}{dead_pid}-file01"));
         std::fs::write(&file, b"x").expect("file");
         let other_name = root.path().join(format!("allwright-{dead_pid}"));
         std::fs::create_dir(&other_name).expect("other");

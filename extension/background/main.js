@@ -20,6 +20,7 @@ import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } 
 import { forgetReadCoverage } from "./read-coverage-store.js";
 import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
 import { setActiveAccess, setActiveClient } from "./tool-access.js";
+import { setFileUrlsAllowed } from "./local-files.js";
 import { servePanels } from "./panel-port.js";
 import { keepHostReachable } from "./keep-alive.js";
 
@@ -33,8 +34,10 @@ const connection = createNativeConnection({
   onSession: (session) => {
     if (session === null) {
       setActiveClient(null);
+      setFileUrlsAllowed(null);
       return;
     }
+    setFileUrlsAllowed(session.allowFileUrls === true);
     setActiveAccess(session.access, "session").then(() => setActiveClient(session.client ?? null));
     // An agent is here: the service worker's core compiles now, not at its first read.
     prepareWorkerCoreForSession();

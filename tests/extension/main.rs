@@ -15,6 +15,7 @@ mod frames;
 mod gathering;
 mod hover_and_prompts;
 mod lifecycle;
+mod local_files;
 mod panel;
 mod registry;
 mod safety;
@@ -479,6 +480,32 @@ async fn firefox_shadow_roots_and_execute_js() {
         let _turn = one_browser_at_a_time().lock().await;
         shadow_dev::execute_js_is_refused_without_dev(Browser::Firefox).await;
     }
+}
+
+/// Local files (tests/extension/local_files.rs): the checks restart the MCP client with and
+/// without --allow-file-urls, so they take the session mutably.
+async fn run_local_files(browser: Browser) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let mut session = Session::start(browser, SessionOptions::default()).await;
+    eprintln!(
+        "{}: local_files::local_files_are_refused_unless_the_session_allows_them",
+        browser.name()
+    );
+    local_files::local_files_are_refused_unless_the_session_allows_them(&mut session).await;
+    session.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_local_files() {
+    run_local_files(Browser::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_local_files() {
+    run_local_files(Browser::Firefox).await;
 }
 
 /// Tiers and the side panel (tests/extension/tiers.rs, tests/extension/panel.rs): the checks

@@ -148,7 +148,10 @@ fn processes_naming(marker: &Path) -> Vec<String> {
             || String::from_utf8_lossy(&environment).contains(&marker)
         {
             let shown = String::from_utf8_lossy(&command_line).replace('\0', " ");
-            found.push(format!("{name}: {}", shown.chars().take(120).collect::<String>()));
+            found.push(format!(
+                "{name}: {}",
+                shown.chars().take(120).collect::<String>()
+            ));
         }
     }
     found
@@ -278,7 +281,11 @@ fn session_folder_of_a_killed_session_is_removed_at_the_next_start_but_a_live_on
     drop(live);
     // Dropping kills the servers (SIGKILL): what they leave is cleared by one more start.
     let last = start_mcp("chromium", &extension, &temporary);
-    assert_eq!(session_folders(&temporary).len(), 1, "only the last session's folder");
+    assert_eq!(
+        session_folders(&temporary).len(),
+        1,
+        "only the last session's folder"
+    );
     let mut last = last;
     drop(last.stdin.take());
     last.wait_for_exit();
@@ -311,6 +318,9 @@ fn session_folder_of_a_failed_launch_is_removed() {
         .expect("run allwright mcp");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("not oocdjjlhboaefebdlfjodhaelmmedgec"), "{stderr}");
+    assert!(
+        stderr.contains("not oocdjjlhboaefebdlfjodhaelmmedgec"),
+        "{stderr}"
+    );
     assert_session_gone(&temporary, &temporary, "a failed launch");
 }

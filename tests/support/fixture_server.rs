@@ -9,6 +9,8 @@
 //! - `{{OTHER_ORIGIN}}` and `{{SELF_ORIGIN}}` in HTML are replaced by the two origins.
 //! - `POST /csp-report?...` stores the report; `reports()` returns them.
 //! - `GET /slow/MS` answers after MS milliseconds (a page that loads slowly).
+//! - `GET /redirect?to=URL` answers 302 to URL, as given (a page that sends the browser on to a
+//!   `file:` URL, which browsers refuse to follow from the web).
 //! - Endpoints of the action fixtures (`fixtures/pages/actions/`), with the effects an action
 //!   must notice: `POST /api/mutate[?delay=MS]` (a mutating request, answered with JSON after MS
 //!   milliseconds), `POST /telemetry/...` (a beacon, 204), `GET /download/report.csv` (an
@@ -183,6 +185,11 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     {
         thread::sleep(std::time::Duration::from_millis(delay.min(10_000)));
         return respond(&mut stream, 200, "image/gif", &[], b"");
+    }
+    if method == "GET" && path == "/redirect" {
+        let to = query_parameter(query, "to").unwrap_or("/");
+        let headers = [("Location".to_string(), to.to_string())];
+        return respond(&mut stream, 302, "text/plain", &headers, b"redirecting");
     }
     if let Some(answered) = serve_action_endpoint(&mut stream, &method, path, query, shared) {
         return answered;
@@ -368,6 +375,7 @@ fn respond(
     let reason = match status {
         200 => "OK",
         204 => "No Content",
+        302 => "Found",
         404 => "Not Found",
         _ => "Error",
     };
