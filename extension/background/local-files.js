@@ -27,8 +27,8 @@ export async function setFileUrlsAllowed(allowed) {
   cachedAllowance = allowed === true;
   // Removing needs no room in storage.session, so "not allowed" is kept even when it is full.
   const stored = cachedAllowance
-    ? api.storage.session?.set({ [ALLOWANCE_KEY]: true })
-    : api.storage.session?.remove(ALLOWANCE_KEY);
+    ? api.storage?.session?.set({ [ALLOWANCE_KEY]: true })
+    : api.storage?.session?.remove(ALLOWANCE_KEY);
   await stored?.catch((error) => {
     console.warn(`allwright: could not keep whether local files are allowed: ${error.message}`);
   });
@@ -37,7 +37,7 @@ export async function setFileUrlsAllowed(allowed) {
 /** Whether the session allows local files. */
 async function fileUrlsAllowed() {
   if (cachedAllowance !== null) return cachedAllowance;
-  const stored = await (api.storage.session?.get(ALLOWANCE_KEY) ?? Promise.resolve({})).catch(() => ({}));
+  const stored = await (api.storage?.session?.get(ALLOWANCE_KEY) ?? Promise.resolve({})).catch(() => ({}));
   cachedAllowance ??= stored?.[ALLOWANCE_KEY] === true;
   return cachedAllowance;
 }

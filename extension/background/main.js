@@ -15,6 +15,7 @@ import { prepareWorkerCoreForSession, runWorkerCore } from "./worker-core.js";
 import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
+import { forgetAgentTab } from "./agent-tabs.js";
 import { forgetTabOfFrameList, noteCommitForFrameList } from "./frame-list.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
 import { forgetReadCoverage } from "./read-coverage-store.js";
@@ -107,6 +108,7 @@ api.tabs.onRemoved.addListener((tabId) => {
   if (BROWSER === "chrome") {
     forgetTab(tabId);
     forgetTabOfFrameList(tabId);
+    void forgetAgentTab(tabId);
   }
   void forgetRefIssues(tabId);
 });

@@ -85,6 +85,18 @@ async fn chromium_surface_csp_and_registry() {
     run(Browser::Chromium, options, &checks).await;
 }
 
+/// Issue 27: a full storage.session (tests/extension/csp.rs). Chromium only: Firefox keeps no CSP
+/// records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_csp_storage_full() {
+    run(
+        Browser::Chromium,
+        SessionOptions::default(),
+        checks![csp::reads_and_actions_work_when_storage_session_is_full],
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_surface_csp_and_registry() {
     run(Browser::Firefox, SessionOptions::default(), SURFACE).await;
