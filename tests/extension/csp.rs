@@ -198,3 +198,76 @@ pub async fn reads_and_actions_work_when_storage_session_is_full(session: &Sessi
         .await
         .expect("close the panel");
 }
+
+/// What the CSP records of the open tabs take in storage.session, from the side panel's page.
+const CSP_RECORD_USAGE: &str = r#"(async () => {
+    const all = await chrome.storage.session.get(null);
+    const keys = Object.keys(all).filter((key) => key.startsWith("csp/"));
+    return {
+      records: keys.length,
+      bytes: keys.length === 0 ? 0 : await chrome.storage.session.getBytesInUse(keys),
+      total: await chrome.storage.session.getBytesInUse(null),
+    };
+  })()"#;
+
+/// Issue 27: a page with 70 frames whose policies are long once filled 10.4 of storage.session's
+/// 10.5 MB while no agent was working. Now a tab no agent uses gets no records at all, and the
+/// agent's tab stays within the bounds (csp.js, CSP_RECORD_BOUNDS: 256 records, 1 MiB), its
+/// tree still read.
+pub async fn csp_records_stay_within_bounds_on_a_page_with_many_frames(session: &Session) {
+    let browser = session.browser.name();
+    let server = fixtures();
+    let page = server.url("/generated/many-frames?count=70&bytes=40000");
+    let panel = crate::panel::open_panel(session).await;
+    let (bidi, _) = session.bidi();
+    let before = session
+        .evaluate_json_in(&panel, CSP_RECORD_USAGE)
+        .await
+        .expect("usage");
+    let created = bidi
+        .command(
+            "browsingContext.create",
+            json!({"type": "tab", "background": true}),
+        )
+        .await
+        .expect("a tab no agent uses");
+    let idle_tab = created["context"].as_str().expect("context").to_owned();
+    bidi.navigate(&idle_tab, &page, Duration::from_secs(60))
+        .await
+        .expect("load the page with 70 frames");
+    let idle = session
+        .evaluate_json_in(&panel, CSP_RECORD_USAGE)
+        .await
+        .expect("usage");
+    eprintln!("{browser}: 70 frames with 40 kB policies in a tab no agent uses: {before} before, {idle} after");
+    assert_eq!(
+        idle["records"], before["records"],
+        "{browser}: a tab no agent uses gets no CSP records"
+    );
+    bidi.command("browsingContext.close", json!({ "context": idle_tab }))
+        .await
+        .expect("close the tab");
+
+    session.open(&page).await;
+    let used = session
+        .evaluate_json_in(&panel, CSP_RECORD_USAGE)
+        .await
+        .expect("usage");
+    eprintln!("{browser}: the same page in the agent's tab: {used}");
+    let records = used["records"].as_u64().unwrap_or(u64::MAX);
+    let bytes = used["bytes"].as_u64().unwrap_or(u64::MAX);
+    assert!(records > 0 && records <= 256, "{browser}: {used}");
+    assert!(bytes <= 1024 * 1024, "{browser}: {used}");
+    let tree = session.ok("get_accessibility_tree", json!({})).await;
+    assert!(
+        tree["tree"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("heading \"Many frames\""),
+        "{browser}: {tree}"
+    );
+    session.open("about:blank").await;
+    bidi.command("browsingContext.close", json!({ "context": panel }))
+        .await
+        .expect("close the panel");
+}

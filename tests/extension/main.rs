@@ -92,7 +92,10 @@ async fn chromium_csp_storage_full() {
     run(
         Browser::Chromium,
         SessionOptions::default(),
-        checks![csp::reads_and_actions_work_when_storage_session_is_full],
+        checks![
+            csp::csp_records_stay_within_bounds_on_a_page_with_many_frames,
+            csp::reads_and_actions_work_when_storage_session_is_full
+        ],
     )
     .await;
 }
