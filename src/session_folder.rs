@@ -10,7 +10,8 @@
 //! - It is removed on every exit path this process sees: the normal end and the signals (the
 //!   callers, through `exit_signals.rs`), a failed launch and an unwinding panic (`Drop`).
 //! - A folder left by a run that could not clean up (SIGKILL, a power cut) is removed at the
-//!   next start, together with any process that still uses it. A folder counts as stale only when
+//!   next start, together with any process it left running (found by the folder in its
+//!   environment, or its profile in its command line). A folder counts as stale only when
 //!   it is ours in every way: in our temporary root, named `allwright-session-<pid>-<random>`,
 //!   a real folder (not a symlink) owned by our uid, its owner `<pid>` gone, and its lock free. The
 //!   owner holds an exclusive `flock` on the folder for its whole life, so two sessions running at
@@ -192,15 +193,19 @@ pub fn remove_stale_session_folders(root: &Path) -> usize {
     removed
 }
 
-/// SIGKILLs every process of ours whose command line or environment names `folder` (a browser,
-/// driver or host a killed session left running: they all inherit the session's TMPDIR and
-/// HOME, and the browsers name their profile in it). Linux only: elsewhere there is no /proc to
-/// read, and the stale folder is removed without them.
+/// SIGKILLs every process of ours that a killed session left running with `folder`: a browser,
+/// driver or host, which all inherit the session's TMPDIR, HOME and socket (so their environment
+/// names the folder), or a browser a remote end started on the folder's profile (so its command
+/// line names `<folder>/profile`). A process that merely has a file of the folder open or named
+/// (an editor on a log) is left alone. Linux only: elsewhere there is no /proc to read, and the
+/// stale folder is removed without them.
 fn end_processes_using(folder: &Path) {
     let Ok(processes) = std::fs::read_dir("/proc") else {
         return;
     };
-    let needle = folder.as_os_str().as_bytes();
+    let in_environment = folder.as_os_str().as_bytes();
+    let profile = folder.join("profile");
+    let in_command_line = profile.as_os_str().as_bytes();
     let own_pid = std::process::id();
     for process in processes.flatten() {
         let Some(pid) = process
@@ -213,10 +218,10 @@ fn end_processes_using(folder: &Path) {
         if pid == own_pid {
             continue;
         }
-        let names_folder = ["cmdline", "environ"].iter().any(|file| {
-            std::fs::read(process.path().join(file)).is_ok_and(|bytes| names_path(&bytes, needle))
-        });
-        if !names_folder {
+        let read = |file: &str| std::fs::read(process.path().join(file)).unwrap_or_default();
+        let left_by_the_session = names_path(&read("environ"), in_environment)
+            || names_path(&read("cmdline"), in_command_line);
+        if !left_by_the_session {
             continue;
         }
         if let Some(pid) = i32::try_from(pid)
@@ -229,8 +234,9 @@ fn end_processes_using(folder: &Path) {
     }
 }
 
-/// Whether `bytes` (NUL-separated strings) contains `path` as a whole path or a path's prefix
-/// folder: followed by `/`, a NUL or the end, so that `...-abc` is not found in `...-abcd`.
+/// Whether `bytes` (NUL-separated strings, such as `KEY=value` entries or arguments) contains
+/// `path` as a whole path or a path's prefix folder: followed by `/`, `=`'s value end (a NUL) or
+/// the end, so that `...-abc` is not found in `...-abcd`.
 fn names_path(bytes: &[u8], path: &[u8]) -> bool {
     if path.is_empty() {
         return false;
