@@ -141,8 +141,22 @@ pub fn session_folder_owner(name: &std::ffi::OsStr) -> Option<u32> {
     pid.parse().ok()
 }
 
-/// Whether process `pid` exists (as any user: a pid we may not signal is still alive).
+/// Whether process `pid` is running (as any user: a pid we may not signal is still alive). A
+/// zombie is not: it has ended, and only waits for its parent to read its status.
 fn process_is_alive(pid: u32) -> bool {
+    #[cfg(target_os = "linux")]
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // "pid (command) S ...": the state follows the command's closing parenthesis.
+        Ok(stat) => {
+            return !matches!(
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.trim_start().chars().next()),
+                Some('Z' | 'X')
+            )
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return false,
+        Err(_) => {}
+    }
     let Some(pid) = i32::try_from(pid)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
@@ -154,6 +168,10 @@ fn process_is_alive(pid: u32) -> bool {
         Err(rustix::io::Errno::SRCH)
     )
 }
+
+/// How long the sweep waits for the processes it ended to be gone before it removes their folder:
+/// a process still dying may be writing there.
+const ENDED_PROCESSES_PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Removes the session folders in `root` whose owner is gone (see the module documentation),
 /// after ending any process that still uses one. Returns how many it removed. Anything it cannot
@@ -184,8 +202,22 @@ pub fn remove_stale_session_folders(root: &Path) -> usize {
         if rustix::fs::flock(&descriptor, FlockOperation::NonBlockingLockExclusive).is_err() {
             continue;
         }
-        end_processes_using(&path);
-        match std::fs::remove_dir_all(&path) {
+        let ended = end_processes_using(&path);
+        let deadline = std::time::Instant::now() + ENDED_PROCESSES_PATIENCE;
+        while ended.iter().any(|pid| process_is_alive(*pid)) && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // A last write of a dying process may still land between two removals: a few tries.
+        let mut outcome = std::fs::remove_dir_all(&path);
+        for _ in 0..3 {
+            if outcome.is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            outcome = std::fs::remove_dir_all(&path);
+        }
+        match outcome {
             Ok(()) => removed += 1,
             Err(error) => log!("could not remove the stale {}: {error}", path.display()),
         }
@@ -199,9 +231,10 @@ pub fn remove_stale_session_folders(root: &Path) -> usize {
 /// line names `<folder>/profile`). A process that merely has a file of the folder open or named
 /// (an editor on a log) is left alone. Linux only: elsewhere there is no /proc to read, and the
 /// stale folder is removed without them.
-fn end_processes_using(folder: &Path) {
+fn end_processes_using(folder: &Path) -> Vec<u32> {
+    let mut ended = Vec::new();
     let Ok(processes) = std::fs::read_dir("/proc") else {
-        return;
+        return ended;
     };
     let in_environment = folder.as_os_str().as_bytes();
     let profile = folder.join("profile");
@@ -229,9 +262,12 @@ fn end_processes_using(folder: &Path) {
             .and_then(rustix::process::Pid::from_raw)
         {
             log!("ending process {pid:?}, left running by a stale session");
-            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            if rustix::process::kill_process(pid, rustix::process::Signal::KILL).is_ok() {
+                ended.push(pid.as_raw_nonzero().get().unsigned_abs());
+            }
         }
     }
+    ended
 }
 
 /// Whether `bytes` (NUL-separated strings, such as `KEY=value` entries or arguments) contains
@@ -337,6 +373,32 @@ mod tests {
         drop(lock);
         assert_eq!(remove_stale_session_folders(root.path()), 1);
         assert!(!locked.exists());
+    }
+
+    /// A killed session's server may still be a zombie when the next start looks (its parent has
+    /// not read its status yet): it has ended, so its folder is stale.
+    #[test]
+    fn a_zombie_is_not_alive() {
+        assert!(process_is_alive(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().expect("true");
+        let pid = child.id();
+        #[cfg(target_os = "linux")]
+        {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while process_is_alive(pid) {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the zombie counts as alive"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            assert!(
+                std::path::Path::new(&format!("/proc/{pid}")).exists(),
+                "still a zombie"
+            );
+        }
+        child.wait().expect("reap");
+        assert!(!process_is_alive(pid));
     }
 
     /// A pid that no process has: a child that has exited and been reaped.
