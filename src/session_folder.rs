@@ -8,7 +8,7 @@
 //!   077 before anything is made in it, so that what the browsers write themselves (Chromium's
 //!   `DevToolsActivePort` and logs, Firefox's profile) is 0600/0700 too.
 //! - It is removed on every exit path this process sees: the normal end and the signals (the
-//!   callers, through `exit_signals.rs`), a failed launch and an unwinding panic (`Drop`).
+//!   callers, through `exit_signals.rs`) and a failed launch (`Drop`).
 //! - A folder left by a run that could not clean up (SIGKILL, a power cut) is removed at the
 //!   next start, together with any process it left running (found by the folder in its
 //!   environment, or its profile in its command line). A folder counts as stale only when
