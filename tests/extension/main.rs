@@ -16,6 +16,7 @@ mod gathering;
 mod hover_and_prompts;
 mod lifecycle;
 mod local_files;
+mod once;
 mod panel;
 mod registry;
 mod safety;
@@ -280,11 +281,16 @@ async fn firefox_safety() {
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {
+    run_launched_with(browser, &[], checks).await;
+}
+
+/// `allwright mcp --launch <browser> --headless` with `arguments` (`--input synthetic`).
+async fn run_launched_with(browser: Browser, arguments: &[&str], checks: &[(&str, LaunchedCheck)]) {
     if !available(browser) {
         return;
     }
     let _turn = one_browser_at_a_time().lock().await;
-    let session = bridge::LaunchedMcp::start(browser).await;
+    let session = bridge::LaunchedMcp::start_with(browser, arguments).await;
     for (name, check) in checks {
         eprintln!("{} (launched): {name}", browser.name());
         check(&session).await;
@@ -314,6 +320,28 @@ async fn chromium_launched_bridge() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_launched_bridge() {
     run_launched(Browser::Firefox, BRIDGE).await;
+}
+
+/// An action is never done twice (issue 27, item 5; once.rs): late effects clicked once with
+/// `--input synthetic` (Chrome's trusted fallback only where no listener heard the click), then
+/// real input that fails after it was sent.
+const ONCE_SYNTHETIC: &[(&str, LaunchedCheck)] = checks![
+    once::a_late_effect_gets_one_activation,
+    once::a_target_no_listener_hears_keeps_the_trusted_fallback,
+];
+const ONCE_TRUSTED: &[(&str, LaunchedCheck)] =
+    checks![once::real_input_that_fails_after_sending_is_outcome_unknown];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_one_activation() {
+    run_launched_with(Browser::Chromium, &["--input", "synthetic"], ONCE_SYNTHETIC).await;
+    run_launched(Browser::Chromium, ONCE_TRUSTED).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_one_activation() {
+    run_launched_with(Browser::Firefox, &["--input", "synthetic"], ONCE_SYNTHETIC).await;
+    run_launched(Browser::Firefox, ONCE_TRUSTED).await;
 }
 
 /// `allwright mcp --webdriver URL` against a chromedriver the test starts: the same bridge as

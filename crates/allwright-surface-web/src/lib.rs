@@ -1,7 +1,9 @@
 //! allwright's WebDriver BiDi surface.
 //!
 //! The crate holds a BiDi client ([`bidi`]), the launchers of Chromium (through chromedriver,
-//! whose BiDi mapper gives the WebSocket) and Firefox (its built-in remote agent) with a
+//! whose BiDi mapper gives the WebSocket) and Firefox (its built-in remote agent, in a private
+//! user and network namespace so that its TCP port exists only on that namespace's loopback,
+//! with its pages' traffic sent through a SOCKS5 proxy on a private Unix socket) with a
 //! temporary profile ([`launch`]), element operations on a browsing context ([`page`]: find,
 //! read, focus, fill, keys, real pointer clicks and hovers, highlights, screenshots), the page
 //! lifecycle and user prompts ([`lifecycle`]), and sessions on an existing WebDriver remote end
@@ -18,6 +20,10 @@
 //!   needed. The browser tests are `tests/element_operations.rs` (`-- --ignored`).
 //! - No process outlives its [`launch::LaunchedBrowser`]: every process is started in its own
 //!   process group, which is terminated on shutdown and killed on drop.
+//! - No port of a launched Firefox listens in the machine's network namespace: its remote agent
+//!   is on the loopback of a namespace of its own, reached through sockets made inside it.
+//! - No unsafe code outside `launch/private_network.rs` (the crate's lints deny it; that module,
+//!   which runs between fork and exec, allows it).
 //! - No event is synthesized in the page: clicks, hovers and keys are `input.performActions`,
 //!   so the page sees trusted events. Page functions run in the `allwright` sandbox realm; they
 //!   read, focus, select, scroll and draw the highlight overlay, and define nothing the page's

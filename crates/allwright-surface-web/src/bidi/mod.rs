@@ -6,5 +6,5 @@ pub mod commands;
 mod connection;
 pub mod protocol;
 
-pub use connection::{BidiConnection, BidiEvent, DEFAULT_COMMAND_TIMEOUT};
+pub use connection::{BidiConnection, BidiEvent, CommandFailure, DEFAULT_COMMAND_TIMEOUT};
 pub use protocol::{BidiError, BidiErrorKind};

@@ -3,7 +3,9 @@
 
 mod chromium;
 mod firefox;
+mod private_network;
 mod process;
+mod socks_proxy;
 
 pub use chromium::ChromiumLaunchOptions;
 pub use firefox::FirefoxLaunchOptions;
@@ -51,6 +53,13 @@ pub enum LaunchError {
     Session(String),
     /// A BiDi command failed during the launch.
     Bidi(BidiError),
+    /// Firefox's private user and network namespace could not be made (`firefox.rs`): this
+    /// system does not let an unprivileged process create one.
+    PrivateNamespace {
+        step: &'static str,
+        error: std::io::Error,
+        hint: String,
+    },
 }
 
 impl std::fmt::Display for LaunchError {
@@ -65,6 +74,10 @@ impl std::fmt::Display for LaunchError {
                 "chromedriver could not start a session: {detail}"
             ),
             Self::Bidi(error) => write!(formatter, "{error}"),
+            Self::PrivateNamespace { step, error, hint } => write!(
+                formatter,
+                "cannot run Firefox in a private network namespace: {step} failed: {error}\nhint: {hint}"
+            ),
         }
     }
 }
