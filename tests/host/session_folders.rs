@@ -324,3 +324,49 @@ fn session_folder_of_a_failed_launch_is_removed() {
     );
     assert_session_gone(&temporary, &temporary, "a failed launch");
 }
+
+/// A signal while the browser is still starting (before the MCP handshake can be answered) ends
+/// the half-made session too: the folder and every process are gone.
+#[test]
+#[ignore = "starts Chromium through chromedriver"]
+fn session_folder_of_a_launch_interrupted_by_sigterm_is_removed() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let extension = folder.path().join("extension");
+    write_stand_in_extension(&extension, "chrome");
+    let temporary = folder.path().join("tmp");
+    std::fs::create_dir(&temporary).expect("tmp");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args(["mcp", "--launch", "chromium", "--headless", "--extension"])
+        .arg(&extension)
+        .env("TMPDIR", &temporary)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(folder.path().join("mcp.log")).expect("log"))
+        .spawn()
+        .expect("spawn allwright mcp --launch");
+    // The browser is on its way once its profile appears; the host is not ready yet.
+    let deadline = Instant::now() + LAUNCH_PATIENCE;
+    while !session_folders(&temporary)
+        .iter()
+        .any(|session| session.join("profile").join("Default").exists())
+    {
+        assert!(Instant::now() < deadline, "the browser never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill_process(
+        Pid::from_raw(child.id() as i32).expect("a pid"),
+        Signal::TERM,
+    )
+    .expect("SIGTERM");
+    let deadline = Instant::now() + EXIT_PATIENCE;
+    while child.try_wait().expect("try_wait").is_none() {
+        assert!(Instant::now() < deadline, "allwright mcp did not exit");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_session_gone(&temporary, &temporary, "SIGTERM during the launch");
+    let log = std::fs::read_to_string(folder.path().join("mcp.log")).unwrap_or_default();
+    assert!(
+        log.contains("SIGTERM while the browser was starting"),
+        "the signal came during the launch: {log}"
+    );
+}
