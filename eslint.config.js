@@ -31,7 +31,7 @@ export default [
   },
   {
     // Pure modules shared by the background and the content scripts (which esbuild bundles).
-    files: ["extension/shared/shadow-outline.js", "extension/shared/secret-fields.js", "extension/shared/line-records.js", "extension/shared/varint.js", "extension/shared/tree-result.js"],
+    files: ["extension/shared/shadow-outline.js", "extension/shared/secret-fields.js", "extension/shared/line-records.js", "extension/shared/varint.js", "extension/shared/tree-result.js", "extension/shared/local-file-urls.js"],
     languageOptions: { sourceType: "module" },
   },
   {

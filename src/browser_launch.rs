@@ -20,6 +20,7 @@ use crate::install;
 use crate::local_socket::SOCKET_ENVIRONMENT_VARIABLE;
 use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
+use crate::session_folder::SessionFolder;
 
 /// How long the extension may take, after installation, to start the host and say hello.
 pub const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
@@ -58,7 +59,7 @@ pub struct LaunchedSession {
     browser: LaunchedBrowser,
     host: Arc<HostClient>,
     // Declared last: dropped after the browser is gone, so the profile is removed whole.
-    temporary_root: tempfile::TempDir,
+    temporary_root: SessionFolder,
 }
 
 impl LaunchedSession {
@@ -81,10 +82,7 @@ impl LaunchedSession {
         } = self;
         drop(host);
         browser.shutdown().await;
-        let path = temporary_root.path().to_owned();
-        if let Err(error) = temporary_root.close() {
-            log!("could not remove {}: {error}", path.display());
-        }
+        temporary_root.remove();
     }
 }
 
@@ -165,26 +163,17 @@ pub fn own_executable() -> Result<PathBuf, String> {
         })
 }
 
-/// A fresh temporary folder for one browser's profile, socket and logs.
-pub fn temporary_folder(prefix: &str) -> Result<tempfile::TempDir, String> {
-    tempfile::Builder::new()
-        .prefix(prefix)
-        .tempdir()
-        .map_err(|error| format!("cannot create a temporary folder: {error}"))
-}
-
 pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> {
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = locate_extension(request)?;
     let executable = own_executable()?;
-    let temporary_root = temporary_folder("allwright-")?;
+    let temporary_root = SessionFolder::create()?;
     let root = temporary_root.path();
     let socket_path = root.join("run").join("host.sock");
-    let browser_log = root.join("browser.log");
-    let host_log = root.join("host.log");
-    for folder in ["tmp", "config", "cache", "home"] {
-        std::fs::create_dir_all(root.join(folder))
-            .map_err(|error| format!("cannot prepare {}: {error}", root.display()))?;
+    let browser_log = temporary_root.private_file("browser.log", 0o600)?;
+    let host_log = temporary_root.private_file("host.log", 0o600)?;
+    for folder in ["run", "tmp", "config", "cache", "home", "profile"] {
+        temporary_root.private_folder(folder)?;
     }
     // The browser inherits these and passes them to the host it starts: the host listens on our
     // socket and logs to our file, and nothing is written outside the temporary folder.
@@ -211,7 +200,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
     let (browser, expected_extension_id) = match request.browser {
         BrowserChoice::Chromium => {
             let user_data_dir = root.join("profile");
-            let manifest_folder = user_data_dir.join("NativeMessagingHosts");
+            let manifest_folder = temporary_root.private_folder("profile/NativeMessagingHosts")?;
             install::write_manifest(
                 &manifest_folder,
                 &identity,
@@ -226,10 +215,8 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
             (browser, identity.chrome_extension_id.clone())
         }
         BrowserChoice::Firefox => {
-            let manifest_folder = root
-                .join("home")
-                .join(".mozilla")
-                .join("native-messaging-hosts");
+            let manifest_folder =
+                temporary_root.private_folder("home/.mozilla/native-messaging-hosts")?;
             install::write_manifest(
                 &manifest_folder,
                 &identity,

@@ -21,7 +21,6 @@
 //! node (`allwright install`) and the node's host socket forwarded to this machine; this version
 //! refuses such a URL with a message that says so.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -39,6 +38,7 @@ use crate::install;
 use crate::local_socket::{self, SOCKET_ENVIRONMENT_VARIABLE};
 use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
+use crate::session_folder::SessionFolder;
 
 /// `--webdriver URL`: the remote end to ask for a browser, and how.
 #[derive(Debug, Clone)]
@@ -59,7 +59,7 @@ pub struct RemoteBrowserSession {
     uninstall_extension: Option<String>,
     // Declared last: removed after the session (and its browser) ended. A Firefox's own remote
     // agent needs no files of ours.
-    temporary_root: Option<tempfile::TempDir>,
+    temporary_root: Option<SessionFolder>,
 }
 
 /// The browser the server drives besides the extension's host.
@@ -110,10 +110,7 @@ impl DrivenBrowser {
                 }
                 session.end().await;
                 if let Some(temporary_root) = temporary_root {
-                    let path = temporary_root.path().to_owned();
-                    if let Err(error) = temporary_root.close() {
-                        log!("could not remove {}: {error}", path.display());
-                    }
+                    temporary_root.remove();
                 }
             }
         }
@@ -121,12 +118,23 @@ impl DrivenBrowser {
 
     /// As [`DrivenBrowser::shutdown`] for a session still shared; if someone else still holds
     /// it, it is dropped instead (a launched browser's processes are killed).
+    /// A holder that is ending (a task of the MCP service, a bridge call) gets a moment to let go
+    /// first, since only an unshared session can be shut down whole.
     pub async fn shutdown_shared(browser: Arc<Self>) {
-        match Arc::try_unwrap(browser) {
-            Ok(browser) => browser.shutdown().await,
-            Err(shared) => {
-                log!("the browser is still in use at shutdown; dropping it");
-                drop(shared);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let mut browser = browser;
+        loop {
+            match Arc::try_unwrap(browser) {
+                Ok(browser) => return browser.shutdown().await,
+                Err(shared) if std::time::Instant::now() < deadline => {
+                    browser = shared;
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+                Err(shared) => {
+                    log!("the browser is still in use at shutdown; dropping it");
+                    drop(shared);
+                    return;
+                }
             }
         }
     }
@@ -175,17 +183,18 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
         keep_user_prompts_open: request.keep_user_prompts_open,
     })?;
     let executable = browser_launch::own_executable()?;
-    let temporary_root = browser_launch::temporary_folder("allwright-webdriver-")?;
+    let temporary_root = SessionFolder::create()?;
     let root = temporary_root.path();
     let socket_path = root.join("run").join("host.sock");
-    let host_log = root.join("host.log");
+    let host_log = temporary_root.private_file("host.log", 0o600)?;
+    temporary_root.private_folder("run")?;
     // The remote end starts the browser with its own environment, so the host cannot inherit
     // ALLWRIGHT_SOCKET from us as it does under --launch: the manifest names a small script
     // that sets it and starts this program.
-    let host_script = write_host_script(root, &executable, &socket_path, &host_log)?;
+    let host_script = write_host_script(&temporary_root, &executable, &socket_path, &host_log)?;
     let user_data_dir = root.join("profile");
     install::write_manifest(
-        &user_data_dir.join("NativeMessagingHosts"),
+        &temporary_root.private_folder("profile/NativeMessagingHosts")?,
         &identity,
         &install::chrome_host_manifest(&identity, &host_script),
     )?;
@@ -334,12 +343,12 @@ still running on that socket, the new host leaves it alone and exits (\"already 
 /// Writes `host.sh` (owner-only): sets the socket and log file, then runs this program with
 /// the arguments the browser gives a native host.
 fn write_host_script(
-    root: &Path,
+    root: &SessionFolder,
     executable: &Path,
     socket_path: &Path,
     host_log: &Path,
 ) -> Result<PathBuf, String> {
-    let script = root.join("host.sh");
+    let script = root.private_file("host.sh", 0o700)?;
     let text = format!(
         "#!/bin/sh\n{SOCKET_ENVIRONMENT_VARIABLE}={} {LOG_FILE_ENVIRONMENT_VARIABLE}={} exec {} \"$@\"\n",
         shell_quoted(socket_path),
@@ -347,7 +356,6 @@ fn write_host_script(
         shell_quoted(executable)
     );
     std::fs::write(&script, text)
-        .and_then(|()| std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o700)))
         .map_err(|error| format!("cannot write {}: {error}", script.display()))?;
     Ok(script)
 }

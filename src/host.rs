@@ -93,6 +93,7 @@ enum ClientEvent {
         generation: u64,
         access: ToolAccess,
         client: Option<String>,
+        allow_file_urls: bool,
     },
     Malformed {
         generation: u64,
@@ -423,7 +424,7 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                     let budget_ms = Some(background_budget.as_millis() as u64);
                     let _ = to_extension.send(HostToExtension::Call { id: host_call_id, tool, arguments, access, budget_ms });
                 }
-                ClientEvent::Session { generation, access, client } => {
+                ClientEvent::Session { generation, access, client, allow_file_urls } => {
                     if state.current_generation() != Some(generation) {
                         continue;
                     }
@@ -431,7 +432,7 @@ pub async fn run(invocation: HostInvocation) -> Result<(), String> {
                         active.announced = true;
                     }
                     log!("client {generation} starts a session: {} ({})", access.describe(), client.as_deref().unwrap_or("unnamed client"));
-                    let _ = to_extension.send(HostToExtension::Session { access, client });
+                    let _ = to_extension.send(HostToExtension::Session { access, client, allow_file_urls });
                 }
                 ClientEvent::Malformed { generation, id, reason } => {
                     // The reason may quote the client's text, which the log never holds.
@@ -536,10 +537,15 @@ fn accept_client(state: &mut RelayState, stream: UnixStream, events: &mpsc::Send
                             access,
                             wait_ms,
                         },
-                        Ok(ClientToHost::Session { access, client }) => ClientEvent::Session {
+                        Ok(ClientToHost::Session {
+                            access,
+                            client,
+                            allow_file_urls,
+                        }) => ClientEvent::Session {
                             generation,
                             access,
                             client,
+                            allow_file_urls,
                         },
                         Err(error) => ClientEvent::Malformed {
                             generation,

@@ -50,6 +50,8 @@ impl Drop for Connection {
 #[derive(Debug, Clone)]
 struct SessionAnnouncement {
     client: Option<String>,
+    /// `allwright mcp --allow-file-urls`.
+    allow_file_urls: bool,
 }
 
 pub struct HostClient {
@@ -87,7 +89,10 @@ impl HostClient {
             connection: tokio::sync::Mutex::new(None),
             had_host: std::sync::atomic::AtomicBool::new(false),
             next_call_id: std::sync::atomic::AtomicU64::new(1),
-            announcement: Mutex::new(SessionAnnouncement { client: None }),
+            announcement: Mutex::new(SessionAnnouncement {
+                client: None,
+                allow_file_urls: false,
+            }),
             access: Arc::new(watch::channel(access).0),
         }
     }
@@ -116,7 +121,23 @@ impl HostClient {
         ClientToHost::Session {
             access: self.access(),
             client: announcement.client,
+            allow_file_urls: announcement.allow_file_urls,
         }
+    }
+
+    /// Whether the session opens local files (`--allow-file-urls`), announced with the session.
+    pub fn set_allow_file_urls(&self, allowed: bool) {
+        self.announcement
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .allow_file_urls = allowed;
+    }
+
+    pub fn file_urls_allowed(&self) -> bool {
+        self.announcement
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .allow_file_urls
     }
 
     /// Names the MCP client (its `clientInfo`) and announces the session to the host now, so the

@@ -16,22 +16,119 @@ pub fn current_uid() -> u32 {
     rustix::process::getuid().as_raw()
 }
 
-/// `$ALLWRIGHT_SOCKET`, else `$XDG_RUNTIME_DIR/allwright/host.sock`, else (macOS) the per-user
-/// temporary folder's `allwright/host.sock`, else `/tmp/allwright-<uid>/host.sock`.
+/// Where the socket is: `$ALLWRIGHT_SOCKET`, else `$XDG_RUNTIME_DIR/allwright/host.sock` (when
+/// that folder is this user's), else (macOS) the per-user temporary folder's
+/// `allwright/host.sock`, else `/tmp/allwright-<uid>/host.sock` while that folder is missing or
+/// this user's private one, else `$HOME/.cache/allwright/run/host.sock`. The host, `allwright mcp`
+/// and `allwright snapshot` all ask this one function, so they agree: another user who makes
+/// `/tmp/allwright-<uid>` first (a symlink, a folder of theirs, or one with a mode other than
+/// 0700) sends both sides to the folder under the home instead of blocking them.
 pub fn default_socket_path() -> PathBuf {
-    if let Some(path) =
-        std::env::var_os(SOCKET_ENVIRONMENT_VARIABLE).filter(|value| !value.is_empty())
-    {
-        return PathBuf::from(path);
+    socket_path_among(&SocketPlaces::of_this_process())
+}
+
+/// The places [`default_socket_path`] chooses from, read from the environment once.
+struct SocketPlaces {
+    explicit: Option<PathBuf>,
+    runtime: Option<PathBuf>,
+    #[cfg(target_os = "macos")]
+    macos_temporary: Option<PathBuf>,
+    /// The shared temporary folder: `/tmp`.
+    shared_temporary: PathBuf,
+    home: Option<PathBuf>,
+}
+
+impl SocketPlaces {
+    fn of_this_process() -> Self {
+        let variable = |name: &str| {
+            std::env::var_os(name)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+        };
+        Self {
+            explicit: variable(SOCKET_ENVIRONMENT_VARIABLE),
+            runtime: variable("XDG_RUNTIME_DIR"),
+            #[cfg(target_os = "macos")]
+            macos_temporary: macos_user_temporary_folder(),
+            shared_temporary: PathBuf::from("/tmp"),
+            home: variable("HOME"),
+        }
     }
-    if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR").filter(|value| !value.is_empty()) {
-        return Path::new(&runtime).join("allwright").join("host.sock");
+}
+
+fn socket_path_among(places: &SocketPlaces) -> PathBuf {
+    if let Some(path) = &places.explicit {
+        return path.clone();
+    }
+    if let Some(runtime) = places
+        .runtime
+        .as_deref()
+        .filter(|runtime| is_users_folder(runtime))
+    {
+        return runtime.join("allwright").join("host.sock");
     }
     #[cfg(target_os = "macos")]
-    if let Some(temporary) = macos_user_temporary_folder() {
+    if let Some(temporary) = &places.macos_temporary {
         return temporary.join("allwright").join("host.sock");
     }
-    PathBuf::from(format!("/tmp/allwright-{}/host.sock", current_uid()))
+    let shared = places
+        .shared_temporary
+        .join(format!("allwright-{}", current_uid()));
+    match &places.home {
+        Some(home) if !shared_folder_is_usable(&shared) => home
+            .join(".cache")
+            .join("allwright")
+            .join("run")
+            .join("host.sock"),
+        // Without a home, the shared folder's refusal explains what is wrong with it.
+        _ => shared.join("host.sock"),
+    }
+}
+
+/// Whether `folder` is a folder (not a symlink) owned by this user.
+fn is_users_folder(folder: &Path) -> bool {
+    std::fs::symlink_metadata(folder)
+        .is_ok_and(|metadata| metadata.is_dir() && metadata.uid() == current_uid())
+}
+
+/// Whether the shared `/tmp/allwright-<uid>` may hold the socket: missing (the host makes it) or
+/// this user's private folder already. Anything else (another user's, a symlink, a file, a mode
+/// other than 0700) is left alone: neither side repairs what it did not make.
+fn shared_folder_is_usable(folder: &Path) -> bool {
+    match std::fs::symlink_metadata(folder) {
+        Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+        Ok(metadata) => {
+            metadata.is_dir()
+                && metadata.uid() == current_uid()
+                && metadata.mode() & 0o777 == PRIVATE_FOLDER_MODE
+        }
+    }
+}
+
+/// The longest path a Unix socket can be bound or reached at: `sun_path` holds 108 bytes on
+/// Linux (104 on macOS), one of them the terminating NUL.
+#[cfg(not(target_os = "macos"))]
+const LONGEST_SOCKET_PATH: usize = 107;
+#[cfg(target_os = "macos")]
+const LONGEST_SOCKET_PATH: usize = 103;
+
+/// A socket path too long for `sun_path` (a deep HOME, say) is refused with a way out, rather
+/// than with the system's "file name too long".
+fn check_socket_path_length(path: &Path) -> Result<(), SocketRefusal> {
+    use std::os::unix::ffi::OsStrExt;
+    let length = path.as_os_str().as_bytes().len();
+    if length <= LONGEST_SOCKET_PATH {
+        return Ok(());
+    }
+    Err(SocketRefusal::new(
+        format!(
+            "The socket path {} is {length} bytes long; a Unix socket path may have at most {LONGEST_SOCKET_PATH}.",
+            path.display()
+        ),
+        format!(
+            "Set {SOCKET_ENVIRONMENT_VARIABLE} (for the browser and for allwright mcp alike) to a shorter path in a folder only you can use, or set XDG_RUNTIME_DIR."
+        ),
+    ))
 }
 
 /// macOS gives each user a private temporary folder (`/var/folders/…/T/`, mode 0700, owned by the
@@ -244,6 +341,7 @@ fn socket_folder(path: &Path) -> &Path {
 /// The client's checks before it connects: the folder is private (as the host made it) and the
 /// path is a socket owned by this user, not a symlink to somewhere else.
 pub fn check_socket_before_connecting(path: &Path) -> Result<(), SocketRefusal> {
+    check_socket_path_length(path)?;
     let folder = socket_folder(path);
     if let Err(error) = std::fs::symlink_metadata(folder) {
         if error.kind() == std::io::ErrorKind::NotFound {
@@ -320,6 +418,7 @@ impl PrivateSocket {
     /// and third locks. An exclusive flock on the folder makes the probe, the removal and the bind
     /// one step for two hosts that start together.
     pub fn bind(path: &Path) -> Result<Self, BindRefusal> {
+        check_socket_path_length(path)?;
         let folder = socket_folder(path);
         let folder_descriptor = prepare_private_folder(folder)?;
         rustix::fs::flock(
@@ -462,5 +561,99 @@ mod tests {
             drop(socket);
             assert!(!path.exists());
         });
+    }
+
+    fn places_in(shared_temporary: &Path, home: &Path) -> SocketPlaces {
+        SocketPlaces {
+            explicit: None,
+            runtime: None,
+            #[cfg(target_os = "macos")]
+            macos_temporary: None,
+            shared_temporary: shared_temporary.to_owned(),
+            home: Some(home.to_owned()),
+        }
+    }
+
+    /// The class of a shared folder someone else made first: each sends the socket under the
+    /// home; a missing folder or this user's private one keeps the shared path.
+    #[test]
+    fn a_shared_folder_that_is_not_ours_sends_the_socket_under_the_home() {
+        use std::os::unix::fs::DirBuilderExt;
+        let root = tempfile::tempdir().expect("root");
+        let home = root.path().join("home");
+        let in_home = home.join(".cache/allwright/run/host.sock");
+        let shared_root = root.path().join("tmp");
+        std::fs::create_dir(&shared_root).expect("tmp");
+        let shared = shared_root.join(format!("allwright-{}", current_uid()));
+        let places = places_in(&shared_root, &home);
+        assert_eq!(
+            socket_path_among(&places),
+            shared.join("host.sock"),
+            "missing"
+        );
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&shared)
+            .expect("ours");
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o700)).expect("700");
+        assert_eq!(
+            socket_path_among(&places),
+            shared.join("host.sock"),
+            "ours, 0700"
+        );
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o755)).expect("755");
+        assert_eq!(socket_path_among(&places), in_home, "ours, 0755");
+        std::fs::remove_dir(&shared).expect("remove");
+        std::fs::write(&shared, b"").expect("a file");
+        assert_eq!(socket_path_among(&places), in_home, "a file");
+        std::fs::remove_file(&shared).expect("remove");
+        std::os::unix::fs::symlink(root.path(), &shared).expect("symlink");
+        assert_eq!(socket_path_among(&places), in_home, "a symlink");
+        std::fs::remove_file(&shared).expect("remove");
+        if current_uid() == 0 {
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .create(&shared)
+                .expect("folder");
+            std::os::unix::fs::chown(&shared, Some(65534), Some(65534)).expect("chown");
+            assert_eq!(socket_path_among(&places), in_home, "another user's");
+        }
+        // The runtime folder wins when it is ours, and is passed over when it is not.
+        let runtime = root.path().join("runtime");
+        std::fs::create_dir(&runtime).expect("runtime");
+        let with_runtime = SocketPlaces {
+            runtime: Some(runtime.clone()),
+            ..places_in(&shared_root, &home)
+        };
+        assert_eq!(
+            socket_path_among(&with_runtime),
+            runtime.join("allwright/host.sock")
+        );
+        let missing_runtime = SocketPlaces {
+            runtime: Some(root.path().join("no-such-runtime")),
+            ..places_in(&shared_root, &home)
+        };
+        assert_ne!(
+            socket_path_among(&missing_runtime),
+            root.path().join("no-such-runtime/allwright/host.sock")
+        );
+    }
+
+    #[test]
+    fn a_socket_path_too_long_for_sun_path_is_refused_with_a_way_out() {
+        let long = PathBuf::from(format!("/{}/host.sock", "h".repeat(120)));
+        let refusal = check_socket_path_length(&long).expect_err("too long");
+        assert!(refusal.message.contains("bytes long"), "{refusal}");
+        assert!(
+            refusal.hint.contains(SOCKET_ENVIRONMENT_VARIABLE),
+            "{refusal}"
+        );
+        assert!(matches!(
+            PrivateSocket::bind(&long),
+            Err(BindRefusal::Unsafe(_))
+        ));
+        assert!(check_socket_before_connecting(&long).is_err());
+        let exact = PathBuf::from(format!("/{}", "h".repeat(LONGEST_SOCKET_PATH - 1)));
+        assert!(check_socket_path_length(&exact).is_ok());
     }
 }

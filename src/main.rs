@@ -8,6 +8,7 @@ mod browser_bridge;
 mod browser_launch;
 mod driven_browser;
 mod embedded_extension;
+mod exit_signals;
 mod file_server;
 mod host;
 mod host_client;
@@ -20,6 +21,7 @@ mod mcp;
 mod native_messaging;
 mod screenshot;
 mod served_files;
+mod session_folder;
 mod snapshot_command;
 mod socket_lines;
 mod tool_error;
@@ -89,6 +91,11 @@ enum Command {
         /// With --launch or --webdriver: the built extension folder (default: $ALLWRIGHT_EXTENSION_DIR, then the checkout's dist/<browser>, then the copy built into this binary).
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
+        /// Let navigate, new_tab and promote_iframe open local files (file: URLs, and
+        /// view-source:, jar: and the like around one). Off by default: a page can ask the agent
+        /// to open a file and read it back (file_url_refused).
+        #[arg(long)]
+        allow_file_urls: bool,
     },
     /// Load a page in a headless browser and print its accessibility tree or snapshot.
     Snapshot {
@@ -168,6 +175,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             dev,
             input,
             extension,
+            allow_file_urls,
         } => {
             logging::init("mcp");
             if launch.is_none() && webdriver.is_none() && (headless || extension.is_some()) {
@@ -200,6 +208,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 launch,
                 webdriver,
                 input,
+                allow_file_urls,
             }))
         }
         Command::Snapshot {

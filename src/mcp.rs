@@ -14,11 +14,11 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
-use tokio::signal::unix::{signal, SignalKind};
 
 use crate::browser_bridge::{BridgeScreenshots, BrowserBridge};
 use crate::browser_launch::LaunchRequest;
 use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
+use crate::exit_signals::ExitSignals;
 use crate::host_client::HostClient;
 use crate::input_mode::{self, InputMode};
 use crate::log;
@@ -46,6 +46,8 @@ pub struct McpOptions {
     pub webdriver: Option<WebDriverRequest>,
     /// `--input`, already checked against whether there is a BiDi session (src/input_mode.rs).
     pub input: InputMode,
+    /// `--allow-file-urls`: navigate, new_tab and promote_iframe may open local files.
+    pub allow_file_urls: bool,
 }
 
 pub struct AllwrightMcpServer {
@@ -96,6 +98,7 @@ impl AllwrightMcpServer {
             .with_hint("Call one of the listed tools.")
             .with_suggestions(listed));
         };
+        tool.local_file_refusal(request.arguments.as_ref(), self.host.file_urls_allowed())?;
         let arguments = tool.validate(request.arguments.as_ref())?;
         let timeout = tool.host_wait(&arguments);
         if tool.name == SCREENSHOT_TOOL {
@@ -205,10 +208,17 @@ impl ServerHandler for AllwrightMcpServer {
 }
 
 pub async fn run(options: McpOptions) -> Result<(), String> {
-    let launched: Option<Arc<DrivenBrowser>> =
-        driven_browser::start(options.launch.as_ref(), options.webdriver.as_ref())
-            .await?
-            .map(Arc::new);
+    // Watched before the browser starts: a signal during the launch drops the half-made session,
+    // whose Drop ends the browser's process group and removes the session folder.
+    let mut exit_signals = ExitSignals::watch()?;
+    let started = tokio::select! {
+        started = driven_browser::start(options.launch.as_ref(), options.webdriver.as_ref()) => started?,
+        signal = exit_signals.received() => {
+            log!("{signal} while the browser was starting");
+            return Ok(());
+        }
+    };
+    let launched: Option<Arc<DrivenBrowser>> = started.map(Arc::new);
     // The BiDi session of a browser we launched (or got from a remote end) serves the bridge
     // (dialogs, real pointer input, lifecycle).
     let bridge = match &launched {
@@ -236,29 +246,43 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
         host.socket_path().display()
     );
     host.set_access(ToolAccess::new(options.tier, options.dev));
+    host.set_allow_file_urls(options.allow_file_urls);
     let server = AllwrightMcpServer::new(host, bridge);
-    let mut terminate = signal(SignalKind::terminate()).map_err(|error| error.to_string())?;
-    let mut interrupt = signal(SignalKind::interrupt()).map_err(|error| error.to_string())?;
-    // Signals are watched from the start: a client that never completes the handshake must not
-    // keep a launched browser alive.
-    let serving = async {
-        let running = server
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|error| format!("the MCP client did not initialize the session: {error}"))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|error| format!("the MCP session failed: {error}"))
-    };
-    let outcome = tokio::select! {
-        finished = serving => finished,
-        _ = terminate.recv() => { log!("SIGTERM"); Ok(()) }
-        _ = interrupt.recv() => { log!("SIGINT"); Ok(()) }
-    };
+    let outcome = serve_until_the_end(server, &mut exit_signals).await;
     if let Some(browser) = launched {
         DrivenBrowser::shutdown_shared(browser).await;
     }
     outcome
+}
+
+/// Serves MCP on stdio until the client closes it or an exit signal arrives. Signals are watched
+/// from the start: a client that never completes the handshake must not keep a launched browser
+/// alive. After a signal the service is cancelled and awaited, so that its task has dropped the
+/// server (and the bridge's hold on the browser) before the browser is shut down.
+async fn serve_until_the_end(
+    server: AllwrightMcpServer,
+    exit_signals: &mut ExitSignals,
+) -> Result<(), String> {
+    let running = tokio::select! {
+        running = server.serve(rmcp::transport::stdio()) => running
+            .map_err(|error| format!("the MCP client did not initialize the session: {error}"))?,
+        signal = exit_signals.received() => {
+            log!("{signal}");
+            return Ok(());
+        }
+    };
+    let cancel = running.cancellation_token();
+    let waiting = running.waiting();
+    tokio::pin!(waiting);
+    tokio::select! {
+        finished = &mut waiting => finished
+            .map(|_| ())
+            .map_err(|error| format!("the MCP session failed: {error}")),
+        signal = exit_signals.received() => {
+            log!("{signal}");
+            cancel.cancel();
+            let _ = waiting.await;
+            Ok(())
+        }
+    }
 }

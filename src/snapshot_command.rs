@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use crate::browser_bridge::BidiSessionOwner;
 use crate::browser_launch::{BrowserChoice, LaunchRequest};
 use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
+use crate::exit_signals::ExitSignals;
 use crate::file_server::LocalFileServer;
 use crate::log;
 use crate::tool_error::ToolError;
@@ -76,13 +77,23 @@ pub async fn run(options: SnapshotOptions) -> Result<(), String> {
         extension_dir: options.extension_dir.clone(),
         keep_user_prompts_open: false,
     });
-    let session = driven_browser::start(
-        Some(&request).filter(|_| webdriver.is_none()),
-        webdriver.as_ref(),
-    )
-    .await?
-    .ok_or("no browser to read the page in")?;
-    let outcome = read_page(&session, &url, &options).await;
+    // Watched before the browser starts (src/exit_signals.rs): a signal at any moment closes
+    // the browser and removes the session folder.
+    let mut exit_signals = ExitSignals::watch()?;
+    let started = tokio::select! {
+        started = driven_browser::start(
+            Some(&request).filter(|_| webdriver.is_none()),
+            webdriver.as_ref(),
+        ) => started?,
+        signal = exit_signals.received() => {
+            return Err(format!("{signal} while the browser was starting"));
+        }
+    };
+    let session = started.ok_or("no browser to read the page in")?;
+    let outcome = tokio::select! {
+        outcome = read_page(&session, &url, &options) => outcome,
+        signal = exit_signals.received() => Err(format!("{signal} while the page was read")),
+    };
     session.shutdown().await;
     let output = outcome?;
     println!("{}", output.trim_end_matches('\n'));

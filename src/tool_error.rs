@@ -36,6 +36,9 @@ pub mod codes {
     /// A tool that changes the page lost its answer (a deadline, a lost connection): it may or
     /// may not have acted (docs/protocol.md, "Nothing done twice").
     pub const OUTCOME_UNKNOWN: &str = "outcome_unknown";
+    /// navigate or new_tab was given a URL that reaches a local file, and the session does not
+    /// allow that (src/tools/local_files.rs).
+    pub const FILE_URL_REFUSED: &str = "file_url_refused";
 }
 
 /// Serialized through [`ToolErrorOnTheWire`], which adds `retryAllowed`.
@@ -194,6 +197,21 @@ impl ToolError {
         )
         .with_hint("Use one of the suggested tools. If this tool is really needed, ask the person to change the mode or tier in allwright's side panel.")
         .with_suggestions(listed)
+    }
+
+    /// `tool` would open a local file (a URL of `scheme`, or wrapping a file: URL) in a session
+    /// that does not allow it. The message names the scheme only: the path is the agent's own.
+    pub fn file_url_refused(tool: &str, scheme: &str) -> Self {
+        let what = if scheme == "file:" {
+            "a file: URL".to_owned()
+        } else {
+            format!("a {scheme} URL of a local file (file:)")
+        };
+        Self::new(
+            codes::FILE_URL_REFUSED,
+            format!("{tool} refused {what}: this session does not open local files"),
+        )
+        .with_hint("Local files are opened only when the person starts the server with `allwright mcp --allow-file-urls`; a page that asks you to open a file may be trying to read it. Ask the person, or use an http(s) URL.")
     }
 
     pub fn invalid_arguments(message: impl Into<String>) -> Self {

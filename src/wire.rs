@@ -48,11 +48,14 @@ pub enum HostToExtension {
         budget_ms: Option<u64>,
     },
     /// An MCP session started: its client's tier and Dev mode become the active access, and the
-    /// side panel shows which client it is.
+    /// side panel shows which client it is. `allowFileUrls` is sent only when true: the
+    /// extension opens local files for this session only then (extension/background/local-files.js).
     Session {
         access: ToolAccess,
         #[serde(skip_serializing_if = "Option::is_none")]
         client: Option<String>,
+        #[serde(rename = "allowFileUrls", skip_serializing_if = "std::ops::Not::not")]
+        allow_file_urls: bool,
     },
     /// The host's client left: the side panel shows no MCP client (the access stays).
     SessionEnded,
@@ -83,11 +86,18 @@ pub enum ClientToHost {
         wait_ms: Option<u64>,
     },
     /// Sent once per connection, right after `ready`: the session's `--tier`/`--dev` and the
-    /// MCP client's name (its `clientInfo`), when it has already initialized.
+    /// MCP client's name (its `clientInfo`), when it has already initialized, and whether it
+    /// allows local files (`--allow-file-urls`; absent means no).
     Session {
         access: ToolAccess,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         client: Option<String>,
+        #[serde(
+            rename = "allowFileUrls",
+            default,
+            skip_serializing_if = "std::ops::Not::not"
+        )]
+        allow_file_urls: bool,
     },
 }
 
@@ -221,16 +231,39 @@ mod tests {
             session,
             ClientToHost::Session {
                 access: ToolAccess::new(Tier::Mid, true),
-                client: Some("claude-code".into())
+                client: Some("claude-code".into()),
+                allow_file_urls: false,
             }
         );
         let forwarded = HostToExtension::Session {
             access: ToolAccess::new(Tier::Ask, false),
             client: None,
+            allow_file_urls: false,
         };
         assert_eq!(
             serde_json::to_value(&forwarded).expect("json"),
             json!({"type": "session", "access": {"tier": "ask", "dev": false}})
+        );
+        // --allow-file-urls travels both hops as allowFileUrls: true, and only when given.
+        let allowing: ClientToHost = serde_json::from_value(json!({
+            "type": "session", "access": {"tier": "full", "dev": false}, "allowFileUrls": true
+        }))
+        .expect("session");
+        assert!(matches!(
+            allowing,
+            ClientToHost::Session {
+                allow_file_urls: true,
+                ..
+            }
+        ));
+        let forwarded = HostToExtension::Session {
+            access: ToolAccess::new(Tier::Full, false),
+            client: None,
+            allow_file_urls: true,
+        };
+        assert_eq!(
+            serde_json::to_value(&forwarded).expect("json")["allowFileUrls"],
+            json!(true)
         );
         assert_eq!(
             serde_json::to_value(HostToExtension::SessionEnded).expect("json"),

@@ -19,9 +19,24 @@
 // commits (a download, a 204) leaves `committed` describing the document still shown. Reads
 // take `committed` only when it is for the same origin as the asking document; anything else is
 // unknown, which csp.js turns into the JS core: a wrong guess would reveal the extension.
+//
+// Bounds (csp.js, CSP_RECORD_BOUNDS): only tabs an agent uses are recorded (agent-tabs.js);
+// each stored record carries `at`, the order it was written in, and the oldest go first when
+// the count or the bytes would pass their bound; a record too large on its own is not kept. When
+// storage.session refuses a write (it is full: QuotaExceededError), the oldest records are
+// dropped and the write tried once more; if it still fails, the frame's record is removed, so
+// that the frame is unknown (the JS core) rather than described by an older document's record.
 
 import { api } from "./platform.js";
-import { inheritsPolicies, nextRecord, recordedPolicies } from "./csp.js";
+import {
+  CSP_RECORD_BOUNDS,
+  inheritsPolicies,
+  nextRecord,
+  recordedPolicies,
+  recordsToEvict,
+  storedSize,
+} from "./csp.js";
+import { isAgentTab } from "./agent-tabs.js";
 
 const keyFor = (tabId, frameId) => `csp/${tabId}/${frameId}`;
 const tabPrefix = (tabId) => `csp/${tabId}/`;
@@ -36,29 +51,91 @@ function serialized(task) {
   return run;
 }
 
+/**
+ * Every stored record's order and size, read from storage.session once per worker lifetime and
+ * kept up to date by the writes of this module (they are serialized, so nothing else writes).
+ * @type {Map<string, {at: number, bytes: number}>|null}
+ */
+let index = null;
+let lastAt = 0;
+
+async function recordIndex() {
+  if (index !== null) return index;
+  const all = await api.storage.session.get(null).catch(() => ({}));
+  index = new Map();
+  for (const [key, value] of Object.entries(all)) {
+    if (!key.startsWith("csp/")) continue;
+    const at = Number.isSafeInteger(value?.at) ? value.at : 0;
+    lastAt = Math.max(lastAt, at);
+    index.set(key, { at, bytes: storedSize(key, value) });
+  }
+  return index;
+}
+
+async function removeRecords(keys) {
+  const known = await recordIndex();
+  // The index mirrors what is stored, so a key it lacks needs no call.
+  keys = keys.filter((key) => known.has(key));
+  if (keys.length === 0) return;
+  for (const key of keys) known.delete(key);
+  // Removing needs no room, so it works on a full storage.session too.
+  await api.storage.session.remove(keys);
+}
+
 async function apply(tabId, frameId, event) {
   const key = keyFor(tabId, frameId);
   const stored = await api.storage.session.get(key);
-  await api.storage.session.set({ [key]: nextRecord(stored[key], event) });
+  lastAt = Math.max(lastAt, Date.now(), lastAt + 1);
+  const record = { ...nextRecord(stored[key], event), at: lastAt };
+  const bytes = storedSize(key, record);
+  if (bytes > CSP_RECORD_BOUNDS.mostRecordBytes) {
+    await removeRecords([key]);
+    return;
+  }
+  const known = await recordIndex();
+  await removeRecords(recordsToEvict(known, { key, bytes }, CSP_RECORD_BOUNDS));
+  try {
+    await api.storage.session.set({ [key]: record });
+  } catch {
+    // Full: make room among our own records (the oldest half), then try once more.
+    const oldest = [...known.entries()]
+      .filter(([other]) => other !== key)
+      .sort((a, b) => a[1].at - b[1].at)
+      .map(([other]) => other);
+    await removeRecords(oldest.slice(0, Math.ceil(oldest.length / 2)));
+    try {
+      await api.storage.session.set({ [key]: record });
+    } catch (error) {
+      await removeRecords([key]);
+      console.warn(
+        `allwright: storage.session is full; frame ${frameId} of tab ${tabId} gets the JS core (${error.message})`,
+      );
+      return;
+    }
+  }
+  known.set(key, { at: lastAt, bytes });
 }
 
 async function dropTabRecords(tabId, keepFrameId) {
-  const all = await api.storage.session.get(null);
+  const known = await recordIndex();
   const keep = keepFrameId === undefined ? null : keyFor(tabId, keepFrameId);
-  const stale = Object.keys(all).filter((key) => key.startsWith(tabPrefix(tabId)) && key !== keep);
-  if (stale.length > 0) await api.storage.session.remove(stale);
+  const stale = [...known.keys()].filter((key) => key.startsWith(tabPrefix(tabId)) && key !== keep);
+  await removeRecords(stale);
 }
 
 /** webRequest.onHeadersReceived for main_frame and sub_frame responses. */
 export function recordHeaders(tabId, frameId, url, policies) {
   if (tabId < 0) return Promise.resolve();
-  return serialized(() => apply(tabId, frameId, { type: "headers", url, policies }));
+  return serialized(async () => {
+    if (await isAgentTab(tabId)) await apply(tabId, frameId, { type: "headers", url, policies });
+  });
 }
 
 /** webNavigation.onCommitted: the frame now shows the document at `url`. */
 export function recordCommit(tabId, frameId, url) {
   return serialized(async () => {
-    await apply(tabId, frameId, { type: "commit", url });
+    if (await isAgentTab(tabId)) await apply(tabId, frameId, { type: "commit", url });
+    else await removeRecords([keyFor(tabId, frameId)]);
     if (frameId === 0) await dropTabRecords(tabId, 0);
   });
 }

@@ -158,3 +158,66 @@ function sameOrigin(a, b) {
     return false;
   }
 }
+
+// ---- The records' bounds (csp-records.js), as pure functions. ----
+
+/**
+ * What the CSP records may hold in `storage.session` (10 MB for the whole extension in Chromium,
+ * shared with the call log, the ref records and thread coverage): at most this many frame
+ * records, this many bytes in all, and this many bytes in one record. A page with 70 frames once
+ * filled 10.4 of the 10.5 MB while no agent was working; now only the tabs an agent uses are
+ * recorded, and the oldest records go first when a bound is reached. A record that is not kept
+ * only makes its frame "unknown", which chooseCore turns into the JS core: slower, never seen.
+ */
+export const CSP_RECORD_BOUNDS = Object.freeze({
+  mostRecords: 256,
+  mostBytes: 1024 * 1024,
+  mostRecordBytes: 64 * 1024,
+});
+
+/** How many tabs count as the agent's at once (agent-tabs.js); the least recently used goes first. */
+export const MOST_AGENT_TABS = 32;
+
+/**
+ * The size a record takes in storage, as Chromium counts it for the quota: its key and its JSON.
+ * @param {string} key
+ * @param {unknown} record
+ */
+export function storedSize(key, record) {
+  return key.length + JSON.stringify(record).length;
+}
+
+/**
+ * The keys to remove so that the records fit their bounds once `incoming` is stored, oldest
+ * first (the smallest `at`); `incoming` itself is never among them.
+ * @param {Map<string, {at: number, bytes: number}>} index every stored record but `incoming`
+ * @param {{key: string, bytes: number}} incoming
+ * @param {{mostRecords: number, mostBytes: number}} bounds
+ * @returns {string[]}
+ */
+export function recordsToEvict(index, incoming, bounds) {
+  const others = [...index.entries()].filter(([key]) => key !== incoming.key).sort((a, b) => a[1].at - b[1].at);
+  let count = others.length + 1;
+  let bytes = others.reduce((sum, [, entry]) => sum + entry.bytes, 0) + incoming.bytes;
+  const evicted = [];
+  for (const [key, entry] of others) {
+    if (count <= bounds.mostRecords && bytes <= bounds.mostBytes) break;
+    evicted.push(key);
+    count -= 1;
+    bytes -= entry.bytes;
+  }
+  return evicted;
+}
+
+/**
+ * The agent's tabs after a tool call addressed `tabId`: it moves to the end (most recent), and
+ * the least recently used fall off past `most`.
+ * @param {number[]} tabs least recently used first
+ * @param {number} tabId
+ * @param {number} most
+ * @returns {number[]}
+ */
+export function withAgentTab(tabs, tabId, most) {
+  const next = [...tabs.filter((tab) => tab !== tabId), tabId];
+  return next.slice(Math.max(0, next.length - most));
+}

@@ -7,6 +7,7 @@ import { frameOf, listFrames } from "./frame-list.js";
 import { LAST_PROBE_BUDGET_MS, PROBE_AFTER_MS, PROBE_BUDGET_MS } from "./budgets.js";
 import { readStartedSince } from "./reads-in-progress.js";
 import { frameCaughtUp } from "./tree-hand-off.js";
+import { noteAgentTab } from "./agent-tabs.js";
 
 /**
  * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
@@ -25,6 +26,17 @@ export const CONTENT_SCRIPT_FILES = Object.freeze([
  * @returns {Promise<chrome.tabs.Tab>}
  */
 export async function resolveTab(tabId) {
+  const tab = await findTab(tabId);
+  // The tab is the agent's from now on: its documents' CSP records are kept (agent-tabs.js).
+  if (tab.id !== undefined) await noteAgentTab(tab.id);
+  return tab;
+}
+
+/**
+ * @param {number|undefined} tabId
+ * @returns {Promise<chrome.tabs.Tab>}
+ */
+async function findTab(tabId) {
   if (tabId !== undefined) {
     try {
       return await api.tabs.get(tabId);

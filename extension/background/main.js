@@ -15,11 +15,13 @@ import { prepareWorkerCoreForSession, runWorkerCore } from "./worker-core.js";
 import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
 import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
+import { forgetAgentTab } from "./agent-tabs.js";
 import { forgetTabOfFrameList, noteCommitForFrameList } from "./frame-list.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
 import { forgetReadCoverage } from "./read-coverage-store.js";
 import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
 import { setActiveAccess, setActiveClient } from "./tool-access.js";
+import { setFileUrlsAllowed } from "./local-files.js";
 import { servePanels } from "./panel-port.js";
 import { keepHostReachable } from "./keep-alive.js";
 
@@ -33,8 +35,10 @@ const connection = createNativeConnection({
   onSession: (session) => {
     if (session === null) {
       setActiveClient(null);
+      setFileUrlsAllowed(null);
       return;
     }
+    setFileUrlsAllowed(session.allowFileUrls === true);
     setActiveAccess(session.access, "session").then(() => setActiveClient(session.client ?? null));
     // An agent is here: the service worker's core compiles now, not at its first read.
     prepareWorkerCoreForSession();
@@ -104,6 +108,7 @@ api.tabs.onRemoved.addListener((tabId) => {
   if (BROWSER === "chrome") {
     forgetTab(tabId);
     forgetTabOfFrameList(tabId);
+    void forgetAgentTab(tabId);
   }
   void forgetRefIssues(tabId);
 });

@@ -16,6 +16,7 @@ import {
   resolveTab,
 } from "./frames.js";
 import { ABORT_GRACE_MS, DEFAULT_NAVIGATION_TIMEOUT_MS } from "./budgets.js";
+import { refuseLocalFile } from "./local-files.js";
 
 /**
  * One navigation waiting for its load.
@@ -90,7 +91,19 @@ export function onNavigationEvent(kind, details) {
  * @param {{tabId?: number, url: string, timeoutMs?: number}} args validated arguments
  * @returns {Promise<{url: string, title: string}>}
  */
-export async function navigate({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }) {
+export function navigate(args) {
+  return openInTab(args, "navigate");
+}
+
+/**
+ * The one way navigate, new_tab and promote_iframe open a URL in a tab and wait for its load. A
+ * local file is refused here unless the session allows it (local-files.js), whichever tool asked.
+ * @param {{tabId?: number, url: string, timeoutMs?: number}} args validated arguments
+ * @param {"navigate"|"new_tab"|"promote_iframe"} tool the tool that opens the URL
+ * @returns {Promise<{url: string, title: string}>}
+ */
+export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }, tool) {
+  await refuseLocalFile(tool, url);
   const tab = await resolveTab(tabId);
   const loaded = waitForLoad(tab.id, timeoutMs);
   try {
@@ -99,7 +112,7 @@ export async function navigate({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIME
     loaded.cancel();
     fail("navigation_failed", `the browser refused to open ${url}: ${error.message}`, {
       hint: url.startsWith("file:")
-        ? 'Chrome needs "Allow access to file URLs" for this extension (chrome://extensions); or serve the file over http.'
+        ? 'Chrome needs "Allow access to file URLs" for this extension (chrome://extensions), and Firefox opens no file: URL for an extension; or serve the file over http.'
         : "Check the URL.",
     });
   }

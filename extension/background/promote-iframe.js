@@ -16,7 +16,8 @@ import { api, fail, messages } from "./platform.js";
 import { callFrame, resolveTab } from "./frames.js";
 import { framesOf } from "./frame-tools.js";
 import { frameOf } from "./frame-list.js";
-import { navigate } from "./navigation.js";
+import { openInTab } from "./navigation.js";
+import { refuseLocalFile } from "./local-files.js";
 import { frameAndDescendants, matchingFrames } from "./frame-inventory.js";
 
 // DRAFT_STATE_TIMEOUT_MS (budgets.js): how long one frame may take to say whether it holds
@@ -82,6 +83,8 @@ export async function promoteIframe({ urlFilter, matchIndex, force = false, time
     });
   }
   const chosen = matches[index];
+  // Before anything else is asked of the frames: a local file is refused as navigate refuses it.
+  await refuseLocalFile("promote_iframe", chosen.url);
   let scheme = "";
   try {
     scheme = new URL(chosen.url).protocol;
@@ -110,7 +113,7 @@ export async function promoteIframe({ urlFilter, matchIndex, force = false, time
     });
   }
   const previousUrl = (await api.tabs.get(tab.id)).url ?? "";
-  const loaded = await navigate({ tabId: tab.id, url: chosen.url, timeoutMs });
+  const loaded = await openInTab({ tabId: tab.id, url: chosen.url, timeoutMs }, "promote_iframe");
   /** @type {Record<string, unknown>} */
   const result = { ...loaded, promotedFrom: { frameId: chosen.frameId, url: chosen.url }, previousUrl };
   if (force) result.discarded = true;

@@ -59,6 +59,21 @@ function serialized(task) {
 }
 
 /**
+ * Stores `entries`; when storage.session refuses (it is full), removes them instead, so that a
+ * later read finds no record rather than an outdated one, and the read itself goes on: coverage
+ * is a help for the agent, never a reason for a read to fail.
+ * @param {Record<string, unknown>} entries
+ */
+async function keep(entries) {
+  try {
+    await area.set(entries);
+  } catch (error) {
+    console.warn(`allwright: could not keep read coverage: ${error instanceof Error ? error.message : error}`);
+    await area.remove(Object.keys(entries)).catch(() => {});
+  }
+}
+
+/**
  * Records one `get_accessibility_tree` read and returns the result the agent sees: with
  * `coverage`, without the internal `contentFingerprint`, and with a `continuationArgs` that
  * also names the tab and the child frame the call named, so that following it reads the same
@@ -78,8 +93,8 @@ export function withReadCoverage(tabId, frameId, args, result) {
     const { record, outcome } = nextPageRecord(stored[recordName], read);
     const conversationRoot = conversationRootFor(stored[rootName], read);
     if (record === undefined) await area.remove(recordName);
-    else await area.set({ [recordName]: record });
-    if (read.anchor === null) await area.set({ [rootName]: conversationRoot });
+    else await keep({ [recordName]: record });
+    if (read.anchor === null) await keep({ [rootName]: conversationRoot });
     const visible = { ...result };
     delete visible.contentFingerprint;
     if (visible.continuationArgs !== undefined) {

@@ -20,21 +20,20 @@ const storageKey = (tabId) => `${KEY_PREFIX}${tabId}`;
 const FLOOR_KEY = "refFloor";
 
 /**
- * The tab's record; an empty one when none is stored. Without storage.session (never in the
- * supported browsers) the record lives in memory only.
+ * The tab's record; an empty one when none is stored. Every record this worker saved is also
+ * kept in memory, and that copy wins: it is never older than the stored one, and it is the only
+ * one when storage.session was full (a read must not fail because the quota is used up). After a
+ * restart of the worker, storage.session's copy is all there is.
  * @param {number} tabId
  * @returns {Promise<RefRecord>}
  */
 export async function loadRecord(tabId) {
   const session = api.storage?.session;
-  if (session === undefined) {
-    const record = memoryRecords.get(tabId) ?? emptyRecord();
-    return { ...record, floor: Math.max(record.floor, memoryFloor) };
-  }
-  const stored = await session.get([storageKey(tabId), FLOOR_KEY]);
-  const record = isRecord(stored[storageKey(tabId)]) ? stored[storageKey(tabId)] : emptyRecord();
-  const floor = Number.isSafeInteger(stored[FLOOR_KEY]) ? stored[FLOOR_KEY] : 0;
-  return { ...record, floor: Math.max(record.floor, floor) };
+  const remembered = memoryRecords.get(tabId);
+  const stored = session === undefined ? {} : await session.get([storageKey(tabId), FLOOR_KEY]).catch(() => ({}));
+  const record = remembered ?? (isRecord(stored[storageKey(tabId)]) ? stored[storageKey(tabId)] : emptyRecord());
+  const storedFloor = Number.isSafeInteger(stored[FLOOR_KEY]) ? stored[FLOOR_KEY] : 0;
+  return { ...record, floor: Math.max(record.floor, storedFloor, memoryFloor) };
 }
 
 /**
@@ -42,15 +41,17 @@ export async function loadRecord(tabId) {
  * @param {RefRecord} record
  */
 export async function saveRecord(tabId, record) {
+  memoryRecords.set(tabId, record);
+  memoryFloor = Math.max(memoryFloor, record.floor);
   const session = api.storage?.session;
-  if (session === undefined) {
-    memoryRecords.set(tabId, record);
-    memoryFloor = Math.max(memoryFloor, record.floor);
-    return;
-  }
-  const stored = (await session.get(FLOOR_KEY))[FLOOR_KEY];
-  const floor = Math.max(Number.isSafeInteger(stored) ? stored : 0, record.floor);
-  await session.set({ [storageKey(tabId)]: record, [FLOOR_KEY]: floor });
+  if (session === undefined) return;
+  const stored = (await session.get(FLOOR_KEY).catch(() => ({})))[FLOOR_KEY];
+  const floor = Math.max(Number.isSafeInteger(stored) ? stored : 0, memoryFloor);
+  // A full storage.session keeps the record in this worker's memory only (loadRecord reads it
+  // there); a worker that restarts then knows an older floor, as it would without the write.
+  await session.set({ [storageKey(tabId)]: record, [FLOOR_KEY]: floor }).catch((error) => {
+    console.warn(`allwright: could not keep tab ${tabId}'s ref record: ${error.message}`);
+  });
 }
 
 /**
@@ -62,12 +63,14 @@ export async function saveRecord(tabId, record) {
 export async function otherTabOf(tabId, ref) {
   const session = api.storage?.session;
   /** @type {Array<[number, unknown]>} */
-  const records =
+  const stored =
     session === undefined
-      ? [...memoryRecords.entries()]
-      : Object.entries(await session.get(null))
+      ? []
+      : Object.entries(await session.get(null).catch(() => ({})))
           .filter(([key]) => key.startsWith(KEY_PREFIX))
           .map(([key, value]) => [Number(key.slice(KEY_PREFIX.length)), value]);
+  // This worker's copies win over the stored ones (loadRecord).
+  const records = [...new Map([...stored, ...memoryRecords.entries()]).entries()];
   for (const [otherTabId, record] of records) {
     if (otherTabId === tabId || !isRecord(record)) continue;
     const issue = issueOf(record, ref);

@@ -5,7 +5,7 @@
 
 import { api, fail } from "./platform.js";
 import { resolveTab } from "./frames.js";
-import { navigate } from "./navigation.js";
+import { openInTab } from "./navigation.js";
 
 /** @param {chrome.tabs.Tab} tab */
 function describeTab(tab) {
@@ -38,7 +38,7 @@ export async function newTab({ tabId, url, timeoutMs }) {
   });
   await focusWindow(tab.windowId);
   if (url === "about:blank") return { tabId: tab.id, url: "about:blank", title: "" };
-  const loaded = await navigate({ tabId: tab.id, url, timeoutMs });
+  const loaded = await openInTab({ tabId: tab.id, url, timeoutMs }, "new_tab");
   return { tabId: tab.id, ...loaded };
 }
 

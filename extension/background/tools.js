@@ -21,6 +21,7 @@ import { promoteIframe } from "./promote-iframe.js";
 import { accessRefusal, activeAccess } from "./tool-access.js";
 import { logCallStart } from "./call-log.js";
 import { prepareCoresAfter } from "./core-warmup.js";
+import { refuseLocalFileArguments } from "./local-files.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -87,6 +88,7 @@ export async function runTool(tool, rawArguments, claimedAccess = null, signal =
 async function runAgentTool(tool, rawArguments, signal) {
   const contract = await loadToolContract((file) => api.runtime.getURL(file));
   await refuseOutsideAccess(tool);
+  await refuseLocalFileArguments(contract, tool, rawArguments);
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);

@@ -37,7 +37,8 @@
  *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"
  *   |"not_in_tier"
  *   |"result_too_large"
- *   |"ref_changed"|"outcome_unknown"} ErrorCode
+ *   |"ref_changed"|"outcome_unknown"
+ *   |"file_url_refused"} ErrorCode
  */
 
 /**
@@ -53,7 +54,7 @@
  * @typedef {{type: "call", id: string, tool: string, arguments: Object<string, unknown>,
  *   access?: ToolAccess}} NativeCall
  * @typedef {{type: "chunk", id: string, index: number, count: number, data: string}} NativeChunk
- * @typedef {{type: "session", access: ToolAccess, client?: string}} NativeSession
+ * @typedef {{type: "session", access: ToolAccess, client?: string, allowFileUrls?: boolean}} NativeSession
  * @typedef {{type: "sessionEnded"}} NativeSessionEnded
  * @typedef {NativeCall|NativeChunk|NativeSession|NativeSessionEnded} NativeToBackground
  */
@@ -224,6 +225,9 @@
     // A tool that changes the page lost its answer: it may have acted (docs/protocol.md,
     // "Nothing done twice").
     "outcome_unknown",
+    // navigate, new_tab or promote_iframe would open a local file in a session that does not
+    // allow it (docs/agent-tools.md, "Local files").
+    "file_url_refused",
   ]);
 
   /** The tool tiers, from read-only to the largest surface (docs/agent-tools.md, "Tiers"). */
@@ -269,7 +273,8 @@
       isObject(value) &&
       value.type === "session" &&
       isToolAccess(value.access) &&
-      (value.client === undefined || typeof value.client === "string")
+      (value.client === undefined || typeof value.client === "string") &&
+      (value.allowFileUrls === undefined || typeof value.allowFileUrls === "boolean")
     );
   }
 

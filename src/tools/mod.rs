@@ -6,6 +6,7 @@
 //! - `schema`: the MCP JSON Schemas;
 //! - `validation`: the checks every call passes before it reaches the browser;
 //! - `keys`: the KeyboardEvent key names of press_key;
+//! - `local_files`: which URLs reach a local file (`file_url_refused`);
 //! - `contract`: `extension/shared/tool-contract.json`, the extension's copy of the contract.
 
 mod contract;
@@ -13,6 +14,7 @@ mod contract;
 mod deadline_order;
 mod definition;
 mod keys;
+mod local_files;
 mod schema;
 mod table;
 mod tiers;

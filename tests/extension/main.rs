@@ -15,6 +15,7 @@ mod frames;
 mod gathering;
 mod hover_and_prompts;
 mod lifecycle;
+mod local_files;
 mod once;
 mod panel;
 mod registry;
@@ -83,6 +84,21 @@ async fn chromium_surface_csp_and_registry() {
         lifecycle::service_worker_restart
     ]);
     run(Browser::Chromium, options, &checks).await;
+}
+
+/// Issue 27: a full storage.session (tests/extension/csp.rs). Chromium only: Firefox keeps no CSP
+/// records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_csp_storage_full() {
+    run(
+        Browser::Chromium,
+        SessionOptions::default(),
+        checks![
+            csp::csp_records_stay_within_bounds_on_a_page_with_many_frames,
+            csp::reads_and_actions_work_when_storage_session_is_full
+        ],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -530,6 +546,32 @@ async fn firefox_shadow_roots_and_execute_js() {
         let _turn = one_browser_at_a_time().lock().await;
         shadow_dev::execute_js_is_refused_without_dev(Browser::Firefox).await;
     }
+}
+
+/// Local files (tests/extension/local_files.rs): the checks restart the MCP client with and
+/// without --allow-file-urls, so they take the session mutably.
+async fn run_local_files(browser: Browser) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = one_browser_at_a_time().lock().await;
+    let mut session = Session::start(browser, SessionOptions::default()).await;
+    eprintln!(
+        "{}: local_files::local_files_are_refused_unless_the_session_allows_them",
+        browser.name()
+    );
+    local_files::local_files_are_refused_unless_the_session_allows_them(&mut session).await;
+    session.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_local_files() {
+    run_local_files(Browser::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_local_files() {
+    run_local_files(Browser::Firefox).await;
 }
 
 /// Tiers and the side panel (tests/extension/tiers.rs, tests/extension/panel.rs): the checks

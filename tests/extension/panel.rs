@@ -22,7 +22,7 @@ const VISIBLE_TEXT: &str = "visible search words";
 /// Opens the panel's page in a background tab; returns its browsing context. Firefox's BiDi
 /// refuses to navigate a tab to a moz-extension: URL, so there the browser window itself (BiDi's
 /// chrome scope, behind `remote.experimental.enabled`) opens the tab, as a person's click would.
-async fn open_panel(session: &Session) -> String {
+pub async fn open_panel(session: &Session) -> String {
     if session.browser == Browser::Firefox {
         return open_panel_from_firefox_chrome(session).await;
     }

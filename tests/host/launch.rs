@@ -29,7 +29,7 @@ fn identity() -> Value {
 }
 
 /// Writes the stand-in extension for `browser` ("chrome" or "firefox") into `folder`.
-fn write_stand_in_extension(folder: &Path, browser: &str) {
+pub fn write_stand_in_extension(folder: &Path, browser: &str) {
     let identity = identity();
     let background = STAND_IN_BACKGROUND
         .replace(

@@ -13,6 +13,7 @@ mod launch;
 mod mcp;
 mod relay;
 mod self_contained;
+mod session_folders;
 mod snapshot_files;
 mod socket_safety;
 mod support;

@@ -356,3 +356,147 @@ async fn a_stale_socket_file_is_replaced() {
     let mut client = SocketClient::connect(&socket_path).await;
     assert_eq!(client.receive().await.expect("ready")["type"], "ready");
 }
+
+/// Runs `arguments` (this binary's) in a mount namespace of its own whose `/tmp` is a fresh
+/// tmpfs, where another user (uid 65534) has made `/tmp/allwright-<uid>` first. The machine's
+/// real `/tmp` is untouched, so sessions of other people on this machine are not disturbed.
+fn command_beside_a_foreign_shared_folder(home: &Path, arguments: &[&str]) -> Command {
+    let script = format!(
+        "mount -t tmpfs tmpfs /tmp && setpriv --reuid={ANOTHER_UID} --regid={ANOTHER_UID} --clear-groups \
+mkdir -m 0700 /tmp/allwright-{uid} && exec \"$0\" \"$@\"",
+        uid = rustix::process::getuid().as_raw()
+    );
+    let mut command = Command::new("unshare");
+    command
+        .args([
+            "--mount",
+            "sh",
+            "-c",
+            &script,
+            env!("CARGO_BIN_EXE_allwright"),
+        ])
+        .args(arguments)
+        .env("HOME", home)
+        .env_remove("ALLWRIGHT_SOCKET")
+        .env_remove("XDG_RUNTIME_DIR")
+        .kill_on_drop(true);
+    command
+}
+
+/// Whether this machine lets the test make a mount namespace (root, `unshare`, `setpriv`).
+fn can_make_a_private_tmp() -> bool {
+    running_as_root()
+        && std::process::Command::new("unshare")
+            .args([
+                "--mount",
+                "sh",
+                "-c",
+                "mount -t tmpfs tmpfs /tmp && command -v setpriv",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+}
+
+/// Issue 27: another user who makes `/tmp/allwright-<uid>` first no longer blocks the socket.
+/// The host (as the browser starts it) and `allwright mcp` (as an agent starts it) both choose
+/// `$HOME/.cache/allwright/run/host.sock` by the same function, find each other there, and a call
+/// goes through; the foreign folder is left as it was.
+#[tokio::test]
+async fn a_shared_folder_made_by_another_user_sends_host_and_client_under_the_home() {
+    use rmcp::transport::TokioChildProcess;
+    use rmcp::ServiceExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    if !can_make_a_private_tmp() {
+        eprintln!("skipped: needs root, unshare --mount and setpriv");
+        return;
+    }
+    // Not under /tmp, which the namespace replaces; short enough for a socket path.
+    let base = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
+    let home = base.path().join("home");
+    std::fs::create_dir(&home).expect("home");
+    let socket_path = home.join(".cache/allwright/run/host.sock");
+    let mut host = command_beside_a_foreign_shared_folder(
+        &home,
+        &[CHROME_EXTENSION_ORIGIN, "--parent-window=0"],
+    )
+    .env("ALLWRIGHT_LOG_FILE", base.path().join("host.log"))
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("spawn the host");
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !socket_path.exists() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the host never listened on {}: {}",
+            socket_path.display(),
+            std::fs::read_to_string(base.path().join("host.log")).unwrap_or_default()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let folder_mode = std::fs::metadata(socket_path.parent().expect("folder"))
+        .expect("folder")
+        .mode()
+        & 0o777;
+    assert_eq!(folder_mode, 0o700, "the folder under the home is private");
+    let mut host_stdin = host.stdin.take().expect("stdin");
+    let mut host_stdout = host.stdout.take().expect("stdout");
+    host_stdin
+        .write_all(&crate::support::frame(&hello()))
+        .await
+        .expect("hello");
+
+    let (transport, _stderr) =
+        TokioChildProcess::builder(command_beside_a_foreign_shared_folder(&home, &["mcp"]))
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn allwright mcp");
+    let client = tokio::time::timeout(PATIENCE, ().serve(transport))
+        .await
+        .expect("initialize in time")
+        .expect("MCP initialize");
+    let answered = tokio::spawn(async move {
+        let result = client
+            .call_tool(call("list_tabs", json!({})))
+            .await
+            .expect("a result");
+        client.cancel().await.expect("close the session");
+        result
+    });
+    // The call reaches the host's stdout as the browser would read it; answer it.
+    let call_message = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let mut length = [0u8; 4];
+            host_stdout.read_exact(&mut length).await.expect("length");
+            let mut payload = vec![0u8; u32::from_ne_bytes(length) as usize];
+            host_stdout.read_exact(&mut payload).await.expect("payload");
+            let message: serde_json::Value = serde_json::from_slice(&payload).expect("JSON");
+            if message["type"] == "call" {
+                return message;
+            }
+        }
+    })
+    .await
+    .expect("the call reaches the host in time");
+    assert_eq!(call_message["tool"], "list_tabs", "{call_message}");
+    let answer =
+        json!({"type": "result", "id": call_message["id"], "ok": true, "result": {"tabs": []}});
+    host_stdin
+        .write_all(&crate::support::frame(&answer))
+        .await
+        .expect("answer");
+    let result = tokio::time::timeout(PATIENCE, answered)
+        .await
+        .expect("the client's answer in time")
+        .expect("the client task");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    assert_eq!(
+        result.structured_content.expect("structured")["tabs"],
+        json!([])
+    );
+    drop(host_stdin);
+    let _ = tokio::time::timeout(PATIENCE, host.wait()).await;
+}

@@ -9,6 +9,12 @@
 //! - `{{OTHER_ORIGIN}}` and `{{SELF_ORIGIN}}` in HTML are replaced by the two origins.
 //! - `POST /csp-report?...` stores the report; `reports()` returns them.
 //! - `GET /slow/MS` answers after MS milliseconds (a page that loads slowly).
+//! - `GET /generated/large-policy?bytes=N` answers a small page with a `script-src` policy of
+//!   about N bytes (at most 100,000), and `GET /generated/many-frames?count=C&bytes=N` a page
+//!   of C (at most 200) iframes of it: the CSP records of a page with many frames and long
+//!   policies (tests/extension/csp.rs).
+//! - `GET /redirect?to=URL` answers 302 to URL, as given (a page that sends the browser on to a
+//!   `file:` URL, which browsers refuse to follow from the web).
 //! - Endpoints of the action fixtures (`fixtures/pages/actions/`), with the effects an action
 //!   must notice: `POST /api/mutate[?delay=MS]` (a mutating request, answered with JSON after MS
 //!   milliseconds), `POST /telemetry/...` (a beacon, 204), `GET /download/report.csv` (an
@@ -183,6 +189,47 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     {
         thread::sleep(std::time::Duration::from_millis(delay.min(10_000)));
         return respond(&mut stream, 200, "image/gif", &[], b"");
+    }
+    if method == "GET" && path.starts_with("/generated/") {
+        let number = |name: &str, most: usize| {
+            query_parameter(query, name)
+                .and_then(|text| text.parse::<usize>().ok())
+                .unwrap_or(0)
+                .min(most)
+        };
+        let bytes = number("bytes", 100_000);
+        if path == "/generated/large-policy" {
+            let mut policy = String::from("script-src 'self'");
+            let mut host = 0;
+            while policy.len() < bytes {
+                policy.push_str(&format!(" https://h{host}.example"));
+                host += 1;
+            }
+            let headers = [("Content-Security-Policy".to_string(), policy)];
+            let body = b"<!doctype html><title>Large policy</title><button>In a frame</button>";
+            return respond(&mut stream, 200, "text/html; charset=utf-8", &headers, body);
+        }
+        if path == "/generated/many-frames" {
+            let frames: String = (0..number("count", 200))
+                .map(|index| {
+                    format!("<iframe title=\"Frame {index}\" src=\"/generated/large-policy?bytes={bytes}&n={index}\"></iframe>")
+                })
+                .collect();
+            let body =
+                format!("<!doctype html><title>Many frames</title><h1>Many frames</h1>{frames}");
+            return respond(
+                &mut stream,
+                200,
+                "text/html; charset=utf-8",
+                &[],
+                body.as_bytes(),
+            );
+        }
+    }
+    if method == "GET" && path == "/redirect" {
+        let to = query_parameter(query, "to").unwrap_or("/");
+        let headers = [("Location".to_string(), to.to_string())];
+        return respond(&mut stream, 302, "text/plain", &headers, b"redirecting");
     }
     if let Some(answered) = serve_action_endpoint(&mut stream, &method, path, query, shared) {
         return answered;
@@ -368,6 +415,7 @@ fn respond(
     let reason = match status {
         200 => "OK",
         204 => "No Content",
+        302 => "Found",
         404 => "Not Found",
         _ => "Error",
     };

@@ -132,6 +132,44 @@ pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, RemoteError> {
     })
 }
 
+/// Whether the BiDi WebSocket a classic remote end hands out (`capabilities.webSocketUrl` of its
+/// `POST /session` answer) may be connected to: a `ws://` URL without credentials on a loopback
+/// host (127.0.0.0/8, `::1`, `localhost`) when the remote end itself is on loopback, else on the
+/// remote end's own host. Without this check a remote end (or whatever answers on its port) could
+/// send the session, and every page it reads, to a host of its choosing. The URL is read by
+/// [`parse_remote_url`], the same reader as the remote end's own URL, so `ws://127.0.0.1@evil/`
+/// (credentials) and `ws://127.0.0.1.evil.example` (a name, not an address) are read as a
+/// browser would read them and refused.
+pub fn check_bidi_web_socket_url(
+    remote_end: &RemoteEndpoint,
+    web_socket_url: &str,
+) -> Result<RemoteEndpoint, RemoteError> {
+    let refused = |reason: String| {
+        RemoteError::UntrustedWebSocketUrl(format!(
+            "the remote end at {} handed out the BiDi WebSocket {web_socket_url:?}, {reason}",
+            remote_end.url()
+        ))
+    };
+    let web_socket = parse_remote_url(web_socket_url)
+        .map_err(|error| refused(format!("which cannot be used: {error}")))?;
+    if web_socket.protocol != RemoteProtocol::BidiWebSocket {
+        return Err(refused("which is not a ws:// URL".into()));
+    }
+    if remote_end.is_loopback() {
+        if !web_socket.is_loopback() {
+            return Err(refused(
+                "which is not on this machine although the remote end is (a loopback address or localhost)".into(),
+            ));
+        }
+    } else if !web_socket.host.eq_ignore_ascii_case(&remote_end.host) {
+        return Err(refused(format!(
+            "which is not on the remote end's own host {}",
+            remote_end.host
+        )));
+    }
+    Ok(web_socket)
+}
+
 /// How the extension reaches the remote browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExtensionDelivery {
@@ -265,6 +303,8 @@ pub enum RemoteError {
     SessionNotCreated(String),
     /// The remote end made a session without BiDi (too old, or `webSocketUrl` not supported).
     NoWebSocketUrl,
+    /// The remote end's `webSocketUrl` points somewhere it may not ([`check_bidi_web_socket_url`]).
+    UntrustedWebSocketUrl(String),
     Bidi(BidiError),
     Extension(String),
 }
@@ -281,6 +321,7 @@ impl std::fmt::Display for RemoteError {
                 formatter,
                 "the remote end created a session without a BiDi WebSocket (webSocketUrl); it needs WebDriver BiDi support"
             ),
+            Self::UntrustedWebSocketUrl(detail) => write!(formatter, "{detail}; allwright refuses to connect"),
             Self::Bidi(error) => write!(formatter, "{error}"),
             Self::Extension(detail) => write!(formatter, "installing the extension: {detail}"),
         }
@@ -361,7 +402,13 @@ impl RemoteSession {
         .map_err(RemoteError::Http)?;
         let (session_id, web_socket_url, capabilities) =
             read_classic_new_session(response.status, &response.body)?;
-        match BidiConnection::connect(&web_socket_url).await {
+        let connection = match check_bidi_web_socket_url(&endpoint, &web_socket_url) {
+            Ok(_) => BidiConnection::connect(&web_socket_url)
+                .await
+                .map_err(RemoteError::from),
+            Err(refusal) => Err(refusal),
+        };
+        match connection {
             Ok(bidi) => Ok(Self {
                 bidi,
                 endpoint,
@@ -379,7 +426,7 @@ impl RemoteSession {
                     END_SESSION_TIMEOUT,
                 )
                 .await;
-                Err(error.into())
+                Err(error)
             }
         }
     }
@@ -560,5 +607,58 @@ mod tests {
         )
         .expect("params");
         assert_eq!(there["extensionData"]["path"], "/opt/ext");
+    }
+
+    /// The class of `webSocketUrl` answers: every way to name another host while looking like
+    /// loopback is refused, and the ones Selenium and chromedriver really send are accepted.
+    #[test]
+    fn a_remote_ends_web_socket_url_must_stay_on_its_host() {
+        let local = parse_remote_url("http://127.0.0.1:4444").expect("url");
+        for accepted in [
+            "ws://127.0.0.1:4444/session/abc/se/bidi",
+            "ws://127.0.0.1:9515/session/abc",
+            "ws://127.8.9.10:1/session",
+            "ws://localhost:9222/session/abc",
+            "WS://LOCALHOST:9222/session/abc",
+            "ws://[::1]:9222/session",
+        ] {
+            assert!(
+                check_bidi_web_socket_url(&local, accepted).is_ok(),
+                "{accepted} should be accepted"
+            );
+        }
+        for refused in [
+            "ws://127.0.0.1.evil.example:4444/session",
+            "ws://localhost.evil.example/session",
+            "ws://127.0.0.1@evil.example/session",
+            "ws://user:pw@127.0.0.1:4444/session",
+            "ws://evil.example:4444/session",
+            "ws://10.0.0.7:4444/session",
+            "ws://[::ffff:10.0.0.7]:4444/session",
+            "ws://0.0.0.0:4444/session",
+            "http://127.0.0.1:4444/session",
+            "wss://127.0.0.1:4444/session",
+            "ftp://127.0.0.1/session",
+            "ws://127.0.0.1:4444/session?next=ws://evil",
+            "127.0.0.1:4444",
+            "",
+        ] {
+            let error = check_bidi_web_socket_url(&local, refused)
+                .expect_err(refused)
+                .to_string();
+            assert!(error.contains("refuses to connect"), "{refused}: {error}");
+        }
+        let remote = parse_remote_url("http://grid.example:4444/wd/hub").expect("url");
+        assert!(check_bidi_web_socket_url(&remote, "ws://GRID.example:4444/session/a").is_ok());
+        for refused in [
+            "ws://127.0.0.1:4444/session/a",
+            "ws://grid.example.evil:4444/session/a",
+            "ws://other.example:4444/session/a",
+        ] {
+            assert!(
+                check_bidi_web_socket_url(&remote, refused).is_err(),
+                "{refused} should be refused for a grid on grid.example"
+            );
+        }
     }
 }

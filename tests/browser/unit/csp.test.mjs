@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  chooseCore, inheritsPolicies, nextRecord, parsePolicy, policyAllowsWasm, policyHeaders, recordedPolicies, splitPolicyList,
+  chooseCore, CSP_RECORD_BOUNDS, inheritsPolicies, MOST_AGENT_TABS, nextRecord, parsePolicy, policyAllowsWasm, policyHeaders,
+  recordedPolicies, recordsToEvict, splitPolicyList, storedSize, withAgentTab,
 } from "../../../extension/background/csp.js";
 
 const chrome = (policies) => chooseCore({ browser: "chrome", policies });
@@ -137,4 +138,47 @@ test("record: a response that never commits leaves the shown document's policies
   record = nextRecord(record, { type: "headers", url: "https://a.test/file.zip", policies: [] });
   assert.deepEqual(recordedPolicies(record, "https://a.test/page"), ["script-src 'self'"]);
   assert.equal(recordedPolicies(undefined, "https://a.test/page"), null);
+});
+
+// ---- The records' bounds (csp-records.js, agent-tabs.js). ----
+
+test("records past the count bound are evicted oldest first, never the incoming one", () => {
+  const index = new Map([
+    ["csp/1/0", { at: 30, bytes: 10 }],
+    ["csp/1/5", { at: 10, bytes: 10 }],
+    ["csp/2/0", { at: 20, bytes: 10 }],
+  ]);
+  const bounds = { mostRecords: 2, mostBytes: 1000 };
+  assert.deepEqual(recordsToEvict(index, { key: "csp/3/0", bytes: 10 }, bounds), ["csp/1/5", "csp/2/0"]);
+  // Rewriting a record already stored does not count it twice.
+  assert.deepEqual(recordsToEvict(index, { key: "csp/1/0", bytes: 10 }, bounds), ["csp/1/5"]);
+  assert.deepEqual(recordsToEvict(index, { key: "csp/1/0", bytes: 10 }, { mostRecords: 3, mostBytes: 1000 }), []);
+});
+
+test("records past the byte bound are evicted oldest first until the new one fits", () => {
+  const index = new Map([
+    ["csp/1/0", { at: 1, bytes: 400 }],
+    ["csp/1/1", { at: 2, bytes: 400 }],
+    ["csp/1/2", { at: 3, bytes: 100 }],
+  ]);
+  const bounds = { mostRecords: 100, mostBytes: 1000 };
+  assert.deepEqual(recordsToEvict(index, { key: "csp/9/0", bytes: 300 }, bounds), ["csp/1/0"]);
+  assert.deepEqual(recordsToEvict(index, { key: "csp/9/0", bytes: 900 }, bounds), ["csp/1/0", "csp/1/1"]);
+  assert.deepEqual(recordsToEvict(index, { key: "csp/9/0", bytes: 950 }, bounds), ["csp/1/0", "csp/1/1", "csp/1/2"]);
+  assert.deepEqual(recordsToEvict(new Map(), { key: "csp/9/0", bytes: 10 }, bounds), []);
+});
+
+test("the bounds keep the records well inside storage.session's 10 MB", () => {
+  assert.ok(CSP_RECORD_BOUNDS.mostBytes <= 1024 * 1024);
+  assert.ok(CSP_RECORD_BOUNDS.mostRecordBytes * 4 <= CSP_RECORD_BOUNDS.mostBytes);
+  assert.ok(CSP_RECORD_BOUNDS.mostRecords >= 70, "a page with 70 frames still fits when an agent uses it");
+  const record = { pending: null, committed: { url: "https://a.test/", policies: ["script-src 'self'"] }, at: 1 };
+  assert.equal(storedSize("csp/1/0", record), "csp/1/0".length + JSON.stringify(record).length);
+});
+
+test("the agent's tabs are kept most recent last, the least recently used falling off", () => {
+  assert.deepEqual(withAgentTab([], 7, 3), [7]);
+  assert.deepEqual(withAgentTab([1, 2, 3], 2, 3), [1, 3, 2]);
+  assert.deepEqual(withAgentTab([1, 2, 3], 4, 3), [2, 3, 4]);
+  assert.ok(MOST_AGENT_TABS >= 8);
 });
