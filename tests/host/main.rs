@@ -11,6 +11,7 @@ mod install;
 mod launch;
 mod mcp;
 mod relay;
+mod sandbox;
 mod self_contained;
 mod snapshot_files;
 mod socket_safety;

@@ -1,14 +1,16 @@
 //! allwright's WebDriver BiDi surface.
 //!
-//! The crate holds a BiDi client ([`bidi`]), the launchers of Chromium (through chromedriver,
-//! whose BiDi mapper gives the WebSocket) and Firefox (its built-in remote agent) with a
-//! temporary profile ([`launch`]), element operations on a browsing context ([`page`]: find,
+//! The crate holds a BiDi client ([`bidi`]), the launchers of Chromium (started with
+//! `--remote-debugging-pipe`, with chromium-bidi's BiDi mapper run over that pipe in a hidden tab,
+//! so no port is opened) and Firefox (its built-in remote agent) with a temporary profile
+//! ([`launch`]), element operations on a browsing context ([`page`]: find,
 //! read, focus, fill, keys, real pointer clicks and hovers, highlights, screenshots), the page
 //! lifecycle and user prompts ([`lifecycle`]), and sessions on an existing WebDriver remote end
 //! ([`remote`]).
 //!
 //! The protocol rule (ARCHITECTURE.md, "Invariants") applies here: element operations
-//! performed from outside the page go through WebDriver BiDi. Nothing in this crate speaks CDP
+//! performed from outside the page go through WebDriver BiDi. Only `launch/cdp_pipe.rs` speaks
+//! CDP, to close the launched Chromium and to start the BiDi mapper in it
 //! (`tests::the_crate_sends_no_cdp` checks the sources).
 //!
 //! Invariants, stated as absences:
