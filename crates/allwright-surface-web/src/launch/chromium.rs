@@ -153,8 +153,13 @@ impl LaunchedBrowser {
             what: "the CDP pipe".into(),
             detail: error.to_string(),
         };
-        let (chromium_reads, allwright_writes) = std::io::pipe().map_err(pipe_error)?;
-        let (allwright_reads, chromium_writes) = std::io::pipe().map_err(pipe_error)?;
+        // Two anonymous pipes (close-on-exec, so no other child inherits them). Chromium's ends
+        // go back to blocking mode: it reads and writes them from a thread of its own with
+        // blocking calls.
+        let (allwright_writes, chromium_reads) = pipe::pipe().map_err(pipe_error)?;
+        let (chromium_writes, allwright_reads) = pipe::pipe().map_err(pipe_error)?;
+        let chromium_reads = chromium_reads.into_blocking_fd().map_err(pipe_error)?;
+        let chromium_writes = chromium_writes.into_blocking_fd().map_err(pipe_error)?;
         let mut command = Command::new("/bin/sh");
         command
             .arg("-c")
@@ -177,20 +182,7 @@ impl LaunchedBrowser {
             program: program.clone(),
             error,
         })?;
-        let ends = pipe::Receiver::from_owned_fd(allwright_reads.into())
-            .and_then(|receiver| {
-                pipe::Sender::from_owned_fd(allwright_writes.into())
-                    .map(|sender| (receiver, sender))
-            })
-            .map_err(pipe_error);
-        let (from_chromium, to_chromium) = match ends {
-            Ok(ends) => ends,
-            Err(error) => {
-                process.terminate(Duration::ZERO).await;
-                return Err(error);
-            }
-        };
-        let (cdp, cdp_events) = CdpPipe::start(from_chromium, to_chromium);
+        let (cdp, cdp_events) = CdpPipe::start(allwright_reads, allwright_writes);
         let cdp = Arc::new(cdp);
         let transport = match cdp_pipe::start_bidi_mapper(
             Arc::clone(&cdp),
