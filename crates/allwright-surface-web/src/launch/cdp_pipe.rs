@@ -336,6 +336,9 @@ pub(crate) async fn start_bidi_mapper(
         timeout,
     )
     .await?;
+    // `sendDebugMessage` is not bound: the mapper logs through it only when it exists
+    // (chromium-bidi's own server binds it in its verbose mode only), and each log line would be
+    // one more message on the pipe.
     pipe.command(
         mapper_session,
         "Runtime.addBinding",
