@@ -81,7 +81,7 @@ fn snapshot_through_the_stand_in(browser_flag: &str, extension_flavour: &str) {
 }
 
 #[test]
-#[ignore = "starts Chromium through chromedriver"]
+#[ignore = "starts Chromium"]
 fn snapshot_launches_chromium_installs_the_extension_and_reaches_the_host() {
     snapshot_through_the_stand_in("chromium", "chrome");
 }
