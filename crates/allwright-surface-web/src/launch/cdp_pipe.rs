@@ -41,7 +41,8 @@ use tokio::task::JoinHandle;
 use crate::bidi::{IncomingText, OutgoingText, TextTransport};
 
 /// The mapper's source, as build.rs found it in node_modules (empty when the build had none).
-const MAPPER_SCRIPT: &str = include_str!(concat!(env!("OUT_DIR"), "/chromium-bidi-mapper.js"));
+pub(crate) const MAPPER_SCRIPT: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/chromium-bidi-mapper.js"));
 
 /// How many bytes one read of the pipe takes at most. Messages may be far larger (a screenshot's
 /// base64 runs to megabytes); the framer joins the reads.
@@ -290,16 +291,17 @@ fn lock(pending: &Mutex<PendingCdpCommands>) -> std::sync::MutexGuard<'_, Pendin
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Runs the BiDi mapper in a hidden tab of the browser at the other end of `pipe` and returns the
-/// transport of BiDi text messages through it. `events` is the pipe's event channel; the
+/// Runs the BiDi mapper (`mapper_script`, normally [`MAPPER_SCRIPT`]) in a hidden tab of the
+/// browser at the other end of `pipe` and returns the transport of BiDi text messages through it. `events` is the pipe's event channel; the
 /// transport takes it over. Each bootstrap command may take up to `timeout` (the first one waits
 /// for the browser to start reading its pipe).
 pub(crate) async fn start_bidi_mapper(
     pipe: Arc<CdpPipe>,
     mut events: mpsc::UnboundedReceiver<CdpEvent>,
+    mapper_script: &str,
     timeout: Duration,
 ) -> Result<TextTransport, String> {
-    if MAPPER_SCRIPT.is_empty() {
+    if mapper_script.is_empty() {
         return Err("the BiDi mapper (node_modules/chromium-bidi) was not there when allwright was built: run ./scripts/build".to_owned());
     }
     let created = pipe
@@ -346,7 +348,7 @@ pub(crate) async fn start_bidi_mapper(
         timeout,
     )
     .await?;
-    evaluate_in_mapper(&pipe, &mapper_session_id, MAPPER_SCRIPT, timeout).await?;
+    evaluate_in_mapper(&pipe, &mapper_session_id, mapper_script, timeout).await?;
     evaluate_in_mapper(
         &pipe,
         &mapper_session_id,
@@ -453,6 +455,7 @@ pub(crate) async fn close_browser(pipe: &CdpPipe, timeout: Duration) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bidi::BidiConnection;
 
     fn text(messages: Vec<Vec<u8>>) -> Vec<String> {
         messages
@@ -490,12 +493,26 @@ mod tests {
         assert_eq!(text(complete), [large]);
     }
 
-    /// A fake browser on an in-memory pipe: answers each command with its method and session,
-    /// and sends one event first.
-    fn start_fake_browser() -> (CdpPipe, mpsc::UnboundedReceiver<CdpEvent>, JoinHandle<()>) {
+    /// What a fake browser does with one command: the messages it writes back, or `None` to
+    /// close the pipe.
+    type FakeBrowserAnswer = Box<dyn Fn(&Value) -> Option<Vec<Value>> + Send>;
+
+    /// Our end of the fake browser's pipe, its events, the fake's task and the commands it read.
+    type FakeBrowser = (
+        CdpPipe,
+        mpsc::UnboundedReceiver<CdpEvent>,
+        JoinHandle<()>,
+        Arc<Mutex<Vec<Value>>>,
+    );
+
+    /// A fake browser on an in-memory pipe, answering each command with `answer` and keeping
+    /// every command it read in the returned list.
+    fn start_fake_browser_answering(answer: FakeBrowserAnswer) -> FakeBrowser {
         let (our_end, browser_end) = tokio::io::duplex(1024);
         let (from_browser, to_browser) = tokio::io::split(our_end);
         let (pipe, events) = CdpPipe::start(from_browser, to_browser);
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let browser_received = Arc::clone(&received);
         let browser = tokio::spawn(async move {
             let (mut reading, mut writing) = tokio::io::split(browser_end);
             let mut framer = NulSeparatedFramer::default();
@@ -509,16 +526,11 @@ mod tests {
                 }
                 for message in framer.push(&buffer[..count]) {
                     let command: Value = serde_json::from_slice(&message).expect("JSON command");
-                    if command["method"] == "Test.closePipe" {
+                    browser_received.lock().expect("lock").push(command.clone());
+                    let Some(replies) = answer(&command) else {
                         return;
-                    }
-                    let event = json!({"method": "Test.event", "params": {"n": command["id"]}, "sessionId": command["sessionId"]});
-                    let answer = if command["method"] == "Test.fail" {
-                        json!({"id": command["id"], "error": {"code": -32000, "message": "refused"}})
-                    } else {
-                        json!({"id": command["id"], "result": {"method": command["method"], "session": command["sessionId"]}})
                     };
-                    for reply in [event, answer] {
+                    for reply in replies {
                         let mut bytes = reply.to_string().into_bytes();
                         bytes.push(0);
                         // Written in small pieces, so that the client's reads split messages.
@@ -531,7 +543,164 @@ mod tests {
                 }
             }
         });
+        (pipe, events, browser, received)
+    }
+
+    /// A fake browser that answers each command with its method and session, and sends one
+    /// event first.
+    fn start_fake_browser() -> (CdpPipe, mpsc::UnboundedReceiver<CdpEvent>, JoinHandle<()>) {
+        let (pipe, events, browser, _) = start_fake_browser_answering(Box::new(|command| {
+            if command["method"] == "Test.closePipe" {
+                return None;
+            }
+            let event = json!({"method": "Test.event", "params": {"n": command["id"]}, "sessionId": command["sessionId"]});
+            let answer = if command["method"] == "Test.fail" {
+                json!({"id": command["id"], "error": {"code": -32000, "message": "refused"}})
+            } else {
+                json!({"id": command["id"], "result": {"method": command["method"], "session": command["sessionId"]}})
+            };
+            Some(vec![event, answer])
+        }));
         (pipe, events, browser)
+    }
+
+    /// A fake Chromium in which the mapper runs: the bootstrap's commands get the answers
+    /// Chromium gives, and each `onBidiMessage(...)` gets a `sendBidiResponse` binding call
+    /// answering the BiDi command with its method, after two calls the transport must ignore
+    /// (another binding, another session) that carry a wrong answer for the same id.
+    fn fake_chromium_with_mapper(mapper_fails: bool) -> FakeBrowserAnswer {
+        Box::new(move |command| {
+            let id = &command["id"];
+            let method = command["method"].as_str().unwrap_or_default();
+            let expression = command["params"]["expression"].as_str().unwrap_or_default();
+            let result = match method {
+                "Target.createTarget" => json!({"targetId": "mapper-target"}),
+                "Target.attachToTarget" => json!({"sessionId": "mapper-session"}),
+                "Runtime.evaluate" if expression.starts_with("onBidiMessage(") => {
+                    let argument = &expression["onBidiMessage(".len()..expression.len() - 1];
+                    let text: String = serde_json::from_str(argument).expect("a JSON string");
+                    let bidi: Value = serde_json::from_str(&text).expect("a BiDi command");
+                    let answer = |result: Value| {
+                        json!({"type": "success", "id": bidi["id"], "result": result}).to_string()
+                    };
+                    let binding_call = |session: &str, name: &str, payload: String| {
+                        json!({"method": "Runtime.bindingCalled", "sessionId": session,
+                               "params": {"name": name, "payload": payload}})
+                    };
+                    return Some(vec![
+                        json!({"id": id, "result": {"result": {"type": "undefined"}}}),
+                        binding_call("mapper-session", "sendDebugMessage", answer(json!("debug"))),
+                        binding_call("other-session", "sendBidiResponse", answer(json!("other"))),
+                        binding_call(
+                            "mapper-session",
+                            "sendBidiResponse",
+                            answer(json!({"method": bidi["method"], "params": bidi["params"]})),
+                        ),
+                    ]);
+                }
+                "Runtime.evaluate" if mapper_fails && !expression.starts_with("window.") => {
+                    json!({"result": {"type": "object"},
+                           "exceptionDetails": {"text": "Uncaught", "exception": {"description": "Error: boom"}}})
+                }
+                _ => json!({}),
+            };
+            Some(vec![json!({"id": id, "result": result})])
+        })
+    }
+
+    #[tokio::test]
+    async fn bidi_travels_through_the_mapper_after_its_bootstrap() {
+        let (pipe, events, _browser, received) =
+            start_fake_browser_answering(fake_chromium_with_mapper(false));
+        let transport = start_bidi_mapper(
+            Arc::new(pipe),
+            events,
+            "/* the mapper */",
+            Duration::from_secs(5),
+        )
+        .await
+        .expect("the mapper starts");
+        let bootstrap: Vec<(String, Value, Value)> = received
+            .lock()
+            .expect("lock")
+            .iter()
+            .map(|command| {
+                (
+                    command["method"].as_str().unwrap_or_default().to_owned(),
+                    command["sessionId"].clone(),
+                    command["params"].clone(),
+                )
+            })
+            .collect();
+        let methods: Vec<&str> = bootstrap
+            .iter()
+            .map(|(method, ..)| method.as_str())
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                "Target.createTarget",
+                "Target.attachToTarget",
+                "Runtime.enable",
+                "Target.exposeDevToolsProtocol",
+                "Runtime.addBinding",
+                "Runtime.evaluate",
+                "Runtime.evaluate",
+            ]
+        );
+        assert_eq!(bootstrap[0].2["hidden"], true, "the mapper's tab is hidden");
+        assert_eq!(bootstrap[1].2["flatten"], true);
+        assert_eq!(bootstrap[3].2["bindingName"], "cdp");
+        assert_eq!(bootstrap[4].2["name"], "sendBidiResponse");
+        assert_eq!(bootstrap[5].2["expression"], "/* the mapper */");
+        assert_eq!(
+            bootstrap[6].2["expression"],
+            "window.runMapperInstance(\"mapper-target\")"
+        );
+        for (method, session, _) in &bootstrap[2..] {
+            if method != "Target.exposeDevToolsProtocol" {
+                assert_eq!(
+                    session, "mapper-session",
+                    "{method} goes to the mapper's tab"
+                );
+            }
+        }
+
+        let connection = BidiConnection::over_transport(transport);
+        let answer = connection
+            .command("session.status", json!({"quote": "\"); alert(1); (\""}))
+            .await
+            .expect("answered through the mapper");
+        assert_eq!(
+            answer,
+            json!({"method": "session.status", "params": {"quote": "\"); alert(1); (\""}})
+        );
+    }
+
+    #[tokio::test]
+    async fn a_mapper_that_throws_fails_the_launch_with_its_exception() {
+        let (pipe, events, _browser, _) =
+            start_fake_browser_answering(fake_chromium_with_mapper(true));
+        let failed = start_bidi_mapper(Arc::new(pipe), events, "throw 1", Duration::from_secs(5))
+            .await
+            .err()
+            .expect("the bootstrap fails");
+        assert!(failed.contains("Error: boom"), "{failed}");
+    }
+
+    #[tokio::test]
+    async fn no_mapper_built_in_is_a_clear_error() {
+        let (pipe, events, _browser, received) =
+            start_fake_browser_answering(fake_chromium_with_mapper(false));
+        let failed = start_bidi_mapper(Arc::new(pipe), events, "", Duration::from_secs(5))
+            .await
+            .err()
+            .expect("no mapper");
+        assert!(failed.contains("./scripts/build"), "{failed}");
+        assert!(
+            received.lock().expect("lock").is_empty(),
+            "nothing was sent"
+        );
     }
 
     #[tokio::test]

@@ -149,6 +149,13 @@ impl LaunchedBrowser {
     pub async fn launch_chromium(options: &ChromiumLaunchOptions) -> Result<Self, LaunchError> {
         say_once_when_chromium_runs_without_sandbox();
         let program = options.chromium_binary.display().to_string();
+        // `sh` would start and then fail to exec a missing binary; say so before that.
+        if !options.chromium_binary.is_file() {
+            return Err(LaunchError::Spawn {
+                program,
+                error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+            });
+        }
         let pipe_error = |error: std::io::Error| LaunchError::NotReady {
             what: "the CDP pipe".into(),
             detail: error.to_string(),
@@ -187,6 +194,7 @@ impl LaunchedBrowser {
         let transport = match cdp_pipe::start_bidi_mapper(
             Arc::clone(&cdp),
             cdp_events,
+            cdp_pipe::MAPPER_SCRIPT,
             STARTUP_TIMEOUT,
         )
         .await
