@@ -17,7 +17,8 @@
 //! - No browser is needed for `cargo test -p allwright-surface-web --lib`: the unit tests cover
 //!   message encoding and decoding, id correlation, error mapping, every command's parameters
 //!   and the readers of its results, with an in-process WebSocket peer where a connection is
-//!   needed. The browser tests are `tests/element_operations.rs` (`-- --ignored`).
+//!   needed, and the CDP pipe's framing and the mapper's bootstrap and transport against a fake
+//!   Chromium on an in-memory pipe (`launch/cdp_pipe.rs`). The browser tests are `tests/element_operations.rs` (`-- --ignored`).
 //! - No process outlives its [`launch::LaunchedBrowser`]: every process is started in its own
 //!   process group, which is terminated on shutdown and killed on drop.
 //! - No event is synthesized in the page: clicks, hovers and keys are `input.performActions`,
