@@ -38,7 +38,8 @@ pub mod codes {
     pub const OUTCOME_UNKNOWN: &str = "outcome_unknown";
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Serialized through [`ToolErrorOnTheWire`], which adds `retryAllowed`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ToolError {
     pub code: String,
     pub message: String,
@@ -59,6 +60,44 @@ pub struct ToolError {
     /// through from the extension unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<Box<Value>>,
+}
+
+/// A [`ToolError`] as it is written: its fields, and `retryAllowed: false` with
+/// `outcome_unknown` ([`ToolError::retry_allowed`]). The field is computed from the code rather
+/// than stored, so that no error can carry the code without it, and `ToolError` stays within
+/// the size every `Result` of the binary pays for.
+#[derive(Serialize)]
+struct ToolErrorOnTheWire<'error> {
+    code: &'error str,
+    message: &'error str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'error String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestions: Option<&'error Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialog: Option<&'error OpenDialog>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    frame: Option<&'error FrameErrorDetails>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changed: Option<&'error Value>,
+    #[serde(rename = "retryAllowed", skip_serializing_if = "Option::is_none")]
+    retry_allowed: Option<bool>,
+}
+
+impl Serialize for ToolError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ToolErrorOnTheWire {
+            code: &self.code,
+            message: &self.message,
+            hint: self.hint.as_ref(),
+            suggestions: self.suggestions.as_ref(),
+            dialog: self.dialog.as_deref(),
+            frame: self.frame.as_deref(),
+            changed: self.changed.as_deref(),
+            retry_allowed: self.retry_allowed(),
+        }
+        .serialize(serializer)
+    }
 }
 
 /// What promote_iframe's errors add (docs/protocol.md, "Frames"). Deserializing it fails when
@@ -129,6 +168,13 @@ impl ToolError {
         }
     }
 
+    /// `Some(false)` with `outcome_unknown`: the call may have acted, so it must not be repeated
+    /// (the same field an action's result carries, docs/protocol.md "Action results"); `None`
+    /// for the other codes, which say what to do in their hint.
+    pub fn retry_allowed(&self) -> Option<bool> {
+        (self.code == codes::OUTCOME_UNKNOWN).then_some(false)
+    }
+
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
@@ -173,6 +219,20 @@ impl ToolError {
             format!("{tool} was sent to the browser, but {why}: whether it took effect is unknown"),
         )
         .with_hint("Do not repeat the call. Read the page (get_accessibility_tree, or list_tabs for the tab tools) to see whether it took effect, then decide.")
+    }
+
+    /// Real input (WebDriver BiDi `input.performActions`) that failed after it was sent: a
+    /// timeout (a handler holding the page's thread holds the command too), a closed
+    /// connection, an error answer, or the extension's observation of it that failed. The page
+    /// may have received it and its handlers may have run, so it is `outcome_unknown`, never
+    /// `timeout` with a retry hint (docs/protocol.md, "Nothing done twice"). A failure before
+    /// the input was sent (the hit test, a target not found) keeps its own code.
+    pub fn input_outcome_unknown(tool: &str, what_failed: &str) -> Self {
+        Self::new(
+            codes::OUTCOME_UNKNOWN,
+            format!("{tool}'s real input was sent to the browser, then {what_failed}: whether the page received it is unknown"),
+        )
+        .with_hint("The input may have reached the page and its handlers may have run: do not repeat the call. Read the page again (get_accessibility_tree) before acting again.")
     }
 
     /// This error as the agent must see it for a call of `tool`: a lost answer (`timeout`,
@@ -347,5 +407,30 @@ mod tests {
         let odd = ToolError::from_foreign_value(Some(&json!({"message": 3})));
         assert_eq!(odd.code, "script_failed");
         assert_eq!(ToolError::from_foreign_value(None).code, "script_failed");
+    }
+
+    #[test]
+    fn an_answer_lost_after_real_input_is_outcome_unknown_and_never_retried() {
+        let error = ToolError::input_outcome_unknown(
+            "click_ax",
+            "failed (BiDi error: timeout: the browser did not answer input.performActions within 30000 ms)",
+        );
+        let value = error.to_value();
+        assert_eq!(value["code"], "outcome_unknown");
+        assert_eq!(value["retryAllowed"], false);
+        let hint = value["hint"].as_str().unwrap_or_default();
+        assert!(
+            hint.contains("do not repeat") && !hint.contains("retry once"),
+            "{hint}"
+        );
+        // Every outcome_unknown says so, the lost answers of the hops too; other errors do not.
+        let lost = ToolError::timeout("no answer").for_call_of("click_ax");
+        assert_eq!(lost.to_value()["retryAllowed"], false);
+        assert!(ToolError::timeout("no answer")
+            .to_value()
+            .get("retryAllowed")
+            .is_none());
+        // The field survives the hop from the host to the MCP server.
+        assert_eq!(ToolError::from_foreign_value(Some(&value)), error);
     }
 }

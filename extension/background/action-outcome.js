@@ -28,16 +28,29 @@ export function mergeEvidence(...lists) {
 
 /**
  * The agent-facing outcome of an action.
+ * `clickReachedListeners`: Chrome's debugger found page listeners on the synthetic click's path
+ * (or could not prove there were none: click-listeners.js), so the click was heard and its
+ * effect may come later (a timer, a request, then a render).
  * @param {{evidence: string[], observed: Record<string, unknown>, sawSideEffects: boolean,
- *   navigated: boolean, trustedFallbackUsed?: boolean, action: string}} facts
+ *   navigated: boolean, trustedFallbackUsed?: boolean, clickReachedListeners?: boolean,
+ *   action: string}} facts
  * @returns {{progress: "observed"|"none"|"inconclusive", evidence: string[], retryAllowed: boolean, hint?: string}}
  */
-export function decideOutcome({ evidence, observed, sawSideEffects, navigated, trustedFallbackUsed = false, action }) {
+export function decideOutcome({
+  evidence,
+  observed,
+  sawSideEffects,
+  navigated,
+  trustedFallbackUsed = false,
+  clickReachedListeners = false,
+  action,
+}) {
   const progressEvidence = mergeEvidence(navigated ? ["navigation"] : [], evidence).filter(isProgressEvidence);
   const sideEffectText = describeSideEffects(observed);
-  // One trusted activation at most: after the fallback, or after anything that may have changed
-  // something elsewhere, a second try could do it twice.
-  const retryAllowed = !sawSideEffects && !trustedFallbackUsed;
+  // One activation at most: after the trusted fallback, after anything that may have changed
+  // something elsewhere, or after a click the page's listeners heard, a second try could act
+  // twice.
+  const retryAllowed = !sawSideEffects && !trustedFallbackUsed && !clickReachedListeners;
   if (progressEvidence.length > 0) {
     let hint;
     if (navigated) hint = "The page navigated: read it again with get_accessibility_tree before using refs.";
@@ -53,14 +66,15 @@ export function decideOutcome({ evidence, observed, sawSideEffects, navigated, t
       hint: `No change showed in the page, but ${sideEffectText} happened: the ${action} may have worked. Do not repeat it; read the page (or the new tab) to see what changed.`,
     };
   }
-  return {
-    progress: "none",
-    evidence: progressEvidence,
-    retryAllowed,
-    hint: trustedFallbackUsed
-      ? `No observable effect, even after one trusted click. Do not click again; read the page and try another element or approach.`
-      : `No observable effect: nothing in the page, the URL, the focus or the network changed after the ${action}. Read the page again; the element may need another tool, or the page may ignore this input.`,
-  };
+  let hint;
+  if (trustedFallbackUsed) {
+    hint = `No observable effect, even after one trusted click. Do not click again; read the page and try another element or approach.`;
+  } else if (clickReachedListeners) {
+    hint = `No visible effect yet, but the page's own listeners received the ${action}, so its effect may still come (a timer, a request). Do not click again: wait (wait_for_stable) and read the page. If the page ignores script clicks, real input needs a browser allwright launched (allwright mcp --launch chromium, --input trusted).`;
+  } else {
+    hint = `No observable effect: nothing in the page, the URL, the focus or the network changed after the ${action}. Read the page again; the element may need another tool, or the page may ignore this input.`;
+  }
+  return { progress: "none", evidence: progressEvidence, retryAllowed, hint };
 }
 
 /** "a new tab (tab 12), a download (report.csv) and a POST request" */

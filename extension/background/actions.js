@@ -63,7 +63,8 @@ async function actionTarget({ tabId, frameId = 0, ref_id: ref }, contentTool) {
  * @param {Record<string, any>|null} report the content script's result (null: the page navigated away)
  * @param {ReturnType<typeof watchTab>} watch
  * @param {string} action
- * @param {{evidence?: string[], hints?: string[], trustedFallbackUsed?: boolean}} [extra]
+ * @param {{evidence?: string[], hints?: string[], trustedFallbackUsed?: boolean,
+ *   clickReachedListeners?: boolean}} [extra]
  */
 function actionResult(report, watch, action, extra = {}) {
   const observed = watch.stop();
@@ -74,6 +75,7 @@ function actionResult(report, watch, action, extra = {}) {
     sawSideEffects: watch.sawSideEffects(),
     navigated: watch.navigated(),
     trustedFallbackUsed: extra.trustedFallbackUsed,
+    clickReachedListeners: extra.clickReachedListeners,
     action,
   });
   const hints = mergeEvidence(
@@ -101,8 +103,9 @@ async function settleNavigation(watch, hints) {
  * `click_ax({ref_id})`: lookup, scroll into view, a mouse's whole click
  * (content/actions/pointer-input.js), then two observation intervals; in Chrome, for a safe
  * generic target after which nothing at all changed (two stable intervals, the page quiet since
- * the click, checked once more just before), one trusted click through the debugger, observed
- * once more.
+ * the click, checked once more just before) and whose synthetic click provably reached no page
+ * listener (click-listeners.js, asked once the debugger is attached), one trusted click through
+ * the debugger, observed once more.
  * @param {Record<string, any>} args
  * @param {{signal?: AbortSignal}} [options]
  */
@@ -179,6 +182,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
   /** @type {string} */
   let method = inputMethod;
   let trustedFallbackUsed = false;
+  let clickReachedListeners = false;
   if (inputMethod === "synthetic" && !progressed() && !watch.sawSideEffects()) {
     // Telemetry and reads are not the click's effect, but they show that a handler ran (or that
     // the page is still answering the click): a trusted click would run it a second time.
@@ -225,7 +229,13 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
           ),
         );
       }
-      if (trusted.outcome === "clicked") {
+      if (trusted.outcome === "withheld") {
+        // The synthetic click reached a listener of the page (or that could not be proven
+        // otherwise): its effect may still come, and a trusted click would act a second time
+        // (click-listeners.js).
+        clickReachedListeners = true;
+        hints.push(`no trusted fallback: ${trusted.reason}`);
+      } else if (trusted.outcome === "clicked") {
         method = "trusted-fallback";
         trustedFallbackUsed = true;
         await sleep(OBSERVATION_INTERVAL_MS);
@@ -238,7 +248,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
     }
   }
   await settleNavigation(watch, hints);
-  const result = actionResult(target, watch, "click", { evidence, hints, trustedFallbackUsed });
+  const result = actionResult(target, watch, "click", { evidence, hints, trustedFallbackUsed, clickReachedListeners });
   return { method, ...result };
 }
 

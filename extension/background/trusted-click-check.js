@@ -10,7 +10,11 @@
 // not to the page, whose scripts could answer anything.
 //
 // `trustedClickRefusal` is pure (it reads the protocol's answers), so the unit tests run it
-// without a browser; `checkTrustedClick` asks the questions.
+// without a browser; `checkTrustedClick` asks the questions, and then whether the synthetic
+// click reached a listener (click-listeners.js): if it did, or if that cannot be proven, the
+// trusted click is withheld.
+
+import { describeNode, describeHeard, findClickListeners } from "./click-listeners.js";
 
 /**
  * What the frame reported when it marked the target (content/actions/trusted-target.js).
@@ -91,18 +95,30 @@ function carriesMarker(node, marked) {
   return false;
 }
 
-/** `tag#id.class` of a node, for the refusal's message. */
-function describeNode(/** @type {CdpNode} */ node) {
-  const attributes = node.attributes ?? [];
-  let text = node.nodeName.toLowerCase();
-  for (let index = 0; index + 1 < attributes.length; index += 2) {
-    if (attributes[index] === "id" && attributes[index + 1] !== "") text += `#${attributes[index + 1]}`;
-    if (attributes[index] === "class" && attributes[index + 1].trim() !== "") {
-      text += `.${attributes[index + 1].trim().split(/\s+/).slice(0, 3).join(".")}`;
-    }
-  }
-  return text.slice(0, 120);
+/**
+ * The nodes of DOM.getDocument's answer that carry the frame's marker.
+ * @param {CdpNode} root
+ * @param {MarkedTarget} marked
+ * @returns {CdpNode[]}
+ */
+export function markedNodesIn(root, marked) {
+  /** @type {CdpNode[]} */
+  const marks = [];
+  const visit = (/** @type {CdpNode} */ node) => {
+    if (carriesMarker(node, marked)) marks.push(node);
+    for (const child of [...(node.shadowRoots ?? []), ...(node.children ?? [])]) visit(child);
+    if (node.contentDocument !== undefined) visit(node.contentDocument);
+  };
+  visit(root);
+  return marks;
 }
+
+/**
+ * Why the trusted click must not be sent, or null when it may: `aborted` when it would not land
+ * on the element the synthetic click went to (trustedClickRefusal), `withheld` when the
+ * synthetic click reached a page listener or that cannot be proven (click-listeners.js).
+ * @typedef {{outcome: "aborted"|"withheld", reason: string}} TrustedClickVeto
+ */
 
 /**
  * Asks the browser, through the attached debugger, and answers why the click must not be sent,
@@ -110,7 +126,7 @@ function describeNode(/** @type {CdpNode} */ node) {
  * @param {(method: string, params?: object) => Promise<any>} send a debugger command
  * @param {MarkedTarget} marked
  * @param {{x: number, y: number}} point CSS pixels in the top-level viewport
- * @returns {Promise<string | null>}
+ * @returns {Promise<TrustedClickVeto | null>}
  */
 export async function checkTrustedClick(send, marked, point) {
   const { frameTree } = await send("Page.getFrameTree", {});
@@ -130,8 +146,17 @@ export async function checkTrustedClick(send, marked, point) {
       ignorePointerEventsNone: false,
     });
   } catch (error) {
-    return `the browser found no element at the point (${error?.message ?? error})`;
+    return { outcome: "aborted", reason: `the browser found no element at the point (${error?.message ?? error})` };
   }
   const layout = metrics.cssLayoutViewport;
-  return trustedClickRefusal(marked, { root, hit, frame: frameTree.frame, layout });
+  const refusal = trustedClickRefusal(marked, { root, hit, frame: frameTree.frame, layout });
+  if (refusal !== null) return { outcome: "aborted", reason: refusal };
+  // The refusal above found exactly one marked element, with the point on it or inside it.
+  const [target] = markedNodesIn(root, marked);
+  const finding = await findClickListeners(send, root, target);
+  if ("unproven" in finding) {
+    return { outcome: "withheld", reason: `no proof that the page did not hear the click: ${finding.unproven}` };
+  }
+  if (finding.heard.length > 0) return { outcome: "withheld", reason: describeHeard(finding.heard) };
+  return null;
 }

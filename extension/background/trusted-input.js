@@ -13,6 +13,7 @@ const DEBUGGER_PROTOCOL_VERSION = "1.3";
  * @typedef {{outcome: "clicked"}
  *   |{outcome: "refused", reason: string}
  *   |{outcome: "aborted", reason: string}
+ *   |{outcome: "withheld", reason: string}
  *   |{outcome: "dialog", dialog: OpenDialog}} TrustedClickOutcome
  */
 
@@ -23,11 +24,14 @@ const DEBUGGER_PROTOCOL_VERSION = "1.3";
  * attached, a page the extension may not debug); or the user prompt the click opened, which
  * stays open for the user to answer.
  * `beforeClick`, when given, runs once the debugger is attached, right before the first input
- * event, with the debugger's command function; a reason it returns cancels the click (outcome
- * "aborted"): the last check that the click goes where it should (trusted-click-check.js).
+ * event, with the debugger's command function; a veto it returns cancels the click, as its
+ * outcome: "aborted" (the click would not go where it should) or "withheld" (the synthetic
+ * click reached a page listener, or that cannot be proven: trusted-click-check.js). A
+ * `beforeClick` that fails withholds the click too: nothing was proven.
  * @param {number} tabId
  * @param {{x: number, y: number}} point CSS pixels in the top-level viewport
- * @param {(send: (method: string, params?: object) => Promise<any>) => Promise<string|null>} [beforeClick]
+ * @param {(send: (method: string, params?: object) => Promise<any>) =>
+ *   Promise<{outcome: "aborted"|"withheld", reason: string}|null>} [beforeClick]
  * @returns {Promise<TrustedClickOutcome>}
  */
 export async function dispatchTrustedClick(tabId, { x, y }, beforeClick) {
@@ -53,8 +57,13 @@ export async function dispatchTrustedClick(tabId, { x, y }, beforeClick) {
   try {
     await api.debugger.sendCommand(target, "Page.enable", {});
     if (beforeClick !== undefined) {
-      const reason = await beforeClick((method, params = {}) => api.debugger.sendCommand(target, method, params));
-      if (reason !== null) return { outcome: "aborted", reason };
+      let veto;
+      try {
+        veto = await beforeClick((method, params = {}) => api.debugger.sendCommand(target, method, params));
+      } catch (error) {
+        return { outcome: "withheld", reason: `the check before the click failed: ${error?.message ?? error}` };
+      }
+      if (veto !== null) return veto;
     }
     const event = { x, y, modifiers: 0, pointerType: "mouse" };
     const steps = [

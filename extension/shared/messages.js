@@ -19,7 +19,8 @@
  * (the frames that matched, docs/protocol.md "Frames") and `reasons` with `unsaved_frame_state`;
  * `changed` with `ref_changed` (the target as the agent read it and as it is now).
  * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[],
- *   dialog?: OpenDialog, candidates?: FrameCandidate[], reasons?: string[], changed?: RefChange}} ToolError
+ *   dialog?: OpenDialog, candidates?: FrameCandidate[], reasons?: string[], changed?: RefChange,
+ *   retryAllowed?: false}} ToolError
  * @typedef {{ref: string, was: {role: string, name: string}, now: {role: string, name: string}}} RefChange
  * @typedef {{index: number, frameId: number, url: string}} FrameCandidate
  * @typedef {{type: "alert"|"confirm"|"prompt"|"beforeunload", message: string}} OpenDialog
@@ -553,6 +554,9 @@
       const { ref, was, now } = extra.changed;
       error.changed = { ref, was: { role: was.role, name: was.name }, now: { role: now.role, name: now.name } };
     }
+    // The call may have acted: never repeated (docs/protocol.md, "Nothing done twice"), as the
+    // binary's ToolError::outcome_unknown says too.
+    if (code === "outcome_unknown") error.retryAllowed = false;
     return error;
   }
 
@@ -591,7 +595,8 @@
         (Array.isArray(value.candidates) && value.candidates.every(isFrameCandidate))) &&
       (value.reasons === undefined ||
         (Array.isArray(value.reasons) && value.reasons.every((reason) => typeof reason === "string"))) &&
-      (value.changed === undefined || isRefChange(value.changed))
+      (value.changed === undefined || isRefChange(value.changed)) &&
+      (value.retryAllowed === undefined || value.retryAllowed === false)
     );
   }
 

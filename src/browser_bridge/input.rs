@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use allwright_surface_web::page::ElementInContext;
-use allwright_surface_web::{Page, QueryOptions};
+use allwright_surface_web::{Page, PageError, QueryOptions};
 use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
@@ -61,6 +61,45 @@ impl PointerAction {
             Self::Hover => "hover",
         }
     }
+
+    /// The agent tool whose own (synthetic) action runs when real input cannot reach the
+    /// element, and which errors name.
+    fn tool(self) -> &'static str {
+        match self {
+            Self::Click => "click_ax",
+            Self::Hover => "hover",
+        }
+    }
+}
+
+/// The tool error of a failed element operation of real input: `outcome_unknown` once the
+/// input was sent (docs/protocol.md, "Nothing done twice"), the operation's own code before
+/// (the hit test refused the element, the element went away).
+pub(super) fn real_input_error(tool: &str, error: &PageError) -> ToolError {
+    match error {
+        PageError::InputOutcomeUnknown(cause) => {
+            ToolError::input_outcome_unknown(tool, &format!("failed ({cause})"))
+        }
+        _ => ToolError::element_operation_failed(error.tool_error_code(), error.to_string()),
+    }
+}
+
+/// What the agent is told when the extension's observation of real input that was sent fails:
+/// the input reached the browser, so any failure now but a prompt it opened (`dialog_open`,
+/// answered with handle_dialog) is `outcome_unknown`.
+pub(super) fn after_input_was_sent(tool: &str, error: ToolError) -> ToolError {
+    if error.code == crate::tool_error::codes::DIALOG_OPEN
+        || error.code == crate::tool_error::codes::OUTCOME_UNKNOWN
+    {
+        return error;
+    }
+    ToolError::input_outcome_unknown(
+        tool,
+        &format!(
+            "observing its effect failed ({}: {})",
+            error.code, error.message
+        ),
+    )
 }
 
 impl BrowserBridge {
@@ -110,12 +149,11 @@ impl BrowserBridge {
         match sent {
             Ok(PointerInput::TargetUnreachable) => {
                 self.abort_input(host, &token).await;
-                let tool = match action {
-                    PointerAction::Click => "click_ax",
-                    PointerAction::Hover => "hover",
-                };
                 let mut result = self
-                    .unless_prompt_blocks(target, host.call(tool, arguments.clone(), timeout))
+                    .unless_prompt_blocks(
+                        target,
+                        host.call(action.tool(), arguments.clone(), timeout),
+                    )
                     .await?;
                 if let Some(hints) = result.get_mut("hints").and_then(Value::as_array_mut) {
                     hints.push(json!("real input could not reach the element (a closed shadow root?), so the extension's synthetic input was used"));
@@ -135,12 +173,14 @@ impl BrowserBridge {
                     }
                 }
                 // The result says that real input ran (src/input_mode.rs labels the others).
-                finished.map(|mut result| {
-                    if let Some(object) = result.as_object_mut() {
-                        object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
-                    }
-                    result
-                })
+                finished
+                    .map_err(|error| after_input_was_sent(action.tool(), error))
+                    .map(|mut result| {
+                        if let Some(object) = result.as_object_mut() {
+                            object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
+                        }
+                        result
+                    })
             }
             Err(error) => {
                 if error.code == crate::tool_error::codes::DIALOG_OPEN {
@@ -183,9 +223,7 @@ impl BrowserBridge {
             PointerAction::Click => frame.click(&element.element).await,
             PointerAction::Hover => frame.hover(&element.element).await,
         };
-        outcome.map_err(|error| {
-            ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
-        })?;
+        outcome.map_err(|error| real_input_error(action.tool(), &error))?;
         Ok(PointerInput::Sent)
     }
 
@@ -241,5 +279,63 @@ impl BrowserBridge {
             tab_context: tab_context.to_owned(),
             token: token.to_owned(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allwright_surface_web::bidi::BidiErrorKind;
+    use allwright_surface_web::BidiError;
+
+    #[test]
+    fn a_failure_after_the_input_was_sent_is_outcome_unknown_and_before_keeps_its_code() {
+        let timed_out = PageError::InputOutcomeUnknown(BidiError::timeout(
+            "input.performActions",
+            Duration::from_secs(30),
+        ));
+        for tool in ["click_ax", "hover", "press_key"] {
+            let error = real_input_error(tool, &timed_out);
+            assert_eq!(error.code, "outcome_unknown", "{tool}");
+            assert_eq!(error.retry_allowed(), Some(false), "{tool}");
+        }
+        let closed = PageError::InputOutcomeUnknown(BidiError::connection_closed("gone"));
+        assert_eq!(
+            real_input_error("click_ax", &closed).code,
+            "outcome_unknown"
+        );
+        // Before sending: the hit test and a target that went away keep their codes and hints.
+        assert_eq!(
+            real_input_error("click_ax", &PageError::NotVisible).code,
+            "not_actionable"
+        );
+        assert_eq!(
+            real_input_error("click_ax", &PageError::Detached).code,
+            "ref_not_found"
+        );
+        let not_sent = PageError::Bidi(BidiError::local(BidiErrorKind::Timeout, "timeout", "x"));
+        assert_eq!(real_input_error("click_ax", &not_sent).code, "timeout");
+    }
+
+    #[test]
+    fn an_observation_that_fails_after_the_input_was_sent_is_outcome_unknown() {
+        for lost in [
+            ToolError::timeout("bridge_finish_input got no answer"),
+            ToolError::extension_disconnected(),
+            ToolError::script_failed("the page function failed"),
+        ] {
+            let error = after_input_was_sent("click_ax", lost);
+            assert_eq!(error.code, "outcome_unknown");
+            assert_eq!(error.retry_allowed(), Some(false));
+        }
+        let dialog = ToolError::dialog_open(
+            "an alert",
+            crate::tool_error::OpenDialog {
+                kind: "alert".into(),
+                message: "Saved".into(),
+                default_value: None,
+            },
+        );
+        assert_eq!(after_input_was_sent("click_ax", dialog).code, "dialog_open");
     }
 }

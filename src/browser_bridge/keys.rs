@@ -18,6 +18,7 @@ use crate::host_client::HostClient;
 use crate::input_mode::{InputMode, INPUT_FIELD};
 use crate::tool_error::{codes, ToolError};
 
+use super::input::{after_input_was_sent, real_input_error};
 use super::{BrowserBridge, TargetTab};
 
 /// How long beginning the key press may take.
@@ -126,9 +127,9 @@ impl BrowserBridge {
         let page = Page::new(self.bidi(), tab_context);
         let sent = self
             .unless_prompt_blocks(target, async {
-                page.press(chord).await.map_err(|error| {
-                    ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
-                })
+                page.press(chord)
+                    .await
+                    .map_err(|error| real_input_error("press_key", &error))
             })
             .await;
         if let Err(error) = sent {
@@ -152,12 +153,14 @@ impl BrowserBridge {
                 self.remember_interrupted(tab_context, &token);
             }
         }
-        finished.map(|mut result| {
-            if let Some(object) = result.as_object_mut() {
-                object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
-            }
-            result
-        })
+        finished
+            .map_err(|error| after_input_was_sent("press_key", error))
+            .map(|mut result| {
+                if let Some(object) = result.as_object_mut() {
+                    object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
+                }
+                result
+            })
     }
 }
 

@@ -4,7 +4,7 @@
 //! (scripts/build-fixtures.mjs) and plain pages, served from two origins (fixtures/pages/actions/).
 //!
 //! Every check runs in Chromium and in Firefox; where the browsers differ on purpose (Chrome's one
-//! trusted fallback), the check says so.
+//! trusted fallback, only where no page listener heard the synthetic click), the check says so.
 
 use std::time::Duration;
 
@@ -185,9 +185,10 @@ fn assert_action_shape(browser: &str, tool: &str, result: &Value) {
         "{browser}: {tool}: {result}"
     );
     if result["progress"] == "none" {
+        // Nothing showed; a click the page's listeners heard says that its effect may still come.
         let hint = result["hint"].as_str().unwrap_or("");
         assert!(
-            hint.contains("No observable effect"),
+            hint.contains("No observable effect") || hint.starts_with("No visible effect yet"),
             "{browser}: {tool}: an action without effect says so: {result}"
         );
     }
@@ -647,6 +648,10 @@ pub async fn overlay_with_pointer_events_none(session: &Session) {
     );
 }
 
+/// A button that acts on trusted clicks only (it checks `event.isTrusted` in its click listener):
+/// the synthetic click reached that listener, so Chrome's trusted fallback does not click again
+/// (a listener that heard the click may act on it later; issue 27, item 5). The result says that
+/// nothing showed yet, forbids a retry and names real input as the way for such a page.
 pub async fn trusted_only_button(session: &Session) {
     let browser = session.browser.name();
     open(session, "trusted-only").await;
@@ -659,31 +664,25 @@ pub async fn trusted_only_button(session: &Session) {
         after["ignoredClicks"], 1,
         "{browser}: one synthetic click: {after}"
     );
-    match session.browser {
-        Browser::Chromium => {
-            assert_eq!(
-                clicked["method"], "trusted-fallback",
-                "{browser}: {clicked}"
-            );
-            // One trusted activation at most: never again after the fallback.
-            assert_eq!(clicked["retryAllowed"], false, "{browser}: {clicked}");
-            // Its effects are reported like any click's: the state line it wrote is evidence,
-            // so the agent is not told "No observable effect" and tempted to click again.
-            assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
-            assert!(
-                strings(&clicked["evidence"]).contains(&"text_changed".to_string()),
-                "{browser}: {clicked}"
-            );
-            assert_eq!(
-                after["trustedClicks"], 1,
-                "{browser}: one trusted click: {after}"
-            );
-        }
-        Browser::Firefox => {
-            assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
-            assert_eq!(clicked["progress"], "none", "{browser}: {clicked}");
-            assert_eq!(after["trustedClicks"], 0, "{browser}: {after}");
-        }
+    assert_eq!(after["trustedClicks"], 0, "{browser}: {after}");
+    assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
+    assert_eq!(clicked["progress"], "none", "{browser}: {clicked}");
+    if session.browser == Browser::Chromium {
+        assert!(
+            strings(&clicked["hints"]).iter().any(|hint| {
+                hint.starts_with(
+                "no trusted fallback: the click reached the page's listeners (click on div#trusted"
+            )
+            }),
+            "{browser}: {clicked}"
+        );
+        assert_eq!(clicked["retryAllowed"], false, "{browser}: {clicked}");
+        assert!(
+            clicked["hint"]
+                .as_str()
+                .is_some_and(|hint| hint.contains("--input trusted")),
+            "{browser}: {clicked}"
+        );
     }
 }
 

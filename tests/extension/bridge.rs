@@ -13,24 +13,17 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 
 use crate::support::{
-    fixtures, frame_id_in_snapshot, mcp_call, outcome_of, Browser, ToolError, PATIENCE,
+    fixtures, frame_id_in_snapshot, mcp_call, mcp_call_within, outcome_of, Browser, ToolError,
+    PATIENCE,
 };
 
 /// `allwright mcp --launch <browser> --headless`, as an MCP client sees it.
 pub struct LaunchedMcp {
-    browser: Browser,
+    pub browser: Browser,
     client: RunningService<RoleClient, ()>,
 }
 
 impl LaunchedMcp {
-    pub async fn start(browser: Browser) -> LaunchedMcp {
-        let flag = match browser {
-            Browser::Chromium => "chromium",
-            Browser::Firefox => "firefox",
-        };
-        Self::spawn(browser, &["mcp", "--launch", flag, "--headless"]).await
-    }
-
     /// `allwright mcp --launch <browser> --headless` with more arguments (`--input`, `--dev`).
     pub async fn start_with(browser: Browser, more_arguments: &[&str]) -> LaunchedMcp {
         let mut arguments = vec!["mcp", "--launch", browser.name(), "--headless"];
@@ -97,6 +90,16 @@ impl LaunchedMcp {
 
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
         outcome_of(self.call_result(tool, arguments).await?)
+    }
+
+    /// A call the test expects to take longer than the usual patience, bounded by `patience`.
+    pub async fn call_within(
+        &self,
+        tool: &str,
+        arguments: Value,
+        patience: Duration,
+    ) -> Result<Value, ToolError> {
+        outcome_of(mcp_call_within(&self.client, tool, arguments, patience).await?)
     }
 
     pub async fn ok(&self, tool: &str, arguments: Value) -> Value {

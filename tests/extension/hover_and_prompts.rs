@@ -269,10 +269,11 @@ pub async fn click_that_opens_an_alert_is_never_a_timeout(session: &Session) {
     assert_eq!(after["saved"], true, "{browser}: {after}");
 }
 
-/// Chrome: the prompt opened by click_ax's trusted click is seen through the debugger
+/// Chrome: the prompt opened by click_ax's trusted input is seen through the debugger
 /// (`Page.javascriptDialogOpening`) and reported as dialog_open with its type and text. The
-/// tests' BiDi session dismisses it right after; the report stands. Firefox has no trusted
-/// fallback, so its synthetic click is ignored by the button and opens nothing.
+/// button has no listener of a click, so the fallback runs; a trusted pointer coming onto it
+/// opens the prompt. The tests' BiDi session dismisses it right after; the report stands.
+/// Firefox has no trusted fallback, so its synthetic input opens nothing.
 pub async fn trusted_click_that_opens_an_alert_is_dialog_open(session: &Session) {
     let browser = session.browser.name();
     open(session, "alert").await;

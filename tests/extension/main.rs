@@ -15,6 +15,7 @@ mod frames;
 mod gathering;
 mod hover_and_prompts;
 mod lifecycle;
+mod once;
 mod panel;
 mod registry;
 mod safety;
@@ -263,13 +264,18 @@ async fn firefox_safety() {
     run(Browser::Firefox, SessionOptions::default(), SAFETY).await;
 }
 
-async fn run_launched(browser: Browser, lists: &[&[(&str, LaunchedCheck)]]) {
+async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {
+    run_launched_with(browser, &[], checks).await;
+}
+
+/// `allwright mcp --launch <browser> --headless` with `arguments` (`--input synthetic`).
+async fn run_launched_with(browser: Browser, arguments: &[&str], checks: &[(&str, LaunchedCheck)]) {
     if !available(browser) {
         return;
     }
     let _turn = one_browser_at_a_time().lock().await;
-    let session = bridge::LaunchedMcp::start(browser).await;
-    for (name, check) in lists.iter().copied().flatten() {
+    let session = bridge::LaunchedMcp::start_with(browser, arguments).await;
+    for (name, check) in checks {
         eprintln!("{} (launched): {name}", browser.name());
         check(&session).await;
     }
@@ -290,19 +296,42 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::screenshots_over_bidi,
 ];
 
-/// Chromium's launch alone runs a tab of allwright's own (the BiDi mapper's); first of all, the
-/// agent must not see it.
+/// Chromium's launch alone runs a tab of allwright's own (the BiDi mapper's): in a fresh session
+/// (so that no check has opened a tab before), the agent must not see it.
 const CHROMIUM_LAUNCHED_ONLY: &[(&str, LaunchedCheck)] =
     checks![bridge::only_the_agents_tab_is_listed];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_launched_bridge() {
-    run_launched(Browser::Chromium, &[CHROMIUM_LAUNCHED_ONLY, BRIDGE]).await;
+    run_launched(Browser::Chromium, CHROMIUM_LAUNCHED_ONLY).await;
+    run_launched(Browser::Chromium, BRIDGE).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_launched_bridge() {
-    run_launched(Browser::Firefox, &[BRIDGE]).await;
+    run_launched(Browser::Firefox, BRIDGE).await;
+}
+
+/// An action is never done twice (issue 27, item 5; once.rs): late effects clicked once with
+/// `--input synthetic` (Chrome's trusted fallback only where no listener heard the click), then
+/// real input that fails after it was sent.
+const ONCE_SYNTHETIC: &[(&str, LaunchedCheck)] = checks![
+    once::a_late_effect_gets_one_activation,
+    once::a_target_no_listener_hears_keeps_the_trusted_fallback,
+];
+const ONCE_TRUSTED: &[(&str, LaunchedCheck)] =
+    checks![once::real_input_that_fails_after_sending_is_outcome_unknown];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_one_activation() {
+    run_launched_with(Browser::Chromium, &["--input", "synthetic"], ONCE_SYNTHETIC).await;
+    run_launched(Browser::Chromium, ONCE_TRUSTED).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_one_activation() {
+    run_launched_with(Browser::Firefox, &["--input", "synthetic"], ONCE_SYNTHETIC).await;
+    run_launched(Browser::Firefox, ONCE_TRUSTED).await;
 }
 
 /// `allwright mcp --webdriver URL` against a chromedriver the test starts: the same bridge as

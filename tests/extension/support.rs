@@ -598,11 +598,22 @@ pub async fn mcp_call<Handler: rmcp::Service<RoleClient>>(
     tool: &str,
     arguments: Value,
 ) -> Result<CallToolResult, ToolError> {
+    mcp_call_within(client, tool, arguments, PATIENCE).await
+}
+
+/// One tool call over MCP, bounded by `patience` (a call the test expects to take longer than
+/// PATIENCE: a page that holds its thread for 35 s).
+pub async fn mcp_call_within<Handler: rmcp::Service<RoleClient>>(
+    client: &RunningService<RoleClient, Handler>,
+    tool: &str,
+    arguments: Value,
+    patience: Duration,
+) -> Result<CallToolResult, ToolError> {
     let request = CallToolRequestParams::new(tool.to_string())
         .with_arguments(arguments.as_object().cloned().unwrap_or_default());
-    tokio::time::timeout(PATIENCE, client.call_tool(request))
+    tokio::time::timeout(patience, client.call_tool(request))
         .await
-        .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {PATIENCE:?}")})))?
+        .map_err(|_| ToolError(json!({"code": "test_timeout", "message": format!("{tool} took over {patience:?}")})))?
         .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))
 }
 

@@ -56,7 +56,7 @@ async fn the_host_answers_timeout_before_the_client_stops_waiting_and_drops_the_
 
 /// docs/protocol.md, "Nothing done twice": a tool that changes the page and loses its answer,
 /// to the host's deadline or to an extension that went away, is `outcome_unknown`, whose hint
-/// says to look and never to retry; a read-only tool stays `timeout`.
+/// says to look and never to retry, with `retryAllowed: false`; a read-only tool stays `timeout`.
 #[tokio::test]
 async fn a_lost_answer_of_a_tool_that_changes_the_page_is_outcome_unknown() {
     let (mut host, mut client) = ready_host().await;
@@ -67,6 +67,7 @@ async fn a_lost_answer_of_a_tool_that_changes_the_page_is_outcome_unknown() {
     let answer = client.receive().await.expect("the host's answer");
     assert_eq!(answer["id"], "click");
     assert_eq!(answer["error"]["code"], "outcome_unknown", "{answer}");
+    assert_eq!(answer["error"]["retryAllowed"], false, "{answer}");
     let hint = answer["error"]["hint"].as_str().unwrap_or("");
     assert!(hint.contains("Do not repeat"), "{answer}");
     assert!(!hint.to_lowercase().contains("retry"), "{answer}");

@@ -197,10 +197,24 @@ async fn mcp_launch_firefox_serves_tools_and_cleans_up() {
     mcp_session_through_the_stand_in("firefox", "firefox").await;
 }
 
-/// The TCP sockets listening in the processes whose environment names `marker` (the launcher's
-/// own temporary folder, which chromedriver, the browser and its children inherit), as
-/// `(address, port)` from /proc/net/tcp and /proc/net/tcp6.
-fn listening_sockets_of_processes_marked(marker: &str) -> Vec<(String, u16)> {
+/// A socket that one of a launched session's processes listens on, in the machine's own network
+/// namespace (the one every local user shares): what another local user, or a web page in any
+/// browser on the machine, could try to reach.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Listener {
+    /// A TCP socket in LISTEN state: `address` as /proc/net/tcp{,6} prints it (hex).
+    Tcp { address: String, port: u16 },
+    /// A UDP socket bound to a port (UDP has no LISTEN state: any bound socket receives).
+    Udp { address: String, port: u16 },
+    /// A listening Unix socket with a path on the file system (file modes guard it).
+    UnixPath(String),
+    /// A listening Unix socket in the abstract namespace (no file modes: any local user of the
+    /// same network namespace reaches it).
+    UnixAbstract(String),
+}
+
+/// The socket inodes held open by the processes whose environment carries `marker`.
+fn socket_inodes_of_processes_marked(marker: &str) -> std::collections::HashSet<String> {
     let mut inodes = std::collections::HashSet::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
         let pid_folder = entry.path();
@@ -225,36 +239,194 @@ fn listening_sockets_of_processes_marked(marker: &str) -> Vec<(String, u16)> {
             }
         }
     }
-    let mut listening = Vec::new();
-    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+    inodes
+}
+
+/// The listeners of the processes whose environment carries `marker`, read from this (the
+/// machine's) network namespace's tables: a socket in a private namespace of the browser's is
+/// not in them, and no other user can reach it.
+fn listeners_of_processes_marked(marker: &str) -> std::collections::BTreeSet<Listener> {
+    let inodes = socket_inodes_of_processes_marked(marker);
+    let mut listeners = std::collections::BTreeSet::new();
+    for (table, is_tcp) in [
+        ("/proc/net/tcp", true),
+        ("/proc/net/tcp6", true),
+        ("/proc/net/udp", false),
+        ("/proc/net/udp6", false),
+    ] {
         let text = std::fs::read_to_string(table).unwrap_or_default();
         for line in text.lines().skip(1) {
             let fields: Vec<&str> = line.split_whitespace().collect();
-            // sl, local_address, rem_address, st, tx:rx, tr:when, retrnsmt, uid, timeout, inode
-            if fields.len() < 10 || fields[3] != "0A" || !inodes.contains(fields[9]) {
+            // sl, local_address, rem_address, st, tx:rx, tr:when, retrnsmt, uid, timeout, inode.
+            // TCP state 0A is LISTEN; a UDP socket with no remote address (07, "close") is bound
+            // and receives from anyone.
+            if fields.len() < 10 || !inodes.contains(fields[9]) {
+                continue;
+            }
+            let listening = if is_tcp {
+                fields[3] == "0A"
+            } else {
+                fields[3] == "07"
+            };
+            if !listening {
                 continue;
             }
             let (address, port) = fields[1].split_once(':').expect("address:port");
-            listening.push((
-                address.to_owned(),
-                u16::from_str_radix(port, 16).expect("hex port"),
-            ));
+            let address = address.to_owned();
+            let port = u16::from_str_radix(port, 16).expect("hex port");
+            listeners.insert(if is_tcp {
+                Listener::Tcp { address, port }
+            } else {
+                Listener::Udp { address, port }
+            });
         }
     }
-    listening
+    // Num RefCount Protocol Flags Type St Inode Path; flag 00010000 is __SO_ACCEPTCON (listening).
+    let text = std::fs::read_to_string("/proc/net/unix").unwrap_or_default();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 8 || !inodes.contains(fields[6]) {
+            continue;
+        }
+        let flags = u32::from_str_radix(fields[3], 16).unwrap_or(0);
+        if flags & 0x0001_0000 == 0 {
+            continue;
+        }
+        let path = fields[7..].join(" ");
+        listeners.insert(match path.strip_prefix('@') {
+            Some(name) => Listener::UnixAbstract(name.to_owned()),
+            None => Listener::UnixPath(path),
+        });
+    }
+    listeners
 }
 
-/// 127.0.0.1 as /proc/net/tcp prints it (little-endian hex), and ::1 as /proc/net/tcp6 does.
-const LOOPBACK_V4: &str = "0100007F";
-const LOOPBACK_V6: &str = "00000000000000000000000001000000";
+/// /proc/net/tcp's hex address as text: `0100007F` is 127.0.0.1, the 32-digit form an IPv6 one.
+fn address_from_proc_hex(hex: &str) -> String {
+    let bytes: Vec<u8> = (0..hex.len() / 2)
+        .filter_map(|index| u8::from_str_radix(&hex[index * 2..index * 2 + 2], 16).ok())
+        .collect();
+    match bytes.len() {
+        4 => std::net::Ipv4Addr::new(bytes[3], bytes[2], bytes[1], bytes[0]).to_string(),
+        16 => {
+            // Four little-endian 32-bit words.
+            let mut octets = [0u8; 16];
+            for word in 0..4 {
+                for byte in 0..4 {
+                    octets[word * 4 + byte] = bytes[word * 4 + 3 - byte];
+                }
+            }
+            std::net::Ipv6Addr::from(octets).to_string()
+        }
+        _ => hex.to_owned(),
+    }
+}
 
-/// `allwright mcp --launch`: every debugging endpoint of the launched browser and its driver
-/// (chromedriver's WebDriver port and Chromium's DevTools port; Firefox's remote agent) listens
-/// on loopback only (docs/protocol.md, "Debugging endpoints of --launch").
-async fn launched_debugging_endpoints_listen_on_loopback_only(
+/// The uid another local user's probe runs as: `nobody`, as in issue 27's attack.
+const OTHER_USER_ID: &str = "65534";
+
+/// Tries each listener as another local user (`setpriv --reuid=65534`), with Perl (perl-base is
+/// Essential in Debian, so it is on every machine this runs on): a TCP connect to the address,
+/// then a Unix connect to each path and abstract name. Returns the listeners the other user
+/// reached, or `None` when this process cannot change user (not root).
+fn listeners_reachable_by_another_user(
+    listeners: &std::collections::BTreeSet<Listener>,
+) -> Option<Vec<Listener>> {
+    const PROBE: &str = r#"
+use strict; use Socket qw(:DEFAULT inet_pton pack_sockaddr_in6 AF_INET6 PF_INET6);
+for my $target (@ARGV) {
+  my ($kind, $where, $port) = split /\|/, $target, 3;
+  my ($domain, $address);
+  if ($kind eq "tcp4") { $domain = PF_INET; $address = sockaddr_in($port, inet_aton($where)); }
+  elsif ($kind eq "tcp6") { $domain = PF_INET6; $address = pack_sockaddr_in6($port, inet_pton(AF_INET6, $where)); }
+  elsif ($kind eq "unix") { $domain = PF_UNIX; $address = pack_sockaddr_un($where); }
+  elsif ($kind eq "abstract") { $domain = PF_UNIX; $address = pack_sockaddr_un("\0" . $where); }
+  socket(my $socket, $domain, SOCK_STREAM, 0) or die "socket: $!";
+  if (connect($socket, $address)) { print "reached $target\n"; } else { print "refused $target: $!\n"; }
+  close $socket;
+}
+"#;
+    let is_root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).trim() == "0");
+    if !is_root {
+        return None;
+    }
+    let mut targets = Vec::new();
+    let mut by_target = std::collections::HashMap::new();
+    for listener in listeners {
+        let target = match listener {
+            Listener::Tcp { address, port } => {
+                let text = address_from_proc_hex(address);
+                // A wildcard listener is reached through loopback.
+                let text = match text.as_str() {
+                    "0.0.0.0" => "127.0.0.1".to_owned(),
+                    "::" => "::1".to_owned(),
+                    _ => text,
+                };
+                let family = if text.contains(':') { "tcp6" } else { "tcp4" };
+                format!("{family}|{text}|{port}")
+            }
+            // A datagram socket takes packets from anyone who can address it; counted as reached.
+            Listener::Udp { .. } => {
+                continue;
+            }
+            Listener::UnixPath(path) => format!("unix|{path}"),
+            Listener::UnixAbstract(name) => format!("abstract|{name}"),
+        };
+        by_target.insert(target.clone(), listener.clone());
+        targets.push(target);
+    }
+    let mut reached: Vec<Listener> = listeners
+        .iter()
+        .filter(|listener| matches!(listener, Listener::Udp { .. }))
+        .cloned()
+        .collect();
+    if targets.is_empty() {
+        return Some(reached);
+    }
+    let output = std::process::Command::new("setpriv")
+        .args([
+            &format!("--reuid={OTHER_USER_ID}"),
+            &format!("--regid={OTHER_USER_ID}"),
+            "--clear-groups",
+            "perl",
+            "-e",
+            PROBE,
+        ])
+        .args(&targets)
+        .output()
+        .expect("run the probe as another user");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the probe failed: {report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    eprintln!("probe as uid {OTHER_USER_ID}:\n{report}");
+    for line in report.lines() {
+        if let Some(target) = line.strip_prefix("reached ") {
+            reached.push(by_target[target].clone());
+        }
+    }
+    Some(reached)
+}
+
+/// Lets the folders above a session's files be entered by everyone, as /tmp is, so that only
+/// allwright's own folder and file modes stand between another user and the session.
+fn open_like_tmp(folder: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(folder, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// `allwright mcp --launch`: from before the browser starts until the session has answered a
+/// call, no process of the session listens on a TCP or UDP port, or on an abstract Unix socket,
+/// of the machine's network namespace, and another local user (uid 65534) reaches none of the
+/// Unix sockets it does listen on (docs/security.md, "Another local user").
+async fn launched_session_offers_another_user_no_listener(
     browser_flag: &str,
     extension_flavour: &str,
-    expected_at_least: usize,
 ) {
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::TokioChildProcess;
@@ -265,11 +437,40 @@ async fn launched_debugging_endpoints_listen_on_loopback_only(
     write_stand_in_extension(&extension, extension_flavour);
     let temporary = folder.path().join("tmp");
     std::fs::create_dir_all(&temporary).expect("tmp");
+    open_like_tmp(folder.path(), 0o755);
+    open_like_tmp(&extension, 0o755);
+    open_like_tmp(&temporary, 0o1777);
+    // Every process of the session inherits this variable: it is how the sampler finds them.
+    let marker = format!(
+        "ALLWRIGHT_LISTENER_PROBE={}-{browser_flag}",
+        std::process::id()
+    );
+
+    // Sampled every 50 ms from before the launch: a port open only while the browser starts
+    // counts as much as one open for the whole session.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let stop = std::sync::Arc::clone(&stop);
+        let marker = marker.clone();
+        std::thread::spawn(move || {
+            let mut seen = std::collections::BTreeSet::new();
+            let mut samples = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                seen.extend(listeners_of_processes_marked(&marker));
+                samples += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            (seen, samples)
+        })
+    };
+
+    let (name, value) = marker.split_once('=').expect("name=value");
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
     command
         .args(["mcp", "--launch", browser_flag, "--headless", "--extension"])
         .arg(&extension)
-        .env("TMPDIR", &temporary);
+        .env("TMPDIR", &temporary)
+        .env(name, value);
     let (transport, _stderr) = TokioChildProcess::builder(command)
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -287,31 +488,54 @@ async fn launched_debugging_endpoints_listen_on_loopback_only(
         .expect("tools/call");
     assert_ne!(result.is_error, Some(true), "{result:?}");
 
-    let listening = listening_sockets_of_processes_marked(&temporary.to_string_lossy());
-    eprintln!("{browser_flag}: listening sockets of the launched processes: {listening:?}");
-    assert!(
-        listening.len() >= expected_at_least,
-        "{browser_flag}: expected at least {expected_at_least} debugging endpoint(s), found {listening:?}"
+    // The session is live: what it listens on now is probed as another user.
+    let live = listeners_of_processes_marked(&marker);
+    let reached = listeners_reachable_by_another_user(&live);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (seen, samples) = sampler.join().expect("sampler");
+    eprintln!(
+        "{browser_flag}: listeners of the session's processes over {samples} samples: {seen:?}; live: {live:?}"
     );
-    for (address, port) in &listening {
-        assert!(
-            address == LOOPBACK_V4 || address == LOOPBACK_V6,
-            "{browser_flag}: port {port} listens on {address}, not on loopback"
-        );
+    assert!(samples > 3, "the sampler ran through the launch");
+    let network: Vec<&Listener> = seen
+        .iter()
+        .filter(|listener| !matches!(listener, Listener::UnixPath(_)))
+        .collect();
+    assert!(
+        network.is_empty(),
+        "{browser_flag}: the session listened where any local user or web page reaches it: {network:?}"
+    );
+    assert!(
+        live.iter().any(
+            |listener| matches!(listener, Listener::UnixPath(path) if path.ends_with("host.sock"))
+        ),
+        "{browser_flag}: the native host's own socket is among the listeners found: {live:?}"
+    );
+    match reached {
+        Some(reached) => {
+            eprintln!(
+                "{browser_flag}: listeners reachable by uid {OTHER_USER_ID}: {} of {}",
+                reached.len(),
+                live.len()
+            );
+            assert!(
+                reached.is_empty(),
+                "{browser_flag}: uid {OTHER_USER_ID} reached {reached:?}"
+            );
+        }
+        None => eprintln!("{browser_flag}: not root, so the probe as another user was skipped"),
     }
     client.cancel().await.expect("close the session");
 }
 
 #[tokio::test]
-#[ignore = "starts Chromium through chromedriver"]
-async fn mcp_launch_chromium_debugging_endpoints_listen_on_loopback_only() {
-    // chromedriver's WebDriver port and Chromium's DevTools port.
-    launched_debugging_endpoints_listen_on_loopback_only("chromium", "chrome", 2).await;
+#[ignore = "starts Chromium"]
+async fn mcp_launch_chromium_offers_another_user_no_listener() {
+    launched_session_offers_another_user_no_listener("chromium", "chrome").await;
 }
 
 #[tokio::test]
 #[ignore = "starts Firefox"]
-async fn mcp_launch_firefox_debugging_endpoints_listen_on_loopback_only() {
-    // Firefox's remote agent (WebDriver BiDi).
-    launched_debugging_endpoints_listen_on_loopback_only("firefox", "firefox", 1).await;
+async fn mcp_launch_firefox_offers_another_user_no_listener() {
+    launched_session_offers_another_user_no_listener("firefox", "firefox").await;
 }

@@ -7,6 +7,7 @@
 
 mod architecture;
 mod bounds;
+mod firefox_namespace;
 mod install;
 mod launch;
 mod mcp;

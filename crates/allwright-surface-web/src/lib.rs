@@ -2,7 +2,9 @@
 //!
 //! The crate holds a BiDi client ([`bidi`]), the launchers of Chromium (started with
 //! `--remote-debugging-pipe`, with chromium-bidi's BiDi mapper run over that pipe in a hidden tab,
-//! so no port is opened) and Firefox (its built-in remote agent) with a temporary profile
+//! so no port is opened) and Firefox (its built-in remote agent, in a private user and network
+//! namespace so that its TCP port exists only on that namespace's loopback, with its pages'
+//! traffic sent through a SOCKS5 proxy on a private Unix socket) with a temporary profile
 //! ([`launch`]), element operations on a browsing context ([`page`]: find,
 //! read, focus, fill, keys, real pointer clicks and hovers, highlights, screenshots), the page
 //! lifecycle and user prompts ([`lifecycle`]), and sessions on an existing WebDriver remote end
@@ -18,9 +20,16 @@
 //!   message encoding and decoding, id correlation, error mapping, every command's parameters
 //!   and the readers of its results, with an in-process WebSocket peer where a connection is
 //!   needed, and the CDP pipe's framing and the mapper's bootstrap and transport against a fake
-//!   Chromium on an in-memory pipe (`launch/cdp_pipe.rs`). The browser tests are `tests/element_operations.rs` (`-- --ignored`).
+//!   Chromium on an in-memory pipe (`launch/cdp_pipe.rs`). The browser tests are
+//!   `tests/element_operations.rs` (`-- --ignored`).
 //! - No process outlives its [`launch::LaunchedBrowser`]: every process is started in its own
 //!   process group, which is terminated on shutdown and killed on drop.
+//! - No port of a launched Chromium listens anywhere: CDP is on its `--remote-debugging-pipe`,
+//!   whose two ends only allwright and the browser process hold (`launch/chromium.rs`).
+//! - No port of a launched Firefox listens in the machine's network namespace: its remote agent
+//!   is on the loopback of a namespace of its own, reached through sockets made inside it.
+//! - No unsafe code outside `launch/private_network.rs` (the crate's lints deny it; that module,
+//!   which runs between fork and exec, allows it).
 //! - No event is synthesized in the page: clicks, hovers and keys are `input.performActions`,
 //!   so the page sees trusted events. Page functions run in the `allwright` sandbox realm; they
 //!   read, focus, select, scroll and draw the highlight overlay, and define nothing the page's

@@ -130,3 +130,19 @@ test("a link's download that Firefox never ends is not a navigation either", () 
   assert.equal(watch.observed().navigation, undefined);
   watch.stop();
 });
+
+test("a click the page's listeners heard is never retried, even without a visible effect", () => {
+  const heard = decideOutcome({ evidence: [], observed: {}, sawSideEffects: false, navigated: false, clickReachedListeners: true, action: "click" });
+  assert.equal(heard.progress, "none");
+  assert.equal(heard.retryAllowed, false, "its effect may still come: a second click could act twice");
+  assert.match(heard.hint, /No visible effect yet/);
+  assert.match(heard.hint, /Do not click again/);
+  assert.match(heard.hint, /--input trusted/);
+  const observedLater = decideOutcome({ evidence: ["text_changed"], observed: {}, sawSideEffects: false, navigated: false, clickReachedListeners: true, action: "click" });
+  assert.equal(observedLater.progress, "observed");
+  assert.equal(observedLater.retryAllowed, false);
+  // Without the listener finding (Firefox, or a target the fallback never considered) the rule
+  // stays as it was.
+  const unknown = decideOutcome({ evidence: [], observed: {}, sawSideEffects: false, navigated: false, action: "click" });
+  assert.equal(unknown.retryAllowed, true);
+});

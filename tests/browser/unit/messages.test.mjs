@@ -74,4 +74,7 @@ test("ref_changed carries the target as read and as it is now; outcome_unknown i
   assert.ok(!m.isToolError({ ...error, changed: { ref: "ref_4" } }), "a malformed change is no tool error");
   assert.equal(m.toolError("ref_changed", "x", { changed: { ref: 4 } }).changed, undefined);
   assert.ok(m.isToolError(m.toolError("outcome_unknown", "click_ax may have acted")));
+  // An action that may have acted is never repeated: the error says so as a result would.
+  assert.equal(m.toolError("outcome_unknown", "click_ax may have acted").retryAllowed, false);
+  assert.equal(m.toolError("timeout", "no answer").retryAllowed, undefined);
 });

@@ -26,6 +26,28 @@ use super::protocol::{decode_message, encode_command, BidiError, BrowserToClient
 /// page is the longest ordinary command; the callers pass longer timeouts where they need them.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How a command failed, for the commands whose effect must not be repeated
+/// ([`BidiConnection::command_telling_whether_sent`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CommandFailure {
+    /// The command never left this client: the connection was closed, or its transport had
+    /// ended. Nothing reached the browser.
+    NotSent(BidiError),
+    /// The command was handed to the transport (the WebSocket, or the mapper's pipe), then the
+    /// browser answered an error, the connection closed, or no answer came in time: the browser
+    /// may have carried it out, wholly or in part.
+    AfterSending(BidiError),
+}
+
+impl CommandFailure {
+    /// The error, whichever side of sending it came from.
+    pub fn into_error(self) -> BidiError {
+        match self {
+            Self::NotSent(error) | Self::AfterSending(error) => error,
+        }
+    }
+}
+
 /// An event the browser sent (`method` such as `"browsingContext.load"`, and its `params`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BidiEvent {
@@ -203,8 +225,9 @@ impl BidiConnection {
         Ok(Self::over_transport(TextTransport::over_websocket(socket)))
     }
 
-    /// Opens the WebSocket at `url` over a TCP stream the caller already connected (for a
-    /// caller that must check who listens before speaking, or that connects in its own way).
+    /// Opens the WebSocket at `url` over a TCP stream the caller has already connected (a
+    /// socket made inside a launched browser's private network namespace, where `connect` cannot
+    /// reach, or one whose peer the caller checked before speaking).
     pub async fn connect_over_stream(url: &str, stream: TcpStream) -> Result<Self, BidiError> {
         let (socket, _response) =
             tokio_tungstenite::client_async(url, stream)
@@ -271,23 +294,42 @@ impl BidiConnection {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, BidiError> {
+        self.command_telling_whether_sent(method, params, timeout)
+            .await
+            .map_err(CommandFailure::into_error)
+    }
+
+    /// Sends a command and waits for its result, at most `timeout`, and says of a failure
+    /// whether it came before the command left this client (nothing reached the browser) or
+    /// after (the browser may have acted on it). Input (`input.performActions`) needs the
+    /// difference: input that may have reached the page must not be sent again.
+    pub async fn command_telling_whether_sent(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, CommandFailure> {
         let id = self.next_command_id.fetch_add(1, Ordering::Relaxed);
-        let receiver = lock(&self.pending).register(id)?;
+        let receiver = lock(&self.pending)
+            .register(id)
+            .map_err(CommandFailure::NotSent)?;
         let text = encode_command(id, method, params);
         if self.outgoing.send(OutgoingText::Message(text)).is_err() {
             lock(&self.pending).forget(id);
-            return Err(BidiError::connection_closed(format!(
-                "cannot send {method}: the BiDi transport has ended"
+            return Err(CommandFailure::NotSent(BidiError::connection_closed(
+                format!("cannot send {method}: the BiDi transport has ended"),
             )));
         }
         match tokio::time::timeout(timeout, receiver).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err(BidiError::connection_closed(format!(
-                "the BiDi connection closed before {method} was answered"
+            Ok(Ok(result)) => result.map_err(CommandFailure::AfterSending),
+            Ok(Err(_)) => Err(CommandFailure::AfterSending(BidiError::connection_closed(
+                format!("the BiDi connection closed before {method} was answered"),
             ))),
             Err(_) => {
                 lock(&self.pending).forget(id);
-                Err(BidiError::timeout(method, timeout))
+                Err(CommandFailure::AfterSending(BidiError::timeout(
+                    method, timeout,
+                )))
             }
         }
     }
@@ -498,5 +540,42 @@ mod tests {
             .command_with_timeout("test.slow", Value::Null, Duration::from_millis(100))
             .await;
         assert!(matches!(answer, Err(error) if error.kind == BidiErrorKind::Timeout));
+    }
+
+    /// Input must not be sent again once it may have reached the page: a failure says whether
+    /// the command had left this client (issue 27, item 5).
+    #[tokio::test]
+    async fn a_failure_says_whether_the_command_was_sent() {
+        let url = start_fake_remote_end().await;
+        let connection = BidiConnection::connect(&url).await.expect("connect");
+        let timeout = Duration::from_millis(100);
+        let slow = connection
+            .command_telling_whether_sent("test.slow", Value::Null, timeout)
+            .await;
+        assert!(
+            matches!(&slow, Err(CommandFailure::AfterSending(error)) if error.kind == BidiErrorKind::Timeout),
+            "{slow:?}"
+        );
+        let refused = connection
+            .command_telling_whether_sent("test.fail", Value::Null, timeout)
+            .await;
+        assert!(
+            matches!(&refused, Err(CommandFailure::AfterSending(error)) if error.kind == BidiErrorKind::InvalidArgument),
+            "{refused:?}"
+        );
+        let closed = connection
+            .command_telling_whether_sent("test.close", Value::Null, timeout)
+            .await;
+        assert!(
+            matches!(&closed, Err(CommandFailure::AfterSending(error)) if error.kind == BidiErrorKind::ConnectionClosed),
+            "{closed:?}"
+        );
+        let after = connection
+            .command_telling_whether_sent("test.echo", Value::Null, timeout)
+            .await;
+        assert!(
+            matches!(&after, Err(CommandFailure::NotSent(error)) if error.kind == BidiErrorKind::ConnectionClosed),
+            "{after:?}"
+        );
     }
 }

@@ -7,6 +7,6 @@ pub mod commands;
 mod connection;
 pub mod protocol;
 
-pub use connection::{BidiConnection, BidiEvent, DEFAULT_COMMAND_TIMEOUT};
+pub use connection::{BidiConnection, BidiEvent, CommandFailure, DEFAULT_COMMAND_TIMEOUT};
 pub(crate) use connection::{IncomingText, OutgoingText, TextTransport};
 pub use protocol::{BidiError, BidiErrorKind};

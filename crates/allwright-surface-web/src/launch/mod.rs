@@ -5,7 +5,9 @@
 mod cdp_pipe;
 mod chromium;
 mod firefox;
+mod private_network;
 mod process;
+mod socks_proxy;
 
 pub use chromium::{
     chromium_runs_without_sandbox, say_once_when_chromium_runs_without_sandbox,
@@ -13,11 +15,8 @@ pub use chromium::{
 };
 pub use firefox::FirefoxLaunchOptions;
 
-use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
-
-use tokio::process::Command;
 
 use crate::bidi::{BidiConnection, BidiError};
 use cdp_pipe::CdpPipe;
@@ -56,6 +55,13 @@ pub enum LaunchError {
     Session(String),
     /// A BiDi command failed during the launch.
     Bidi(BidiError),
+    /// Firefox's private user and network namespace could not be made (`firefox.rs`): this
+    /// system does not let an unprivileged process create one.
+    PrivateNamespace {
+        step: &'static str,
+        error: std::io::Error,
+        hint: String,
+    },
 }
 
 impl std::fmt::Display for LaunchError {
@@ -70,6 +76,10 @@ impl std::fmt::Display for LaunchError {
                 "chromedriver could not start a session: {detail}"
             ),
             Self::Bidi(error) => write!(formatter, "{error}"),
+            Self::PrivateNamespace { step, error, hint } => write!(
+                formatter,
+                "cannot run Firefox in a private network namespace: {step} failed: {error}\nhint: {hint}"
+            ),
         }
     }
 }
@@ -80,24 +90,6 @@ impl From<BidiError> for LaunchError {
     fn from(error: BidiError) -> Self {
         Self::Bidi(error)
     }
-}
-
-/// Starts a driver or browser in its own process group, with these variables added to the
-/// environment and its output sent to `log_path`.
-pub(super) fn spawn(
-    program: &Path,
-    arguments: impl IntoIterator<Item = String>,
-    environment: &[(String, OsString)],
-    log_path: Option<&Path>,
-) -> Result<ProcessGroup, LaunchError> {
-    let mut command = Command::new(program);
-    command
-        .args(arguments)
-        .envs(environment.iter().map(|(name, value)| (name, value)));
-    ProcessGroup::spawn(command, log_path).map_err(|error| LaunchError::Spawn {
-        program: program.display().to_string(),
-        error,
-    })
 }
 
 /// A running browser with a BiDi connection. Call [`LaunchedBrowser::shutdown`] to end it
@@ -147,13 +139,6 @@ impl LaunchedBrowser {
         }
         self.process.terminate(SHUTDOWN_GRACE).await;
     }
-}
-
-/// A port that was free a moment ago. The browser binds it shortly after; the tiny race with
-/// another process is accepted (both launchers retry and report a clear error otherwise).
-pub(super) fn free_local_port() -> std::io::Result<u16> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-    Ok(listener.local_addr()?.port())
 }
 
 /// Where a browser's log is, for error messages: the last `lines` lines of it.

@@ -13,6 +13,9 @@ pub(crate) struct ProcessGroup {
     child: Child,
     /// The group id (the leader's pid); `None` once the group has been ended.
     group: Option<Pid>,
+    /// What the browser uses for as long as it runs (Firefox's SOCKS proxy and its folder):
+    /// dropped when the group is ended, after its processes.
+    attachments: Vec<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl ProcessGroup {
@@ -46,7 +49,16 @@ impl ProcessGroup {
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .and_then(Pid::from_raw);
-        Ok(Self { child, group })
+        Ok(Self {
+            child,
+            group,
+            attachments: Vec::new(),
+        })
+    }
+
+    /// Keeps `attachment` until the group is ended (see `attachments`).
+    pub(crate) fn keep_until_ended(&mut self, attachment: Box<dyn std::any::Any + Send + Sync>) {
+        self.attachments.push(attachment);
     }
 
     /// As [`ProcessGroup::spawn`], with the child's standard input and output given by the
@@ -82,7 +94,11 @@ impl ProcessGroup {
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .and_then(Pid::from_raw);
-        Ok(Self { child, group })
+        Ok(Self {
+            child,
+            group,
+            attachments: Vec::new(),
+        })
     }
 
     /// Whether the leader has exited (without waiting).
@@ -110,6 +126,7 @@ impl ProcessGroup {
         // The leader is gone; stragglers in its group (a renderer, a native host) go too.
         let _ = kill_process_group(group, Signal::KILL);
         self.group = None;
+        self.attachments.clear();
     }
 }
 

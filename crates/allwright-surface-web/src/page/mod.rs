@@ -15,7 +15,9 @@ pub mod scripts;
 
 use serde_json::Value;
 
-use crate::bidi::{BidiConnection, BidiError, BidiErrorKind};
+use crate::bidi::{
+    BidiConnection, BidiError, BidiErrorKind, CommandFailure, DEFAULT_COMMAND_TIMEOUT,
+};
 pub use image::image_dimensions;
 use params::{
     boolean_argument, call_function_params, element_argument, read_call_function_result,
@@ -105,6 +107,10 @@ pub enum PointerRouting {
 pub enum PageError {
     /// A BiDi command failed (the context is gone, the connection closed, a timeout).
     Bidi(BidiError),
+    /// `input.performActions` was sent, then failed: an error answer, a closed connection, or
+    /// no answer in time (a handler that holds the page's thread holds the command too). The
+    /// input may have reached the page, wholly or in part, so it must not be sent again.
+    InputOutcomeUnknown(BidiError),
     /// The selector is not valid CSS.
     InvalidSelector { selector: String, message: String },
     /// No element matched the selector.
@@ -137,6 +143,7 @@ impl PageError {
     pub fn tool_error_code(&self) -> &'static str {
         match self {
             Self::Bidi(error) => error.kind.tool_error_code(),
+            Self::InputOutcomeUnknown(_) => "outcome_unknown",
             Self::InvalidSelector { .. } | Self::InvalidKey(_) => "invalid_arguments",
             Self::NoElement { .. } | Self::Detached => "ref_not_found",
             Self::Covered { .. } | Self::NotVisible | Self::NotEditable | Self::NotFocusable => {
@@ -152,6 +159,10 @@ impl std::fmt::Display for PageError {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Bidi(error) => write!(formatter, "{error}"),
+            Self::InputOutcomeUnknown(error) => write!(
+                formatter,
+                "the input was sent to the browser, then failed ({error}): it may have reached the page"
+            ),
             Self::InvalidSelector { selector, message } => {
                 write!(formatter, "invalid CSS selector {selector:?}: {message}")
             }
@@ -399,13 +410,8 @@ impl<'connection> Page<'connection> {
     /// focused element, with real key input (WebDriver BiDi, input.performActions, key source).
     pub async fn press(&self, chord: &str) -> Result<(), PageError> {
         let chord = keys::parse_key_chord(chord).map_err(PageError::InvalidKey)?;
-        self.connection
-            .command(
-                "input.performActions",
-                params::key_chord_actions_params(self.context, &chord),
-            )
-            .await?;
-        Ok(())
+        self.perform_actions(params::key_chord_actions_params(self.context, &chord))
+            .await
     }
 
     /// Types `text` into the focused element, one real key press per character.
@@ -414,13 +420,8 @@ impl<'connection> Page<'connection> {
         if values.is_empty() {
             return Ok(());
         }
-        self.connection
-            .command(
-                "input.performActions",
-                params::typing_actions_params(self.context, &values),
-            )
-            .await?;
-        Ok(())
+        self.perform_actions(params::typing_actions_params(self.context, &values))
+            .await
     }
 
     /// Replaces the value of a text control or editable element with `text`, as a user does:
@@ -531,13 +532,30 @@ impl<'connection> Page<'connection> {
             PointerRouting::FrameViewport => (self.context.to_owned(), point),
             PointerRouting::TopLevelViewport => (top_level_context, top_level_point),
         };
-        self.connection
-            .command(
-                "input.performActions",
-                params::pointer_actions_params(&context, sent_point.x, sent_point.y, click),
-            )
-            .await?;
+        self.perform_actions(params::pointer_actions_params(
+            &context,
+            sent_point.x,
+            sent_point.y,
+            click,
+        ))
+        .await?;
         Ok(point)
+    }
+
+    /// Sends `input.performActions` with `params`. A failure once the command was sent is
+    /// [`PageError::InputOutcomeUnknown`], never an error that invites a retry: the browser may
+    /// have dispatched the input (a handler that busy-loops in `mousedown` holds the answer
+    /// until the client's wait is over, and the click still happens afterwards).
+    async fn perform_actions(&self, params: Value) -> Result<(), PageError> {
+        match self
+            .connection
+            .command_telling_whether_sent("input.performActions", params, DEFAULT_COMMAND_TIMEOUT)
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(CommandFailure::NotSent(error)) => Err(PageError::from(error)),
+            Err(CommandFailure::AfterSending(error)) => Err(PageError::InputOutcomeUnknown(error)),
+        }
     }
 
     /// Translates a point of this context's viewport to the top-level context's viewport,
