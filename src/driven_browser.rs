@@ -200,6 +200,9 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
     )?;
     let mut chromium = ChromiumLaunchOptions::new(user_data_dir);
     chromium.headless = request.headless;
+    // The remote end's Chromium gets the same sandbox rule as a launched one (--no-sandbox only
+    // for root), so the same notice.
+    allwright_surface_web::launch::say_once_when_chromium_runs_without_sandbox();
     let mut chrome_options = json!({ "args": chromium.chromium_arguments() });
     // Debian's /usr/bin/chromium wrapper adds flags of its own; the real binary is preferred
     // when it is where the launcher expects it (the remote end is on this machine).

@@ -54,7 +54,7 @@
 //      .ariaSnapshot()` and `ariaSnapshot({mode: 'ai'})` round trips, and a bare JS DOM walk
 //      (page.evaluate; the bare walk of docs/performance.md, timed inside the page).
 //   4. The WebDriver BiDi snapshot (allwright-surface-web, no extension): the crate's example
-//      `bench_snapshot` launches the same Chromium through chromedriver and times
+//      `bench_snapshot` launches the same Chromium (over its CDP pipe) and times
 //      `accessibility_snapshot` (JSON) on the same pages; its collector always runs the JS core,
 //      in a sandbox realm.
 //   5. Paired rounds (tests/browser/bench-paired.mjs): our warm tree read and Playwright's warm

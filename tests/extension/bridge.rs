@@ -193,6 +193,30 @@ fn lifecycle_types(result: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The launched browser shows the agent its one first tab and nothing else: in Chromium the BiDi
+/// mapper runs in a hidden tab of its own (docs/protocol.md, "Debugging endpoints of --launch"),
+/// which must appear neither in the extension's `chrome.tabs` (list_tabs) nor in the tab the
+/// bridge maps and reads (the tree comes from the agent's tab, not from the mapper's).
+pub async fn only_the_agents_tab_is_listed(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    let tabs = session.ok("list_tabs", json!({})).await;
+    let listed = tabs["tabs"].as_array().cloned().unwrap_or_default();
+    assert_eq!(listed.len(), 1, "{name}: one tab at the start: {tabs}");
+    let url = fixtures().url("/pages/bridge/dialogs.html");
+    session.ok("navigate", json!({"url": url})).await;
+    let tabs = session.ok("list_tabs", json!({})).await;
+    assert_eq!(
+        tabs["tabs"].as_array().map(Vec::len),
+        Some(1),
+        "{name}: still one tab after a navigation: {tabs}"
+    );
+    let tree = session.tree_text().await;
+    assert!(
+        !tree.contains("BiDi") && !tree.contains("mapper"),
+        "{name}: the tree is the agent's page, not the mapper's: {tree}"
+    );
+}
+
 /// Prompts raised by a click come back as dialog_open at once, block every page call of the tab
 /// until handle_dialog answers them, and the page goes on with the answer.
 pub async fn dialogs_are_reported_and_answered(session: &LaunchedMcp) {

@@ -315,8 +315,14 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     once::real_input_that_fails_after_sending_is_outcome_unknown,
 ];
 
+/// Chromium's launch alone runs a tab of allwright's own (the BiDi mapper's): in a fresh session
+/// (so that no check has opened a tab before), the agent must not see it.
+const CHROMIUM_LAUNCHED_ONLY: &[(&str, LaunchedCheck)] =
+    checks![bridge::only_the_agents_tab_is_listed];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_launched_bridge() {
+    run_launched(Browser::Chromium, CHROMIUM_LAUNCHED_ONLY).await;
     run_launched(Browser::Chromium, BRIDGE).await;
 }
 

@@ -213,6 +213,9 @@ impl Session {
                 launch.environment = environment;
                 launch.log_path = Some(root.join("browser.log"));
                 launch.extra_arguments = options.chromium_flags.clone();
+                // Several tests read the page through Chromium's DevTools port as an oracle
+                // (`chromium_debugger_address`); the product never opens it.
+                launch.devtools_port_for_oracle_tests = true;
                 LaunchedBrowser::launch_chromium(&launch).await
             }
             Browser::Firefox => {

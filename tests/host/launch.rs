@@ -81,7 +81,7 @@ fn snapshot_through_the_stand_in(browser_flag: &str, extension_flavour: &str) {
 }
 
 #[test]
-#[ignore = "starts Chromium through chromedriver"]
+#[ignore = "starts Chromium"]
 fn snapshot_launches_chromium_installs_the_extension_and_reaches_the_host() {
     snapshot_through_the_stand_in("chromium", "chrome");
 }
@@ -186,7 +186,7 @@ async fn mcp_session_through_the_stand_in(browser_flag: &str, extension_flavour:
 }
 
 #[tokio::test]
-#[ignore = "starts Chromium through chromedriver"]
+#[ignore = "starts Chromium"]
 async fn mcp_launch_chromium_serves_tools_and_cleans_up() {
     mcp_session_through_the_stand_in("chromium", "chrome").await;
 }

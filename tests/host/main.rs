@@ -12,6 +12,7 @@ mod install;
 mod launch;
 mod mcp;
 mod relay;
+mod sandbox;
 mod self_contained;
 mod session_folders;
 mod snapshot_files;

@@ -82,7 +82,7 @@ fn snapshot_of_the_hostile_page(browser: &str) {
 }
 
 #[test]
-#[ignore = "starts Chromium through chromedriver"]
+#[ignore = "starts Chromium"]
 fn chromium_a_snapshotted_page_reads_only_what_it_references() {
     snapshot_of_the_hostile_page("chromium");
 }

@@ -1,7 +1,7 @@
 //! The few WebDriver classic HTTP requests allwright needs (`GET /status`, `POST /session`,
-//! `DELETE /session/{id}`), over a plain HTTP/1.1 connection: to the chromedriver it started on
-//! 127.0.0.1, or to a remote end named by a `--webdriver http://host:port/base` URL. A full
-//! HTTP client would be a large dependency for three requests.
+//! `DELETE /session/{id}`), over a plain HTTP/1.1 connection to a remote end named by a
+//! `--webdriver http://host:port/base` URL. A full HTTP client would be a large dependency for
+//! three requests.
 //!
 //! Plain `http` only: no TLS crate is in the lockfile, so an `https` grid needs a local
 //! forwarding proxy (or an SSH tunnel) in front of it.
@@ -16,17 +16,6 @@ use tokio::net::TcpStream;
 pub(crate) struct HttpResponse {
     pub status: u16,
     pub body: Value,
-}
-
-/// Sends one request to 127.0.0.1 (see [`request_to`]).
-pub(crate) async fn request(
-    port: u16,
-    method: &str,
-    path: &str,
-    body: Option<&Value>,
-    timeout: Duration,
-) -> Result<HttpResponse, String> {
-    request_to("127.0.0.1", port, method, path, body, timeout).await
 }
 
 /// The `Host` header value: IPv6 literals go in brackets (RFC 9110, section 7.2).

@@ -9,8 +9,9 @@ use serde_json::{json, Value};
 use super::connection::BidiConnection;
 use super::protocol::BidiError;
 
-/// `session.new` with no required capabilities (Firefox's remote agent; chromedriver creates the
-/// BiDi session itself when the classic session asks for `webSocketUrl: true`).
+/// `session.new` with no required capabilities (Firefox's remote agent, and the BiDi mapper in a
+/// Chromium that allwright launched; a chromedriver remote end creates the BiDi session itself
+/// when the classic session asks for `webSocketUrl: true`).
 pub fn session_new_params() -> Value {
     json!({ "capabilities": {} })
 }

@@ -1,19 +1,24 @@
-//! One BiDi WebSocket: commands go out with increasing ids, a reader task routes each response
+//! One BiDi connection: commands go out with increasing ids, a reader task routes each response
 //! to the command that is waiting for it and fans events out to subscribers.
+//!
+//! The connection runs over any transport of JSON text messages in both directions
+//! ([`TextTransport`]). Two exist: a WebSocket (Firefox's remote agent, remote ends, built here by
+//! [`BidiConnection::connect`] and [`BidiConnection::connect_over_stream`]) and the BiDi mapper
+//! that allwright runs inside a launched Chromium, reached over the CDP pipe
+//! (`crate::launch::cdp_pipe`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::net::TcpStream;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tokio_tungstenite::WebSocketStream;
 
 use super::protocol::{decode_message, encode_command, BidiError, BrowserToClient, CommandId};
 
@@ -25,12 +30,12 @@ pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 /// ([`BidiConnection::command_telling_whether_sent`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CommandFailure {
-    /// The command never left this client: the connection was closed, or writing it failed.
-    /// Nothing reached the browser.
+    /// The command never left this client: the connection was closed, or its transport had
+    /// ended. Nothing reached the browser.
     NotSent(BidiError),
-    /// The command was written to the browser, then it answered an error, the connection
-    /// closed, or no answer came in time: the browser may have carried it out, wholly or in
-    /// part.
+    /// The command was handed to the transport (the WebSocket, or the mapper's pipe), then the
+    /// browser answered an error, the connection closed, or no answer came in time: the browser
+    /// may have carried it out, wholly or in part.
     AfterSending(BidiError),
 }
 
@@ -120,15 +125,91 @@ impl PendingCommands {
     }
 }
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+/// A message the transport delivered, or the end of the transport with the reason.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum IncomingText {
+    Message(String),
+    Closed(String),
+}
 
-/// A connected BiDi session endpoint. Dropping it stops the reader task and closes the socket.
+/// What the connection asks the transport to send.
+#[derive(Debug)]
+pub(crate) enum OutgoingText {
+    Message(String),
+    /// End the transport politely (a WebSocket close frame; for the mapper, nothing: the pipe
+    /// belongs to the launched browser, which closes it), then say so on the sender.
+    Close(oneshot::Sender<()>),
+}
+
+/// The two ends of a transport of JSON text messages, as the connection sees them, and the
+/// tasks that move the messages (aborted when the connection is dropped).
+pub(crate) struct TextTransport {
+    pub(crate) incoming: mpsc::UnboundedReceiver<IncomingText>,
+    pub(crate) outgoing: mpsc::UnboundedSender<OutgoingText>,
+    pub(crate) tasks: Vec<JoinHandle<()>>,
+}
+
+impl TextTransport {
+    /// Moves text messages over a WebSocket: one task reads frames, one writes them.
+    fn over_websocket<Stream>(socket: WebSocketStream<Stream>) -> Self
+    where
+        Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let (mut sink, mut stream) = socket.split();
+        let (incoming_sender, incoming) = mpsc::unbounded_channel();
+        let (outgoing, mut outgoing_receiver) = mpsc::unbounded_channel();
+        let reader = tokio::spawn(async move {
+            let close_reason = loop {
+                match stream.next().await {
+                    Some(Ok(Message::Text(text))) => {
+                        if incoming_sender
+                            .send(IncomingText::Message(text.as_str().to_owned()))
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                    Some(Ok(Message::Close(_))) | None => {
+                        break "the browser closed the BiDi connection".to_owned()
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(error)) => break format!("the BiDi connection failed: {error}"),
+                }
+            };
+            let _ = incoming_sender.send(IncomingText::Closed(close_reason));
+        });
+        let writer = tokio::spawn(async move {
+            while let Some(outgoing) = outgoing_receiver.recv().await {
+                let sent = match outgoing {
+                    OutgoingText::Message(text) => sink.send(Message::text(text)).await,
+                    OutgoingText::Close(done) => {
+                        let closed = sink.close().await;
+                        let _ = done.send(());
+                        closed
+                    }
+                };
+                // A socket that cannot be written is finished; the reader reports why.
+                if sent.is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            incoming,
+            outgoing,
+            tasks: vec![reader, writer],
+        }
+    }
+}
+
+/// A connected BiDi session endpoint. Dropping it stops the transport's tasks (closing a
+/// WebSocket).
 pub struct BidiConnection {
-    sink: tokio::sync::Mutex<SplitSink<Socket, Message>>,
+    outgoing: mpsc::UnboundedSender<OutgoingText>,
     pending: Arc<Mutex<PendingCommands>>,
     events: broadcast::Sender<BidiEvent>,
     next_command_id: AtomicU64,
-    reader_task: JoinHandle<()>,
+    tasks: Vec<JoinHandle<()>>,
 }
 
 impl BidiConnection {
@@ -141,37 +222,42 @@ impl BidiConnection {
                     "cannot open the BiDi WebSocket {url}: {error}"
                 ))
             })?;
-        Ok(Self::from_socket(socket))
+        Ok(Self::over_transport(TextTransport::over_websocket(socket)))
     }
 
     /// Opens the WebSocket at `url` over a TCP stream the caller has already connected (a
     /// socket made inside a launched browser's private network namespace, where `connect` cannot
-    /// reach).
+    /// reach, or one whose peer the caller checked before speaking).
     pub async fn connect_over_stream(url: &str, stream: TcpStream) -> Result<Self, BidiError> {
         let (socket, _response) =
-            tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+            tokio_tungstenite::client_async(url, stream)
                 .await
                 .map_err(|error| {
                     BidiError::connection_closed(format!(
                         "cannot open the BiDi WebSocket {url}: {error}"
                     ))
                 })?;
-        Ok(Self::from_socket(socket))
+        Ok(Self::over_transport(TextTransport::over_websocket(socket)))
     }
 
-    fn from_socket(socket: Socket) -> Self {
-        let (sink, mut stream) = socket.split();
+    /// A connection over any transport of JSON text messages.
+    pub(crate) fn over_transport(transport: TextTransport) -> Self {
+        let TextTransport {
+            mut incoming,
+            outgoing,
+            mut tasks,
+        } = transport;
         let pending = Arc::new(Mutex::new(PendingCommands::default()));
         // Events are for observers that may come and go; a slow one loses old events rather than
         // holding up command responses.
         let (events, _) = broadcast::channel(1024);
         let reader_pending = Arc::clone(&pending);
         let reader_events = events.clone();
-        let reader_task = tokio::spawn(async move {
+        tasks.push(tokio::spawn(async move {
             let close_reason = loop {
-                match stream.next().await {
-                    Some(Ok(Message::Text(text))) => {
-                        let routed = match decode_message(text.as_str()) {
+                match incoming.recv().await {
+                    Some(IncomingText::Message(text)) => {
+                        let routed = match decode_message(&text) {
                             Ok(message) => lock(&reader_pending).route(message),
                             // One unreadable message is not worth the session; skip it.
                             Err(_) => None,
@@ -180,21 +266,18 @@ impl BidiConnection {
                             let _ = reader_events.send(event);
                         }
                     }
-                    Some(Ok(Message::Close(_))) | None => {
-                        break "the browser closed the BiDi connection".to_owned()
-                    }
-                    Some(Ok(_)) => {}
-                    Some(Err(error)) => break format!("the BiDi connection failed: {error}"),
+                    Some(IncomingText::Closed(reason)) => break reason,
+                    None => break "the BiDi transport ended".to_owned(),
                 }
             };
             lock(&reader_pending).close(BidiError::connection_closed(close_reason));
-        });
+        }));
         Self {
-            sink: tokio::sync::Mutex::new(sink),
+            outgoing,
             pending,
             events,
             next_command_id: AtomicU64::new(1),
-            reader_task,
+            tasks,
         }
     }
 
@@ -231,10 +314,10 @@ impl BidiConnection {
             .register(id)
             .map_err(CommandFailure::NotSent)?;
         let text = encode_command(id, method, params);
-        if let Err(error) = self.sink.lock().await.send(Message::text(text)).await {
+        if self.outgoing.send(OutgoingText::Message(text)).is_err() {
             lock(&self.pending).forget(id);
             return Err(CommandFailure::NotSent(BidiError::connection_closed(
-                format!("cannot send {method}: {error}"),
+                format!("cannot send {method}: the BiDi transport has ended"),
             )));
         }
         match tokio::time::timeout(timeout, receiver).await {
@@ -256,15 +339,21 @@ impl BidiConnection {
         self.events.subscribe()
     }
 
-    /// Closes the socket politely (a WebSocket close frame); the reader task then ends.
+    /// Closes the transport politely (a WebSocket close frame) and returns once that is sent;
+    /// the reader task then ends.
     pub async fn close(&self) {
-        let _ = self.sink.lock().await.close().await;
+        let (done, sent) = oneshot::channel();
+        if self.outgoing.send(OutgoingText::Close(done)).is_ok() {
+            let _ = sent.await;
+        }
     }
 }
 
 impl Drop for BidiConnection {
     fn drop(&mut self) {
-        self.reader_task.abort();
+        for task in &self.tasks {
+            task.abort();
+        }
     }
 }
 
@@ -415,6 +504,22 @@ mod tests {
         assert_eq!(events.recv().await.expect("event").method, "test.event");
         let failed = connection.command("test.fail", Value::Null).await;
         assert!(matches!(failed, Err(error) if error.kind == BidiErrorKind::InvalidArgument));
+    }
+
+    #[tokio::test]
+    async fn a_connection_over_a_stream_the_caller_opened_speaks_bidi() {
+        let url = start_fake_remote_end().await;
+        let address = url.trim_start_matches("ws://");
+        let stream = TcpStream::connect(address).await.expect("tcp connect");
+        let connection = BidiConnection::connect_over_stream(&url, stream)
+            .await
+            .expect("websocket handshake");
+        let answer = connection
+            .command("test.echo", json!({"n": 1}))
+            .await
+            .expect("answered");
+        assert_eq!(answer["params"]["n"], 1);
+        connection.close().await;
     }
 
     #[tokio::test]

@@ -289,7 +289,7 @@ impl LaunchedBrowser {
             kind: BrowserKind::Firefox,
             bidi,
             process,
-            chromedriver_session: None,
+            chromium_pipe: None,
             chromium_debugger_address: None,
         };
         if let Err(error) = browser

@@ -1,23 +1,25 @@
 //! Starting a browser with a temporary profile and a BiDi session, and ending it without leaving
-//! processes behind. Each browser's own way in is in its file: `chromium.rs`, `firefox.rs`.
+//! processes behind. Each browser's own way in is in its file: `chromium.rs` (with the CDP pipe
+//! and the BiDi mapper in `cdp_pipe.rs`), `firefox.rs`.
 
+mod cdp_pipe;
 mod chromium;
 mod firefox;
 mod private_network;
 mod process;
 mod socks_proxy;
 
-pub use chromium::ChromiumLaunchOptions;
+pub use chromium::{
+    chromium_runs_without_sandbox, say_once_when_chromium_runs_without_sandbox,
+    ChromiumLaunchOptions,
+};
 pub use firefox::FirefoxLaunchOptions;
 
-use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use tokio::process::Command;
-
 use crate::bidi::{BidiConnection, BidiError};
-use crate::webdriver_http;
+use cdp_pipe::CdpPipe;
 use process::ProcessGroup;
 
 /// How long a browser may take to accept its first connection.
@@ -90,34 +92,18 @@ impl From<BidiError> for LaunchError {
     }
 }
 
-/// Starts a driver or browser in its own process group, with these variables added to the
-/// environment and its output sent to `log_path`.
-pub(super) fn spawn(
-    program: &Path,
-    arguments: impl IntoIterator<Item = String>,
-    environment: &[(String, OsString)],
-    log_path: Option<&Path>,
-) -> Result<ProcessGroup, LaunchError> {
-    let mut command = Command::new(program);
-    command
-        .args(arguments)
-        .envs(environment.iter().map(|(name, value)| (name, value)));
-    ProcessGroup::spawn(command, log_path).map_err(|error| LaunchError::Spawn {
-        program: program.display().to_string(),
-        error,
-    })
-}
-
 /// A running browser with a BiDi connection. Call [`LaunchedBrowser::shutdown`] to end it
 /// politely; dropping it kills its process group.
 pub struct LaunchedBrowser {
     pub(super) kind: BrowserKind,
     pub(super) bidi: BidiConnection,
     pub(super) process: ProcessGroup,
-    /// chromedriver's port and session id, to end the classic session (which closes Chromium).
-    pub(super) chromedriver_session: Option<(u16, String)>,
-    /// Chromium's DevTools address (`host:port`) as chromedriver reports it. Only tests use it,
-    /// as an oracle (the product's element operations go through BiDi).
+    /// Chromium's CDP pipe, to close the browser (`Browser.close`); it also carries the BiDi
+    /// mapper's messages.
+    pub(super) chromium_pipe: Option<std::sync::Arc<CdpPipe>>,
+    /// Chromium's DevTools address (`127.0.0.1:port`), only when a test asked for the port
+    /// ([`ChromiumLaunchOptions::devtools_port_for_oracle_tests`]), as an oracle (the product's
+    /// element operations go through BiDi).
     pub(super) chromium_debugger_address: Option<String>,
 }
 
@@ -140,35 +126,19 @@ impl LaunchedBrowser {
         !self.process.has_exited()
     }
 
-    /// Ends the browser: the driver's session (Chromium) or `browser.close` (Firefox), then the
-    /// whole process group, so no renderer, driver or native host is left running.
+    /// Ends the browser: `Browser.close` over the CDP pipe (Chromium) or `browser.close`
+    /// (Firefox), then the whole process group, so no renderer or native host is left running.
     pub async fn shutdown(mut self) {
-        match self.chromedriver_session.take() {
-            Some((port, session_id)) => {
-                let _ = webdriver_http::request(
-                    port,
-                    "DELETE",
-                    &format!("/session/{session_id}"),
-                    None,
-                    SHUTDOWN_GRACE,
-                )
-                .await;
-                // chromedriver itself keeps running after the session; it is ended with its group.
-                self.process.terminate(Duration::ZERO).await;
+        match self.chromium_pipe.take() {
+            Some(pipe) => {
+                let _ = cdp_pipe::close_browser(&pipe, SHUTDOWN_GRACE).await;
             }
             None => {
                 let _ = self.bidi.close_browser().await;
-                self.process.terminate(SHUTDOWN_GRACE).await;
             }
         }
+        self.process.terminate(SHUTDOWN_GRACE).await;
     }
-}
-
-/// A port that was free a moment ago. The browser binds it shortly after; the tiny race with
-/// another process is accepted (both launchers retry and report a clear error otherwise).
-pub(super) fn free_local_port() -> std::io::Result<u16> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-    Ok(listener.local_addr()?.port())
 }
 
 /// Where a browser's log is, for error messages: the last `lines` lines of it.

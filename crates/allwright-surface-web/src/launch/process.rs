@@ -61,6 +61,46 @@ impl ProcessGroup {
         self.attachments.push(attachment);
     }
 
+    /// As [`ProcessGroup::spawn`], with the child's standard input and output given by the
+    /// caller (the Chromium launcher passes the ends of its CDP pipe this way); its standard
+    /// error goes to `log_path` (appended) when given.
+    pub(crate) fn spawn_with_standard_io(
+        mut command: Command,
+        standard_input: Stdio,
+        standard_output: Stdio,
+        log_path: Option<&Path>,
+    ) -> Result<Self, std::io::Error> {
+        command
+            .process_group(0)
+            .stdin(standard_input)
+            .stdout(standard_output)
+            .kill_on_drop(true);
+        match log_path {
+            Some(path) => {
+                let log = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)?;
+                command.stderr(Stdio::from(log));
+            }
+            None => {
+                command.stderr(Stdio::null());
+            }
+        }
+        // The command (and with it the parent's copy of the child's pipe ends) is dropped when
+        // this returns, so that the parent sees the end of the pipe when the child exits.
+        let child = command.spawn()?;
+        let group = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(Pid::from_raw);
+        Ok(Self {
+            child,
+            group,
+            attachments: Vec::new(),
+        })
+    }
+
     /// Whether the leader has exited (without waiting).
     pub(crate) fn has_exited(&mut self) -> bool {
         !matches!(self.child.try_wait(), Ok(None))
