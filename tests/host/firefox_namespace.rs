@@ -298,10 +298,12 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
         "the remote agent listens on the namespace's loopback: {inside:?}"
     );
 
+    // The proxy's folder sits beside the profile, in the session's folder under TMPDIR.
     let proxy_folders: Vec<PathBuf> = std::fs::read_dir(&temporary)
         .expect("tmp")
         .flatten()
-        .map(|entry| entry.path())
+        .filter_map(|session| std::fs::read_dir(session.path()).ok())
+        .flat_map(|session| session.flatten().map(|entry| entry.path()))
         .filter(|path| {
             path.file_name()
                 .is_some_and(|name| name.to_string_lossy().starts_with("allwright-firefox-"))

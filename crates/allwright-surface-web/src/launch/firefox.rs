@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -201,11 +201,18 @@ impl LaunchedBrowser {
     pub async fn launch_firefox(options: &FirefoxLaunchOptions) -> Result<Self, LaunchError> {
         std::fs::create_dir_all(&options.profile_dir).map_err(profile_error)?;
         // A 0700 folder (tempfile's default mode is 0777 less the umask): only this user can
-        // reach the proxy's socket, whatever the umask.
+        // reach the proxy's socket, whatever the umask. It sits beside the profile, in the
+        // folder the caller made for this browser (allwright's session folder), so that the
+        // sweep of a killed session's folder removes it too.
+        let proxy_folder_parent = options
+            .profile_dir
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
+            .map_or_else(std::env::temp_dir, Path::to_owned);
         let proxy_folder = tempfile::Builder::new()
             .prefix("allwright-firefox-")
             .permissions(std::fs::Permissions::from_mode(0o700))
-            .tempdir()
+            .tempdir_in(proxy_folder_parent)
             .map_err(|error| LaunchError::NotReady {
                 what: "the folder of Firefox's proxy socket".into(),
                 detail: error.to_string(),
