@@ -51,8 +51,6 @@ pub enum LaunchError {
     },
     /// The browser or driver started but did not become reachable.
     NotReady { what: String, detail: String },
-    /// chromedriver refused the session.
-    Session(String),
     /// A BiDi command failed during the launch.
     Bidi(BidiError),
     /// Firefox's private user and network namespace could not be made (`firefox.rs`): this
@@ -71,10 +69,6 @@ impl std::fmt::Display for LaunchError {
             Self::NotReady { what, detail } => {
                 write!(formatter, "{what} did not become ready: {detail}")
             }
-            Self::Session(detail) => write!(
-                formatter,
-                "chromedriver could not start a session: {detail}"
-            ),
             Self::Bidi(error) => write!(formatter, "{error}"),
             Self::PrivateNamespace { step, error, hint } => write!(
                 formatter,
