@@ -14,7 +14,7 @@ use tokio::net::TcpStream;
 
 mod framing;
 pub(crate) use framing::{host_header, HttpResponse};
-use framing::{parse_response, response_is_complete};
+use framing::{parse_response, take_read};
 
 /// Sends one request to 127.0.0.1 (see [`request_to`]).
 pub(crate) async fn request(
@@ -64,11 +64,7 @@ pub(crate) async fn request_to(
                 .read(&mut buffer)
                 .await
                 .map_err(|error| error.to_string())?;
-            if read == 0 {
-                return parse_response(&raw);
-            }
-            raw.extend_from_slice(&buffer[..read]);
-            if response_is_complete(&raw) {
+            if read == 0 || take_read(&mut raw, &buffer[..read])? {
                 return parse_response(&raw);
             }
         }
