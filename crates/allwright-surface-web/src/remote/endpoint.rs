@@ -2,7 +2,7 @@
 //! (see `remote.rs` for what each scheme starts). A pure function with no other dependency than
 //! the Host header's rendering, so that the fuzz target `webdriver_url` compiles it as it is.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 
 use crate::webdriver_http::host_header;
 
@@ -81,28 +81,94 @@ pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
         let (host, after) = bracketed
             .split_once(']')
             .ok_or_else(|| invalid("an IPv6 address lacks its closing bracket"))?;
-        (host, after.strip_prefix(':'))
+        if host.parse::<Ipv6Addr>().is_err() {
+            return Err(invalid("the bracketed host is not an IPv6 address"));
+        }
+        let port_text = match after {
+            "" => None,
+            _ => Some(
+                after
+                    .strip_prefix(':')
+                    .ok_or_else(|| invalid("only a port may follow the IPv6 address"))?,
+            ),
+        };
+        (host, port_text)
     } else {
-        match authority.rsplit_once(':') {
+        let (host, port_text) = match authority.rsplit_once(':') {
             Some((host, port)) => (host, Some(port)),
             None => (authority, None),
+        };
+        if host.is_empty() {
+            return Err(invalid("no host"));
         }
+        if !host.chars().all(is_host_name_character) {
+            return Err(invalid(
+                "the host may hold only letters, digits, '-', '.', '_' and '~' (an IPv6 address goes in brackets)",
+            ));
+        }
+        (host, port_text)
     };
-    if host.is_empty() {
-        return Err(invalid("no host"));
-    }
     let port = match port_text {
-        Some(text) => text
-            .parse::<u16>()
-            .map_err(|_| invalid("the port is not a number from 1 to 65535"))?,
+        Some(text) => {
+            parse_port(text).ok_or_else(|| invalid("the port is not a number from 1 to 65535"))?
+        }
         None => default_port,
     };
+    if !path.chars().all(is_path_character) {
+        return Err(invalid(
+            "the path may hold only the characters RFC 3986 allows in a path (percent-encode the others)",
+        ));
+    }
     Ok(RemoteEndpoint {
         protocol,
         host: host.to_owned(),
         port,
         path: path.trim_end_matches('/').to_owned(),
     })
+}
+
+/// A character of a host name or IPv4 address: RFC 3986's "unreserved" characters (section
+/// 2.3). Percent-encoded and international names are refused rather than read differently from
+/// the resolver: nothing else may reach the `Host` header, where a space or line break would end
+/// it.
+fn is_host_name_character(character: char) -> bool {
+    character.is_ascii_alphanumeric() || matches!(character, '-' | '.' | '_' | '~')
+}
+
+/// A character of a path: RFC 3986's "pchar" (unreserved, percent-encoded, sub-delims, `:` and
+/// `@`, section 3.3) or the `/` between segments. The path goes into the HTTP request line, where
+/// a space or line break would end it.
+fn is_path_character(character: char) -> bool {
+    character.is_ascii_alphanumeric()
+        || matches!(
+            character,
+            '-' | '.'
+                | '_'
+                | '~'
+                | '%'
+                | '!'
+                | '$'
+                | '&'
+                | '\''
+                | '('
+                | ')'
+                | '*'
+                | '+'
+                | ','
+                | ';'
+                | '='
+                | ':'
+                | '@'
+                | '/'
+        )
+}
+
+/// A port: ASCII digits only (`u16::from_str` would also take a `+`), from 1 to 65535.
+fn parse_port(text: &str) -> Option<u16> {
+    if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<u16>().ok().filter(|&port| port != 0)
 }
 
 /// A `--webdriver` URL that cannot name a remote end: the URL and the reason, for the person
@@ -163,6 +229,43 @@ mod tests {
         ] {
             let error = parse_remote_url(url).expect_err(url).to_string();
             assert!(error.contains(reason), "{url}: {error}");
+        }
+    }
+
+    /// Every way a URL could put text into the HTTP request line or `Host` header that ends it
+    /// (a space, a line break), or be read differently from what an RFC 3986 parser reads (the
+    /// fuzz target `webdriver_url` compares with the `http` crate's): each is refused, not
+    /// passed on.
+    #[test]
+    fn urls_that_a_uri_parser_reads_differently_or_that_break_a_request_are_refused() {
+        for (url, reason) in [
+            ("http://grid:4444/wd hub", "path"),
+            ("http://grid:4444/wd\r\nX-Injected: 1", "path"),
+            ("http://grid:4444/caf\u{e9}", "path"),
+            ("http://gr id:4444", "host"),
+            ("http://grid\r\nX-Injected: 1:4444", "host"),
+            ("http://gr%69d:4444", "host"),
+            ("http://gr\u{ef}d:4444", "host"),
+            ("http://::1:4444", "host"),
+            ("http://grid:+4444", "port"),
+            ("http://grid:0", "port"),
+            ("http://grid:", "port"),
+            ("http://grid:44 44", "port"),
+            ("http://[::1]evil:4444", "only a port"),
+            ("http://[grid.example]:4444", "IPv6"),
+            ("http://[]:4444", "IPv6"),
+        ] {
+            let error = parse_remote_url(url).expect_err(url).to_string();
+            assert!(error.contains(reason), "{url:?}: {error}");
+        }
+        for url in [
+            "http://grid-1.example_a~b:4444/wd/hub",
+            "http://[fe80::1]:4444/a;b=c/%20d",
+            "ws://127.0.0.1:9222/session",
+            "http://GRID:0080",
+        ] {
+            let endpoint = parse_remote_url(url).expect(url);
+            assert_eq!(parse_remote_url(&endpoint.url()), Ok(endpoint), "{url}");
         }
     }
 }
