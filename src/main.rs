@@ -18,6 +18,7 @@ mod local_socket;
 mod logging;
 mod mcp;
 mod native_messaging;
+mod relay;
 mod screenshot;
 mod served_files;
 mod snapshot_command;
