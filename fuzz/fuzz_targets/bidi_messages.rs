@@ -122,7 +122,10 @@ fn check_any_text(text: &str) {
             let object = object.expect("an event decoded from a JSON object");
             assert!(object.contains_key("method"));
             assert_eq!(
-                object.get("method").and_then(Value::as_str).unwrap_or_default(),
+                object
+                    .get("method")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
                 method
             );
             assert_eq!(object.get("params").cloned().unwrap_or(Value::Null), params);
@@ -165,7 +168,11 @@ fn check_well_formed(message: WellFormed) {
                 object.insert("stacktrace".into(), json!(stacktrace));
             }
             let decoded = decode_message(&Value::Object(object).to_string());
-            let Ok(BrowserToClient::Error { id: decoded_id, error }) = decoded else {
+            let Ok(BrowserToClient::Error {
+                id: decoded_id,
+                error,
+            }) = decoded
+            else {
                 panic!("a well-formed error decoded as {decoded:?}")
             };
             assert_eq!(decoded_id, id);

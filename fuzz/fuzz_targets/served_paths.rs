@@ -189,7 +189,11 @@ fuzz_target!(|input: Input| {
     let fixture = fixture();
     let targets: Vec<String> = input.targets.iter().map(Target::text).collect();
     for target in &targets {
-        check_served(fixture, target, fixture.fixed.file_for_request_target(target));
+        check_served(
+            fixture,
+            target,
+            fixture.fixed.file_for_request_target(target),
+        );
         check_served(fixture, target, fixture.fixed.lookup(target));
     }
     // A page whose references are the targets themselves: the walk over its references must

@@ -58,9 +58,7 @@ fn header_text(input: &mut Unstructured, is_name: bool) -> ArbitraryResult<Strin
     let text: String = input.arbitrary()?;
     Ok(text
         .chars()
-        .filter(|character| {
-            !matches!(character, '\r' | '\n') && !(is_name && *character == ':')
-        })
+        .filter(|character| !matches!(character, '\r' | '\n') && !(is_name && *character == ':'))
         .collect())
 }
 
@@ -150,7 +148,10 @@ impl WellFormed {
 #[derive(Arbitrary, Debug)]
 enum Input {
     /// Any bytes, as a remote end could send them, in reads of these sizes.
-    Bytes { raw: Vec<u8>, read_sizes: Vec<u8> },
+    Bytes {
+        raw: Vec<u8>,
+        read_sizes: Vec<u8>,
+    },
     WellFormed(WellFormed),
 }
 

@@ -55,7 +55,10 @@ enum Input {
     HostToClient(HostToClient),
     ExtensionToHost(Value),
     /// With `large`, the call's arguments are padded past the chunking threshold.
-    HostToExtension { message: HostToExtension, large: bool },
+    HostToExtension {
+        message: HostToExtension,
+        large: bool,
+    },
     Outcome(ToolResultMessage),
 }
 
@@ -101,7 +104,10 @@ fuzz_target!(|input: Input| {
         Input::Outcome(result) => {
             let ok = result.ok;
             let id = result.id.clone();
-            let expected_success = result.result.clone().unwrap_or(Value::Object(Default::default()));
+            let expected_success = result
+                .result
+                .clone()
+                .unwrap_or(Value::Object(Default::default()));
             match result.into_outcome() {
                 Ok(value) => {
                     assert!(ok);
@@ -144,13 +150,19 @@ fn check_extension_message(json: &Value) {
             assert_eq!(json["type"], "hello");
             assert_eq!(json["browser"], browser.as_str());
             assert_eq!(json["extensionVersion"], extension_version.as_str());
-            assert_eq!(json.get("protocol").and_then(Value::as_u64), protocol.map(u64::from));
+            assert_eq!(
+                json.get("protocol").and_then(Value::as_u64),
+                protocol.map(u64::from)
+            );
         }
         ExtensionToHost::Result(result) => {
             assert_eq!(json["type"], "result");
             assert_eq!(json["id"], result.id.as_str());
             assert_eq!(json["ok"], result.ok);
-            assert_eq!(json.get("result").filter(|value| !value.is_null()), result.result.as_ref());
+            assert_eq!(
+                json.get("result").filter(|value| !value.is_null()),
+                result.result.as_ref()
+            );
         }
         ExtensionToHost::Access { access } => {
             assert_eq!(json["type"], "access");
@@ -186,7 +198,8 @@ fn check_framing_toward_the_browser(message: HostToExtension) {
     while !framed.is_empty() {
         let length = u32::from_ne_bytes(framed[..4].try_into().expect("a length")) as usize;
         assert!(length < BROWSER_LIMIT_BYTES, "a frame of {length} bytes");
-        let payload: Value = serde_json::from_slice(&framed[4..4 + length]).expect("a frame is JSON");
+        let payload: Value =
+            serde_json::from_slice(&framed[4..4 + length]).expect("a frame is JSON");
         payloads.push(payload);
         framed.drain(..4 + length);
     }
