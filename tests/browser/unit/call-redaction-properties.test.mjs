@@ -59,8 +59,12 @@ function namedSecret(random) {
   ])();
 }
 
-/** A random value with `echoed` secrets planted in it. */
-function valueWithSecrets(random, echoed, plantedNamed, depth) {
+/**
+ * A random value with `echoed` secrets planted in it, up to `depth` levels deep and of at most
+ * about `budget.nodes` values.
+ */
+function valueWithSecrets(random, echoed, plantedNamed, depth, budget = { nodes: 150 }) {
+  budget.nodes -= 1;
   const plant = () => {
     if (echoed.length === 0 || random.chance(0.4)) return random.string(8);
     const secret = random.pick(echoed);
@@ -72,8 +76,10 @@ function valueWithSecrets(random, echoed, plantedNamed, depth) {
       () => `${"x".repeat(20_000 - random.int(0, secret.length))}${secret}${"y".repeat(10)}`,
     ])();
   };
-  if (depth <= 0 || random.chance(0.25)) return random.chance(0.8) ? plant() : random.json(0);
-  if (random.chance(0.3)) return Array.from({ length: random.int(0, 4) }, () => valueWithSecrets(random, echoed, plantedNamed, depth - 1));
+  if (depth <= 0 || budget.nodes <= 0 || random.chance(0.25)) return random.chance(0.8) ? plant() : random.json(0);
+  if (random.chance(0.3)) {
+    return Array.from({ length: random.int(0, 4) }, () => valueWithSecrets(random, echoed, plantedNamed, depth - 1, budget));
+  }
   const object = {};
   for (let count = random.int(0, 4); count > 0; count -= 1) {
     const kind = random.int(0, 9);
@@ -84,7 +90,7 @@ function valueWithSecrets(random, echoed, plantedNamed, depth) {
     } else if (kind === 1) {
       object[plant()] = random.json(1);
     } else {
-      object[random.pick(ORDINARY_KEYS)] = valueWithSecrets(random, echoed, plantedNamed, depth - 1);
+      object[random.pick(ORDINARY_KEYS)] = valueWithSecrets(random, echoed, plantedNamed, depth - 1, budget);
     }
   }
   return object;
