@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
-use crate::served_files::{percent_decode, ServedFiles};
+use crate::served_files::ServedFiles;
 
 /// A running server; dropping it stops it.
 pub struct LocalFileServer {
@@ -78,26 +78,27 @@ async fn serve_one(mut stream: TcpStream, served: &ServedFiles) -> std::io::Resu
     let mut parts = head.split_whitespace();
     let method = parts.next().unwrap_or_default().to_owned();
     let target = parts.next().unwrap_or("/").to_owned();
-    let (status, content_type, body) = match (method.as_str(), resolve(served, &target)) {
-        ("GET" | "HEAD", Some(path)) => match tokio::fs::read(&path).await {
-            Ok(bytes) => ("200 OK", content_type_of(&path), bytes),
-            Err(_) => (
+    let (status, content_type, body) =
+        match (method.as_str(), served.file_for_request_target(&target)) {
+            ("GET" | "HEAD", Some(path)) => match tokio::fs::read(&path).await {
+                Ok(bytes) => ("200 OK", content_type_of(&path), bytes),
+                Err(_) => (
+                    "404 Not Found",
+                    "text/plain; charset=utf-8",
+                    b"not found\n".to_vec(),
+                ),
+            },
+            ("GET" | "HEAD", None) => (
                 "404 Not Found",
                 "text/plain; charset=utf-8",
                 b"not found\n".to_vec(),
             ),
-        },
-        ("GET" | "HEAD", None) => (
-            "404 Not Found",
-            "text/plain; charset=utf-8",
-            b"not found\n".to_vec(),
-        ),
-        _ => (
-            "405 Method Not Allowed",
-            "text/plain; charset=utf-8",
-            b"GET only\n".to_vec(),
-        ),
-    };
+            _ => (
+                "405 Method Not Allowed",
+                "text/plain; charset=utf-8",
+                b"GET only\n".to_vec(),
+            ),
+        };
     let header = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
         body.len()
@@ -107,13 +108,6 @@ async fn serve_one(mut stream: TcpStream, served: &ServedFiles) -> std::io::Resu
         stream.write_all(&body).await?;
     }
     stream.shutdown().await
-}
-
-/// Maps a request target to a file that may be served, or `None` (404: the same answer for a
-/// forbidden file as for a missing one, so a page cannot probe what exists).
-fn resolve(served: &ServedFiles, target: &str) -> Option<std::path::PathBuf> {
-    let path_part = target.split(['?', '#']).next().unwrap_or_default();
-    served.lookup(&percent_decode(path_part)?)
 }
 
 fn percent_encode_segment(segment: &str) -> String {
@@ -161,12 +155,12 @@ mod tests {
         std::fs::write(root_path.join("page one.html"), "<p>x</p>").expect("write");
         let served = ServedFiles::collect(&root_path, &root_path.join("page one.html"));
         assert_eq!(
-            resolve(&served, "/page%20one.html?x=1"),
+            served.file_for_request_target("/page%20one.html?x=1"),
             Some(root_path.join("page one.html"))
         );
-        assert_eq!(resolve(&served, "/../etc/passwd"), None);
-        assert_eq!(resolve(&served, "/%2e%2e/etc/passwd"), None);
-        assert_eq!(resolve(&served, "/missing.html"), None);
+        assert_eq!(served.file_for_request_target("/../etc/passwd"), None);
+        assert_eq!(served.file_for_request_target("/%2e%2e/etc/passwd"), None);
+        assert_eq!(served.file_for_request_target("/missing.html"), None);
         assert_eq!(percent_encode_segment("page one.html"), "page%20one.html");
     }
 

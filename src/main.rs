@@ -19,6 +19,7 @@ mod local_socket;
 mod logging;
 mod mcp;
 mod native_messaging;
+mod relay;
 mod screenshot;
 mod served_files;
 mod session_folder;

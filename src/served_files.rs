@@ -66,6 +66,14 @@ impl ServedFiles {
         self.allowed.contains(&canonical).then_some(canonical)
     }
 
+    /// The file an HTTP request target (`/assets/a%20b.png?v=2`) may read, or `None`: the server
+    /// answers 404 alike for a forbidden file and a missing one, so a page cannot probe what
+    /// exists.
+    pub fn file_for_request_target(&self, target: &str) -> Option<PathBuf> {
+        let path_part = target.split(['?', '#']).next().unwrap_or_default();
+        self.lookup(&percent_decode(path_part)?)
+    }
+
     #[cfg(test)]
     pub fn contains(&self, path: &Path) -> bool {
         self.allowed.contains(path)
@@ -222,7 +230,7 @@ fn value_at(text: &str) -> Option<String> {
     (!value.is_empty() && value.len() < 4096).then(|| value.to_owned())
 }
 
-pub fn percent_decode(text: &str) -> Option<String> {
+fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut index = 0;

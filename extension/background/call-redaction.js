@@ -12,13 +12,25 @@
 // - Screenshots' image data is not kept, only its size.
 // - The secrets typed during the redactor's life are also scrubbed from every string logged
 //   after them (a page may echo a code back into its text); they are held in memory only.
-// - Long strings (a large tree) are cut, so 200 calls stay within storage.session's quota.
+// - Field names are scrubbed like values (a page can echo a typed code as a key of what a
+//   script returns).
+// - Long strings (a large tree) are cut, and so are long names, many members and deep nesting:
+//   each logged value has a budget of members and characters, so 200 calls stay within
+//   storage.session's quota whatever a page returns.
 // Pure, so it is unit-tested in Node; call-log.js applies it.
 
 import { textNamesSecret } from "../shared/secret-fields.js";
 
 /** The longest string kept in one field; the rest is cut with a note of its length. */
 const LONGEST_KEPT_STRING = 20_000;
+/** The longest field name kept; the rest is cut. */
+export const LONGEST_KEPT_NAME = 200;
+/** The most array items and object members kept in one logged value; the rest are counted. */
+export const MOST_KEPT_MEMBERS = 1_000;
+/** The most characters kept across all the strings of one logged value. */
+export const MOST_KEPT_CHARACTERS = 100_000;
+/** Deeper values are replaced by a note. */
+const DEEPEST_KEPT_LEVEL = 12;
 /** The words that mark a field holding a secret, inside its name ("newPassword") or as it. */
 const SECRET_NAME_PARTS = Object.freeze([
   "password",
@@ -47,24 +59,75 @@ export function createRedactor() {
   const typedSecrets = new Set();
 
   /**
-   * A deep copy without secret-named fields, without the typed secrets, long strings cut.
+   * `text` without the typed secrets. Repeated until none is left, so that a secret cannot be
+   * formed across the marker that replaced another one.
+   * @param {string} text
+   */
+  function scrub(text) {
+    let scrubbed = text;
+    for (let pass = 0; pass <= typedSecrets.size; pass += 1) {
+      let changed = false;
+      for (const secret of typedSecrets) {
+        if (!scrubbed.includes(secret)) continue;
+        scrubbed = scrubbed.split(secret).join(REDACTED);
+        changed = true;
+      }
+      if (!changed) break;
+    }
+    return scrubbed;
+  }
+
+  /**
+   * A scrubbed string cut to `longest` characters and to what is left of the value's budget.
+   * @param {string} text
+   * @param {number} longest
+   * @param {{members: number, characters: number}} budget
+   */
+  function keptText(text, longest, budget) {
+    const scrubbed = scrub(text);
+    const kept = Math.max(0, Math.min(longest, budget.characters));
+    if (scrubbed.length <= kept) {
+      budget.characters -= scrubbed.length;
+      return scrubbed;
+    }
+    budget.characters -= kept;
+    return `${scrubbed.slice(0, kept)}… (${scrubbed.length - kept} more characters not logged)`;
+  }
+
+  /**
+   * A deep copy without secret-named fields, without the typed secrets (in values and in
+   * names), long strings and names cut, within one value's budget of members and characters.
    * @param {unknown} value
+   * @param {{members: number, characters: number}} budget
    * @returns {unknown}
    */
-  function redactValue(value, depth = 0) {
-    if (typeof value === "string") {
-      let scrubbed = value;
-      for (const secret of typedSecrets) scrubbed = scrubbed.split(secret).join(REDACTED);
-      if (scrubbed.length <= LONGEST_KEPT_STRING) return scrubbed;
-      return `${scrubbed.slice(0, LONGEST_KEPT_STRING)}… (${scrubbed.length - LONGEST_KEPT_STRING} more characters not logged)`;
-    }
+  function redactValue(value, budget = { members: MOST_KEPT_MEMBERS, characters: MOST_KEPT_CHARACTERS }, depth = 0) {
+    if (typeof value === "string") return keptText(value, LONGEST_KEPT_STRING, budget);
     if (typeof value !== "object" || value === null) return value;
-    if (depth > 12) return "[too deep to log]";
-    if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+    if (depth > DEEPEST_KEPT_LEVEL) return "[too deep to log]";
+    if (Array.isArray(value)) {
+      const kept = [];
+      for (const item of value) {
+        if (budget.members <= 0) {
+          kept.push(`… (${value.length - kept.length} more items not logged)`);
+          break;
+        }
+        budget.members -= 1;
+        kept.push(redactValue(item, budget, depth + 1));
+      }
+      return kept;
+    }
     /** @type {Object<string, unknown>} */
     const copy = {};
-    for (const [key, item] of Object.entries(value)) {
-      copy[key] = isSecretName(key) && item !== "" && item !== null ? REDACTED : redactValue(item, depth + 1);
+    const entries = Object.entries(value);
+    for (const [index, [key, item]] of entries.entries()) {
+      if (budget.members <= 0) {
+        copy["…"] = `${entries.length - index} more fields not logged`;
+        break;
+      }
+      budget.members -= 1;
+      const name = keptText(key, LONGEST_KEPT_NAME, budget);
+      copy[name] = isSecretName(key) && item !== "" && item !== null ? REDACTED : redactValue(item, budget, depth + 1);
     }
     return copy;
   }
@@ -90,10 +153,15 @@ export function createRedactor() {
      * A result as the log keeps it: a typing call's shown value unless the field was not
      * sensitive, and a screenshot's image as its size.
      * @param {string} tool
-     * @param {object} result
+     * @param {unknown} result
+     * @returns {Object<string, unknown>}
      */
     result(tool, result) {
-      const kept = /** @type {Object<string, unknown>} */ (redactValue(result));
+      const redacted = redactValue(result);
+      // A result that is not an object (null, a list) has no fields to look at; the log keeps it
+      // under `result`, so that a logged result is always an object.
+      if (typeof redacted !== "object" || redacted === null || Array.isArray(redacted)) return { result: redacted };
+      const kept = /** @type {Object<string, unknown>} */ (redacted);
       if (TYPING_TOOLS.includes(tool) && "value" in kept && !saysNotSensitive(result)) kept.value = REDACTED;
       if (tool === SELECTING_TOOL && "selected" in kept && !saysNotSensitive(result)) kept.selected = REDACTED;
       if (typeof kept.data === "string" && typeof result?.["data"] === "string") {

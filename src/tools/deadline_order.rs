@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::definition::ArgumentKind;
 use super::table::TOOLS;
-use crate::host::deadlines_for_client_wait;
+use crate::relay::deadlines_for_client_wait;
 
 /// The background's declared budgets, as budgets.js exports them.
 fn background_budgets() -> serde_json::Map<String, Value> {

@@ -18,7 +18,6 @@
 //!
 //! Plain `http`/`ws` only (see `webdriver_http.rs`): an `https` grid needs a local proxy.
 
-use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -29,108 +28,12 @@ use crate::launch::BrowserKind;
 use crate::lifecycle::keep_prompts_open_capability;
 use crate::webdriver_http;
 
+mod endpoint;
+pub use endpoint::{parse_remote_url, InvalidRemoteUrl, RemoteEndpoint, RemoteProtocol};
+
 /// Creating a session on a grid may wait for a free node.
 const NEW_SESSION_TIMEOUT: Duration = Duration::from_secs(120);
 const END_SESSION_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The scheme of a remote end URL: which protocol starts the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RemoteProtocol {
-    /// WebDriver classic over HTTP, which hands out a BiDi WebSocket.
-    ClassicHttp,
-    /// A BiDi WebSocket directly.
-    BidiWebSocket,
-}
-
-/// A parsed remote end URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RemoteEndpoint {
-    pub protocol: RemoteProtocol,
-    /// A host name or IP address; IPv6 without brackets.
-    pub host: String,
-    pub port: u16,
-    /// The path, without a trailing slash (`""`, `"/wd/hub"`, `"/session"`).
-    pub path: String,
-}
-
-impl RemoteEndpoint {
-    /// Whether the remote end runs on this machine, so that it can read our files.
-    pub fn is_loopback(&self) -> bool {
-        self.host.eq_ignore_ascii_case("localhost")
-            || self
-                .host
-                .parse::<IpAddr>()
-                .is_ok_and(|address| address.is_loopback())
-    }
-
-    /// The URL again, for messages and for the BiDi WebSocket.
-    pub fn url(&self) -> String {
-        let scheme = match self.protocol {
-            RemoteProtocol::ClassicHttp => "http",
-            RemoteProtocol::BidiWebSocket => "ws",
-        };
-        format!(
-            "{scheme}://{}{}",
-            webdriver_http::host_header(&self.host, self.port),
-            self.path
-        )
-    }
-}
-
-/// Reads `http://host[:port][/path]` or `ws://host[:port][/path]`. User names, queries,
-/// fragments and `https`/`wss` are refused with a reason.
-pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, RemoteError> {
-    let invalid = |reason: &str| RemoteError::InvalidUrl(format!("{url}: {reason}"));
-    let (scheme, rest) = url
-        .split_once("://")
-        .ok_or_else(|| invalid("expected http://host:port or ws://host:port"))?;
-    let (protocol, default_port) = match scheme.to_ascii_lowercase().as_str() {
-        "http" => (RemoteProtocol::ClassicHttp, 80),
-        "ws" => (RemoteProtocol::BidiWebSocket, 80),
-        "https" | "wss" => {
-            return Err(invalid(
-                "TLS is not supported; put a local forwarding proxy in front of the grid",
-            ))
-        }
-        _ => return Err(invalid("the scheme must be http or ws")),
-    };
-    if rest.contains(['?', '#']) {
-        return Err(invalid("a query or fragment is not allowed"));
-    }
-    let (authority, path) = match rest.find('/') {
-        Some(slash) => rest.split_at(slash),
-        None => (rest, ""),
-    };
-    if authority.contains('@') {
-        return Err(invalid("credentials in the URL are not supported"));
-    }
-    let (host, port_text) = if let Some(bracketed) = authority.strip_prefix('[') {
-        let (host, after) = bracketed
-            .split_once(']')
-            .ok_or_else(|| invalid("an IPv6 address lacks its closing bracket"))?;
-        (host, after.strip_prefix(':'))
-    } else {
-        match authority.rsplit_once(':') {
-            Some((host, port)) => (host, Some(port)),
-            None => (authority, None),
-        }
-    };
-    if host.is_empty() {
-        return Err(invalid("no host"));
-    }
-    let port = match port_text {
-        Some(text) => text
-            .parse::<u16>()
-            .map_err(|_| invalid("the port is not a number from 1 to 65535"))?,
-        None => default_port,
-    };
-    Ok(RemoteEndpoint {
-        protocol,
-        host: host.to_owned(),
-        port,
-        path: path.trim_end_matches('/').to_owned(),
-    })
-}
 
 /// Whether the BiDi WebSocket a classic remote end hands out (`capabilities.webSocketUrl` of its
 /// `POST /session` answer) may be connected to: a `ws://` URL without credentials on a loopback
@@ -330,6 +233,12 @@ impl std::fmt::Display for RemoteError {
 
 impl std::error::Error for RemoteError {}
 
+impl From<InvalidRemoteUrl> for RemoteError {
+    fn from(InvalidRemoteUrl(detail): InvalidRemoteUrl) -> Self {
+        Self::InvalidUrl(detail)
+    }
+}
+
 impl From<BidiError> for RemoteError {
     fn from(error: BidiError) -> Self {
         Self::Bidi(error)
@@ -495,50 +404,6 @@ impl RemoteSession {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn remote_urls_are_parsed_with_their_base_path() {
-        assert_eq!(
-            parse_remote_url("http://grid.example:4444/wd/hub/").expect("url"),
-            RemoteEndpoint {
-                protocol: RemoteProtocol::ClassicHttp,
-                host: "grid.example".into(),
-                port: 4444,
-                path: "/wd/hub".into()
-            }
-        );
-        let local = parse_remote_url("http://127.0.0.1:9515").expect("url");
-        assert_eq!(local.path, "");
-        assert!(local.is_loopback());
-        let ipv6 = parse_remote_url("http://[::1]:4444").expect("url");
-        assert_eq!(ipv6.host, "::1");
-        assert!(ipv6.is_loopback());
-        assert_eq!(ipv6.url(), "http://[::1]:4444");
-        let bidi = parse_remote_url("ws://localhost:9222/session").expect("url");
-        assert_eq!(bidi.protocol, RemoteProtocol::BidiWebSocket);
-        assert!(bidi.is_loopback());
-        assert_eq!(bidi.url(), "ws://localhost:9222/session");
-        assert_eq!(parse_remote_url("http://node7").expect("url").port, 80);
-        assert!(!parse_remote_url("http://10.0.0.7:4444")
-            .expect("url")
-            .is_loopback());
-    }
-
-    #[test]
-    fn unsupported_remote_urls_say_why() {
-        for (url, reason) in [
-            ("https://grid:4444", "TLS"),
-            ("grid:4444", "expected"),
-            ("ftp://grid", "scheme"),
-            ("http://user:pw@grid:4444", "credentials"),
-            ("http://grid:99999", "port"),
-            ("http://:4444", "no host"),
-            ("http://grid:4444/?x=1", "query"),
-        ] {
-            let error = parse_remote_url(url).expect_err(url).to_string();
-            assert!(error.contains(reason), "{url}: {error}");
-        }
-    }
 
     #[test]
     fn the_classic_session_asks_for_bidi_the_browser_and_open_prompts() {
