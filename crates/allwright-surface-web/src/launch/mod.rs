@@ -5,6 +5,11 @@
 mod cdp_pipe;
 mod chromium;
 mod firefox;
+// Linux's user and network namespaces; elsewhere a Firefox launch is refused with a way out.
+#[cfg(target_os = "linux")]
+mod private_network;
+#[cfg(not(target_os = "linux"))]
+#[path = "private_network_unsupported.rs"]
 mod private_network;
 mod process;
 mod socks_proxy;
