@@ -57,6 +57,7 @@ pub fn arbitrary_client_to_host(input: &mut Unstructured) -> Result<ClientToHost
         ClientToHost::Session {
             access: arbitrary_access(input)?,
             client: input.arbitrary()?,
+            allow_file_urls: input.arbitrary()?,
         }
     })
 }
@@ -89,6 +90,7 @@ pub fn arbitrary_host_to_extension(input: &mut Unstructured) -> Result<HostToExt
         1 => HostToExtension::Session {
             access: arbitrary_access(input)?,
             client: input.arbitrary()?,
+            allow_file_urls: input.arbitrary()?,
         },
         2 => HostToExtension::SessionEnded,
         _ => HostToExtension::Chunk {
