@@ -1024,7 +1024,7 @@ await check('the handlers object is frozen and complete', async () => {
   const keys = await inPage(() => [Object.isFrozen(globalThis.allwrightActions), Object.keys(globalThis.allwrightActions)]);
   assert.deepEqual(keys, [true, ['click_element', 'observe_click', 'type_text', 'fill_field', 'select_option',
     'hover_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
-    'abort_external_input', 'element_rect', 'frame_offset', 'ping', 'child_frames', 'draft_state',
+    'abort_external_input', 'element_rect', 'frame_offset', 'paint_secret_masks', 'remove_secret_masks', 'ping', 'child_frames', 'draft_state',
     'mark_trusted_target', 'unmark_trusted_target']]);
 });
 
