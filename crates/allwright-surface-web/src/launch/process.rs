@@ -21,39 +21,14 @@ pub(crate) struct ProcessGroup {
 impl ProcessGroup {
     /// Starts `command` as the leader of a new process group. Its output goes to `log_path`
     /// (appended) when given, so that a failed launch can show the browser's own words.
-    pub(crate) fn spawn(
-        mut command: Command,
-        log_path: Option<&Path>,
-    ) -> Result<Self, std::io::Error> {
-        command
-            .process_group(0)
-            .stdin(Stdio::null())
-            .kill_on_drop(true);
-        match log_path {
-            Some(path) => {
-                let log = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)?;
-                let log_for_stderr = log.try_clone()?;
-                command
-                    .stdout(Stdio::from(log))
-                    .stderr(Stdio::from(log_for_stderr));
-            }
-            None => {
-                command.stdout(Stdio::null()).stderr(Stdio::null());
-            }
-        }
-        let child = command.spawn()?;
-        let group = child
-            .id()
-            .and_then(|id| i32::try_from(id).ok())
-            .and_then(Pid::from_raw);
-        Ok(Self {
-            child,
-            group,
-            attachments: Vec::new(),
-        })
+    pub(crate) fn spawn(command: Command, log_path: Option<&Path>) -> Result<Self, std::io::Error> {
+        // Standard output goes to the same log as standard error, through a descriptor of its
+        // own (both append, so their lines interleave whole).
+        let standard_output = match log_path {
+            Some(path) => Stdio::from(open_log(path)?),
+            None => Stdio::null(),
+        };
+        Self::spawn_with_standard_io(command, Stdio::null(), standard_output, log_path)
     }
 
     /// Keeps `attachment` until the group is ended (see `attachments`).
@@ -75,18 +50,10 @@ impl ProcessGroup {
             .stdin(standard_input)
             .stdout(standard_output)
             .kill_on_drop(true);
-        match log_path {
-            Some(path) => {
-                let log = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)?;
-                command.stderr(Stdio::from(log));
-            }
-            None => {
-                command.stderr(Stdio::null());
-            }
-        }
+        command.stderr(match log_path {
+            Some(path) => Stdio::from(open_log(path)?),
+            None => Stdio::null(),
+        });
         // The command (and with it the parent's copy of the child's pipe ends) is dropped when
         // this returns, so that the parent sees the end of the pipe when the child exits.
         let child = command.spawn()?;
@@ -136,4 +103,12 @@ impl Drop for ProcessGroup {
             let _ = kill_process_group(group, Signal::KILL);
         }
     }
+}
+
+/// The log at `path`, opened for appending (made when missing).
+fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
 }
