@@ -142,6 +142,11 @@ async function runServer({ name, root, origin, tasks, log }) {
   const records = [];
   try {
     const { format } = SERVERS[name];
+    // Playwright MCP and chrome-devtools-mcp start their browser on the first call: open a
+    // blank page first, uncounted, so that no task's time holds a browser's start.
+    const uncounted = (tool, args) =>
+      withCallTimeout(session.client.callTool({ name: tool, arguments: args }), 4 * CALL_TIMEOUT_MS, tool);
+    await ADAPTERS[format](uncounted).navigate('about:blank');
     for (const task of tasks) {
       const record = { task: task.id, class: task.class, finished: false, characters: 0, charactersByKind: {}, calls: 0 };
       const call = async (tool, args) => {
@@ -169,8 +174,7 @@ async function runServer({ name, root, origin, tasks, log }) {
         return result;
       };
       // The success check's own calls are neither counted nor timed.
-      const evaluate = async (tool, args) =>
-        withCallTimeout(session.client.callTool({ name: tool, arguments: args }), CALL_TIMEOUT_MS, tool);
+      const evaluate = uncounted;
       const adapter = ADAPTERS[format](call);
       const started = performance.now();
       try {

@@ -80,13 +80,15 @@ export const SERVERS = {
 export async function startServer(name, root) {
   const server = SERVERS[name];
   if (!server) throw new Error(`unknown server ${name}; known: ${Object.keys(SERVERS).join(', ')}`);
-  const scratch = mkdtempSync(path.join(tmpdir(), `agent-bench-${name}-`));
+  // A short folder name: Chromium's singleton socket under it must fit a Unix socket path
+  // (107 bytes), and allwright nests its session folder inside.
+  const scratch = mkdtempSync(path.join(tmpdir(), 'ab-'));
   const [command, args] = server.command(root, scratch);
   const transport = new StdioClientTransport({
     command,
     args,
     cwd: root,
-    stderr: 'ignore',
+    stderr: process.env.AGENT_BENCH_STDERR === '1' ? 'inherit' : 'ignore',
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: scratch,
