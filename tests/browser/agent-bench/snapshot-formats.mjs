@@ -104,6 +104,14 @@ function parseAllwright(text) {
       ...(frameId === undefined ? {} : { frameId: Number(frameId) }),
     });
   }
+  // A nameless node with a ref whose one child line is a text run (`generic [ref_34]` over
+  // ` text "14"`) reads as that text, as Playwright's `generic [ref=e7]: 14` does.
+  for (const [index, entry] of entries.entries()) {
+    const child = entries[index + 1];
+    const after = entries[index + 2];
+    if (entry.ref === null || entry.name !== '' || !child || child.role !== 'text' || child.ref !== null) continue;
+    if (child.depth > entry.depth && (!after || after.depth <= entry.depth)) entry.name = child.name;
+  }
   return entries;
 }
 

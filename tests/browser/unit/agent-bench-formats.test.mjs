@@ -36,6 +36,13 @@ test('allwright lines give role, unescaped name, ref and frameId', () => {
   assert.equal(findTarget(entries, { name: 'say "HI"', roles: ['button'] })?.ref, 'ref_9');
 });
 
+test('a nameless allwright node over one text line reads as that text', () => {
+  const entries = PARSERS.allwright(['generic [ref_34]', ' text "14"', 'generic [ref_35]', ' text "15"', ' text "more"'].join('\n'));
+  assert.equal(findTarget(entries, { name: '14' })?.ref, 'ref_34');
+  // Two child lines: the node's words are not one text, so it keeps no name.
+  assert.equal(findTarget(entries, { name: '15' }), null);
+});
+
 test('Playwright lines take the text after the colon as the name of a node without one', () => {
   const snapshot = [
     '### Snapshot',
