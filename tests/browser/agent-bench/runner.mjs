@@ -216,6 +216,33 @@ export function formatTable(summaries) {
   return lines.join('\n');
 }
 
+/** Characters per task by kind of call (navigate, read, action), one row per server. */
+export function formatCharactersByKind(summaries) {
+  const kinds = ['navigate', 'read', 'action'];
+  const lines = [`| server | ${kinds.join(' | ')} |`, `|---|${kinds.map(() => '---|').join('')}`];
+  for (const { label, summary } of summaries) {
+    const cells = kinds.map((kind) => (summary.charactersPerTaskByKind[kind] ?? 0).toLocaleString('en-US'));
+    lines.push(`| ${label} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** One row per task, one column per server: "ok" or the failure's class. */
+export function formatTaskMatrix(servers) {
+  const names = Object.keys(servers);
+  const lines = [`| task | ${names.join(' | ')} |`, `|---|${names.map(() => '---|').join('')}`];
+  const taskIds = [...new Set(names.flatMap((name) => servers[name].records.map((record) => record.task)))];
+  for (const taskId of taskIds) {
+    const cells = names.map((name) => {
+      const records = servers[name].records.filter((record) => record.task === taskId);
+      const outcomes = records.map((record) => (record.finished ? 'ok' : record.failure.class));
+      return [...new Set(outcomes)].join(', ') || '-';
+    });
+    lines.push(`| ${taskId} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
 /** Fisher-Yates with the repository's seeded generator, so that a seed names one order. */
 function shuffled(items, seed) {
   const random = seededRandom(seed);
@@ -260,6 +287,8 @@ export async function runAgentBench({ root, optionValue, log = console.log }) {
   }
   const table = formatTable(Object.values(results.servers));
   log(`\n${table}`);
+  log(`\ncharacters per task by kind of call:\n${formatCharactersByKind(Object.values(results.servers))}`);
+  log(`\noutcome per task:\n${formatTaskMatrix(results.servers)}`);
   const file = path.join(root, 'target/bench/agent.json');
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ ...results, table }, null, 2)}\n`);

@@ -11,7 +11,7 @@ import {
   replyValue,
   resultCharacters,
 } from '../agent-bench/snapshot-formats.mjs';
-import { formatTable, median, summarize } from '../agent-bench/runner.mjs';
+import { formatCharactersByKind, formatTable, formatTaskMatrix, median, summarize } from '../agent-bench/runner.mjs';
 
 const ALLWRIGHT_TREE = [
   'main "Shop" [ref_3]',
@@ -134,4 +134,7 @@ test('the summary counts finished tasks, characters per task, the median time an
   assert.equal(median([4, 1, 3, 2]), 2.5);
   const table = formatTable([{ label: 'a server', summary }]);
   assert.match(table, /\| a server \| 1\/3 \(33\.3%\) \| 200 \| 2\.00 \| no_ref: 1, timeout: 1 \|/);
+  assert.match(formatCharactersByKind([{ label: 'a server', summary }]), /\| a server \| 67 \| 120 \| 13 \|/);
+  const servers = { one: { records: [{ task: 't', ...records[0] }, { task: 'u', ...records[1] }] } };
+  assert.equal(formatTaskMatrix(servers).split('\n').slice(2).join('\n'), '| t | ok |\n| u | no_ref |');
 });
