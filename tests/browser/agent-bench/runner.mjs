@@ -45,6 +45,13 @@ async function startFixtureServer(root) {
   const sockets = new Set();
   const server = createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    if (pathname === '/favicon.ico') {
+      // As a site with an icon: a 404 here would be a console error that some servers report
+      // in every reply.
+      response.writeHead(204);
+      response.end();
+      return;
+    }
     const file = path.join(fixtures, path.normalize(pathname));
     let body = null;
     try {
