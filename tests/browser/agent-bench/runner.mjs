@@ -276,8 +276,10 @@ export async function runAgentBench({ root, optionValue, log = console.log }) {
     throw new Error(`unknown task in --tasks; known: ${TASKS.map((task) => task.id).join(', ')}`);
   }
   const seed = optionValue('--seed') === undefined ? null : Number(optionValue('--seed'));
+  if (seed !== null && !Number.isInteger(seed)) throw new Error('--seed takes an integer');
   if (seed !== null) tasks = shuffled(tasks, seed);
   const repeat = Number(optionValue('--repeat') ?? 1);
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat takes a whole number from 1');
   const fixtureServer = await startFixtureServer(root);
   const results = { startedAt: new Date().toISOString(), seed, repeat, tasks: tasks.map((task) => task.id), servers: {} };
   try {
