@@ -176,7 +176,7 @@ async function runServer({ name, root, origin, tasks, log }) {
         record.charactersByKind[kind] = (record.charactersByKind[kind] ?? 0) + characters;
         if (result.isError) {
           const text = (result.content ?? []).map((block) => block.text ?? '').join(' ').replace(/\s+/g, ' ');
-          throw new TaskFailure('refused', `${tool}: ${text.slice(0, 200)}`);
+          throw new TaskFailure('refused', `${tool}: ${text.slice(0, 400)}`);
         }
         return result;
       };
