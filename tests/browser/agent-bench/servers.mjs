@@ -88,6 +88,7 @@ export async function startServer(name, root) {
     command,
     args,
     cwd: root,
+    // AGENT_BENCH_STDERR=1 shows the servers' own logs, to find out why one does not start.
     stderr: process.env.AGENT_BENCH_STDERR === '1' ? 'inherit' : 'ignore',
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
