@@ -6,6 +6,12 @@
 //   npm run bench -- --memory [--sizes 10000]
 //   npm run bench -- --cold [--sizes 10000] [--runs 5] [--browsers chromium,firefox]
 //   npm run bench -- --anatomy [--sizes 10000] [--runs 7] [--extensions DIR,DIR [--rounds 3]]
+//   npm run bench -- --agent [--servers a,b] [--tasks x,y] [--seed N] [--repeat N]
+//
+// --agent (issue 30) is tests/browser/agent-bench/: scripted policies for the tasks of
+// fixtures/pages/agent-tasks/ and the component-library fixtures, run through MCP against
+// allwright (Chromium and Firefox), Playwright MCP and chrome-devtools-mcp in the same Debian
+// Chromium; docs/agent-benchmark.md. It keeps its own time limit (AGENT_DEADLINE_MS).
 //
 // --cold (issue 14, items 1 and 2) is tests/browser/bench-cold.mjs: the first read of a document
 // against warm reads, Playwright's first ariaSnapshot() and the bare walk, in Chromium and
@@ -947,6 +953,25 @@ const report = {
   })(),
 };
 let exitCode = 0;
+if (argv.includes('--agent')) {
+  // Four servers times some forty tasks outlast the other modes' limit.
+  clearTimeout(deadline);
+  const AGENT_DEADLINE_MS = 45 * 60_000;
+  const agentDeadline = setTimeout(() => {
+    console.error(`bench --agent: the run exceeded ${AGENT_DEADLINE_MS / 60_000} minutes; aborting`);
+    process.exit(1);
+  }, AGENT_DEADLINE_MS);
+  const { runAgentBench } = await import('./agent-bench/runner.mjs');
+  try {
+    await runAgentBench({ root, optionValue });
+  } catch (error) {
+    exitCode = 1;
+    console.error(`bench --agent failed: ${error?.stack ?? error}`);
+  } finally {
+    clearTimeout(agentDeadline);
+  }
+  process.exit(exitCode);
+}
 if (argv.includes('--anatomy')) {
   const { measureAnatomy } = await import('./bench-anatomy.mjs');
   try {
