@@ -11,6 +11,7 @@ import { dispatchTrustedClick } from "./trusted-input.js";
 import { checkTrustedClick } from "./trusted-click-check.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { ACTION_TIMEOUT_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
+import { changesOfAction } from "./action-changes.js";
 
 /** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
@@ -59,14 +60,15 @@ async function actionTarget({ tabId, frameId = 0, ref_id: ref }, contentTool) {
 }
 
 /**
- * The result every action returns: the page side's report, then the outcome.
+ * The result every action returns: the page side's report, then the outcome, and the changes
+ * of the tab since its last tree read (action-changes.js), when a tree was read in it.
  * @param {Record<string, any>|null} report the content script's result (null: the page navigated away)
  * @param {ReturnType<typeof watchTab>} watch
  * @param {string} action
  * @param {{evidence?: string[], hints?: string[], trustedFallbackUsed?: boolean,
- *   clickReachedListeners?: boolean}} [extra]
+ *   clickReachedListeners?: boolean, tabId?: number}} [extra]
  */
-function actionResult(report, watch, action, extra = {}) {
+async function actionResult(report, watch, action, extra = {}) {
   const observed = watch.stop();
   const { evidence: pageEvidence = [], hints: pageHints = [], ...fields } = report ?? {};
   const outcome = decideOutcome({
@@ -87,6 +89,8 @@ function actionResult(report, watch, action, extra = {}) {
   const result = { success: true, ...fields, ...outcome, hints };
   if (Object.keys(observed).length > 0) result.observed = observed;
   if (report === null) result.hints = mergeEvidence(hints, ["the page navigated before its script could report"]);
+  const changes = await changesOfAction(extra.tabId, { navigated: report === null || watch.navigationStarted() });
+  if (changes !== undefined) result.changes = changes;
   return result;
 }
 
@@ -138,7 +142,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
   const hints = [];
   if (report === null) {
     await settleNavigation(watch, hints);
-    return { method: inputMethod, ...actionResult(null, watch, "click", { hints }) };
+    return { method: inputMethod, ...(await actionResult(null, watch, "click", { hints, tabId })) };
   }
   const { token, fallback, ...target } = report;
   let stableIntervals = 0;
@@ -248,7 +252,13 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
     }
   }
   await settleNavigation(watch, hints);
-  const result = actionResult(target, watch, "click", { evidence, hints, trustedFallbackUsed, clickReachedListeners });
+  const result = await actionResult(target, watch, "click", {
+    evidence,
+    hints,
+    trustedFallbackUsed,
+    clickReachedListeners,
+    tabId,
+  });
   return { method, ...result };
 }
 
@@ -301,7 +311,7 @@ function pageAction(contentTool, action, contentArguments) {
       watch.stop();
       throw failure;
     }
-    return actionResult(report, watch, action, { hints });
+    return actionResult(report, watch, action, { hints, tabId });
   };
 }
 
@@ -493,7 +503,8 @@ export async function finishExternalInput({ token }) {
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);
-  return { method: "bidi", ...actionResult(report, watch, kind === "key" ? "key press" : "hover", { hints }) };
+  const result = await actionResult(report, watch, kind === "key" ? "key press" : "hover", { hints, tabId });
+  return { method: "bidi", ...result };
 }
 
 /**

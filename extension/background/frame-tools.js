@@ -16,6 +16,7 @@ import { FRAME_PING_TIMEOUT_MS, TREE_TIMEOUT_MS } from "./budgets.js";
 import { CALL_TIMING } from "./build-config.js";
 import { timingNow } from "./call-timing.js";
 import { finishHandedOffRead } from "./tree-hand-off.js";
+import { recordLastSnapshot } from "./action-changes.js";
 
 /** The tab's live frames, depth-first from the top (frame-list.js). */
 export const framesOf = listFrames;
@@ -109,6 +110,7 @@ export async function getAccessibilityTree({ tabId, frameId = 0, ...treeArgument
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   await refuseRefOfOtherFrame(tab.id, frameId, treeArguments.ref_id, "get_accessibility_tree");
   const result = await readFrameTree(tab.id, frameId, treeArguments);
+  recordLastSnapshot(tab.id, frameId, treeArguments, result);
   if (result.full === false) return onlyChanges(result);
   return withReadCoverage(tab.id, frameId, { tabId, frameId, ...treeArguments }, result);
 }
@@ -130,6 +132,7 @@ export async function iframeRead({ tabId, frameId, ...treeArguments }) {
   await requireFrame(tab.id, frameId);
   await refuseRefOfOtherFrame(tab.id, frameId, treeArguments.ref_id, "get_accessibility_tree");
   const result = await readFrameTree(tab.id, frameId, treeArguments);
+  recordLastSnapshot(tab.id, frameId, treeArguments, result);
   if (result.full === false) return { ...onlyChanges(result), frameId };
   const covered = await withReadCoverage(tab.id, frameId, { tabId, frameId, ...treeArguments }, result);
   // iframe_read always names its frame, frame 0 included: its continuation must too.

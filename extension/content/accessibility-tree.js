@@ -523,7 +523,7 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const { envelope } = splitOutput(diffOutput);
   currentReadTiming()?.mark("diffDone");
   if (envelope.full !== undefined) return null;
-  const body = linesOfPlan(envelope.plan, texts);
+  const body = linesOfPlan(envelope.plan, texts, previousTexts);
   rememberChanges(refs);
   const refIssue = { document: documentToken(), first: firstCounter + 1, last: refCounter() };
   const snapshotId = keepSnapshot(readKey, current, texts.length, texts);
@@ -551,19 +551,29 @@ function joinedRecords(pieces) {
 }
 
 /**
- * The text of the core's diff plan (api.rs, `changes_output`): each item a banner or the
- * position of a line, joined by line breaks.
+ * The text of the core's diff plan (api.rs, `changes_output`): each item a banner, the
+ * position of a current line (0 and up), or of a snapshot's line that left the tree, printed
+ * under `[removed]` (-1 for its first line, -2 for the next, ...), joined by line breaks.
  * @param {unknown} plan
  * @param {string[]} texts the current lines
+ * @param {string[]} previousTexts the snapshot's lines
  * @returns {string}
  */
-function linesOfPlan(plan, texts) {
+function linesOfPlan(plan, texts, previousTexts) {
   const printable = (/** @type {unknown} */ item) =>
-    typeof item === "string" || (Number.isInteger(item) && /** @type {number} */ (item) < texts.length);
+    typeof item === "string" ||
+    (Number.isInteger(item) &&
+      /** @type {number} */ (item) < texts.length &&
+      -(/** @type {number} */ (item)) <= previousTexts.length);
   if (!Array.isArray(plan) || !plan.every(printable)) {
     throw messages.toolError("script_failed", "the tree core answered a malformed diff");
   }
-  return plan.map((item) => (typeof item === "number" ? texts[item] : item)).join("\n");
+  return plan
+    .map((item) => {
+      if (typeof item !== "number") return item;
+      return item >= 0 ? texts[item] : previousTexts[-item - 1];
+    })
+    .join("\n");
 }
 
 /**
@@ -582,7 +592,7 @@ async function nothingChanged(core, args, readKey, previous, previousTexts) {
   const counter = refCounter();
   const snapshotId = keepSnapshot(readKey, previous, previousTexts.length, previousTexts);
   return {
-    tree: linesOfPlan(envelope.plan, []),
+    tree: linesOfPlan(envelope.plan, [], []),
     ...envelope.result,
     incremental: true,
     ...(snapshotId === undefined ? {} : { snapshotId }),

@@ -198,6 +198,7 @@ const SINCE: &[(&str, Check)] = checks![
     since::a_new_document_is_read_whole,
     since::random_mutations_are_all_reported,
     since::a_frame_has_its_own_snapshots,
+    since::real_page_changes_are_a_few_lines,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

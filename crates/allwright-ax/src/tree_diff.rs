@@ -15,6 +15,14 @@
 //! `[unchanged context]` and `[changed]`. No placeholder stands for an unchanged subtree and
 //! nothing refers to an earlier answer: Playwright's withdrawn diff mode printed `ref=e4
 //! [unchanged]` for those, which readers (models and parsers) took for elements.
+//!
+//! The answer stays a few lines for the changes real pages make (issue 30, item 5): a part that
+//! left without a reference to list (a text run, a paragraph) is told under a third banner,
+//! `[removed]`, below its parent's line, rather than by printing the parent whole; a re-sorted
+//! list prints only the items that left the longest run that kept its order; a part the page
+//! rendered again with new elements and the same lines is not printed at all: its references
+//! are reported replaced, old to new; an added part at the top of the page (a dialog at the
+//! end of `body`) is placed like any other added part.
 
 use std::collections::{HashMap, HashSet};
 
@@ -57,19 +65,38 @@ pub fn records_of(lines: &[TreeLine], identity_of: impl Fn(&TreeLine) -> u32) ->
             identity: identity_of(line),
             depth: u32::try_from(line.depth).unwrap_or(u32::MAX),
             overlay: line.overlay,
-            hash: line_hash(&line.text),
+            hash: content_hash(&line.text, line.reference),
             reference: line.reference.unwrap_or(0),
             name_left_to_first_child: line.name_left_to_first_child,
         })
         .collect()
 }
 
-/// 64-bit FNV-1a: the lines of a snapshot are compared by hash, so that the record holds no text.
-fn line_hash(text: &str) -> u64 {
+/// 64-bit FNV-1a of a line without its ` [ref_N]`: the lines of a snapshot are compared by
+/// hash, so that the record holds no text, and the reference is compared apart (the record's
+/// last number). A line that prints the same words for a new element (a wrapper the page
+/// rendered again) then has the same hash as the old element's line, which is how a replaced
+/// part is recognised ([`DiffPlan::replaced_references`]). The reference is found by its exact
+/// form: `[ref_` appears on a line only as its own reference (docs/protocol.md, "What the
+/// text tree leaves out").
+fn content_hash(text: &str, reference: Option<u32>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    let mut feed = |bytes: &[u8]| {
+        for &byte in bytes {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    let printed = reference.map(|number| format!(" [ref_{number}]"));
+    match printed
+        .as_deref()
+        .and_then(|printed| text.find(printed).map(|start| (start, printed.len())))
+    {
+        Some((start, length)) => {
+            feed(&text.as_bytes()[..start]);
+            feed(&text.as_bytes()[start + length..]);
+        }
+        None => feed(text.as_bytes()),
     }
     hash
 }
@@ -153,13 +180,43 @@ pub fn splice_lines<Line: Copy>(
     Some(current)
 }
 
-/// One line of a diff's output: a banner, or the current line at a position.
+/// The banner above the lines of the snapshot that left the tree without a reference to list
+/// in `removedRefs` (a text run, a paragraph that printed none): their parent's line is the
+/// last context line, and it is not printed again whole.
+pub const REMOVED_BANNER: &str = "[removed]";
+
+/// How many lines one `[removed]` banner shows at most; the rest are counted on one line. A
+/// part that left is told so the reader can drop what it remembers of it: its first lines say
+/// which part it was, and the whole of it would cost what the part cost to read.
+pub const REMOVED_LINES_SHOWN: usize = 6;
+
+/// One line of a diff's output: a banner, a current line, or a line of the snapshot that left.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum DiffItem {
-    /// A banner line ([`CONTEXT_BANNER`], [`CHANGED_BANNER`] or the overlays banner).
+    /// A banner line ([`CONTEXT_BANNER`], [`CHANGED_BANNER`], [`REMOVED_BANNER`] or the
+    /// overlays banner).
     Banner(&'static str),
     /// The current line at this position.
     Line(usize),
+    /// The snapshot's line at this position, which left the tree (under [`REMOVED_BANNER`]).
+    Removed(usize),
+    /// How many lines that left are not shown under the [`REMOVED_BANNER`] above: those past
+    /// [`REMOVED_LINES_SHOWN`] (`after_shown`), or all of them when the caller keeps no text of
+    /// the snapshot ([`plan_with`]).
+    RemovedCount { count: usize, after_shown: bool },
+}
+
+impl DiffItem {
+    /// The line a [`DiffItem::RemovedCount`] prints: a banner-like line, which no element line
+    /// can start with.
+    pub fn removed_count_line(count: usize, after_shown: bool) -> String {
+        let noun = if count == 1 { "line" } else { "lines" };
+        if after_shown {
+            format!("[and {count} more {noun}]")
+        } else {
+            format!("[{count} {noun}]")
+        }
+    }
 }
 
 /// What changed between two snapshots, as the lines to print rather than their text: the
@@ -173,17 +230,30 @@ pub struct DiffPlan {
     /// How many `[changed]` blocks the output holds.
     pub changed_blocks: usize,
     /// The reference numbers the earlier snapshot printed and this one does not, in the earlier
-    /// print order.
+    /// print order (a replaced reference is in [`DiffPlan::replaced_references`] instead).
     pub removed_references: Vec<u32>,
     /// The page's lines, or the overlays', are all gone, some of them without a reference to
     /// list: a change that no block can show (the caller returns the whole tree).
     pub section_emptied: bool,
+    /// `(old, new)` reference numbers of parts the page rendered again with new elements and
+    /// the same lines (a framework re-rendering a wrapper): nothing the reader sees changed but
+    /// the references, so the part is not printed and the old references are not "removed".
+    pub replaced_references: Vec<(u32, u32)>,
+    /// `(earlier position, current position)` of every line of those replaced parts.
+    pub replaced_lines: Vec<(usize, usize)>,
+    /// The earlier positions of the tops of the parts told under [`REMOVED_BANNER`], all of
+    /// them (also those past the shown bound), in output order.
+    pub removed_lines: Vec<usize>,
 }
 
 impl DiffPlan {
-    /// Nothing was added, changed, moved or removed.
+    /// Nothing was added, changed, moved, replaced or removed.
     pub fn is_unchanged(&self) -> bool {
-        self.changed_blocks == 0 && self.removed_references.is_empty() && !self.section_emptied
+        self.changed_blocks == 0
+            && self.removed_references.is_empty()
+            && !self.section_emptied
+            && self.removed_lines.is_empty()
+            && self.replaced_references.is_empty()
     }
 
     /// The positions of the current lines the output prints, context included, in print order.
@@ -192,27 +262,37 @@ impl DiffPlan {
             .iter()
             .filter_map(|item| match *item {
                 DiffItem::Line(position) => Some(position),
-                DiffItem::Banner(_) => None,
+                _ => None,
             })
             .collect()
     }
 
-    /// The length of the output, given each current line's length (in whatever unit the caller
-    /// counts; a banner counts its characters, which are ASCII, and each line break one).
-    pub fn length(&self, line_length: impl Fn(usize) -> usize) -> usize {
+    /// The length of the output, given each current line's length and each earlier line's (in
+    /// whatever unit the caller counts; a banner counts its characters, which are ASCII, and
+    /// each line break one).
+    pub fn length(
+        &self,
+        line_length: impl Fn(usize) -> usize,
+        earlier_line_length: impl Fn(usize) -> usize,
+    ) -> usize {
         // Saturating: the lengths come from the caller (the content script), and a sum past
         // the largest number means "too long" all the same.
         let lines = self.items.iter().fold(0usize, |total, item| {
             total.saturating_add(match *item {
                 DiffItem::Banner(banner) => banner.len(),
                 DiffItem::Line(position) => line_length(position),
+                DiffItem::Removed(position) => earlier_line_length(position),
+                DiffItem::RemovedCount { count, after_shown } => {
+                    DiffItem::removed_count_line(count, after_shown).len()
+                }
             })
         });
         lines.saturating_add(self.items.len().saturating_sub(1))
     }
 
-    /// The output, over the current lines' texts (a position past them prints nothing).
-    pub fn text<Text: AsRef<str>>(&self, lines: &[Text]) -> String {
+    /// The output, over the current lines' texts and the earlier ones' (a position past them
+    /// prints nothing).
+    pub fn text<Text: AsRef<str>>(&self, lines: &[Text], earlier_lines: &[Text]) -> String {
         let mut text = String::new();
         for (index, item) in self.items.iter().enumerate() {
             if index > 0 {
@@ -224,6 +304,14 @@ impl DiffPlan {
                     if let Some(line) = lines.get(position) {
                         text.push_str(line.as_ref());
                     }
+                }
+                DiffItem::Removed(position) => {
+                    if let Some(line) = earlier_lines.get(position) {
+                        text.push_str(line.as_ref());
+                    }
+                }
+                DiffItem::RemovedCount { count, after_shown } => {
+                    text.push_str(&DiffItem::removed_count_line(count, after_shown));
                 }
             }
         }
@@ -247,12 +335,14 @@ pub struct TreeDiff {
     /// The positions (in the current lines) of every line the text prints, context included,
     /// in print order: the caller reports their references as printed.
     pub printed_lines: Vec<usize>,
+    /// The plan the text was written from.
+    pub plan: DiffPlan,
 }
 
 impl TreeDiff {
-    /// Nothing was added, changed, moved or removed.
+    /// Nothing was added, changed, moved, replaced or removed.
     pub fn is_unchanged(&self) -> bool {
-        self.changed_blocks == 0 && self.removed_references.is_empty() && !self.section_emptied
+        self.plan.is_unchanged()
     }
 }
 
@@ -292,6 +382,22 @@ impl Shape {
             roots,
         }
     }
+
+    /// The children of a parent: a line's, or the top lines of a part of the tree.
+    fn children_of(&self, parent: Parent) -> &[usize] {
+        match parent {
+            Parent::Line(position) => &self.children[position],
+            Parent::Top(section) => &self.roots[section],
+        }
+    }
+
+    /// Where a line hangs, by position.
+    fn parent_of(&self, records: &[LineRecord], position: usize) -> Parent {
+        match self.parent[position] {
+            Some(above) => Parent::Line(above),
+            None => Parent::Top(section_index(records[position].overlay)),
+        }
+    }
 }
 
 fn section_index(overlay: bool) -> usize {
@@ -309,26 +415,46 @@ enum Place {
     Top { overlay: bool },
 }
 
+/// A parent of lines in one snapshot, by position: a line, or the top of a part of the tree
+/// (0 the overlays, 1 the page, as [`section_index`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+enum Parent {
+    Line(usize),
+    Top(usize),
+}
+
 /// Compares the current lines (`current[i]` is the record of the line printed `lines[i]`) with
-/// a snapshot, and writes what changed.
+/// a snapshot whose lines were `earlier_lines`, and writes what changed.
 pub fn diff<Text: AsRef<str>>(
     previous: &[LineRecord],
+    earlier_lines: &[Text],
     current: &[LineRecord],
     lines: &[Text],
 ) -> TreeDiff {
     let plan = plan(previous, current);
     TreeDiff {
-        text: plan.text(lines),
+        text: plan.text(lines, earlier_lines),
         printed_lines: plan.printed_lines(),
         changed_blocks: plan.changed_blocks,
-        removed_references: plan.removed_references,
+        removed_references: plan.removed_references.clone(),
         section_emptied: plan.section_emptied,
+        plan,
     }
 }
 
-/// Compares the current lines' records with a snapshot's: which lines a diff prints, and what
-/// it reports besides.
+/// Compares the current lines' records with a snapshot's, for a caller that keeps the
+/// snapshot's lines: which lines a diff prints, and what it reports besides.
 pub fn plan(previous: &[LineRecord], current: &[LineRecord]) -> DiffPlan {
+    plan_with(previous, current, true)
+}
+
+/// [`plan`]; `earlier_texts_kept` says whether the caller can print the snapshot's lines: when
+/// it cannot, the lines that left are counted under `[removed]` rather than shown.
+pub fn plan_with(
+    previous: &[LineRecord],
+    current: &[LineRecord],
+    earlier_texts_kept: bool,
+) -> DiffPlan {
     let before = Shape::of(previous);
     let now = Shape::of(current);
     let largest_identity = previous
@@ -339,6 +465,21 @@ pub fn plan(previous: &[LineRecord], current: &[LineRecord]) -> DiffPlan {
         .unwrap_or(0);
     let earlier_position = IdentityIndex::of(previous, largest_identity);
     let current_position = IdentityIndex::of(current, largest_identity);
+    // The same node's line in the other snapshot (its identity occurs once in each).
+    let earlier_of = |position: usize| -> Option<usize> {
+        let identity = current[position].identity;
+        match earlier_position.get(identity) {
+            Some(earlier) if current_position.get(identity) == Some(position) => Some(earlier),
+            _ => None,
+        }
+    };
+    let now_of = |earlier: usize| -> Option<usize> {
+        let identity = previous[earlier].identity;
+        match current_position.get(identity) {
+            Some(position) if earlier_position.get(identity) == Some(earlier) => Some(position),
+            _ => None,
+        }
+    };
     let place =
         |records: &[LineRecord], shape: &Shape, position: usize| match shape.parent[position] {
             Some(parent) => Place::Under(records[parent].identity),
@@ -347,66 +488,219 @@ pub fn plan(previous: &[LineRecord], current: &[LineRecord]) -> DiffPlan {
             },
         };
 
+    // The parents whose children are compared: every line both snapshots have, and the tops.
+    // Nearly every line's children are exactly those of before; those are left out at once.
+    let mut parents: Vec<(Parent, Parent)> = Vec::new();
+    for section in 0..2 {
+        parents.push((Parent::Top(section), Parent::Top(section)));
+    }
+    for position in 0..current.len() {
+        if let Some(earlier) = earlier_of(position) {
+            parents.push((Parent::Line(position), Parent::Line(earlier)));
+        }
+    }
+    parents.retain(|&(parent_now, parent_before)| {
+        let children_now = now.children_of(parent_now);
+        let children_before = before.children_of(parent_before);
+        !(children_now.len() == children_before.len()
+            && children_now
+                .iter()
+                .zip(children_before)
+                .all(|(&child, &earlier)| earlier_of(child) == Some(earlier)))
+    });
+
+    // Parts rendered again: under one parent, a new child whose lines are those of a child
+    // that left (the same words, depths and reference or none, every line new and every old
+    // one gone), at the same place among the children both snapshots have, in order.
+    let mut replacement: Vec<Option<usize>> = vec![None; current.len()];
+    let mut replaced_before = vec![false; previous.len()];
+    let mut replaced_references = Vec::new();
+    let mut replaced_lines = Vec::new();
+    for &(parent_now, parent_before) in &parents {
+        let anchored = |children: &[usize], kept: &dyn Fn(usize) -> Option<u32>| {
+            let mut anchor = None;
+            let mut unmatched = Vec::new();
+            for &child in children {
+                match kept(child) {
+                    Some(identity) => anchor = Some(identity),
+                    None => unmatched.push((child, anchor)),
+                }
+            }
+            unmatched
+        };
+        let fresh = anchored(now.children_of(parent_now), &|child| {
+            earlier_of(child).map(|_| current[child].identity)
+        });
+        let gone = anchored(before.children_of(parent_before), &|child| {
+            now_of(child).map(|_| previous[child].identity)
+        });
+        if fresh.is_empty() || gone.is_empty() {
+            continue;
+        }
+        let mut next_gone = 0;
+        for &(child, anchor) in &fresh {
+            let found = gone[next_gone..].iter().position(|&(old, old_anchor)| {
+                old_anchor == anchor
+                    && same_part(previous, old, current, child, &earlier_of, &now_of)
+            });
+            let Some(offset) = found else { continue };
+            let old = gone[next_gone + offset].0;
+            next_gone += offset + 1;
+            for line in 0..subtree_end(current, child) - child {
+                let (earlier, position) = (old + line, child + line);
+                replacement[position] = Some(earlier);
+                replaced_before[earlier] = true;
+                replaced_lines.push((earlier, position));
+                let (old_reference, new_reference) =
+                    (previous[earlier].reference, current[position].reference);
+                if old_reference != 0 && new_reference != 0 && old_reference != new_reference {
+                    replaced_references.push((old_reference, new_reference));
+                }
+            }
+        }
+    }
+
     // A line is changed when it is new, printed differently, or hangs elsewhere.
     let mut changed = vec![false; current.len()];
     // Placed: it is new or hangs elsewhere, so its context names the sibling it follows.
     let mut placed = vec![false; current.len()];
     for (position, record) in current.iter().enumerate() {
-        match earlier_position.get(record.identity) {
-            Some(earlier) if current_position.get(record.identity) == Some(position) => {
+        if replacement[position].is_some() {
+            continue;
+        }
+        match earlier_of(position) {
+            Some(earlier) => {
                 let old = &previous[earlier];
                 let moved = place(previous, &before, earlier) != place(current, &now, position);
                 placed[position] = moved;
                 changed[position] = moved
                     || old.hash != record.hash
+                    || old.reference != record.reference
                     || old.depth != record.depth
                     || old.overlay != record.overlay;
             }
-            _ => {
+            None => {
                 changed[position] = true;
                 placed[position] = true;
             }
         }
     }
-    // A line whose children were reordered, or lost a line that printed no reference (a text
-    // run), is printed whole: the removed references alone would not tell the reader.
-    // Added children are changed lines of their own and need nothing of their parent.
-    for (position, record) in current.iter().enumerate() {
-        if changed[position] {
-            continue;
+    // Under each parent: the children both snapshots have that changed their order are placed
+    // again, and only those: the longest run that kept its order stays (a re-sorted list
+    // reports the items that moved, not the list). The children that left without a reference
+    // to list (a text run) are told under `[removed]`, below their parent's line, rather than
+    // by printing the parent whole: a removed paragraph must not make all of `main` a change.
+    let mut removals: HashMap<Parent, Vec<usize>> = HashMap::new();
+    for &(parent_now, parent_before) in &parents {
+        let children_before = before.children_of(parent_before);
+        let mut kept = Vec::new();
+        let mut order = Vec::new();
+        for &child in now.children_of(parent_now) {
+            if replacement[child].is_some() {
+                continue;
+            }
+            let Some(earlier) = earlier_of(child) else {
+                continue;
+            };
+            if let Ok(index) = children_before.binary_search(&earlier) {
+                kept.push(child);
+                order.push(index);
+            }
         }
-        if let Some(earlier) = earlier_position.get(record.identity) {
-            if !same_children(
-                previous,
-                &before.children[earlier],
-                current,
-                &now.children[position],
-            ) {
-                changed[position] = true;
+        for (child, in_order) in kept.iter().zip(longest_increasing(&order)) {
+            if !in_order {
+                changed[*child] = true;
+                placed[*child] = true;
+            }
+        }
+        for &earlier in children_before {
+            if replaced_before[earlier] {
+                continue;
+            }
+            let still_here =
+                now_of(earlier).is_some_and(|child| now.parent_of(current, child) == parent_now);
+            let record = &previous[earlier];
+            if !still_here && (record.reference == 0 || record.identity == UNKNOWN_IDENTITY) {
+                removals.entry(parent_now).or_default().push(earlier);
             }
         }
     }
-    // A part of the tree (the page, or the open overlays) whose top lines changed has them
-    // printed whole; when it has no line left at all, nothing can be printed for it, and the
-    // lines it lost may have printed no reference: the diff is then not "unchanged".
-    let mut section_emptied = false;
-    for overlay in [true, false] {
-        let index = section_index(overlay);
-        if !same_children(previous, &before.roots[index], current, &now.roots[index]) {
-            section_emptied |= now.roots[index].is_empty();
-            for &root in &now.roots[index] {
-                changed[root] = true;
-            }
-        }
-    }
+    // A part of the tree (the page, or the open overlays) that has no line left, and lost one
+    // that printed no reference: nothing can be placed under it (the caller returns the whole
+    // tree).
+    let section_emptied = (0..2).any(|section| {
+        now.roots[section].is_empty() && removals.contains_key(&Parent::Top(section))
+    });
 
     let mut out = Diff::default();
+    let mut removed_lines = Vec::new();
+    let mut write_removed = |out: &mut Diff, context: Vec<usize>, overlay: bool, tops: &[usize]| {
+        if !context.is_empty() {
+            out.push_banner(CONTEXT_BANNER);
+            if overlay {
+                out.push_banner(OVERLAYS_BANNER_LINE);
+            }
+            for line in context.iter().copied() {
+                out.push_line(line);
+            }
+        }
+        out.push_banner(REMOVED_BANNER);
+        if context.is_empty() && overlay {
+            out.push_banner(OVERLAYS_BANNER_LINE);
+        }
+        let total: usize = tops
+            .iter()
+            .map(|&top| subtree_end(previous, top) - top)
+            .sum();
+        let mut shown = 0;
+        if earlier_texts_kept {
+            'tops: for &top in tops {
+                for line in top..subtree_end(previous, top) {
+                    if shown == REMOVED_LINES_SHOWN {
+                        break 'tops;
+                    }
+                    out.items.push(DiffItem::Removed(line));
+                    shown += 1;
+                }
+            }
+        }
+        if total > shown {
+            out.items.push(DiffItem::RemovedCount {
+                count: total - shown,
+                after_shown: shown > 0,
+            });
+        }
+        removed_lines.extend_from_slice(tops);
+    };
+    // The parts at the top of each section that left are told before the section's first line.
+    let mut tops_told = [false, false];
     let mut position = 0;
     // The parent and end of the last region written, to join a region that follows on directly
     // under the same parent to its block.
     let mut last_region: Option<(Option<usize>, usize)> = None;
     while position < current.len() {
+        let section = section_index(current[position].overlay);
+        if !tops_told[section] {
+            tops_told[section] = true;
+            if let Some(tops) = removals.get(&Parent::Top(section)) {
+                write_removed(&mut out, Vec::new(), section == 0, tops);
+                last_region = None;
+            }
+        }
         if !changed[position] {
+            if let Some(tops) = removals.get(&Parent::Line(position)) {
+                let mut context = context_lines(&now, current, &changed, position, false);
+                context.push(position);
+                if current[position].name_left_to_first_child {
+                    if let Some(&first_child) = now.children[position].first() {
+                        if !changed[first_child] {
+                            context.push(first_child);
+                        }
+                    }
+                }
+                write_removed(&mut out, context, current[position].overlay, tops);
+                last_region = None;
+            }
             position += 1;
             continue;
         }
@@ -437,6 +731,13 @@ pub fn plan(previous: &[LineRecord], current: &[LineRecord]) -> DiffPlan {
         last_region = Some((parent, end));
         position = end;
     }
+    for (section, told) in tops_told.iter().enumerate() {
+        if !told {
+            if let Some(tops) = removals.get(&Parent::Top(section)) {
+                write_removed(&mut out, Vec::new(), section == 0, tops);
+            }
+        }
+    }
 
     // Sorted rather than hashed: the same reason as IdentityIndex.
     let mut still_printed: Vec<u32> = current
@@ -445,11 +746,14 @@ pub fn plan(previous: &[LineRecord], current: &[LineRecord]) -> DiffPlan {
         .filter(|&reference| reference != 0)
         .collect();
     still_printed.sort_unstable();
+    let mut replaced_old: Vec<u32> = replaced_references.iter().map(|&(old, _)| old).collect();
+    replaced_old.sort_unstable();
     let mut removed = Vec::new();
     let mut seen = HashSet::new();
     for record in previous {
         if record.reference != 0
             && still_printed.binary_search(&record.reference).is_err()
+            && replaced_old.binary_search(&record.reference).is_err()
             && seen.insert(record.reference)
         {
             removed.push(record.reference);
@@ -460,6 +764,9 @@ pub fn plan(previous: &[LineRecord], current: &[LineRecord]) -> DiffPlan {
         changed_blocks: out.changed_blocks,
         removed_references: removed,
         section_emptied,
+        replaced_references,
+        replaced_lines,
+        removed_lines,
     }
 }
 
@@ -523,43 +830,60 @@ impl IdentityIndex {
     }
 }
 
-/// Whether a line's children are the same for a reader who is told the removed references
-/// and shown the added children: the children both snapshots have keep their order, and every
-/// child that left printed a reference.
-fn same_children(
+/// Whether the part at `position` (a current line and its subtree) shows the same lines as the
+/// part that left at `earlier`: a page that rendered a part again with new elements. Every
+/// line of it must be new and every old one gone (a line both snapshots have is compared as
+/// itself), and each pair of lines alike but for the reference number: the same words, the
+/// same depth under the part's top, a reference printed on both or neither.
+fn same_part(
     previous: &[LineRecord],
-    before: &[usize],
+    earlier: usize,
     current: &[LineRecord],
-    now: &[usize],
+    position: usize,
+    earlier_of: &dyn Fn(usize) -> Option<usize>,
+    now_of: &dyn Fn(usize) -> Option<usize>,
 ) -> bool {
-    // Nearly every line's children are exactly those of before: no allocation for them.
-    if before.len() == now.len()
-        && before
-            .iter()
-            .zip(now)
-            .all(|(&old, &new)| previous[old].identity == current[new].identity)
-    {
-        return true;
+    let length = subtree_end(current, position) - position;
+    if subtree_end(previous, earlier) - earlier != length {
+        return false;
     }
-    let identities_now: HashSet<u32> = now.iter().map(|&line| current[line].identity).collect();
-    let identities_before: HashSet<u32> =
-        before.iter().map(|&line| previous[line].identity).collect();
-    let kept_before: Vec<u32> = before
-        .iter()
-        .map(|&line| previous[line].identity)
-        .filter(|identity| identities_now.contains(identity))
-        .collect();
-    let kept_now: Vec<u32> = now
-        .iter()
-        .map(|&line| current[line].identity)
-        .filter(|identity| identities_before.contains(identity))
-        .collect();
-    let left_without_reference = before.iter().any(|&line| {
-        let record = &previous[line];
-        !identities_now.contains(&record.identity)
-            && (record.reference == 0 || record.identity == UNKNOWN_IDENTITY)
-    });
-    kept_before == kept_now && !left_without_reference
+    (0..length).all(|line| {
+        let (old, new) = (&previous[earlier + line], &current[position + line]);
+        old.hash == new.hash
+            && old.depth.wrapping_sub(previous[earlier].depth)
+                == new.depth.wrapping_sub(current[position].depth)
+            && old.overlay == new.overlay
+            && (old.reference == 0) == (new.reference == 0)
+            && old.name_left_to_first_child == new.name_left_to_first_child
+            && earlier_of(position + line).is_none()
+            && now_of(earlier + line).is_none()
+    })
+}
+
+/// Which items of `sequence` belong to one of its longest strictly increasing subsequences
+/// (patience sorting, O(n log n)): the children that kept their order among themselves.
+fn longest_increasing(sequence: &[usize]) -> Vec<bool> {
+    // tails[k]: the index of the smallest last value of an increasing run of length k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut before: Vec<Option<usize>> = vec![None; sequence.len()];
+    for (index, &value) in sequence.iter().enumerate() {
+        let length = tails.partition_point(|&tail| sequence[tail] < value);
+        if length > 0 {
+            before[index] = Some(tails[length - 1]);
+        }
+        if length == tails.len() {
+            tails.push(index);
+        } else {
+            tails[length] = index;
+        }
+    }
+    let mut in_run = vec![false; sequence.len()];
+    let mut next = tails.last().copied();
+    while let Some(index) = next {
+        in_run[index] = true;
+        next = before[index];
+    }
+    in_run
 }
 
 /// The position after the last line of the subtree that starts at `start`.
