@@ -11,12 +11,17 @@ use crate::support::{fixtures, line_starting, reference_of, Session};
 
 pub async fn everything_a_person_can_click_has_a_reference_that_clicks(session: &Session) {
     let browser = session.browser.name();
-    session.open(&fixtures().url("/pages/clickables.html")).await;
+    session
+        .open(&fixtures().url("/pages/clickables.html"))
+        .await;
     let result = session.ok("get_accessibility_tree", json!({})).await;
     let tree = result["tree"].as_str().expect("tree");
     // The words inside the row inherit its pointer: one line, one reference.
     line_starting(tree, "clickable \"Doroteya Admin\" [ref_", browser);
-    assert!(!tree.contains("clickable \"Doroteya\""), "{browser}:\n{tree}");
+    assert!(
+        !tree.contains("clickable \"Doroteya\""),
+        "{browser}:\n{tree}"
+    );
     // The clickable word keeps its place between the words around it.
     let paragraph: Vec<&str> = tree
         .lines()
@@ -51,13 +56,9 @@ pub async fn everything_a_person_can_click_has_a_reference_that_clicks(session: 
     ];
     for (line, _) in targets {
         let reference = reference_of(tree, line);
-        session
-            .ok("click_ax", json!({"ref_id": reference}))
-            .await;
+        session.ok("click_ax", json!({"ref_id": reference})).await;
     }
-    let clicks = session
-        .evaluate_json("window.fixtureState.clicks")
-        .await;
+    let clicks = session.evaluate_json("window.fixtureState.clicks").await;
     let expected: Vec<Value> = targets.iter().map(|(_, id)| json!(id)).collect();
     assert_eq!(clicks, Value::Array(expected), "{browser}:\n{tree}");
 }

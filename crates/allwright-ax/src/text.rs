@@ -572,7 +572,13 @@ impl<'a> Renderer<'a> {
                         line.name_left_to_first_child = true;
                     }
                 }
-                if children_shown {
+                // A clickable named by its only text is named so at any depth: an action's
+                // one-level read of its target (the `ref_changed` check) prints the same line
+                // as the whole tree did.
+                if children_shown
+                    || (children_presentational.is_none()
+                        && names_itself_from_its_only_text(node, &line))
+                {
                     merged_text = self.first_text_child(node, &line);
                     if let Some(text) = merged_text {
                         let words = &self.tree.nodes[text as usize].name;
@@ -679,11 +685,7 @@ impl<'a> Renderer<'a> {
     /// prints the text of its `generic [cursor=pointer]`): there is no accessible name to keep
     /// apart from it.
     fn first_text_child(&self, node: &AxNode, line: &Line) -> Option<u32> {
-        let clickable_around_text = (node.interactive || node.collapsed)
-            && node.name.is_empty()
-            && node.children.len() == 1
-            && line.name.is_none();
-        if !clickable_around_text
+        if !names_itself_from_its_only_text(node, line)
             && (line.name.is_some() || line.reference.is_some() || node.interactive)
         {
             return None;
@@ -827,6 +829,16 @@ impl<'a> Renderer<'a> {
 pub const CLICKABLE_ROLE: &str = "clickable";
 
 const OVERLAYS_BANNER: &str = "[open overlays]";
+
+/// Whether a line without an accessible name takes the words of its only child, a run of text,
+/// as its name (`Renderer::first_text_child`): a clickable `generic` (which ARIA prohibits
+/// naming) or an interactive or collapsed item without a name.
+fn names_itself_from_its_only_text(node: &AxNode, line: &Line) -> bool {
+    (node.interactive || node.collapsed)
+        && node.name.is_empty()
+        && node.children.len() == 1
+        && line.name.is_none()
+}
 
 /// Rows, cells and list items named from their own content would repeat it before their
 /// children; the text tree leaves such names out when the node has element children.

@@ -228,3 +228,24 @@ list
  listitem "Plain""#,
     );
 }
+
+#[test]
+fn a_clickable_anchored_one_level_deep_prints_the_name_the_whole_tree_printed() {
+    // An action reads its target alone, one level deep, to check that it is still what the
+    // agent read (`ref_changed`): the line must be the same.
+    let dom = MemDom::parse(r#"<div id="row" style="cursor: pointer"><span>Doroteya</span></div>"#);
+    let row = dom
+        .query_selector_all("#row")
+        .and_then(|found| found.first().copied())
+        .expect("the row");
+    let options = TextTreeOptions {
+        max_depth: 1,
+        ..TextTreeOptions::default()
+    };
+    let tree = generate_accessibility_tree(&dom, Some(row), &options, &mut |node| {
+        format!("ref_{}", node.0)
+    })
+    .expect("the tree renders");
+    assert_eq!(tree.tree, format!("clickable \"Doroteya\" [ref_{}]", row.0));
+    assert!(!tree.truncated, "{tree:?}");
+}
