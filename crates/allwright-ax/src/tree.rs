@@ -299,7 +299,8 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                 let children = finish_children(&mut tree, context, own_entries);
                 attach_children(&mut tree, index, children);
                 let node = &mut tree.nodes[index as usize];
-                if node.interactive && node.name.is_empty() && node.children.is_empty() {
+                if node.name.is_empty() && node.children.is_empty() && is_icon_like_clickable(node)
+                {
                     node.hint = hint_of_nameless_clickable(dom, node.dom_node);
                 }
                 entries.push(Entry::Node(index));
@@ -600,6 +601,19 @@ fn has_hidden_nested_list<D: Dom + ?Sized>(
                 || (role == Role::TreeItem && context.role(child) == Role::Group))
             && context.is_hidden(child)
     })
+}
+
+/// Whether a nameless, empty node may be an icon to click, which a hint describes: a clickable
+/// without a role of its own, or a button, link or menu item (an icon button drawn by CSS).
+/// Form fields are left out: an unlabelled field's classes say how it is styled, not what it
+/// asks for, and its line already says its type and placeholder.
+fn is_icon_like_clickable(node: &AxNode) -> bool {
+    node.is_clickable_without_role()
+        || (node.interactive
+            && matches!(
+                node.role,
+                AxRole::Aria(Role::Button | Role::Link | Role::MenuItem)
+            ))
 }
 
 /// Class-name words that say only that something is an icon or a control, or how it is

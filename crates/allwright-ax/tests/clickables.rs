@@ -249,3 +249,12 @@ fn a_clickable_anchored_one_level_deep_prints_the_name_the_whole_tree_printed() 
     assert_eq!(tree.tree, format!("clickable \"Doroteya\" [ref_{}]", row.0));
     assert!(!tree.truncated, "{tree:?}");
 }
+
+#[test]
+fn an_unlabelled_field_prints_no_hint_from_its_classes() {
+    check(
+        r#"<input type="text" class="form-control search-input">"#,
+        r#"
+textbox [ref]"#,
+    );
+}
