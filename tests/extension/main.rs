@@ -6,6 +6,7 @@ mod agreement;
 mod bidi_snapshot;
 mod bounds;
 mod bridge;
+mod clickables;
 mod compact_tree;
 mod console_world;
 mod csp;
@@ -65,6 +66,7 @@ const SURFACE: &[(&str, Check)] = checks![
     compact_tree::page_text_forges_no_line_or_reference,
     compact_tree::references_only_where_an_agent_can_use_them,
     compact_tree::scroll_containers_on_either_axis_print_their_reference,
+    clickables::everything_a_person_can_click_has_a_reference_that_clicks,
     gathering::styles_under_a_select_are_read_after_the_walk,
     gathering::visibility_and_overflow_show_however_a_page_sets_them,
     csp::strict_pages_work_and_stay_silent,

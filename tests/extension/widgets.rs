@@ -355,11 +355,11 @@ async fn flatpickr_calendar(agent: &Agent<'_>) -> Outcome {
         .await?;
     agent.act("click_ax", json!({ "ref_id": field })).await?;
     // flatpickr's day cells are spans with an aria-label and tabindex -1 (generic, whose label
-    // the tree does not print): the agent finds the month shown, then the day by its number.
+    // ARIA prohibits): the tree prints them `clickable` named by their number (docs/protocol.md,
+    // "Generic elements that keep their line: clickables"); the agent finds the month shown,
+    // then the day.
     agent.find("combobox", |name| name == "Month").await?;
-    let day = agent
-        .find_by_text_beside("generic", |text| text == "14")
-        .await?;
+    let day = agent.find("clickable", |name| name == "14").await?;
     agent.act("click_ax", json!({ "ref_id": day })).await?;
     agent
         .wait_for_state(|state| state["date"] == "2026-03-14", "date 2026-03-14")

@@ -46,7 +46,7 @@ use allwright_ax::{
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 6;
+pub const FACTS_VERSION: u32 = 7;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -104,6 +104,14 @@ pub const TEXT_TRANSFORM_SHIFT: u32 = 21;
 /// `scroll` tool moves): its line in the text tree prints its reference. Read from the computed
 /// style the gatherer already holds, so it costs two property reads per element.
 pub const SCROLL_CONTAINER: u32 = 1 << 23;
+
+/// The element's own computed `cursor` is `pointer` and its parent's is not
+/// (`Style::cursor_pointer`): the page styled it as something to click. `cursor` is inherited,
+/// so the gatherer compares with the parent's value it read just before (tree order). Like
+/// `text-transform`, it is read only once a style rule or a style attribute of the page
+/// mentions `cursor` (`readCursor` in `facts.js`); links, which the user-agent sheet gives the
+/// pointer, are interactive anyway.
+pub const CURSOR_POINTER: u32 = 1 << 24;
 
 /// Separates the strings in the joined string table. Any character of one UTF-8 byte keeps
 /// neighbouring lone surrogates apart; U+007F DELETE is one that JSON leaves as it is, so the
@@ -671,6 +679,7 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
                 _ => TextTransform::Capitalize,
             },
             scroll_container: flags & SCROLL_CONTAINER != 0,
+            cursor_pointer: flags & CURSOR_POINTER != 0,
         }
     }
 

@@ -82,6 +82,9 @@ fn encode(dom: &MemDom) -> Encoded {
             if style.scroll_container {
                 flags |= SCROLL_CONTAINER;
             }
+            if style.cursor_pointer {
+                flags |= CURSOR_POINTER;
+            }
             flags |= (match style.text_transform {
                 allwright_ax::TextTransform::None => 0,
                 allwright_ax::TextTransform::Uppercase => 1,

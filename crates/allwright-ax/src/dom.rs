@@ -94,6 +94,11 @@ pub struct Style {
     /// container the `scroll` tool can move, so its line prints its reference
     /// (docs/protocol.md, "Which lines print their reference").
     pub scroll_container: bool,
+    /// The element's own computed `cursor` is `pointer` and its parent's is not: the page
+    /// styled it as something to click (issue 30, "Clickable things without a ref"). A cursor
+    /// inherited from a clickable ancestor (a link's words, the cells of a clickable row) is
+    /// not the element's own signal, so that the ancestor alone gets a reference.
+    pub cursor_pointer: bool,
 }
 
 impl Style {
@@ -105,6 +110,7 @@ impl Style {
         pointer_events_none: false,
         text_transform: TextTransform::None,
         scroll_container: false,
+        cursor_pointer: false,
     };
 }
 

@@ -16,9 +16,11 @@ use crate::tree::{AxNode, AxRole};
 /// starts from: the anchor of a `ref_id` read and each open overlay under the banner.
 ///
 /// A line keeps its reference when the node is:
-/// - interactive (`AxNode::interactive`: a widget role, a non-negative tabindex, editable content,
-///   an inline click handler, a `<summary>`): the acting tools (click_ax, type_ax, set_field,
+/// - interactive (`AxNode::interactive`: a widget role, a tabindex, editable content, an inline
+///   click or press handler, a `<summary>`, its own `cursor: pointer`): the acting tools (click_ax, type_ax, set_field,
 ///   select_option, hover, press_key) take these;
+/// - a list item whose nested list is hidden (`AxNode::collapsed`): clicking it is how a
+///   hand-made folder tree shows what is inside;
 /// - focusable in any way (`AxNode::focusable`: `tabindex="-1"` included): roving-tabindex items
 ///   and skip-link targets, which press_key and scroll target;
 /// - an `<iframe>` or `<frame>`: screenshot, scroll and the frame tools start from its line;
@@ -60,6 +62,7 @@ pub(crate) fn prints_reference(
         || node.shadow_host
         || node.scroll_container
         || node.closed_shadow_root
+        || node.collapsed
     {
         return Always;
     }

@@ -572,7 +572,13 @@ impl<'a> Renderer<'a> {
                         line.name_left_to_first_child = true;
                     }
                 }
-                if children_shown {
+                // A clickable named by its only text is named so at any depth: an action's
+                // one-level read of its target (the `ref_changed` check) prints the same line
+                // as the whole tree did.
+                if children_shown
+                    || (children_presentational.is_none()
+                        && names_itself_from_its_only_text(node, &line))
+                {
                     merged_text = self.first_text_child(node, &line);
                     if let Some(text) = merged_text {
                         let words = &self.tree.nodes[text as usize].name;
@@ -585,6 +591,13 @@ impl<'a> Renderer<'a> {
                             continue;
                         }
                         line.name = Some(Cow::Borrowed(words.as_str()));
+                    }
+                }
+                // A nameless clickable without content (a CSS-drawn icon) says what it is in
+                // a hint, right after its reference and never as its name.
+                if line.name.is_none() {
+                    if let Some(hint) = &node.hint {
+                        line.attributes.insert(0, ("hint", hint.clone()));
                     }
                 }
                 // An image inside a link or control that names it prints nothing its parent's
@@ -665,8 +678,16 @@ impl<'a> Renderer<'a> {
     /// node's other children follow as usual, so reading order is kept. Lines with a reference
     /// keep their text apart, so that what an action calls its target's name stays the
     /// accessible name.
+    ///
+    /// A clickable without an accessible name (a `generic` kept for its click signal, which
+    /// ARIA prohibits naming, or a clickable or collapsed list item) whose only content is one
+    /// run of text prints that text as its name (`clickable "Doroteya" [ref_4]`, as Playwright
+    /// prints the text of its `generic [cursor=pointer]`): there is no accessible name to keep
+    /// apart from it.
     fn first_text_child(&self, node: &AxNode, line: &Line) -> Option<u32> {
-        if line.name.is_some() || line.reference.is_some() || node.interactive {
+        if !names_itself_from_its_only_text(node, line)
+            && (line.name.is_some() || line.reference.is_some() || node.interactive)
+        {
             return None;
         }
         let first = *node.children.first()?;
@@ -783,7 +804,13 @@ impl<'a> Renderer<'a> {
         Line {
             node: node.dom_node,
             indent: depth + self.options.depth_offset,
-            role: node.role.as_str(),
+            // ARIA's `generic` says "no role": an element kept only because it can be clicked
+            // says what it is for the agent instead (issue 30).
+            role: if node.is_clickable_without_role() {
+                CLICKABLE_ROLE
+            } else {
+                node.role.as_str()
+            },
             name,
             reference,
             unprinted_reference,
@@ -791,12 +818,27 @@ impl<'a> Renderer<'a> {
             frame_id,
             attributes,
             closed_shadow_root: node.closed_shadow_root,
+            collapsed: node.collapsed,
             name_left_to_first_child: false,
         }
     }
 }
 
+/// The role word of a clickable element without a role of its own
+/// (`AxNode::is_clickable_without_role`; docs/protocol.md, "The text tree").
+pub const CLICKABLE_ROLE: &str = "clickable";
+
 const OVERLAYS_BANNER: &str = "[open overlays]";
+
+/// Whether a line without an accessible name takes the words of its only child, a run of text,
+/// as its name (`Renderer::first_text_child`): a clickable `generic` (which ARIA prohibits
+/// naming) or an interactive or collapsed item without a name.
+fn names_itself_from_its_only_text(node: &AxNode, line: &Line) -> bool {
+    (node.interactive || node.collapsed)
+        && node.name.is_empty()
+        && node.children.len() == 1
+        && line.name.is_none()
+}
 
 /// Rows, cells and list items named from their own content would repeat it before their
 /// children; the text tree leaves such names out when the node has element children.

@@ -91,6 +91,26 @@ pub struct AxNode {
     /// control's own line already carries those words, so the text tree does not print them a
     /// second time; the structured snapshot keeps the node.
     pub repeats_label_of_control: bool,
+    /// What a nameless clickable without content is, in a few words, for the text tree's
+    /// `hint="..."` (issue 30, "Things nobody prints"): a CSS-drawn icon that is clicked (an
+    /// empty `<i class="icon-reply" onclick=...>`) has no accessible name, and its title,
+    /// `aria-description`, `aria-roledescription` or class names are the only words that say
+    /// what it does. Never the accessible name: the structured snapshot does not carry it.
+    pub hint: Option<String>,
+    /// A list item or tree item whose nested list (`<ul>`, `<ol>`, or a `group` under a tree
+    /// item) is hidden: a folder of a hand-made tree whose children appear on a click. The text
+    /// tree prints `collapsed` and the line's reference, so that the agent knows where to click
+    /// to see more.
+    pub collapsed: bool,
+}
+
+impl AxNode {
+    /// Whether the node is something to click that has no role of its own: a `generic` (or
+    /// `none`, or inline formatting) element kept only because it carries a click signal
+    /// (`is_interactive`). The text tree prints its role as `clickable`.
+    pub fn is_clickable_without_role(&self) -> bool {
+        self.interactive && matches!(self.role, AxRole::Aria(role) if flattens(role))
+    }
 }
 
 impl AxNode {
@@ -115,6 +135,8 @@ impl AxNode {
             aria_ref: None,
             closed_shadow_root: false,
             repeats_label_of_control: false,
+            hint: None,
+            collapsed: false,
         }
     }
 }
@@ -163,6 +185,9 @@ struct Frame<'context> {
     block: bool,
     children: Cow<'context, [NodeId]>,
     next_child: usize,
+    /// The node or one of its ancestors is interactive: a pointer cursor set again on a
+    /// descendant is not a click target of its own (`is_interactive`).
+    inside_interactive: bool,
     /// Where this frame's entries start in the walk's one entry list. The walk is depth-first,
     /// so a frame's entries are always the list's tail from here: a flattened node leaves its
     /// entries where they are for its parent, and nothing is copied level by level (a page
@@ -190,15 +215,17 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
         Some(push_node(&mut tree, document_node(context, start)))
     } else {
         // An anchor is always shown, even a generic container: the agent asked for it.
-        let node = element_node(context, start, options.mark_closed_shadow_hosts)
+        let node = element_node(context, start, options.mark_closed_shadow_hosts, false)
             .unwrap_or_else(|| generic_node(context, start));
         Some(push_node(&mut tree, node))
     };
     tree.root = root_output;
     visited[start.index()] = true;
+    let root_interactive = root_output.is_some_and(|index| tree.nodes[index as usize].interactive);
     stack.push(Frame {
         output: root_output,
         block: true,
+        inside_interactive: root_interactive,
         children: walkable_children(context, start),
         next_child: 0,
         entries_start: 0,
@@ -220,12 +247,20 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                         continue;
                     }
                     let shown = !context.is_hidden(child);
+                    let inside_interactive = frame.inside_interactive;
                     let output = if shown {
-                        element_node(context, child, options.mark_closed_shadow_hosts)
+                        element_node(
+                            context,
+                            child,
+                            options.mark_closed_shadow_hosts,
+                            inside_interactive,
+                        )
                     } else {
                         None
                     };
                     let output = output.map(|node| push_node(&mut tree, node));
+                    let inside_interactive = inside_interactive
+                        || output.is_some_and(|index| tree.nodes[index as usize].interactive);
                     // A `<label>` fences its text like a block: the words of two labels in a
                     // row belong to two controls, and each run can then be matched with its
                     // control's name (`mark_label_texts`).
@@ -245,6 +280,7 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                     stack.push(Frame {
                         output,
                         block,
+                        inside_interactive,
                         children,
                         next_child: 0,
                         entries_start: entries.len(),
@@ -262,6 +298,11 @@ pub fn build_tree<D: Dom + ?Sized>(context: &Context<'_, D>, options: BuildOptio
                 let own_entries = entries.drain(finished.entries_start..);
                 let children = finish_children(&mut tree, context, own_entries);
                 attach_children(&mut tree, index, children);
+                let node = &mut tree.nodes[index as usize];
+                if node.name.is_empty() && node.children.is_empty() && is_icon_like_clickable(node)
+                {
+                    node.hint = hint_of_nameless_clickable(dom, node.dom_node);
+                }
                 entries.push(Entry::Node(index));
             }
             // A flattened node's entries are already in place for its parent.
@@ -435,7 +476,7 @@ fn text_node<D: Dom + ?Sized>(context: &Context<'_, D>, first: NodeId, text: Str
 /// The node for a generic container that must be shown anyway (an anchor, a focusable div).
 fn generic_node<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId) -> AxNode {
     AxNode {
-        interactive: is_interactive(context, element, Role::Generic),
+        interactive: is_interactive(context, element, Role::Generic, false),
         focusable: context.is_focusable(element),
         shadow_host: context.dom().shadow_root(element).is_some(),
         scroll_container: context.dom().style(element).scroll_container,
@@ -451,12 +492,13 @@ fn element_node<D: Dom + ?Sized>(
     context: &Context<'_, D>,
     element: NodeId,
     mark_closed_shadow_hosts: bool,
+    inside_interactive: bool,
 ) -> Option<AxNode> {
     let dom = context.dom();
     let is_frame = dom.namespace(element) == Namespace::Html
         && matches!(dom.local_name(element), "iframe" | "frame");
     let role = context.role(element);
-    let interactive = is_interactive(context, element, role);
+    let interactive = is_interactive(context, element, role, inside_interactive);
     // A host whose closed shadow root could not be read keeps its line even when its role would
     // flatten it: the line is where the agent learns that content is missing.
     let closed_shadow_root = mark_closed_shadow_hosts && dom.has_unread_closed_shadow_root(element);
@@ -532,7 +574,178 @@ fn element_node<D: Dom + ?Sized>(
         aria_ref: None,
         closed_shadow_root,
         repeats_label_of_control: false,
+        hint: None,
+        collapsed: has_hidden_nested_list(context, element, role, &states),
     })
+}
+
+/// Whether a list item or tree item holds a nested list that is hidden (`AxNode::collapsed`):
+/// a `<ul>` or `<ol>` child, or under a tree item a child whose role is `group` (the ARIA tree
+/// pattern's subtree). An item that states `aria-expanded` already says whether it is open.
+/// Only the item's own children are looked at, so the cost is one pass over list items'
+/// children.
+fn has_hidden_nested_list<D: Dom + ?Sized>(
+    context: &Context<'_, D>,
+    element: NodeId,
+    role: Role,
+    states: &state::States,
+) -> bool {
+    if !matches!(role, Role::ListItem | Role::TreeItem) || states.expanded.is_some() {
+        return false;
+    }
+    let dom = context.dom();
+    dom.children(element).iter().any(|&child| {
+        dom.node_kind(child) == NodeKind::Element
+            && (is_html(dom, child, "ul")
+                || is_html(dom, child, "ol")
+                || (role == Role::TreeItem && context.role(child) == Role::Group))
+            && context.is_hidden(child)
+    })
+}
+
+/// Whether a nameless, empty node may be an icon to click, which a hint describes: a clickable
+/// without a role of its own, or a button, link or menu item (an icon button drawn by CSS).
+/// Form fields are left out: an unlabelled field's classes say how it is styled, not what it
+/// asks for, and its line already says its type and placeholder.
+fn is_icon_like_clickable(node: &AxNode) -> bool {
+    node.is_clickable_without_role()
+        || (node.interactive
+            && matches!(
+                node.role,
+                AxRole::Aria(Role::Button | Role::Link | Role::MenuItem)
+            ))
+}
+
+/// Class-name words that say only that something is an icon or a control, or how it is
+/// styled, not what it does: `fa fa-solid fa-reply` says "reply", `material-icons` nothing.
+const GENERIC_CLASS_WORDS: &[&str] = &[
+    "icon",
+    "icons",
+    "ico",
+    "fa",
+    "fas",
+    "far",
+    "fab",
+    "fal",
+    "fad",
+    "fass",
+    "solid",
+    "regular",
+    "light",
+    "thin",
+    "brands",
+    "duotone",
+    "btn",
+    "button",
+    "svg",
+    "material",
+    "symbols",
+    "outlined",
+    "round",
+    "rounded",
+    "sharp",
+    "filled",
+    "glyphicon",
+    "glyphicons",
+    "bi",
+    "mdi",
+    "ion",
+    "ionicon",
+    "ionicons",
+    "feather",
+    "lucide",
+    "octicon",
+    "codicon",
+    "ri",
+    "la",
+    "las",
+    "lar",
+    "lab",
+    "js",
+    "is",
+    "has",
+    "active",
+    "clickable",
+    "pointer",
+    "xs",
+    "sm",
+    "md",
+    "lg",
+    "xl",
+    "small",
+    "large",
+    "wrapper",
+    "container",
+    "inner",
+    "ui",
+    "el",
+    "c",
+    "i",
+];
+
+/// At most this many words of class names make a hint: enough for `arrow down`, `chevron
+/// right`, `thumbs up`; a class list of a utility framework would otherwise print a sentence.
+const MOST_HINT_WORDS_FROM_CLASSES: usize = 4;
+
+/// The hint of a clickable without a name or content (`AxNode::hint`): the first of its
+/// `title`, `aria-description` and `aria-roledescription` that says something, else the words
+/// of its class names. Only elements the text tree would otherwise print as a bare
+/// `clickable [ref_N]` are asked, so the class names are split for few elements.
+fn hint_of_nameless_clickable<D: Dom + ?Sized>(dom: &D, element: NodeId) -> Option<String> {
+    for attribute in ["title", "aria-description", "aria-roledescription"] {
+        if let Some(text) = dom.attribute(element, attribute) {
+            let text = collapse_ascii_whitespace_owned(text.to_string());
+            if !text.is_empty() {
+                return Some(text);
+            }
+        }
+    }
+    let classes = dom.attribute(element, "class")?;
+    let words = class_name_words(classes);
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// The words of class names (`icon-reply` -> `reply`, `arrowDown` -> `arrow down`): split on
+/// `-`, `_` and lower-to-upper case changes, lowercased, without the generic words
+/// (`GENERIC_CLASS_WORDS`), digits-only parts or repeats, at most
+/// `MOST_HINT_WORDS_FROM_CLASSES` of them.
+pub fn class_name_words(classes: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for class in classes.split_ascii_whitespace() {
+        let mut parts: Vec<String> = Vec::new();
+        let mut current = String::new();
+        let mut previous_lowercase = false;
+        for character in class.chars() {
+            if character == '-' || character == '_' || !character.is_alphanumeric() {
+                if !current.is_empty() {
+                    parts.push(std::mem::take(&mut current));
+                }
+                previous_lowercase = false;
+                continue;
+            }
+            if character.is_uppercase() && previous_lowercase && !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            previous_lowercase = character.is_lowercase() || character.is_ascii_digit();
+            current.extend(character.to_lowercase());
+        }
+        if !current.is_empty() {
+            parts.push(current);
+        }
+        for part in parts {
+            if words.len() >= MOST_HINT_WORDS_FROM_CLASSES {
+                return words;
+            }
+            if part.chars().all(|character| character.is_ascii_digit())
+                || GENERIC_CLASS_WORDS.contains(&part.as_str())
+                || words.contains(&part)
+            {
+                continue;
+            }
+            words.push(part);
+        }
+    }
+    words
 }
 
 /// Whether a form control has a form owner (HTML "Association of controls and forms"): the form
@@ -572,10 +785,35 @@ fn flattens(role: Role) -> bool {
     )
 }
 
-/// Clickable or typable: widget roles, focusable elements (tabindex), editable content, and
-/// elements with an inline click handler.
+/// Inline event handler attributes that make an element something to click (HTML "Event
+/// handlers on elements"): a click, or the press or release of a mouse button or pointer.
+const CLICK_HANDLER_ATTRIBUTES: [&str; 5] = [
+    "onclick",
+    "onmousedown",
+    "onpointerdown",
+    "onmouseup",
+    "onpointerup",
+];
+
+/// Clickable or typable (issue 30, "Clickable things without a ref": everything a person can
+/// click gets a reference): widget roles, focusable elements (a tabindex of 0 or more; -1 only
+/// with an author's label, `is_labelled_script_focus_target`, since pages put a bare -1 on the
+/// containers a skip link focuses), editable content, `<summary>`, an inline click handler (`CLICK_HANDLER_ATTRIBUTES`), and
+/// the element's own `cursor: pointer` (`Style::cursor_pointer`), unless an ancestor is
+/// interactive already (`inside_interactive`): the icon inside a button, styled with the
+/// pointer again, is part of the button.
+///
+/// Listeners added with `addEventListener` leave no trace a page's script or a content script
+/// can read (only the debugger's `getEventListeners` sees them), so an element whose only
+/// signal is such a listener is not found; pages nearly always give those a pointer cursor,
+/// which is read.
 #[inline(never)]
-fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, role: Role) -> bool {
+fn is_interactive<D: Dom + ?Sized>(
+    context: &Context<'_, D>,
+    element: NodeId,
+    role: Role,
+    inside_interactive: bool,
+) -> bool {
     let dom = context.dom();
     if role.is_widget() && !matches!(role, Role::ProgressBar) {
         return true;
@@ -596,10 +834,16 @@ fn is_interactive<D: Dom + ?Sized>(context: &Context<'_, D>, element: NodeId, ro
     {
         return true;
     }
-    if dom.attribute(element, "onclick").is_some() {
+    if CLICK_HANDLER_ATTRIBUTES
+        .iter()
+        .any(|attribute| dom.attribute(element, attribute).is_some())
+    {
         return true;
     }
-    is_html(dom, element, "summary")
+    if is_html(dom, element, "summary") {
+        return true;
+    }
+    !inside_interactive && dom.style(element).cursor_pointer
 }
 
 /// An element that takes focus only from script (`tabindex="-1"`) and that its author labelled

@@ -85,8 +85,7 @@ fn a_focusable_generic_container_is_kept_so_the_agent_can_act_on_it() {
     check(
         r#"<div tabindex="0" onclick="go()">Open settings</div>"#,
         r#"
-generic [ref]
- text "Open settings""#,
+clickable "Open settings" [ref]"#,
     );
 }
 
@@ -98,8 +97,7 @@ fn a_labelled_cell_focused_by_script_is_kept_and_a_bare_focus_target_is_not() {
         r#"<div><span tabindex="-1" aria-label="March 14, 2026">14</span></div>
         <div tabindex="-1">Skip target</div>"#,
         r#"
-generic [ref]
- text "14"
+clickable "14" [ref]
 text "Skip target""#,
     );
 }
@@ -719,10 +717,8 @@ list
   text "Roving item"
  listitem [ref]
   text "Opens a menu on hover"
-generic [ref]
- text "Notes"
-generic [ref]
- text "Clickable words"
+clickable "Notes" [ref]
+clickable "Clickable words" [ref]
 image "Chart" [ref]
 iframe "Map" [ref]
 checkbox "Agree" [ref]"#,

@@ -11,7 +11,7 @@ import { isInsideSecretHost, isSecretField } from "../../shared/secret-fields.js
 import { inlineStyleMayReach, visibilityAndOverflowTargets } from "./style-rule-targets.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
 
-export const FACTS_VERSION = 6;
+export const FACTS_VERSION = 7;
 const KIND_DOCUMENT = 0;
 const KIND_SHADOW_ROOT = 3;
 const NAMESPACE_SHIFT = 3;
@@ -30,6 +30,7 @@ const POINTER_EVENTS_UNREAD = 1 << 18;
 const UNREAD_CLOSED_SHADOW_ROOT = 1 << 20;
 const TEXT_TRANSFORM_SHIFT = 21;
 const SCROLL_CONTAINER = 1 << 23;
+const CURSOR_POINTER = 1 << 24;
 // facts.rs, STRING_SEPARATOR: one UTF-8 byte, which JSON (the worker route's messages) leaves as is.
 const STRING_SEPARATOR = "\u007f";
 
@@ -187,6 +188,14 @@ export function gatherFacts(options) {
   // attribute mentions it; it is inherited, and the walk is in tree order, so an element's
   // ancestors that set it have already turned the read on.
   let readTextTransform = rulesMention(documentRules, "text-transform");
+  // CURSOR_POINTER (facts.rs): an element's own `cursor: pointer` marks something to click
+  // (issue 30). Like `text-transform`, `cursor` is read only once a rule or a style attribute
+  // gives some element the pointer; the user-agent sheet gives it to links only, which are
+  // interactive anyway. `cursor` is inherited: the node indices whose computed cursor is the
+  // pointer (own or inherited) tell a child whether its pointer is its own.
+  let readCursor = rulesSetPointerCursor(documentRules);
+  /** @type {Set<number>} */
+  const pointerCursorNodes = new Set();
   const generatedContent = generatedContentCandidates(documentRules);
   // A read of one changed part (`scope`) walks too few elements for the search to pay.
   const ruleTargets = (options.scope ?? null) === null ? visibilityAndOverflowTargets(documentRules) : null;
@@ -364,6 +373,11 @@ export function gatherFacts(options) {
         readContentVisibility ||= inlineStyle.includes("content-visibility");
         readTextTransform ||= inlineStyle.includes("text-transform");
       }
+      if (!readCursor && (inlineStyle !== null || shadowRoot !== null)) {
+        readCursor =
+          (inlineStyle !== null && inlineStyle.includes("cursor")) ||
+          (shadowRoot !== null && rulesSetPointerCursor(styleRules(shadowRoot)));
+      }
       // STYLE_READS_BY_RULES.
       const readsEverything =
         ruleTargets === null ||
@@ -391,6 +405,10 @@ export function gatherFacts(options) {
       if (style !== undefined) {
         flags |= styleFlagsOf(style, reads, nodes[(parent - 1) * NODE_STRIDE]);
         display = (flags >> DISPLAY_SHIFT) & 3;
+        if (readCursor && isPointerCursor(style.cursor)) {
+          pointerCursorNodes.add(index);
+          if (!pointerCursorNodes.has(parent - 1)) flags |= CURSOR_POINTER;
+        }
       } else {
         deferredElements.push(element);
         deferredIndices.push(index);
@@ -535,6 +553,8 @@ export function gatherFacts(options) {
         : 0;
     nodes.push(kind | documentFlags, parent, 0, 0, 0);
     nodeList.push(node);
+    // A shadow tree's top elements inherit their host's cursor.
+    if (kind === KIND_SHADOW_ROOT && pointerCursorNodes.has(parent - 1)) pointerCursorNodes.add(index);
     for (let child = node.lastChild; child !== null; child = child.previousSibling) {
       pendingNodes.push(child);
       pendingParents.push(index + 1);
@@ -701,6 +721,26 @@ function rulesMention(rules, property) {
   return (
     rules === null || rules.some((rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue(property) !== "")
   );
+}
+
+/**
+ * Whether style rules may give an element the pointer cursor (true when they could not be read).
+ * @param {CSSRule[] | null} rules
+ */
+function rulesSetPointerCursor(rules) {
+  return (
+    rules === null ||
+    rules.some((rule) => rule instanceof CSSStyleRule && rule.style.getPropertyValue("cursor").includes("pointer"))
+  );
+}
+
+/**
+ * Whether a computed `cursor` shows the pointer: the keyword, or the fallback after images
+ * (`url(hand.png), pointer`).
+ * @param {string} cursor
+ */
+function isPointerCursor(cursor) {
+  return cursor === "pointer" || cursor.endsWith(", pointer");
 }
 
 /**

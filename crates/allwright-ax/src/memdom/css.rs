@@ -17,6 +17,10 @@ use super::{MemDom, DEFAULT_BOX};
 /// Facts computed once per DOM state, on first use, and dropped by any mutation.
 pub(super) struct Computed {
     pub(super) styles: Vec<Style>,
+    /// Each element's computed `cursor` is `pointer`, inherited or its own (`cursor` is an
+    /// inherited property, CSS UI 4): `Style::cursor_pointer` is set where it differs from the
+    /// parent's.
+    pub(super) pointer_cursor: Vec<bool>,
     pub(super) before: Vec<Option<String>>,
     pub(super) after: Vec<Option<String>>,
     pub(super) boxes: Vec<Option<Rect>>,
@@ -33,6 +37,8 @@ struct Declared {
     pointer_events_none: Option<bool>,
     text_transform: Option<TextTransform>,
     scroll_container: Option<bool>,
+    /// `cursor` declared: whether its value is `pointer`.
+    cursor_pointer: Option<bool>,
     layout_box: Option<Rect>,
 }
 
@@ -83,6 +89,14 @@ fn parse_declarations(text: &str) -> Declarations {
                     .any(|value| matches!(value, "auto" | "scroll"));
                 declarations.own.scroll_container =
                     Some(scrolls || declarations.own.scroll_container.unwrap_or(false));
+            }
+            "cursor" => {
+                declarations.own.cursor_pointer = Some(
+                    keyword
+                        .rsplit(',')
+                        .next()
+                        .is_some_and(|last| last.trim() == "pointer"),
+                )
             }
             "text-transform" => {
                 declarations.own.text_transform = Some(match keyword.as_str() {
@@ -428,6 +442,7 @@ fn apply(target: &mut Declared, source: &Declared) {
     target.pointer_events_none = source.pointer_events_none.or(target.pointer_events_none);
     target.text_transform = source.text_transform.or(target.text_transform);
     target.scroll_container = source.scroll_container.or(target.scroll_container);
+    target.cursor_pointer = source.cursor_pointer.or(target.cursor_pointer);
     target.layout_box = source.layout_box.or(target.layout_box);
 }
 
@@ -458,6 +473,7 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
     let rules = collect_rules(dom, &tree_roots);
     let mut computed = Computed {
         styles: vec![Style::DEFAULT_INLINE; node_count],
+        pointer_cursor: vec![false; node_count],
         before: vec![None; node_count],
         after: vec![None; node_count],
         boxes: vec![None; node_count],
@@ -490,6 +506,10 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
         let scope = computed.tree_roots[element.index()];
         let mut own = Declared {
             display: Some(user_agent_display(data)),
+            // The user-agent sheets of Chromium and Firefox give links `cursor: pointer`.
+            cursor_pointer: (is_html(dom, element, "a") || is_html(dom, element, "area"))
+                .then(|| data.attribute("href").is_some())
+                .filter(|&link| link),
             ..Declared::default()
         };
         let mut before: Option<Option<Content>> = None;
@@ -515,10 +535,14 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
         if let Some(inline) = data.attribute("style") {
             apply(&mut own, &parse_declarations(inline).own);
         }
-        let parent_style = flat
+        let parent_element = flat
             .parent(element)
-            .filter(|&parent| dom.node_kind(parent) == NodeKind::Element)
-            .map(|parent| computed.styles[parent.index()]);
+            .filter(|&parent| dom.node_kind(parent) == NodeKind::Element);
+        let parent_style = parent_element.map(|parent| computed.styles[parent.index()]);
+        let parent_pointer_cursor =
+            parent_element.is_some_and(|parent| computed.pointer_cursor[parent.index()]);
+        let pointer_cursor = own.cursor_pointer.unwrap_or(parent_pointer_cursor);
+        computed.pointer_cursor[element.index()] = pointer_cursor;
         let style = Style {
             display: own.display.unwrap_or(Display::Inline),
             visibility: own.visibility.unwrap_or_else(|| {
@@ -532,6 +556,7 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
                 parent_style.map_or(TextTransform::None, |style| style.text_transform)
             }),
             scroll_container: own.scroll_container.unwrap_or(false),
+            cursor_pointer: pointer_cursor && !parent_pointer_cursor,
         };
         computed.styles[element.index()] = style;
         if style.display != Display::None {

@@ -31,6 +31,8 @@ pub(super) struct Line<'tree> {
     pub(super) attributes: Vec<(&'static str, String)>,
     /// Printed as `closed-shadow-root`: the host's closed shadow root could not be read.
     pub(super) closed_shadow_root: bool,
+    /// Printed as `collapsed`: a list item whose nested list is hidden (`AxNode::collapsed`).
+    pub(super) collapsed: bool,
     /// The line left its name out because its first child's line prints it (a region labelled
     /// by its heading): a reader shown this line alone, as the context of a change, needs that
     /// child's line too (`tree_diff.rs`).
@@ -43,6 +45,9 @@ const OMITTED_ATTRIBUTES: &str = " …";
 /// Marks a shadow host whose closed shadow root could not be read (get_accessibility_tree's
 /// description promises the word; get_shadow_dom reads such roots in Chrome).
 const CLOSED_SHADOW_ROOT_MARK: &str = " closed-shadow-root";
+
+/// Marks a list item or tree item whose nested list is hidden (`AxNode::collapsed`).
+const COLLAPSED_MARK: &str = " collapsed";
 
 impl<'tree> Line<'tree> {
     /// About how many characters the line prints, newline included, without writing it (byte
@@ -69,6 +74,7 @@ impl<'tree> Line<'tree> {
             && self.frame_id.is_none()
             && self.attributes.is_empty()
             && !self.closed_shadow_root
+            && !self.collapsed
     }
 
     pub(super) fn banner() -> Line<'tree> {
@@ -83,6 +89,7 @@ impl<'tree> Line<'tree> {
             frame_id: None,
             attributes: Vec::new(),
             closed_shadow_root: false,
+            collapsed: false,
             name_left_to_first_child: false,
         }
     }
@@ -133,6 +140,9 @@ impl<'tree> Line<'tree> {
         }
         if self.closed_shadow_root {
             line.push_str(CLOSED_SHADOW_ROOT_MARK);
+        }
+        if self.collapsed {
+            line.push_str(COLLAPSED_MARK);
         }
         if with_attributes {
             for (key, value) in &self.attributes {
@@ -206,6 +216,7 @@ impl<'tree> Line<'tree> {
             frame_id: self.frame_id,
             attributes: Vec::new(),
             closed_shadow_root: self.closed_shadow_root,
+            collapsed: self.collapsed,
             name_left_to_first_child: false,
         };
         let (mut line, _) = bare.write(None, true);
@@ -248,6 +259,7 @@ pub(super) mod tests {
             frame_id: None,
             attributes: vec![("type", "submit".to_string())],
             closed_shadow_root: false,
+            collapsed: false,
             name_left_to_first_child: false,
         }
     }
