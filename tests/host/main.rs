@@ -18,3 +18,6 @@ mod session_folders;
 mod snapshot_files;
 mod socket_safety;
 mod support;
+
+#[path = "../support/reply_text.rs"]
+mod reply_text;
