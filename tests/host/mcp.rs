@@ -269,7 +269,7 @@ async fn bad_arguments_come_back_as_invalid_arguments_without_reaching_the_host(
             .map(|text| text.text.clone())
             .expect("text");
         assert_eq!(
-            &serde_json::from_str::<Value>(&text).expect("JSON text"),
+            serde_json::from_str::<Value>(&text).expect("JSON text"),
             error
         );
     }
@@ -869,10 +869,19 @@ async fn input_tool_results_name_the_synthetic_path_in_the_users_browser() {
         let _calls = start_fake_host(&socket_path).await;
         let client = start_mcp(&socket_path, arguments).await;
         for (tool, tool_arguments, labelled) in [
-            ("click_ax", json!({"ref_id": "ref_1"}), true),
-            ("press_key", json!({"key": "Enter"}), true),
-            ("type_ax", json!({"ref_id": "ref_1", "text": "a"}), true),
-            ("get_accessibility_tree", json!({}), false),
+            // verbose: the whole result, where `input` is (the short reply leaves it out).
+            (
+                "click_ax",
+                json!({"ref_id": "ref_1", "verbose": true}),
+                true,
+            ),
+            ("press_key", json!({"key": "Enter", "verbose": true}), true),
+            (
+                "type_ax",
+                json!({"ref_id": "ref_1", "text": "a", "verbose": true}),
+                true,
+            ),
+            ("get_accessibility_tree", json!({"verbose": true}), false),
         ] {
             let result = client
                 .call_tool(
