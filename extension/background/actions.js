@@ -190,12 +190,18 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
   // has answered and the result goes back at once. An interval counts as stable only when every
   // step of it was, as one look at its end would have found, so the trusted fallback's rule (two
   // stable intervals, nothing progressed) is unchanged; it never runs after progress anyway.
+  // A navigation ends the watch, but not before one whole interval: a download link starts a
+  // navigation that never commits, and its download shows only later (Firefox).
+  const observingSince = Date.now();
   observing: for (let interval = 0; interval < 2; interval += 1) {
     const intervalEnd = Date.now() + OBSERVATION_INTERVAL_MS;
     let intervalStable = true;
     while (Date.now() < intervalEnd) {
       await sleep(Math.min(QUIET_AFTER_EFFECT_MS, Math.max(0, intervalEnd - Date.now())));
-      if (watch.navigated()) break observing;
+      if (watch.navigated()) {
+        if (Date.now() - observingSince >= OBSERVATION_INTERVAL_MS) break observing;
+        continue;
+      }
       const stepStable = await observe();
       if (!stepStable) intervalStable = false;
       if (stepStable && !pageAnimating && progressed() && networkQuietFor(tabId, QUIET_AFTER_EFFECT_MS)) {
@@ -321,7 +327,7 @@ function pageAction(contentTool, action, contentArguments) {
     let report;
     try {
       report = await callFrameThroughNavigation(tabId, frameId, contentTool, contentArguments(args), watch);
-      await settleAfterAction(tabId, watch, report);
+      await sleep(SETTLE_MS);
       await settleNavigation(watch, hints);
     } catch (failure) {
       watch.stop();
@@ -329,39 +335,6 @@ function pageAction(contentTool, action, contentArguments) {
     }
     return actionResult(report, watch, action, { hints });
   };
-}
-
-/**
- * Off: a page whose popup closes with an animation (Shoelace's select hides its listbox after
- * its closing animation) is still moving when the page looks quiet, and an action that follows
- * at once races that animation (tests/extension/actions.rs, shoelace_select_through_slots). The
- * content side does not yet report motion after these actions, so they keep SETTLE_MS.
- */
-const EARLY_SETTLE_AFTER_PAGE_ACTIONS = false;
-
-/**
- * Watches the tab after an action other than a click: SETTLE_MS while the page's report shows no
- * progress, so that a request, a tab or a navigation the action started late is still seen; once
- * it does, only until the tab's network has been quiet for QUIET_AFTER_EFFECT_MS (and at least
- * that long), since the effect is already known (issue 30, item 6).
- * @param {number} tabId
- * @param {ReturnType<typeof watchTab>} watch
- * @param {Record<string, any>|null} report
- */
-async function settleAfterAction(tabId, watch, report) {
-  const started = Date.now();
-  const progressed = report === null || (report.evidence ?? []).some(isProgressEvidence);
-  if (!progressed || !EARLY_SETTLE_AFTER_PAGE_ACTIONS) {
-    await sleep(SETTLE_MS);
-    return;
-  }
-  do {
-    await sleep(QUIET_AFTER_EFFECT_MS);
-  } while (
-    Date.now() - started < SETTLE_MS &&
-    !watch.navigationStarted() &&
-    !networkQuietFor(tabId, QUIET_AFTER_EFFECT_MS)
-  );
 }
 
 /**
@@ -561,7 +534,7 @@ export async function finishExternalInput({ token }) {
   }
   if (kind === "click") return arbitrateClick({ tabId, frameId, watch, report, inputMethod: "bidi" });
   const hints = [];
-  await settleAfterAction(tabId, watch, report);
+  await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);
   return { method: "bidi", ...actionResult(report, watch, kind === "key" ? "key press" : "hover", { hints }) };
 }

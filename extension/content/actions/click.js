@@ -18,6 +18,7 @@ import {
   viewportRect,
 } from "./element.js";
 import {
+  animationRunning,
   classifyMutations,
   controlledBy,
   controlValues,
@@ -468,20 +469,13 @@ export async function observeClick(args) {
   entry.lastRect = rect;
   entry.targetMutatedSinceObservation = false;
   entry.pageMutatedSinceObservation = false;
-  return { evidence, hints, rect, stable, connected, quietSinceClick: entry.quietSinceClick, animating: animating() };
-}
-
-/**
- * Whether an animation or transition of the page is running (Web Animations, `getAnimations`,
- * which covers CSS animations and transitions). A popup that fades or slides in after a click is
- * not settled while it moves (a read during it may find the popup still hidden), so a click that
- * already showed its effect waits for the end of such motion before it answers, up to its usual
- * observation (issue 30, item 6). Endless animations (spinners) only make it wait that usual time.
- */
-function animating() {
-  try {
-    return document.getAnimations().some((animation) => animation.playState === "running");
-  } catch {
-    return false;
-  }
+  return {
+    evidence,
+    hints,
+    rect,
+    stable,
+    connected,
+    quietSinceClick: entry.quietSinceClick,
+    animating: animationRunning(),
+  };
 }
