@@ -189,14 +189,15 @@ const IFRAME_FRAME_ID: Argument = Argument {
 const MAX_SELECTOR_CHARS: usize = 1_000;
 
 /// `verbose` of the tools whose reply is short (src/mcp_reply.rs, docs/protocol.md "Replies"): the
-/// MCP server shapes the reply with it and never sends it to the browser.
+/// MCP server shapes the reply with it and never sends it to the browser. No default in the
+/// contract: the extension fills in defaults, and an argument it never receives has none to fill.
 const VERBOSE: Argument = Argument {
     name: "verbose",
     kind: ArgumentKind::Boolean,
     required: false,
-    default: Some(Literal::Boolean(false)),
+    default: None,
     example: None,
-    description: "true: return the whole result object (every field the tool computed) instead of the short reply.",
+    description: "true: return the whole result object (every field the tool computed) instead of the short reply. Leave it out (false) for the short reply.",
 };
 
 pub const TOOLS: &[ToolDefinition] = &[
