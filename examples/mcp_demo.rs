@@ -13,6 +13,11 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
 
+// The demo reads replies as the tests do; it asks for short ones, so `with_verbose` is unused.
+#[allow(dead_code)]
+#[path = "../tests/support/reply_text.rs"]
+mod reply_text;
+
 // The demo shares the tests' fixture server and uses only its file serving.
 #[allow(dead_code)]
 #[path = "../tests/support/fixture_server.rs"]
@@ -96,11 +101,13 @@ async fn try_main() -> Result<(), String> {
                 .call_tool(request)
                 .await
                 .map_err(|error| format!("{tool}: {error}"))?;
-            let structured = result.structured_content.unwrap_or(Value::Null);
+            // Each reply is one text block (docs/protocol.md, "Replies"): read it back into
+            // the object it carries.
+            let object = reply_text::reply_value(&result);
             if result.is_error == Some(true) {
-                return Err(format!("{tool} failed: {structured}"));
+                return Err(format!("{tool} failed: {object}"));
             }
-            Ok::<Value, String>(structured)
+            Ok::<Value, String>(object)
         }
     };
     let url = server.url("/demo/index.html");

@@ -18,6 +18,7 @@ mod install;
 mod local_socket;
 mod logging;
 mod mcp;
+mod mcp_reply;
 mod native_messaging;
 mod relay;
 mod screenshot;

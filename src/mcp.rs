@@ -1,7 +1,8 @@
 //! `allwright mcp`: the MCP server over stdio (rmcp). It lists the tools of the chosen tier with
 //! their JSON Schemas, validates each call against the same table, forwards it over the local
-//! socket to the native host, and answers with the result object as `structuredContent` and as
-//! JSON text, or with an `isError` result carrying `{code, message, hint?, suggestions?}`.
+//! socket to the native host, and answers with one text content block shaped by src/mcp_reply.rs
+//! (a short reply, or the whole result object with `verbose: true`; never `structuredContent`),
+//! or with an `isError` result whose one text block is `{code, message, hint?, suggestions?}`.
 //! `screenshot` is asked of a [`ScreenshotSource`] instead and answers with an image content
 //! block before its facts (src/screenshot.rs).
 
@@ -22,6 +23,7 @@ use crate::exit_signals::ExitSignals;
 use crate::host_client::HostClient;
 use crate::input_mode::{self, InputMode};
 use crate::log;
+use crate::mcp_reply;
 use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
@@ -30,7 +32,8 @@ use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
 const SERVER_INSTRUCTIONS: &str = "allwright lets you read and drive a real web browser through its accessibility tree. \
 Start with get_accessibility_tree: it prints each element as `role \"name\" [ref_N]`. Use navigate to open pages. \
 Act on elements by their refs (click_ax, type_ax, set_field, select_option, hover, press_key, scroll): every action says \
-whether it made observable progress; never repeat one whose retryAllowed is false. \
+whether it made observable progress (`progress`, `effect`); never repeat one whose retryAllowed is false. \
+Replies are short; pass verbose: true to an action, a read or navigate for every field. \
 Refs stop working after navigation or re-rendering: read the tree again when one fails. \
 ref_changed means the element behind a ref now has another role or name (both are given): nothing was done. \
 outcome_unknown means an action's answer was lost and it may have happened: read the page, do not repeat it. \
@@ -99,24 +102,36 @@ impl AllwrightMcpServer {
             .with_suggestions(listed));
         };
         tool.local_file_refusal(request.arguments.as_ref(), self.host.file_urls_allowed())?;
-        let arguments = tool.validate(request.arguments.as_ref())?;
+        let mut arguments = tool.validate(request.arguments.as_ref())?;
+        // `verbose` shapes the reply here and is no business of the browser's.
+        let verbose = arguments
+            .as_object_mut()
+            .and_then(|arguments| arguments.remove(mcp_reply::VERBOSE_ARGUMENT))
+            .and_then(|verbose| verbose.as_bool())
+            .unwrap_or(false);
         let timeout = tool.host_wait(&arguments);
         if tool.name == SCREENSHOT_TOOL {
             let screenshot = self.screenshots.capture(arguments, timeout).await?;
-            return Ok(screenshot.into_tool_result());
+            return Ok(mcp_reply::without_structured_content(
+                screenshot.into_tool_result(),
+            ));
         }
         let mut result = match &self.bridge {
-            Some(bridge) => bridge.call(&self.host, tool, arguments, timeout).await?,
-            None => self.host.call(tool.name, arguments, timeout).await?,
+            Some(bridge) => {
+                bridge
+                    .call(&self.host, tool, arguments.clone(), timeout)
+                    .await?
+            }
+            None => {
+                self.host
+                    .call(tool.name, arguments.clone(), timeout)
+                    .await?
+            }
         };
         input_mode::label_result(tool.name, &mut result);
-        // MCP wants structuredContent to be an object; the extension's results are, but a stray
-        // scalar is wrapped rather than breaking the client.
-        Ok(CallToolResult::structured(if result.is_object() {
-            result
-        } else {
-            json!({ "result": result })
-        }))
+        Ok(mcp_reply::success_reply(
+            tool.name, &arguments, result, verbose,
+        ))
     }
 }
 
@@ -200,7 +215,7 @@ impl ServerHandler for AllwrightMcpServer {
                 // The code only: an error's message may quote page text (an option's label, a
                 // script's exception, a ref's name), which the log never holds.
                 log!("{name}: {}", error.code);
-                CallToolResult::structured_error(error.to_value())
+                mcp_reply::error_reply(&error)
             }
         };
         Ok(result.into())

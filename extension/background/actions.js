@@ -19,6 +19,14 @@ const OBSERVATION_INTERVAL_MS = 250;
 /** After other actions, how long the tab is watched for requests, tabs and navigations. */
 const SETTLE_MS = 200;
 
+/**
+ * How long the page must have been quiet (no mutation, no request started or finished) after an
+ * action's effect was seen before the action answers (issue 30, item 6): an action returns as
+ * soon as its effect is observed and the page settled, and waits the whole observation only
+ * while nothing has happened yet.
+ */
+const QUIET_AFTER_EFFECT_MS = 50;
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -151,6 +159,9 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
   // change, no new value or popup (the page side's quietSinceClick; docs/protocol.md, "Action
   // results"). Stays false once anything moved.
   let quietSinceClick = true;
+  // Whether the last look found an animation or transition running in the frame: the page is
+  // not settled yet, whatever the DOM says.
+  let pageAnimating = false;
   const observe = async () => {
     const seen = await callFrameThroughNavigation(tabId, frameId, "observe_click", { token }, watch).catch(
       (failure) => {
@@ -165,6 +176,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
     for (const item of seen.hints ?? []) hints.push(item);
     if (seen.rect) lastRect = seen.rect;
     if (seen.quietSinceClick !== true) quietSinceClick = false;
+    pageAnimating = seen.animating === true;
     return seen.stable === true && seen.connected === true;
   };
   const progressed = () => watch.navigated() || mergeEvidence(target.evidence, evidence).some(isProgressEvidence);
@@ -177,10 +189,30 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
     return null;
   };
 
-  for (let interval = 0; interval < 2; interval += 1) {
-    await sleep(OBSERVATION_INTERVAL_MS);
-    if (watch.navigated()) break;
-    if (await observe()) stableIntervals += 1;
+  // Each interval is watched in steps of QUIET_AFTER_EFFECT_MS: once the click showed progress
+  // and the page has been still for a step (no mutation, the same box, no request), the click
+  // has answered and the result goes back at once. An interval counts as stable only when every
+  // step of it was, as one look at its end would have found, so the trusted fallback's rule (two
+  // stable intervals, nothing progressed) is unchanged; it never runs after progress anyway.
+  // A navigation ends the watch, but not before one whole interval: a download link starts a
+  // navigation that never commits, and its download shows only later (Firefox).
+  const observingSince = Date.now();
+  observing: for (let interval = 0; interval < 2; interval += 1) {
+    const intervalEnd = Date.now() + OBSERVATION_INTERVAL_MS;
+    let intervalStable = true;
+    while (Date.now() < intervalEnd) {
+      await sleep(Math.min(QUIET_AFTER_EFFECT_MS, Math.max(0, intervalEnd - Date.now())));
+      if (watch.navigated()) {
+        if (Date.now() - observingSince >= OBSERVATION_INTERVAL_MS) break observing;
+        continue;
+      }
+      const stepStable = await observe();
+      if (!stepStable) intervalStable = false;
+      if (stepStable && !pageAnimating && progressed() && networkQuietFor(tabId, QUIET_AFTER_EFFECT_MS)) {
+        break observing;
+      }
+    }
+    if (intervalStable) stableIntervals += 1;
   }
 
   /** @type {string} */
@@ -313,6 +345,17 @@ function pageAction(contentTool, action, contentArguments) {
     }
     return actionResult(report, watch, action, { hints, tabId });
   };
+}
+
+/**
+ * Whether the tab has no short request in flight and none started or finished in the last `ms`
+ * (activity.js; long-lived requests and WebSockets do not count, as for wait_for_stable).
+ * @param {number} tabId
+ * @param {number} ms
+ */
+function networkQuietFor(tabId, ms) {
+  const network = networkState(tabId);
+  return network.pending.length === 0 && Date.now() - network.lastActivityAt >= ms;
 }
 
 const withoutTarget = ({ tabId: _tabId, frameId: _frameId, ...rest }) => rest;

@@ -29,3 +29,9 @@ pub use tiers::{listed_tools_in_session, tool_named, Tier, ToolAccess};
 fn find_tool(name: &str) -> Option<&'static ToolDefinition> {
     table::TOOLS.iter().find(|tool| tool.name == name)
 }
+
+/// Every row of the table, whatever the tier.
+#[cfg(test)]
+pub fn all_tools() -> &'static [ToolDefinition] {
+    table::TOOLS
+}

@@ -188,6 +188,18 @@ const IFRAME_FRAME_ID: Argument = Argument {
 /// The longest CSS selector the shadow DOM tools accept.
 const MAX_SELECTOR_CHARS: usize = 1_000;
 
+/// `verbose` of the tools whose reply is short (src/mcp_reply.rs, docs/protocol.md "Replies"): the
+/// MCP server shapes the reply with it and never sends it to the browser. No default in the
+/// contract: the extension fills in defaults, and an argument it never receives has none to fill.
+const VERBOSE: Argument = Argument {
+    name: "verbose",
+    kind: ArgumentKind::Boolean,
+    required: false,
+    default: None,
+    example: None,
+    description: "true: return the whole result object (every field the tool computed) instead of the short reply. Leave it out (false) for the short reply.",
+};
+
 pub const TOOLS: &[ToolDefinition] = &[
     ToolDefinition {
         name: "get_accessibility_tree",
@@ -195,7 +207,7 @@ pub const TOOLS: &[ToolDefinition] = &[
         description: "Reads the current page as a compact accessibility tree, one line per element:\n\
 `role \"accessible name\" [ref_N] href=\"...\" type=\"...\" placeholder=\"...\" value=\"...\"`, indented one space per level.\n\
 Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. A line prints its ref_N only where a tool can use it: controls, links, focusable elements, frames, images, and containers to zoom into (landmarks, lists, tables, articles, dialogs); other lines (paragraphs, headings, list items, cells) have none, and may show their first words in the name's place. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
-Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage?, url, title, engine}; with `since` also {full, fullReason?, unchanged?, changedBlocks?, removedRefs?}. `engine` says where the reader ran: \"wasm-page\", \"wasm-worker\" or \"js-page\".\n\
+Returns a JSON header line (snapshotId, and paging, truncation and `since` fields when they apply), then the tree text; verbose: true returns the whole {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage?, url, title, engine}; with `since` also {full, fullReason?, unchanged?, changedBlocks?, removedRefs?}. `engine` says where the reader ran: \"wasm-page\", \"wasm-worker\" or \"js-page\".\n\
 After an action, re-read cheaply with `since` = the last result's snapshotId: the tree then holds only `[changed]` blocks (each changed or added part printed whole) under `[unchanged context]` lines (its ancestors, a heading after a region that leaves its name to it, and the sibling an added part follows); `removedRefs` left the tree; every other ref of that snapshot is unchanged and still valid. `full: true` means the whole tree was returned instead (`fullReason` says why).\n\
 When to call it again:\n\
 - truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\
@@ -219,6 +231,7 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
                 example: None,
                 description: "Read this frame of the tab instead of the top document (0 is the top document); iframe_read does the same. get_frames and the `frameId=` of an iframe's line give frame ids.",
             },
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -246,7 +259,7 @@ Common errors: no_tab (call navigate first), not_connected (no browser with the 
         title: "Read an iframe",
         description: "Reads one iframe's document as an accessibility tree, with the same arguments and result as get_accessibility_tree, cross-origin frames included. get_accessibility_tree does not enter iframes: an iframe's line shows `frameId=N` when its frame is known; get_frames lists them all.\n\
 The refs it prints belong to that frame: act on them with iframe_click and iframe_type (or any action tool with the same frameId). A ref of one frame is refused in another (ref_in_other_frame).\n\
-Returns {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title, frameId, engine}; `since` (a snapshotId of an earlier read of this frame) returns only what changed, as for get_accessibility_tree.\n\
+Returns a JSON header line (snapshotId, and paging, truncation and `since` fields when they apply), then the tree text; verbose: true returns the whole {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, url, title, frameId, engine}; `since` (a snapshotId of an earlier read of this frame) returns only what changed, as for get_accessibility_tree.\n\
 Common errors: frame_not_found (no frame has this id: `suggestions` lists the tab's frames), ref_not_found (use one of `suggestions`), page_blocked (the frame stopped answering, most likely behind a dialog), no_tab (call navigate first).",
         arguments: &[
             IFRAME_FRAME_ID,
@@ -256,6 +269,7 @@ Common errors: frame_not_found (no frame has this id: `suggestions` lists the ta
             optional_target("Read only the subtree of this element of the frame (a ref_N from an earlier read of the same frame)."),
             TREE_PAGE,
             TREE_SINCE,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -414,6 +428,7 @@ Common errors: invalid_arguments (give a full URL with its scheme, like https://
                 description: "The absolute URL to open (http, https, file) or about:blank.",
             },
             LOAD_TIMEOUT,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -468,9 +483,9 @@ Common errors: frame_not_found (no frame URL contains urlFilter: `suggestions` l
         name: "click_ax",
         title: "Click an element",
         description: "Clicks an element by its ref_N from get_accessibility_tree: scrolls it into view, focuses it and clicks it, then watches the tab for about half a second to tell you whether the click did anything.\n\
-Returns {success, progress, evidence, hints, observed?, retryAllowed, hint?, tag, role, name, rect?, method, href?, navigates?}. `hints` are diagnostics, never proof of an effect; `hint`, when present, says what to do next.\n\
+Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, observed?, retryAllowed, hint?, tag, role, name, rect?, method, href?, navigates?}. `hints` are diagnostics, never proof of an effect; `hint`, when present, says what to do next.\n\
 Read `progress` first:\n\
-- \"observed\": the click had an effect, `evidence` says which (url_changed, focus_moved, local_mutation, semantic_state:aria-expanded, ...). Read the page again with get_accessibility_tree.\n\
+- \"observed\": the click had an effect, `effect` says which (url_changed, focus_moved, local_mutation, semantic_state:aria-expanded, ...). Read the page again with get_accessibility_tree.\n\
 - \"inconclusive\": a request was sent, a new tab opened or a download started (see `observed`). The click may already have done its job (sent a message, placed an order): do NOT click again; read the page, or list_tabs to find a new tab.\n\
 - \"none\": nothing observable changed. Read the tree again before anything else: the ref may be the wrong element, or a dialog may be in the way.\n\
 Never retry a click whose retryAllowed is false.\n\
@@ -480,6 +495,7 @@ Common errors: ref_not_found (the element is gone: use one of `suggestions` or r
         arguments: &[
             target("The element to click: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -497,6 +513,7 @@ Common errors: ref_in_other_frame (the ref was printed by another frame: the err
         arguments: &[
             target("The element to click: a ref_N printed by iframe_read for this frame."),
             IFRAME_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -509,7 +526,7 @@ Common errors: ref_in_other_frame (the ref was printed by another frame: the err
         name: "type_ax",
         title: "Type into a field",
         description: "Types text into a text field, text area or contenteditable element by its ref_N, replacing its content (clear: true, the default) or appending to it (clear: false). The value is set the way typing sets it and input and change events fire, so React and Vue controlled fields see it. Nothing is submitted.\n\
-Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, kind, value}: `kind` is \"input\", \"textarea\" or \"contenteditable\"; `value` is the field's content afterwards (\"••••\" for passwords): check it.\n\
+Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, kind, value}: `kind` is \"input\", \"textarea\" or \"contenteditable\"; `value` is the field's content afterwards (\"••••\" for passwords): check it.\n\
 Which tool: type_ax fills a field and nothing else. set_field fills and can submit in one call (search boxes, autocomplete comboboxes, one-field forms). select_option chooses in a <select> or listbox. Checkboxes, radios and buttons take click_ax. press_key sends single keys (Enter, Tab, Escape, arrows).\n\
 Text over 50000 characters: type the first 50000, then the rest in further calls with clear: false.\n\
 Common errors: not_typable (not a text field: the hint names the right tool), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the field is disabled or no longer laid out), invalid_arguments (text must be a string of at most 50000 characters).",
@@ -518,6 +535,7 @@ Common errors: not_typable (not a text field: the hint names the right tool), re
             TYPED_TEXT,
             CLEAR,
             ACTION_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -537,6 +555,7 @@ Common errors: ref_in_other_frame (the ref was printed by another frame: the err
             TYPED_TEXT,
             CLEAR,
             IFRAME_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -566,6 +585,7 @@ Common errors: not_typable (not a text field: the hint names the right tool), re
                 description: "true: commit the field after typing (pick the first suggestion of a combobox, else submit the form or press Enter).",
             },
             ACTION_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -578,7 +598,7 @@ Common errors: not_typable (not a text field: the hint names the right tool), re
         name: "select_option",
         title: "Choose an option",
         description: "Chooses one option of a <select>, a listbox or a combobox, by the ref_N of that control (not of an option), matching either the option's visible label or its value attribute: give exactly one of `label` and `value`.\n\
-Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, method, selected}: `method` is \"native\" for a <select> and \"listbox\" for an ARIA listbox; `selected` is {label, value?} of the option now chosen: check it.\n\
+Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, method, selected}: `method` is \"native\" for a <select> and \"listbox\" for an ARIA listbox; `selected` is {label, value?} of the option now chosen: check it.\n\
 Which tool: select_option for choosing from a list; click_ax for checkboxes, radios and menu items; set_field for comboboxes you type into.\n\
 Common errors: option_not_found (no option has that label or value: `suggestions` lists the options' labels, call again with one of them exactly), not_actionable (the control is disabled), ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (both or neither of label and value).",
         arguments: &[
@@ -600,6 +620,7 @@ Common errors: option_not_found (no option has that label or value: `suggestions
                 description: "The option's value attribute. Give value or label, not both.",
             },
             ACTION_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[ArgumentRule::ExactlyOneOf {
@@ -615,13 +636,14 @@ Common errors: option_not_found (no option has that label or value: `suggestions
         name: "hover",
         title: "Hover over an element",
         description: "Moves the pointer over an element by its ref_N, for menus, tooltips and previews that open on hover.\n\
-Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect, cssHover?}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
+Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect, cssHover?}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
 In the user's own browser the pointer is simulated: the page's pointer and mouse handlers run, but CSS :hover rules cannot apply; `cssHover: \"not_applied\"` says the page styles this element on :hover (a CSS-only menu may not open: try click_ax).\n\
 Menus that open on click take click_ax, not hover.\n\
 Common errors: ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is not laid out: it may be hidden or removed), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
         arguments: &[
             target("The element to hover: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -636,7 +658,7 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
         description: "Presses one key, optionally with modifier keys held, on the focused element, or on the element ref_id names (focused first).\n\
 `key` is a KeyboardEvent key value, case-sensitive: \"Enter\", \"Tab\", \"Escape\", \"Backspace\", \"ArrowDown\", \"PageDown\", \"Home\", \" \" (space), \"a\". One key per call: hold Control, Shift, Alt or Meta with `modifiers`, not \"Control+a\".\n\
 The key events are synthetic, so the browser runs no default action of its own; allwright performs the usual one itself and names it in `defaultAction` (\"submit\", \"click\", \"focus_next\", \"focus_previous\", \"insert_text\", \"delete_backward\", \"select_all\").\n\
-Returns {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, key, modifiers, defaultAction?}.\n\
+Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, key, modifiers, defaultAction?}.\n\
 Use it to drive widgets by keyboard (menus, listboxes, dialogs: Escape closes them) and to press Enter in a field. To type text, use type_ax or set_field, which type a whole string at once.\n\
 Common errors: invalid_arguments (key must be one key name, at most 32 characters; modifiers only Alt, Control, Meta, Shift, each once), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
         arguments: &[
@@ -658,6 +680,7 @@ Common errors: invalid_arguments (key must be one key name, at most 32 character
             },
             optional_target("Focus this element (a ref_N printed by get_accessibility_tree) and press the key there. Leave it out to press the key on the focused element."),
             ACTION_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         rules: &[],
@@ -670,7 +693,7 @@ Common errors: invalid_arguments (key must be one key name, at most 32 character
         name: "scroll",
         title: "Scroll",
         description: "Scrolls the page, or the scrollable element ref_id names: by `amount` pixels in `direction` (default: down, by 80% of the viewport or element), or with `to` to its \"top\" or \"bottom\"; `to: \"into_view\"` scrolls the page until the element ref_id names is visible.\n\
-Returns {success, progress, evidence, hints, retryAllowed, hint?, target, before, after}: `target` is \"page\" or \"element\"; `before` equal to `after` ({x, y}) means it could not scroll further that way.\n\
+Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, target, before, after}: `target` is \"page\" or \"element\"; `before` equal to `after` ({x, y}) means it could not scroll further that way.\n\
 You rarely need it to read: get_accessibility_tree already includes content outside the viewport, and click_ax, type_ax and hover scroll their target into view themselves. Scroll to load more of an endless list, or before reading with filter \"visible\".\n\
 Common errors: ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (to \"into_view\" needs ref_id).",
         arguments: &[
@@ -700,6 +723,7 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
                 description: "Scroll to the top or the bottom instead of by an amount; \"into_view\" brings the element ref_id names into the viewport.",
             },
             ACTION_FRAME_ID,
+            VERBOSE,
             TAB_ID,
         ],
         // Only an element can be brought into view: the page has no view to be brought into.
@@ -721,7 +745,7 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
 Returns {url, title, changed}: the page now shown; `changed` is false when the URL stayed the same.\n\
 Refs from before may stop working: read the tree again with get_accessibility_tree.\n\
 Common errors: no_history (there is nothing to go back to: use navigate), timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree), not_connected (no browser with the extension is reachable: tell the user).",
-        arguments: &[LOAD_TIMEOUT, TAB_ID],
+        arguments: &[LOAD_TIMEOUT, VERBOSE, TAB_ID],
         rules: &[],
         read_only: false,
         availability: FROM_COMPACT,
@@ -790,6 +814,7 @@ Common errors: invalid_arguments (give a full URL with its scheme, like https://
                 description: "The absolute URL to open (http, https, file) or about:blank.",
             },
             LOAD_TIMEOUT,
+            VERBOSE,
             Argument {
                 description: "The tab whose window gets the new tab. Leave it out to use the last focused window.",
                 ..TAB_ID

@@ -4,6 +4,7 @@
 // tests/browser/wasm-smoke.mjs borrows the generated page, the medians and the injection.
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 
@@ -308,20 +309,29 @@ export class McpClient {
 
   /**
    * Calls a tool and times the round trip (from writing the request to parsing the response).
-   * Throws on JSON-RPC errors and on `isError` results.
-   * @returns {Promise<{result: any, ms: number, bytes: number}>}
+   * Throws on JSON-RPC errors and on `isError` results. The benches read whole results, so
+   * `verbose: true` is added where the tool takes it unless `verbose: false` is asked for (an
+   * agent's short reply, src/mcp_reply.rs). `text` is what the model would read, `chars` its
+   * length.
+   * @param {string} name
+   * @param {Record<string, unknown>} args
+   * @param {number} timeoutMs
+   * @param {{verbose?: boolean}} [options]
+   * @returns {Promise<{result: any, text: string, chars: number, ms: number, bytes: number}>}
    */
-  async callTool(name, args, timeoutMs) {
+  async callTool(name, args, timeoutMs, { verbose = true } = {}) {
+    const sent = toolTakesVerbose(name) && !('verbose' in (args ?? {})) ? { ...args, verbose } : args;
     const start = performance.now();
-    const { message, bytes } = await this.request('tools/call', { name, arguments: args }, timeoutMs);
+    const { message, bytes } = await this.request('tools/call', { name, arguments: sent }, timeoutMs);
     const ms = performance.now() - start;
     if (message.error) throw new Error(`${name}: JSON-RPC error ${JSON.stringify(message.error)}`);
     const result = message.result;
     if (result?.isError) {
-      const detail = result.structuredContent ?? result.content?.[0]?.text;
-      throw new Error(`${name} failed: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`);
+      const detail = result.content?.find((block) => block.type === 'text')?.text;
+      throw new Error(`${name} failed: ${detail}`);
     }
-    return { result: result.structuredContent ?? JSON.parse(result.content?.[0]?.text ?? 'null'), ms, bytes };
+    const text = replyText(result);
+    return { result: replyValue(result), text, chars: text.length, ms, bytes };
   }
 
   /**
@@ -395,4 +405,57 @@ export function formatCharactersByLineKind({ kinds, parts }, total) {
     rows.push(`  ${part.padEnd(26)}${String(chars).padStart(11)} ${share(chars)}`);
   }
   return rows.join('\n');
+}
+
+// ---- Replies -------------------------------------------------------------------------------------
+
+/**
+ * The text a model reads of an MCP tool result: its text blocks (allwright sends one, and no
+ * structuredContent: src/mcp_reply.rs; a screenshot's image block is not text).
+ * @param {{content?: Array<{type: string, text?: string}>}} result
+ */
+export function replyText(result) {
+  return (result?.content ?? [])
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
+
+/**
+ * The object an allwright reply carries (docs/protocol.md, "Replies"): the text parsed as JSON,
+ * or, when it holds a newline (compact JSON never does), a tree read's header line with the tree
+ * text after it as `tree`. Null when the text is not JSON.
+ * @param {{content?: Array<{type: string, text?: string}>, structuredContent?: unknown}} result
+ */
+export function replyValue(result) {
+  const text = (result?.content ?? []).find((block) => block.type === 'text')?.text ?? '';
+  const newline = text.indexOf('\n');
+  try {
+    if (newline === -1) return JSON.parse(text);
+    return { ...JSON.parse(text.slice(0, newline)), tree: text.slice(newline + 1) };
+  } catch {
+    return null;
+  }
+}
+
+/** @type {Set<string>|null} */
+let toolsWithVerbose = null;
+
+/**
+ * Whether the tool takes `verbose`, as the generated tool contract says
+ * (extension/shared/tool-contract.json, written from src/tools/table.rs).
+ * @param {string} name
+ */
+export function toolTakesVerbose(name) {
+  if (toolsWithVerbose === null) {
+    const contract = JSON.parse(
+      readFileSync(new URL('../../extension/shared/tool-contract.json', import.meta.url), 'utf8'),
+    );
+    toolsWithVerbose = new Set(
+      Object.entries(contract.tools)
+        .filter(([, tool]) => tool.arguments?.verbose !== undefined)
+        .map(([tool]) => tool),
+    );
+  }
+  return toolsWithVerbose.has(name);
 }

@@ -20,6 +20,7 @@ mod local_files;
 mod once;
 mod panel;
 mod registry;
+mod replies;
 mod safety;
 mod screenshot;
 mod shadow_dev;
@@ -158,6 +159,7 @@ const ACTIONS: &[(&str, Check)] = checks![
     actions::click_events_match_a_real_click,
     actions::status_line_elsewhere_is_evidence_and_nothing_runs_twice,
     actions::shoelace_select_through_slots,
+    replies::replies_are_short_single_text_blocks,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,6 +9,7 @@ use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 
 use crate::actions::{find_ref, frame_id_of, ref_of};
+use crate::support::reply_text::reply_value;
 use crate::support::{fixtures, Browser, Session};
 
 /// A decoded RGB(A) picture.
@@ -75,7 +76,10 @@ pub fn image_of(browser: &str, result: &CallToolResult) -> (String, Vec<u8>, Val
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(&image.data)
         .expect("base64 image data");
-    let facts = result.structured_content.clone().expect("the facts");
+    // The facts follow the image as one text block (src/mcp_reply.rs: no structuredContent).
+    assert_eq!(result.structured_content, None, "{browser}: the facts once");
+    let facts = reply_value(result);
+    assert!(facts.is_object(), "{browser}: the facts: {result:?}");
     (image.mime_type.clone(), bytes, facts)
 }
 
@@ -94,7 +98,7 @@ async fn screenshot_error(session: &Session, arguments: Value) -> Value {
         "{}: screenshot({arguments}) should fail: {result:?}",
         session.browser.name()
     );
-    result.structured_content.expect("the error object")
+    reply_value(&result)
 }
 
 pub async fn viewport_elements_formats_and_refusals(session: &Session) {

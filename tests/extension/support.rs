@@ -22,6 +22,9 @@ pub mod fixture_server;
 #[path = "../support/snapshot_checks.rs"]
 pub mod snapshot_checks;
 
+#[path = "../support/reply_text.rs"]
+pub mod reply_text;
+
 use fixture_server::FixtureServer;
 pub use snapshot_checks::{find, nodes};
 
@@ -370,14 +373,23 @@ impl Session {
         self.folder.path().join("run").join("host.sock")
     }
 
-    /// Calls a tool over MCP: the result object (structuredContent), or the error object.
+    /// Calls a tool over MCP with `verbose: true` where the tool takes it: the whole result object
+    /// (read back from the reply's text), or the error object.
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Value, ToolError> {
         let mcp = self.mcp.as_ref().expect("MCP client");
         outcome_of(mcp_call(mcp, tool, arguments).await?)
     }
 
-    /// Calls a tool over MCP and returns the whole MCP result: content blocks (an image, for
-    /// screenshot) as well as structuredContent and isError.
+    /// Calls a tool over MCP as an agent does, without `verbose`, and returns the MCP result as
+    /// it came: the short reply (src/mcp_reply.rs) in its content blocks.
+    pub async fn call_quiet(&self, tool: &str, arguments: Value) -> CallToolResult {
+        let arguments = reply_text::with_verbose(tool, arguments, false);
+        self.call_result(tool, arguments).await
+    }
+
+    /// Calls a tool over MCP (with `verbose: true` where the tool takes it, unless `arguments`
+    /// say otherwise) and returns the whole MCP result: content blocks (an image, for
+    /// screenshot) and isError.
     pub async fn call_result(&self, tool: &str, arguments: Value) -> CallToolResult {
         let mcp = self.mcp.as_ref().expect("MCP client");
         mcp_call(mcp, tool, arguments)
@@ -609,6 +621,9 @@ pub async fn mcp_call_within<Handler: rmcp::Service<RoleClient>>(
     arguments: Value,
     patience: Duration,
 ) -> Result<CallToolResult, ToolError> {
+    // The tests read every field of a result: they ask for the whole object unless they set
+    // `verbose` themselves (Session::call_quiet).
+    let arguments = reply_text::with_verbose(tool, arguments, true);
     let request = CallToolRequestParams::new(tool.to_string())
         .with_arguments(arguments.as_object().cloned().unwrap_or_default());
     tokio::time::timeout(patience, client.call_tool(request))
@@ -617,13 +632,14 @@ pub async fn mcp_call_within<Handler: rmcp::Service<RoleClient>>(
         .map_err(|error| ToolError(json!({"code": "mcp_error", "message": error.to_string()})))
 }
 
-/// A tool's result object, or its error object when the result is an error.
+/// A tool's result object, or its error object when the result is an error, read back from the
+/// reply's one text block (tests/support/reply_text.rs).
 pub fn outcome_of(result: CallToolResult) -> Result<Value, ToolError> {
-    let structured = result.structured_content.unwrap_or(Value::Null);
+    let object = reply_text::reply_value(&result);
     if result.is_error == Some(true) {
-        Err(ToolError(structured))
+        Err(ToolError(object))
     } else {
-        Ok(structured)
+        Ok(object)
     }
 }
 

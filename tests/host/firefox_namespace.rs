@@ -189,7 +189,7 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
         let navigated = call(&client, "navigate", json!({ "url": url })).await;
         assert_ne!(navigated.is_error, Some(true), "{url}: {navigated:?}");
         let tree = call(&client, "get_accessibility_tree", json!({})).await;
-        let text = serde_json::to_string(&tree.structured_content).expect("json");
+        let text = crate::reply_text::reply_value(&tree).to_string();
         assert!(text.contains(title), "{url}: {text}");
         assert!(
             requests.load(std::sync::atomic::Ordering::SeqCst) >= 1,
@@ -210,7 +210,7 @@ async fn mcp_launch_firefox_remote_agent_listens_only_inside_a_private_network_n
         ("http://no-such-host.invalid/".to_owned(), "2152398878"),
     ] {
         let navigated = call(&client, "navigate", json!({ "url": url })).await;
-        let text = serde_json::to_string(&navigated.structured_content).expect("json");
+        let text = crate::reply_text::reply_value(&navigated).to_string();
         assert_eq!(navigated.is_error, Some(true), "{url}: {text}");
         assert!(text.contains(error_code), "{url}: {text}");
     }

@@ -167,7 +167,7 @@ async fn mcp_session_through_the_stand_in(browser_flag: &str, extension_flavour:
         .await
         .expect("tools/call");
     assert_ne!(result.is_error, Some(true), "{result:?}");
-    let structured = result.structured_content.expect("structuredContent");
+    let structured = crate::reply_text::reply_value(&result);
     assert!(
         structured["tree"]
             .as_str()

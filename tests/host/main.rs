@@ -18,3 +18,9 @@ mod session_folders;
 mod snapshot_files;
 mod socket_safety;
 mod support;
+
+// The host tests read replies back into objects; they set `verbose` themselves where they
+// need it, so the helpers that add it are unused here.
+#[allow(dead_code)]
+#[path = "../support/reply_text.rs"]
+mod reply_text;

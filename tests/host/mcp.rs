@@ -117,20 +117,24 @@ pub fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
         .with_arguments(arguments.as_object().cloned().expect("object arguments"))
 }
 
-pub fn error_object(result: &CallToolResult) -> &Value {
+/// The error object of an isError result: its one text block, and no structuredContent
+/// (src/mcp_reply.rs).
+pub fn error_object(result: &CallToolResult) -> Value {
     assert_eq!(
         result.is_error,
         Some(true),
         "expected an isError result: {result:?}"
     );
-    result
-        .structured_content
-        .as_ref()
-        .expect("the error as structuredContent")
+    assert_eq!(
+        result.structured_content, None,
+        "the error once: {result:?}"
+    );
+    assert_eq!(result.content.len(), 1, "one block: {result:?}");
+    crate::reply_text::reply_value(result)
 }
 
 #[tokio::test]
-async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_text() {
+async fn tools_are_listed_with_schemas_and_calls_return_one_text_block() {
     let folder = private_folder();
     let socket_path = folder.path().join("host.sock");
     let mut calls = start_fake_host(&socket_path).await;
@@ -184,21 +188,22 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
         .await
         .expect("tools/call");
     assert_ne!(result.is_error, Some(true));
-    let structured = result
-        .structured_content
-        .clone()
-        .expect("structuredContent");
-    assert_eq!(structured["tree"], "button \"Send\" [ref_1]");
+    // One text block and no structuredContent (src/mcp_reply.rs): a read is its header line,
+    // then the tree as printed.
+    assert_eq!(result.structured_content, None);
+    assert_eq!(result.content.len(), 1);
     let text = result
         .content
         .first()
         .and_then(|content| content.as_text())
         .map(|text| text.text.clone())
         .expect("a text block");
-    assert_eq!(
-        serde_json::from_str::<Value>(&text).expect("the text is the JSON result"),
-        structured
+    let (header, tree) = text.split_once('\n').expect("a header line");
+    assert!(
+        serde_json::from_str::<Value>(header).is_ok_and(|header| header.is_object()),
+        "{header}"
     );
+    assert_eq!(tree, "button \"Send\" [ref_1]");
 
     let forwarded = tokio::time::timeout(PATIENCE, calls.recv())
         .await
@@ -206,6 +211,25 @@ async fn tools_are_listed_with_schemas_and_calls_return_structured_content_and_t
         .expect("the host got the call");
     assert_eq!(forwarded["type"], "call");
     assert_eq!(forwarded["tool"], "get_accessibility_tree");
+    assert_eq!(forwarded["arguments"], json!({"filter": "interactive"}));
+
+    // verbose: the whole result object as one line of JSON; the argument shapes the reply and
+    // never reaches the browser.
+    let result = client
+        .call_tool(call(
+            "get_accessibility_tree",
+            json!({"filter": "interactive", "verbose": true}),
+        ))
+        .await
+        .expect("tools/call");
+    assert_eq!(result.structured_content, None);
+    let text = result.content[0].as_text().expect("a text block");
+    let whole: Value = serde_json::from_str(&text.text).expect("one JSON object");
+    assert_eq!(whole["tree"], "button \"Send\" [ref_1]");
+    let forwarded = tokio::time::timeout(PATIENCE, calls.recv())
+        .await
+        .expect("in time")
+        .expect("the host got the call");
     assert_eq!(forwarded["arguments"], json!({"filter": "interactive"}));
     client.cancel().await.expect("close the session");
 }
@@ -245,7 +269,7 @@ async fn bad_arguments_come_back_as_invalid_arguments_without_reaching_the_host(
             .map(|text| text.text.clone())
             .expect("text");
         assert_eq!(
-            &serde_json::from_str::<Value>(&text).expect("JSON text"),
+            serde_json::from_str::<Value>(&text).expect("JSON text"),
             error
         );
     }
@@ -348,10 +372,7 @@ async fn a_call_lost_with_the_host_fails_clearly_and_the_next_call_reaches_the_n
     assert_eq!(error_object(&lost)["code"], "outcome_unknown");
     let next = client.call_tool(navigate()).await.expect("result");
     assert_ne!(next.is_error, Some(true), "{next:?}");
-    assert_eq!(
-        next.structured_content.expect("structured")["url"],
-        "about:blank"
-    );
+    assert_eq!(crate::reply_text::reply_value(&next)["url"], "about:blank");
     client.cancel().await.expect("close the session");
 }
 
@@ -515,7 +536,7 @@ async fn a_screenshot_comes_back_as_an_image_block_then_its_facts() {
         ("iVBORw0KGgo=", "image/png")
     );
     let facts = json!({"width": 2, "height": 1, "format": "png", "scope": "viewport", "method": "captureVisibleTab"});
-    assert_eq!(result.structured_content, Some(facts.clone()));
+    assert_eq!(result.structured_content, None, "the facts once");
     let text = result.content[1].as_text().expect("the facts as text");
     assert_eq!(
         serde_json::from_str::<Value>(&text.text).expect("JSON"),
@@ -848,10 +869,19 @@ async fn input_tool_results_name_the_synthetic_path_in_the_users_browser() {
         let _calls = start_fake_host(&socket_path).await;
         let client = start_mcp(&socket_path, arguments).await;
         for (tool, tool_arguments, labelled) in [
-            ("click_ax", json!({"ref_id": "ref_1"}), true),
-            ("press_key", json!({"key": "Enter"}), true),
-            ("type_ax", json!({"ref_id": "ref_1", "text": "a"}), true),
-            ("get_accessibility_tree", json!({}), false),
+            // verbose: the whole result, where `input` is (the short reply leaves it out).
+            (
+                "click_ax",
+                json!({"ref_id": "ref_1", "verbose": true}),
+                true,
+            ),
+            ("press_key", json!({"key": "Enter", "verbose": true}), true),
+            (
+                "type_ax",
+                json!({"ref_id": "ref_1", "text": "a", "verbose": true}),
+                true,
+            ),
+            ("get_accessibility_tree", json!({"verbose": true}), false),
         ] {
             let result = client
                 .call_tool(
@@ -861,7 +891,7 @@ async fn input_tool_results_name_the_synthetic_path_in_the_users_browser() {
                 .await
                 .expect("tools/call");
             assert_ne!(result.is_error, Some(true), "{tool}: {result:?}");
-            let structured = result.structured_content.expect("structuredContent");
+            let structured = crate::reply_text::reply_value(&result);
             if labelled {
                 assert_eq!(
                     structured["input"], "synthetic",

@@ -18,6 +18,7 @@ import {
   viewportRect,
 } from "./element.js";
 import {
+  animationRunning,
   classifyMutations,
   controlledBy,
   controlValues,
@@ -468,5 +469,13 @@ export async function observeClick(args) {
   entry.lastRect = rect;
   entry.targetMutatedSinceObservation = false;
   entry.pageMutatedSinceObservation = false;
-  return { evidence, hints, rect, stable, connected, quietSinceClick: entry.quietSinceClick };
+  return {
+    evidence,
+    hints,
+    rect,
+    stable,
+    connected,
+    quietSinceClick: entry.quietSinceClick,
+    animating: animationRunning(),
+  };
 }

@@ -295,3 +295,16 @@ export async function domQuiet(args) {
     observer.disconnect();
   }
 }
+
+/**
+ * Whether an animation or transition of the document is running (Web Animations'
+ * `Document.getAnimations`, which lists CSS animations and transitions too): a popup still
+ * moving after a click is not settled (observe_click, `animating`).
+ */
+export function animationRunning() {
+  try {
+    return document.getAnimations().some((animation) => animation.playState === "running");
+  } catch {
+    return false;
+  }
+}

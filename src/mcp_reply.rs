@@ -1,0 +1,495 @@
+//! What a tool call answers over MCP: one text content block, never `structuredContent`
+//! (docs/protocol.md, "Replies"; issue 30, item 4).
+//!
+//! MCP clients show the model `JSON.stringify(structuredContent)` when a result carries it and
+//! the text content otherwise (MCP 2025-06-18, "Tools", "Structured Content": the text block is
+//! only there "for backwards compatibility"), so a result that carries both pays for the same
+//! facts twice, in the client and on the wire. Every allwright result is therefore one text block
+//! (a screenshot keeps its image block before it), shaped to what the model needs for its next
+//! step:
+//!
+//! - a tree read is a one-line JSON header (snapshotId, paging, truncation, what a read since a
+//!   snapshot found) followed by the tree text itself, not escaped into a JSON string;
+//! - navigate, go_back and new_tab answer `{url, title}` (and `tabId`, `changed`, `status` when it
+//!   is not 200), with lifecycle events only when something unexpected happened;
+//! - an action answers `{progress, effect?, ...}` with only the decisive fields;
+//! - every other tool answers its whole result as compact JSON;
+//! - an error is `{code, message, hint?, ...}` as compact JSON, with `isError`.
+//!
+//! `verbose: true` on a read, a page load or an action gives the whole result object as compact
+//! JSON instead, as the tool computed it.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{json, Map, Value};
+
+use crate::tool_error::ToolError;
+
+/// The argument that asks for the whole result object (src/tools/table.rs, `VERBOSE`). The MCP
+/// server takes it out of the arguments: it shapes the reply and never reaches the browser.
+pub const VERBOSE_ARGUMENT: &str = "verbose";
+
+/// The tools whose result carries a text tree (`tree`) printed after the header line.
+pub const TREE_READS: &[&str] = &["get_accessibility_tree", "iframe_read"];
+
+/// The tools that load a page and answer where it ended up.
+pub const PAGE_LOADS: &[&str] = &["navigate", "go_back", "new_tab"];
+
+/// The tools that act on the page and answer an action result (docs/protocol.md, "Action
+/// results").
+pub const ACTIONS: &[&str] = &[
+    "click_ax",
+    "iframe_click",
+    "type_ax",
+    "iframe_type",
+    "set_field",
+    "select_option",
+    "hover",
+    "press_key",
+    "scroll",
+];
+
+/// Whether `tool` takes `verbose`: exactly the tools whose short reply leaves something out.
+#[cfg(test)]
+pub fn takes_verbose(tool: &str) -> bool {
+    TREE_READS.contains(&tool) || PAGE_LOADS.contains(&tool) || ACTIONS.contains(&tool)
+}
+
+/// Lifecycle events (docs/protocol.md, "The browser bridge", `lifecycle`) that say something went
+/// other than planned, and so stay in a short reply: a failed or aborted navigation and a user
+/// prompt. The ordinary events of a load (navigationStarted, domContentLoaded, load, ...) only
+/// confirm what `url` and `title` already say.
+const UNEXPECTED_LIFECYCLE_EVENTS: &[&str] = &[
+    "navigationFailed",
+    "navigationAborted",
+    "promptOpened",
+    "promptClosed",
+];
+
+/// An action's text field value is repeated in the short reply only up to this length; a longer
+/// one is on `verbose: true`.
+const LONGEST_ECHOED_VALUE: usize = 200;
+
+/// The MCP answer to a successful call of `tool` with its validated `arguments` (`verbose`
+/// already taken out and passed as `verbose`).
+pub fn success_reply(
+    tool: &str,
+    arguments: &Value,
+    result: Value,
+    verbose: bool,
+) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(reply_text(
+        tool, arguments, result, verbose,
+    ))])
+}
+
+/// The MCP answer to a call that failed: the error object as compact JSON in one text block,
+/// marked `isError`.
+pub fn error_reply(error: &ToolError) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(error.to_value().to_string())])
+}
+
+/// A screenshot's answer (src/screenshot.rs) without its `structuredContent`: the image block
+/// and the one text block of its facts stay.
+pub fn without_structured_content(mut result: CallToolResult) -> CallToolResult {
+    result.structured_content = None;
+    result
+}
+
+/// The text of a successful reply.
+pub fn reply_text(tool: &str, arguments: &Value, result: Value, verbose: bool) -> String {
+    // The extension's results are objects; a stray scalar is wrapped so that every reply is an
+    // object the client can parse the same way.
+    let result = match result {
+        Value::Object(object) => object,
+        other => return json!({ "result": other }).to_string(),
+    };
+    if verbose {
+        return Value::Object(result).to_string();
+    }
+    if TREE_READS.contains(&tool) {
+        tree_read_text(result)
+    } else if PAGE_LOADS.contains(&tool) {
+        Value::Object(short_page_load(arguments, result)).to_string()
+    } else if ACTIONS.contains(&tool) {
+        Value::Object(short_action(arguments, result)).to_string()
+    } else {
+        Value::Object(result).to_string()
+    }
+}
+
+/// A tree read: the header line, a newline, and the tree as printed. The header leaves out what
+/// the agent already knows or cannot use (url, title, which engine read the page), and flags that
+/// are false or pages when there is only one.
+fn tree_read_text(mut result: Map<String, Value>) -> String {
+    let tree = match result.remove("tree") {
+        Some(Value::String(tree)) => tree,
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    for field in ["url", "title", "engine", "input", "lifecycleDropped"] {
+        result.remove(field);
+    }
+    for flag in ["truncated", "hasMore", "autoDegraded", "unchanged"] {
+        if result.get(flag) == Some(&Value::Bool(false)) {
+            result.remove(flag);
+        }
+    }
+    let single_page = result
+        .get("pageCount")
+        .and_then(Value::as_u64)
+        .is_none_or(|count| count <= 1);
+    if single_page {
+        result.remove("page");
+        result.remove("pageCount");
+    }
+    if result
+        .get("removedRefs")
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty)
+    {
+        result.remove("removedRefs");
+    }
+    keep_unexpected_lifecycle(&mut result);
+    let header = Value::Object(result).to_string();
+    format!("{header}\n{tree}")
+}
+
+/// navigate, go_back and new_tab: where the tab is now, and what went unexpectedly.
+fn short_page_load(arguments: &Value, mut result: Map<String, Value>) -> Map<String, Value> {
+    let mut short = Map::new();
+    for field in ["tabId", "url", "title", "changed", "lateOutcomes"] {
+        if let Some(value) = result.remove(field) {
+            short.insert(field.to_owned(), value);
+        }
+    }
+    if let Some(status) = result.remove("status") {
+        if status.as_u64() != Some(200) {
+            short.insert("status".to_owned(), status);
+        }
+    }
+    // A redirect to another origin is worth a word: the agent asked for one site and is on
+    // another (a login wall, a region redirect). Within one origin it is routine.
+    let requested = arguments.get("url").and_then(Value::as_str);
+    let landed = short.get("url").and_then(Value::as_str);
+    if let (Some(requested), Some(landed)) = (requested, landed) {
+        if origin_of(requested) != origin_of(landed) {
+            short.insert("redirectedFrom".to_owned(), json!(requested));
+        }
+    }
+    keep_unexpected_lifecycle(&mut result);
+    if let Some(lifecycle) = result.remove("lifecycle") {
+        short.insert("lifecycle".to_owned(), lifecycle);
+    }
+    short
+}
+
+/// An action result (docs/protocol.md, "Action results") cut to what decides the next step:
+/// whether anything happened (`progress`, `effect`), whether it may be repeated
+/// (`retryAllowed` only when false, `lateOutcomes`), where it led (`url`, `newTabs`,
+/// `downloads`), what the page says changed (`changes`, `snapshotId`), and the few facts a tool
+/// adds about its own effect.
+fn short_action(arguments: &Value, mut result: Map<String, Value>) -> Map<String, Value> {
+    let mut short = Map::new();
+    if result.get("success") == Some(&Value::Bool(false)) {
+        short.insert("success".to_owned(), Value::Bool(false));
+    }
+    if let Some(progress) = result.remove("progress") {
+        short.insert("progress".to_owned(), progress);
+    }
+    let effect: Vec<&str> = result
+        .get("evidence")
+        .and_then(Value::as_array)
+        .map(|evidence| evidence.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if !effect.is_empty() {
+        short.insert("effect".to_owned(), json!(effect.join(", ")));
+    }
+    if let Some(Value::Object(observed)) = result.get("observed") {
+        if let Some(url) = observed.get("navigation").and_then(|n| n.get("url")) {
+            short.insert("url".to_owned(), url.clone());
+        }
+        for field in ["newTabs", "downloads"] {
+            if let Some(value) = observed.get(field) {
+                short.insert(field.to_owned(), value.clone());
+            }
+        }
+    }
+    if result.get("retryAllowed") == Some(&Value::Bool(false)) {
+        short.insert("retryAllowed".to_owned(), Value::Bool(false));
+    }
+    // `changes` comes from the action-changes step of the background (the tab's changes since
+    // the last read, bounded); `selected`, `submit`, `cssHover` and `after` are what
+    // select_option, set_field, hover and scroll say about their own effect.
+    for field in [
+        "hint",
+        "changes",
+        "snapshotId",
+        "lateOutcomes",
+        "selected",
+        "submit",
+        "cssHover",
+        "after",
+    ] {
+        if let Some(value) = result.remove(field) {
+            short.insert(field.to_owned(), value);
+        }
+    }
+    // A field's value afterwards is news only when it is not the text the agent typed (a mask,
+    // an autocorrection, appended text); short enough to repeat.
+    if let Some(Value::String(value)) = result.get("value") {
+        let typed = arguments.get("text").and_then(Value::as_str);
+        if typed != Some(value.as_str()) && value.chars().count() <= LONGEST_ECHOED_VALUE {
+            short.insert("value".to_owned(), json!(value));
+        }
+    }
+    keep_unexpected_lifecycle(&mut result);
+    if let Some(lifecycle) = result.remove("lifecycle") {
+        short.insert("lifecycle".to_owned(), lifecycle);
+    }
+    short
+}
+
+/// Keeps only the unexpected events of `lifecycle`, and drops the field when none is left.
+fn keep_unexpected_lifecycle(result: &mut Map<String, Value>) {
+    result.remove("lifecycleDropped");
+    let Some(Value::Array(events)) = result.remove("lifecycle") else {
+        return;
+    };
+    let unexpected: Vec<Value> = events
+        .into_iter()
+        .filter(|event| {
+            event
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|kind| UNEXPECTED_LIFECYCLE_EVENTS.contains(&kind))
+        })
+        .collect();
+    if !unexpected.is_empty() {
+        result.insert("lifecycle".to_owned(), Value::Array(unexpected));
+    }
+}
+
+/// A URL's origin as a string (scheme and authority, lowercased; RFC 6454 section 4 without the
+/// default-port folding, which navigate's URLs do not need), or the whole URL when it has no
+/// authority (about:blank, data:).
+fn origin_of(url: &str) -> String {
+    let url = url.trim();
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            format!("{}://{}", scheme, authority).to_ascii_lowercase()
+        }
+        None => url.to_ascii_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text_of(result: &CallToolResult) -> &str {
+        assert_eq!(result.content.len(), 1, "one content block");
+        result.content[0]
+            .as_text()
+            .map(|text| text.text.as_str())
+            .expect("a text block")
+    }
+
+    fn bridge_load_events(url: &str) -> Value {
+        json!([
+            {"type": "navigationStarted", "tabContext": "C", "context": "C", "url": url},
+            {"type": "navigationCommitted", "tabContext": "C", "context": "C", "url": url},
+            {"type": "domContentLoaded", "tabContext": "C", "context": "C", "url": url},
+            {"type": "load", "tabContext": "C", "context": "C", "url": url},
+        ])
+    }
+
+    #[test]
+    fn navigate_answers_url_and_title_without_the_ordinary_page_load_events() {
+        let url = "http://127.0.0.1:8000/pages/a.html";
+        let result = json!({"url": url, "title": "A", "lifecycle": bridge_load_events(url), "lifecycleDropped": 3});
+        let reply = success_reply("navigate", &json!({"url": url}), result.clone(), false);
+        assert_eq!(reply.structured_content, None);
+        assert_eq!(reply.is_error, Some(false));
+        let short: Value = serde_json::from_str(text_of(&reply)).expect("json");
+        assert_eq!(short, json!({"url": url, "title": "A"}));
+        let verbose = success_reply("navigate", &json!({"url": url}), result.clone(), true);
+        let full: Value = serde_json::from_str(text_of(&verbose)).expect("json");
+        assert_eq!(full, result);
+    }
+
+    #[test]
+    fn navigate_keeps_a_failed_navigation_a_redirect_to_another_origin_and_a_status_that_is_not_200(
+    ) {
+        let mut events = bridge_load_events("https://login.example/");
+        events.as_array_mut().expect("array").push(json!({"type": "navigationFailed", "tabContext": "C", "context": "C", "url": "https://a.example/x"}));
+        let result = json!({"url": "https://login.example/", "title": "Log in", "status": 403, "lifecycle": events});
+        let text = reply_text(
+            "navigate",
+            &json!({"url": "https://a.example/x"}),
+            result,
+            false,
+        );
+        let short: Value = serde_json::from_str(&text).expect("json");
+        assert_eq!(short["status"], 403);
+        assert_eq!(short["redirectedFrom"], "https://a.example/x");
+        assert_eq!(short["lifecycle"].as_array().map(Vec::len), Some(1));
+        assert_eq!(short["lifecycle"][0]["type"], "navigationFailed");
+        let same_origin = reply_text(
+            "navigate",
+            &json!({"url": "https://A.example/x"}),
+            json!({"url": "https://a.example/y", "title": "", "status": 200}),
+            false,
+        );
+        assert_eq!(same_origin, r#"{"title":"","url":"https://a.example/y"}"#);
+    }
+
+    #[test]
+    fn an_action_answers_progress_effect_and_changes_and_leaves_the_rest_to_verbose() {
+        let result = json!({
+            "success": true, "progress": "observed", "evidence": ["local_mutation", "focus_moved"],
+            "hints": ["global_mutation"], "retryAllowed": true, "tag": "button", "role": "button",
+            "name": "Save", "rect": {"x": 1, "y": 2, "width": 3, "height": 4}, "method": "synthetic",
+            "input": "synthetic", "observed": {}, "changes": {"lines": ["+ text \"Saved\""]}
+        });
+        let text = reply_text(
+            "click_ax",
+            &json!({"ref_id": "ref_3"}),
+            result.clone(),
+            false,
+        );
+        let short: Value = serde_json::from_str(&text).expect("json");
+        assert_eq!(
+            short,
+            json!({"progress": "observed", "effect": "local_mutation, focus_moved", "changes": {"lines": ["+ text \"Saved\""]}})
+        );
+        let verbose = reply_text(
+            "click_ax",
+            &json!({"ref_id": "ref_3"}),
+            result.clone(),
+            true,
+        );
+        assert_eq!(
+            serde_json::from_str::<Value>(&verbose).expect("json"),
+            result
+        );
+    }
+
+    #[test]
+    fn an_action_keeps_what_forbids_a_retry_and_where_it_led() {
+        let result = json!({
+            "success": true, "progress": "inconclusive", "evidence": [], "hints": [],
+            "retryAllowed": false, "hint": "Do not click again.",
+            "observed": {"navigation": {"url": "https://a.example/done"}, "newTabs": [{"tabId": 4, "url": "https://b.example/"}],
+                         "requests": [{"method": "POST", "url": "https://a.example/order", "kind": "mutating"}]},
+            "lateOutcomes": [{"callId": "c1", "tool": "click_ax", "ok": true}],
+            "lifecycle": [{"type": "load", "tabContext": "C", "context": "C"}, {"type": "promptOpened", "tabContext": "C", "context": "C", "promptType": "alert", "message": "Hi"}]
+        });
+        let short: Value =
+            serde_json::from_str(&reply_text("click_ax", &json!({}), result, false)).expect("json");
+        assert_eq!(short["progress"], "inconclusive");
+        assert_eq!(short["retryAllowed"], false);
+        assert_eq!(short["hint"], "Do not click again.");
+        assert_eq!(short["url"], "https://a.example/done");
+        assert_eq!(short["newTabs"][0]["tabId"], 4);
+        assert_eq!(short["lateOutcomes"][0]["callId"], "c1");
+        assert_eq!(short["lifecycle"].as_array().map(Vec::len), Some(1));
+        assert!(short.get("effect").is_none(), "no evidence, no effect");
+    }
+
+    #[test]
+    fn a_typed_value_is_repeated_only_when_it_is_not_what_was_typed() {
+        let typed = json!({"ref_id": "ref_1", "text": "hello"});
+        let same = json!({"success": true, "progress": "observed", "evidence": ["value_set"], "value": "hello", "kind": "input"});
+        let short: Value =
+            serde_json::from_str(&reply_text("type_ax", &typed, same, false)).expect("json");
+        assert!(short.get("value").is_none());
+        let masked = json!({"success": true, "progress": "observed", "evidence": ["value_set"], "value": "(555) 123", "kind": "input"});
+        let short: Value =
+            serde_json::from_str(&reply_text("type_ax", &typed, masked, false)).expect("json");
+        assert_eq!(short["value"], "(555) 123");
+        let long = json!({"progress": "observed", "value": "x".repeat(LONGEST_ECHOED_VALUE + 1)});
+        let short: Value =
+            serde_json::from_str(&reply_text("type_ax", &typed, long, false)).expect("json");
+        assert!(short.get("value").is_none());
+    }
+
+    #[test]
+    fn a_read_is_a_header_line_then_the_tree_text_as_printed() {
+        let tree = "main [ref_1]\n heading \"Title \\\"quoted\\\"\"\n button \"Go\" [ref_2]";
+        let result = json!({
+            "tree": tree, "snapshotId": "snapshot-ab-1", "truncated": false, "hasMore": false,
+            "autoDegraded": false, "page": 1, "pageCount": 1, "url": "https://a.example/",
+            "title": "A", "engine": "wasm-page"
+        });
+        let text = reply_text("get_accessibility_tree", &json!({}), result, false);
+        let (header, printed) = text.split_once('\n').expect("a header line");
+        assert_eq!(header, r#"{"snapshotId":"snapshot-ab-1"}"#);
+        assert_eq!(printed, tree);
+        let paged = json!({
+            "tree": "x", "snapshotId": "s", "truncated": true, "hasMore": true, "page": 1, "pageCount": 3,
+            "continuationArgs": {"page": 2}, "full": false, "removedRefs": []
+        });
+        let text = reply_text("iframe_read", &json!({}), paged, false);
+        let header: Value =
+            serde_json::from_str(text.split_once('\n').expect("header").0).expect("json");
+        assert_eq!(
+            header,
+            json!({"snapshotId": "s", "truncated": true, "hasMore": true, "page": 1, "pageCount": 3, "continuationArgs": {"page": 2}, "full": false})
+        );
+    }
+
+    #[test]
+    fn other_tools_answer_their_whole_result_once_and_a_scalar_is_wrapped() {
+        let tabs =
+            json!({"tabs": [{"tabId": 1, "url": "about:blank", "title": "", "active": true}]});
+        let reply = success_reply("list_tabs", &json!({}), tabs.clone(), false);
+        assert_eq!(reply.structured_content, None);
+        assert_eq!(text_of(&reply), tabs.to_string());
+        assert_eq!(
+            reply_text("execute_js", &json!({}), json!(3), false),
+            r#"{"result":3}"#
+        );
+    }
+
+    #[test]
+    fn an_error_is_one_text_block_with_code_message_and_hint() {
+        let error = ToolError::invalid_arguments("navigate needs the argument \"url\"")
+            .with_hint("url: the absolute URL to open.");
+        let reply = error_reply(&error);
+        assert_eq!(reply.is_error, Some(true));
+        assert_eq!(reply.structured_content, None);
+        let object: Value = serde_json::from_str(text_of(&reply)).expect("json");
+        assert_eq!(object["code"], "invalid_arguments");
+        assert_eq!(object["hint"], "url: the absolute URL to open.");
+        assert!(object["message"].as_str().is_some());
+    }
+
+    #[test]
+    fn the_tools_that_take_verbose_are_the_ones_with_a_short_reply() {
+        for tool in TREE_READS.iter().chain(PAGE_LOADS).chain(ACTIONS) {
+            let definition = crate::tools::tool_named(tool).expect("a tool of the table");
+            assert!(
+                definition.argument(VERBOSE_ARGUMENT).is_some(),
+                "{tool} takes verbose"
+            );
+        }
+        for definition in crate::tools::all_tools() {
+            assert_eq!(
+                definition.argument(VERBOSE_ARGUMENT).is_some(),
+                takes_verbose(definition.name),
+                "{} takes verbose exactly when its reply is short",
+                definition.name
+            );
+        }
+    }
+
+    #[test]
+    fn origins_compare_scheme_and_authority() {
+        assert_eq!(
+            origin_of("HTTPS://A.example:8443/x?y"),
+            "https://a.example:8443"
+        );
+        assert_eq!(origin_of("about:blank"), "about:blank");
+    }
+}
