@@ -46,7 +46,7 @@ use allwright_ax::{
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 6;
+pub const FACTS_VERSION: u32 = 7;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -104,6 +104,11 @@ pub const TEXT_TRANSFORM_SHIFT: u32 = 21;
 /// `scroll` tool moves): its line in the text tree prints its reference. Read from the computed
 /// style the gatherer already holds, so it costs two property reads per element.
 pub const SCROLL_CONTAINER: u32 = 1 << 23;
+
+/// With display bits 2 (inline-level): the box is an atomic inline (`inline-block`,
+/// `inline-flex`, `inline-grid`, `inline-table`), which names read as a word of its own
+/// (`Display::AtomicInline`). Read from the computed `display` the gatherer already holds.
+pub const ATOMIC_INLINE: u32 = 1 << 25;
 
 /// Separates the strings in the joined string table. Any character of one UTF-8 byte keeps
 /// neighbouring lone surrogates apart; U+007F DELETE is one that JSON leaves as it is, so the
@@ -654,6 +659,7 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
             display: match (flags >> DISPLAY_SHIFT) & 0b11 {
                 0 => Display::None,
                 1 => Display::Contents,
+                2 if flags & ATOMIC_INLINE != 0 => Display::AtomicInline,
                 2 => Display::Inline,
                 _ => Display::Block,
             },
