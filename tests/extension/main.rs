@@ -11,6 +11,7 @@ mod console_world;
 mod csp;
 mod devtools;
 mod engines;
+mod focus_and_covers;
 mod frames;
 mod gathering;
 mod hover_and_prompts;
@@ -311,6 +312,7 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::frames_shadow_roots_and_a_page_that_strips_the_marker,
     bridge::screenshots_over_bidi,
     bridge::secret_fields_are_painted_over_in_bidi_screenshots,
+    focus_and_covers::a_launched_browsers_page_has_focus,
     // Last: its page busy-loops in its handlers for 35 s.
     once::real_input_that_fails_after_sending_is_outcome_unknown,
 ];
