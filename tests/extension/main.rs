@@ -313,6 +313,7 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::screenshots_over_bidi,
     bridge::secret_fields_are_painted_over_in_bidi_screenshots,
     focus_and_covers::a_launched_browsers_page_has_focus,
+    focus_and_covers::a_control_covered_by_its_own_part_is_clicked,
     // Last: its page busy-loops in its handlers for 35 s.
     once::real_input_that_fails_after_sending_is_outcome_unknown,
 ];
