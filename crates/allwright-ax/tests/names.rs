@@ -626,6 +626,11 @@ fn atomic_inlines_are_words_of_their_own_plain_inlines_are_not() {
         r#"<a href="/x" id="target"><span>●</span>Online</a>"#,
         "●Online",
     );
+    // Generated glyphs join as well; generated words stay apart (WPT comp_name_from_content).
+    check(
+        r#"<style>.i::before { content: "💾" } .n::after { content: "›" }</style><button id="target" class="i n">Save</button>"#,
+        "💾Save›",
+    );
     check(
         r#"<a href="/x" id="target"><span>🎉</span>Party</a>"#,
         "🎉Party",
