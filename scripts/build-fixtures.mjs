@@ -29,6 +29,8 @@ const APPS = {
   "mui-mail": "mui-mail.jsx",
   "lit-settings": "lit-settings.js",
   "shoelace-select": "shoelace-select.js",
+  // Controls covered by their own parts (tests/extension/focus_and_covers.rs).
+  "own-part-covers": "own-part-covers.js",
   // The widget compatibility matrix (tests/extension/widgets.rs, docs/widgets.md).
   "widgets-headless-ui": "widgets/headless-ui.jsx",
   "widgets-antd": "widgets/antd.jsx",

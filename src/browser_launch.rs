@@ -246,7 +246,9 @@ key or gecko id differs from manifest/identity.json, so the native host would re
             ));
         }
         log!("extension {installed_id} installed; waiting for its native host");
-        host_once_ready(&socket_path, &[&host_log, &browser_log]).await
+        let host = host_once_ready(&socket_path, &[&host_log, &browser_log]).await?;
+        activate_first_tab(browser.bidi()).await;
+        Ok(host)
     }
     .await;
     match ready {
@@ -259,6 +261,28 @@ key or gecko id differs from manifest/identity.json, so the native host would re
             browser.shutdown().await;
             Err(message)
         }
+    }
+}
+
+/// Gives the first tab the focus of its window, with WebDriver BiDi's `browsingContext.activate`
+/// ("activates and focuses the given top-level traversable"), so that its page behaves as a
+/// focused window's page: `document.hasFocus()` is true and a click into a field fires `focus`
+/// and `focusin` (HTML, "has focus steps"; issue 30, item 7). Headless Chromium starts with its
+/// first tab unfocused; Firefox's first tab has focus already (`FIRST_TAB_URL`), and activating
+/// it again changes nothing. Tabs opened or selected later are activated by the browser bridge
+/// (src/browser_bridge, `activate_the_active_tab`). Best effort: a page without focus still works.
+async fn activate_first_tab(bidi: &BidiConnection) {
+    let activated = async {
+        let context = bidi.first_tab().await?;
+        bidi.command(
+            "browsingContext.activate",
+            serde_json::json!({ "context": context }),
+        )
+        .await
+    }
+    .await;
+    if let Err(error) = activated {
+        log!("could not activate the first tab: {error}");
     }
 }
 

@@ -74,6 +74,10 @@ const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
     "close_tab",
 ];
 
+/// Tools after which another tab may be the active one: the bridge then activates that tab over
+/// BiDi too ([`BrowserBridge::activate_the_active_tab`]).
+const TOOLS_THAT_CHANGE_THE_ACTIVE_TAB: &[&str] = &["new_tab", "select_tab", "close_tab"];
+
 /// Whoever holds the BiDi session: the launched browser (or a remote end).
 pub trait BidiSessionOwner: Send + Sync {
     fn bidi(&self) -> &BidiConnection;
@@ -178,7 +182,11 @@ impl BrowserBridge {
             _ => None,
         };
         let outcome = if page_free {
-            host.call(tool.name, arguments, timeout).await
+            let outcome = host.call(tool.name, arguments, timeout).await;
+            if outcome.is_ok() && TOOLS_THAT_CHANGE_THE_ACTIVE_TAB.contains(&tool.name) {
+                self.activate_the_active_tab(host).await;
+            }
+            outcome
         } else if let (Some(action), Some(tab_context)) = (pointer_action, &target.context) {
             self.pointer_input(host, &target, tab_context, action, &arguments, timeout)
                 .await
@@ -490,6 +498,28 @@ impl BrowserBridge {
                 );
             }
             return Ok(result);
+        }
+    }
+
+    /// Gives the tab the extension made active the focus of its window as well, with WebDriver
+    /// BiDi's `browsingContext.activate` ("activates and focuses the given top-level
+    /// traversable"), so that its page behaves as a focused window's page (HTML, "has focus
+    /// steps": `document.hasFocus()` is true and a click into a field fires `focus` and
+    /// `focusin`; issue 30, item 7). The extension's `tabs.update({active})` and
+    /// `windows.update({focused})` select the tab but leave a headless browser's focus where
+    /// it was: in Firefox on the address bar, which it focuses for a new blank tab. Best
+    /// effort: a tab that cannot be activated still is the active tab, and the call's result
+    /// stands.
+    async fn activate_the_active_tab(&self, host: &HostClient) {
+        let Some(context) = self.target_tab(host, None).await.context else {
+            return;
+        };
+        if let Err(error) = self
+            .bidi()
+            .command("browsingContext.activate", json!({ "context": context }))
+            .await
+        {
+            log!("could not activate the tab's browsing context {context}: {error}");
         }
     }
 

@@ -52,6 +52,7 @@ const CORPUS: &[&str] = &[
     "/pages/corpus/forum-thread.html",
     "/pages/corpus/product-grid.html",
     "/pages/corpus/release-notes.html",
+    "/pages/corpus/box-boundaries.html",
     // Built from component libraries from npm.
     "/pages/corpus/mui-orders.html",
     "/pages/corpus/mui-settings.html",

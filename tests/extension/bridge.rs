@@ -357,7 +357,7 @@ pub async fn lifecycle_follows_navigations(session: &LaunchedMcp) {
     );
 }
 
-async fn wait_for_text(session: &LaunchedMcp, text: &str) -> String {
+pub async fn wait_for_text(session: &LaunchedMcp, text: &str) -> String {
     let deadline = Instant::now() + PATIENCE;
     loop {
         let tree = session.tree_text().await;

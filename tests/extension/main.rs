@@ -12,6 +12,7 @@ mod console_world;
 mod csp;
 mod devtools;
 mod engines;
+mod focus_and_covers;
 mod frames;
 mod gathering;
 mod hover_and_prompts;
@@ -316,6 +317,8 @@ const BRIDGE: &[(&str, LaunchedCheck)] = checks![
     bridge::frames_shadow_roots_and_a_page_that_strips_the_marker,
     bridge::screenshots_over_bidi,
     bridge::secret_fields_are_painted_over_in_bidi_screenshots,
+    focus_and_covers::a_launched_browsers_page_has_focus,
+    focus_and_covers::a_control_covered_by_its_own_part_is_clicked,
     // Last: its page busy-loops in its handlers for 35 s.
     once::real_input_that_fails_after_sending_is_outcome_unknown,
 ];

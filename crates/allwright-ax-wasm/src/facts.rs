@@ -113,6 +113,11 @@ pub const SCROLL_CONTAINER: u32 = 1 << 23;
 /// pointer, are interactive anyway.
 pub const CURSOR_POINTER: u32 = 1 << 24;
 
+/// With display bits 2 (inline-level): the box is an atomic inline (`inline-block`,
+/// `inline-flex`, `inline-grid`, `inline-table`), which names read as a word of its own
+/// (`Display::AtomicInline`). Read from the computed `display` the gatherer already holds.
+pub const ATOMIC_INLINE: u32 = 1 << 25;
+
 /// Separates the strings in the joined string table. Any character of one UTF-8 byte keeps
 /// neighbouring lone surrogates apart; U+007F DELETE is one that JSON leaves as it is, so the
 /// table travels to the service worker's core (extension messaging is JSON) at one byte per
@@ -662,6 +667,7 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
             display: match (flags >> DISPLAY_SHIFT) & 0b11 {
                 0 => Display::None,
                 1 => Display::Contents,
+                2 if flags & ATOMIC_INLINE != 0 => Display::AtomicInline,
                 2 => Display::Inline,
                 _ => Display::Block,
             },

@@ -65,9 +65,12 @@ fn encode(dom: &MemDom) -> Encoded {
             flags |= (match style.display {
                 allwright_ax::Display::None => 0,
                 allwright_ax::Display::Contents => 1,
-                allwright_ax::Display::Inline => 2,
+                allwright_ax::Display::Inline | allwright_ax::Display::AtomicInline => 2,
                 allwright_ax::Display::Block => 3,
             }) << DISPLAY_SHIFT;
+            if style.display == allwright_ax::Display::AtomicInline {
+                flags |= ATOMIC_INLINE;
+            }
             flags |= (match style.visibility {
                 allwright_ax::Visibility::Visible => 0,
                 allwright_ax::Visibility::Hidden => 1,

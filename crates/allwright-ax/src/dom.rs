@@ -51,9 +51,14 @@ pub enum Display {
     None,
     /// `display: contents`: no box of its own, children are rendered.
     Contents,
-    /// Inline-level boxes (`inline`, `inline-block`, `inline-flex`, ...): no word break around them
-    /// when text is gathered for a name.
+    /// Plain inline boxes (`inline`, `ruby`): their text flows into the text beside them, so
+    /// no word break around them when text is gathered for a name.
     Inline,
+    /// Atomic inline-level boxes (CSS Display 3, "atomic inline": `inline-block`, `inline-flex`,
+    /// `inline-grid`, `inline-table`): laid out in the line like a word, but a box of their own
+    /// inside, so Chromium names them as a word of their own ("Issues 42" from
+    /// `Issues<span style="display:inline-block">42</span>`; name.rs, `is_word_box`).
+    AtomicInline,
     /// Every other rendered box (block, flex, grid, table parts, list-item, ...): a word break
     /// before and after it when text is gathered for a name.
     Block,

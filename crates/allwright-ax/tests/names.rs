@@ -595,6 +595,61 @@ fn inline_elements_join_without_spaces_block_elements_with() {
     );
 }
 
+/// Chromium's word breaks per box type (issue 30, item 9; name.rs, `is_word_box`): an atomic
+/// inline is a word of its own, a glyph or an emoji in a plain inline joins the word after it,
+/// and flex and grid items are blockified. Each expected name is Chromium's, measured on
+/// fixtures/pages/corpus/box-boundaries.html.
+#[test]
+fn atomic_inlines_are_words_of_their_own_plain_inlines_are_not() {
+    for display in ["inline-block", "inline-flex", "inline-grid", "inline-table"] {
+        check(
+            &format!(
+                r#"<a href="/x" id="target">Issues<span style="display:{display}">42</span></a>"#
+            ),
+            "Issues 42",
+        );
+    }
+    check(
+        r#"<a href="/x" id="target">Read<span style="display:inline-block">the</span>manual</a>"#,
+        "Read the manual",
+    );
+    // Inside the atomic inline its own inline content still joins.
+    check(
+        r#"<button id="target">Rate<span style="display:inline-block"><span>4</span>.5</span>stars</button>"#,
+        "Rate 4.5 stars",
+    );
+    check(
+        r#"<a href="/x" id="target"><span>Sign<span style="display:inline-block">in</span></span>now</a>"#,
+        "Sign in now",
+    );
+    check(
+        r#"<a href="/x" id="target"><span>●</span>Online</a>"#,
+        "●Online",
+    );
+    // Generated glyphs join as well; generated words stay apart (WPT comp_name_from_content).
+    check(
+        r#"<style>.i::before { content: "💾" } .n::after { content: "›" }</style><button id="target" class="i n">Save</button>"#,
+        "💾Save›",
+    );
+    check(
+        r#"<a href="/x" id="target"><span>🎉</span>Party</a>"#,
+        "🎉Party",
+    );
+    // An empty icon box adds no word, and leaves no leading space in the name.
+    check(
+        r#"<button id="target"><i style="display:inline-block"></i> Settings</button>"#,
+        "Settings",
+    );
+    for container in ["flex", "grid", "inline-flex"] {
+        check(
+            &format!(
+                r#"<a href="/x" id="target" style="display:{container}"><span>Inbox</span><span>12</span></a>"#
+            ),
+            "Inbox 12",
+        );
+    }
+}
+
 #[test]
 fn text_nodes_split_by_comment_join_directly() {
     check(

@@ -4,6 +4,7 @@
 // trusted fallback click would be safe on the target.
 
 import "../../shared/messages.js";
+import { isPartOfSameControl } from "../dom/own-part.js";
 import { closestAcrossShadow, deepActiveElement, isSelfOrInside } from "../dom/shadow.js";
 import {
   centreOf,
@@ -238,7 +239,9 @@ function unsafeFallbackReason(ax, element, name) {
   const root = element.getRootNode();
   const hitScope = typeof root.elementFromPoint === "function" ? root : document;
   const hit = hitScope.elementFromPoint(point.x, point.y);
-  if (hit === null || !isSelfOrInside(element, hit)) return "covered by another element";
+  // A cover that is a part of the target's own control (inside its label or its web component)
+  // takes the click for it; the BiDi input path judges covers by the same rule (own-part.js).
+  if (hit === null || !isPartOfSameControl(element, hit)) return "covered by another element";
   return null;
 }
 

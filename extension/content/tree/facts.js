@@ -31,6 +31,7 @@ const UNREAD_CLOSED_SHADOW_ROOT = 1 << 20;
 const TEXT_TRANSFORM_SHIFT = 21;
 const SCROLL_CONTAINER = 1 << 23;
 const CURSOR_POINTER = 1 << 24;
+const ATOMIC_INLINE = 1 << 25;
 // facts.rs, STRING_SEPARATOR: one UTF-8 byte, which JSON (the worker route's messages) leaves as is.
 const STRING_SEPARATOR = "\u007f";
 
@@ -85,6 +86,15 @@ const displayBits = (/** @type {string} */ display) => {
   if (display.startsWith("inline") || display === "ruby") return 2;
   return 3;
 };
+
+/**
+ * ATOMIC_INLINE (facts.rs) for an atomic inline-level box (`inline-block`, `inline-flex`,
+ * `inline-grid`, `inline-table`; CSS Display 3, "atomic inline"), which Chromium names as a
+ * word of its own ("Issues 42" from `Issues<span style="display:inline-block">42</span>`);
+ * 0 for a plain inline (`inline`, `ruby`) and every other display.
+ * @param {string} display the computed `display`
+ */
+const atomicInlineBit = (display) => (display !== "inline" && display.startsWith("inline") ? ATOMIC_INLINE : 0);
 
 /**
  * @typedef {object} Facts
@@ -212,7 +222,7 @@ export function gatherFacts(options) {
   const styleFlagsOf = (style, reads, parentFlags) => {
     const displayValue = style.display;
     const display = displayBits(displayValue);
-    let flags = display << DISPLAY_SHIFT;
+    let flags = (display << DISPLAY_SHIFT) | (display === 2 ? atomicInlineBit(displayValue) : 0);
     if ((reads & READ_VISIBILITY) !== 0) {
       const visibility = style.visibility;
       flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;

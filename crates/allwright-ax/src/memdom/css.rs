@@ -40,6 +40,10 @@ struct Declared {
     /// `cursor` declared: whether its value is `pointer`.
     cursor_pointer: Option<bool>,
     layout_box: Option<Rect>,
+    /// `display` is `flex`, `grid`, `inline-flex` or `inline-grid`: the element's children are
+    /// flex or grid items, whose display is blockified (CSS Display 3, "Automatic Box Type
+    /// Transformations"), as a browser's computed style reports it.
+    lays_out_items: Option<bool>,
 }
 
 /// One declaration block's effect on an element or a pseudo-element.
@@ -61,12 +65,15 @@ fn parse_declarations(text: &str) -> Declarations {
         let keyword = value.to_ascii_lowercase();
         match property.as_str() {
             "display" => {
+                declarations.own.lays_out_items = Some(matches!(
+                    keyword.as_str(),
+                    "flex" | "grid" | "inline-flex" | "inline-grid"
+                ));
                 declarations.own.display = Some(match keyword.as_str() {
                     "none" => Display::None,
                     "contents" => Display::Contents,
-                    keyword if keyword.starts_with("inline") || keyword == "ruby" => {
-                        Display::Inline
-                    }
+                    "inline" | "ruby" => Display::Inline,
+                    keyword if keyword.starts_with("inline") => Display::AtomicInline,
                     _ => Display::Block,
                 })
             }
@@ -435,6 +442,7 @@ fn strip_comments(sheet: &str) -> String {
 
 fn apply(target: &mut Declared, source: &Declared) {
     target.display = source.display.or(target.display);
+    target.lays_out_items = source.lays_out_items.or(target.lays_out_items);
     target.visibility = source.visibility.or(target.visibility);
     target.content_visibility_hidden = source
         .content_visibility_hidden
@@ -498,6 +506,7 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
             .into_iter()
             .filter(|&element| !flat.contains(element)),
     );
+    let mut lays_out_items = vec![false; node_count];
     for element in order {
         let data = &dom.nodes[element.index()];
         if data.kind != NodeKind::Element {
@@ -543,8 +552,16 @@ pub(super) fn compute(dom: &MemDom) -> Computed {
             parent_element.is_some_and(|parent| computed.pointer_cursor[parent.index()]);
         let pointer_cursor = own.cursor_pointer.unwrap_or(parent_pointer_cursor);
         computed.pointer_cursor[element.index()] = pointer_cursor;
+        let parent_lays_out_items = flat
+            .parent(element)
+            .is_some_and(|parent| lays_out_items[parent.index()]);
+        lays_out_items[element.index()] = own.lays_out_items.unwrap_or(false);
+        let display = match own.display.unwrap_or(Display::Inline) {
+            Display::Inline | Display::AtomicInline if parent_lays_out_items => Display::Block,
+            display => display,
+        };
         let style = Style {
-            display: own.display.unwrap_or(Display::Inline),
+            display,
             visibility: own.visibility.unwrap_or_else(|| {
                 parent_style.map_or(Visibility::Visible, |style| style.visibility)
             }),

@@ -63,11 +63,25 @@ impl FirefoxLaunchOptions {
             "-profile".to_owned(),
             self.profile_dir.to_string_lossy().into_owned(),
             format!("--remote-debugging-port={remote_debugging_port}"),
-            "about:blank".to_owned(),
+            FIRST_TAB_URL.to_owned(),
         ]);
         arguments
     }
 }
+
+/// The page of Firefox's first tab: a blank page whose window focuses the page, not the address
+/// bar, so that the page behaves as a focused window's page (`document.hasFocus()` is true and
+/// a click into a field fires `focus` and `focusin`; issue 30, item 7).
+///
+/// Firefox gives the first window's focus to its page unless the page to load is a "blank
+/// page" (`gBrowserInit._setInitialFocus` in browser/base/content/browser-init.js), and then
+/// to the address bar, ready for typing. `isBlankPageURL` (utilityOverlay.js) compares the URL
+/// as a string with `about:blank`, `about:home`, `about:welcome` and the new tab page, so
+/// `about:blank?` is not one of them, while it loads the same empty document (about: URLs
+/// ignore their query; `Document.URL` keeps the `?`). With focus on the address bar, the
+/// headless window is focused but the page is not: `hasFocus()` is false and clicks move
+/// `activeElement` without `focus` events.
+const FIRST_TAB_URL: &str = "about:blank?";
 
 /// Preferences written to a fresh Firefox profile: no first-run pages, no update or telemetry
 /// traffic, and no default-browser prompt, so that a test run only sees its own pages.

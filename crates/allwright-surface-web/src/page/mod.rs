@@ -507,7 +507,7 @@ impl<'connection> Page<'connection> {
         let remote = self
             .call_in(
                 context,
-                scripts::PREPARE_POINTER_TARGET,
+                &scripts::PREPARE_POINTER_TARGET,
                 vec![element_argument(element)],
             )
             .await?;
@@ -527,7 +527,8 @@ impl<'connection> Page<'connection> {
         // laid something over it meanwhile is refused, naming the cover), and a document that
         // navigated no longer holds the element at all (docs/protocol.md, "A ref means one
         // element").
-        self.check_hit_in(self.context, element, point).await?;
+        self.check_hit_in(self.context, element, point, &scripts::HIT_TEST_AT_POINT)
+            .await?;
         let (context, sent_point) = match self.pointer_routing {
             PointerRouting::FrameViewport => (self.context.to_owned(), point),
             PointerRouting::TopLevelViewport => (top_level_context, top_level_point),
@@ -575,7 +576,13 @@ impl<'connection> Page<'connection> {
                 x: (origin_x + point.x as f64).floor() as i64,
                 y: (origin_y + point.y as f64).floor() as i64,
             };
-            self.check_hit_in(&parent, &frame_element, point).await?;
+            self.check_hit_in(
+                &parent,
+                &frame_element,
+                point,
+                scripts::FRAME_HIT_TEST_AT_POINT,
+            )
+            .await?;
             context = parent;
         }
         Ok((context, point))
@@ -629,17 +636,20 @@ impl<'connection> Page<'connection> {
         }
     }
 
-    /// Checks that the point of `context`'s viewport hits `element` (used for frame elements).
+    /// Checks that the point of `context`'s viewport reaches `element`, as `hit_test` (one of
+    /// HIT_TEST_AT_POINT, for the target, and FRAME_HIT_TEST_AT_POINT, for a frame element)
+    /// judges it.
     async fn check_hit_in(
         &self,
         context: &str,
         element: &ElementHandle,
         point: PointerPoint,
+        hit_test: &str,
     ) -> Result<(), PageError> {
         let remote = self
             .call_in(
                 context,
-                scripts::HIT_TEST_AT_POINT,
+                hit_test,
                 vec![
                     element_argument(element),
                     params::number_argument(point.x),
@@ -744,7 +754,7 @@ impl<'connection> Page<'connection> {
     }
 }
 
-/// Reads the JSON answer of PREPARE_POINTER_TARGET or HIT_TEST_AT_POINT.
+/// Reads the JSON answer of PREPARE_POINTER_TARGET, HIT_TEST_AT_POINT or FRAME_HIT_TEST_AT_POINT.
 pub fn read_pointer_target(answer: &Value) -> Result<PointerPoint, PageError> {
     let point = || -> Result<PointerPoint, PageError> {
         match (answer["x"].as_f64(), answer["y"].as_f64()) {

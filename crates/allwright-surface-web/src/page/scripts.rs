@@ -10,21 +10,20 @@
 
 /// The end of the two hit-testing functions, shared as text: with `element`, `x` and `y` in
 /// scope, finds what a pointer at (x, y) would hit, looking into open shadow roots
-/// (`shadowRoot.elementFromPoint`), and answers whether that is the element or inside it in
-/// the flat tree (slot assignment followed), or which element covers it.
+/// (`shadowRoot.elementFromPoint`), and answers `ok` when `$accepts_hit` (a JS expression over
+/// `element` and `hit`) holds, or which element covers it.
 macro_rules! hit_test_at_x_y {
-    () => {
-        r#"  let hit = document.elementFromPoint(x, y);
+    ($accepts_hit:expr) => {
+        concat!(
+            r#"  let hit = document.elementFromPoint(x, y);
   while (hit && hit.shadowRoot) {
     const inner = hit.shadowRoot.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
     hit = inner;
   }
-  // Up the flat tree (DOM Standard, "assigned slot"): a slotted light-DOM child is rendered
-  // inside its slot, so text slotted into a web component's option is inside that option.
-  for (let node = hit; node; node = node.assignedSlot || node.parentNode || node.host) {
-    if (node === element) return JSON.stringify({ status: 'ok', x, y });
-  }
+  if (hit && ("#,
+            $accepts_hit,
+            r#")) return JSON.stringify({ status: 'ok', x, y });
   if (!hit) return JSON.stringify({ status: 'not-visible' });
   const text = (hit.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
   const className = typeof hit.className === 'string' ? hit.className : '';
@@ -33,7 +32,34 @@ macro_rules! hit_test_at_x_y {
     covering: { tag: hit.localName, id: hit.id || '', className, text },
   });
 }"#
+        )
     };
+}
+
+/// The hit is the element or inside it in the flat tree (DOM Standard, "assigned slot"): a
+/// slotted light-DOM child is rendered inside its slot, so text slotted into a web component's
+/// option is inside that option.
+macro_rules! hit_is_self_or_inside {
+    () => {
+        r#"(() => {
+    for (let node = hit; node; node = node.assignedSlot || node.parentNode || node.host) {
+      if (node === element) return true;
+    }
+    return false;
+  })()"#
+    };
+}
+
+/// The extension's rule of what is a part of the control being clicked
+/// (extension/content/dom/own-part.js, `isPartOfSameControl`), as the text of a plain function
+/// declaration: the file is an ES module for the extension, and its one `export` is dropped
+/// here so that the same text defines the function inside a BiDi function's body.
+fn own_part_rule_declaration() -> String {
+    include_str!("../../../../extension/content/dom/own-part.js").replacen(
+        "export function isPartOfSameControl",
+        "function isPartOfSameControl",
+        1,
+    )
 }
 
 /// `(selector, pierceShadowRoots) => Element[]`: every element matching a CSS selector in the
@@ -134,13 +160,23 @@ pub const READ_VALUE: &str = r#"(element) => typeof element.value === 'string'
 /// interactability"): the first non-empty client rectangle, clipped to the viewport, and the
 /// floor of the middle of what is left; the same point BiDi uses for an element origin. The hit
 /// test is `elementFromPoint`, continued into each open shadow root on the way down
-/// (`shadowRoot.elementFromPoint`), and the target counts as hit when the element found is the
-/// target or inside it in the flat tree (slotted content counts as inside its slot). Answers JSON:
+/// (`shadowRoot.elementFromPoint`), and the target counts as hit when the element found is a part
+/// of the same control (`isPartOfSameControl`, extension/content/dom/own-part.js: the target or
+/// inside it in the flat tree, inside one of its labels, or inside its own shadow host), the rule
+/// the extension's own actionability check follows too. Answers JSON:
 /// `{status: "ok", x, y}`, `{status: "covered", x, y, covering: {tag, id, className, text}}`,
 /// `{status: "not-visible"}` or `{status: "detached"}`.
-pub const PREPARE_POINTER_TARGET: &str = concat!(
-    r#"(element) => {
-  if (!element.isConnected) return JSON.stringify({ status: 'detached' });
+pub static PREPARE_POINTER_TARGET: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "(element) => {{\n{}\n{}",
+        own_part_rule_declaration(),
+        PREPARE_POINTER_TARGET_BODY
+    )
+});
+
+/// The body of PREPARE_POINTER_TARGET after the declaration of `isPartOfSameControl`.
+const PREPARE_POINTER_TARGET_BODY: &str = concat!(
+    r#"  if (!element.isConnected) return JSON.stringify({ status: 'detached' });
   const viewportWidth = document.documentElement.clientWidth || window.innerWidth;
   const viewportHeight = document.documentElement.clientHeight || window.innerHeight;
   const firstBox = () => Array.from(element.getClientRects())
@@ -162,7 +198,7 @@ pub const PREPARE_POINTER_TARGET: &str = concat!(
   const x = Math.floor((left + right) / 2);
   const y = Math.floor((top + bottom) / 2);
 "#,
-    hit_test_at_x_y!()
+    hit_test_at_x_y!("isPartOfSameControl(element, hit)")
 );
 
 /// `(element, colour) => void`: draws an outline over the element's border box, in a box of its
@@ -207,10 +243,25 @@ pub const FRAME_CONTENT_ORIGIN: &str = r#"(frame) => {
   });
 }"#;
 
+/// `(element, x, y) => string`: whether a pointer at (x, y) of the viewport would reach the
+/// target element, as PREPARE_POINTER_TARGET judges it (a part of the same control counts),
+/// without scrolling: the last look before the input is sent. Same JSON answers.
+pub static HIT_TEST_AT_POINT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "(element, x, y) => {{\n{}\n{}",
+        own_part_rule_declaration(),
+        hit_test_at_x_y!("isPartOfSameControl(element, hit)")
+    )
+});
+
 /// `(element, x, y) => string`: whether a pointer at (x, y) of the viewport would hit the
-/// element (the same composed hit test as PREPARE_POINTER_TARGET, without scrolling). Used in a
-/// parent document for the frame element a translated point must land on. Same JSON answers.
-pub const HIT_TEST_AT_POINT: &str = concat!("(element, x, y) => {\n", hit_test_at_x_y!());
+/// element itself or something inside it (the same composed hit test, without scrolling). Used
+/// in a parent document for the frame element a translated point must land on, where only the
+/// frame itself will do. Same JSON answers.
+pub const FRAME_HIT_TEST_AT_POINT: &str = concat!(
+    "(element, x, y) => {\n",
+    hit_test_at_x_y!(hit_is_self_or_inside!())
+);
 
 /// `() => string`: the size of the document's viewport without scroll bars, JSON
 /// `{width, height}`.
