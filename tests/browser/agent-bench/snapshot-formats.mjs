@@ -159,7 +159,11 @@ export function normalizeName(name) {
  * The entry a policy acts on for `target` ({name: string|RegExp, roles?: string[], inLine?}):
  * the first entry with a ref whose name matches (exactly, white space and case aside, or by the
  * RegExp) and whose role is one of `roles` when given. `inLine: true` also matches the RegExp
- * against the whole line (hints printed beside a name). Null when no entry with a ref matches.
+ * against the whole line (hints printed beside a name). When only an entry without a ref matches
+ * and the target names no role, its parent line when that is an item with a ref
+ * (`ITEM_ROLES_CLICKED_FOR_THEIR_TEXT`): a person reading `row [ref_12]` over `cell "INV-1043"`
+ * clicks the row, as a model would; never a landmark or a container around the text. Null when
+ * neither is found.
  */
 export function findTarget(entries, target) {
   const roleMatches = (entry) => !target.roles || target.roles.includes(entry.role);
@@ -169,5 +173,18 @@ export function findTarget(entries, target) {
     }
     return normalizeName(entry.name) === normalizeName(target.name);
   };
-  return entries.find((entry) => entry.ref !== null && roleMatches(entry) && nameMatches(entry)) ?? null;
+  const withRef = entries.find((entry) => entry.ref !== null && roleMatches(entry) && nameMatches(entry));
+  if (withRef !== undefined) return withRef;
+  if (target.roles) return null;
+  const index = entries.findIndex((entry) => nameMatches(entry));
+  if (index < 0) return null;
+  for (let above = index - 1; above >= 0; above -= 1) {
+    if (entries[above].depth >= entries[index].depth) continue;
+    const parent = entries[above];
+    return parent.ref !== null && ITEM_ROLES_CLICKED_FOR_THEIR_TEXT.has(parent.role) ? parent : null;
+  }
+  return null;
 }
+
+/** Items a person clicks by the text inside them: a table row, a list or tree item. */
+const ITEM_ROLES_CLICKED_FOR_THEIR_TEXT = new Set(['row', 'listitem', 'treeitem', 'clickable', 'gridcell']);

@@ -43,6 +43,13 @@ test('a nameless allwright node over one text line reads as that text', () => {
   assert.equal(findTarget(entries, { name: '15' }), null);
 });
 
+test('text without a ref is clicked through its parent item, never through a container', () => {
+  const entries = PARSERS.allwright(['table', ' row [ref_12]', '  cell "INV-1043"', '  cell "310.00"', 'main [ref_3]', ' text "Doroteya"', ' text "Chas"'].join('\n'));
+  assert.equal(findTarget(entries, { name: 'INV-1043' })?.ref, 'ref_12');
+  assert.equal(findTarget(entries, { name: 'INV-1043', roles: ['button'] }), null);
+  assert.equal(findTarget(entries, { name: 'Doroteya' }), null);
+});
+
 test('Playwright lines take the text after the colon as the name of a node without one', () => {
   const snapshot = [
     '### Snapshot',
