@@ -380,6 +380,18 @@ impl Session {
         outcome_of(mcp_call(mcp, tool, arguments).await?)
     }
 
+    /// [`Session::call`] bounded by `patience` instead of PATIENCE: a call the test expects to
+    /// wait for something slower, such as the keep-alive alarm that wakes a stopped background.
+    pub async fn call_within(
+        &self,
+        tool: &str,
+        arguments: Value,
+        patience: Duration,
+    ) -> Result<Value, ToolError> {
+        let mcp = self.mcp.as_ref().expect("MCP client");
+        outcome_of(mcp_call_within(mcp, tool, arguments, patience).await?)
+    }
+
     /// Calls a tool over MCP as an agent does, without `verbose`, and returns the MCP result as
     /// it came: the short reply (src/mcp_reply.rs) in its content blocks.
     pub async fn call_quiet(&self, tool: &str, arguments: Value) -> CallToolResult {
