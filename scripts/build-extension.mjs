@@ -43,6 +43,14 @@ const EXCLUDED = {
 export const CONTENT_ENTRY_POINTS = Object.freeze(["content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
 
 /**
+ * Entry points bundled the same way for the page's own world (a manifest content script with
+ * "world": "MAIN"): the click listener recorder. Not in CONTENT_ENTRY_POINTS, which
+ * background/frames.js injects into the isolated world of frames that lack them: the recorder
+ * must run before the page's scripts, and injected late it would only see later listeners.
+ */
+export const MAIN_WORLD_ENTRY_POINTS = Object.freeze(["content/click-listener-recorder.js"]);
+
+/**
  * The page side of the WebDriver BiDi snapshot (crates/allwright-surface-web): an entry point
  * under extension/surface/ that is not part of the extension, bundled with the JS build of the
  * core into one script, written to dist/bidi/snapshot.js, where the crate's build.rs embeds it.
@@ -94,7 +102,7 @@ async function main(argv) {
     const outDir = path.join(outRoot, browser);
     await rm(outDir, { recursive: true, force: true });
     await copyExtension(extensionDir, outDir, EXCLUDED[browser]);
-    for (const entry of CONTENT_ENTRY_POINTS) {
+    for (const entry of [...CONTENT_ENTRY_POINTS, ...MAIN_WORLD_ENTRY_POINTS]) {
       await writeFile(path.join(outDir, entry), await bundleContentScript(entry, extensionDir));
     }
     await writeFile(path.join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -248,7 +256,9 @@ async function copyExtension(from, to, excluded) {
     recursive: true,
     filter: (source) => {
       const relative = path.relative(from, source).split(path.sep).join("/");
-      if (relative.startsWith("content/") && !CONTENT_ENTRY_POINTS.includes(relative)) return false;
+      if (relative.startsWith("content/") && !CONTENT_ENTRY_POINTS.includes(relative) && !MAIN_WORLD_ENTRY_POINTS.includes(relative)) {
+        return false;
+      }
       // The BiDi snapshot's entry point is bundled into dist/bidi/, not into the extension.
       if (relative === "surface" || relative.startsWith("surface/")) return false;
       // Declarations for the type check (tsconfig.json) only.

@@ -10,9 +10,11 @@
 //!
 //! - a tree read is a one-line JSON header (snapshotId, paging, truncation, what a read since a
 //!   snapshot found) followed by the tree text itself, not escaped into a JSON string;
-//! - navigate, go_back and new_tab answer `{url, title}` (and `tabId`, `changed`, `status` when it
-//!   is not 200), with lifecycle events only when something unexpected happened;
-//! - an action answers `{progress, effect?, ...}` with only the decisive fields;
+//! - navigate, go_back, go_forward, reload and new_tab answer `{url?, title}` (and `tabId`,
+//!   `changed`, `status` when it is not 200), with lifecycle events only when something
+//!   unexpected happened;
+//! - an action answers a one-line JSON header `{progress, effect?, ...}` with only the decisive
+//!   fields, followed by the lines of the tree it changed, as printed;
 //! - every other tool answers its whole result as compact JSON;
 //! - an error is `{code, message, hint?, ...}` as compact JSON, with `isError`.
 //!
@@ -23,35 +25,16 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Map, Value};
 
 use crate::tool_error::ToolError;
+use crate::tools::ReplyShape;
 
 /// The argument that asks for the whole result object (src/tools/table.rs, `VERBOSE`). The MCP
 /// server takes it out of the arguments: it shapes the reply and never reaches the browser.
 pub const VERBOSE_ARGUMENT: &str = "verbose";
 
-/// The tools whose result carries a text tree (`tree`) printed after the header line.
-pub const TREE_READS: &[&str] = &["get_accessibility_tree", "iframe_read"];
-
-/// The tools that load a page and answer where it ended up.
-pub const PAGE_LOADS: &[&str] = &["navigate", "go_back", "new_tab"];
-
-/// The tools that act on the page and answer an action result (docs/protocol.md, "Action
-/// results").
-pub const ACTIONS: &[&str] = &[
-    "click_ax",
-    "iframe_click",
-    "type_ax",
-    "iframe_type",
-    "set_field",
-    "select_option",
-    "hover",
-    "press_key",
-    "scroll",
-];
-
-/// Whether `tool` takes `verbose`: exactly the tools whose short reply leaves something out.
-#[cfg(test)]
-pub fn takes_verbose(tool: &str) -> bool {
-    TREE_READS.contains(&tool) || PAGE_LOADS.contains(&tool) || ACTIONS.contains(&tool)
+/// The short reply of `tool`, as its definition says (src/tools/table.rs); a tool the table does
+/// not know answers its whole result.
+fn reply_shape(tool: &str) -> ReplyShape {
+    crate::tools::tool_named(tool).map_or(ReplyShape::WholeResult, |definition| definition.reply)
 }
 
 /// Lifecycle events (docs/protocol.md, "The browser bridge", `lifecycle`) that say something went
@@ -106,14 +89,11 @@ pub fn reply_text(tool: &str, arguments: &Value, result: Value, verbose: bool) -
     if verbose {
         return Value::Object(result).to_string();
     }
-    if TREE_READS.contains(&tool) {
-        tree_read_text(result)
-    } else if PAGE_LOADS.contains(&tool) {
-        Value::Object(short_page_load(arguments, result)).to_string()
-    } else if ACTIONS.contains(&tool) {
-        Value::Object(short_action(arguments, result)).to_string()
-    } else {
-        Value::Object(result).to_string()
+    match reply_shape(tool) {
+        ReplyShape::TreeRead => tree_read_text(result),
+        ReplyShape::PageLoad => Value::Object(short_page_load(arguments, result)).to_string(),
+        ReplyShape::Action => action_text(arguments, result),
+        ReplyShape::WholeResult => Value::Object(result).to_string(),
     }
 }
 
@@ -126,8 +106,26 @@ fn tree_read_text(mut result: Map<String, Value>) -> String {
         Some(other) => other.to_string(),
         None => String::new(),
     };
-    for field in ["url", "title", "engine", "input", "lifecycleDropped"] {
+    // `frameId` is the argument the agent passed; the rest it knows or cannot use.
+    for field in [
+        "url",
+        "title",
+        "engine",
+        "input",
+        "lifecycleDropped",
+        "frameId",
+    ] {
         result.remove(field);
+    }
+    // A read of the whole document never counts toward reading a conversation (docs/protocol.md,
+    // "Thread-read coverage", reason `document_root`): its coverage says nothing. An anchored
+    // read keeps it.
+    let document_read = result
+        .get("coverage")
+        .and_then(|coverage| coverage.get("anchor"))
+        .is_some_and(Value::is_null);
+    if document_read {
+        result.remove("coverage");
     }
     for flag in ["truncated", "hasMore", "autoDegraded", "unchanged"] {
         if result.get(flag) == Some(&Value::Bool(false)) {
@@ -154,7 +152,8 @@ fn tree_read_text(mut result: Map<String, Value>) -> String {
     format!("{header}\n{tree}")
 }
 
-/// navigate, go_back and new_tab: where the tab is now, and what went unexpectedly.
+/// navigate, go_back, go_forward, reload and new_tab: where the tab is now, and what went
+/// unexpectedly.
 fn short_page_load(arguments: &Value, mut result: Map<String, Value>) -> Map<String, Value> {
     let mut short = Map::new();
     for field in ["tabId", "url", "title", "changed", "lateOutcomes"] {
@@ -170,10 +169,15 @@ fn short_page_load(arguments: &Value, mut result: Map<String, Value>) -> Map<Str
     // A redirect to another origin is worth a word: the agent asked for one site and is on
     // another (a login wall, a region redirect). Within one origin it is routine.
     let requested = arguments.get("url").and_then(Value::as_str);
-    let landed = short.get("url").and_then(Value::as_str);
+    let landed = short.get("url").and_then(Value::as_str).map(str::to_owned);
     if let (Some(requested), Some(landed)) = (requested, landed) {
-        if origin_of(requested) != origin_of(landed) {
+        if origin_of(requested) != origin_of(&landed) {
             short.insert("redirectedFrom".to_owned(), json!(requested));
+        }
+        // The very address the agent asked for tells it nothing: the page's URL is said only
+        // when it differs (a redirect, a slash or a fragment the site added).
+        if requested == landed {
+            short.remove("url");
         }
     }
     keep_unexpected_lifecycle(&mut result);
@@ -183,24 +187,117 @@ fn short_page_load(arguments: &Value, mut result: Map<String, Value>) -> Map<Str
     short
 }
 
+/// Progress evidence (docs/protocol.md, "Synthetic input and page-wide evidence") that the
+/// changed lines of an action's reply make redundant: a changed text, value or state, an opened
+/// popup, which the lines show, and focus that moved, which follows any activation of a
+/// focusable element and says nothing the lines do not (the menu it moved into is printed).
+/// When those lines follow the header, `effect` leaves these out and keeps what no line shows
+/// (`url_changed`, `scrolled`, `revealed:hover`, ...).
+const EVIDENCE_SHOWN_BY_CHANGED_LINES: &[&str] = &[
+    "local_mutation",
+    "text_changed",
+    "value_changed",
+    "value_set",
+    "semantic_state",
+    "popup_shown",
+    "focus_moved",
+];
+
+/// Whether the changed lines of an action's reply already show `evidence` (its kind is the
+/// part before a `:`, as in `semantic_state:aria-expanded` or `text_changed:live_region`).
+fn shown_by_changed_lines(evidence: &str) -> bool {
+    let kind = evidence.split(':').next().unwrap_or(evidence);
+    EVIDENCE_SHOWN_BY_CHANGED_LINES.contains(&kind)
+}
+
+/// An action's reply: the short result as a one-line JSON header and, when the action changed
+/// lines of the tree the agent last read, those lines after it as printed (not escaped into a
+/// JSON string), as a read since that snapshot prints them (docs/protocol.md, "Changes in action
+/// results").
+fn action_text(arguments: &Value, result: Map<String, Value>) -> String {
+    let (header, changed_lines) = short_action(arguments, result);
+    if changed_lines.is_empty() {
+        Value::Object(header).to_string()
+    } else {
+        format!("{}\n{changed_lines}", Value::Object(header))
+    }
+}
+
+/// Moves an action result's `changes` (extension/background/action-changes.js) into the short
+/// header and returns the changed lines: how many references went away
+/// (the lines are gone, and an action on one of them answers `ref_not_found`; the list itself
+/// is on `verbose: true`); the references a re-render replaced; `"changes": "none"` when the
+/// action changed no line; `wholeTree: true` when the lines are the whole tree because the
+/// changed parts would have been longer; and the object itself when the lines were left out
+/// (`omitted`, with the snapshot to read `since`).
+fn move_changes_into_header(short: &mut Map<String, Value>, changes: Value) -> String {
+    let Value::Object(mut changes) = changes else {
+        return String::new();
+    };
+    if changes.contains_key("omitted") {
+        short.insert("changes".to_owned(), Value::Object(changes));
+        return String::new();
+    }
+    // The changes' new `snapshotId` stays on `verbose`: the next action's changes start from it
+    // by themselves, and a read `since` the agent's own last read answers the same lines and
+    // more (docs/protocol.md, "Changes in action results").
+    if changes.get("unchanged") == Some(&Value::Bool(true)) {
+        short.insert("changes".to_owned(), json!("none"));
+    }
+    if changes.get("wholeTree") == Some(&Value::Bool(true)) {
+        short.insert("wholeTree".to_owned(), Value::Bool(true));
+    }
+    if let Some(removed) = changes
+        .get("removedRefs")
+        .and_then(Value::as_array)
+        .map(Vec::len)
+        .filter(|count| *count > 0)
+    {
+        short.insert("removedRefs".to_owned(), json!(removed));
+    }
+    if let Some(replaced) = changes.remove("replacedRefs") {
+        short.insert("replacedRefs".to_owned(), replaced);
+    }
+    match changes.remove("text") {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    }
+}
+
 /// An action result (docs/protocol.md, "Action results") cut to what decides the next step:
 /// whether anything happened (`progress`, `effect`), whether it may be repeated
 /// (`retryAllowed` only when false, `lateOutcomes`), where it led (`url`, `newTabs`,
 /// `downloads`), what the page says changed (`changes`, `snapshotId`), and the few facts a tool
 /// adds about its own effect.
-fn short_action(arguments: &Value, mut result: Map<String, Value>) -> Map<String, Value> {
+fn short_action(arguments: &Value, mut result: Map<String, Value>) -> (Map<String, Value>, String) {
     let mut short = Map::new();
     if result.get("success") == Some(&Value::Bool(false)) {
         short.insert("success".to_owned(), Value::Bool(false));
     }
-    if let Some(progress) = result.remove("progress") {
-        short.insert("progress".to_owned(), progress);
+    let progress = result.remove("progress");
+    // `changes` comes from the action-changes step of the background (the tab's changes since
+    // the last read, bounded): its lines follow the header, and `effect` leaves out what they
+    // show.
+    let changed_lines = match result.remove("changes") {
+        Some(changes) => move_changes_into_header(&mut short, changes),
+        None => String::new(),
+    };
+    // Changed lines after the header are the page's own answer that the action took effect:
+    // `progress: "observed"` is then left out, as `effect` leaves out what they show. Any other
+    // progress (inconclusive, sent but not observed, ...) is said, lines or not.
+    if let Some(progress) = progress {
+        if changed_lines.is_empty() || progress != json!("observed") {
+            short.insert("progress".to_owned(), progress);
+        }
     }
     let effect: Vec<&str> = result
         .get("evidence")
         .and_then(Value::as_array)
-        .map(|evidence| evidence.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|evidence| changed_lines.is_empty() || !shown_by_changed_lines(evidence))
+        .collect();
     if !effect.is_empty() {
         short.insert("effect".to_owned(), json!(effect.join(", ")));
     }
@@ -217,12 +314,10 @@ fn short_action(arguments: &Value, mut result: Map<String, Value>) -> Map<String
     if result.get("retryAllowed") == Some(&Value::Bool(false)) {
         short.insert("retryAllowed".to_owned(), Value::Bool(false));
     }
-    // `changes` comes from the action-changes step of the background (the tab's changes since
-    // the last read, bounded); `selected`, `submit`, `cssHover` and `after` are what
-    // select_option, set_field, hover and scroll say about their own effect.
+    // `selected`, `submit`, `cssHover` and `after` are what select_option, set_field, hover and
+    // scroll say about their own effect.
     for field in [
         "hint",
-        "changes",
         "snapshotId",
         "lateOutcomes",
         "selected",
@@ -246,7 +341,7 @@ fn short_action(arguments: &Value, mut result: Map<String, Value>) -> Map<String
     if let Some(lifecycle) = result.remove("lifecycle") {
         short.insert("lifecycle".to_owned(), lifecycle);
     }
-    short
+    (short, changed_lines)
 }
 
 /// Keeps only the unexpected events of `lifecycle`, and drops the field when none is left.
@@ -312,7 +407,7 @@ mod tests {
         assert_eq!(reply.structured_content, None);
         assert_eq!(reply.is_error, Some(false));
         let short: Value = serde_json::from_str(text_of(&reply)).expect("json");
-        assert_eq!(short, json!({"url": url, "title": "A"}));
+        assert_eq!(short, json!({"title": "A"}));
         let verbose = success_reply("navigate", &json!({"url": url}), result.clone(), true);
         let full: Value = serde_json::from_str(text_of(&verbose)).expect("json");
         assert_eq!(full, result);
@@ -347,10 +442,11 @@ mod tests {
     #[test]
     fn an_action_answers_progress_effect_and_changes_and_leaves_the_rest_to_verbose() {
         let result = json!({
-            "success": true, "progress": "observed", "evidence": ["local_mutation", "focus_moved"],
+            "success": true, "progress": "observed", "evidence": ["local_mutation", "focus_moved", "scrolled"],
             "hints": ["global_mutation"], "retryAllowed": true, "tag": "button", "role": "button",
             "name": "Save", "rect": {"x": 1, "y": 2, "width": 3, "height": 4}, "method": "synthetic",
-            "input": "synthetic", "observed": {}, "changes": {"lines": ["+ text \"Saved\""]}
+            "input": "synthetic", "observed": {},
+            "changes": {"snapshotId": "snapshot-ab-2", "text": "[changed]\ntext \"Saved\"", "removedRefs": ["ref_7", "ref_8"]}
         });
         let text = reply_text(
             "click_ax",
@@ -358,11 +454,13 @@ mod tests {
             result.clone(),
             false,
         );
-        let short: Value = serde_json::from_str(&text).expect("json");
-        assert_eq!(
-            short,
-            json!({"progress": "observed", "effect": "local_mutation, focus_moved", "changes": {"lines": ["+ text \"Saved\""]}})
-        );
+        // The changed lines follow the header as printed; the effect keeps only what they do
+        // not show, and `progress: "observed"` is left to them; the removed references are
+        // counted.
+        let (header, lines) = text.split_once('\n').expect("a header, then the lines");
+        assert_eq!(lines, "[changed]\ntext \"Saved\"");
+        let short: Value = serde_json::from_str(header).expect("json");
+        assert_eq!(short, json!({"effect": "scrolled", "removedRefs": 2}));
         let verbose = reply_text(
             "click_ax",
             &json!({"ref_id": "ref_3"}),
@@ -372,6 +470,34 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<Value>(&verbose).expect("json"),
             result
+        );
+    }
+
+    #[test]
+    fn an_action_that_changed_no_line_or_too_many_says_so_in_its_header() {
+        let unchanged = json!({"progress": "observed", "evidence": ["value_set"],
+            "changes": {"snapshotId": "snapshot-ab-3", "text": "", "unchanged": true}});
+        let text = reply_text("type_ax", &json!({"text": "x"}), unchanged, false);
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).expect("one JSON line"),
+            json!({"progress": "observed", "effect": "value_set", "changes": "none"})
+        );
+        let omitted = json!({"progress": "observed", "evidence": ["local_mutation"],
+            "changes": {"omitted": "longer_than_1200_characters", "since": "snapshot-ab-3"}});
+        let text = reply_text("click_ax", &json!({}), omitted, false);
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).expect("one JSON line"),
+            json!({"progress": "observed", "effect": "local_mutation",
+                   "changes": {"omitted": "longer_than_1200_characters", "since": "snapshot-ab-3"}})
+        );
+        let whole = json!({"progress": "observed", "evidence": ["popup_shown:dialog", "focus_moved"],
+            "changes": {"snapshotId": "snapshot-ab-4", "text": "[open overlays]\ndialog \"Settings\" [ref_9]", "wholeTree": true}});
+        let text = reply_text("click_ax", &json!({}), whole, false);
+        let (header, lines) = text.split_once('\n').expect("a header, then the tree");
+        assert_eq!(lines, "[open overlays]\ndialog \"Settings\" [ref_9]");
+        assert_eq!(
+            serde_json::from_str::<Value>(header).expect("json"),
+            json!({"wholeTree": true})
         );
     }
 
@@ -426,6 +552,29 @@ mod tests {
         let (header, printed) = text.split_once('\n').expect("a header line");
         assert_eq!(header, r#"{"snapshotId":"snapshot-ab-1"}"#);
         assert_eq!(printed, tree);
+        // A document read's coverage (it never counts toward a conversation) and the frame the
+        // agent named are left out; an anchored read's coverage stays.
+        let coverage = |anchor: Value| {
+            json!({"anchor": anchor, "complete": false, "conversationRootRefId": null,
+            "pageCount": 1, "pagesRead": [1], "progress": false, "reason": "document_root"})
+        };
+        let framed = json!({"tree": tree, "snapshotId": "snapshot-ab-1", "frameId": 5, "coverage": coverage(Value::Null)});
+        let text = reply_text("iframe_read", &json!({"frameId": 5}), framed, false);
+        assert_eq!(
+            text.split_once('\n').expect("header").0,
+            r#"{"snapshotId":"snapshot-ab-1"}"#
+        );
+        let anchored = json!({"tree": tree, "snapshotId": "snapshot-ab-1", "coverage": coverage(json!("ref_4"))});
+        let text = reply_text(
+            "get_accessibility_tree",
+            &json!({"ref_id": "ref_4"}),
+            anchored,
+            false,
+        );
+        let header: Value =
+            serde_json::from_str(text.split_once('\n').expect("header").0).expect("json");
+        assert_eq!(header["coverage"]["anchor"], "ref_4");
+        assert_eq!(printed, tree);
         let paged = json!({
             "tree": "x", "snapshotId": "s", "truncated": true, "hasMore": true, "page": 1, "pageCount": 3,
             "continuationArgs": {"page": 2}, "full": false, "removedRefs": []
@@ -467,20 +616,24 @@ mod tests {
 
     #[test]
     fn the_tools_that_take_verbose_are_the_ones_with_a_short_reply() {
-        for tool in TREE_READS.iter().chain(PAGE_LOADS).chain(ACTIONS) {
-            let definition = crate::tools::tool_named(tool).expect("a tool of the table");
-            assert!(
-                definition.argument(VERBOSE_ARGUMENT).is_some(),
-                "{tool} takes verbose"
-            );
-        }
         for definition in crate::tools::all_tools() {
             assert_eq!(
                 definition.argument(VERBOSE_ARGUMENT).is_some(),
-                takes_verbose(definition.name),
+                definition.reply != ReplyShape::WholeResult,
                 "{} takes verbose exactly when its reply is short",
                 definition.name
             );
+        }
+        for (tool, shape) in [
+            ("get_accessibility_tree", ReplyShape::TreeRead),
+            ("navigate", ReplyShape::PageLoad),
+            ("go_back", ReplyShape::PageLoad),
+            ("go_forward", ReplyShape::PageLoad),
+            ("reload", ReplyShape::PageLoad),
+            ("click_ax", ReplyShape::Action),
+            ("list_tabs", ReplyShape::WholeResult),
+        ] {
+            assert_eq!(reply_shape(tool), shape, "{tool}");
         }
     }
 

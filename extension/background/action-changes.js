@@ -46,8 +46,9 @@ export function recordLastSnapshot(tabId, frameId, treeArguments, result) {
  * What an action changed in its tab since the tab's last tree read: `{snapshotId, text}` (the
  * changed lines, as a read since that snapshot prints them, with `removedRefs` and
  * `replacedRefs` when there are any, and `unchanged: true` when nothing changed), or
- * `{omitted: reason}`, or undefined when no tree was read in the tab yet (nothing to compare
- * with: the cheap case, no read at all).
+ * `{snapshotId, text, wholeTree: true}` (the whole tree, when the changed parts would have been
+ * longer and the whole tree is short), or `{omitted: reason}`, or undefined when no tree was read
+ * in the tab yet (nothing to compare with: the cheap case, no read at all).
  * @param {number | undefined} tabId
  * @param {{navigated: boolean}} action whether the action's frame loaded another document (a
  *   route change within the document is compared like any change)
@@ -78,8 +79,15 @@ export async function changesOfAction(tabId, { navigated }) {
   }
   const snapshotId = typeof result.snapshotId === "string" ? result.snapshotId : null;
   if (snapshotId !== null) lastSnapshots.set(tabId, { ...last, snapshotId });
-  if (result.full !== false) return { omitted: typeof result.fullReason === "string" ? result.fullReason : "full" };
   const text = typeof result.tree === "string" ? result.tree : "";
+  if (result.full !== false) {
+    // The read printed the whole tree instead of the changed parts (they would have been
+    // longer: a modal that hid the rest of the page, a new view). When that whole tree is itself
+    // short and uncut, it is exactly what the agent needs next, and it saves a read.
+    const uncut = result.truncated !== true && result.hasMore !== true;
+    if (uncut && text.length > 0 && text.length <= CHANGES_MAX_CHARS) return { snapshotId, text, wholeTree: true };
+    return { omitted: typeof result.fullReason === "string" ? result.fullReason : "full" };
+  }
   /** @type {Record<string, unknown>} */
   const changes = { snapshotId, text };
   if (result.unchanged === true) changes.unchanged = true;

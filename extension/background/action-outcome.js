@@ -53,7 +53,7 @@ export function decideOutcome({
   const retryAllowed = !sawSideEffects && !trustedFallbackUsed && !clickReachedListeners;
   if (progressEvidence.length > 0) {
     let hint;
-    if (navigated) hint = "The page navigated: read it again with get_accessibility_tree before using refs.";
+    if (navigated) hint = "The page navigated: read it before using refs.";
     else if (sideEffectText !== "")
       hint = `Done; it also caused ${sideEffectText}. Read the page again before acting further.`;
     return { progress: "observed", evidence: progressEvidence, retryAllowed, ...(hint ? { hint } : {}) };
@@ -72,7 +72,9 @@ export function decideOutcome({
   } else if (clickReachedListeners) {
     hint = `No visible effect yet, but the page's own listeners received the ${action}, so its effect may still come (a timer, a request). Do not click again: wait (wait_for_stable) and read the page. If the page ignores script clicks, real input needs a browser allwright launched (allwright mcp --launch chromium, --input trusted).`;
   } else {
-    hint = `No observable effect: nothing in the page, the URL, the focus or the network changed after the ${action}. Read the page again; the element may need another tool, or the page may ignore this input.`;
+    // Short: a model reads it on every fruitless action; what "nothing" covers is in
+    // docs/protocol.md ("Action results").
+    hint = `No observable effect of the ${action}: read the page, or try another tool.`;
   }
   return { progress: "none", evidence: progressEvidence, retryAllowed, hint };
 }

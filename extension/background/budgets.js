@@ -81,6 +81,8 @@ export const TOOL_BUDGETS = Object.freeze({
   screenshot: { fixedMs: SCREENSHOT_ELEMENT_TIMEOUT_MS + 2 * SECRET_MASK_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   navigate: { timeoutPlusMs: ABORT_GRACE_MS },
   go_back: { timeoutPlusMs: ABORT_GRACE_MS },
+  go_forward: { timeoutPlusMs: ABORT_GRACE_MS },
+  reload: { timeoutPlusMs: ABORT_GRACE_MS },
   new_tab: { timeoutPlusMs: ABORT_GRACE_MS },
   promote_iframe: { timeoutPlusMs: DRAFT_STATE_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + ABORT_GRACE_MS },
   click_ax: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },

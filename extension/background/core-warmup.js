@@ -1,7 +1,8 @@
 // @ts-check
 // Prepares the tree core of a tab's frames as soon as a tool call has brought a new document
-// into the tab (issue 14, item 2; docs/protocol.md "Preparing the core early"): `navigate` and
-// `go_back` end when the document has loaded, and the agent's next call is most often a read.
+// into the tab (issue 14, item 2; docs/protocol.md "Preparing the core early"): `navigate`,
+// `go_back`, `go_forward` and `reload` end when the document has loaded, and the agent's next
+// call is most often a read.
 // Each frame's content script is asked to load its core now (`prepare_core`), without waiting
 // for the answer, so that loading it (the injection and compilation in the page, or the worker's
 // compilation on strict-CSP pages in Chromium) overlaps the call's return and the agent's next
@@ -13,7 +14,7 @@ import { listFrames } from "./frame-list.js";
 import { resolveTab } from "./frames.js";
 
 /** The tools after which the tab shows a document no read has loaded a core into yet. */
-const NEW_DOCUMENT_TOOLS = new Set(["navigate", "go_back", "new_tab"]);
+const NEW_DOCUMENT_TOOLS = new Set(["navigate", "go_back", "go_forward", "reload", "new_tab"]);
 
 /**
  * After a call of `tool` ended well: prepares the cores of its tab's frames (fire and forget).

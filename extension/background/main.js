@@ -79,8 +79,8 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return true;
 });
 
-// Navigation events: the waiting `navigate` and `go_back` calls, the actions watching their tab
-// (activity.js), and the CSP record of each committed document.
+// Navigation events: the waiting `navigate`, `go_back`, `go_forward` and `reload` calls, the
+// actions watching their tab (activity.js), and the CSP record of each committed document.
 /** @param {Parameters<typeof onNavigationEvent>[0]} kind */
 const navigationEvent = (kind) => (details) => {
   onNavigationEvent(kind, details);

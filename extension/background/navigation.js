@@ -1,5 +1,6 @@
 // @ts-check
-// The `navigate` tool: point a tab at a URL and wait until the new document has loaded.
+// The tools that bring a tab another document and wait until it has loaded: `navigate` (a URL),
+// `go_back` and `go_forward` (a step through the tab's history) and `reload` (the same page again).
 //
 // The webNavigation listeners are registered once, at the top level of main.js (MV3 wakes a
 // worker only for listeners registered in its first turn); they forward events here, where the
@@ -20,8 +21,8 @@ import { refuseLocalFile } from "./local-files.js";
 
 /**
  * One navigation waiting for its load.
- * @typedef {{tabId: number, startedUrl: string|null, abortTimer: ReturnType<typeof setTimeout>|null,
- *   settle: (error?: ToolFailure) => void}} Waiter
+ * @typedef {{tabId: number, startedUrl: string|null, landedUrl: string|null,
+ *   abortTimer: ReturnType<typeof setTimeout>|null, settle: (error?: ToolFailure) => void}} Waiter
  */
 
 // ABORT_GRACE_MS (budgets.js): how long an aborted load may be followed by its continuation.
@@ -59,11 +60,14 @@ export function onNavigationEvent(kind, details) {
         waiter.startedUrl ??= details.url ?? "";
         break;
       case "completed":
-        if (waiter.startedUrl !== null) waiter.settle();
+        if (waiter.startedUrl === null) break;
+        waiter.landedUrl = details.url ?? null;
+        waiter.settle();
         break;
       case "sameDocument":
         // A URL that differs only in its fragment loads nothing: the browser reports a
         // same-document navigation and no completion.
+        waiter.landedUrl = details.url ?? null;
         waiter.settle();
         break;
       case "errorOccurred": {
@@ -154,8 +158,25 @@ function failWhenHeldBeforeStart(tabId, loaded) {
   };
 }
 
-/** How long go_back waits for the browser to start going back before it says there is no page to go back to. */
-const GO_BACK_START_MS = 1_500;
+/**
+ * How long go_back and go_forward wait for the browser to start moving through the history
+ * before they say there is no entry to move to.
+ */
+const HISTORY_MOVE_START_MS = 1_500;
+
+/**
+ * The two moves through a tab's session history: the step `history.go` takes, the browser's own
+ * move for pages the extension may not script, and the words of the `no_history` error.
+ * @type {Readonly<Record<"back"|"forward", {step: number, browserMove: (tabId: number) => Promise<void>, missingEntry: string}>>}
+ */
+const HISTORY_MOVES = Object.freeze({
+  back: { step: -1, browserMove: (tabId) => api.tabs.goBack(tabId), missingEntry: "no previous page to go back to" },
+  forward: {
+    step: 1,
+    browserMove: (tabId) => api.tabs.goForward(tabId),
+    missingEntry: "no next page to go forward to",
+  },
+});
 
 /**
  * The `go_back` tool: the tab's previous history entry, another document or the same one (an
@@ -163,56 +184,131 @@ const GO_BACK_START_MS = 1_500;
  * @param {{tabId?: number, timeoutMs?: number}} args validated arguments
  * @returns {Promise<{url: string, title: string, changed: boolean}>}
  */
-export async function goBack({ tabId, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }) {
+export function goBack(args) {
+  return moveThroughHistory(args, "back");
+}
+
+/**
+ * The `go_forward` tool: the tab's next history entry (the one a go_back left), another document
+ * or the same one, waited for like navigate.
+ * @param {{tabId?: number, timeoutMs?: number}} args validated arguments
+ * @returns {Promise<{url: string, title: string, changed: boolean}>}
+ */
+export function goForward(args) {
+  return moveThroughHistory(args, "forward");
+}
+
+/**
+ * One step back or forward in a tab's session history, waited for like navigate: until the new
+ * document's load, or the same-document move of a pushState entry.
+ * @param {{tabId?: number, timeoutMs?: number}} args validated arguments
+ * @param {"back"|"forward"} direction
+ * @returns {Promise<{url: string, title: string, changed: boolean}>}
+ */
+async function moveThroughHistory({ tabId, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }, direction) {
+  const move = HISTORY_MOVES[direction];
   const tab = await resolveTab(tabId);
   const before = tab.url ?? "";
   const loaded = waitForLoad(tab.id, timeoutMs);
   const noHistory = () =>
     new ToolFailure(
-      messages.toolError("no_history", `tab ${tab.id} has no previous page to go back to`, {
+      messages.toolError("no_history", `tab ${tab.id} has ${move.missingEntry}`, {
         hint: "Use navigate to open a URL instead.",
       }),
     );
-  // The page's own history.back(), not tabs.goBack(): Chrome's back button (and tabs.goBack)
-  // skips entries that a page added without a user gesture, such as an SPA route pushed after a
-  // synthetic click, and would leave the site altogether. The script runs in the extension's
-  // isolated world, on the same session history. Pages the extension may not script fall back
-  // to the browser's back.
+  // The page's own history.go(-1 or 1), not tabs.goBack() or tabs.goForward(): Chrome's back
+  // and forward buttons (and those two functions) skip entries that a page added without a user
+  // gesture, such as an SPA route pushed after a synthetic click, and would leave the site
+  // altogether. The script runs in the extension's isolated world, on the same session
+  // history. Pages the extension may not script fall back to the browser's own move.
   try {
     await api.scripting.executeScript({
       target: { tabId: tab.id, frameIds: [0] },
-      func: () => globalThis.history.back(),
+      func: (step) => globalThis.history.go(step),
+      args: [move.step],
     });
   } catch {
     try {
-      await api.tabs.goBack(tab.id);
+      await move.browserMove(tab.id);
     } catch {
-      // Chrome refuses when the tab's history has no previous entry.
+      // Chrome refuses when the tab's history has no entry that way.
       loaded.cancel();
       throw noHistory();
     }
   }
-  // Firefox accepts goBack on a first entry and does nothing; nothing starting is the answer,
-  // unless the page holds the navigation (a beforeunload prompt): then it is page_blocked.
+  // history.go does nothing when there is no entry that way, and Firefox's tabs.goBack and
+  // tabs.goForward accept a move past either end and do nothing: nothing starting is the
+  // answer, unless the page holds the navigation (a beforeunload prompt): then it is
+  // page_blocked.
   const startCheck = setTimeout(async () => {
     if (loaded.started()) return;
     const state = await probe({ tabId: tab.id, frameId: 0 }, LAST_PROBE_BUDGET_MS);
     if (loaded.started()) return;
     loaded.fail(state === "alive" ? noHistory() : pageBlockedFailure("the tab's page", state));
-  }, GO_BACK_START_MS);
+  }, HISTORY_MOVE_START_MS);
   try {
     await loaded.promise;
   } finally {
     clearTimeout(startCheck);
   }
-  const final = await api.tabs.get(tab.id);
+  const final = await tabShowing(tab.id, loaded.landedUrl());
   return { url: final.url ?? "", title: final.title ?? "", changed: (final.url ?? "") !== before };
+}
+
+/**
+ * The `reload` tool: the tab's page loaded again (with `ignoreCache`, every resource from the
+ * network, as a hard reload), waited for like navigate. A reload has no start check of its own:
+ * it always starts, unless the page holds it with a beforeunload prompt, which the same watchdog
+ * as navigate's answers with page_blocked.
+ * @param {{tabId?: number, ignoreCache?: boolean, timeoutMs?: number}} args validated arguments
+ * @returns {Promise<{url: string, title: string, changed: boolean}>}
+ */
+export async function reload({ tabId, ignoreCache = false, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }) {
+  const tab = await resolveTab(tabId);
+  const before = tab.url ?? "";
+  const loaded = waitForLoad(tab.id, timeoutMs);
+  try {
+    await api.tabs.reload(tab.id, { bypassCache: ignoreCache });
+  } catch (error) {
+    loaded.cancel();
+    fail("navigation_failed", `the browser refused to reload tab ${tab.id}: ${error.message}`, {
+      hint: "Use navigate to open the page's URL again.",
+    });
+  }
+  const watchdog = failWhenHeldBeforeStart(tab.id, loaded);
+  try {
+    await loaded.promise;
+  } finally {
+    watchdog.stop();
+  }
+  const final = await tabShowing(tab.id, loaded.landedUrl());
+  return { url: final.url ?? "", title: final.title ?? "", changed: (final.url ?? "") !== before };
+}
+
+/** How long a history move or reload waits for the tab to show the URL its navigation ended on. */
+const TAB_URL_LAG_MS = 1_000;
+
+/**
+ * The tab once it shows `landedUrl`, or after TAB_URL_LAG_MS as it is then. Firefox may report a
+ * same-document move (webNavigation) before the tab's own URL and title follow it (tabs.get):
+ * the two reach the parent process by different messages.
+ * @param {number} tabId
+ * @param {string|null} landedUrl
+ */
+async function tabShowing(tabId, landedUrl) {
+  const deadline = Date.now() + TAB_URL_LAG_MS;
+  let tab = await api.tabs.get(tabId);
+  while (landedUrl !== null && tab.url !== landedUrl && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    tab = await api.tabs.get(tabId);
+  }
+  return tab;
 }
 
 function waitForLoad(tabId, timeoutMs) {
   let timer;
   /** @type {Waiter} */
-  const waiter = { tabId, startedUrl: null, abortTimer: null, settle: () => {} };
+  const waiter = { tabId, startedUrl: null, landedUrl: null, abortTimer: null, settle: () => {} };
   /** @type {Promise<void>} */
   const promise = new Promise((resolve, reject) => {
     waiter.settle = (error) => {
@@ -237,6 +333,8 @@ function waitForLoad(tabId, timeoutMs) {
   );
   return {
     promise,
+    /** The URL the browser reported the load (or the same-document move) ended on, once it has. */
+    landedUrl: () => waiter.landedUrl,
     /** Whether the browser reported any navigation (or a same-document move) yet. */
     started: () => waiter.startedUrl !== null || !waiters.has(waiter),
     fail: (error) => waiter.settle(error),

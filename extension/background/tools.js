@@ -5,7 +5,7 @@
 import { api, asToolError, fail, messages, ToolFailure } from "./platform.js";
 import { loadToolContract, validateArguments } from "./validate.js";
 import { callFrame, resolveTab } from "./frames.js";
-import { goBack, navigate } from "./navigation.js";
+import { goBack, goForward, navigate, reload } from "./navigation.js";
 import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
 import { screenshot } from "./screenshot.js";
@@ -36,6 +36,8 @@ const TOOLS = Object.freeze({
   press_key: pressKey,
   scroll,
   go_back: goBack,
+  go_forward: goForward,
+  reload,
   wait_for_stable: waitForStable,
   list_tabs: listTabs,
   new_tab: newTab,

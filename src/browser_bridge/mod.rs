@@ -56,8 +56,9 @@ const TAB_MARKER_ATTRIBUTE: &str = "data-allwright-tab";
 /// How often `wait_for_stable` looks again whether the tab's navigation has loaded.
 const NAVIGATION_POLL: Duration = Duration::from_millis(50);
 
-/// Tools whose result comes after the tab's load event (navigate waits for it, go_back too).
-const WAITS_FOR_LOAD: &[&str] = &["navigate", "go_back"];
+/// Tools whose result comes after the tab's load event (navigate waits for it, and so do the
+/// history moves and reload).
+const WAITS_FOR_LOAD: &[&str] = &["navigate", "go_back", "go_forward", "reload"];
 /// How long BiDi's `browsingContext.load` may arrive after the extension saw the load.
 const LOAD_EVENT_LAG: Duration = Duration::from_secs(2);
 
@@ -287,7 +288,7 @@ impl BrowserBridge {
     }
 
     /// A relayed call's result with the tab's lifecycle events since the previous call in that
-    /// tab; after `navigate` and `go_back`, once BiDi's load event has come too.
+    /// tab; after the tools of [`WAITS_FOR_LOAD`], once BiDi's load event has come too.
     async fn with_lifecycle(
         &self,
         target: &TargetTab,

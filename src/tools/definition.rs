@@ -26,6 +26,22 @@ pub struct ToolDefinition {
     pub availability: Availability,
     /// How long the MCP server waits for the browser's answer.
     pub host_wait: HostWait,
+    /// What the MCP server's short reply keeps of the result (src/mcp_reply.rs). Every shape
+    /// but [`ReplyShape::WholeResult`] leaves something out, so those tools take `verbose`.
+    pub reply: ReplyShape,
+}
+
+/// The short reply of a tool (docs/protocol.md, "Replies").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyShape {
+    /// A JSON header line, then the tree text as printed.
+    TreeRead,
+    /// Where the tab ended up: URL, title, and only what went unexpectedly.
+    PageLoad,
+    /// A JSON header line of the decisive fields, then the tree lines the action changed.
+    Action,
+    /// The whole result as compact JSON.
+    WholeResult,
 }
 
 pub enum ArgumentKind {
@@ -170,7 +186,7 @@ mod tests {
             wait("accessibility_snapshot", json!({"timeoutMs": 500})),
             15_500
         );
-        for tool in ["navigate", "go_back", "new_tab"] {
+        for tool in ["navigate", "go_back", "go_forward", "reload", "new_tab"] {
             assert_eq!(wait(tool, json!({})), 45_000, "{tool}");
         }
         assert_eq!(wait("navigate", json!({"timeoutMs": 300_000})), 315_000);

@@ -21,7 +21,7 @@ mod tiers;
 mod validation;
 
 pub use contract::tool_contract_json;
-pub use definition::ToolDefinition;
+pub use definition::{ReplyShape, ToolDefinition};
 pub use tiers::{listed_tools_in_session, tool_named, Tier, ToolAccess};
 
 /// The table's row for `name`, whatever the tier.

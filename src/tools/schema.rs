@@ -190,6 +190,8 @@ mod tests {
         for tool in [
             "scroll",
             "go_back",
+            "go_forward",
+            "reload",
             "wait_for_stable",
             "list_tabs",
             "new_tab",

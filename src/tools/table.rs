@@ -7,7 +7,8 @@
 //! written down in docs/agent-tools.md.
 
 use super::definition::{
-    Argument, ArgumentKind, ArgumentRule, Literal, ToolDefinition, ONE_MINUTE, OWN_BUDGET,
+    Argument, ArgumentKind, ArgumentRule, Literal, ReplyShape, ToolDefinition, ONE_MINUTE,
+    OWN_BUDGET,
 };
 use super::tiers::{
     DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL_AND_DEV_MID,
@@ -168,7 +169,7 @@ const TREE_SINCE: Argument = Argument {
     },
     required: false,
     default: None,
-    example: Some(Literal::Text("snapshot-0123456789ab-3")),
+    example: Some(Literal::Text("s-0123abcd-3")),
     description: "The snapshotId of an earlier read of the same frame with the same filter, maxDepth and ref_id: return only what changed since then (`full: false`; `unchanged: true` when nothing did). The whole tree comes back instead, with `full: true` and `fullReason`, when the page is another document, the snapshot is unknown, the arguments differ, or the changes are at least half as long as the whole tree.",
 };
 
@@ -200,6 +201,14 @@ const VERBOSE: Argument = Argument {
     description: "true: return the whole result object (every field the tool computed) instead of the short reply. Leave it out (false) for the short reply.",
 };
 
+/// What every action tool's short reply is (src/mcp_reply.rs, docs/protocol.md "Replies"), said
+/// once for the six descriptions that share it.
+macro_rules! action_reply {
+    () => {
+        "Returns a JSON header line {progress?, effect?, retryAllowed?, hint?, changes?, ...} (`progress` left out when it is observed and changed lines follow; `effect`: the evidence of progress the lines below do not show; retryAllowed only when false), then, when the action changed lines of the tree you last read, those lines as a read `since` prints them ([changed] parts under [unchanged]; `wholeTree: true` when they are the whole tree, shorter than the changed parts; `changes: \"none\"` when no line changed; `removedRefs`: how many refs went away)"
+    };
+}
+
 pub const TOOLS: &[ToolDefinition] = &[
     ToolDefinition {
         name: "get_accessibility_tree",
@@ -208,7 +217,7 @@ pub const TOOLS: &[ToolDefinition] = &[
 `role \"accessible name\" [ref_N] href=\"...\" type=\"...\" placeholder=\"...\" value=\"...\"`, indented one space per level.\n\
 Call it first on almost every turn: it is faster and cheaper than a screenshot, and the ref_N ids it prints are how you point at elements. A line prints its ref_N only where a tool can use it: controls, links, focusable elements, frames, images, and containers to zoom into (landmarks, lists, tables, articles, dialogs); other lines (paragraphs, headings, list items, cells) have none, and may show their first words in the name's place. Open dialogs, menus, listboxes and expanded comboboxes (including popups rendered in portals) are listed first, under an `[open overlays]` banner.\n\
 Returns a JSON header line (snapshotId, and paging, truncation and `since` fields when they apply), then the tree text; verbose: true returns the whole {tree, snapshotId, truncated, hasMore, autoDegraded, notice?, page, pageCount, continuationArgs?, conversationRootRefId?, allMessagesExpanded?, coverage?, url, title, engine}; with `since` also {full, fullReason?, unchanged?, changedBlocks?, removedRefs?}. `engine` says where the reader ran: \"wasm-page\", \"wasm-worker\" or \"js-page\".\n\
-After an action, re-read cheaply with `since` = the last result's snapshotId: the tree then holds only `[changed]` blocks (each changed or added part printed whole) under `[unchanged context]` lines (its ancestors, a heading after a region that leaves its name to it, and the sibling an added part follows); `removedRefs` left the tree; every other ref of that snapshot is unchanged and still valid. `full: true` means the whole tree was returned instead (`fullReason` says why).\n\
+After an action, re-read cheaply with `since` = the last result's snapshotId: the tree then holds only `[changed]` blocks (each changed or added part printed whole) under `[unchanged]` lines (its ancestors, a heading after a region that leaves its name to it, and the sibling an added part follows); `removedRefs` left the tree; every other ref of that snapshot is unchanged and still valid. `full: true` means the whole tree was returned instead (`fullReason` says why).\n\
 When to call it again:\n\
 - truncated/hasMore is true: call again with exactly `continuationArgs` to read the next page, or pass `ref_id` of a container to zoom into it.\n\
 - to read a whole conversation (mail thread, chat, comments): pass `ref_id` = `conversationRootRefId` and follow `continuationArgs` page by page until `coverage.complete` is true; document-root, repeated, skipped or other-ref pages do not count. `allMessagesExpanded: false` means some messages are collapsed: click \"Expand all\" first.\n\
@@ -239,6 +248,7 @@ Common errors: ref_not_found (the element behind ref_id is gone; use one of `sug
         availability: EVERYWHERE,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
     },
     ToolDefinition {
         name: "get_frames",
@@ -253,6 +263,7 @@ Common errors: no_tab (call navigate first), not_connected (no browser with the 
         availability: FULL_AND_DEV_MID,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "iframe_read",
@@ -277,6 +288,7 @@ Common errors: frame_not_found (no frame has this id: `suggestions` lists the ta
         availability: EVERYWHERE,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
     },
     ToolDefinition {
         name: "accessibility_snapshot",
@@ -318,6 +330,7 @@ Common errors: frame_detached or script_failed (the page changed during the capt
         availability: EVERYWHERE,
         destructive: false,
         host_wait: OWN_BUDGET,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "get_shadow_dom",
@@ -345,6 +358,7 @@ Common errors: closed_shadow_root_unreachable (Firefox: the root is closed; read
         availability: FULL_AND_DEV_MID,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "shadow_dom_query",
@@ -371,6 +385,7 @@ Common errors: invalid_selector (the selector does not parse: fix it), closed_sh
         availability: FULL_AND_DEV_MID,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "screenshot",
@@ -409,13 +424,14 @@ Common errors: tab_not_visible (the tab is not the active tab of its window: cal
         availability: EVERYWHERE,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "navigate",
         title: "Open a URL",
         description: "Opens a URL in the tab and waits for the page's load event.\n\
 Accepts absolute http and https URLs, file URLs and about:blank.\n\
-Returns {url, title} of the page that loaded (after redirects).\n\
+Returns {url?, title} of the page that loaded (url only when it is not the URL you gave: after redirects).\n\
 Every ref_N from before the navigation stops working: call get_accessibility_tree next.\n\
 Common errors: invalid_arguments (give a full URL with its scheme, like https://example.com), navigation_failed (the address could not be loaded: check it, or tell the user the site is unreachable), timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree, or retry with a larger timeoutMs), not_connected (no browser with the extension is reachable: tell the user).",
         arguments: &[
@@ -436,6 +452,7 @@ Common errors: invalid_arguments (give a full URL with its scheme, like https://
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: OWN_BUDGET,
+        reply: ReplyShape::PageLoad,
     },
     ToolDefinition {
         name: "promote_iframe",
@@ -478,12 +495,15 @@ Common errors: frame_not_found (no frame URL contains urlFilter: `suggestions` l
         availability: FROM_MID,
         destructive: false,
         host_wait: OWN_BUDGET,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "click_ax",
         title: "Click an element",
-        description: "Clicks an element by its ref_N from get_accessibility_tree: scrolls it into view, focuses it and clicks it, then watches the tab for about half a second to tell you whether the click did anything.\n\
-Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, observed?, retryAllowed, hint?, tag, role, name, rect?, method, href?, navigates?}. `hints` are diagnostics, never proof of an effect; `hint`, when present, says what to do next.\n\
+        description: concat!(
+            "Clicks an element by its ref_N from get_accessibility_tree: scrolls it into view, focuses it and clicks it, then watches the tab for about half a second to tell you whether the click did anything.\n",
+            action_reply!(),
+            "; verbose: true returns the whole {success, progress, evidence, hints, observed?, retryAllowed, hint?, tag, role, name, rect?, method, href?, navigates?}. `hints` are diagnostics, never proof of an effect; `hint`, when present, says what to do next.\n\
 Read `progress` first:\n\
 - \"observed\": the click had an effect, `effect` says which (url_changed, focus_moved, local_mutation, semantic_state:aria-expanded, ...). Read the page again with get_accessibility_tree.\n\
 - \"inconclusive\": a request was sent, a new tab opened or a download started (see `observed`). The click may already have done its job (sent a message, placed an order): do NOT click again; read the page, or list_tabs to find a new tab.\n\
@@ -492,6 +512,7 @@ Never retry a click whose retryAllowed is false.\n\
 `method`: \"synthetic\" (a script click); in Chrome, \"trusted-fallback\" when nothing on the page listened for the click and allwright sent one real mouse click to a safe target (never to form controls, toggles, downloads, targets in forms or with names like Delete or Pay). A click the page's listeners heard is never clicked again: \"none\" with retryAllowed false means its effect may still come, so wait and read the page. Firefox always says \"synthetic\". \"bidi\" when allwright launched the browser: a real mouse click at the element's centre, refused with not_actionable naming whatever covers it.\n\
 Which tool: click_ax for buttons, links, checkboxes, radios, tabs and menu items; type_ax or set_field for text fields; select_option for <select> elements and listboxes; hover for menus that open on hover.\n\
 Common errors: ref_not_found (the element is gone: use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out: read the tree again), frame_not_found (wrong frameId), no_tab (call navigate first), page_blocked (the page stopped answering, most likely behind an alert, confirm, prompt or \"leave page?\" dialog: ask the user to answer it, do not click again), dialog_open (the click opened such a dialog; `dialog` gives its type and text), not_connected (no browser with the extension is reachable: tell the user).",
+        ),
         arguments: &[
             target("The element to click: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
@@ -503,6 +524,7 @@ Common errors: ref_not_found (the element is gone: use one of `suggestions` or r
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "iframe_click",
@@ -521,15 +543,19 @@ Common errors: ref_in_other_frame (the ref was printed by another frame: the err
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "type_ax",
         title: "Type into a field",
-        description: "Types text into a text field, text area or contenteditable element by its ref_N, replacing its content (clear: true, the default) or appending to it (clear: false). The value is set the way typing sets it and input and change events fire, so React and Vue controlled fields see it. Nothing is submitted.\n\
-Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, kind, value}: `kind` is \"input\", \"textarea\" or \"contenteditable\"; `value` is the field's content afterwards (\"••••\" for passwords): check it.\n\
+        description: concat!(
+            "Types text into a text field, text area or contenteditable element by its ref_N, replacing its content (clear: true, the default) or appending to it (clear: false). The value is set the way typing sets it and input and change events fire, so React and Vue controlled fields see it. Nothing is submitted.\n",
+            action_reply!(),
+            "; verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, kind, value}: `kind` is \"input\", \"textarea\" or \"contenteditable\"; `value` is the field's content afterwards (\"••••\" for passwords): check it.\n\
 Which tool: type_ax fills a field and nothing else. set_field fills and can submit in one call (search boxes, autocomplete comboboxes, one-field forms). select_option chooses in a <select> or listbox. Checkboxes, radios and buttons take click_ax. press_key sends single keys (Enter, Tab, Escape, arrows).\n\
 Text over 50000 characters: type the first 50000, then the rest in further calls with clear: false.\n\
 Common errors: not_typable (not a text field: the hint names the right tool), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the field is disabled or no longer laid out), invalid_arguments (text must be a string of at most 50000 characters).",
+        ),
         arguments: &[
             target("The field to type into: a ref_N printed by get_accessibility_tree."),
             TYPED_TEXT,
@@ -543,6 +569,7 @@ Common errors: not_typable (not a text field: the hint names the right tool), re
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "iframe_type",
@@ -563,6 +590,7 @@ Common errors: ref_in_other_frame (the ref was printed by another frame: the err
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "set_field",
@@ -593,14 +621,18 @@ Common errors: not_typable (not a text field: the hint names the right tool), re
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "select_option",
         title: "Choose an option",
-        description: "Chooses one option of a <select>, a listbox or a combobox, by the ref_N of that control (not of an option), matching either the option's visible label or its value attribute: give exactly one of `label` and `value`.\n\
-Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, method, selected}: `method` is \"native\" for a <select> and \"listbox\" for an ARIA listbox; `selected` is {label, value?} of the option now chosen: check it.\n\
+        description: concat!(
+            "Chooses one option of a <select>, a listbox or a combobox, by the ref_N of that control (not of an option), matching either the option's visible label or its value attribute: give exactly one of `label` and `value`.\n",
+            action_reply!(),
+            "; verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, method, selected}: `method` is \"native\" for a <select> and \"listbox\" for an ARIA listbox; `selected` is {label, value?} of the option now chosen: check it.\n\
 Which tool: select_option for choosing from a list; click_ax for checkboxes, radios and menu items; set_field for comboboxes you type into.\n\
 Common errors: option_not_found (no option has that label or value: `suggestions` lists the options' labels, call again with one of them exactly), not_actionable (the control is disabled), ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (both or neither of label and value).",
+        ),
         arguments: &[
             target("The <select>, listbox or combobox: a ref_N printed by get_accessibility_tree."),
             Argument {
@@ -631,15 +663,19 @@ Common errors: option_not_found (no option has that label or value: `suggestions
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "hover",
         title: "Hover over an element",
-        description: "Moves the pointer over an element by its ref_N, for menus, tooltips and previews that open on hover.\n\
-Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect, cssHover?}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
+        description: concat!(
+            "Moves the pointer over an element by its ref_N, for menus, tooltips and previews that open on hover.\n",
+            action_reply!(),
+            "; verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, rect, cssHover?}. Read the tree next: a menu or popup that opened is listed first, under `[open overlays]`.\n\
 In the user's own browser the pointer is simulated: the page's pointer and mouse handlers run, but CSS :hover rules cannot apply; `cssHover: \"not_applied\"` says the page styles this element on :hover (a CSS-only menu may not open: try click_ax).\n\
 Menus that open on click take click_ax, not hover.\n\
 Common errors: ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is not laid out: it may be hidden or removed), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
+        ),
         arguments: &[
             target("The element to hover: a ref_N printed by get_accessibility_tree."),
             ACTION_FRAME_ID,
@@ -651,16 +687,20 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
         availability: FROM_MID,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "press_key",
         title: "Press a key",
-        description: "Presses one key, optionally with modifier keys held, on the focused element, or on the element ref_id names (focused first).\n\
+        description: concat!(
+            "Presses one key, optionally with modifier keys held, on the focused element, or on the element ref_id names (focused first).\n\
 `key` is a KeyboardEvent key value, case-sensitive: \"Enter\", \"Tab\", \"Escape\", \"Backspace\", \"ArrowDown\", \"PageDown\", \"Home\", \" \" (space), \"a\". One key per call: hold Control, Shift, Alt or Meta with `modifiers`, not \"Control+a\".\n\
-The key events are synthetic, so the browser runs no default action of its own; allwright performs the usual one itself and names it in `defaultAction` (\"submit\", \"click\", \"focus_next\", \"focus_previous\", \"insert_text\", \"delete_backward\", \"select_all\").\n\
-Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, key, modifiers, defaultAction?}.\n\
+The key events are synthetic, so the browser runs no default action of its own; allwright performs the usual one itself and names it in `defaultAction` (\"submit\", \"click\", \"focus_next\", \"focus_previous\", \"insert_text\", \"delete_backward\", \"select_all\").\n",
+            action_reply!(),
+            "; verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, key, modifiers, defaultAction?}.\n\
 Use it to drive widgets by keyboard (menus, listboxes, dialogs: Escape closes them) and to press Enter in a field. To type text, use type_ax or set_field, which type a whole string at once.\n\
 Common errors: invalid_arguments (key must be one key name, at most 32 characters; modifiers only Alt, Control, Meta, Shift, each once), ref_not_found (use one of `suggestions` or read the tree again), not_actionable (the element is disabled or no longer laid out), page_blocked (the page stopped answering, most likely behind a dialog: ask the user to answer it).",
+        ),
         arguments: &[
             Argument {
                 name: "key",
@@ -688,14 +728,18 @@ Common errors: invalid_arguments (key must be one key name, at most 32 character
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "scroll",
         title: "Scroll",
-        description: "Scrolls the page, or the scrollable element ref_id names: by `amount` pixels in `direction` (default: down, by 80% of the viewport or element), or with `to` to its \"top\" or \"bottom\"; `to: \"into_view\"` scrolls the page until the element ref_id names is visible.\n\
-Returns {progress, effect?, retryAllowed?, hint?, changes?, ...} (`effect`: the evidence of progress; retryAllowed only when false); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, target, before, after}: `target` is \"page\" or \"element\"; `before` equal to `after` ({x, y}) means it could not scroll further that way.\n\
+        description: concat!(
+            "Scrolls the page, or the scrollable element ref_id names: by `amount` pixels in `direction` (default: down, by 80% of the viewport or element), or with `to` to its \"top\" or \"bottom\"; `to: \"into_view\"` scrolls the page until the element ref_id names is visible.\n",
+            action_reply!(),
+            "; verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, target, before, after}: `target` is \"page\" or \"element\"; `before` equal to `after` ({x, y}) means it could not scroll further that way.\n\
 You rarely need it to read: get_accessibility_tree already includes content outside the viewport, and click_ax, type_ax and hover scroll their target into view themselves. Scroll to load more of an endless list, or before reading with filter \"visible\".\n\
 Common errors: ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (to \"into_view\" needs ref_id).",
+        ),
         arguments: &[
             optional_target("The element to scroll (or, with to: \"into_view\", to bring into view): a ref_N printed by get_accessibility_tree. Leave it out to scroll the page."),
             Argument {
@@ -737,6 +781,7 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
         availability: EVERYWHERE,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "go_back",
@@ -751,6 +796,52 @@ Common errors: no_history (there is nothing to go back to: use navigate), timeou
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: OWN_BUDGET,
+        reply: ReplyShape::PageLoad,
+    },
+    // go_forward and reload are listed from Mid, not Compact: Compact keeps the few tools an
+    // agent needs on most tasks, and undoing a go_back or reloading a page is rare enough that
+    // navigate covers it there (navigate to the URL again).
+    ToolDefinition {
+        name: "go_forward",
+        title: "Go forward",
+        description: "Goes forward one step in the tab's history, as the browser's Forward button does after go_back, and waits for the page to load.\n\
+Returns {url, title, changed}: the page now shown; `changed` is false when the URL stayed the same.\n\
+Refs from before may stop working: read the tree again with get_accessibility_tree.\n\
+Common errors: no_history (there is nothing to go forward to: use navigate), timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[LOAD_TIMEOUT, VERBOSE, TAB_ID],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+        reply: ReplyShape::PageLoad,
+    },
+    ToolDefinition {
+        name: "reload",
+        title: "Reload the page",
+        description: "Reloads the tab's page, as the browser's Reload button does, and waits for the page to load. The page runs its scripts again; what was typed into its fields may be kept by the browser, unless ignoreCache is true.\n\
+Returns {url, title, changed}: the page now shown; `changed` is false when the URL stayed the same.\n\
+Every ref_N from before the reload stops working: call get_accessibility_tree next.\n\
+Common errors: timeout (the page did not finish loading in timeoutMs: read it anyway with get_accessibility_tree), navigation_failed (the page could not be loaded again), page_blocked (the page asks whether to leave it: ask the user), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "ignoreCache",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: Some(Literal::Boolean(false)),
+                example: None,
+                description: "true: load every resource from the network, bypassing the browser's cache, as a hard reload (Ctrl+Shift+R) does; fields are not refilled with what was typed before.",
+            },
+            LOAD_TIMEOUT,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+        reply: ReplyShape::PageLoad,
     },
     ToolDefinition {
         name: "wait_for_stable",
@@ -783,6 +874,7 @@ Common errors: no_tab (call navigate first), not_connected (no browser with the 
         availability: EVERYWHERE,
         destructive: false,
         host_wait: OWN_BUDGET,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "list_tabs",
@@ -797,6 +889,7 @@ Common errors: not_connected (no browser with the extension is reachable: tell t
         availability: EVERYWHERE,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "new_tab",
@@ -825,6 +918,7 @@ Common errors: invalid_arguments (give a full URL with its scheme, like https://
         availability: FROM_MID,
         destructive: false,
         host_wait: OWN_BUDGET,
+        reply: ReplyShape::PageLoad,
     },
     ToolDefinition {
         name: "select_tab",
@@ -844,6 +938,7 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         availability: FROM_COMPACT,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "close_tab",
@@ -860,6 +955,7 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         availability: FROM_MID,
         destructive: true,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "execute_js",
@@ -893,6 +989,7 @@ Common errors: script_error (the code threw: `message` has the exception), execu
         availability: DEV_ONLY,
         destructive: true,
         host_wait: OWN_BUDGET,
+        reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
         name: "handle_dialog",
@@ -931,6 +1028,7 @@ Common errors: no_dialog (no dialog is open in the tab: carry on), no_tab (call 
         availability: FROM_COMPACT_WITH_BRIDGE,
         destructive: false,
         host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
     },
 ];
 
@@ -1002,7 +1100,12 @@ mod tests {
                 "set_field: {needed}"
             );
         }
-        assert!(description("go_back").contains("no_history"));
+        for tool in ["go_back", "go_forward"] {
+            assert!(description(tool).contains("no_history"), "{tool}");
+        }
+        for needed in ["ignoreCache", "page_blocked", "navigation_failed"] {
+            assert!(description("reload").contains(needed), "reload: {needed}");
+        }
         for needed in ["page_blocked", "dialog_open", "ask the user"] {
             assert!(
                 description("click_ax").contains(needed),

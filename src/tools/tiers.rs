@@ -213,6 +213,8 @@ mod tests {
             "press_key",
             "scroll",
             "go_back",
+            "go_forward",
+            "reload",
             "wait_for_stable",
             "list_tabs",
             "new_tab",

@@ -259,6 +259,18 @@ const FIXTURES = {
     assert.equal(await page.evaluate(() => performance.getEntriesByType("navigation").length), 1);
   },
 
+  async reload(page) {
+    // A fresh context: the counter in sessionStorage starts at one.
+    await eventually(page, (s) => assert.deepEqual(s, { loads: 1, note: "" }));
+    await page.getByLabel("Note").fill("Draft");
+    await eventually(page, (s) => assert.deepEqual(s, { loads: 1, note: "Draft" }));
+    await page.reload();
+    // The script ran again: the count went up, in the heading and the title too.
+    await eventually(page, (s) => assert.equal(s.loads, 2));
+    await page.getByRole("heading", { name: "Loaded 2 times" }).waitFor();
+    assert.equal(await page.title(), "Reload (loaded 2 times)");
+  },
+
   async "new-tab"(page) {
     const [help] = await Promise.all([
       page.context().waitForEvent("page"),

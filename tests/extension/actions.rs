@@ -478,6 +478,206 @@ pub async fn spa_routing_and_back(session: &Session) {
     .await;
 }
 
+/// go_forward undoes go_back, across documents and across an SPA's pushState entries alike, and
+/// answers no_history at the newest entry.
+pub async fn go_forward_undoes_go_back_across_documents_and_routes(session: &Session) {
+    let browser = session.browser.name();
+    // Two documents: the help page, then the SPA.
+    session
+        .ok(
+            "navigate",
+            json!({"url": fixtures().url("/pages/actions/help.html")}),
+        )
+        .await;
+    open(session, "spa").await;
+    let back = session.ok("go_back", json!({})).await;
+    assert!(
+        back["url"].as_str().unwrap_or("").ends_with("help.html"),
+        "{browser}: {back}"
+    );
+    assert_eq!(back["changed"], true, "{browser}: {back}");
+    let forward = session.ok("go_forward", json!({})).await;
+    assert!(
+        forward["url"].as_str().unwrap_or("").ends_with("spa.html"),
+        "{browser}: {forward}"
+    );
+    assert_eq!(forward["changed"], true, "{browser}: {forward}");
+    assert_eq!(
+        forward["title"], "Home - Single-page app",
+        "{browser}: {forward}"
+    );
+    let home = state_when(session, "going forward did not show the SPA", |value| {
+        value["route"] == "home"
+    })
+    .await;
+
+    // Two routes of one document: the About route pushed by the page, back, then forward again.
+    let about = ref_of(session, "link", "About").await;
+    session.ok("click_ax", json!({"ref_id": about})).await;
+    state_when(session, "the route did not change", |value| {
+        value["route"] == "about"
+    })
+    .await;
+    let back = session.ok("go_back", json!({})).await;
+    assert!(
+        back["url"].as_str().unwrap_or("").ends_with("spa.html"),
+        "{browser}: {back}"
+    );
+    state_when(session, "going back did not restore Home", |value| {
+        value["route"] == "home"
+    })
+    .await;
+    let forward = session.ok("go_forward", json!({})).await;
+    assert!(
+        forward["url"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with("spa.html?route=about"),
+        "{browser}: {forward}"
+    );
+    assert_eq!(forward["changed"], true, "{browser}: {forward}");
+    // The same document all along: the page's popstate handler moved it, twice.
+    let routed = state_when(session, "going forward did not restore About", |value| {
+        value["route"] == "about"
+    })
+    .await;
+    assert_eq!(
+        routed["pops"].as_i64().unwrap_or(-1) - home["pops"].as_i64().unwrap_or(0),
+        2,
+        "{browser}: one popstate going back, one going forward: {routed}"
+    );
+    assert!(
+        read_tree(session).await.contains("heading \"About us\""),
+        "{browser}"
+    );
+
+    // The newest entry has nothing after it: no_history, and the page stays where it was.
+    let newest = session
+        .call("go_forward", json!({}))
+        .await
+        .expect_err("nothing to go forward to");
+    assert_eq!(newest.code(), "no_history", "{browser}: {:?}", newest.0);
+    assert!(
+        newest.0["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("go forward"),
+        "{browser}: {:?}",
+        newest.0
+    );
+    assert!(
+        newest.0["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("navigate")),
+        "{browser}: {:?}",
+        newest.0
+    );
+    assert_eq!(state(session).await["route"], "about", "{browser}");
+}
+
+/// reload runs the page's script again on the same URL, asking the server whether its copy is still
+/// good; with ignoreCache it asks for a fresh copy, and what was typed into a field is gone. A bad
+/// argument is refused before anything reloads.
+pub async fn reload_runs_the_page_again_and_ignore_cache_bypasses_the_cache(session: &Session) {
+    let browser = session.browser.name();
+    open(session, "reload").await;
+    let first_loads = state(session).await["loads"]
+        .as_i64()
+        .expect("a load count");
+    let page_path = "/pages/actions/reload.html";
+    let page_url = fixtures().url(page_path);
+    // A reload and a hard reload differ on the wire: a hard reload asks for a fresh copy
+    // (`Cache-Control: no-cache`, in both browsers), an ordinary one at most asks to revalidate
+    // (Chromium sends `max-age=0`; Firefox, for this no-store page, no Cache-Control at all).
+    // The page itself cannot tell them apart: the fixture server answers `no-store`, so neither
+    // browser refills a field on either reload. Forcing bypassCache to false in navigation.js
+    // fails this check in both browsers.
+    let bypassed_the_cache = || {
+        fixtures()
+            .latest_cache_control(page_path)
+            .is_some_and(|value| value.contains("no-cache"))
+    };
+
+    let reloaded = session.ok("reload", json!({})).await;
+    assert_eq!(reloaded["url"], page_url.as_str(), "{browser}: {reloaded}");
+    assert_eq!(reloaded["changed"], false, "{browser}: {reloaded}");
+    // The title the reply carries is the one the page's script wrote on its new run.
+    assert_eq!(
+        reloaded["title"],
+        format!("Reload (loaded {} times)", first_loads + 1),
+        "{browser}: {reloaded}"
+    );
+    state_when(session, "the page's script did not run again", |value| {
+        value["loads"] == first_loads + 1
+    })
+    .await;
+    assert!(
+        !bypassed_the_cache(),
+        "{browser}: an ordinary reload asked for a fresh copy: {:?}",
+        fixtures().latest_cache_control(page_path)
+    );
+
+    let note = ref_of(session, "textbox", "Note").await;
+    session
+        .ok("type_ax", json!({"ref_id": note, "text": "Draft"}))
+        .await;
+    state_when(session, "typing into Note changed nothing", |value| {
+        value["note"] == "Draft"
+    })
+    .await;
+    let hard = session.ok("reload", json!({"ignoreCache": true})).await;
+    assert_eq!(hard["url"], page_url.as_str(), "{browser}: {hard}");
+    assert_eq!(
+        hard["title"],
+        format!("Reload (loaded {} times)", first_loads + 2),
+        "{browser}: {hard}"
+    );
+    let after = state_when(
+        session,
+        "the hard reload did not run the page again",
+        |value| value["loads"] == first_loads + 2,
+    )
+    .await;
+    assert!(
+        bypassed_the_cache(),
+        "{browser}: the hard reload did not bypass the cache: {:?}",
+        fixtures().latest_cache_control(page_path)
+    );
+    assert_eq!(
+        after["note"], "",
+        "{browser}: the script saw an empty Note: {after}"
+    );
+    // Read the field itself too: a browser that restores form fields does so around the end of
+    // parsing, which the state published by the script may have come before.
+    let field_value = session
+        .evaluate_json("document.getElementById('note').value")
+        .await;
+    assert_eq!(
+        field_value, "",
+        "{browser}: the hard reload kept the typed note"
+    );
+    assert!(
+        read_tree(session).await.contains("heading \"Loaded"),
+        "{browser}"
+    );
+
+    let refused = session
+        .call("reload", json!({"ignoreCache": "yes"}))
+        .await
+        .expect_err("ignoreCache must be a boolean");
+    assert_eq!(
+        refused.code(),
+        "invalid_arguments",
+        "{browser}: {:?}",
+        refused.0
+    );
+    assert_eq!(
+        state(session).await["loads"],
+        first_loads + 2,
+        "{browser}: a refused reload loads nothing"
+    );
+}
+
 pub async fn new_tab_link_and_tab_tools(session: &Session) {
     let browser = session.browser.name();
     open(session, "new-tab").await;

@@ -17,6 +17,10 @@ use crate::support::{
     PATIENCE,
 };
 
+/// How long real input may wait for the browser in the sessions these tests start
+/// (`ALLWRIGHT_INPUT_TIMEOUT_MS`; the product's default is 30 s).
+pub const REAL_INPUT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// `allwright mcp --launch <browser> --headless`, as an MCP client sees it.
 pub struct LaunchedMcp {
     pub browser: Browser,
@@ -58,6 +62,13 @@ impl LaunchedMcp {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
         command.args(arguments);
         command.envs(environment.iter().copied());
+        // Real input waits 10 s for the browser instead of 30 s, so that the busy page of
+        // once.rs holds its thread 13 s, not 35 s, to outlast it (the same behaviour, tested in
+        // a third of the time); ordinary input answers in milliseconds.
+        command.env(
+            "ALLWRIGHT_INPUT_TIMEOUT_MS",
+            REAL_INPUT_TIMEOUT.as_millis().to_string(),
+        );
         let (transport, _) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())
             .spawn()

@@ -188,20 +188,29 @@ pub async fn a_stopped_worker_loses_no_read(session: &Session) {
         .expect("snapshotId")
         .to_string();
     let apply = reference_of(tree_of(&first), "button \"Apply\"");
-    crate::lifecycle::stop_service_worker(session).await;
+    // Each stop is followed by a browser event that wakes the worker (a background tab opened
+    // from outside), not by the keep-alive alarm's wait (safety.rs checks that alarm).
+    use crate::lifecycle::{close_from_outside, stop_service_worker, wake_service_worker};
+    stop_service_worker(session).await;
+    let woken = wake_service_worker(session).await;
     session.ok("click_ax", json!({"ref_id": apply})).await;
-    crate::lifecycle::stop_service_worker(session).await;
+    close_from_outside(session, &woken).await;
+    stop_service_worker(session).await;
+    let woken = wake_service_worker(session).await;
     let since = session
         .ok("get_accessibility_tree", json!({"since": id}))
         .await;
+    close_from_outside(session, &woken).await;
     assert_eq!(since["engine"], "wasm-worker", "{browser}: {since}");
     assert_eq!(since["full"], json!(false), "{browser}: {since}");
     assert!(
         tree_of(&since).contains("Applied at checkout"),
         "{browser}: {since}"
     );
-    crate::lifecycle::stop_service_worker(session).await;
+    stop_service_worker(session).await;
+    let woken = wake_service_worker(session).await;
     let whole = session.ok("get_accessibility_tree", json!({})).await;
+    close_from_outside(session, &woken).await;
     assert_eq!(whole["engine"], "wasm-worker", "{browser}: {whole}");
     assert!(
         tree_of(&whole).contains("status \"Status\""),

@@ -113,3 +113,31 @@ pub async fn stop_service_worker(session: &Session) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Wakes a stopped service worker with a browser event that leaves the agent's tab alone: a
+/// background tab opened from outside (BiDi) fires `tabs.onCreated`, and the worker's start
+/// connects its native host again (background/main.js). Without it the next call waits for the
+/// keep-alive alarm, up to 30 s; only the check of that alarm (safety.rs) waits for it. Returns
+/// the tab's context, for [`close_from_outside`] once the call that needed the worker answered.
+pub async fn wake_service_worker(session: &Session) -> String {
+    let (bidi, _) = session.bidi();
+    let opened = bidi
+        .command(
+            "browsingContext.create",
+            json!({"type": "tab", "background": true}),
+        )
+        .await
+        .expect("a background tab");
+    opened["context"]
+        .as_str()
+        .expect("the background tab's context")
+        .to_owned()
+}
+
+/// Closes a tab opened from outside ([`wake_service_worker`]).
+pub async fn close_from_outside(session: &Session, context: &str) {
+    let (bidi, _) = session.bidi();
+    bidi.command("browsingContext.close", json!({"context": context}))
+        .await
+        .expect("close the background tab");
+}

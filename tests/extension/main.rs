@@ -33,17 +33,32 @@ mod tiers;
 mod widgets;
 mod wpt;
 
-use support::{available, one_browser_at_a_time, Browser, Session, SessionOptions};
+use support::{available, record_time, Browser, Session, SessionOptions};
 
 async fn run(browser: Browser, options: SessionOptions, checks: &[(&str, Check)]) {
     if !available(browser) {
         return;
     }
-    let _turn = one_browser_at_a_time().lock().await;
+    let _turn = support::turn(browser).await;
+    run_checks(browser, options, checks).await;
+}
+
+/// [`run`] with no other browser test running beside it ([`support::turn_alone`]).
+async fn run_alone(browser: Browser, options: SessionOptions, checks: &[(&str, Check)]) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = support::turn_alone().await;
+    run_checks(browser, options, checks).await;
+}
+
+async fn run_checks(browser: Browser, options: SessionOptions, checks: &[(&str, Check)]) {
     let session = Session::start(browser, options).await;
     for (name, check) in checks {
         eprintln!("{}: {name}", browser.name());
+        let started = std::time::Instant::now();
         check(&session).await;
+        record_time(&format!("{}: {name}", browser.name()), started.elapsed());
     }
     session.shutdown().await;
 }
@@ -69,6 +84,7 @@ const SURFACE: &[(&str, Check)] = checks![
     compact_tree::references_only_where_an_agent_can_use_them,
     compact_tree::scroll_containers_on_either_axis_print_their_reference,
     clickables::everything_a_person_can_click_has_a_reference_that_clicks,
+    clickables::click_listeners_give_references_where_the_page_added_them,
     gathering::styles_under_a_select_are_read_after_the_walk,
     gathering::visibility_and_overflow_show_however_a_page_sets_them,
     csp::strict_pages_work_and_stay_silent,
@@ -85,6 +101,7 @@ async fn chromium_surface_csp_and_registry() {
     let mut checks = SURFACE.to_vec();
     checks.extend_from_slice(checks![
         registry::removed_elements_are_not_pinned,
+        clickables::the_click_listener_recorder_pins_no_element,
         lifecycle::service_worker_restart
     ]);
     run(Browser::Chromium, options, &checks).await;
@@ -148,6 +165,8 @@ const ACTIONS: &[(&str, Check)] = checks![
     actions::react_select_combobox,
     actions::mui_autocomplete,
     actions::spa_routing_and_back,
+    actions::go_forward_undoes_go_back_across_documents_and_routes,
+    actions::reload_runs_the_page_again_and_ignore_cache_bypasses_the_cache,
     actions::new_tab_link_and_tab_tools,
     actions::download_link_is_inconclusive,
     actions::mutating_request_is_inconclusive_and_never_repeated,
@@ -161,6 +180,7 @@ const ACTIONS: &[(&str, Check)] = checks![
     actions::status_line_elsewhere_is_evidence_and_nothing_runs_twice,
     actions::shoelace_select_through_slots,
     replies::replies_are_short_single_text_blocks,
+    replies::an_action_answers_the_lines_the_next_step_needs,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -295,11 +315,16 @@ async fn run_launched_with(browser: Browser, arguments: &[&str], checks: &[(&str
     if !available(browser) {
         return;
     }
-    let _turn = one_browser_at_a_time().lock().await;
+    let _turn = support::turn(browser).await;
     let session = bridge::LaunchedMcp::start_with(browser, arguments).await;
     for (name, check) in checks {
         eprintln!("{} (launched): {name}", browser.name());
+        let started = std::time::Instant::now();
         check(&session).await;
+        record_time(
+            &format!("{} (launched): {name}", browser.name()),
+            started.elapsed(),
+        );
     }
     session.shutdown().await;
 }
@@ -364,13 +389,15 @@ async fn chromium_webdriver_bridge() {
     if !available(Browser::Chromium) {
         return;
     }
-    let _turn = one_browser_at_a_time().lock().await;
+    let _turn = support::turn(Browser::Chromium).await;
     let chromedriver = bridge::LocalChromedriver::start();
     let session =
         bridge::LaunchedMcp::start_on_remote_end(Browser::Chromium, &chromedriver.url, None).await;
     for (name, check) in BRIDGE {
         eprintln!("chromium (webdriver): {name}");
+        let started = std::time::Instant::now();
         check(&session).await;
+        record_time(&format!("chromium (webdriver): {name}"), started.elapsed());
     }
     session.shutdown().await;
     // No CDP input or DOM operation in the BiDi path. allwright speaks only WebDriver classic
@@ -431,7 +458,7 @@ async fn firefox_webdriver_bridge() {
     if !available(Browser::Firefox) {
         return;
     }
-    let _turn = one_browser_at_a_time().lock().await;
+    let _turn = support::turn(Browser::Firefox).await;
     let mut firefox = bridge::LocalFirefox::start();
     let session = bridge::LaunchedMcp::start_on_remote_end(
         Browser::Firefox,
@@ -441,7 +468,9 @@ async fn firefox_webdriver_bridge() {
     .await;
     for (name, check) in BRIDGE {
         eprintln!("firefox (webdriver): {name}");
+        let started = std::time::Instant::now();
         check(&session).await;
+        record_time(&format!("firefox (webdriver): {name}"), started.elapsed());
     }
     assert!(
         firefox.host_socket_exists(),
@@ -543,7 +572,7 @@ async fn chromium_shadow_roots_and_execute_js() {
     )
     .await;
     if available(Browser::Chromium) {
-        let _turn = one_browser_at_a_time().lock().await;
+        let _turn = support::turn(Browser::Chromium).await;
         shadow_dev::execute_js_is_refused_without_dev(Browser::Chromium).await;
     }
 }
@@ -557,7 +586,7 @@ async fn firefox_shadow_roots_and_execute_js() {
     )
     .await;
     if available(Browser::Firefox) {
-        let _turn = one_browser_at_a_time().lock().await;
+        let _turn = support::turn(Browser::Firefox).await;
         shadow_dev::execute_js_is_refused_without_dev(Browser::Firefox).await;
     }
 }
@@ -568,7 +597,7 @@ async fn run_local_files(browser: Browser) {
     if !available(browser) {
         return;
     }
-    let _turn = one_browser_at_a_time().lock().await;
+    let _turn = support::turn(browser).await;
     let mut session = Session::start(browser, SessionOptions::default()).await;
     eprintln!(
         "{}: local_files::local_files_are_refused_unless_the_session_allows_them",
@@ -594,7 +623,7 @@ async fn run_tiers_and_panel(browser: Browser) {
     if !available(browser) {
         return;
     }
-    let _turn = one_browser_at_a_time().lock().await;
+    let _turn = support::turn(browser).await;
     let mut session = Session::start(browser, SessionOptions::default()).await;
     eprintln!(
         "{}: tiers::each_tier_lists_its_tools_and_refuses_the_others",
@@ -664,10 +693,10 @@ const BOUNDS: &[(&str, Check)] = checks![
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_bounds() {
-    run(Browser::Chromium, SessionOptions::default(), BOUNDS).await;
+    run_alone(Browser::Chromium, SessionOptions::default(), BOUNDS).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_bounds() {
-    run(Browser::Firefox, SessionOptions::default(), BOUNDS).await;
+    run_alone(Browser::Firefox, SessionOptions::default(), BOUNDS).await;
 }

@@ -81,7 +81,7 @@ pub async fn a_changed_subtree_is_printed_under_its_context(session: &Session) {
     // The new cart item, whole, after the cart list; the total's new text under its paragraph.
     let lines: Vec<&str> = tree.lines().collect();
     assert!(lines.contains(&"[changed]"), "{browser}:\n{tree}");
-    assert!(lines.contains(&"[unchanged context]"), "{browser}:\n{tree}");
+    assert!(lines.contains(&"[unchanged]"), "{browser}:\n{tree}");
     assert!(
         tree.contains("button \"Remove Pear 1\" [ref_"),
         "{browser}:\n{tree}"
@@ -145,10 +145,7 @@ pub async fn removed_refs_are_listed(session: &Session) {
     let (before_removed, after_removed) = tree
         .split_once("list \"Cart items\"\n[removed]\n")
         .unwrap_or_else(|| panic!("{browser}: no [removed] under the list:\n{tree}"));
-    let removed_block = after_removed
-        .split("\n[unchanged context]")
-        .next()
-        .unwrap_or("");
+    let removed_block = after_removed.split("\n[unchanged]").next().unwrap_or("");
     assert!(
         removed_block.starts_with("   listitem") && removed_block.contains("Cherry 1")
             || removed_block.starts_with("[") && removed_block.ends_with(" lines]"),

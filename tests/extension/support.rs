@@ -98,11 +98,96 @@ pub fn available(browser: Browser) -> bool {
     false
 }
 
-/// Browser tests run one at a time: two cores do not host two browsers well, and timings and
-/// focus stay predictable.
-pub fn one_browser_at_a_time() -> &'static tokio::sync::Mutex<()> {
-    static LOCK: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
-    LOCK.get_or_init(|| tokio::sync::Mutex::new(()))
+/// A browser of each kind at a time: a Chromium test and a Firefox test run side by side, never
+/// two of the same browser. On two cores a browser test leaves about 60 % of the machine idle
+/// (waits for pages, timers and the other process), so the two kinds together take about the
+/// time of the longer kind (issue 32, item 7). Two of one kind would be two heavy renderers at
+/// once and leave the checks that wait on timings (busy pages, late effects) less margin. Every
+/// test has its own profile, home folder and socket (`Session::start`, bridge.rs), so a test
+/// shares nothing with the one running beside it.
+fn browser_turns(browser: Browser) -> &'static tokio::sync::Mutex<()> {
+    static CHROMIUM: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
+    static FIREFOX: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
+    match browser {
+        Browser::Chromium => &CHROMIUM,
+        Browser::Firefox => &FIREFOX,
+    }
+    .get_or_init(|| tokio::sync::Mutex::new(()))
+}
+
+/// A test's turn with its browser ([`browser_turns`]), timed: when it ends, the seconds the test
+/// held it (its browser's launch, its checks and the shutdown; not the wait for the turn) are
+/// recorded under the test's name ([`record_time`]).
+pub struct Turn {
+    _locks: Vec<tokio::sync::MutexGuard<'static, ()>>,
+    name: String,
+    started: std::time::Instant,
+}
+
+/// Waits for the test's turn with `browser`; see [`Turn`].
+pub async fn turn(browser: Browser) -> Turn {
+    Turn::of(vec![browser_turns(browser).lock().await])
+}
+
+/// Waits until no other browser test runs, and keeps the machine so: for the checks that bound
+/// how long a huge page may take (tests/extension/bounds.rs), which a second browser beside
+/// them made slow enough to look blocked (a million-node read answered `page_blocked` with a
+/// Firefox test running and another build on the machine). Both turns are taken in one order,
+/// Chromium's first, and a test holding one turn never waits for the other otherwise, so no two
+/// tests can wait for each other.
+pub async fn turn_alone() -> Turn {
+    let chromium = browser_turns(Browser::Chromium).lock().await;
+    let firefox = browser_turns(Browser::Firefox).lock().await;
+    Turn::of(vec![chromium, firefox])
+}
+
+impl Turn {
+    fn of(locks: Vec<tokio::sync::MutexGuard<'static, ()>>) -> Turn {
+        // libtest runs each test on a thread named after it, and #[tokio::test] polls the
+        // test's future on that thread.
+        let name = std::thread::current()
+            .name()
+            .unwrap_or("unnamed test")
+            .to_owned();
+        Turn {
+            _locks: locks,
+            name,
+            started: std::time::Instant::now(),
+        }
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        record_time(
+            &format!("{} (whole test)", self.name),
+            self.started.elapsed(),
+        );
+    }
+}
+
+/// Where the browser tests' time goes: one line per check and per test, `<seconds>\t<what>`, in
+/// `target/tmp/extension-timings.txt` or `$ALLWRIGHT_TEST_TIMINGS` (emptied by the first line of
+/// each run of this binary; scripts/test prints it sorted), and on stderr.
+pub fn record_time(what: &str, elapsed: Duration) {
+    use std::io::Write;
+    static FILE: OnceLock<std::sync::Mutex<Option<std::fs::File>>> = OnceLock::new();
+    let line = format!("{:7.1}\t{what}", elapsed.as_secs_f64());
+    eprintln!("[time] {line}");
+    let file = FILE.get_or_init(|| {
+        let path = std::env::var_os("ALLWRIGHT_TEST_TIMINGS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repository_root().join("target/tmp/extension-timings.txt"));
+        if let Some(folder) = path.parent() {
+            let _ = std::fs::create_dir_all(folder);
+        }
+        std::sync::Mutex::new(std::fs::File::create(path).ok())
+    });
+    if let Ok(mut file) = file.lock() {
+        if let Some(file) = file.as_mut() {
+            let _ = writeln!(file, "{line}");
+        }
+    }
 }
 
 /// The shared fixture server (two origins) for the whole test binary.

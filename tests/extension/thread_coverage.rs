@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::actions::{ref_of, state_when};
-use crate::lifecycle::stop_service_worker;
+use crate::lifecycle::{close_from_outside, stop_service_worker, wake_service_worker};
 use crate::support::{fixtures, Browser, Session};
 
 /// Small enough that the thread needs several pages.
@@ -360,14 +360,7 @@ pub async fn coverage_survives_a_service_worker_restart(session: &Session) {
     stop_service_worker(session).await;
     // Any extension event wakes the worker; a tab opened from outside leaves the mail tab's
     // document, and so its records, alone.
-    let (bidi, _) = session.bidi();
-    let opened = bidi
-        .command(
-            "browsingContext.create",
-            json!({"type": "tab", "background": true}),
-        )
-        .await
-        .expect("a background tab");
+    let woken = wake_service_worker(session).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     let second = loop {
         match session.call("get_accessibility_tree", next.clone()).await {
@@ -388,10 +381,5 @@ pub async fn coverage_survives_a_service_worker_restart(session: &Session) {
         "{}",
         second["coverage"]
     );
-    bidi.command(
-        "browsingContext.close",
-        json!({"context": opened["context"]}),
-    )
-    .await
-    .expect("close the background tab");
+    close_from_outside(session, &woken).await;
 }

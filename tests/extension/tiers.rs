@@ -74,6 +74,8 @@ pub async fn each_tier_lists_its_tools_and_refuses_the_others(session: &mut Sess
         "new_tab",
         "select_tab",
         "go_back",
+        "go_forward",
+        "reload",
     ] {
         assert!(!ask.contains(acting), "{browser}: Ask lists {acting}");
     }
@@ -83,6 +85,15 @@ pub async fn each_tier_lists_its_tools_and_refuses_the_others(session: &mut Sess
             && ask.contains("screenshot")
     );
     assert!(compact.contains("navigate") && !compact.contains("hover"));
+    // Compact goes back but leaves going forward and reloading to Mid (src/tools/table.rs).
+    assert!(
+        compact.contains("go_back")
+            && !compact.contains("go_forward")
+            && !compact.contains("reload")
+            && mid.contains("go_forward")
+            && mid.contains("reload"),
+        "{browser}"
+    );
 
     // The MCP server refuses a tool of the contract outside the tier with not_in_tier, and a name
     // that is no tool with invalid_arguments.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::bridge::LaunchedMcp;
-use crate::support::{available, fixtures, one_browser_at_a_time, Browser};
+use crate::support::{available, fixtures, Browser};
 
 /// How long a popup may take to open, or the page's state to follow an action.
 const SETTLE: Duration = Duration::from_secs(5);
@@ -509,7 +509,7 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     if !available(browser) {
         return;
     }
-    let _turn = one_browser_at_a_time().lock().await;
+    let _turn = crate::support::turn(browser).await;
     let session = LaunchedMcp::start_with(browser, &["--input", mode.name(), "--dev"]).await;
     let agent = Agent {
         session: &session,

@@ -47,6 +47,9 @@ pub struct CspReport {
 struct RecordedRequest {
     method: String,
     path: String,
+    /// The request's `Cache-Control` header, if it had one: how a reload is told from a hard
+    /// reload (browsers send `no-cache` for a hard reload only).
+    cache_control: Option<String>,
 }
 
 pub struct FixtureServer {
@@ -131,6 +134,17 @@ impl FixtureServer {
     pub fn request_count(&self, path_prefix: &str) -> usize {
         count_requests(&self.requests, path_prefix, None)
     }
+
+    /// The `Cache-Control` header of the latest request for exactly `path` (None when that
+    /// request had none, or when there was no request for it).
+    pub fn latest_cache_control(&self, path: &str) -> Option<String> {
+        let requests = self.requests.lock().ok()?;
+        requests
+            .iter()
+            .rev()
+            .find(|request| request.path == path)
+            .and_then(|request| request.cache_control.clone())
+    }
 }
 
 impl Drop for FixtureServer {
@@ -148,6 +162,7 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let target = parts.next().unwrap_or("/").to_string();
     let mut content_length = 0usize;
     let mut host = String::new();
+    let mut cache_control = None;
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
@@ -159,6 +174,8 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 content_length = value.parse().unwrap_or(0);
             } else if name.eq_ignore_ascii_case("host") {
                 host = value.to_string();
+            } else if name.eq_ignore_ascii_case("cache-control") {
+                cache_control = Some(value.to_string());
             }
         }
     }
@@ -170,6 +187,7 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
         requests.push(RecordedRequest {
             method: method.clone(),
             path: path.to_string(),
+            cache_control,
         });
     }
     if method == "POST" && path == "/csp-report" {

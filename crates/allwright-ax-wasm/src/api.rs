@@ -648,7 +648,7 @@ fn write_diff_fields(out: &mut String, diff: &DiffPlan) {
         push_quoted(
             out,
             "Only what changed since that snapshot. Each [changed] block is a changed or added \
-             part printed whole; the [unchanged context] lines before it are its ancestors and, \
+             part printed whole; the [unchanged] lines before it are its ancestors and, \
              for an added or moved part, the sibling it now follows. [removed] lists lines that \
              left under the context line above it. removedRefs left the tree; replacedRefs are \
              the same parts rendered again (old ref: new ref); every other ref of that snapshot \

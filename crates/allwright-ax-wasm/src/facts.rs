@@ -46,7 +46,7 @@ use allwright_ax::{
 
 /// Bumped whenever the layout below changes, so that a content script and a core from different
 /// builds refuse each other instead of misreading.
-pub const FACTS_VERSION: u32 = 7;
+pub const FACTS_VERSION: u32 = 8;
 
 /// Numbers per node in `nodes`.
 pub const NODE_STRIDE: usize = 5;
@@ -117,6 +117,14 @@ pub const CURSOR_POINTER: u32 = 1 << 24;
 /// `inline-flex`, `inline-grid`, `inline-table`), which names read as a word of its own
 /// (`Display::AtomicInline`). Read from the computed `display` the gatherer already holds.
 pub const ATOMIC_INLINE: u32 = 1 << 25;
+
+/// A page script added a listener for a click, or for the press or release of a mouse button, a
+/// pointer or a touch, to the element itself (`Dom::has_click_listener`): the extension's
+/// main-world recorder (`content/click-listener-recorder.js`) saw the `addEventListener` call or
+/// the `onclick`-like property, and the gatherer asked it which connected elements it holds
+/// (`clickListenerElements` in `tree/click-listener-elements.js`). Never set on `<html>` or
+/// `<body>`, whose listeners delegate for everything below them. Version 8.
+pub const HAS_CLICK_LISTENER: u32 = 1 << 26;
 
 /// Separates the strings in the joined string table. Any character of one UTF-8 byte keeps
 /// neighbouring lone surrogates apart; U+007F DELETE is one that JSON leaves as it is, so the
@@ -638,6 +646,10 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
 
     fn has_unread_closed_shadow_root(&self, element: NodeId) -> bool {
         self.flag(element, UNREAD_CLOSED_SHADOW_ROOT)
+    }
+
+    fn has_click_listener(&self, element: NodeId) -> bool {
+        self.flag(element, HAS_CLICK_LISTENER)
     }
 
     fn shadow_host(&self, shadow_root: NodeId) -> Option<NodeId> {

@@ -113,6 +113,7 @@ fn encode(dom: &MemDom) -> Encoded {
                     UNREAD_CLOSED_SHADOW_ROOT,
                     dom.has_unread_closed_shadow_root(node),
                 ),
+                (HAS_CLICK_LISTENER, dom.has_click_listener(node)),
             ] {
                 if set {
                     flags |= flag;
@@ -208,12 +209,22 @@ const PAGE: &str = r#"<!doctype html><html><head><title>Glue 🧪</title>
 <slot name="a"></slot><slot></slot></section></template>
 <button slot="a">Slotted</button><span>Default slot</span></x-card>
 <x-vault><template shadowrootmode="closed"><p>Sealed</p></template></x-vault>
+<div class="listened">Row with a listener</div>
 <!-- a comment the gatherer does not send -->
 </body></html>"#;
 
+/// `PAGE` with the click listeners its script would add (`Dom::has_click_listener`).
+fn page_dom() -> MemDom {
+    let mut dom = MemDom::parse(PAGE);
+    for element in dom.query_selector_all(".listened").expect("selector") {
+        dom.add_click_listener(element);
+    }
+    dom
+}
+
 #[test]
 fn decoded_facts_give_the_core_the_same_answers_as_the_original_dom() {
-    let dom = MemDom::parse(PAGE);
+    let dom = page_dom();
     let encoded = encode(&dom);
     let pseudo = MemPseudo {
         dom: &dom,
@@ -283,6 +294,36 @@ fn decoded_facts_give_the_core_the_same_answers_as_the_original_dom() {
         "{body}"
     );
     assert!(!body.contains("Sealed"), "{body}");
+    // A click listener reaches the core through HAS_CLICK_LISTENER.
+    assert!(
+        body.contains("clickable \"Row with a listener\" [ref_"),
+        "{body}"
+    );
+}
+
+/// The gatherer (extension/content/tree/facts.js) writes the version and the listener bit this
+/// crate reads: the two sides of the seam are written by hand, so a bump on one side alone
+/// fails here rather than as a refused core in a browser.
+#[test]
+fn the_gatherer_writes_this_version_and_the_click_listener_bit() {
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../extension/content/tree/facts.js"
+    ))
+    .expect("facts.js");
+    for line in [
+        format!("export const FACTS_VERSION = {FACTS_VERSION};"),
+        format!(
+            "const HAS_CLICK_LISTENER = 1 << {};",
+            HAS_CLICK_LISTENER.trailing_zeros()
+        ),
+        format!(
+            "const CURSOR_POINTER = 1 << {};",
+            CURSOR_POINTER.trailing_zeros()
+        ),
+    ] {
+        assert!(source.contains(&line), "facts.js lacks {line:?}");
+    }
 }
 
 /// The `newRefs` list of a text-tree output.

@@ -197,6 +197,14 @@ pub trait Dom {
     /// line) rather than left to think the component is empty.
     fn has_unread_closed_shadow_root(&self, element: NodeId) -> bool;
 
+    /// Whether a page script added a listener for a click, or for the press or release of a
+    /// mouse button, a pointer or a touch, to this element itself (`addEventListener`, or an
+    /// `onclick`-like property), as the extension's main-world recorder saw it
+    /// (docs/protocol.md, "Generic elements that keep their line: clickables"). Never true of
+    /// `<html>` or `<body>`, whose listeners delegate for everything below them. A DOM that
+    /// cannot see listeners answers false.
+    fn has_click_listener(&self, element: NodeId) -> bool;
+
     /// The nodes assigned to a `<slot>`, in order; empty when nothing is assigned (then the
     /// slot's own children are its fallback content). A live implementation returns
     /// `slot.assignedNodes()`, which also honours manual assignment; one without a browser can

@@ -67,7 +67,10 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
         },
     );
     let mut read_facts = conversation::read_facts(&tree);
-    if options.part_of_whole && read_facts.conversation_root.is_some() {
+    if options.part_of_whole
+        && (read_facts.conversation_root.is_some()
+            || anchor.is_some_and(|anchor| repeats_an_ancestors_name(&context, &tree, anchor)))
+    {
         return Err(TextTreeError::PartNotAlone);
     }
     let mut text_tree =
@@ -81,6 +84,45 @@ pub fn generate_accessibility_tree<D: Dom + ?Sized>(
         printed.focusable = role::is_focusable(dom, printed.node);
     }
     Ok(text_tree)
+}
+
+/// Whether the first line of a part read alone could print differently in the whole tree
+/// because of a name above it: a line leaves out a name its parent's line printed, and a wrapper
+/// whose only words are that name prints nothing (text.rs, `render`). The part's own name and
+/// the words of its text children are compared with the name of every ancestor, which is more
+/// than the whole tree compares (its nearest printed ancestor only): a part refused for a name
+/// two levels up costs one whole read, and a part read wrong would leave the agent's tree wrong.
+fn repeats_an_ancestors_name<D: Dom + ?Sized>(
+    context: &Context<'_, D>,
+    tree: &AxTree,
+    anchor: NodeId,
+) -> bool {
+    let Some(start) = tree.root.and_then(|root| tree.node(root)) else {
+        return false;
+    };
+    let mut words: Vec<&str> = start
+        .children
+        .iter()
+        .filter_map(|&child| tree.node(child))
+        .filter(|child| child.role == AxRole::Text)
+        .map(|child| child.name.as_str())
+        .collect();
+    words.push(start.name.as_str());
+    words.retain(|words| !words.is_empty());
+    if words.is_empty() {
+        return false;
+    }
+    let mut ancestor = context.ax_parent(anchor);
+    while let Some(element) = ancestor {
+        if context.is_element(element) {
+            let name = context.name(element);
+            if words.contains(&name.text.as_str()) {
+                return true;
+            }
+        }
+        ancestor = context.ax_parent(element);
+    }
+    false
 }
 
 /// The accessibility tree of a whole document, for the structured snapshot, with what the

@@ -109,7 +109,9 @@ pub struct TextTreeOptions {
     /// anchor prints as the whole tree prints that element, not as the first line of a read (which
     /// always prints its reference and name and is never a lone wrapper's empty place), and a
     /// part that holds a conversation root is refused (`TextTreeError::PartNotAlone`), since
-    /// whether an element is the page's conversation root is decided over the whole page.
+    /// whether an element is the page's conversation root is decided over the whole page, and
+    /// so is a part whose name or words repeat a name above it (a line leaves out its parent's
+    /// name, which a part read alone does not know).
     pub part_of_whole: bool,
 }
 
@@ -237,7 +239,7 @@ impl std::fmt::Display for TextTreeError {
             ),
             TextTreeError::PartNotAlone => write!(
                 formatter,
-                "this part of the page holds a conversation root and is read with the whole page"
+                "this part of the page holds a conversation root or repeats a name above it, and is read with the whole page"
             ),
         }
     }
@@ -700,21 +702,34 @@ impl<'a> Renderer<'a> {
             .then_some(first)
     }
 
-    /// Whether `node` only wraps one element: a list item around a link, a group around a
-    /// button, a paragraph around a link. Only for roles that group and say nothing of their
-    /// own; a heading, a cell or a row keeps its line.
+    /// Whether `node` wraps at most one element and says nothing of its own: a list item
+    /// around a link, a group around a button, a paragraph around a link or around a label and
+    /// its field (the label's words are the field's name, and are not printed), or a paragraph
+    /// with nothing in it yet (a status line a script fills later). Only for roles that group
+    /// and say nothing of their own; a heading, a cell or a row keeps its line.
     fn is_lone_wrapper(&self, node: &AxNode) -> bool {
         let AxRole::Aria(role) = node.role else {
             return false;
         };
-        matches!(
+        if !matches!(
             role,
             Role::ListItem | Role::Group | Role::Paragraph | Role::Generic | Role::None
-        ) && !node.interactive
-            && matches!(node.children.as_slice(), [only] if self
-                .tree
-                .node(*only)
-                .is_some_and(|child| child.role != AxRole::Text))
+        ) || node.interactive
+        {
+            return false;
+        }
+        // The words of a label are printed as its control's name, never as a line of their
+        // own (the `repeats_label_of_control` rule of `render`): they are not content here.
+        let mut content = node.children.iter().filter_map(|&index| {
+            self.tree
+                .node(index)
+                .filter(|child| !child.repeats_label_of_control)
+        });
+        match (content.next(), content.next()) {
+            (None, _) => true,
+            (Some(only), None) => only.role != AxRole::Text,
+            (Some(_), Some(_)) => false,
+        }
     }
 
     fn shows(&self, node: &AxNode) -> bool {
@@ -930,6 +945,19 @@ fn type_repeats_role(kind: &str, role: AxRole) -> bool {
             | ("radio", Role::Radio)
             | ("button", Role::Button)
             | ("text", Role::TextBox)
+            // An editable combobox is a text input by definition (HTML-AAM maps `<input
+            // type=text list>` to it; react-select and MUI give their inputs the role).
+            | ("text", Role::Combobox)
+            // A `<button type="button">` given a menu item, tab or option role: the type only
+            // says that it submits no form, which those roles never do.
+            | (
+                "button",
+                Role::MenuItem
+                    | Role::MenuItemCheckbox
+                    | Role::MenuItemRadio
+                    | Role::Tab
+                    | Role::Option
+            )
             | ("search", Role::SearchBox)
             | ("number", Role::SpinButton)
             | ("range", Role::Slider)
@@ -942,7 +970,7 @@ fn type_repeats_role(kind: &str, role: AxRole) -> bool {
 /// `checked="false"` on the roles that are always checked or not (checkbox, radio, switch and
 /// their menu items: ARIA 1.2 gives them a checked state by default, false, so a line without
 /// `checked` is unchecked; `checked="true"` and `checked="mixed"` stay), and `pressed="false"` and
-/// `expanded="false"`: as in Playwright's snapshot, a toggle or a disclosure says its state when
+/// `expanded="false"`, and `disabled="false"` (the default of every element): as in Playwright's snapshot, a toggle or a disclosure says its state when
 /// it is on or open (`pressed="true"`, `expanded="true"`), so that a click that presses or opens
 /// it still shows as a change on its line. The structured snapshot keeps every typed state,
 /// explicit false included.
@@ -957,7 +985,9 @@ fn state_repeats_line(
         ("valueNow", Value::Number(number)) => value
             .and_then(|text| text.trim().parse::<f64>().ok())
             .is_some_and(|parsed| parsed == *number),
-        ("selected" | "pressed" | "expanded", Value::Bool(false)) => true,
+        // `disabled="false"` (an explicit `aria-disabled="false"`, as react-select writes on
+        // every option) is the state every element has by default.
+        ("selected" | "pressed" | "expanded" | "disabled", Value::Bool(false)) => true,
         ("checked", Value::Bool(false)) => matches!(
             role,
             AxRole::Aria(

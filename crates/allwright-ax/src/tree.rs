@@ -798,15 +798,12 @@ const CLICK_HANDLER_ATTRIBUTES: [&str; 5] = [
 /// Clickable or typable (issue 30, "Clickable things without a ref": everything a person can
 /// click gets a reference): widget roles, focusable elements (a tabindex of 0 or more; -1 only
 /// with an author's label, `is_labelled_script_focus_target`, since pages put a bare -1 on the
-/// containers a skip link focuses), editable content, `<summary>`, an inline click handler (`CLICK_HANDLER_ATTRIBUTES`), and
-/// the element's own `cursor: pointer` (`Style::cursor_pointer`), unless an ancestor is
-/// interactive already (`inside_interactive`): the icon inside a button, styled with the
-/// pointer again, is part of the button.
-///
-/// Listeners added with `addEventListener` leave no trace a page's script or a content script
-/// can read (only the debugger's `getEventListeners` sees them), so an element whose only
-/// signal is such a listener is not found; pages nearly always give those a pointer cursor,
-/// which is read.
+/// containers a skip link focuses), editable content, `<summary>`, an inline click handler (`CLICK_HANDLER_ATTRIBUTES`),
+/// the element's own `cursor: pointer` (`Style::cursor_pointer`) and a click, press or release
+/// listener a script added to the element itself (`Dom::has_click_listener`, seen by the
+/// extension's main-world recorder), the last two unless an ancestor is interactive already
+/// (`inside_interactive`): the icon inside a button, styled with the pointer again or given a
+/// listener of its own, is part of the button, and the cells of a clickable row are the row.
 #[inline(never)]
 fn is_interactive<D: Dom + ?Sized>(
     context: &Context<'_, D>,
@@ -843,7 +840,7 @@ fn is_interactive<D: Dom + ?Sized>(
     if is_html(dom, element, "summary") {
         return true;
     }
-    !inside_interactive && dom.style(element).cursor_pointer
+    !inside_interactive && (dom.style(element).cursor_pointer || dom.has_click_listener(element))
 }
 
 /// An element that takes focus only from script (`tabindex="-1"`) and that its author labelled

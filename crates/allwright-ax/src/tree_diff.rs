@@ -12,7 +12,7 @@
 //! subtree is printed whole, in the ordinary line format, after the lines of its unchanged
 //! ancestors (and, for a node that was added or moved, the line of the sibling it now follows).
 //! Two banner lines, which no element line can start with, separate the two:
-//! `[unchanged context]` and `[changed]`. No placeholder stands for an unchanged subtree and
+//! `[unchanged]` and `[changed]`. No placeholder stands for an unchanged subtree and
 //! nothing refers to an earlier answer: Playwright's withdrawn diff mode printed `ref=e4
 //! [unchanged]` for those, which readers (models and parsers) took for elements.
 //!
@@ -30,7 +30,7 @@ use crate::text::{TreeLine, OVERLAYS_BANNER_LINE};
 
 /// The banner above the unchanged lines that place a change: its ancestors, and the sibling
 /// before an added or moved node.
-pub const CONTEXT_BANNER: &str = "[unchanged context]";
+pub const CONTEXT_BANNER: &str = "[unchanged]";
 /// The banner above changed or added subtrees, each printed whole.
 pub const CHANGED_BANNER: &str = "[changed]";
 
@@ -55,6 +55,10 @@ pub struct LineRecord {
     pub reference: u32,
     /// The line leaves its name to its first child's line (`TreeLine::name_left_to_first_child`).
     pub name_left_to_first_child: bool,
+    /// The line is a run of text (`text "..."`): a run whose words changed in place (a status
+    /// line, a counter) is a new line, since text has no identity, and the old words are not told
+    /// under `[removed]` (see [`plan_with`]).
+    pub text_run: bool,
 }
 
 /// The records of a tree's lines; `identity_of` names each line's node.
@@ -68,8 +72,16 @@ pub fn records_of(lines: &[TreeLine], identity_of: impl Fn(&TreeLine) -> u32) ->
             hash: content_hash(&line.text, line.reference),
             reference: line.reference.unwrap_or(0),
             name_left_to_first_child: line.name_left_to_first_child,
+            text_run: is_text_run_line(&line.text),
         })
         .collect()
+}
+
+/// Whether a printed line is a run of text: after its indentation it starts with the role word
+/// `text` and its quoted words (page text cannot start a line: docs/protocol.md, "What the text
+/// tree leaves out").
+fn is_text_run_line(text: &str) -> bool {
+    text.trim_start_matches(' ').starts_with("text \"")
 }
 
 /// 64-bit FNV-1a of a line without its ` [ref_N]`: the lines of a snapshot are compared by
@@ -102,8 +114,8 @@ fn content_hash(text: &str, reference: Option<u32>) -> u64 {
 }
 
 /// The flat encoding: identity, depth (the top bit set for an overlay line, the next one for a
-/// line that leaves its name to its first child), the hash's low and high halves, the reference
-/// number.
+/// line that leaves its name to its first child, the next for a run of text), the hash's low and
+/// high halves, the reference number.
 pub fn encode_records(records: &[LineRecord]) -> Vec<u32> {
     let mut flat = Vec::with_capacity(records.len() * RECORD_WIDTH);
     for record in records {
@@ -115,7 +127,8 @@ pub fn encode_records(records: &[LineRecord]) -> Vec<u32> {
                     NAME_LEFT_TO_FIRST_CHILD_BIT
                 } else {
                     0
-                },
+                }
+                | if record.text_run { TEXT_RUN_BIT } else { 0 },
         );
         flat.push(record.hash as u32);
         flat.push((record.hash >> 32) as u32);
@@ -126,9 +139,10 @@ pub fn encode_records(records: &[LineRecord]) -> Vec<u32> {
 
 const OVERLAY_BIT: u32 = 1 << 31;
 const NAME_LEFT_TO_FIRST_CHILD_BIT: u32 = 1 << 30;
+const TEXT_RUN_BIT: u32 = 1 << 29;
 /// The bits of a record's second number that hold the depth (the content script reads them
 /// with the same mask, tree/snapshots.js `LINE_DEPTH_MASK`).
-const DEPTH_MASK: u32 = NAME_LEFT_TO_FIRST_CHILD_BIT - 1;
+const DEPTH_MASK: u32 = TEXT_RUN_BIT - 1;
 
 /// Reads [`encode_records`]' numbers back; a trailing partial record is ignored.
 pub fn decode_records(flat: &[u32]) -> Vec<LineRecord> {
@@ -138,6 +152,7 @@ pub fn decode_records(flat: &[u32]) -> Vec<LineRecord> {
             depth: numbers[1] & DEPTH_MASK,
             overlay: numbers[1] & OVERLAY_BIT != 0,
             name_left_to_first_child: numbers[1] & NAME_LEFT_TO_FIRST_CHILD_BIT != 0,
+            text_run: numbers[1] & TEXT_RUN_BIT != 0,
             hash: u64::from(numbers[2]) | (u64::from(numbers[3]) << 32),
             reference: numbers[4],
         })
@@ -517,21 +532,10 @@ pub fn plan_with(
     let mut replaced_references = Vec::new();
     let mut replaced_lines = Vec::new();
     for &(parent_now, parent_before) in &parents {
-        let anchored = |children: &[usize], kept: &dyn Fn(usize) -> Option<u32>| {
-            let mut anchor = None;
-            let mut unmatched = Vec::new();
-            for &child in children {
-                match kept(child) {
-                    Some(identity) => anchor = Some(identity),
-                    None => unmatched.push((child, anchor)),
-                }
-            }
-            unmatched
-        };
-        let fresh = anchored(now.children_of(parent_now), &|child| {
+        let fresh = anchored(now.children_of(parent_now), |child| {
             earlier_of(child).map(|_| current[child].identity)
         });
-        let gone = anchored(before.children_of(parent_before), &|child| {
+        let gone = anchored(before.children_of(parent_before), |child| {
             now_of(child).map(|_| previous[child].identity)
         });
         if fresh.is_empty() || gone.is_empty() {
@@ -592,6 +596,39 @@ pub fn plan_with(
     // by printing the parent whole: a removed paragraph must not make all of `main` a change.
     let mut removals: HashMap<Parent, Vec<usize>> = HashMap::new();
     for &(parent_now, parent_before) in &parents {
+        // A run of text whose words changed in place (a status line, a counter, a fixture's
+        // state) is a new line after the same unchanged sibling as the run that left: the new
+        // words are printed under `[changed]`, and the old ones would only repeat what the
+        // reader already read. Such a pair is a rewrite, not a removal.
+        let single_text_run = |records: &[LineRecord], position: usize| {
+            records[position].text_run
+                && records[position].reference == 0
+                && subtree_end(records, position) == position + 1
+        };
+        let mut rewritten_anchors: Vec<Option<u32>> =
+            anchored(now.children_of(parent_now), |child| {
+                earlier_of(child).map(|_| current[child].identity)
+            })
+            .into_iter()
+            .filter(|&(child, _)| replacement[child].is_none() && single_text_run(current, child))
+            .map(|(_, anchor)| anchor)
+            .collect();
+        let rewritten: Vec<usize> = anchored(before.children_of(parent_before), |child| {
+            now_of(child).map(|_| previous[child].identity)
+        })
+        .into_iter()
+        .filter(|&(earlier, anchor)| {
+            if replaced_before[earlier] || !single_text_run(previous, earlier) {
+                return false;
+            }
+            let Some(index) = rewritten_anchors.iter().position(|&fresh| fresh == anchor) else {
+                return false;
+            };
+            rewritten_anchors.swap_remove(index);
+            true
+        })
+        .map(|(earlier, _)| earlier)
+        .collect();
         let children_before = before.children_of(parent_before);
         let mut kept = Vec::new();
         let mut order = Vec::new();
@@ -620,7 +657,10 @@ pub fn plan_with(
             let still_here =
                 now_of(earlier).is_some_and(|child| now.parent_of(current, child) == parent_now);
             let record = &previous[earlier];
-            if !still_here && (record.reference == 0 || record.identity == UNKNOWN_IDENTITY) {
+            if !still_here
+                && (record.reference == 0 || record.identity == UNKNOWN_IDENTITY)
+                && !rewritten.contains(&earlier)
+            {
                 removals.entry(parent_now).or_default().push(earlier);
             }
         }
@@ -884,6 +924,21 @@ fn longest_increasing(sequence: &[usize]) -> Vec<bool> {
         next = before[index];
     }
     in_run
+}
+
+/// The children of one parent that `kept` does not match in the other snapshot, each with the
+/// identity of the last matched child before it (`None`: none before it): its place among the
+/// children both snapshots have.
+fn anchored(children: &[usize], kept: impl Fn(usize) -> Option<u32>) -> Vec<(usize, Option<u32>)> {
+    let mut anchor = None;
+    let mut unmatched = Vec::new();
+    for &child in children {
+        match kept(child) {
+            Some(identity) => anchor = Some(identity),
+            None => unmatched.push((child, anchor)),
+        }
+    }
+    unmatched
 }
 
 /// The position after the last line of the subtree that starts at `start`.

@@ -3,7 +3,9 @@
 //! from a clickable ancestor (no second reference), a clickable word inside a paragraph (its own
 //! line, the text around it in order), the hints of nameless clickable icons and their escaping,
 //! and list items whose nested list is hidden (`collapsed`). Each case is `check(html,
-//! expected_tree)` over the in-memory DOM, whose style sheets compute `cursor` as browsers do.
+//! expected_tree)` over the in-memory DOM, whose style sheets compute `cursor` as browsers do;
+//! the click listeners a script adds (`Dom::has_click_listener`, which no markup can say) are
+//! added with `check_with_listeners`.
 
 use allwright_ax::memdom::MemDom;
 use allwright_ax::{generate_accessibility_tree, TextTreeOptions};
@@ -11,8 +13,12 @@ use allwright_ax::{generate_accessibility_tree, TextTreeOptions};
 /// The text tree of `html` with every reference number replaced by `[ref]`, so that
 /// expectations stay readable.
 fn tree_of(html: &str) -> String {
-    let dom = MemDom::parse(html);
-    let tree = generate_accessibility_tree(&dom, None, &TextTreeOptions::default(), &mut |node| {
+    tree_of_dom(&MemDom::parse(html))
+}
+
+/// The text tree of a DOM, with reference numbers replaced as in `tree_of`.
+fn tree_of_dom(dom: &MemDom) -> String {
+    let tree = generate_accessibility_tree(dom, None, &TextTreeOptions::default(), &mut |node| {
         format!("ref_{}", node.0)
     })
     .expect("the tree renders");
@@ -74,6 +80,87 @@ fn each_inline_press_or_click_handler_alone_makes_a_clickable() {
 clickable "Submit" [ref]"#,
         );
     }
+}
+
+/// `check` after giving the elements that match `listened` a click listener, as a page's
+/// `addEventListener("click", ...)` would (fact bit `HAS_CLICK_LISTENER`).
+#[track_caller]
+fn check_with_listeners(html: &str, listened: &str, expected: &str) {
+    let mut dom = MemDom::parse(html);
+    let elements = dom
+        .query_selector_all(listened)
+        .expect("the in-memory DOM reads the selector");
+    assert!(!elements.is_empty(), "{listened} matches nothing");
+    for element in elements {
+        dom.add_click_listener(element);
+    }
+    let actual = tree_of_dom(&dom);
+    let expected = expected.strip_prefix('\n').unwrap_or(expected).trim_end();
+    assert_eq!(
+        actual, expected,
+        "\n--- actual ---\n{actual}\n--- expected ---\n{expected}\n"
+    );
+}
+
+#[test]
+fn a_click_listener_alone_makes_a_clickable_of_a_div_a_span_and_a_list_item() {
+    check_with_listeners(
+        r#"<div id="rows"><div class="row">Anselm</div><div class="row">Doroteya</div></div>
+        <div class="submit" style="display:inline-block">Subscribe</div>
+        <p>Reply to <span class="user">tora</span> about the trip.</p>
+        <ul><li class="item">Chas</li><li>Plain</li></ul>"#,
+        ".row, .submit, .user, .item",
+        r#"
+clickable "Anselm" [ref]
+clickable "Doroteya" [ref]
+clickable "Subscribe" [ref]
+paragraph "Reply to"
+ clickable "tora" [ref]
+ text "about the trip."
+list
+ listitem "Chas" [ref]
+ listitem "Plain""#,
+    );
+}
+
+#[test]
+fn a_listener_inside_a_clickable_ancestor_gives_no_second_reference() {
+    // The cells of a row that listens are the row, as a pointer cursor set again inside it is.
+    check_with_listeners(
+        r#"<div class="row"><span class="name">Doroteya</span> <b>Admin</b></div>
+        <style>.card { cursor: pointer }</style>
+        <div class="card"><span class="title">Trip</span></div>
+        <button type="button"><span class="icon">Close</span></button>"#,
+        ".row, .name, .title, .icon",
+        r#"
+clickable "Doroteya Admin" [ref]
+clickable "Trip" [ref]
+button "Close" [ref]"#,
+    );
+}
+
+#[test]
+fn a_listener_and_a_pointer_cursor_on_one_element_give_one_reference() {
+    check_with_listeners(
+        r#"<style>.row { cursor: pointer }</style><div class="row">Doroteya</div>"#,
+        ".row",
+        r#"
+clickable "Doroteya" [ref]"#,
+    );
+}
+
+#[test]
+fn a_listener_inside_an_open_shadow_root_makes_a_clickable() {
+    let mut dom = MemDom::parse(r#"<div id="host"></div><p>After</p>"#);
+    let host = dom.element_by_id_attribute("host").expect("host");
+    let root = dom.attach_shadow(host);
+    let row = dom.append_element(root, "div", &[("class", "row")]);
+    dom.append_text(row, "Inside");
+    dom.add_click_listener(row);
+    assert_eq!(
+        tree_of_dom(&dom),
+        "clickable \"Inside\" [ref]\nparagraph \"After\""
+    );
 }
 
 #[test]

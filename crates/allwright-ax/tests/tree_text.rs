@@ -123,7 +123,7 @@ fn open_overlays_come_first_under_a_banner() {
         <select aria-label="Native"><option>One</option></select>"#,
         r#"
 [open overlays]
-combobox "City" [ref] type="text" expanded="true"
+combobox "City" [ref] expanded="true"
 dialog "Confirm" [ref]
  button "OK" [ref]
 listbox "Cities" [ref]
@@ -797,6 +797,43 @@ list
 button "More details" [ref]
 heading level="3"
  link "left-pad" [ref] href="#pkg""##,
+    );
+}
+
+#[test]
+fn a_paragraph_around_a_label_and_its_field_or_around_nothing_prints_no_line() {
+    // The label's words are the field's name and print no line, so the paragraph wraps one
+    // element; an empty status paragraph (filled by a script later) says nothing yet.
+    check(
+        r#"<p><label>Username <input name="u"></label></p>
+        <p><label for="p">Password</label> <input id="p" type="password"></p>
+        <p id="status"></p>
+        <p><label>Age <input name="a"></label> years</p>"#,
+        r#"
+textbox "Username" [ref]
+textbox "Password" [ref] type="password"
+paragraph
+ textbox "Age" [ref]
+ text "years""#,
+    );
+}
+
+#[test]
+fn types_and_false_states_that_say_nothing_more_than_the_role_are_left_out() {
+    check(
+        r#"<input type="text" role="combobox" aria-label="Flavour" aria-expanded="false">
+        <div role="listbox" aria-label="Flavours"><div role="option" aria-disabled="false" aria-selected="false">Vanilla</div></div>
+        <div role="menu" aria-label="Options"><button type="button" role="menuitem">Edit</button></div>
+        <button type="button" role="combobox" aria-label="Fruit" aria-expanded="false">Pick</button>"#,
+        r#"
+[open overlays]
+listbox "Flavours" [ref]
+ option "Vanilla" [ref]
+menu "Options" [ref]
+ menuitem "Edit" [ref]
+combobox "Flavour" [ref]
+combobox "Fruit" [ref] type="button"
+ text "Pick""#,
     );
 }
 

@@ -10,8 +10,9 @@ import { knownAriaRef } from "./ai-refs.js";
 import { isInsideSecretHost, isSecretField } from "../../shared/secret-fields.js";
 import { inlineStyleMayReach, visibilityAndOverflowTargets } from "./style-rule-targets.js";
 import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
+import { clickListenerElements } from "./click-listener-elements.js";
 
-export const FACTS_VERSION = 7;
+export const FACTS_VERSION = 8;
 const KIND_DOCUMENT = 0;
 const KIND_SHADOW_ROOT = 3;
 const NAMESPACE_SHIFT = 3;
@@ -32,6 +33,7 @@ const TEXT_TRANSFORM_SHIFT = 21;
 const SCROLL_CONTAINER = 1 << 23;
 const CURSOR_POINTER = 1 << 24;
 const ATOMIC_INLINE = 1 << 25;
+const HAS_CLICK_LISTENER = 1 << 26;
 // facts.rs, STRING_SEPARATOR: one UTF-8 byte, which JSON (the worker route's messages) leaves as is.
 const STRING_SEPARATOR = "\u007f";
 
@@ -207,6 +209,11 @@ export function gatherFacts(options) {
   /** @type {Set<number>} */
   const pointerCursorNodes = new Set();
   const generatedContent = generatedContentCandidates(documentRules);
+  // HAS_CLICK_LISTENER (facts.rs): the elements a page script gave a click, press or release
+  // listener, as the recorder in the page's world saw them (content/click-listener-recorder.js), asked
+  // once per read; null when there are none, so that most pages pay one lookup per read only.
+  const listenerElements = clickListenerElements();
+  const clickListeners = listenerElements.size > 0 ? listenerElements : null;
   // A read of one changed part (`scope`) walks too few elements for the search to pay.
   const ruleTargets = (options.scope ?? null) === null ? visibilityAndOverflowTargets(documentRules) : null;
   const closedRootReader = closedShadowRootReader();
@@ -502,6 +509,7 @@ export function gatherFacts(options) {
             break;
         }
       }
+      if (clickListeners !== null && clickListeners.has(element)) flags |= HAS_CLICK_LISTENER;
       if (element === options.anchor) anchorIndex = index;
       if (options.withRefs) {
         const number = refNumberOf(element);

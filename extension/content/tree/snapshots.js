@@ -21,6 +21,13 @@ let lastIdentity = 0;
  * 10k-element benchmark page), so the oldest are forgotten.
  */
 const SNAPSHOTS_KEPT = 4;
+/**
+ * How many hex digits of the document's token a snapshot id carries (`s-<digits>-<N>`): enough
+ * to tell this document's ids from another document's of the frame (`document_changed`), and
+ * few, since an agent reads the id on every read and sends it back with `since`. Two documents
+ * whose digits agree only make an old id answer `unknown_snapshot`: the whole tree, either way.
+ */
+const SNAPSHOT_DOCUMENT_DIGITS = 8;
 
 /**
  * snapshotId -> the arguments it was read with and its line records (the core's flat encoding,
@@ -71,10 +78,11 @@ export { LINE_RECORD_WIDTH } from "../../shared/line-records.js";
 /**
  * A record's second number: its line's depth in the low bits (`LINE_DEPTH_MASK`), the top bit
  * set when the line is under the open overlays, the next one when the line leaves its name to
- * its first child (crates/allwright-ax/src/tree_diff.rs, `encode_records`).
+ * its first child, the next when it is a run of text (crates/allwright-ax/src/tree_diff.rs,
+ * `encode_records`).
  */
 export const LINE_OVERLAY_BIT = 0x80000000;
-export const LINE_DEPTH_MASK = 0x3fffffff;
+export const LINE_DEPTH_MASK = 0x1fffffff;
 
 /**
  * The id of the next snapshot, taken before the read's core call: a read whose core runs in the
@@ -83,7 +91,7 @@ export const LINE_DEPTH_MASK = 0x3fffffff;
  */
 export function reserveSnapshotId() {
   lastSnapshot += 1;
-  return `snapshot-${documentToken().slice(0, 12)}-${lastSnapshot}`;
+  return `s-${documentToken().slice(0, SNAPSHOT_DOCUMENT_DIGITS)}-${lastSnapshot}`;
 }
 
 /**
@@ -129,8 +137,9 @@ export function keepSnapshot(readKey, records, lineCount, texts = null, reserved
 export function snapshotToCompare(since, readKey, page) {
   const kept = snapshots.get(since);
   if (kept === undefined) {
-    const match = /^snapshot-([0-9a-f]{12})-[0-9]+$/.exec(since);
-    if (match !== null && match[1] !== documentToken().slice(0, 12)) return { fullReason: "document_changed" };
+    const match = /^s-([0-9a-f]+)-[0-9]+$/.exec(since);
+    if (match !== null && match[1] !== documentToken().slice(0, SNAPSHOT_DOCUMENT_DIGITS))
+      return { fullReason: "document_changed" };
     return { fullReason: "unknown_snapshot" };
   }
   if (kept.readKey !== readKey) return { fullReason: "arguments_changed" };

@@ -1,10 +1,13 @@
 // The scripted policy of the agent benchmark (docs/agent-benchmark.md): no model, the same moves
-// for every server. Per step it looks for the target (by role and name) in the last reply that
-// showed part of the page (Playwright MCP's actions answer with a snapshot, for example), else
-// reads the page, again after a short pause when the target is not there yet (content that
-// arrives late), and reads the frames the tree points to when the server reads them apart; then
-// it acts on the target's ref. Whether the task was done is the page's own state, read after
-// the last step.
+// for every server. Per step it looks for the target (by role and name) in the replies that
+// showed part of the page since the task's page was opened, the newest first, as a model finds
+// it in its context (Playwright MCP's actions answer with a snapshot, allwright's with the lines
+// they changed, chrome-devtools-mcp's with none); else it reads the page, again after a short
+// pause when the target is not there yet (content that arrives late), and reads the frames the
+// tree points to when the server reads them apart; then it acts on the target's ref. A ref
+// remembered from an earlier reply that the server refuses (stale, gone) costs that refusal and
+// one read, after which the policy acts on what the read shows, as a model would. Whether the
+// task was done is the page's own state, read after the last step.
 
 import { findTarget, PARSERS } from './snapshot-formats.mjs';
 
@@ -34,36 +37,63 @@ const describeTarget = (target) => `${target.roles ? `${target.roles.join('|')} 
  */
 export async function runTask({ adapter, format, task, origin }) {
   const parse = PARSERS[format];
-  const navigated = await adapter.navigate(`${origin}${task.page}`);
-  let lastEntries = parse(adapter.replyText(navigated));
-  for (const [index, step] of task.steps.entries()) {
-    if (step.action === 'press') {
-      lastEntries = parse(adapter.replyText(await adapter.press(step.key)));
-      continue;
+  // Every reply that showed part of the page since the task's page was opened, the newest last.
+  const shown = [parse(adapter.replyText(await adapter.navigate(`${origin}${task.page}`)))];
+  const remembered = (target) => {
+    for (let index = shown.length - 1; index >= 0; index -= 1) {
+      const entry = findTarget(shown[index], target);
+      if (entry !== null) return entry;
     }
-    let entry = findTarget(lastEntries, step.target);
-    for (let read = 0; entry === null && read < READS_PER_STEP; read += 1) {
+    return null;
+  };
+  /** Reads the page (and its frames) until the target shows, up to READS_PER_STEP times. */
+  const readUntilFound = async (target, reads) => {
+    for (let read = 0; read < reads; read += 1) {
       if (read > 0) await sleep(PAUSE_BETWEEN_READS_MS);
       const entries = parse(await adapter.read());
-      entry = findTarget(entries, step.target);
-      if (entry === null && adapter.readFrames) {
+      shown.push(entries);
+      const entry = findTarget(entries, target);
+      if (entry !== null) return entry;
+      if (adapter.readFrames) {
         for (const frame of await adapter.readFrames(entries)) {
-          const found = findTarget(parse(frame.text), step.target);
-          if (found !== null) {
-            entry = { ...found, frameId: frame.frameId };
-            break;
-          }
+          const found = findTarget(parse(frame.text), target);
+          if (found !== null) return { ...found, frameId: frame.frameId };
         }
       }
     }
-    if (entry === null) throw new TaskFailure('no_ref', `step ${index + 1}: no ref for ${describeTarget(step.target)}`);
+    return null;
+  };
+  const act = (step, entry) => {
+    if (step.action === 'click') return adapter.click(entry);
+    if (step.action === 'hover') return adapter.hover(entry);
+    if (step.action === 'type') return adapter.type(entry, step.text, step.submit === true);
+    if (step.action === 'select') return adapter.select(entry, step.label);
+    throw new Error(`task ${task.id}: unknown action ${step.action}`);
+  };
+  for (const [index, step] of task.steps.entries()) {
+    if (step.action === 'press') {
+      shown.push(parse(adapter.replyText(await adapter.press(step.key))));
+      continue;
+    }
+    const missing = () => new TaskFailure('no_ref', `step ${index + 1}: no ref for ${describeTarget(step.target)}`);
     let reply;
-    if (step.action === 'click') reply = await adapter.click(entry);
-    else if (step.action === 'hover') reply = await adapter.hover(entry);
-    else if (step.action === 'type') reply = await adapter.type(entry, step.text, step.submit === true);
-    else if (step.action === 'select') reply = await adapter.select(entry, step.label);
-    else throw new Error(`task ${task.id}: unknown action ${step.action}`);
-    lastEntries = parse(adapter.replyText(reply));
+    const fromMemory = remembered(step.target);
+    if (fromMemory !== null) {
+      try {
+        reply = await act(step, fromMemory);
+      } catch (error) {
+        if (!(error instanceof TaskFailure) || error.failureClass !== 'refused') throw error;
+        // The remembered ref no longer holds: read, and act on what the page shows now.
+        const entry = await readUntilFound(step.target, 1);
+        if (entry === null) throw missing();
+        reply = await act(step, entry);
+      }
+    } else {
+      const entry = await readUntilFound(step.target, READS_PER_STEP);
+      if (entry === null) throw missing();
+      reply = await act(step, entry);
+    }
+    shown.push(parse(adapter.replyText(reply)));
   }
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ADAPTERS } from './adapters.mjs';
 import { runTask, TaskFailure, taskPassed } from './policy.mjs';
 import { SERVERS, startServer } from './servers.mjs';
-import { resultCharacters } from './snapshot-formats.mjs';
+import { resultCharacters, textBlocks } from './snapshot-formats.mjs';
 import { TASKS } from './tasks.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 
@@ -143,8 +143,12 @@ function withCallTimeout(promise, ms, tool) {
   ]);
 }
 
+/** A reply as the model reads it (every text block, then the structured content's JSON). */
+const resultText = (result) =>
+  `${textBlocks(result)}${result?.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent)}`;
+
 /** Runs every task on one server; returns its task records. */
-async function runServer({ name, root, origin, tasks, log }) {
+async function runServer({ name, root, origin, tasks, log, transcript }) {
   const session = await startServer(name, root);
   const records = [];
   try {
@@ -174,6 +178,7 @@ async function runServer({ name, root, origin, tasks, log }) {
         record.characters += characters;
         const kind = callKind(tool);
         record.charactersByKind[kind] = (record.charactersByKind[kind] ?? 0) + characters;
+        if (transcript) (record.transcript ??= []).push({ tool, args, characters, reply: resultText(result) });
         if (result.isError) {
           const text = (result.content ?? []).map((block) => block.text ?? '').join(' ').replace(/\s+/g, ' ');
           throw new TaskFailure('refused', `${tool}: ${text.slice(0, 400)}`);
@@ -280,6 +285,9 @@ export async function runAgentBench({ root, optionValue, log = console.log }) {
   if (seed !== null) tasks = shuffled(tasks, seed);
   const repeat = Number(optionValue('--repeat') ?? 1);
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat takes a whole number from 1');
+  // `--transcript` keeps every call's arguments and reply text in agent.json (to see where the
+  // characters go); off by default, as it makes the file a hundred times larger.
+  const transcript = process.argv.includes('--transcript');
   const fixtureServer = await startFixtureServer(root);
   const results = { startedAt: new Date().toISOString(), seed, repeat, tasks: tasks.map((task) => task.id), servers: {} };
   try {
@@ -287,7 +295,7 @@ export async function runAgentBench({ root, optionValue, log = console.log }) {
       log(`agent bench: ${SERVERS[name].label}`);
       const records = [];
       for (let round = 0; round < repeat; round += 1) {
-        records.push(...(await runServer({ name, root, origin: fixtureServer.origin, tasks, log })));
+        records.push(...(await runServer({ name, root, origin: fixtureServer.origin, tasks, log, transcript })));
       }
       results.servers[name] = { label: SERVERS[name].label, summary: summarize(records), records };
     }

@@ -89,9 +89,16 @@ const CHROME_DEVTOOLS_LINE = new RegExp(String.raw`^(\s*)uid=(\S+)(?: ([A-Za-z][
 /** allwright's tree lines: `role "name" [ref_N] attributes`, `frameId=N` on an iframe's. */
 function parseAllwright(text) {
   const entries = [];
+  // The lines under a `[removed]` banner (a read since a snapshot, an action's changes) are
+  // what left the page: up to the next banner, they show nothing to act on.
+  let inRemoved = false;
   for (const line of text.split('\n')) {
+    if (line.startsWith('[')) {
+      inRemoved = line === '[removed]';
+      continue;
+    }
     const match = ALLWRIGHT_LINE.exec(line);
-    if (!match || line.startsWith('[')) continue;
+    if (!match || inRemoved) continue;
     const [, indent, role, name, rest] = match;
     const ref = /\[(ref_\d+)\]/.exec(rest)?.[1] ?? null;
     const frameId = /\bframeId=(\d+)/.exec(rest)?.[1];

@@ -43,6 +43,15 @@ test('a nameless allwright node over one text line reads as that text', () => {
   assert.equal(findTarget(entries, { name: '15' }), null);
 });
 
+test('the lines under [removed] in a diff are not entries; context and changed lines are', () => {
+  const diff = ['[unchanged]', 'main "Shop"', '[removed]', ' button "Pay" [ref_4]', '[changed]', ' button "Paid" [ref_5]'].join('\n');
+  const entries = PARSERS.allwright(diff);
+  assert.deepEqual(
+    entries.map((entry) => entry.name),
+    ['Shop', 'Paid'],
+  );
+});
+
 test('text without a ref is clicked through its parent item, never through a container', () => {
   const entries = PARSERS.allwright(['table', ' row [ref_12]', '  cell "INV-1043"', '  cell "310.00"', 'main [ref_3]', ' text "Doroteya"', ' text "Chas"'].join('\n'));
   assert.equal(findTarget(entries, { name: 'INV-1043' })?.ref, 'ref_12');
@@ -103,7 +112,7 @@ test('a RegExp target with inLine also matches hints printed beside the name', (
 });
 
 test("allwright's two reply formats give the same value and tree", () => {
-  const value = { snapshotId: 'snapshot-0123456789ab-1', url: 'http://x/', tree: ALLWRIGHT_TREE };
+  const value = { snapshotId: 's-0123abcd-1', url: 'http://x/', tree: ALLWRIGHT_TREE };
   const today = { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
   const header = { snapshotId: value.snapshotId, url: value.url };
   const next = { content: [{ type: 'text', text: `${JSON.stringify(header)}\n${ALLWRIGHT_TREE}` }] };

@@ -2,7 +2,12 @@
 // script, because a manifest's content scripts and scripting.executeScript files cannot be modules.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bundleBidiSnapshot, bundleContentScript, CONTENT_ENTRY_POINTS } from "../../../scripts/build-extension.mjs";
+import {
+  bundleBidiSnapshot,
+  bundleContentScript,
+  CONTENT_ENTRY_POINTS,
+  MAIN_WORLD_ENTRY_POINTS,
+} from "../../../scripts/build-extension.mjs";
 
 test("every content entry point bundles into a classic script with no import or export", async () => {
   assert.deepEqual(CONTENT_ENTRY_POINTS, ["content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
@@ -12,6 +17,16 @@ test("every content entry point bundles into a classic script with no import or 
     assert.doesNotThrow(() => new Function(code), entry);
     assert.match(code, /globalThis\.allwrightMessages/, `${entry} carries the shared vocabulary it imports`);
   }
+});
+
+test("the page world's click listener recorder bundles into a classic script that defines no global", async () => {
+  assert.deepEqual(MAIN_WORLD_ENTRY_POINTS, ["content/click-listener-recorder.js"]);
+  const code = await bundleContentScript("content/click-listener-recorder.js");
+  assert.doesNotMatch(code, /^\s*(import|export)\s/m);
+  assert.doesNotThrow(() => new Function(code));
+  // It runs in the page's own world: no extension API, and nothing of the isolated world's.
+  assert.doesNotMatch(code, /\b(chrome|browser)\.runtime\b|allwrightMessages/);
+  assert.match(code, /^\(\(\) => \{/m, "one function scope: nothing reaches the page's globals");
 });
 
 test("the tree side keeps the page-visible registry names", async () => {

@@ -45,8 +45,24 @@ test("chrome: MV3 module service worker, key, permissions, content scripts in ev
   assert.equal(scripts.match_about_blank, true);
   assert.equal(scripts.match_origin_as_fallback, true);
   assert.equal(scripts.run_at, "document_idle");
+  assert.deepEqual(mainWorldScripts(manifest), {
+    matches: ["<all_urls>"],
+    js: ["content/click-listener-recorder.js"],
+    world: "MAIN",
+    all_frames: true,
+    match_about_blank: true,
+    run_at: "document_start",
+    match_origin_as_fallback: true,
+  });
   assert.deepEqual(docKeys(manifest), []);
 });
+
+/** The one content_scripts entry in the page's world: the click listener recorder. */
+function mainWorldScripts(manifest) {
+  const entries = manifest.content_scripts.filter((entry) => entry.world === "MAIN");
+  assert.equal(entries.length, 1);
+  return entries[0];
+}
 
 test("firefox: background scripts, gecko id, no Chrome-only keys or permissions", async () => {
   const identity = await read("manifest/identity.json");
@@ -62,6 +78,14 @@ test("firefox: background scripts, gecko id, no Chrome-only keys or permissions"
   assert.equal(manifest.side_panel, undefined, "Firefox's side panel is its sidebar_action");
   assert.ok(!manifest.permissions.includes("debugger"), "Firefox clicks stay synthetic: no debugger");
   assert.equal(manifest.content_scripts[0].match_origin_as_fallback, undefined);
+  assert.deepEqual(mainWorldScripts(manifest), {
+    matches: ["<all_urls>"],
+    js: ["content/click-listener-recorder.js"],
+    world: "MAIN",
+    all_frames: true,
+    match_about_blank: true,
+    run_at: "document_start",
+  });
   assert.deepEqual(docKeys(manifest), []);
 });
 

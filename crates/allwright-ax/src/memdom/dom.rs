@@ -65,6 +65,10 @@ impl Dom for MemDom {
             .is_some_and(|data| data.closed_shadow_root)
     }
 
+    fn has_click_listener(&self, element: NodeId) -> bool {
+        self.node(element).is_some_and(|data| data.click_listener)
+    }
+
     fn element_by_id(&self, context: NodeId, id: &str) -> Option<NodeId> {
         self.node(context)?;
         let computed = self.computed();

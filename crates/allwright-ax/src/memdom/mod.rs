@@ -75,6 +75,8 @@ struct MemNode {
     checked_override: Option<bool>,
     indeterminate: bool,
     files_attached: bool,
+    /// A script added a click, press or release listener to the element (`add_click_listener`).
+    click_listener: bool,
 }
 
 impl MemNode {
@@ -94,6 +96,7 @@ impl MemNode {
             checked_override: None,
             indeterminate: false,
             files_attached: false,
+            click_listener: false,
         }
     }
 
@@ -308,6 +311,12 @@ impl MemDom {
     /// Marks a file input as having files attached.
     pub fn set_files_attached(&mut self, element: NodeId, attached: bool) {
         self.nodes[element.index()].files_attached = attached;
+    }
+
+    /// Records that a script added a click, press or release listener to the element
+    /// (`Dom::has_click_listener`), which no markup can say.
+    pub fn add_click_listener(&mut self, element: NodeId) {
+        self.nodes[element.index()].click_listener = true;
     }
 
     /// The `<body>` element, when there is one.

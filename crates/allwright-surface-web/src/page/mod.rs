@@ -550,7 +550,7 @@ impl<'connection> Page<'connection> {
     async fn perform_actions(&self, params: Value) -> Result<(), PageError> {
         match self
             .connection
-            .command_telling_whether_sent("input.performActions", params, DEFAULT_COMMAND_TIMEOUT)
+            .command_telling_whether_sent("input.performActions", params, real_input_timeout())
             .await
         {
             Ok(_) => Ok(()),
@@ -788,6 +788,25 @@ pub fn read_pointer_target(answer: &Value) -> Result<PointerPoint, PageError> {
             "the pointer target answered {answer}"
         ))),
     }
+}
+
+/// The environment variable that sets how long real input (`input.performActions`) may wait for
+/// the browser's answer, in milliseconds (1,000 to 300,000; anything else keeps the default).
+pub const REAL_INPUT_TIMEOUT_VARIABLE: &str = "ALLWRIGHT_INPUT_TIMEOUT_MS";
+
+/// How long real input waits for the browser's answer: [`DEFAULT_COMMAND_TIMEOUT`], or
+/// [`REAL_INPUT_TIMEOUT_VARIABLE`]. A page whose handler holds its thread longer makes the input
+/// `outcome_unknown` (never retried); the browser tests shorten the wait so that their busy page
+/// need not hold its thread for half a minute (tests/extension/once.rs).
+fn real_input_timeout() -> std::time::Duration {
+    static TIMEOUT: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+    *TIMEOUT.get_or_init(|| {
+        std::env::var(REAL_INPUT_TIMEOUT_VARIABLE)
+            .ok()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .filter(|milliseconds| (1_000..=300_000).contains(milliseconds))
+            .map_or(DEFAULT_COMMAND_TIMEOUT, std::time::Duration::from_millis)
+    })
 }
 
 #[cfg(test)]

@@ -297,6 +297,17 @@ pub fn screenshot_bytes(result: &Value) -> Result<Vec<u8>, PageError> {
     })
 }
 
+/// The ids of the top-level contexts (the tabs) of a `browsingContext.getTree` result without a
+/// root.
+pub fn top_level_contexts(tree: &Value) -> Vec<String> {
+    tree["contexts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|context| context["context"].as_str().map(str::to_owned))
+        .collect()
+}
+
 /// A child browsing context (a frame) from `browsingContext.getTree`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChildContext {
