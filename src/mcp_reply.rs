@@ -93,6 +93,7 @@ pub fn reply_text(tool: &str, arguments: &Value, result: Value, verbose: bool) -
         ReplyShape::TreeRead => tree_read_text(result),
         ReplyShape::PageLoad => Value::Object(short_page_load(arguments, result)).to_string(),
         ReplyShape::Action => action_text(arguments, result),
+        ReplyShape::FormFill => form_fill_text(arguments, result),
         ReplyShape::WholeResult => Value::Object(result).to_string(),
     }
 }
@@ -221,6 +222,78 @@ fn action_text(arguments: &Value, result: Map<String, Value>) -> String {
     } else {
         format!("{}\n{changed_lines}", Value::Object(header))
     }
+}
+
+/// fill_form's reply: an action's header (extension/background/actions.js, `fillForm`) with
+/// `filled` (how many fields, when all were; else their refs), `failed` (the field that stopped
+/// the call, with its error), `notAttempted` (the refs after it) and `values` (a field's value
+/// afterwards, where it is not the value given and the field is known not to hold a secret),
+/// then the tree lines the fields changed. The per-field results are on `verbose: true`.
+fn form_fill_text(arguments: &Value, mut result: Map<String, Value>) -> String {
+    let filled = result.remove("filled");
+    let failed = result.remove("failed");
+    let not_attempted = result
+        .remove("notAttempted")
+        .filter(|refs| refs.as_array().is_some_and(|refs| !refs.is_empty()));
+    let fields = result.remove("fields");
+    let (mut header, changed_lines) = short_action(arguments, result);
+    let complete = failed.is_none() && not_attempted.is_none();
+    match filled {
+        Some(Value::Array(refs)) if complete => {
+            header.insert("filled".to_owned(), json!(refs.len()));
+        }
+        Some(filled) => {
+            header.insert("filled".to_owned(), filled);
+        }
+        None => {}
+    }
+    if let Some(failed) = failed {
+        header.insert("failed".to_owned(), failed);
+    }
+    if let Some(not_attempted) = not_attempted {
+        header.insert("notAttempted".to_owned(), not_attempted);
+    }
+    let values = values_not_as_given(arguments, fields.as_ref());
+    if !values.is_empty() {
+        header.insert("values".to_owned(), Value::Object(values));
+    }
+    if changed_lines.is_empty() {
+        Value::Object(header).to_string()
+    } else {
+        format!("{}\n{changed_lines}", Value::Object(header))
+    }
+}
+
+/// The fields whose value afterwards is not the value the agent gave (a mask, a page that
+/// reformats), by ref, each at most [`LONGEST_ECHOED_VALUE`] characters. Only fields the page
+/// said are not secret (`sensitive: false`): a field that does not say is left out.
+fn values_not_as_given(arguments: &Value, fields: Option<&Value>) -> Map<String, Value> {
+    let given = |reference: &str| {
+        arguments
+            .get("fields")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .find(|field| field.get("ref_id").and_then(Value::as_str) == Some(reference))
+            .and_then(|field| field.get("value"))
+            .and_then(Value::as_str)
+    };
+    let mut values = Map::new();
+    for field in fields.and_then(Value::as_array).into_iter().flatten() {
+        let (Some(reference), Some(Value::String(value))) =
+            (field.get("ref_id").and_then(Value::as_str), field.get("value"))
+        else {
+            continue;
+        };
+        let ordinary = field.get("sensitive") == Some(&Value::Bool(false));
+        if ordinary
+            && given(reference) != Some(value.as_str())
+            && value.chars().count() <= LONGEST_ECHOED_VALUE
+        {
+            values.insert(reference.to_owned(), json!(value));
+        }
+    }
+    values
 }
 
 /// Moves an action result's `changes` (extension/background/action-changes.js) into the short
@@ -541,6 +614,56 @@ mod tests {
     }
 
     #[test]
+    fn a_form_fill_counts_its_fields_or_says_which_failed_and_which_were_not_attempted() {
+        let arguments = json!({"fields": [
+            {"ref_id": "ref_1", "value": "Ada"}, {"ref_id": "ref_2", "value": "5551234"},
+            {"ref_id": "ref_3", "value": "hunter22"}, {"ref_id": "ref_4", "value": "true"}
+        ]});
+        let field = |reference: &str, value: &str, sensitive: bool| {
+            json!({"ref_id": reference, "kind": "text", "action": "typed", "value": value,
+                   "sensitive": sensitive, "evidence": ["value_set"], "hints": []})
+        };
+        let all = json!({
+            "success": true, "progress": "observed", "evidence": ["value_set", "semantic_state:checked"],
+            "hints": [], "retryAllowed": true, "filled": ["ref_1", "ref_2", "ref_3", "ref_4"],
+            "fields": [field("ref_1", "Ada", false), field("ref_2", "(555) 1234", false),
+                       field("ref_3", "••••", true),
+                       {"ref_id": "ref_4", "kind": "checkbox", "action": "clicked", "checked": true, "sensitive": false}],
+            "changes": {"snapshotId": "s-2", "text": "[changed]\ncheckbox \"Terms\" [ref_4] checked"}
+        });
+        let text = reply_text("fill_form", &arguments, all, false);
+        let (header, lines) = text.split_once('\n').expect("a header, then the lines");
+        assert_eq!(lines, "[changed]\ncheckbox \"Terms\" [ref_4] checked");
+        assert_eq!(
+            serde_json::from_str::<Value>(header).expect("json"),
+            json!({"filled": 4, "values": {"ref_2": "(555) 1234"}})
+        );
+        assert!(!text.contains("hunter22") && !text.contains("••••"), "{text}");
+        let stopped = json!({
+            "success": false, "progress": "observed", "evidence": ["value_set"], "hints": [],
+            "retryAllowed": true, "filled": ["ref_1"],
+            "failed": {"ref_id": "ref_2", "code": "not_actionable", "message": "ref_2 is disabled", "hint": "Enable it first."},
+            "notAttempted": ["ref_3", "ref_4"], "fields": [field("ref_1", "Ada", false)],
+            "hint": "Fix ref_2, then call fill_form again with it and the fields not attempted."
+        });
+        let short: Value =
+            serde_json::from_str(&reply_text("fill_form", &arguments, stopped, false)).expect("json");
+        assert_eq!(
+            short,
+            json!({"success": false, "progress": "observed", "effect": "value_set", "filled": ["ref_1"],
+                   "failed": {"ref_id": "ref_2", "code": "not_actionable", "message": "ref_2 is disabled", "hint": "Enable it first."},
+                   "notAttempted": ["ref_3", "ref_4"],
+                   "hint": "Fix ref_2, then call fill_form again with it and the fields not attempted."})
+        );
+        let last_failed = json!({"success": false, "filled": [], "notAttempted": [],
+            "failed": {"ref_id": "ref_1", "code": "ref_not_found", "message": "gone"}});
+        let short: Value =
+            serde_json::from_str(&reply_text("fill_form", &arguments, last_failed, false)).expect("json");
+        assert_eq!(short["filled"], json!([]));
+        assert!(short.get("notAttempted").is_none());
+    }
+
+    #[test]
     fn a_read_is_a_header_line_then_the_tree_text_as_printed() {
         let tree = "main [ref_1]\n heading \"Title \\\"quoted\\\"\"\n button \"Go\" [ref_2]";
         let result = json!({
@@ -631,6 +754,7 @@ mod tests {
             ("go_forward", ReplyShape::PageLoad),
             ("reload", ReplyShape::PageLoad),
             ("click_ax", ReplyShape::Action),
+            ("fill_form", ReplyShape::FormFill),
             ("list_tabs", ReplyShape::WholeResult),
         ] {
             assert_eq!(reply_shape(tool), shape, "{tool}");

@@ -12,10 +12,13 @@ import "../shared/messages.js";
 /**
  * One argument's rule, as the contract writes it. `enum`, `minimum`, `maximum` and `pattern`
  * follow JSON Schema's meaning; `minLength`/`maxLength` count Unicode code points; an "array"
- * rule's `enum` applies to its items, which must be unique; `format` names a check below.
+ * rule's `enum` applies to its items, which must be unique; an "array" rule with `items` is a
+ * list of `minItems` to `maxItems` objects whose members are `items`' rules (no others), no two
+ * sharing their `uniqueBy` member; `format` names a check below.
  * @typedef {{type: "string"|"integer"|"boolean"|"array", required?: boolean, enum?: string[],
  *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: string,
- *   format?: "navigableUrl"|"keyName", example?: unknown, default?: unknown}} ArgumentRule
+ *   format?: "navigableUrl"|"keyName", minItems?: number, maxItems?: number, uniqueBy?: string,
+ *   items?: Record<string, ArgumentRule>, example?: unknown, default?: unknown}} ArgumentRule
  */
 
 /**
@@ -161,7 +164,7 @@ function checkRule(name, rule, given) {
       hint: `${name} is a JSON boolean: true or false.`,
     };
   }
-  if (rule.type === "array") return checkList(name, rule, given);
+  if (rule.type === "array") return rule.items === undefined ? checkList(name, rule, given) : checkObjectList(name, rule, given);
   if (typeof given !== "string") {
     return { message: `${name} must be a string, got ${shown.slice(0, 100)}`, hint: stringHint(name, rule) };
   }
@@ -211,6 +214,62 @@ function checkList(name, rule, given) {
     }
   }
   if (new Set(given).size !== given.length) return { message: `${name} repeats an entry`, hint };
+  return null;
+}
+
+/**
+ * A list of objects (fill_form's `fields`): each item has the members `rule.items` names and no
+ * others, each checked by its own rule under its place in the list (`fields[2].value`), and no
+ * two items share the `uniqueBy` member.
+ * @param {string} name
+ * @param {ArgumentRule} rule
+ * @param {unknown} given
+ * @returns {Problem|null}
+ */
+function checkObjectList(name, rule, given) {
+  const members = Object.keys(rule.items ?? {});
+  const minimum = rule.minItems ?? 0;
+  const maximum = rule.maxItems ?? Number.MAX_SAFE_INTEGER;
+  const hint = `${name} is a list of ${minimum} to ${maximum} objects {${members.join(", ")}}, e.g. ${JSON.stringify(rule.example)}.`;
+  if (!Array.isArray(given)) return { message: `${name} must be a list, got ${JSON.stringify(given)?.slice(0, 100)}`, hint };
+  if (given.length < minimum) return { message: `${name} must hold at least ${minimum} item(s)`, hint };
+  if (given.length > maximum) {
+    return {
+      message: `${name} holds ${given.length} items; the limit is ${maximum}`,
+      hint: `Send at most ${maximum} items per call: the first ${maximum} now, the rest in another call.`,
+    };
+  }
+  const seen = new Set();
+  for (const [index, item] of given.entries()) {
+    const itemName = `${name}[${index}]`;
+    if (typeof item !== "object" || item === null || Array.isArray(item)) {
+      return { message: `${itemName} must be an object {${members.join(", ")}}, got ${JSON.stringify(item)?.slice(0, 100)}`, hint };
+    }
+    const unknown = Object.keys(item).find((key) => !members.includes(key));
+    if (unknown !== undefined) {
+      return { message: `${itemName} has no member ${JSON.stringify(unknown)}`, hint, suggestions: members };
+    }
+    for (const [member, memberRule] of Object.entries(rule.items ?? {})) {
+      const value = item[member];
+      if (value === undefined || value === null) {
+        if (memberRule.required) return { message: `${itemName}.${member} is missing`, hint };
+        continue;
+      }
+      const problem = checkRule(`${itemName}.${member}`, memberRule, value);
+      // A model often sends a check box's `true` as a JSON boolean: say what to send instead.
+      if (problem !== null && memberRule.type === "string" && typeof value === "boolean") {
+        return { ...problem, hint: `Every ${member} is a string: pass ${JSON.stringify(String(value))}.` };
+      }
+      if (problem !== null) return problem;
+    }
+    if (rule.uniqueBy === undefined) continue;
+    const key = item[rule.uniqueBy];
+    if (key === undefined || key === null) continue;
+    if (seen.has(key)) {
+      return { message: `${itemName}.${rule.uniqueBy} repeats ${JSON.stringify(key)}: each may appear once`, hint };
+    }
+    seen.add(key);
+  }
   return null;
 }
 

@@ -71,7 +71,7 @@ fn tool_entry(tool: &ToolDefinition) -> String {
                 format!(
                     "        {}: {}",
                     json!(argument.name),
-                    inline_object(&argument_rule(argument))
+                    rendered_object(&argument_rule(argument))
                 )
             })
             .collect();
@@ -105,28 +105,28 @@ fn tool_entry(tool: &ToolDefinition) -> String {
     format!("    {}: {{\n{}\n    }}", json!(tool.name), body.join(",\n"))
 }
 
-/// One argument's rule, keys in the contract's order.
-fn argument_rule(argument: &Argument) -> OrderedObject {
-    let mut rule: OrderedObject = Vec::new();
+/// One argument's rule, keys in the contract's order, each value written on one line.
+fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
+    let mut rule: Vec<(&'static str, String)> = Vec::new();
     let type_name = match argument.kind {
         ArgumentKind::Integer { .. } => "integer",
         ArgumentKind::Boolean => "boolean",
-        ArgumentKind::ModifierList => "array",
+        ArgumentKind::ModifierList | ArgumentKind::ObjectList { .. } => "array",
         ArgumentKind::Choice(_)
         | ArgumentKind::Text { .. }
         | ArgumentKind::KeyName
         | ArgumentKind::ElementReference
         | ArgumentKind::NavigableUrl => "string",
     };
-    rule.push(("type", json!(type_name)));
+    push(&mut rule, "type", json!(type_name));
     if argument.required {
-        rule.push(("required", json!(true)));
+        push(&mut rule, "required", json!(true));
     }
     match &argument.kind {
-        ArgumentKind::Choice(choices) => rule.push(("enum", json!(choices))),
+        ArgumentKind::Choice(choices) => push(&mut rule, "enum", json!(choices)),
         ArgumentKind::Integer { minimum, maximum } => {
-            rule.push(("minimum", json!(minimum)));
-            rule.push(("maximum", json!(maximum)));
+            push(&mut rule, "minimum", json!(minimum));
+            push(&mut rule, "maximum", json!(maximum));
         }
         ArgumentKind::Boolean => {}
         ArgumentKind::Text {
@@ -134,26 +134,58 @@ fn argument_rule(argument: &Argument) -> OrderedObject {
             max_chars,
         } => {
             if *min_chars > 0 {
-                rule.push(("minLength", json!(min_chars)));
+                push(&mut rule, "minLength", json!(min_chars));
             }
-            rule.push(("maxLength", json!(max_chars)));
+            push(&mut rule, "maxLength", json!(max_chars));
         }
         ArgumentKind::KeyName => {
-            rule.push(("format", json!("keyName")));
-            rule.push(("minLength", json!(1)));
-            rule.push(("maxLength", json!(MAX_KEY_NAME_CHARS)));
+            push(&mut rule, "format", json!("keyName"));
+            push(&mut rule, "minLength", json!(1));
+            push(&mut rule, "maxLength", json!(MAX_KEY_NAME_CHARS));
         }
-        ArgumentKind::ModifierList => rule.push(("enum", json!(MODIFIER_KEYS))),
-        ArgumentKind::ElementReference => rule.push(("pattern", json!(ELEMENT_REFERENCE_PATTERN))),
-        ArgumentKind::NavigableUrl => rule.push(("format", json!("navigableUrl"))),
+        ArgumentKind::ModifierList => push(&mut rule, "enum", json!(MODIFIER_KEYS)),
+        ArgumentKind::ElementReference => push(&mut rule, "pattern", json!(ELEMENT_REFERENCE_PATTERN)),
+        ArgumentKind::NavigableUrl => push(&mut rule, "format", json!("navigableUrl")),
+        ArgumentKind::ObjectList {
+            min_items,
+            max_items,
+            fields,
+            distinct_field,
+        } => {
+            push(&mut rule, "minItems", json!(min_items));
+            push(&mut rule, "maxItems", json!(max_items));
+            if let Some(distinct) = distinct_field {
+                push(&mut rule, "uniqueBy", json!(distinct));
+            }
+            // Each item's fields, by name, with their rules in the same order as an argument's.
+            let items: Vec<(&'static str, String)> = fields
+                .iter()
+                .map(|field| (field.name, rendered_object(&argument_rule(field))))
+                .collect();
+            rule.push(("items", rendered_object(&items)));
+        }
     }
     if let Some(default) = argument.default {
-        rule.push(("default", default.to_value()));
+        push(&mut rule, "default", default.to_value());
     }
     if let Some(example) = argument.example {
-        rule.push(("example", example.to_value()));
+        push(&mut rule, "example", example.to_value());
     }
     rule
+}
+
+/// Adds one member, its value written on one line.
+fn push(rule: &mut Vec<(&'static str, String)>, key: &'static str, value: Value) {
+    rule.push((key, inline(&value)));
+}
+
+/// `{"a": 1, "b": [2, 3]}` from members already written on one line, in their order.
+fn rendered_object(members: &[(&'static str, String)]) -> String {
+    let members: Vec<String> = members
+        .iter()
+        .map(|(key, value)| format!("{}: {value}", json!(key)))
+        .collect();
+    format!("{{{}}}", members.join(", "))
 }
 
 /// `{"a": 1, "b": [2, 3]}`: an ordered object on one line.
@@ -267,6 +299,16 @@ mod tests {
             tool("type_ax")["arguments"]["text"],
             json!({"type": "string", "required": true, "maxLength": 50_000, "example": "hello"})
         );
+        assert_eq!(
+            tool("fill_form")["arguments"]["fields"],
+            json!({"type": "array", "required": true, "minItems": 1, "maxItems": 50, "uniqueBy": "ref_id",
+                "items": {
+                    "ref_id": {"type": "string", "required": true, "pattern": "^ref_[0-9]+$"},
+                    "value": {"type": "string", "required": true, "maxLength": 50_000}
+                },
+                "example": [{"ref_id": "ref_12", "value": "Ada Lovelace"}, {"ref_id": "ref_14", "value": "true"}]})
+        );
+        assert_eq!(tool("fill_form")["tiers"], json!(["mid", "full"]));
         assert_eq!(
             tool("select_tab")["arguments"]["tabId"],
             json!({"type": "integer", "required": true, "minimum": 0, "maximum": 2_147_483_647, "example": 12})

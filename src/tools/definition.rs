@@ -40,6 +40,9 @@ pub enum ReplyShape {
     PageLoad,
     /// A JSON header line of the decisive fields, then the tree lines the action changed.
     Action,
+    /// An action's reply, with which fields were filled, which one failed and which were not
+    /// attempted (fill_form).
+    FormFill,
     /// The whole result as compact JSON.
     WholeResult,
 }
@@ -63,6 +66,16 @@ pub enum ArgumentKind {
     ElementReference,
     /// An absolute http, https or file URL, or about:blank.
     NavigableUrl,
+    /// A list of `min_items..=max_items` objects, each with the named `fields` and no others
+    /// (fill_form's `[{ref_id, value}]`). The fields are scalar kinds: a list does not nest.
+    /// `distinct_field`, when given, names the field whose value no two items may share (a
+    /// form's field is filled once per call).
+    ObjectList {
+        min_items: usize,
+        max_items: usize,
+        fields: &'static [Argument],
+        distinct_field: Option<&'static str>,
+    },
 }
 
 pub struct Argument {
@@ -86,6 +99,8 @@ pub enum Literal {
     Number(i64),
     Boolean(bool),
     EmptyList,
+    /// Any JSON value, written as JSON text (an example list of objects).
+    Json(&'static str),
 }
 
 impl Literal {
@@ -95,6 +110,9 @@ impl Literal {
             Literal::Number(number) => json!(number),
             Literal::Boolean(flag) => json!(flag),
             Literal::EmptyList => json!([]),
+            Literal::Json(text) => {
+                serde_json::from_str(text).expect("a literal of the tool table is valid JSON")
+            }
         }
     }
 }
@@ -216,6 +234,55 @@ mod tests {
                 tool.name
             );
             assert!(!(tool.destructive && tool.read_only), "{}", tool.name);
+        }
+    }
+
+    #[test]
+    fn object_lists_hold_scalar_fields_and_their_distinct_field_is_one_of_them() {
+        for tool in TOOLS {
+            for argument in tool.arguments {
+                let ArgumentKind::ObjectList {
+                    min_items,
+                    max_items,
+                    fields,
+                    distinct_field,
+                } = &argument.kind
+                else {
+                    continue;
+                };
+                assert!(min_items <= max_items, "{} {}", tool.name, argument.name);
+                assert!(!fields.is_empty(), "{} {}", tool.name, argument.name);
+                for field in *fields {
+                    assert!(
+                        !matches!(field.kind, ArgumentKind::ObjectList { .. }),
+                        "{} {}.{}: a list does not nest",
+                        tool.name,
+                        argument.name,
+                        field.name
+                    );
+                    assert!(field.default.is_none(), "the extension fills no default inside a list");
+                }
+                if let Some(distinct) = distinct_field {
+                    assert!(fields.iter().any(|field| field.name == *distinct));
+                }
+                // The example, when there is one, is a list the validator accepts.
+                if let Some(example) = argument.example {
+                    let arguments = json!({ argument.name: example.to_value() });
+                    let mut arguments = arguments.as_object().cloned().expect("an object");
+                    for other in tool.arguments.iter().filter(|other| other.required) {
+                        if other.name != argument.name {
+                            let example = other.example.expect("a required argument's example");
+                            arguments.insert(other.name.to_owned(), example.to_value());
+                        }
+                    }
+                    assert!(
+                        tool.validate(Some(&arguments)).is_ok(),
+                        "{} {}: its example passes",
+                        tool.name,
+                        argument.name
+                    );
+                }
+            }
         }
     }
 

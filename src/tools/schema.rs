@@ -3,36 +3,41 @@
 
 use serde_json::{json, Map, Value};
 
-use super::definition::{ArgumentKind, ToolDefinition, ELEMENT_REFERENCE_PATTERN};
+use super::definition::{Argument, ArgumentKind, ToolDefinition, ELEMENT_REFERENCE_PATTERN};
 use super::keys::{MAX_KEY_NAME_CHARS, MODIFIER_KEYS};
 
 impl ToolDefinition {
     /// The JSON Schema of the tool's arguments (draft 2020-12, what MCP clients expect).
     pub fn input_schema(&self) -> Map<String, Value> {
-        let mut properties = Map::new();
-        for argument in self.arguments {
-            let mut schema = argument.kind.schema();
-            schema["description"] = json!(argument.description);
-            if let Some(default) = argument.default {
-                schema["default"] = default.to_value();
-            }
-            properties.insert(argument.name.to_owned(), schema);
-        }
-        let required: Vec<&str> = self
-            .arguments
-            .iter()
-            .filter(|argument| argument.required)
-            .map(|argument| argument.name)
-            .collect();
-        let mut schema = Map::new();
-        schema.insert("type".into(), json!("object"));
-        schema.insert("properties".into(), Value::Object(properties));
-        if !required.is_empty() {
-            schema.insert("required".into(), json!(required));
-        }
-        schema.insert("additionalProperties".into(), json!(false));
-        schema
+        object_schema(self.arguments)
     }
+}
+
+/// The JSON Schema of an object with these members: a tool's arguments, or an item of an
+/// [`ArgumentKind::ObjectList`].
+fn object_schema(arguments: &[Argument]) -> Map<String, Value> {
+    let mut properties = Map::new();
+    for argument in arguments {
+        let mut schema = argument.kind.schema();
+        schema["description"] = json!(argument.description);
+        if let Some(default) = argument.default {
+            schema["default"] = default.to_value();
+        }
+        properties.insert(argument.name.to_owned(), schema);
+    }
+    let required: Vec<&str> = arguments
+        .iter()
+        .filter(|argument| argument.required)
+        .map(|argument| argument.name)
+        .collect();
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    schema
 }
 
 impl ArgumentKind {
@@ -68,6 +73,19 @@ impl ArgumentKind {
             ArgumentKind::NavigableUrl => {
                 json!({"type": "string", "pattern": "^(https?://|file://|about:blank$)"})
             }
+            // `distinct_field` has no JSON Schema keyword (`uniqueItems` compares whole items):
+            // validation.rs and the extension check it.
+            ArgumentKind::ObjectList {
+                min_items,
+                max_items,
+                fields,
+                distinct_field: _,
+            } => json!({
+                "type": "array",
+                "minItems": min_items,
+                "maxItems": max_items,
+                "items": Value::Object(object_schema(fields)),
+            }),
         }
     }
 }
@@ -186,6 +204,31 @@ mod tests {
             assert_eq!(required(tool), json!(["ref_id", "text"]), "{tool}");
         }
         assert_eq!(required("press_key"), json!(["key"]));
+        assert_eq!(required("fill_form"), json!(["fields"]));
+        let mut fields = property("fill_form", "fields");
+        let mut item = fields["items"].take();
+        for field in ["ref_id", "value"] {
+            let described = item["properties"][field]
+                .as_object_mut()
+                .and_then(|property| property.remove("description"));
+            assert!(described.is_some_and(|text| text.as_str().is_some_and(|text| !text.is_empty())));
+        }
+        assert_eq!(
+            fields,
+            json!({"type": "array", "minItems": 1, "maxItems": 50, "items": null})
+        );
+        assert_eq!(
+            item,
+            json!({
+                "type": "object",
+                "properties": {
+                    "ref_id": {"type": "string", "pattern": "^ref_[0-9]+$"},
+                    "value": {"type": "string", "maxLength": 50_000},
+                },
+                "required": ["ref_id", "value"],
+                "additionalProperties": false,
+            })
+        );
         assert_eq!(required("select_tab"), json!(["tabId"]));
         for tool in [
             "scroll",
@@ -202,10 +245,12 @@ mod tests {
         // The action tools that point at elements take frameId; the tab tools do not.
         // execute_js runs in a frame without pointing at an element.
         for tool in TOOLS.iter().filter(|tool| tool.name != "execute_js") {
-            let takes_a_ref = tool
-                .arguments
-                .iter()
-                .any(|argument| argument.name == "ref_id");
+            // fill_form's refs are inside its list of fields.
+            let takes_a_ref = tool.arguments.iter().any(|argument| {
+                argument.name == "ref_id"
+                    || matches!(argument.kind, ArgumentKind::ObjectList { fields, .. }
+                        if fields.iter().any(|field| field.name == "ref_id"))
+            });
             let takes_a_frame = tool
                 .arguments
                 .iter()

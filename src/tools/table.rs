@@ -6,9 +6,11 @@
 //! are all derived from it, so they cannot disagree. The behaviour each description promises is
 //! written down in docs/agent-tools.md.
 
+use std::time::Duration;
+
 use super::definition::{
-    Argument, ArgumentKind, ArgumentRule, Literal, ReplyShape, ToolDefinition, ONE_MINUTE,
-    OWN_BUDGET,
+    Argument, ArgumentKind, ArgumentRule, HostWait, Literal, ReplyShape, ToolDefinition,
+    ONE_MINUTE, OWN_BUDGET,
 };
 use super::tiers::{
     DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL_AND_DEV_MID,
@@ -20,6 +22,37 @@ use allwright_ax::{Filter, Format as SnapshotFormat};
 const MAX_TYPED_CHARS: usize = 50_000;
 /// The longest option label or value select_option accepts.
 const MAX_OPTION_CHARS: usize = 1_000;
+
+/// The most fields fill_form fills in one call.
+const MAX_FORM_FIELDS: usize = 50;
+
+/// How long the MCP server waits for fill_form: up to 50 fields, each a whole action, within the
+/// background's 90 s for the fields (extension/background/budgets.js), its settling, and the
+/// margins of each hop.
+const FORM_FILL_WAIT: HostWait = HostWait::Fixed(Duration::from_secs(120));
+
+/// One item of fill_form's `fields`.
+const FORM_FIELDS: &[Argument] = &[
+    Argument {
+        name: "ref_id",
+        kind: ArgumentKind::ElementReference,
+        required: true,
+        default: None,
+        example: None,
+        description: "The field: a ref_N printed by get_accessibility_tree (or iframe_read, with frameId).",
+    },
+    Argument {
+        name: "value",
+        kind: ArgumentKind::Text {
+            min_chars: 0,
+            max_chars: MAX_TYPED_CHARS,
+        },
+        required: true,
+        default: None,
+        example: None,
+        description: "Always a string. A text field's new content (\"\" empties it); \"true\" or \"false\" for a check box, a switch or a radio button; the label of the radio to choose for a radio group; the option's label (or a <select> option's value) for a select, listbox or combobox; a date, time or number input's value in the input's own format (\"2024-12-31\", \"14:30\", \"12.5\").",
+    },
+];
 
 /// The largest tab id. Chrome's and Firefox's tab ids are 32-bit signed integers (`tabs.Tab.id`).
 const LARGEST_TAB_ID: i64 = i32::MAX as i64;
@@ -666,6 +699,39 @@ Common errors: option_not_found (no option has that label or value: `suggestions
         reply: ReplyShape::Action,
     },
     ToolDefinition {
+        name: "fill_form",
+        title: "Fill several form fields",
+        description: "Fills several fields of a form in one call, in the order given, each by its ref_N and a string value: text fields, text areas and contenteditable elements (their content replaced, as set_field types it), check boxes and switches (\"true\" or \"false\": clicked once, only when their state differs), radio buttons (\"true\" chooses one) and radio groups (the label of the radio to choose), <select> elements, listboxes and comboboxes (the option's label as the tree prints it, or a <select> option's value), date, time and number inputs (in the input's own format: \"2024-12-31\", \"14:30\", \"12.5\"). Nothing is submitted: click the form's button with click_ax afterwards.\n\
+Each field is filled as type_ax, click_ax or select_option would fill it, with their refusals. The first field that fails stops the call: the fields before it stay filled, the ones after it are not touched, and no field is ever filled twice.\n\
+Returns a JSON header line {filled, failed?, notAttempted?, values?, progress?, effect?, retryAllowed?, hint?, changes?, ...}: `filled` is how many fields were filled when all were, else the list of their refs; `failed` is {ref_id, code, message, hint?} of the field that stopped the call; `notAttempted` lists the refs after it; `values` maps a ref to its value afterwards where that is not the value given (a mask reformatted it); then, as for the other actions, the tree lines the fields changed. verbose: true returns the whole {success, filled, failed?, notAttempted?, fields: [{ref_id, kind, role, name, action, value?, checked?, selected?, evidence, hints}], progress, evidence, hints, retryAllowed, ...}. A password or another secret's value is never shown.\n\
+After a failure: fix what `failed` says (read the tree when a ref changed or went away), then call fill_form again with that field and the notAttempted ones.\n\
+Common errors: (each in `failed`) ref_not_found (read the tree again), ref_changed (the element is no longer what you read: check it, then call again), not_actionable (the field is disabled or read-only: do what enables it first), not_typable (not a form field: click buttons with click_ax), option_not_found (`suggestions` lists the options), value_not_accepted (the field refused the value: a date input takes yyyy-mm-dd; a box whose state one click did not change is not clicked again), invalid_arguments (a check box's value that is not \"true\" or \"false\"). The call itself fails with invalid_arguments for more than 50 fields, a ref given twice or a value that is not a string.",
+        arguments: &[
+            Argument {
+                name: "fields",
+                kind: ArgumentKind::ObjectList {
+                    min_items: 1,
+                    max_items: MAX_FORM_FIELDS,
+                    fields: FORM_FIELDS,
+                    distinct_field: Some("ref_id"),
+                },
+                required: true,
+                default: None,
+                example: Some(Literal::Json(r#"[{"ref_id": "ref_12", "value": "Ada Lovelace"}, {"ref_id": "ref_14", "value": "true"}]"#)),
+                description: "The fields to fill, in order, at most 50, each ref once: [{ref_id, value}].",
+            },
+            ACTION_FRAME_ID,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: FORM_FILL_WAIT,
+        reply: ReplyShape::FormFill,
+    },
+    ToolDefinition {
         name: "hover",
         title: "Hover over an element",
         description: concat!(
@@ -1102,6 +1168,20 @@ mod tests {
         }
         for tool in ["go_back", "go_forward"] {
             assert!(description(tool).contains("no_history"), "{tool}");
+        }
+        for needed in [
+            "\"true\" or \"false\"",
+            "`failed`",
+            "notAttempted",
+            "ref_changed",
+            "value_not_accepted",
+            "never filled twice",
+            "Nothing is submitted",
+        ] {
+            assert!(
+                description("fill_form").contains(needed),
+                "fill_form: {needed}"
+            );
         }
         for needed in ["ignoreCache", "page_blocked", "navigation_failed"] {
             assert!(description("reload").contains(needed), "reload: {needed}");

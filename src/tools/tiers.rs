@@ -22,7 +22,8 @@ pub enum Tier {
 const EVERY_TIER: &[Tier] = &[Tier::Ask, Tier::Compact, Tier::Mid, Tier::Full];
 /// The core actions on a page: navigate, click, type, fill, choose, press, switch tabs.
 const COMPACT_AND_ABOVE: &[Tier] = &[Tier::Compact, Tier::Mid, Tier::Full];
-/// The larger surface: hovering, opening and closing tabs, promoting an iframe.
+/// The larger surface: hovering, filling a form in one call, opening and closing tabs,
+/// promoting an iframe.
 const MID_AND_FULL: &[Tier] = &[Tier::Mid, Tier::Full];
 /// The Full Act fallbacks (closed shadow roots, the frame inventory).
 const FULL_ONLY: &[Tier] = &[Tier::Full];
@@ -209,6 +210,7 @@ mod tests {
             "iframe_type",
             "set_field",
             "select_option",
+            "fill_form",
             "hover",
             "press_key",
             "scroll",

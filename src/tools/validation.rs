@@ -44,7 +44,7 @@ impl ToolDefinition {
                     .with_hint(format!("{}: {}", argument.name, argument.description)));
                 }
                 None => {}
-                Some(value) => self.check_argument(argument, value)?,
+                Some(value) => self.check_argument(argument, argument.name, value)?,
             }
         }
         for rule in self.rules {
@@ -61,9 +61,15 @@ impl ToolDefinition {
             .join(", ")
     }
 
-    fn check_argument(&self, argument: &Argument, value: &Value) -> Result<(), ToolError> {
+    /// Checks one value against its argument's kind; `name` is how messages call it: the
+    /// argument's own name, or its place in a list (`fields[2].value`).
+    fn check_argument(
+        &self,
+        argument: &Argument,
+        name: &str,
+        value: &Value,
+    ) -> Result<(), ToolError> {
         let tool = self.name;
-        let name = argument.name;
         let refuse = |message: String, what: &str| {
             ToolError::invalid_arguments(format!("{tool}: {message}"))
                 .with_hint(argument.usage(what))
@@ -165,6 +171,88 @@ impl ToolDefinition {
                     "a string, for example \"https://example.com\"",
                 )),
             },
+            ArgumentKind::ObjectList {
+                min_items,
+                max_items,
+                fields,
+                distinct_field,
+            } => {
+                let members = fields
+                    .iter()
+                    .map(|field| field.name)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let what = format!("a list of {min_items} to {max_items} objects {{{members}}}");
+                let Some(items) = value.as_array() else {
+                    return Err(refuse(
+                        format!("{name} must be a list, not {}", shown(value)),
+                        &what,
+                    ));
+                };
+                if items.len() < *min_items {
+                    return Err(refuse(
+                        format!("{name} must hold at least {min_items} item(s)"),
+                        &what,
+                    ));
+                }
+                if items.len() > *max_items {
+                    return Err(refuse(
+                        format!(
+                            "{name} holds {} items; the limit is {max_items}",
+                            items.len()
+                        ),
+                        &what,
+                    )
+                    .with_hint(format!(
+                        "Send at most {max_items} items per call: the first {max_items} now, the rest in another call."
+                    )));
+                }
+                let mut distinct_values: Vec<&str> = Vec::new();
+                for (index, item) in items.iter().enumerate() {
+                    let item_name = format!("{name}[{index}]");
+                    let Some(object) = item.as_object() else {
+                        return Err(refuse(
+                            format!("{item_name} must be an object {{{members}}}, not {}", shown(item)),
+                            &what,
+                        ));
+                    };
+                    if let Some(unknown) = object
+                        .keys()
+                        .find(|key| !fields.iter().any(|field| field.name == key.as_str()))
+                    {
+                        return Err(refuse(format!("{item_name} has no field {unknown:?}"), &what)
+                            .with_suggestions(
+                                fields.iter().map(|field| json!(field.name)).collect(),
+                            ));
+                    }
+                    for field in *fields {
+                        let field_name = format!("{item_name}.{}", field.name);
+                        match given(object, field.name) {
+                            None if field.required => {
+                                return Err(refuse(
+                                    format!("{field_name} is missing"),
+                                    &what,
+                                ));
+                            }
+                            None => {}
+                            Some(value) => self.check_argument(field, &field_name, value)?,
+                        }
+                    }
+                    let Some(distinct) = distinct_field else {
+                        continue;
+                    };
+                    if let Some(text) = given(object, distinct).and_then(Value::as_str) {
+                        if distinct_values.contains(&text) {
+                            return Err(refuse(
+                                format!("{item_name}.{distinct} repeats {text:?}: each may appear once"),
+                                &what,
+                            ));
+                        }
+                        distinct_values.push(text);
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -400,6 +488,10 @@ pub(super) mod tests {
                 json!({"url": "https://example.com/", "timeoutMs": 300_000}),
             ),
             ("select_tab", json!({"tabId": 7})),
+            (
+                "fill_form",
+                json!({"fields": [{"ref_id": "ref_3", "value": "Ada"}, {"ref_id": "ref_4", "value": "true"}, {"ref_id": "ref_5", "value": ""}], "frameId": 2}),
+            ),
             ("close_tab", json!({})),
             ("close_tab", json!({"tabId": 7})),
         ];
@@ -628,6 +720,45 @@ pub(super) mod tests {
             "text",
         );
         assert!(not_text.message.len() < 200, "{}", not_text.message);
+    }
+
+    #[test]
+    fn fill_form_takes_a_list_of_distinct_fields_each_checked_as_an_argument() {
+        let field = |reference: &str| json!({"ref_id": reference, "value": "x"});
+        let refused = |fields: Value, named: &str| {
+            assert_refused("fill_form", json!({ "fields": fields }), named)
+        };
+        refused(json!([]), "fields");
+        refused(json!({"ref_id": "ref_1", "value": "x"}), "fields");
+        refused(json!(["ref_1"]), "fields[0]");
+        refused(json!([{"ref_id": "ref_1"}]), "fields[0].value");
+        refused(json!([{"value": "x"}]), "fields[0].ref_id");
+        refused(json!([{"ref_id": "ref_1", "value": null}]), "fields[0].value");
+        let boolean = refused(json!([field("ref_1"), {"ref_id": "ref_2", "value": true}]), "fields[1].value");
+        assert!(boolean.message.contains("must be a string"), "{}", boolean.message);
+        let malformed = refused(json!([{"ref_id": "12", "value": "x"}]), "fields[0].ref_id");
+        assert_eq!(malformed.suggestions, Some(vec![json!("ref_12")]));
+        let unknown = refused(
+            json!([{"ref_id": "ref_1", "value": "x", "clear": false}]),
+            "clear",
+        );
+        assert_eq!(
+            unknown.suggestions,
+            Some(vec![json!("ref_id"), json!("value")])
+        );
+        let repeated = refused(json!([field("ref_1"), field("ref_2"), field("ref_1")]), "fields[2].ref_id");
+        assert!(repeated.message.contains("repeats"), "{}", repeated.message);
+        let long = refused(
+            json!([{"ref_id": "ref_1", "value": "x".repeat(50_001)}]),
+            "fields[0].value",
+        );
+        assert!(long.message.len() < 200, "{}", long.message);
+        let many: Vec<Value> = (0..51).map(|number| field(&format!("ref_{number}"))).collect();
+        let too_many = refused(json!(many), "fields");
+        assert!(too_many.hint.expect("hint").contains("at most 50"));
+        let fifty: Vec<Value> = (0..50).map(|number| field(&format!("ref_{number}"))).collect();
+        assert!(validate("fill_form", json!({ "fields": fifty })).is_ok());
+        assert_refused("fill_form", json!({}), "fields");
     }
 
     #[test]

@@ -75,7 +75,7 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 26] = [
+const FULL_TIER: [&str; 27] = [
     "get_accessibility_tree",
     "get_frames",
     "iframe_read",
@@ -91,6 +91,7 @@ const FULL_TIER: [&str; 26] = [
     "iframe_type",
     "set_field",
     "select_option",
+    "fill_form",
     "hover",
     "press_key",
     "scroll",

@@ -59,6 +59,7 @@ function valueFor(random, rule) {
     case "boolean":
       return random.pick([true, false, "true", 1, 0]);
     case "array": {
+      if (rule.items !== undefined) return objectListFor(random, rule);
       const choices = rule.enum ?? [];
       const items = Array.from({ length: random.int(0, choices.length + 1) }, () =>
         random.chance(0.85) ? random.pick(choices) : random.string(6),
@@ -68,6 +69,29 @@ function valueFor(random, rule) {
     default:
       return stringFor(random, rule);
   }
+}
+
+/** A list of objects (fill_form's fields): lengths near the limits, members valid or not, repeats. */
+function objectListFor(random, rule) {
+  const length = random.pick([0, 1, 2, 5, rule.maxItems ?? 3, (rule.maxItems ?? 3) + 1]);
+  const items = [];
+  for (let index = 0; index < length; index += 1) {
+    if (random.chance(0.03)) {
+      items.push(random.pick([null, "x", 3, [], [{}]]));
+      continue;
+    }
+    const item = {};
+    for (const [member, memberRule] of Object.entries(rule.items)) {
+      if (random.chance(0.97)) item[member] = valueFor(random, memberRule);
+    }
+    // Distinct by default, sometimes a repeat of an earlier item's key.
+    if (rule.uniqueBy !== undefined && typeof item[rule.uniqueBy] === "string" && random.chance(0.9)) {
+      item[rule.uniqueBy] = random.chance(0.05) && index > 0 ? items[0]?.[rule.uniqueBy] : `ref_${index}`;
+    }
+    if (random.chance(0.03)) item[random.pick(PROTOTYPE_NAMES)] = random.json(1);
+    items.push(item);
+  }
+  return items;
 }
 
 function stringFor(random, rule) {
@@ -140,6 +164,7 @@ function ruleBreach(rule, item) {
       return typeof item === "boolean" ? null : "not a boolean";
     case "array":
       if (!Array.isArray(item)) return "not a list";
+      if (rule.items !== undefined) return objectListBreach(rule, item);
       if (item.some((entry) => !rule.enum.includes(entry))) return "an item outside the enum";
       return new Set(item).size === item.length ? null : "a repeated item";
     default: {
@@ -158,6 +183,29 @@ function ruleBreach(rule, item) {
       return null;
     }
   }
+}
+
+function objectListBreach(rule, list) {
+  if (list.length < (rule.minItems ?? 0)) return "too few items";
+  if (list.length > (rule.maxItems ?? Infinity)) return "too many items";
+  const keys = new Set();
+  for (const item of list) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return "an item that is not an object";
+    for (const member of Object.keys(item)) if (!Object.hasOwn(rule.items, member)) return `an unknown member ${member}`;
+    for (const [member, memberRule] of Object.entries(rule.items)) {
+      if (item[member] === undefined || item[member] === null) {
+        if (memberRule.required) return `a missing ${member}`;
+        continue;
+      }
+      const breach = ruleBreach(memberRule, item[member]);
+      if (breach !== null) return `${member}: ${breach}`;
+    }
+    if (rule.uniqueBy !== undefined && item[rule.uniqueBy] != null) {
+      if (keys.has(item[rule.uniqueBy])) return "a repeated key";
+      keys.add(item[rule.uniqueBy]);
+    }
+  }
+  return null;
 }
 
 test("every tool's validator refuses cleanly or accepts only what the contract allows", () => {

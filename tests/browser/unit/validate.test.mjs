@@ -158,3 +158,43 @@ test("the contract describes every tool with the types the validator knows", () 
     }
   }
 });
+
+test("fill_form takes 1 to 50 distinct fields, each {ref_id, value} checked by its own rule", () => {
+  const fields = [
+    { ref_id: "ref_3", value: "Ada" },
+    { ref_id: "ref_4", value: "true" },
+    { ref_id: "ref_5", value: "" },
+  ];
+  assert.deepEqual(ok("fill_form", { fields, frameId: 2 }), { fields, frameId: 2 });
+  const fifty = Array.from({ length: 50 }, (_, index) => ({ ref_id: `ref_${index}`, value: "x" }));
+  ok("fill_form", { fields: fifty });
+
+  assert.match(refused("fill_form", {}).message, /argument fields is required/);
+  assert.match(refused("fill_form", { fields: [] }).message, /at least 1/);
+  assert.match(refused("fill_form", { fields: { ref_id: "ref_1", value: "x" } }).message, /fields must be a list/);
+  const many = refused("fill_form", { fields: [...fifty, { ref_id: "ref_99", value: "x" }] });
+  assert.match(many.message, /51 items; the limit is 50/);
+  assert.match(many.hint, /at most 50/);
+  assert.match(refused("fill_form", { fields: ["ref_1"] }).message, /fields\[0\] must be an object/);
+  assert.match(refused("fill_form", { fields: [{ ref_id: "ref_1" }] }).message, /fields\[0\]\.value is missing/);
+  assert.match(refused("fill_form", { fields: [{ ref_id: "ref_1", value: null }] }).message, /value is missing/);
+  assert.match(refused("fill_form", { fields: [{ value: "x" }] }).message, /fields\[0\]\.ref_id is missing/);
+  assert.match(refused("fill_form", { fields: [{ ref_id: "12", value: "x" }] }).message, /fields\[0\]\.ref_id "12" is malformed/);
+  const boolean = refused("fill_form", { fields: [{ ref_id: "ref_1", value: true }] });
+  assert.match(boolean.message, /fields\[0\]\.value must be a string/);
+  assert.match(boolean.hint, /pass "true"/);
+  const extra = refused("fill_form", { fields: [{ ref_id: "ref_1", value: "x", clear: false }] });
+  assert.match(extra.message, /no member "clear"/);
+  assert.deepEqual(extra.suggestions, ["ref_id", "value"]);
+  const repeated = refused("fill_form", {
+    fields: [
+      { ref_id: "ref_1", value: "a" },
+      { ref_id: "ref_2", value: "b" },
+      { ref_id: "ref_1", value: "c" },
+    ],
+  });
+  assert.match(repeated.message, /fields\[2\]\.ref_id repeats "ref_1"/);
+  const long = refused("fill_form", { fields: [{ ref_id: "ref_1", value: "x".repeat(50_001) }] });
+  assert.match(long.message, /50001 characters long/);
+  assert.ok(long.message.length < 200, "the value is not echoed");
+});
