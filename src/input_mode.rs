@@ -60,6 +60,7 @@ const INPUT_TOOLS: &[&str] = &[
     "iframe_type",
     "set_field",
     "select_option",
+    "fill_form",
     "press_key",
     "scroll",
 ];

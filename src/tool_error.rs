@@ -10,7 +10,8 @@ use serde_json::Value;
 /// `no_tab`, `frame_not_found`, `frame_detached`, `ref_not_found` (with `suggestions`),
 /// `page_out_of_range`, `navigation_failed`; and from the action tools `not_actionable`,
 /// `not_typable` (its hint names the right tool), `option_not_found` (with `suggestions`: the
-/// options' labels) and `no_history`; from screenshot `tab_not_visible` and `not_supported_here`;
+/// options' labels), `value_not_accepted` (fill_form: a field refused the value) and
+/// `no_history`; from screenshot `tab_not_visible` and `not_supported_here`;
 /// and from any call into a page `page_blocked` (the page stopped answering, most likely behind an
 /// alert, confirm, prompt or beforeunload dialog) and `dialog_open` (with `dialog`: the prompt
 /// the browser reported); from the frame tools `ref_in_other_frame`, `ambiguous_frame` (with

@@ -3,15 +3,16 @@
 // of the frame acts and reports what changed in its page (content/actions.js); the background
 // watches what the tab did meanwhile (activity.js) and, for click_ax, runs the click arbiter, including Chrome's one protected trusted-input fallback.
 
-import { BROWSER, fail, messages, ToolFailure } from "./platform.js";
+import { asToolError, BROWSER, fail, messages, ToolFailure } from "./platform.js";
 import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { networkState, watchTab } from "./activity.js";
 import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
 import { dispatchTrustedClick } from "./trusted-input.js";
 import { checkTrustedClick } from "./trusted-click-check.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
-import { ACTION_TIMEOUT_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
+import { ACTION_TIMEOUT_MS, FORM_FILL_FIELDS_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
 import { changesOfAction } from "./action-changes.js";
+import { formFillSummary } from "./form-fill-outcome.js";
 
 /** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
@@ -381,6 +382,105 @@ export async function hover(args) {
 }
 export const pressKey = pageAction("press_key", "key press", withoutTarget);
 export const scroll = pageAction("scroll", "scroll", withoutTarget);
+
+// ---- fill_form ---------------------------------------------------------------------------------
+
+/**
+ * fill_form: after a field that started requests (a country that loads its regions), the next
+ * field waits until the tab's short requests are done, at most this long.
+ */
+const BETWEEN_FIELDS_MAX_WAIT_MS = 2_000;
+
+/**
+ * `fill_form({fields: [{ref_id, value}]})` (docs/protocol.md, "Action results"): the fields one
+ * by one, in order, each by the frame's fill_form_field (content/actions/form-fill.js, which
+ * fills it as set_field, select_option or a single click would, with their refusals), each ref
+ * checked first against the frame that printed it (ref_in_other_frame). The first field that
+ * fails stops the call, and so does a navigation; no field is tried twice. The tab is watched
+ * once for the whole form, and the result is one action's: its outcome, the tree lines that
+ * changed, and which fields were filled, which failed and which were not attempted
+ * (form-fill-outcome.js).
+ * @param {{fields: {ref_id: string, value: string}[], frameId?: number, tabId?: number}} args
+ * @param {{signal?: AbortSignal}} [options]
+ */
+export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { signal } = {}) {
+  const tab = await resolveTab(givenTabId);
+  if (frameId !== 0) await requireFrame(tab.id, frameId);
+  const tabId = tab.id;
+  const watch = watchTab(tabId, frameId);
+  const deadline = Date.now() + FORM_FILL_FIELDS_MS;
+  /** @type {string[]} */
+  const filled = [];
+  /** @type {Record<string, any>[]} */
+  const reports = [];
+  /** @type {({ref_id: string} & ToolError)|null} */
+  let failed = null;
+  /** @type {import("./form-fill-outcome.js").FormFillStop|null} */
+  let stop = null;
+  const hints = [];
+  try {
+    for (const [index, { ref_id: ref, value }] of fields.entries()) {
+      if (signal?.aborted === true) stop = "answered";
+      else if (watch.navigationStarted()) stop = "navigation";
+      else if (Date.now() > deadline - ACTION_TIMEOUT_MS) stop = "time";
+      if (stop !== null) break;
+      let report;
+      try {
+        await refuseRefOfOtherFrame(tabId, frameId, ref, "fill_form_field");
+        report = await callFrameThroughNavigation(tabId, frameId, "fill_form_field", { ref_id: ref, value }, watch);
+      } catch (failure) {
+        failed = { ref_id: ref, ...asToolError(failure) };
+        break;
+      }
+      filled.push(ref);
+      if (report === null) {
+        // The field's own action navigated the frame (a select that submits its form).
+        reports.push({ ref_id: ref, action: "unknown", hints: ["the page navigated before its script could report"] });
+        stop = "navigation";
+        break;
+      }
+      const { token: _token, ...fieldReport } = report;
+      reports.push({ ref_id: ref, ...fieldReport });
+      if (index + 1 < fields.length) await quietNetwork(tabId, Math.min(Date.now() + BETWEEN_FIELDS_MAX_WAIT_MS, deadline));
+    }
+    await sleep(SETTLE_MS);
+    await settleNavigation(watch, hints);
+  } catch (unexpected) {
+    watch.stop();
+    throw unexpected;
+  }
+  const summary = formFillSummary({
+    refs: fields.map((field) => field.ref_id),
+    filled,
+    failed,
+    stop,
+    unchanged: reports.every((report) => report.action === "none"),
+  });
+  const fieldHints = reports.flatMap((report) => (report.hints ?? []).map((hint) => `${report.ref_id}: ${hint}`));
+  const page = {
+    evidence: mergeEvidence(...reports.map((report) => report.evidence ?? [])),
+    hints: fieldHints,
+    fields: reports.map(({ evidence: _evidence, hints: _hints, ...report }) => report),
+  };
+  const result = await actionResult(page, watch, "form fill", { hints, tabId });
+  const { success, hint, retryAllowed, ...fieldsPart } = summary;
+  Object.assign(result, fieldsPart, { success });
+  if (hint !== undefined) result.hint = hint;
+  if (retryAllowed === false) result.retryAllowed = false;
+  return result;
+}
+
+/**
+ * Waits until the tab has no short request in flight and none started or ended for a moment
+ * (networkQuietFor), or until `until`.
+ * @param {number} tabId
+ * @param {number} until
+ */
+async function quietNetwork(tabId, until) {
+  while (Date.now() < until && !networkQuietFor(tabId, QUIET_AFTER_EFFECT_MS)) {
+    await sleep(QUIET_AFTER_EFFECT_MS);
+  }
+}
 
 // ---- wait_for_stable ---------------------------------------------------------------------------
 

@@ -43,6 +43,13 @@ export const SECRET_MASK_TIMEOUT_MS = 5_000;
 /** How long one content-side action may take (set_field waits for listboxes, for instance). */
 export const ACTION_TIMEOUT_MS = 15_000;
 
+/**
+ * How long fill_form may spend on its fields (actions.js, fillForm): a field starts only while a
+ * whole ACTION_TIMEOUT_MS is left of it, so the fields end within it, and the ones left are
+ * reported as not attempted. The MCP server waits two minutes (src/tools/table.rs).
+ */
+export const FORM_FILL_FIELDS_MS = 90_000;
+
 /** How long an action that started a navigation waits for the new document to load. */
 export const NAVIGATION_SETTLE_MS = 10_000;
 
@@ -91,6 +98,7 @@ export const TOOL_BUDGETS = Object.freeze({
   iframe_type: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   set_field: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   select_option: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
+  fill_form: { fixedMs: FORM_FILL_FIELDS_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   hover: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   press_key: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   scroll: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },

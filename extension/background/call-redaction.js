@@ -9,6 +9,10 @@
 //   key, passcode, password, CVC...), and, failing closed, these words inside a longer name.
 // - select_option's label and value, and the option its result echoes, are kept only when its
 //   result says the select was not sensitive (a card's expiry month is).
+// - fill_form's `fields[].value` is kept only for the fields its result says were not sensitive
+//   (each field's report in `fields`); so are the value and the option each report shows. A
+//   field that failed or was not attempted says nothing, so its value is redacted, and scrubbed
+//   from the failure's message and hint.
 // - Screenshots' image data is not kept, only its size.
 // - The secrets typed during the redactor's life are also scrubbed from every string logged
 //   after them (a page may echo a code back into its text); they are held in memory only.
@@ -49,6 +53,10 @@ const TYPING_TOOLS = Object.freeze(["type_ax", "set_field", "iframe_type"]);
  * (`sensitive: false`, content/actions/select-option.js: a card's expiry month is). */
 const SELECTING_TOOL = "select_option";
 const SELECTION_ARGUMENTS = Object.freeze(["label", "value"]);
+/** fill_form: each field's value is a secret unless its report says the field is not one. */
+const FORM_TOOL = "fill_form";
+/** The values of check boxes: never secrets, and too common to scrub from every later string. */
+const CHECKED_STATE_VALUES = Object.freeze(["true", "false"]);
 /** Shorter texts are not scrubbed from other strings: they would blank out ordinary words. */
 const SHORTEST_SCRUBBED_SECRET = 4;
 export const REDACTED = "[redacted]";
@@ -146,6 +154,14 @@ export function createRedactor() {
       if (tool === SELECTING_TOOL && !saysNotSensitive(result)) {
         for (const name of SELECTION_ARGUMENTS) if (name in kept) kept[name] = REDACTED;
       }
+      if (tool === FORM_TOOL && Array.isArray(kept.fields)) {
+        const ordinary = ordinaryFormFields(result);
+        kept.fields = kept.fields.map((field, index) => {
+          const given = asObject(asObject(rawArguments)["fields"]?.[index]);
+          if (typeof field !== "object" || field === null || !("value" in field)) return field;
+          return ordinary.has(given["ref_id"]) ? field : { ...field, value: REDACTED };
+        });
+      }
       return kept;
     },
 
@@ -164,6 +180,16 @@ export function createRedactor() {
       const kept = /** @type {Object<string, unknown>} */ (redacted);
       if (TYPING_TOOLS.includes(tool) && "value" in kept && !saysNotSensitive(result)) kept.value = REDACTED;
       if (tool === SELECTING_TOOL && "selected" in kept && !saysNotSensitive(result)) kept.selected = REDACTED;
+      if (tool === FORM_TOOL && Array.isArray(kept.fields)) {
+        kept.fields = kept.fields.map((field, index) => {
+          if (saysNotSensitive(asObject(result)["fields"]?.[index]) || typeof field !== "object" || field === null) {
+            return field;
+          }
+          const masked = { ...field };
+          for (const name of ["value", "selected"]) if (name in masked) masked[name] = REDACTED;
+          return masked;
+        });
+      }
       if (typeof kept.data === "string" && typeof result?.["data"] === "string") {
         kept.data = `[image data not logged: ${result["data"].length} base64 characters]`;
       }
@@ -183,11 +209,48 @@ export function createRedactor() {
      * @param {object|undefined} result undefined when the call failed
      */
     remember(tool, rawArguments, result) {
+      if (tool === FORM_TOOL) {
+        const ordinary = ordinaryFormFields(result);
+        for (const value of formFieldValues(rawArguments, ordinary)) {
+          if (value.length >= SHORTEST_SCRUBBED_SECRET && !CHECKED_STATE_VALUES.includes(value.trim().toLowerCase())) {
+            typedSecrets.add(value);
+          }
+        }
+        return;
+      }
       const text = asObject(rawArguments)["text"];
       if (!TYPING_TOOLS.includes(tool) || typeof text !== "string" || saysNotSensitive(result)) return;
       if (text.length >= SHORTEST_SCRUBBED_SECRET) typedSecrets.add(text);
     },
   };
+}
+
+/**
+ * The refs of fill_form's fields that its result says hold no secret: each field's report in
+ * `fields` with `sensitive: false`. A result that does not say (an error, a call still running)
+ * names none.
+ * @param {unknown} result
+ * @returns {Set<unknown>}
+ */
+function ordinaryFormFields(result) {
+  const reports = asObject(result)["fields"];
+  if (!Array.isArray(reports)) return new Set();
+  return new Set(reports.filter(saysNotSensitive).map((report) => report["ref_id"]));
+}
+
+/**
+ * The string values of fill_form's fields other than those of `ordinary` refs.
+ * @param {unknown} rawArguments
+ * @param {Set<unknown>} ordinary
+ * @returns {string[]}
+ */
+function formFieldValues(rawArguments, ordinary) {
+  const fields = asObject(rawArguments)["fields"];
+  if (!Array.isArray(fields)) return [];
+  return fields
+    .map(asObject)
+    .filter((field) => !ordinary.has(field["ref_id"]) && typeof field["value"] === "string")
+    .map((field) => /** @type {string} */ (field["value"]));
 }
 
 /** @returns {Object<string, unknown>} */

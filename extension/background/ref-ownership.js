@@ -22,6 +22,7 @@ const TOOL_OF_CONTENT_ACTION = Object.freeze({
   type_text: ["type_ax", "iframe_type"],
   fill_field: ["set_field", "set_field"],
   select_option: ["select_option", "select_option"],
+  fill_form_field: ["fill_form", "fill_form"],
   hover_element: ["hover", "hover"],
   press_key: ["press_key", "press_key"],
   scroll: ["scroll", "scroll"],

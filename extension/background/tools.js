@@ -6,7 +6,17 @@ import { api, asToolError, fail, messages, ToolFailure } from "./platform.js";
 import { loadToolContract, validateArguments } from "./validate.js";
 import { callFrame, resolveTab } from "./frames.js";
 import { goBack, goForward, navigate, reload } from "./navigation.js";
-import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
+import {
+  clickAx,
+  fillForm,
+  hover,
+  pressKey,
+  scroll,
+  selectOption,
+  setField,
+  typeAx,
+  waitForStable,
+} from "./actions.js";
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
 import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
@@ -32,6 +42,7 @@ const TOOLS = Object.freeze({
   type_ax: typeAx,
   set_field: setField,
   select_option: selectOption,
+  fill_form: fillForm,
   hover,
   press_key: pressKey,
   scroll,

@@ -24,6 +24,7 @@ import { pressKey } from "./actions/keyboard.js";
 import { scrollAction } from "./actions/scroll.js";
 import { selectOption } from "./actions/select-option.js";
 import { fillField, typeText } from "./actions/text-entry.js";
+import { fillFormField } from "./actions/form-fill.js";
 import { childFrames, draftState } from "./actions/frame-state.js";
 import { markTrustedTarget, unmarkTrustedTarget } from "./actions/trusted-target.js";
 
@@ -37,6 +38,7 @@ if (globalThis.allwrightActions === undefined) {
       type_text: typeText,
       fill_field: fillField,
       select_option: selectOption,
+      fill_form_field: fillFormField,
       hover_element: hoverElement,
       press_key: pressKey,
       scroll: scrollAction,

@@ -31,7 +31,7 @@
  * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
  *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
  *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
- *   |"no_history"|"tab_not_visible"|"not_supported_here"|"page_blocked"|"dialog_open"
+ *   |"value_not_accepted"|"no_history"|"tab_not_visible"|"not_supported_here"|"page_blocked"|"dialog_open"
  *   |"closed_shadow_root_unreachable"|"not_a_shadow_host"|"invalid_selector"|"debugger_unavailable"
  *   |"script_error"|"execution_blocked"
  *   |"ref_in_other_frame"|"ambiguous_frame"|"unsaved_frame_state"
@@ -199,6 +199,9 @@
     "not_actionable",
     "not_typable",
     "option_not_found",
+    // fill_form: a field refused the value (a date input given another format, a check box a
+    // click did not change).
+    "value_not_accepted",
     "no_history",
     "tab_not_visible",
     "not_supported_here",
@@ -348,6 +351,8 @@
     "type_text",
     "fill_field",
     "select_option",
+    // One field of fill_form (content/actions/form-fill.js): the background sends them one by one.
+    "fill_form_field",
     "hover_element",
     "press_key",
     "scroll",

@@ -39,7 +39,7 @@ const MAX_OPTION_SUGGESTIONS = 20;
  * option_not_found with the options' labels as suggestions.
  * @param {{element: Element, label: string, values: string[]}[]} candidates
  */
-function matchOption(candidates, wanted) {
+export function matchOption(candidates, wanted) {
   const labels = candidates.map((candidate) => candidate.label).filter(Boolean);
   const suggestions = [...new Set(labels)].slice(0, MAX_OPTION_SUGGESTIONS);
   // The options seen are always listed, so that the agent can pick one without another read;

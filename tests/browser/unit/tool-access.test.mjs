@@ -90,3 +90,53 @@ test("select_option's choice is kept only when its result says the select was no
   const ordinary = redact.result("select_option", { selected: { label: "Red", value: "red" }, sensitive: false });
   assert.deepEqual(ordinary.selected, { label: "Red", value: "red" });
 });
+
+test("fill_form's values are kept only for the fields its result says are not sensitive", () => {
+  const redact = createRedactor();
+  const args = {
+    fields: [
+      { ref_id: "ref_1", value: "Ada Lovelace" },
+      { ref_id: "ref_2", value: "hunter2-secret" },
+      { ref_id: "ref_3", value: "true" },
+      { ref_id: "ref_4", value: "never tried" },
+    ],
+  };
+  const running = redact.arguments("fill_form", args, undefined);
+  assert.deepEqual(
+    running.fields.map((field) => field.value),
+    [REDACTED, REDACTED, REDACTED, REDACTED],
+    "nothing is known while it runs",
+  );
+  assert.deepEqual(
+    running.fields.map((field) => field.ref_id),
+    ["ref_1", "ref_2", "ref_3", "ref_4"],
+  );
+  const result = {
+    success: false,
+    filled: ["ref_1", "ref_2", "ref_3"],
+    fields: [
+      { ref_id: "ref_1", kind: "text", value: "Ada Lovelace", sensitive: false },
+      { ref_id: "ref_2", kind: "text", value: "••••", sensitive: true },
+      { ref_id: "ref_3", kind: "checkbox", checked: true, sensitive: false },
+    ],
+    failed: { ref_id: "ref_4", code: "not_actionable", message: "ref_4 refused never tried" },
+    notAttempted: [],
+  };
+  redact.remember("fill_form", args, result);
+  const kept = redact.arguments("fill_form", args, result);
+  assert.deepEqual(
+    kept.fields.map((field) => field.value),
+    ["Ada Lovelace", REDACTED, "true", REDACTED],
+  );
+  const logged = redact.result("fill_form", result);
+  assert.equal(logged.fields[0].value, "Ada Lovelace");
+  assert.equal(logged.fields[1].value, REDACTED);
+  // The value of a field that says nothing is scrubbed from what is logged later, the failure's
+  // message included; a check box's "true" is not.
+  assert.doesNotMatch(logged.failed.message, /never tried/);
+  assert.doesNotMatch(JSON.stringify(redact.result("execute_js", { value: "x hunter2-secret y" })), /hunter2-secret/);
+  assert.equal(redact.result("execute_js", { value: "true" }).value, "true");
+  // Unknown results (an error) keep nothing.
+  const failedCall = redact.arguments("fill_form", args, undefined);
+  assert.ok(failedCall.fields.every((field) => field.value === REDACTED));
+});
