@@ -439,9 +439,9 @@ export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { sig
         stop = "navigation";
         break;
       }
-      const { token: _token, ...fieldReport } = report;
-      reports.push({ ref_id: ref, ...fieldReport });
-      if (index + 1 < fields.length) await quietNetwork(tabId, Math.min(Date.now() + BETWEEN_FIELDS_MAX_WAIT_MS, deadline));
+      reports.push({ ref_id: ref, ...report });
+      if (index + 1 < fields.length)
+        await quietNetwork(tabId, Math.min(Date.now() + BETWEEN_FIELDS_MAX_WAIT_MS, deadline));
     }
     await sleep(SETTLE_MS);
     await settleNavigation(watch, hints);

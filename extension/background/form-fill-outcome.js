@@ -55,7 +55,8 @@ export function formFillSummary({ refs, filled, failed, stop, unchanged }) {
     summary.hint = "The call's time ran out before the notAttempted fields: call fill_form again with them.";
   } else if (stop === "answered" && notAttempted.length > 0) {
     summary.retryAllowed = false;
-    summary.hint = "The call was answered before it ended, so the notAttempted fields were not filled: read the page before going on.";
+    summary.hint =
+      "The call was answered before it ended, so the notAttempted fields were not filled: read the page before going on.";
   } else if (unchanged && filled.length > 0) {
     summary.hint = "Every field already held the value given: nothing was changed.";
   }

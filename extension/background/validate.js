@@ -164,7 +164,8 @@ function checkRule(name, rule, given) {
       hint: `${name} is a JSON boolean: true or false.`,
     };
   }
-  if (rule.type === "array") return rule.items === undefined ? checkList(name, rule, given) : checkObjectList(name, rule, given);
+  if (rule.type === "array")
+    return rule.items === undefined ? checkList(name, rule, given) : checkObjectList(name, rule, given);
   if (typeof given !== "string") {
     return { message: `${name} must be a string, got ${shown.slice(0, 100)}`, hint: stringHint(name, rule) };
   }
@@ -231,7 +232,8 @@ function checkObjectList(name, rule, given) {
   const minimum = rule.minItems ?? 0;
   const maximum = rule.maxItems ?? Number.MAX_SAFE_INTEGER;
   const hint = `${name} is a list of ${minimum} to ${maximum} objects {${members.join(", ")}}, e.g. ${JSON.stringify(rule.example)}.`;
-  if (!Array.isArray(given)) return { message: `${name} must be a list, got ${JSON.stringify(given)?.slice(0, 100)}`, hint };
+  if (!Array.isArray(given))
+    return { message: `${name} must be a list, got ${JSON.stringify(given)?.slice(0, 100)}`, hint };
   if (given.length < minimum) return { message: `${name} must hold at least ${minimum} item(s)`, hint };
   if (given.length > maximum) {
     return {
@@ -243,7 +245,10 @@ function checkObjectList(name, rule, given) {
   for (const [index, item] of given.entries()) {
     const itemName = `${name}[${index}]`;
     if (typeof item !== "object" || item === null || Array.isArray(item)) {
-      return { message: `${itemName} must be an object {${members.join(", ")}}, got ${JSON.stringify(item)?.slice(0, 100)}`, hint };
+      return {
+        message: `${itemName} must be an object {${members.join(", ")}}, got ${JSON.stringify(item)?.slice(0, 100)}`,
+        hint,
+      };
     }
     const unknown = Object.keys(item).find((key) => !members.includes(key));
     if (unknown !== undefined) {

@@ -13,6 +13,7 @@ mod csp;
 mod devtools;
 mod engines;
 mod focus_and_covers;
+mod form_fill;
 mod frames;
 mod gathering;
 mod hover_and_prompts;
@@ -179,6 +180,8 @@ const ACTIONS: &[(&str, Check)] = checks![
     actions::click_events_match_a_real_click,
     actions::status_line_elsewhere_is_evidence_and_nothing_runs_twice,
     actions::shoelace_select_through_slots,
+    form_fill::fill_form_fills_every_kind_of_field_once,
+    form_fill::fill_form_stops_at_the_first_failure_and_says_what_was_filled,
     replies::replies_are_short_single_text_blocks,
     replies::an_action_answers_the_lines_the_next_step_needs,
 ];

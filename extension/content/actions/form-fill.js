@@ -78,9 +78,13 @@ function refuseDisabled(element, refId) {
 function wantedState(value, refId, what) {
   const wanted = wantedCheckedState(value);
   if (wanted === null) {
-    throw messages.toolError("invalid_arguments", `${refId} is a ${what}: its value must be "true" or "false", not ${quote(value, 40)}`, {
-      hint: `Pass "true" to check it or "false" to uncheck it.`,
-    });
+    throw messages.toolError(
+      "invalid_arguments",
+      `${refId} is a ${what}: its value must be "true" or "false", not ${quote(value, 40)}`,
+      {
+        hint: `Pass "true" to check it or "false" to uncheck it.`,
+      },
+    );
   }
   return wanted;
 }
@@ -123,10 +127,24 @@ async function fillToggle(ax, named, element, value, refId) {
   const wanted = wantedState(value, refId, description.role === "switch" ? "switch" : "check box");
   refuseDisabled(element, refId);
   if (checkedState(element) === wanted) {
-    return { ...description, kind: "checkbox", action: "none", checked: wanted, evidence: [], hints: [`it was already ${describeState(wanted)}`] };
+    return {
+      ...description,
+      kind: "checkbox",
+      action: "none",
+      checked: wanted,
+      evidence: [],
+      hints: [`it was already ${describeState(wanted)}`],
+    };
   }
   await clickOnceInto(element, wanted, refId);
-  return { ...description, kind: "checkbox", action: "clicked", checked: wanted, evidence: ["semantic_state:checked"], hints: [] };
+  return {
+    ...description,
+    kind: "checkbox",
+    action: "clicked",
+    checked: wanted,
+    evidence: ["semantic_state:checked"],
+    hints: [],
+  };
 }
 
 /**
@@ -143,16 +161,34 @@ async function fillRadio(ax, named, element, value, refId) {
   const wanted = wantedState(value, refId, "radio button");
   const chosen = checkedState(element) === true;
   if (chosen === wanted) {
-    return { ...description, kind: "radio", action: "none", checked: wanted, evidence: [], hints: [`it was already ${wanted ? "chosen" : "not chosen"}`] };
+    return {
+      ...description,
+      kind: "radio",
+      action: "none",
+      checked: wanted,
+      evidence: [],
+      hints: [`it was already ${wanted ? "chosen" : "not chosen"}`],
+    };
   }
   if (!wanted) {
-    throw messages.toolError("invalid_arguments", `${refId} is the chosen radio button of its group; a click cannot unchoose it`, {
-      hint: 'Choose another radio button of the group instead: pass "true" for it (or its label for the group\'s ref).',
-    });
+    throw messages.toolError(
+      "invalid_arguments",
+      `${refId} is the chosen radio button of its group; a click cannot unchoose it`,
+      {
+        hint: 'Choose another radio button of the group instead: pass "true" for it (or its label for the group\'s ref).',
+      },
+    );
   }
   refuseDisabled(element, refId);
   await clickOnceInto(element, true, refId);
-  return { ...description, kind: "radio", action: "clicked", checked: true, evidence: ["semantic_state:checked"], hints: [] };
+  return {
+    ...description,
+    kind: "radio",
+    action: "clicked",
+    checked: true,
+    evidence: ["semantic_state:checked"],
+    hints: [],
+  };
 }
 
 /**
@@ -207,12 +243,26 @@ async function fillRadioGroup(ax, group, value, refId) {
   const radio = match.element;
   const selected = { label: match.label };
   if (checkedState(radio) === true) {
-    return { ...description, kind: "radiogroup", action: "none", selected, evidence: [], hints: [`${quote(match.label)} was already chosen`] };
+    return {
+      ...description,
+      kind: "radiogroup",
+      action: "none",
+      selected,
+      evidence: [],
+      hints: [`${quote(match.label)} was already chosen`],
+    };
   }
   refuseDisabled(group, refId);
   refuseDisabled(radio, refId);
   await clickOnceInto(radio, true, refId);
-  return { ...description, kind: "radiogroup", action: "clicked", selected, evidence: ["semantic_state:checked"], hints: [] };
+  return {
+    ...description,
+    kind: "radiogroup",
+    action: "clicked",
+    selected,
+    evidence: ["semantic_state:checked"],
+    hints: [],
+  };
 }
 
 /**
@@ -230,9 +280,13 @@ function refuseValueTheInputDrops(element, value, refId) {
   probe.value = value;
   if (probe.value !== "") return;
   const shown = isSecretField(element) ? MASKED : quote(value, 40);
-  throw messages.toolError("value_not_accepted", `${refId} is a ${element.type} input, which does not take ${shown}; nothing was typed`, {
-    hint: `Give the value as the input takes it: ${FORMATTED_INPUT_TYPES[element.type]}.`,
-  });
+  throw messages.toolError(
+    "value_not_accepted",
+    `${refId} is a ${element.type} input, which does not take ${shown}; nothing was typed`,
+    {
+      hint: `Give the value as the input takes it: ${FORMATTED_INPUT_TYPES[element.type]}.`,
+    },
+  );
 }
 
 /**
@@ -243,10 +297,13 @@ function refuseValueTheInputDrops(element, value, refId) {
  * @param {string} refId
  */
 async function fillText(ax, element, value, refId) {
-  const formatted = element.localName === "input" && Object.hasOwn(FORMATTED_INPUT_TYPES, /** @type {any} */ (element).type);
+  const formatted =
+    element.localName === "input" && Object.hasOwn(FORMATTED_INPUT_TYPES, /** @type {any} */ (element).type);
   const text = formatted ? value.trim() : value;
   refuseValueTheInputDrops(element, text, refId);
-  const { submit: _submit, kind: field, ...report } = await fillField({ ref_id: refId, text, clear: true, submit: false }, ax);
+  const { kind: field, ...report } = await fillField({ ref_id: refId, text, clear: true, submit: false }, ax);
+  // Nothing is submitted: set_field's `submit` says so only in its own result.
+  delete report.submit;
   return { ...report, kind: "text", field, action: "typed" };
 }
 
@@ -312,9 +369,13 @@ export async function fillFormField(args, ax) {
     else if (kind === "text") report = await fillText(ax, element, value, refId);
     else {
       const { role } = await describeTargetAsRead(ax, element);
-      throw messages.toolError("not_typable", `${refId} (${role || element.localName}) is not a form field fill_form can fill`, {
-        hint: "fill_form fills text fields, text areas, contenteditable elements, check boxes, switches, radio buttons and groups, selects, listboxes and comboboxes. Use click_ax for buttons and links, and leave this field out.",
-      });
+      throw messages.toolError(
+        "not_typable",
+        `${refId} (${role || element.localName}) is not a form field fill_form can fill`,
+        {
+          hint: "fill_form fills text fields, text areas, contenteditable elements, check boxes, switches, radio buttons and groups, selects, listboxes and comboboxes. Use click_ax for buttons and links, and leave this field out.",
+        },
+      );
     }
     return { ...report, sensitive: report.sensitive === true || sensitive };
   } catch (error) {
