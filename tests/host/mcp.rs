@@ -483,6 +483,16 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
         ),
         ("scroll", json!({"direction": "sideways"}), "direction"),
         ("select_tab", json!({}), "tabId"),
+        (
+            "fill_form",
+            json!({"fields": [{"ref_id": "ref_1", "value": true}]}),
+            "fields[0].value",
+        ),
+        (
+            "fill_form",
+            json!({"fields": [{"ref_id": "ref_1", "value": "a"}, {"ref_id": "ref_1", "value": "b"}]}),
+            "fields[1].ref_id",
+        ),
     ];
     for (tool, arguments, argument) in cases {
         let result = client

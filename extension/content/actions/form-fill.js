@@ -125,7 +125,7 @@ async function clickOnceInto(element, wanted, refId) {
 async function fillToggle(ax, named, element, value, refId) {
   const description = await describeTargetAsRead(ax, named);
   const wanted = wantedState(value, refId, description.role === "switch" ? "switch" : "check box");
-  refuseDisabled(element, refId);
+  // A box that already holds the state asked for needs nothing, disabled or not.
   if (checkedState(element) === wanted) {
     return {
       ...description,
@@ -136,6 +136,7 @@ async function fillToggle(ax, named, element, value, refId) {
       hints: [`it was already ${describeState(wanted)}`],
     };
   }
+  refuseDisabled(element, refId);
   await clickOnceInto(element, wanted, refId);
   return {
     ...description,
