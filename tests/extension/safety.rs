@@ -347,6 +347,45 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
         "{browser}: the month was chosen"
     );
 
+    // fill_form over secret fields of each kind and the secret month, in its short reply and
+    // its whole result: filled, nothing echoed (the second call finds every value in place).
+    let secret_ref = |role: &str, label: &str| {
+        find_ref(&tree_text, role, label)
+            .unwrap_or_else(|| panic!("{browser}: no {role} \"{label}\":\n{tree_text}"))
+    };
+    let form_fields = json!([
+        {"ref_id": secret_ref("textbox", "Password"), "value": "typed-secret-form-password"},
+        {"ref_id": secret_ref("textbox", "Card number"), "value": "typed-secret-form-card"},
+        {"ref_id": secret_ref("textbox", "Memo"), "value": "typed-secret-form-memo"},
+        {"ref_id": month, "value": "11"},
+    ]);
+    for verbose in [false, true] {
+        let reply = session
+            .call_result(
+                "fill_form",
+                json!({"fields": form_fields, "verbose": verbose}),
+            )
+            .await;
+        assert_ne!(reply.is_error, Some(true), "{browser}: {reply:?}");
+        let text: String = reply
+            .content
+            .iter()
+            .filter_map(|block| block.as_text().map(|text| text.text.clone()))
+            .collect();
+        assert!(!leaks(&text), "{browser}: fill_form (verbose {verbose}): {text}");
+        assert!(
+            !without_generated_identifiers(&text).contains("\"11\""),
+            "{browser}: fill_form echoes the secret month: {text}"
+        );
+    }
+    assert_eq!(
+        session
+            .evaluate("[document.getElementById('password').value, document.getElementById('expiry-month').value]")
+            .await,
+        json!(["typed-secret-form-password", "11"]),
+        "{browser}: fill_form filled the secret fields"
+    );
+
     // The shadow tools, over open roots in both browsers and closed ones in Chrome (its
     // debugger's node tree): no value attribute, no text of a secret field, in an outline or a
     // match (the masked editing host's text reads "••••"); the ordinary field inside the open
