@@ -1175,7 +1175,7 @@ mod tests {
             "notAttempted",
             "ref_changed",
             "value_not_accepted",
-            "never filled twice",
+            "no field is ever filled twice",
             "Nothing is submitted",
         ] {
             assert!(
