@@ -134,6 +134,7 @@ pub async fn fill_form_fills_every_kind_of_field_once(session: &Session) {
     }
     assert_eq!(report("Plan")["action"], "none", "{browser}: {whole}");
     assert_eq!(report("Country")["action"], "none", "{browser}: {whole}");
+    assert_eq!(report("Size")["action"], "none", "{browser}: {whole}");
     assert_eq!(report("Password")["sensitive"], true, "{browser}: {whole}");
     assert_eq!(report("Password")["value"], "••••", "{browser}: {whole}");
     assert_eq!(report("Full name")["sensitive"], false, "{browser}: {whole}");

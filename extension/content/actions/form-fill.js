@@ -9,6 +9,7 @@
 import "../../shared/messages.js";
 import { elementsByIdList, queryAllAcrossShadow } from "../dom/shadow.js";
 import { isNativelyDisabled, normalizeText, quote } from "./element.js";
+import { displayedText } from "./listbox.js";
 import { pointerClick } from "./pointer-input.js";
 import { matchOption, selectOption } from "./select-option.js";
 import { describeTargetAsRead, printedRole, resolveTarget } from "./target.js";
@@ -317,6 +318,24 @@ async function fillText(ax, element, value, refId) {
  * @param {string} refId
  */
 async function fillChoice(ax, element, value, refId) {
+  // A combobox that already shows the option asked for is left closed: opening it and choosing
+  // the same option again would change nothing but fire the page's handlers a second time.
+  if (element.localName !== "select" && printedRole(ax, element) === "combobox") {
+    const shown = normalizeText(displayedText(element));
+    if (shown !== "" && shown.toLowerCase() === normalizeText(value).toLowerCase()) {
+      const description = await describeTargetAsRead(ax, element);
+      const sensitive = isSecretField(element);
+      return {
+        ...description,
+        kind: "choice",
+        action: "none",
+        selected: { label: sensitive ? MASKED : shown },
+        sensitive,
+        evidence: [],
+        hints: [sensitive ? "the option was already chosen" : `${quote(shown)} was already chosen`],
+      };
+    }
+  }
   let report;
   try {
     report = await selectOption({ ref_id: refId, label: value }, ax);
