@@ -1109,6 +1109,33 @@ pub async fn act_inside_a_cross_origin_frame(session: &Session) {
             .contains("Saved: Lyon"),
         "{browser}: the frame's page took the click: {clicked}"
     );
+    // fill_form acts in the frame its frameId names, and the top document refuses the frame's
+    // refs field by field, as every action does.
+    let filled = session
+        .ok(
+            "fill_form",
+            json!({"fields": [{"ref_id": city, "value": "Paris"}], "frameId": frame_id}),
+        )
+        .await;
+    assert_eq!(filled["success"], true, "{browser}: {filled}");
+    let refused = session
+        .ok("fill_form", json!({"fields": [{"ref_id": city, "value": "Nice"}]}))
+        .await;
+    assert_eq!(
+        refused["failed"]["code"], "ref_in_other_frame",
+        "{browser}: {refused}"
+    );
+    assert!(
+        refused["failed"]["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains(&format!("fill_form with frameId {frame_id}"))),
+        "{browser}: the hint names the call to make: {refused}"
+    );
+    let frame_tree = read_frame_tree(session, frame_id).await;
+    assert!(
+        frame_tree.contains("Paris") && !frame_tree.contains("Nice"),
+        "{browser}: {frame_tree}"
+    );
     // A frame's refs belong to that frame: the top document refuses them by name
     // (docs/protocol.md, "Frames").
     let elsewhere = session

@@ -243,6 +243,27 @@ pub async fn fill_form_stops_at_the_first_failure_and_says_what_was_filled(sessi
         assert_eq!(refused.code(), "invalid_arguments", "{browser}: {:?}", refused.0);
     }
 
+    // A field whose name changed since the tree was read is refused with ref_changed, nothing
+    // done to it; the refusal counts as a read, so the same call then fills it.
+    let address = named("Address");
+    session
+        .evaluate(
+            "document.getElementById('address').labels[0].firstChild.textContent = 'Shipping address '",
+        )
+        .await;
+    let fields = json!({"fields": [{"ref_id": name, "value": "Grace B. Hopper"}, {"ref_id": address, "value": "Arlington"}]});
+    let changed = session.ok("fill_form", fields.clone()).await;
+    assert_eq!(changed["failed"]["code"], "ref_changed", "{browser}: {changed}");
+    assert_eq!(
+        changed["failed"]["changed"]["now"]["name"], "Shipping address",
+        "{browser}: {changed}"
+    );
+    assert_eq!(changed["filled"], json!([name]), "{browser}: {changed}");
+    assert!(state(session).await["values"].get("address").is_none(), "{browser}");
+    let again = session.ok("fill_form", fields).await;
+    assert_eq!(again["success"], true, "{browser}: {again}");
+    assert_eq!(state(session).await["values"]["address"], "Arlington", "{browser}");
+
     // A ref that is no form field fails with the tool to use instead.
     let send = named("Send");
     let button = session
