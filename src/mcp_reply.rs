@@ -280,9 +280,10 @@ fn values_not_as_given(arguments: &Value, fields: Option<&Value>) -> Map<String,
     };
     let mut values = Map::new();
     for field in fields.and_then(Value::as_array).into_iter().flatten() {
-        let (Some(reference), Some(Value::String(value))) =
-            (field.get("ref_id").and_then(Value::as_str), field.get("value"))
-        else {
+        let (Some(reference), Some(Value::String(value))) = (
+            field.get("ref_id").and_then(Value::as_str),
+            field.get("value"),
+        ) else {
             continue;
         };
         let ordinary = field.get("sensitive") == Some(&Value::Bool(false));
@@ -638,7 +639,10 @@ mod tests {
             serde_json::from_str::<Value>(header).expect("json"),
             json!({"filled": 4, "values": {"ref_2": "(555) 1234"}})
         );
-        assert!(!text.contains("hunter22") && !text.contains("••••"), "{text}");
+        assert!(
+            !text.contains("hunter22") && !text.contains("••••"),
+            "{text}"
+        );
         let stopped = json!({
             "success": false, "progress": "observed", "evidence": ["value_set"], "hints": [],
             "retryAllowed": true, "filled": ["ref_1"],
@@ -647,7 +651,8 @@ mod tests {
             "hint": "Fix ref_2, then call fill_form again with it and the fields not attempted."
         });
         let short: Value =
-            serde_json::from_str(&reply_text("fill_form", &arguments, stopped, false)).expect("json");
+            serde_json::from_str(&reply_text("fill_form", &arguments, stopped, false))
+                .expect("json");
         assert_eq!(
             short,
             json!({"success": false, "progress": "observed", "effect": "value_set", "filled": ["ref_1"],
@@ -658,7 +663,8 @@ mod tests {
         let last_failed = json!({"success": false, "filled": [], "notAttempted": [],
             "failed": {"ref_id": "ref_1", "code": "ref_not_found", "message": "gone"}});
         let short: Value =
-            serde_json::from_str(&reply_text("fill_form", &arguments, last_failed, false)).expect("json");
+            serde_json::from_str(&reply_text("fill_form", &arguments, last_failed, false))
+                .expect("json");
         assert_eq!(short["filled"], json!([]));
         assert!(short.get("notAttempted").is_none());
     }

@@ -144,7 +144,9 @@ fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
             push(&mut rule, "maxLength", json!(MAX_KEY_NAME_CHARS));
         }
         ArgumentKind::ModifierList => push(&mut rule, "enum", json!(MODIFIER_KEYS)),
-        ArgumentKind::ElementReference => push(&mut rule, "pattern", json!(ELEMENT_REFERENCE_PATTERN)),
+        ArgumentKind::ElementReference => {
+            push(&mut rule, "pattern", json!(ELEMENT_REFERENCE_PATTERN))
+        }
         ArgumentKind::NavigableUrl => push(&mut rule, "format", json!("navigableUrl")),
         ArgumentKind::ObjectList {
             min_items,

@@ -260,7 +260,10 @@ mod tests {
                         argument.name,
                         field.name
                     );
-                    assert!(field.default.is_none(), "the extension fills no default inside a list");
+                    assert!(
+                        field.default.is_none(),
+                        "the extension fills no default inside a list"
+                    );
                 }
                 if let Some(distinct) = distinct_field {
                     assert!(fields.iter().any(|field| field.name == *distinct));

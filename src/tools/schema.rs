@@ -211,7 +211,9 @@ mod tests {
             let described = item["properties"][field]
                 .as_object_mut()
                 .and_then(|property| property.remove("description"));
-            assert!(described.is_some_and(|text| text.as_str().is_some_and(|text| !text.is_empty())));
+            assert!(
+                described.is_some_and(|text| text.as_str().is_some_and(|text| !text.is_empty()))
+            );
         }
         assert_eq!(
             fields,

@@ -733,9 +733,19 @@ pub(super) mod tests {
         refused(json!(["ref_1"]), "fields[0]");
         refused(json!([{"ref_id": "ref_1"}]), "fields[0].value");
         refused(json!([{"value": "x"}]), "fields[0].ref_id");
-        refused(json!([{"ref_id": "ref_1", "value": null}]), "fields[0].value");
-        let boolean = refused(json!([field("ref_1"), {"ref_id": "ref_2", "value": true}]), "fields[1].value");
-        assert!(boolean.message.contains("must be a string"), "{}", boolean.message);
+        refused(
+            json!([{"ref_id": "ref_1", "value": null}]),
+            "fields[0].value",
+        );
+        let boolean = refused(
+            json!([field("ref_1"), {"ref_id": "ref_2", "value": true}]),
+            "fields[1].value",
+        );
+        assert!(
+            boolean.message.contains("must be a string"),
+            "{}",
+            boolean.message
+        );
         let malformed = refused(json!([{"ref_id": "12", "value": "x"}]), "fields[0].ref_id");
         assert_eq!(malformed.suggestions, Some(vec![json!("ref_12")]));
         let unknown = refused(
@@ -746,17 +756,24 @@ pub(super) mod tests {
             unknown.suggestions,
             Some(vec![json!("ref_id"), json!("value")])
         );
-        let repeated = refused(json!([field("ref_1"), field("ref_2"), field("ref_1")]), "fields[2].ref_id");
+        let repeated = refused(
+            json!([field("ref_1"), field("ref_2"), field("ref_1")]),
+            "fields[2].ref_id",
+        );
         assert!(repeated.message.contains("repeats"), "{}", repeated.message);
         let long = refused(
             json!([{"ref_id": "ref_1", "value": "x".repeat(50_001)}]),
             "fields[0].value",
         );
         assert!(long.message.len() < 200, "{}", long.message);
-        let many: Vec<Value> = (0..51).map(|number| field(&format!("ref_{number}"))).collect();
+        let many: Vec<Value> = (0..51)
+            .map(|number| field(&format!("ref_{number}")))
+            .collect();
         let too_many = refused(json!(many), "fields");
         assert!(too_many.hint.expect("hint").contains("at most 50"));
-        let fifty: Vec<Value> = (0..50).map(|number| field(&format!("ref_{number}"))).collect();
+        let fifty: Vec<Value> = (0..50)
+            .map(|number| field(&format!("ref_{number}")))
+            .collect();
         assert!(validate("fill_form", json!({ "fields": fifty })).is_ok());
         assert_refused("fill_form", json!({}), "fields");
     }

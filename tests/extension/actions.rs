@@ -1119,7 +1119,10 @@ pub async fn act_inside_a_cross_origin_frame(session: &Session) {
         .await;
     assert_eq!(filled["success"], true, "{browser}: {filled}");
     let refused = session
-        .ok("fill_form", json!({"fields": [{"ref_id": city, "value": "Nice"}]}))
+        .ok(
+            "fill_form",
+            json!({"fields": [{"ref_id": city, "value": "Nice"}]}),
+        )
         .await;
     assert_eq!(
         refused["failed"]["code"], "ref_in_other_frame",

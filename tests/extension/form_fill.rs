@@ -78,7 +78,10 @@ pub async fn fill_form_fills_every_kind_of_field_once(session: &Session) {
         .await;
     assert_ne!(quiet.is_error, Some(true), "{browser}: {quiet:?}");
     let text = reply_text(&quiet);
-    assert!(!text.contains(PASSWORD), "{browser}: the password came back: {text}");
+    assert!(
+        !text.contains(PASSWORD),
+        "{browser}: the password came back: {text}"
+    );
     let header: Value = serde_json::from_str(text.lines().next().expect("a header line"))
         .unwrap_or_else(|error| panic!("{browser}: the header is JSON ({error}): {text}"));
     assert_eq!(header["filled"], 13, "{browser}: {text}");
@@ -89,7 +92,10 @@ pub async fn fill_form_fills_every_kind_of_field_once(session: &Session) {
     let page = state(session).await;
     let values = &page["values"];
     assert_eq!(values["name"], "Ada Lovelace", "{browser}: {page}");
-    assert_eq!(values["address"], "12 St James's Square\nLondon", "{browser}: {page}");
+    assert_eq!(
+        values["address"], "12 St James's Square\nLondon",
+        "{browser}: {page}"
+    );
     assert_eq!(values["notes"], "Prefers mornings", "{browser}: {page}");
     assert_eq!(values["subscribe"], true, "{browser}: {page}");
     assert_eq!(values["dark"], true, "{browser}: {page}");
@@ -99,14 +105,20 @@ pub async fn fill_form_fills_every_kind_of_field_once(session: &Session) {
     assert_eq!(values["size"], "Large", "{browser}: {page}");
     assert_eq!(values["start"], "2024-12-31", "{browser}: {page}");
     assert_eq!(values["guests"], "4", "{browser}: {page}");
-    assert_eq!(values["password"], PASSWORD, "{browser}: the page got the password: {page}");
+    assert_eq!(
+        values["password"], PASSWORD,
+        "{browser}: the page got the password: {page}"
+    );
     // One click per toggle that had to change, none for the box that was already checked.
     assert_eq!(
         page["clicks"],
         json!({"subscribe": 1, "remember": 0, "dark": 1, "plan": 1, "contact": 1}),
         "{browser}: {page}"
     );
-    assert!(page.get("submitted").is_none(), "{browser}: nothing is submitted: {page}");
+    assert!(
+        page.get("submitted").is_none(),
+        "{browser}: nothing is submitted: {page}"
+    );
 
     // The same call again, verbose: every field already holds its value, nothing is clicked,
     // and the whole result holds no password either.
@@ -114,7 +126,10 @@ pub async fn fill_form_fills_every_kind_of_field_once(session: &Session) {
         .call_result("fill_form", json!({ "fields": fields, "verbose": true }))
         .await;
     let text = reply_text(&again);
-    assert!(!text.contains(PASSWORD), "{browser}: the password came back: {text}");
+    assert!(
+        !text.contains(PASSWORD),
+        "{browser}: the password came back: {text}"
+    );
     let whole: Value = serde_json::from_str(&text).expect("the verbose reply is JSON");
     assert_eq!(whole["success"], true, "{browser}: {whole}");
     assert_eq!(strings(&whole["filled"]), refs_given, "{browser}: {whole}");
@@ -129,15 +144,28 @@ pub async fn fill_form_fills_every_kind_of_field_once(session: &Session) {
             .unwrap_or_else(|| panic!("{browser}: no report for {name}: {whole}"))
             .clone()
     };
-    for toggle in ["Subscribe to the newsletter", "Remember me", "Dark mode", "Phone"] {
-        assert_eq!(report(toggle)["action"], "none", "{browser}: {toggle}: {whole}");
+    for toggle in [
+        "Subscribe to the newsletter",
+        "Remember me",
+        "Dark mode",
+        "Phone",
+    ] {
+        assert_eq!(
+            report(toggle)["action"],
+            "none",
+            "{browser}: {toggle}: {whole}"
+        );
     }
     assert_eq!(report("Plan")["action"], "none", "{browser}: {whole}");
     assert_eq!(report("Country")["action"], "none", "{browser}: {whole}");
     assert_eq!(report("Size")["action"], "none", "{browser}: {whole}");
     assert_eq!(report("Password")["sensitive"], true, "{browser}: {whole}");
     assert_eq!(report("Password")["value"], "••••", "{browser}: {whole}");
-    assert_eq!(report("Full name")["sensitive"], false, "{browser}: {whole}");
+    assert_eq!(
+        report("Full name")["sensitive"],
+        false,
+        "{browser}: {whole}"
+    );
     let page = state(session).await;
     assert_eq!(
         page["clicks"],
@@ -188,15 +216,33 @@ pub async fn fill_form_stops_at_the_first_failure_and_says_what_was_filled(sessi
         )
         .await;
     let text = reply_text(&quiet);
-    assert!(!text.contains(PASSWORD), "{browser}: the password came back: {text}");
+    assert!(
+        !text.contains(PASSWORD),
+        "{browser}: the password came back: {text}"
+    );
     let header: Value =
         serde_json::from_str(text.lines().next().expect("a header")).expect("a JSON header");
     assert_eq!(header["success"], false, "{browser}: {text}");
-    assert_eq!(header["filled"], json!([name, password]), "{browser}: {text}");
-    assert_eq!(header["failed"]["ref_id"], coupon.as_str(), "{browser}: {text}");
-    assert_eq!(header["failed"]["code"], "not_actionable", "{browser}: {text}");
+    assert_eq!(
+        header["filled"],
+        json!([name, password]),
+        "{browser}: {text}"
+    );
+    assert_eq!(
+        header["failed"]["ref_id"],
+        coupon.as_str(),
+        "{browser}: {text}"
+    );
+    assert_eq!(
+        header["failed"]["code"], "not_actionable",
+        "{browser}: {text}"
+    );
     assert!(header["failed"]["hint"].is_string(), "{browser}: {text}");
-    assert_eq!(header["notAttempted"], json!([guests, subscribe]), "{browser}: {text}");
+    assert_eq!(
+        header["notAttempted"],
+        json!([guests, subscribe]),
+        "{browser}: {text}"
+    );
     assert!(
         header["hint"].as_str().unwrap_or("").contains(&coupon),
         "{browser}: the hint names the field to fix: {text}"
@@ -204,8 +250,14 @@ pub async fn fill_form_stops_at_the_first_failure_and_says_what_was_filled(sessi
     let page = state(session).await;
     assert_eq!(page["values"]["name"], "Grace Hopper", "{browser}: {page}");
     assert!(page["values"].get("coupon").is_none(), "{browser}: {page}");
-    assert!(page["values"].get("guests").is_none(), "{browser}: not attempted: {page}");
-    assert_eq!(page["clicks"]["subscribe"], 0, "{browser}: not attempted: {page}");
+    assert!(
+        page["values"].get("guests").is_none(),
+        "{browser}: not attempted: {page}"
+    );
+    assert_eq!(
+        page["clicks"]["subscribe"], 0,
+        "{browser}: not attempted: {page}"
+    );
 
     // A date in another format is refused before anything is typed.
     let wrong_date = session
@@ -214,22 +266,41 @@ pub async fn fill_form_stops_at_the_first_failure_and_says_what_was_filled(sessi
             json!({"fields": [{"ref_id": start, "value": "12/31/2024"}, {"ref_id": guests, "value": "5"}]}),
         )
         .await;
-    assert_eq!(wrong_date["failed"]["code"], "value_not_accepted", "{browser}: {wrong_date}");
+    assert_eq!(
+        wrong_date["failed"]["code"], "value_not_accepted",
+        "{browser}: {wrong_date}"
+    );
     assert!(
-        wrong_date["failed"]["hint"].as_str().unwrap_or("").contains("2024-12-31"),
+        wrong_date["failed"]["hint"]
+            .as_str()
+            .unwrap_or("")
+            .contains("2024-12-31"),
         "{browser}: the hint gives the format: {wrong_date}"
     );
     assert_eq!(wrong_date["filled"], json!([]), "{browser}: {wrong_date}");
-    assert_eq!(wrong_date["notAttempted"], json!([guests]), "{browser}: {wrong_date}");
+    assert_eq!(
+        wrong_date["notAttempted"],
+        json!([guests]),
+        "{browser}: {wrong_date}"
+    );
     let page = state(session).await;
-    assert!(page["inputs"].get("start").is_none(), "{browser}: nothing typed: {page}");
+    assert!(
+        page["inputs"].get("start").is_none(),
+        "{browser}: nothing typed: {page}"
+    );
 
     // A check box takes "true" or "false" only; a value that is not a string is refused by the
     // contract, and so is a ref given twice.
     let maybe = session
-        .ok("fill_form", json!({"fields": [{"ref_id": subscribe, "value": "maybe"}]}))
+        .ok(
+            "fill_form",
+            json!({"fields": [{"ref_id": subscribe, "value": "maybe"}]}),
+        )
         .await;
-    assert_eq!(maybe["failed"]["code"], "invalid_arguments", "{browser}: {maybe}");
+    assert_eq!(
+        maybe["failed"]["code"], "invalid_arguments",
+        "{browser}: {maybe}"
+    );
     assert_eq!(state(session).await["clicks"]["subscribe"], 0, "{browser}");
     for fields in [
         json!([{"ref_id": subscribe, "value": true}]),
@@ -240,7 +311,12 @@ pub async fn fill_form_stops_at_the_first_failure_and_says_what_was_filled(sessi
             .call("fill_form", json!({ "fields": fields }))
             .await
             .expect_err("refused by the contract");
-        assert_eq!(refused.code(), "invalid_arguments", "{browser}: {:?}", refused.0);
+        assert_eq!(
+            refused.code(),
+            "invalid_arguments",
+            "{browser}: {:?}",
+            refused.0
+        );
     }
 
     // A field whose name changed since the tree was read is refused with ref_changed, nothing
@@ -253,25 +329,44 @@ pub async fn fill_form_stops_at_the_first_failure_and_says_what_was_filled(sessi
         .await;
     let fields = json!({"fields": [{"ref_id": name, "value": "Grace B. Hopper"}, {"ref_id": address, "value": "Arlington"}]});
     let changed = session.ok("fill_form", fields.clone()).await;
-    assert_eq!(changed["failed"]["code"], "ref_changed", "{browser}: {changed}");
+    assert_eq!(
+        changed["failed"]["code"], "ref_changed",
+        "{browser}: {changed}"
+    );
     assert_eq!(
         changed["failed"]["changed"]["now"]["name"], "Shipping address",
         "{browser}: {changed}"
     );
     assert_eq!(changed["filled"], json!([name]), "{browser}: {changed}");
-    assert!(state(session).await["values"].get("address").is_none(), "{browser}");
+    assert!(
+        state(session).await["values"].get("address").is_none(),
+        "{browser}"
+    );
     let again = session.ok("fill_form", fields).await;
     assert_eq!(again["success"], true, "{browser}: {again}");
-    assert_eq!(state(session).await["values"]["address"], "Arlington", "{browser}");
+    assert_eq!(
+        state(session).await["values"]["address"],
+        "Arlington",
+        "{browser}"
+    );
 
     // A ref that is no form field fails with the tool to use instead.
     let send = named("Send");
     let button = session
-        .ok("fill_form", json!({"fields": [{"ref_id": send, "value": "x"}]}))
+        .ok(
+            "fill_form",
+            json!({"fields": [{"ref_id": send, "value": "x"}]}),
+        )
         .await;
-    assert_eq!(button["failed"]["code"], "not_typable", "{browser}: {button}");
+    assert_eq!(
+        button["failed"]["code"], "not_typable",
+        "{browser}: {button}"
+    );
     assert!(
-        button["failed"]["hint"].as_str().unwrap_or("").contains("click_ax"),
+        button["failed"]["hint"]
+            .as_str()
+            .unwrap_or("")
+            .contains("click_ax"),
         "{browser}: {button}"
     );
     assert!(state(session).await.get("submitted").is_none(), "{browser}");

@@ -372,7 +372,10 @@ pub async fn secrets_never_leave_the_page(session: &Session) {
             .iter()
             .filter_map(|block| block.as_text().map(|text| text.text.clone()))
             .collect();
-        assert!(!leaks(&text), "{browser}: fill_form (verbose {verbose}): {text}");
+        assert!(
+            !leaks(&text),
+            "{browser}: fill_form (verbose {verbose}): {text}"
+        );
         // The month's own report, and the short reply's header line (the tree lines after it
         // may list the select's options, whose labels are page text).
         let month_said = if verbose {
