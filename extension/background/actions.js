@@ -456,9 +456,15 @@ export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { sig
     stop,
     unchanged: reports.every((report) => report.action === "none"),
   });
-  const fieldHints = reports.flatMap((report) => (report.hints ?? []).map((hint) => `${report.ref_id}: ${hint}`));
+  // A field's diagnostics, and its evidence that proves no progress (a list that closed), say
+  // which field they are about.
+  const fieldHints = reports.flatMap((report) =>
+    [...(report.hints ?? []), ...(report.evidence ?? []).filter((item) => !isProgressEvidence(item))].map(
+      (hint) => `${report.ref_id}: ${hint}`,
+    ),
+  );
   const page = {
-    evidence: mergeEvidence(...reports.map((report) => report.evidence ?? [])),
+    evidence: mergeEvidence(...reports.map((report) => (report.evidence ?? []).filter(isProgressEvidence))),
     hints: fieldHints,
     fields: reports.map(({ evidence: _evidence, hints: _hints, ...report }) => report),
   };
