@@ -18,6 +18,9 @@ use crate::tiers::{contract_tools, RawClient};
 const PASSWORD: &str = "hunter2-Secret-Password";
 const ONE_TIME_CODE: &str = "Secret-Otp-424242";
 const VISIBLE_TEXT: &str = "visible search words";
+/// What fill_form puts into the same password and search fields.
+const FORM_PASSWORD: &str = "Form-Secret-Passphrase-77";
+const FORM_VISIBLE_TEXT: &str = "visible form words";
 
 /// Opens the panel's page in a background tab; returns its browsing context. Firefox's BiDi
 /// refuses to navigate a tab to a moz-extension: URL, so there the browser window itself (BiDi's
@@ -287,6 +290,13 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
         .ok("type_ax", json!({"ref_id": search, "text": VISIBLE_TEXT}))
         .await;
     assert_eq!(typed["sensitive"], json!(false), "{browser}: {typed}");
+    let filled = session
+        .ok(
+            "fill_form",
+            json!({"fields": [{"ref_id": search, "value": FORM_VISIBLE_TEXT}, {"ref_id": password, "value": FORM_PASSWORD}]}),
+        )
+        .await;
+    assert_eq!(filled["success"], json!(true), "{browser}: {filled}");
     let failed = session
         .call("click_ax", json!({"ref_id": "ref_99999"}))
         .await
@@ -299,8 +309,8 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
     let listed = wait_in_panel(
         session,
         &panel,
-        &format!("(() => {{ const calls = {CALL_LIST}; return calls.length >= 7 && calls[0][1] === 'ok' ? calls : false; }})()"),
-        "the seven calls",
+        &format!("(() => {{ const calls = {CALL_LIST}; return calls.length >= 8 && calls[0][1] === 'ok' ? calls : false; }})()"),
+        "the eight calls",
     )
     .await;
     let tools: Vec<&str> = listed
@@ -310,10 +320,11 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
         .map(|call| call[0].as_str().unwrap_or(""))
         .collect();
     assert_eq!(
-        &tools[..7],
+        &tools[..8],
         [
             "get_accessibility_tree",
             "click_ax",
+            "fill_form",
             "type_ax",
             "type_ax",
             "type_ax",
@@ -341,7 +352,7 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
         "{browser}: the error code is shown"
     );
     assert!(
-        text.contains(VISIBLE_TEXT),
+        text.contains(VISIBLE_TEXT) && text.contains(FORM_VISIBLE_TEXT),
         "{browser}: text typed into an ordinary field is shown"
     );
     let whole_page = session
@@ -349,7 +360,7 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
         .await
         .expect("the panel's HTML");
     let whole_page = whole_page.as_str().unwrap_or("");
-    for secret in [PASSWORD, ONE_TIME_CODE] {
+    for secret in [PASSWORD, ONE_TIME_CODE, FORM_PASSWORD] {
         assert!(
             !whole_page.contains(secret),
             "{browser}: {secret} is in the panel"
@@ -391,7 +402,7 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
     );
     let calls = dump["calls"].as_array().expect("calls");
     assert!(
-        calls.len() >= 7 && calls.len() <= 200,
+        calls.len() >= 8 && calls.len() <= 200,
         "{browser}: {} calls",
         calls.len()
     );
@@ -404,7 +415,7 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
     assert_eq!(failed_call["request"]["tool"], "click_ax");
     assert_eq!(failed_call["response"]["ok"], json!(false));
     assert_eq!(failed_call["response"]["error"]["code"], failed.code());
-    let tree_call = &calls[calls.len() - 6];
+    let tree_call = &calls[calls.len() - 7];
     assert!(
         tree_call["response"]["result"]["tree"]
             .as_str()
@@ -412,7 +423,8 @@ pub async fn the_panel_shows_calls_live_redacts_secrets_and_sets_the_tier(sessio
         "{browser}: the dump holds the tree: {tree_call}"
     );
     assert!(dump_text.contains(VISIBLE_TEXT), "{browser}");
-    for secret in [PASSWORD, ONE_TIME_CODE] {
+    assert!(dump_text.contains(FORM_VISIBLE_TEXT), "{browser}");
+    for secret in [PASSWORD, ONE_TIME_CODE, FORM_PASSWORD] {
         assert!(
             !dump_text.contains(secret),
             "{browser}: {secret} is in the dump"
