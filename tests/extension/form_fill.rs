@@ -173,20 +173,35 @@ pub async fn fill_form_fills_every_kind_of_field_once(session: &Session) {
         "{browser}: the second call clicked nothing: {page}"
     );
 
-    // "false" unchecks, once.
+    // "false" unchecks, once; a select also takes an option's value.
     let unchecked = session
         .ok(
             "fill_form",
             json!({"fields": [{"ref_id": named("Subscribe to the newsletter"), "value": "false"},
-                              {"ref_id": named("Dark mode"), "value": "False"}]}),
+                              {"ref_id": named("Dark mode"), "value": "False"},
+                              {"ref_id": named("Country"), "value": "pe"}]}),
         )
         .await;
     assert_eq!(unchecked["success"], true, "{browser}: {unchecked}");
     let page = state(session).await;
     assert_eq!(page["values"]["subscribe"], false, "{browser}: {page}");
     assert_eq!(page["values"]["dark"], false, "{browser}: {page}");
+    assert_eq!(page["values"]["country"], "pe", "{browser}: {page}");
     assert_eq!(page["clicks"]["subscribe"], 2, "{browser}: {page}");
     assert_eq!(page["clicks"]["dark"], 2, "{browser}: {page}");
+
+    // A chosen radio cannot be unchosen by a click: refused, nothing clicked.
+    let unchoose = session
+        .ok(
+            "fill_form",
+            json!({"fields": [{"ref_id": named("Phone"), "value": "false"}]}),
+        )
+        .await;
+    assert_eq!(
+        unchoose["failed"]["code"], "invalid_arguments",
+        "{browser}: {unchoose}"
+    );
+    assert_eq!(state(session).await["clicks"]["contact"], 1, "{browser}");
 }
 
 pub async fn fill_form_stops_at_the_first_failure_and_says_what_was_filled(session: &Session) {
