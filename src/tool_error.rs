@@ -346,12 +346,18 @@ impl ToolError {
                 "the extension reported a failure without details",
             );
         };
-        if let Ok(error) = serde_json::from_value::<ToolError>(value.clone()) {
+        if let Ok(mut error) = serde_json::from_value::<ToolError>(value.clone()) {
+            // A failure names a code the agent can act on: an empty one (a broken or hostile
+            // extension build) says nothing, so it becomes the generic one.
+            if error.code.trim().is_empty() {
+                error.code = codes::SCRIPT_FAILED.to_owned();
+            }
             return error;
         }
         let code = value
             .get("code")
             .and_then(Value::as_str)
+            .filter(|code| !code.trim().is_empty())
             .unwrap_or(codes::SCRIPT_FAILED);
         let message = value
             .get("message")
@@ -388,6 +394,22 @@ impl std::fmt::Display for ToolError {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_foreign_error_without_a_code_is_script_failed() {
+        for error in [
+            json!({"code": "", "message": "nothing said"}),
+            json!({"code": "  ", "message": "nothing said", "hint": "h"}),
+            json!({"code": "", "message": 7}),
+            json!({"message": "no code at all"}),
+        ] {
+            assert_eq!(
+                ToolError::from_foreign_value(Some(&error)).code,
+                codes::SCRIPT_FAILED,
+                "{error}"
+            );
+        }
+    }
 
     #[test]
     fn foreign_errors_keep_what_they_have() {
