@@ -96,6 +96,10 @@ export const TOOL_BUDGETS = Object.freeze({
   scroll: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   // The content side's dom_quiet gets the remaining time plus one second (actions.js).
   wait_for_stable: { timeoutPlusMs: 1_000 + FRAME_CALL_OVERRUN_MS },
+  // The last look may start at the deadline and take a frame's ping budget (wait-for.js).
+  wait_for: { timeoutPlusMs: FRAME_PING_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
+  // Every frame's read shares one read budget (find.js).
+  find: { fixedMs: TREE_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   execute_js: { timeoutPlusMs: DESCRIBE_BUDGET_MS },
   // Browser API calls only: no step of their own waits.
   list_tabs: { fixedMs: 0 },

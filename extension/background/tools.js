@@ -22,6 +22,8 @@ import { accessRefusal, activeAccess } from "./tool-access.js";
 import { logCallStart } from "./call-log.js";
 import { prepareCoresAfter } from "./core-warmup.js";
 import { refuseLocalFileArguments } from "./local-files.js";
+import { find } from "./find.js";
+import { waitFor } from "./wait-for.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -39,6 +41,8 @@ const TOOLS = Object.freeze({
   go_forward: goForward,
   reload,
   wait_for_stable: waitForStable,
+  wait_for: waitFor,
+  find,
   list_tabs: listTabs,
   new_tab: newTab,
   select_tab: selectTab,

@@ -22,7 +22,8 @@ import "../shared/messages.js";
  * One tool of the contract. `exactlyOneOf` lists groups of arguments of which exactly one must
  * be given; `requiredWhen` makes an argument required when others have given values.
  * @typedef {{readOnly: boolean, destructive: boolean, tiers: string[], devTiers: string[],
- *   arguments: Record<string, ArgumentRule>, exactlyOneOf?: string[][],
+ *   arguments: Record<string, ArgumentRule>, exactlyOneOf?: string[][], atLeastOneOf?: string[][],
+ *   onlyWith?: {argument: string, with: string}[],
  *   requiredWhen?: {argument: string, when: Record<string, unknown>}[]}} ToolContractEntry
  * @typedef {{generatedFrom: string, tools: Record<string, ToolContractEntry>}} ToolContract
  */
@@ -121,6 +122,21 @@ function checkCrossArgumentRules(entry, args) {
     return {
       message: given.length === 0 ? `give ${group.join(" or ")}` : `give ${group.join(" or ")}, not both`,
       hint: `Pass exactly one: ${choices.join(" or ")}.`,
+    };
+  }
+  for (const group of entry.atLeastOneOf ?? []) {
+    if (group.some(isGiven)) continue;
+    const choices = group.map((name) => `${name} (e.g. ${JSON.stringify(entry.arguments[name]?.example)})`);
+    return {
+      message: `give at least one of ${group.join(", ")}`,
+      hint: `Pass one or more of: ${choices.join(", ")}.`,
+    };
+  }
+  for (const { argument, with: withArgument } of entry.onlyWith ?? []) {
+    if (!isGiven(argument) || isGiven(withArgument)) continue;
+    return {
+      message: `${argument} is given only with ${withArgument}`,
+      hint: `Pass ${withArgument} too (e.g. ${JSON.stringify(entry.arguments[withArgument]?.example)}), or leave ${argument} out.`,
     };
   }
   for (const { argument, when } of entry.requiredWhen ?? []) {

@@ -26,6 +26,7 @@ import { selectOption } from "./actions/select-option.js";
 import { fillField, typeText } from "./actions/text-entry.js";
 import { childFrames, draftState } from "./actions/frame-state.js";
 import { markTrustedTarget, unmarkTrustedTarget } from "./actions/trusted-target.js";
+import { elementState, textShown } from "./actions/wait-conditions.js";
 
 // The background may inject the content scripts again into a frame that already has them; the
 // first copy keeps its remembered clicks.
@@ -53,6 +54,8 @@ if (globalThis.allwrightActions === undefined) {
       draft_state: draftState,
       mark_trusted_target: markTrustedTarget,
       unmark_trusted_target: unmarkTrustedTarget,
+      text_shown: textShown,
+      element_state: elementState,
     }),
     configurable: false,
     enumerable: false,

@@ -378,6 +378,10 @@
     // element marked for the debugger's re-check after it attached, and the marker removed.
     "mark_trusted_target",
     "unmark_trusted_target",
+    // wait_for's looks (content/actions/wait-conditions.js): whether a text is shown in the frame,
+    // and the state of a ref's element.
+    "text_shown",
+    "element_state",
   ]);
 
   /** @returns {ContentToolRequest} */

@@ -22,6 +22,7 @@
 mod input;
 mod journal;
 mod keys;
+mod observations;
 mod screenshot;
 
 pub use screenshot::BridgeScreenshots;
@@ -33,6 +34,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use allwright_surface_web::lifecycle::PromptType;
+use allwright_surface_web::observations::ObservationRecorder;
 use allwright_surface_web::{
     BidiConnection, Lifecycle, LifecycleEvent, Page, PromptInContext, QueryOptions,
 };
@@ -69,6 +71,8 @@ const PAGE_FREE_TOOLS: &[&str] = &["list_tabs", "new_tab", "select_tab", "close_
 /// [`BrowserBridge::identifies_while_relaying`]).
 const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
     "handle_dialog",
+    "console_messages",
+    "network_requests",
     "wait_for_stable",
     "new_tab",
     "select_tab",
@@ -105,6 +109,8 @@ struct TargetTab {
 pub struct BrowserBridge {
     owner: Arc<dyn BidiSessionOwner>,
     lifecycle: Lifecycle,
+    /// The console and requests of every tab, recorded from the start (observations.rs).
+    observations: ObservationRecorder,
     journal: LifecycleJournal,
     /// Extension tab id -> BiDi top-level context, learnt by marker.
     tab_contexts: Mutex<HashMap<i64, String>>,
@@ -132,6 +138,17 @@ impl BrowserBridge {
                 lifecycle.unsupported_events()
             );
         }
+        let observations = ObservationRecorder::start(connection, lifecycle.tab_resolver())
+            .await
+            .map_err(|error| {
+                format!("cannot record the pages' console and requests over BiDi: {error}")
+            })?;
+        if !observations.unsupported_events().is_empty() {
+            log!(
+                "the browser does not send {:?}",
+                observations.unsupported_events()
+            );
+        }
         let tree = connection
             .command("browsingContext.getTree", json!({}))
             .await
@@ -140,6 +157,7 @@ impl BrowserBridge {
         Ok(Self {
             owner,
             lifecycle,
+            observations,
             journal,
             tab_contexts: Mutex::new(HashMap::new()),
             interrupted_inputs: Mutex::new(Vec::new()),
@@ -172,6 +190,11 @@ impl BrowserBridge {
         let target = self.target_tab(host, tab_id).await;
         if tool.name == "handle_dialog" {
             return self.handle_dialog(host, &target, &arguments).await;
+        }
+        if observations::OBSERVATION_TOOLS.contains(&tool.name) {
+            return self
+                .page_observations(host, tool.name, &target, &arguments)
+                .await;
         }
         let page_free = PAGE_FREE_TOOLS.contains(&tool.name);
         let pointer_action = match self.input_mode {
@@ -206,7 +229,8 @@ impl BrowserBridge {
     /// Whether a call of `tool` may be relayed at once, its tab identified while it runs
     /// ([`BrowserBridge::relay_while_identifying`]): the calls relayed as they are, whose tab
     /// the call itself does not change. The others need the tab first: real input and
-    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt, and
+    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt,
+    /// console_messages and network_requests read its records, and
     /// `new_tab`, `select_tab` and `close_tab` change which tab is active.
     fn identifies_while_relaying(&self, tool: &str) -> bool {
         let real_input = match self.input_mode {

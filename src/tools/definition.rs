@@ -110,6 +110,19 @@ pub enum ArgumentRule {
         /// What to pass instead, for the error's hint.
         hint: &'static str,
     },
+    /// At least one of these arguments is given (several may be).
+    AtLeastOneOf {
+        arguments: &'static [&'static str],
+        /// What to pass, for the error's hint.
+        hint: &'static str,
+    },
+    /// `argument` may be given only together with `with_argument`: it refines it and means
+    /// nothing alone (wait_for's `state` describes its `ref_id`).
+    OnlyWith {
+        argument: &'static str,
+        with_argument: &'static str,
+        hint: &'static str,
+    },
     /// `argument` is required when `when_argument` is the string `equals`.
     RequiredWhen {
         argument: &'static str,
@@ -224,7 +237,13 @@ mod tests {
         for tool in TOOLS {
             for rule in tool.rules {
                 let named: Vec<&str> = match rule {
-                    ArgumentRule::ExactlyOneOf { arguments, .. } => arguments.to_vec(),
+                    ArgumentRule::ExactlyOneOf { arguments, .. }
+                    | ArgumentRule::AtLeastOneOf { arguments, .. } => arguments.to_vec(),
+                    ArgumentRule::OnlyWith {
+                        argument,
+                        with_argument,
+                        ..
+                    } => vec![argument, with_argument],
                     ArgumentRule::RequiredWhen {
                         argument,
                         when_argument,

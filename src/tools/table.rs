@@ -12,6 +12,7 @@ use super::definition::{
 };
 use super::tiers::{
     DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL_AND_DEV_MID,
+    FULL_WITH_BRIDGE,
 };
 use allwright_ax::text::{DEFAULT_MAX_CHARS, DEFAULT_MAX_DEPTH};
 use allwright_ax::{Filter, Format as SnapshotFormat};
@@ -201,6 +202,22 @@ const VERBOSE: Argument = Argument {
     description: "true: return the whole result object (every field the tool computed) instead of the short reply. Leave it out (false) for the short reply.",
 };
 
+/// The sequence numbers of console entries and requests stay below JavaScript's exact integers.
+const LARGEST_SEQUENCE: i64 = 9_007_199_254_740_991;
+
+/// `limit` of console_messages and network_requests: the newest entries kept.
+const OBSERVATIONS_LIMIT: Argument = Argument {
+    name: "limit",
+    kind: ArgumentKind::Integer {
+        minimum: 1,
+        maximum: 500,
+    },
+    required: false,
+    default: Some(Literal::Number(50)),
+    example: None,
+    description: "The most entries listed: the newest of those that match.",
+};
+
 /// What every action tool's short reply is (src/mcp_reply.rs, docs/protocol.md "Replies"), said
 /// once for the six descriptions that share it.
 macro_rules! action_reply {
@@ -284,6 +301,60 @@ Common errors: frame_not_found (no frame has this id: `suggestions` lists the ta
             TAB_ID,
         ],
         rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
+    },
+    ToolDefinition {
+        name: "find",
+        title: "Find elements on the page",
+        description: "Searches the page's accessibility tree, every frame and open shadow root included, and returns only the lines that match, each after the path of its ancestors: `main > form \"Shipping\" > group \"Address\" > textbox \"Street\" [ref_7]`. A few hundred characters instead of a whole read, when you know what you are looking for.\n\
+Matching ignores case and runs of white space: `text` is a part of anything the line prints (its name, value, placeholder, words), `name` a part of the accessible name, `role` the printed role exactly (button, link, textbox, checkbox, combobox, heading, row, ...). Given together, a line must match them all.\n\
+A line without a ref of its own shows, in its path, the ref of its nearest ancestor that has one (the row or item to click). Matches inside an iframe come under a `[frame N: url]` line: act on them with that frameId (iframe_click, iframe_type, or any action tool's frameId).\n\
+Returns a JSON header line {matches, shown?, framesNotRead?} (`shown` when `limit` cut the list; `framesNotRead`: the frames that could not be read, with why), then the lines.\n\
+Common errors: invalid_arguments (give text, role or name), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "text",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 200 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Add to cart")),
+                description: "Words the line prints: a part of its name, value, placeholder or text, in any case.",
+            },
+            Argument {
+                name: "role",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 40 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("button")),
+                description: "The role as the tree prints it (button, link, textbox, checkbox, radio, combobox, option, heading, row, dialog, ...).",
+            },
+            Argument {
+                name: "name",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 200 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Email")),
+                description: "A part of the accessible name, in any case.",
+            },
+            Argument {
+                name: "limit",
+                kind: ArgumentKind::Integer { minimum: 1, maximum: 200 },
+                required: false,
+                default: Some(Literal::Number(20)),
+                example: None,
+                description: "The most matching lines to return, in page order.",
+            },
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[ArgumentRule::AtLeastOneOf {
+            arguments: &["text", "role", "name"],
+            hint: "Pass text (words on the page), role (button, link, ...) or name, or several of them.",
+        }],
         read_only: true,
         availability: EVERYWHERE,
         destructive: false,
@@ -877,6 +948,68 @@ Common errors: no_tab (call navigate first), not_connected (no browser with the 
         reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
+        name: "wait_for",
+        title: "Wait for text or an element",
+        description: "Waits until a condition holds, and returns as soon as it does: `text` appears on the page (visible text in any frame of the tab, open shadow roots included), `textGone` is no longer shown anywhere, or the element `ref_id` reaches `state` (visible, hidden, enabled, disabled, checked, unchecked or removed).\n\
+Use it after an action whose result comes late (a search, a save, a dialog that opens or closes) instead of reading the page again and again; wait_for_stable waits for the page to stop changing instead.\n\
+Text matches ignore case and runs of white space, across the page's element boundaries (\"Order shipped\" matches `Order <b>shipped</b>`); text that CSS hides (display: none, visibility: hidden) does not count as shown.\n\
+Returns {met: true, waitedMs} (with `frameId` where the text was found outside the top document), or, when timeoutMs ran out, {met: false, waitedMs, reason: \"timeout\", lastSeen}: what the page showed last (the element's state, or whether the text was there).\n\
+Common errors: invalid_arguments (give exactly one of text, textGone and ref_id), ref_not_found (ref_id was never printed in this frame: read the tree again), ref_in_other_frame (pass the frameId of the frame that printed it), no_tab (call navigate first).",
+        arguments: &[
+            Argument {
+                name: "text",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 500 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Order confirmed")),
+                description: "Wait until this text is shown on the page.",
+            },
+            Argument {
+                name: "textGone",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 500 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Loading")),
+                description: "Wait until this text is no longer shown anywhere on the page.",
+            },
+            optional_target("Wait until this element (a ref_N from an earlier read) reaches `state`."),
+            Argument {
+                name: "state",
+                kind: ArgumentKind::Choice(&["visible", "hidden", "enabled", "disabled", "checked", "unchecked", "removed"]),
+                required: false,
+                default: Some(Literal::Text("visible")),
+                example: Some(Literal::Text("visible")),
+                description: "With ref_id: the state to wait for. hidden also holds once the element is removed.",
+            },
+            Argument {
+                name: "timeoutMs",
+                kind: ArgumentKind::Integer { minimum: 100, maximum: 60_000 },
+                required: false,
+                default: Some(Literal::Number(10_000)),
+                example: None,
+                description: "The longest to wait, in milliseconds.",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[
+            ArgumentRule::ExactlyOneOf {
+                arguments: &["text", "textGone", "ref_id"],
+                hint: "Pass text to wait for it to appear, textGone to wait for it to go, or ref_id (with state) to wait for an element.",
+            },
+            ArgumentRule::OnlyWith {
+                argument: "state",
+                with_argument: "ref_id",
+                hint: "state describes the element of ref_id: pass ref_id too, or leave state out.",
+            },
+        ],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+        reply: ReplyShape::WholeResult,
+    },
+    ToolDefinition {
         name: "list_tabs",
         title: "List tabs",
         description: "Lists the browser's open tabs.\n\
@@ -992,6 +1125,84 @@ Common errors: script_error (the code threw: `message` has the exception), execu
         reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
+        name: "console_messages",
+        title: "Read the page's console",
+        description: "Lists what the tab's pages wrote to the console, every frame included, and the errors they did not catch (with their stack), from the start of the session, oldest first: `#12 error exception \"TypeError: x is undefined\" at https://a.test/app.js:2:15`, then `  at caller https://a.test/app.js:9:3` lines for an exception's stack; a console method other than log, info, warn, error and debug is named (`console.table`).\n\
+Only in a browser allwright launched or drives over WebDriver BiDi (it records them from the start).\n\
+Returns a JSON header line {count, shown?, next, olderDropped?}, then the lines: `next` is the number to pass as `since` to get only what came after; `shown` when `limit` kept only the newest; `olderDropped` when the tab logged more than allwright keeps (1,000 entries a tab).\n\
+Common errors: no_tab (call navigate first), not_connected (no browser is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "since",
+                kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_SEQUENCE },
+                required: false,
+                default: None,
+                example: Some(Literal::Number(12)),
+                description: "Only entries after this one: the `next` of an earlier answer.",
+            },
+            Argument {
+                name: "level",
+                kind: ArgumentKind::Choice(&["debug", "info", "warning", "error"]),
+                required: false,
+                default: None,
+                example: Some(Literal::Text("warning")),
+                description: "The lowest level listed: \"warning\" lists warnings and errors. Leave it out for every level.",
+            },
+            OBSERVATIONS_LIMIT,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: FULL_WITH_BRIDGE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
+    },
+    ToolDefinition {
+        name: "network_requests",
+        title: "List the page's requests",
+        description: "Lists the requests of the tab's pages, every frame included, from the start of the session, oldest first: `#15 POST 201 https://a.test/api/orders fetch application/json 1.2 kB 35 ms from https://a.test/app.js:42` (method, status, URL, resource type, MIME type, bytes received, duration, the script that started it); a failed request says `failed` and why (`failed net::ERR_NAME_NOT_RESOLVED`), one still running `pending`, one held by the browser `blocked`. Credentials are never shown: Authorization, Cookie and Set-Cookie headers, headers and query parameters named like a token, secret, session or key, and values that look like one are printed `<masked, N characters>` (`MASKED(N)` in a URL). Bodies are not recorded.\n\
+Only in a browser allwright launched or drives over WebDriver BiDi (it records them from the start).\n\
+Returns a JSON header line {count, shown?, next, olderDropped?}, then the lines, each followed with includeHeaders by its request (`>`) and response (`<`) headers: `next` is the number to pass as `since` to get only what came after.\n\
+Common errors: no_tab (call navigate first), not_connected (no browser is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "since",
+                kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_SEQUENCE },
+                required: false,
+                default: None,
+                example: Some(Literal::Number(15)),
+                description: "Only requests after this one: the `next` of an earlier answer.",
+            },
+            Argument {
+                name: "urlFilter",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 500 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("/api/")),
+                description: "Only requests whose URL contains this, in any case.",
+            },
+            Argument {
+                name: "includeHeaders",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: Some(Literal::Boolean(false)),
+                example: None,
+                description: "true: print each request's and response's headers under it (credentials masked).",
+            },
+            OBSERVATIONS_LIMIT,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: FULL_WITH_BRIDGE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
+    },
+    ToolDefinition {
         name: "handle_dialog",
         title: "Answer a dialog",
         description: "Answers the alert, confirm or prompt dialog that blocks a tab: accept: true presses OK, accept: false presses Cancel (an alert has only OK: either closes it). promptText is typed into a prompt dialog before it is accepted.\n\
@@ -1051,6 +1262,10 @@ mod tests {
                     | "iframe_read"
                     | "get_shadow_dom"
                     | "shadow_dom_query"
+                    | "find"
+                    | "wait_for"
+                    | "console_messages"
+                    | "network_requests"
             );
             assert_eq!(tool.read_only, read_only, "{}", tool.name);
             assert!(tool.title.len() <= 50, "{}: a short title", tool.name);

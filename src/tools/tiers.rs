@@ -83,6 +83,14 @@ pub const FROM_COMPACT_WITH_BRIDGE: Availability = Availability {
     needs_browser_bridge: true,
 };
 
+/// The Full tier, when the server holds a BiDi session: the page's console and network, which
+/// only the bridge records so far (src/browser_bridge/observations.rs).
+pub const FULL_WITH_BRIDGE: Availability = Availability {
+    tiers: FULL_ONLY,
+    dev_only_tiers: &[],
+    needs_browser_bridge: true,
+};
+
 impl Tier {
     /// The tier's name on the command line (`--tier compact`) and in the tool contract.
     pub fn name(self) -> &'static str {
@@ -171,15 +179,18 @@ mod tests {
         let ask = vec![
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "scroll",
             "wait_for_stable",
+            "wait_for",
             "list_tabs",
         ];
         let compact = vec![
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "navigate",
@@ -193,12 +204,14 @@ mod tests {
             "scroll",
             "go_back",
             "wait_for_stable",
+            "wait_for",
             "list_tabs",
             "select_tab",
         ];
         let mid = vec![
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "navigate",
@@ -216,6 +229,7 @@ mod tests {
             "go_forward",
             "reload",
             "wait_for_stable",
+            "wait_for",
             "list_tabs",
             "new_tab",
             "select_tab",
@@ -259,8 +273,9 @@ mod tests {
         }
         assert_eq!(
             TOOLS.len(),
-            full.len() + 2,
-            "every tool is listed somewhere (execute_js in Dev mode, handle_dialog with a bridge)"
+            full.len() + 4,
+            "every tool is listed somewhere (execute_js in Dev mode; handle_dialog, \
+             console_messages and network_requests with a bridge)"
         );
         for tier in [Tier::Compact, Tier::Mid, Tier::Full] {
             let with_bridge: Vec<&str> = listed_tools_in_session(tier, false, true)
@@ -270,6 +285,19 @@ mod tests {
                 with_bridge.last(),
                 Some(&"handle_dialog"),
                 "{tier:?}: handle_dialog is listed with a browser bridge"
+            );
+            let records = ["console_messages", "network_requests"];
+            assert_eq!(
+                records.iter().all(|name| with_bridge.contains(name)),
+                tier == Tier::Full,
+                "{tier:?}: the console and network records are Full's, with a bridge"
+            );
+            let without_bridge: Vec<&str> = listed_tools_in_session(tier, false, false)
+                .map(|tool| tool.name)
+                .collect();
+            assert!(
+                !records.iter().any(|name| without_bridge.contains(name)),
+                "{tier:?}: no records without a bridge"
             );
         }
         assert!(

@@ -283,6 +283,33 @@ impl ArgumentRule {
                     }
                 }
             }
+            ArgumentRule::AtLeastOneOf {
+                arguments: names,
+                hint,
+            } => {
+                if names.iter().any(|name| given(arguments, name).is_some()) {
+                    return Ok(());
+                }
+                Err(ToolError::invalid_arguments(format!(
+                    "{tool} needs at least one of the arguments {}",
+                    alternatives(names, |name| format!("{name:?}"))
+                ))
+                .with_hint(*hint))
+            }
+            ArgumentRule::OnlyWith {
+                argument,
+                with_argument,
+                hint,
+            } => {
+                if given(arguments, argument).is_some() && given(arguments, with_argument).is_none()
+                {
+                    return Err(ToolError::invalid_arguments(format!(
+                        "{tool}: the argument {argument:?} is given only with {with_argument:?}"
+                    ))
+                    .with_hint(*hint));
+                }
+                Ok(())
+            }
             ArgumentRule::RequiredWhen {
                 argument,
                 when_argument,
@@ -655,5 +682,43 @@ pub(super) mod tests {
         assert!(neither.message.contains("needs"), "{}", neither.message);
         // The arguments' own checks come first: a malformed ref is reported as such.
         assert_refused("select_option", json!({"ref_id": "12"}), "ref_id");
+    }
+
+    #[test]
+    fn find_needs_at_least_one_of_text_role_and_name() {
+        let none = assert_refused("find", json!({"limit": 3}), "role");
+        assert!(none.message.contains("at least one"), "{}", none.message);
+        for given in [
+            json!({"text": "Save"}),
+            json!({"role": "button"}),
+            json!({"role": "button", "name": "Save", "text": "Save"}),
+        ] {
+            assert!(validate("find", given.clone()).is_ok(), "{given}");
+        }
+        // An explicit null is absent.
+        assert_refused("find", json!({"text": null}), "text");
+    }
+
+    #[test]
+    fn wait_for_takes_one_condition_and_a_state_only_with_its_ref() {
+        assert!(validate("wait_for", json!({"text": "Done"})).is_ok());
+        assert!(validate("wait_for", json!({"ref_id": "ref_3", "state": "checked"})).is_ok());
+        assert_refused("wait_for", json!({}), "ref_id");
+        assert_refused(
+            "wait_for",
+            json!({"text": "a", "textGone": "b"}),
+            "textGone",
+        );
+        let alone = assert_refused(
+            "wait_for",
+            json!({"text": "a", "state": "visible"}),
+            "state",
+        );
+        assert!(alone.message.contains("only with"), "{}", alone.message);
+        assert_refused(
+            "wait_for",
+            json!({"ref_id": "ref_3", "state": "open"}),
+            "state",
+        );
     }
 }

@@ -12,6 +12,7 @@ mod console_world;
 mod csp;
 mod devtools;
 mod engines;
+mod find_and_wait;
 mod focus_and_covers;
 mod frames;
 mod gathering;
@@ -191,6 +192,21 @@ async fn chromium_actions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_actions() {
     run(Browser::Firefox, SessionOptions::default(), ACTIONS).await;
+}
+
+const FIND_AND_WAIT: &[(&str, Check)] = checks![
+    find_and_wait::find_answers_matching_lines_with_their_paths_in_every_frame_and_shadow_root,
+    find_and_wait::wait_for_returns_when_text_or_a_state_arrives_and_says_what_it_saw_last,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_find_and_wait() {
+    run(Browser::Chromium, SessionOptions::default(), FIND_AND_WAIT).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_find_and_wait() {
+    run(Browser::Firefox, SessionOptions::default(), FIND_AND_WAIT).await;
 }
 
 const THREAD_COVERAGE: &[(&str, Check)] = checks![

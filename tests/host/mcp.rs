@@ -75,10 +75,11 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 26] = [
+const FULL_TIER: [&str; 28] = [
     "get_accessibility_tree",
     "get_frames",
     "iframe_read",
+    "find",
     "accessibility_snapshot",
     "get_shadow_dom",
     "shadow_dom_query",
@@ -98,6 +99,7 @@ const FULL_TIER: [&str; 26] = [
     "go_forward",
     "reload",
     "wait_for_stable",
+    "wait_for",
     "list_tabs",
     "new_tab",
     "select_tab",
@@ -448,6 +450,8 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
                 | "screenshot"
                 | "list_tabs"
                 | "wait_for_stable"
+                | "wait_for"
+                | "find"
                 | "get_frames"
                 | "iframe_read"
                 | "get_shadow_dom"
@@ -572,10 +576,12 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
         [
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "scroll",
             "wait_for_stable",
+            "wait_for",
             "list_tabs"
         ]
     );
@@ -731,10 +737,12 @@ async fn the_session_is_announced_and_the_side_panels_tier_changes_the_listed_to
         [
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "scroll",
             "wait_for_stable",
+            "wait_for",
             "list_tabs"
         ]
     );

@@ -7,7 +7,8 @@
 //! traffic sent through a SOCKS5 proxy on a private Unix socket) with a temporary profile
 //! ([`launch`]), element operations on a browsing context ([`page`]: find,
 //! read, focus, fill, keys, real pointer clicks and hovers, highlights, screenshots), the page
-//! lifecycle and user prompts ([`lifecycle`]), and sessions on an existing WebDriver remote end
+//! lifecycle and user prompts ([`lifecycle`]), the console and network records of each tab
+//! ([`observations`]), and sessions on an existing WebDriver remote end
 //! ([`remote`]).
 //!
 //! The protocol rule (ARCHITECTURE.md, "Invariants") applies here: element operations
@@ -41,6 +42,7 @@ pub mod base64;
 pub mod bidi;
 pub mod launch;
 pub mod lifecycle;
+pub mod observations;
 pub mod page;
 pub mod remote;
 pub mod snapshot;
