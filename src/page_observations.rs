@@ -534,6 +534,7 @@ mod tests {
                 transferred_bytes: Some(1_234),
                 body_bytes: Some(900),
                 finished_at: 135.0,
+                fetch_duration_ms: None,
                 headers: vec![("Set-Cookie".into(), "sid=s3cr3t".into())],
             }),
             failure: None,

@@ -20,6 +20,7 @@ mod hover_and_prompts;
 mod lifecycle;
 mod local_files;
 mod once;
+mod page_records;
 mod panel;
 mod registry;
 mod replies;
@@ -378,6 +379,21 @@ async fn chromium_launched_bridge() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_launched_bridge() {
     run_launched(Browser::Firefox, BRIDGE).await;
+}
+
+/// The console and network records of a launched browser (page_records.rs), in a session of
+/// their own: the counts they check start with the session.
+const PAGE_RECORDS: &[(&str, LaunchedCheck)] =
+    checks![page_records::console_and_network_are_recorded_and_credentials_never_shown];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_page_records() {
+    run_launched(Browser::Chromium, PAGE_RECORDS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_page_records() {
+    run_launched(Browser::Firefox, PAGE_RECORDS).await;
 }
 
 /// An action is never done twice (issue 27, item 5; once.rs): late effects clicked once with

@@ -349,6 +349,23 @@ fn serve_action_endpoint(
             let body = b"month,visits\nJanuary,120\nFebruary,98\n";
             respond(stream, 200, "text/csv; charset=utf-8", &headers, body)
         }
+        // console_messages and network_requests (fixtures/pages/observe/app.html): a session
+        // cookie that network_requests must never show.
+        ("GET", "/api/session") => {
+            let headers = [(
+                "Set-Cookie".to_string(),
+                "session_id=s3cr3t-cookie-value; Path=/; SameSite=Lax".to_string(),
+            )];
+            respond(
+                stream,
+                200,
+                "application/json",
+                &headers,
+                b"{\"signedIn\":true}",
+            )
+        }
+        // A request that fails: the connection is closed without an answer.
+        ("GET", "/api/hang-up") => Ok(()),
         ("GET", "/api/log") => {
             let body = format!(
                 "{{\"mutate\":{},\"telemetry\":{},\"download\":{}}}",

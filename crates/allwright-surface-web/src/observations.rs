@@ -1,6 +1,6 @@
 //! What the page said and fetched, from BiDi events: console messages and uncaught exceptions
 //! (`log.entryAdded`) and network requests (`network.beforeRequestSent`,
-//! `network.responseCompleted`, `network.fetchError`), kept per tab in bounded rings from the
+//! `network.responseStarted`, `network.responseCompleted`, `network.fetchError`), kept per tab in bounded rings from the
 //! moment the session subscribed. A tab is its top-level browsing context: a frame's entries
 //! are kept with its tab's, and say which frame they came from.
 //!
@@ -28,6 +28,7 @@ use crate::lifecycle::subscribe_params;
 pub const OBSERVATION_EVENT_NAMES: &[&str] = &[
     "log.entryAdded",
     "network.beforeRequestSent",
+    "network.responseStarted",
     "network.responseCompleted",
     "network.fetchError",
 ];
@@ -92,7 +93,7 @@ pub struct NetworkRequest {
     /// The fetch destination or initiator type the browser named (`document`, `script`,
     /// `image`, `fetch`, `xmlhttprequest`, ...), when it named one.
     pub resource_type: Option<String>,
-    /// The script or document that started it, as `url:line` where known.
+    /// The script that started it, as `url:line`, where the browser knows it.
     pub initiator: Option<String>,
     pub started_at: f64,
     pub response: Option<NetworkResponse>,
@@ -114,15 +115,22 @@ pub struct NetworkResponse {
     /// The body's size after decoding, when known.
     pub body_bytes: Option<u64>,
     pub finished_at: f64,
+    /// From the start of the request to the end of its response, by the browser's own fetch
+    /// timings (network.FetchTimingInfo), when it gave them.
+    pub fetch_duration_ms: Option<f64>,
     pub headers: Vec<(String, String)>,
 }
 
 impl NetworkRequest {
     /// How long it took, from its start to its response's end or its failure.
     pub fn duration_ms(&self) -> Option<f64> {
-        self.response
-            .as_ref()
-            .map(|response| (response.finished_at - self.started_at).max(0.0))
+        let response = self.response.as_ref()?;
+        Some(
+            response
+                .fetch_duration_ms
+                .unwrap_or(response.finished_at - self.started_at)
+                .max(0.0),
+        )
     }
 }
 
@@ -169,7 +177,10 @@ impl Observations {
                     self.bound_holders();
                 }
             }
-            "network.responseCompleted" | "network.fetchError" => {
+            // A response is recorded when it starts (status and headers), and again when it
+            // completes (sizes, the end): Chromium does not complete a fetch whose body the page
+            // never reads until much later, if at all.
+            "network.responseStarted" | "network.responseCompleted" | "network.fetchError" => {
                 let Some(context) = params["context"].as_str() else {
                     return;
                 };
@@ -207,8 +218,8 @@ impl Observations {
                             .unwrap_or("the request failed")
                             .to_owned(),
                     );
-                } else {
-                    request.response = response_of(params);
+                } else if let Some(response) = response_of(params) {
+                    request.response = Some(response);
                 }
                 request.blocked = request.blocked || params["isBlocked"].as_bool() == Some(true);
             }
@@ -528,10 +539,8 @@ fn request_started(params: &Value, sequence: u64) -> Option<NetworkRequest> {
             .as_array()
             .and_then(|frames| frames.first())
             .and_then(position_of);
-        match frame {
-            Some(frame) => Some(format!("{}:{}", frame.url, frame.line)),
-            None => initiator["type"].as_str().map(str::to_owned),
-        }
+        // Only a script's place says something: a bare type (`parser`, `other`) does not.
+        frame.map(|frame| format!("{}:{}", frame.url, frame.line))
     };
     Some(NetworkRequest {
         sequence,
@@ -563,8 +572,18 @@ fn response_of(params: &Value) -> Option<NetworkResponse> {
         transferred_bytes: response["bytesReceived"].as_u64(),
         body_bytes: response["content"]["size"].as_u64(),
         finished_at: params["timestamp"].as_f64().unwrap_or(0.0),
+        fetch_duration_ms: fetch_duration(&params["request"]["timings"]),
         headers: headers_of(&response["headers"]),
     })
+}
+
+/// `responseEnd - requestTime` of network.FetchTimingInfo (milliseconds from its time origin;
+/// chromium-bidi puts the origin at the request, so its requestTime is 0), when the end was
+/// measured (a browser sends 0 for what it did not measure).
+fn fetch_duration(timings: &Value) -> Option<f64> {
+    let start = timings["requestTime"].as_f64()?;
+    let end = timings["responseEnd"].as_f64()?;
+    (start >= 0.0 && end > start).then_some(end - start)
 }
 
 #[cfg(test)]
@@ -694,6 +713,23 @@ mod tests {
             Some("net::ERR_CONNECTION_REFUSED")
         );
         assert!(requests[1].response.is_none());
+    }
+
+    #[test]
+    fn a_duration_comes_from_the_fetch_timings_when_the_browser_measured_them() {
+        assert_eq!(
+            fetch_duration(&json!({"requestTime": 0.0, "responseEnd": 42.5})),
+            Some(42.5)
+        );
+        assert_eq!(
+            fetch_duration(&json!({"requestTime": 10.0, "responseEnd": 35.0})),
+            Some(25.0)
+        );
+        assert_eq!(
+            fetch_duration(&json!({"requestTime": 0.0, "responseEnd": 0.0})),
+            None
+        );
+        assert_eq!(fetch_duration(&json!({})), None);
     }
 
     #[test]

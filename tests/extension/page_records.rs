@@ -1,0 +1,182 @@
+//! console_messages and network_requests in a launched browser (issue 29, items 1 and 2;
+//! docs/agent-tools.md, "The page's console and network"): what the page logged at every level,
+//! in its frames too, and what it threw; what it requested, with statuses, failures and masked
+//! credentials, checked on the raw text an agent reads.
+
+use std::time::Duration;
+
+use rmcp::model::CallToolResult;
+use serde_json::{json, Value};
+
+use crate::bridge::LaunchedMcp;
+use crate::support::fixtures;
+
+/// The text an agent reads of a call: its reply's one text block, asked without `verbose`.
+async fn reply_text(session: &LaunchedMcp, tool: &str, mut arguments: Value) -> String {
+    arguments["verbose"] = json!(false);
+    let result: CallToolResult = session
+        .call_result(tool, arguments.clone())
+        .await
+        .unwrap_or_else(|error| {
+            panic!(
+                "{}: {tool}({arguments}): {:?}",
+                session.browser.name(),
+                error.0
+            )
+        });
+    assert_ne!(
+        result.is_error,
+        Some(true),
+        "{}: {tool}({arguments}): {result:?}",
+        session.browser.name()
+    );
+    result
+        .content
+        .iter()
+        .find_map(|block| block.as_text().map(|text| text.text.clone()))
+        .unwrap_or_default()
+}
+
+/// A reply's header line, read as JSON, and its lines.
+fn header_and_lines(text: &str) -> (Value, Vec<&str>) {
+    let (header, lines) = text.split_once('\n').unwrap_or((text, ""));
+    (
+        serde_json::from_str(header).expect("a JSON header line"),
+        lines.lines().collect(),
+    )
+}
+
+/// Reads `tool` again until `done` holds of its reply (events reach the bridge a moment after
+/// the page acted), for up to ten seconds.
+async fn reply_once(
+    session: &LaunchedMcp,
+    tool: &str,
+    arguments: Value,
+    done: impl Fn(&str) -> bool,
+) -> String {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = reply_text(session, tool, arguments.clone()).await;
+        if done(&text) || tokio::time::Instant::now() > deadline {
+            return text;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+pub async fn console_and_network_are_recorded_and_credentials_never_shown(session: &LaunchedMcp) {
+    let browser = session.browser.name();
+    session
+        .ok(
+            "navigate",
+            json!({ "url": fixtures().url("/pages/observe/app.html") }),
+        )
+        .await;
+    let go = session.ref_of("button", "Go").await;
+    session.ok("click_ax", json!({ "ref_id": go })).await;
+    session
+        .ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
+        .await;
+
+    // The console: every level, the frame's warning, a console method by name, and the
+    // uncaught error with where it was thrown.
+    let console = reply_once(session, "console_messages", json!({}), |text| {
+        text.contains("boom from a timer") && text.contains("frame warning")
+    })
+    .await;
+    let (header, lines) = header_and_lines(&console);
+    for (level, text) in [
+        ("debug", "\"debug line\""),
+        ("info", "\"info line\""),
+        ("info", "\"log line 42\""),
+        ("warning", "\"warn line\""),
+        ("error", "\"error line\""),
+        ("warning", "\"frame warning\""),
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.contains(&format!(" {level} {text}"))),
+            "{browser}: {level} {text} in\n{console}"
+        );
+    }
+    assert!(
+        lines.iter().any(|line| line.contains(" console.table ")),
+        "{browser}: console.table is named:\n{console}"
+    );
+    let thrown = lines
+        .iter()
+        .find(|line| line.contains("boom from a timer"))
+        .unwrap_or_else(|| panic!("{browser}: the timer's error:\n{console}"));
+    assert!(
+        thrown.contains(" error exception ") && thrown.contains("/pages/observe/app.html:"),
+        "{browser}: an uncaught error says where it was thrown: {thrown}"
+    );
+    let next = header["next"].as_u64().expect("next");
+
+    // Levels from warning up; nothing new since `next`.
+    let warnings = reply_text(session, "console_messages", json!({ "level": "warning" })).await;
+    assert!(
+        !warnings.contains("info line") && warnings.contains("warn line"),
+        "{browser}: {warnings}"
+    );
+    let nothing_new = reply_text(session, "console_messages", json!({ "since": next })).await;
+    assert_eq!(
+        header_and_lines(&nothing_new).0["count"],
+        0,
+        "{browser}: {nothing_new}"
+    );
+
+    // The network: statuses, a failure, and no credential anywhere in the raw text.
+    let network = reply_once(
+        session,
+        "network_requests",
+        json!({ "includeHeaders": true }),
+        |text| text.contains(" failed ") && text.contains("/api/hang-up"),
+    )
+    .await;
+    let (_, lines) = header_and_lines(&network);
+    let session_line = lines
+        .iter()
+        .find(|line| line.contains("/api/session"))
+        .unwrap_or_else(|| panic!("{browser}: the session request:\n{network}"));
+    assert!(
+        session_line.contains(" GET 200 ") && session_line.contains("api_key=MASKED("),
+        "{browser}: {session_line}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains(" GET 404 ") && line.contains("/pages/observe/missing.json")),
+        "{browser}: the missing file:\n{network}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains(" failed ") && line.contains("/api/hang-up")),
+        "{browser}: the request without an answer:\n{network}"
+    );
+    for header in ["> Authorization: \"<masked, ", "< Set-Cookie: \"<masked, "] {
+        assert!(
+            network.contains(header),
+            "{browser}: {header} in\n{network}"
+        );
+    }
+    for secret in ["s3cr3t", "k3y-in-the-query"] {
+        assert!(
+            !network.contains(secret) && !console.contains(secret),
+            "{browser}: {secret} shown:\n{network}"
+        );
+    }
+    let filtered = reply_text(
+        session,
+        "network_requests",
+        json!({ "urlFilter": "MISSING" }),
+    )
+    .await;
+    assert_eq!(
+        header_and_lines(&filtered).0["count"],
+        1,
+        "{browser}: {filtered}"
+    );
+}
