@@ -167,6 +167,8 @@ export function findInTree(treeText, query) {
   /** @type {Set<TreeLine>} */
   const matched = new Set();
   const found = [];
+  /** @type {TreeLine | undefined} the line before this one */
+  let previous;
   for (const text of treeText.split("\n")) {
     const line = parseTreeLine(text);
     if (line === null) {
@@ -181,7 +183,15 @@ export function findInTree(treeText, query) {
       matched.add(line);
       found.push(printMatch(line, ancestors));
     }
+    // A container the tree leaves unnamed because its first line, a heading, names it (a
+    // section labelled by its heading) is named by that heading in the paths below it: without
+    // it, the Apply buttons of 100 sections would all read `main > region > button "Apply"`.
+    if (line.role === "heading" && parent !== undefined && parent === previous && parent.rawName === null) {
+      parent.rawName = line.rawName;
+      parent.name = line.name;
+    }
     ancestors.push(line);
+    previous = line;
   }
   return found;
 }

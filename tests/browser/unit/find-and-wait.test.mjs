@@ -84,10 +84,33 @@ test("matches print after their ancestors' path, in page order", () => {
 });
 
 test("a match without a ref shows the ref of its nearest ancestor that has one", () => {
-  assert.deepEqual(findInTree(SHOP, { text: "shipped" }), ['main "Shop" > list "Orders" > listitem [ref_8] > text "Order 12 shipped"']);
+  assert.deepEqual(findInTree(SHOP, { text: "shipped" }), [
+    'main "Shop" > list "Orders" > listitem [ref_8] > text "Order 12 shipped"',
+  ]);
   assert.deepEqual(findInTree(SHOP, { role: "option" }), [
     'main "Shop" > form "Shipping" > group "Address" > combobox "Country" [ref_5] > option "France"',
   ]);
+});
+
+test("a container named by its first line, a heading, is named so in the paths below it", () => {
+  const tree = [
+    "main",
+    " region [ref_1]",
+    '  heading "Section 1" level="2"',
+    '  button "Apply" [ref_2]',
+    " region [ref_3]",
+    '  heading "Section 2" level="2"',
+    '  button "Apply" [ref_4]',
+    " region",
+    '  paragraph "Not a heading"',
+    '  button "Apply" [ref_5]',
+  ].join("\n");
+  assert.deepEqual(findInTree(tree, { name: "apply" }), [
+    'main > region "Section 1" > button "Apply" [ref_2]',
+    'main > region "Section 2" > button "Apply" [ref_4]',
+    'main > region > button "Apply" [ref_5]',
+  ]);
+  assert.deepEqual(findInTree(tree, { text: "section 2" }), ['main > region [ref_3] > heading "Section 2" level="2"']);
 });
 
 test("a run of text is left out when its parent line matched already", () => {
@@ -96,10 +119,17 @@ test("a run of text is left out when its parent line matched already", () => {
 });
 
 test("a banner ends the ancestors above it", () => {
-  const tree = ["[open overlays]", 'dialog "Confirm" [ref_1]', ' button "OK" [ref_2]', 'main "Page"', ' button "OK" [ref_3]'].join(
-    "\n",
-  );
-  assert.deepEqual(findInTree(tree, { name: "ok" }), ['dialog "Confirm" > button "OK" [ref_2]', 'main "Page" > button "OK" [ref_3]']);
+  const tree = [
+    "[open overlays]",
+    'dialog "Confirm" [ref_1]',
+    ' button "OK" [ref_2]',
+    'main "Page"',
+    ' button "OK" [ref_3]',
+  ].join("\n");
+  assert.deepEqual(findInTree(tree, { name: "ok" }), [
+    'dialog "Confirm" > button "OK" [ref_2]',
+    'main "Page" > button "OK" [ref_3]',
+  ]);
 });
 
 test("a deep path keeps its outermost and innermost steps, and the ancestor holding the ref", () => {
