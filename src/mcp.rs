@@ -24,6 +24,7 @@ use crate::host_client::HostClient;
 use crate::input_mode::{self, InputMode};
 use crate::log;
 use crate::mcp_reply;
+use crate::page_observations;
 use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
@@ -123,9 +124,20 @@ impl AllwrightMcpServer {
                     .await?
             }
             None => {
-                self.host
+                let result = self
+                    .host
                     .call(tool.name, arguments.clone(), timeout)
-                    .await?
+                    .await?;
+                // The extension sends its request records as they are: the credentials are
+                // masked here, where the bridge's are (src/page_observations.rs).
+                if tool.name == "network_requests" {
+                    page_observations::network_result_from_extension(
+                        &result,
+                        &page_observations::ObservationQuery::of(&arguments),
+                    )
+                } else {
+                    result
+                }
             }
         };
         input_mode::label_result(tool.name, &mut result);

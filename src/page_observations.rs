@@ -271,6 +271,91 @@ pub fn console_result<'entry>(
     )
 }
 
+/// network_requests' result from the extension's records (extension/background/network-records.js),
+/// which arrive as they are: read into the bridge's shape, then filtered, masked and printed
+/// as the bridge's are. A record that is not in that shape is left out.
+pub fn network_result_from_extension(records: &Value, query: &ObservationQuery<'_>) -> Value {
+    let requests: Vec<NetworkRequest> = records["requests"]
+        .as_array()
+        .map(|requests| requests.iter().filter_map(request_from_extension).collect())
+        .unwrap_or_default();
+    let mut result = network_result(
+        requests.iter(),
+        records["dropped"].as_u64().unwrap_or(0),
+        records["lastSequence"].as_u64().unwrap_or(0),
+        query,
+    );
+    // The records start with the worker that keeps them (a restarted one has none before).
+    if let (Some(since), Some(object)) = (records["recordsSince"].as_f64(), result.as_object_mut())
+    {
+        object.insert("recordsSince".into(), json!(since));
+    }
+    result
+}
+
+/// `[[name, value], ...]` pairs.
+fn header_pairs(headers: &Value) -> Vec<(String, String)> {
+    headers
+        .as_array()
+        .map(|headers| {
+            headers
+                .iter()
+                .filter_map(|pair| {
+                    Some((pair[0].as_str()?.to_owned(), pair[1].as_str()?.to_owned()))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One webRequest record read into the bridge's shape: webRequest's resource types keep their
+/// names but for the documents (`main_frame` is `document`, `sub_frame` `iframe`, as BiDi names
+/// them), and a body's size is its Content-Length when the browser counted no bytes.
+fn request_from_extension(record: &Value) -> Option<NetworkRequest> {
+    let response = &record["response"];
+    let response = response.is_object().then(|| {
+        let headers = header_pairs(&response["headers"]);
+        let content_length = headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
+            .and_then(|(_, value)| value.trim().parse::<u64>().ok());
+        allwright_surface_web::observations::NetworkResponse {
+            status: response["status"]
+                .as_u64()
+                .and_then(|status| u16::try_from(status).ok())
+                .unwrap_or(0),
+            status_text: response["statusText"].as_str().unwrap_or("").to_owned(),
+            mime_type: response["mimeType"].as_str().map(str::to_owned),
+            from_cache: response["fromCache"].as_bool() == Some(true),
+            transferred_bytes: response["transferredBytes"].as_u64(),
+            body_bytes: content_length,
+            finished_at: response["finishedAt"].as_f64().unwrap_or(0.0),
+            fetch_duration_ms: None,
+            headers,
+        }
+    });
+    let resource_type = match record["resourceType"].as_str()? {
+        "main_frame" => "document",
+        "sub_frame" => "iframe",
+        other => other,
+    };
+    Some(NetworkRequest {
+        sequence: record["sequence"].as_u64()?,
+        context: format!("frame-{}", record["frameId"].as_u64().unwrap_or(0)),
+        request_id: record["requestId"].as_str().unwrap_or("").to_owned(),
+        redirect_count: 0,
+        method: record["method"].as_str()?.to_owned(),
+        url: record["url"].as_str()?.to_owned(),
+        resource_type: Some(resource_type.to_owned()),
+        initiator: None,
+        started_at: record["startedAt"].as_f64().unwrap_or(0.0),
+        response,
+        failure: record["failure"].as_str().map(str::to_owned),
+        blocked: false,
+        request_headers: header_pairs(&record["requestHeaders"]),
+    })
+}
+
 /// The header fields with the lines under `tree`.
 fn with_body(mut header: Map<String, Value>, lines: String) -> Value {
     header.insert("tree".into(), Value::String(lines));
@@ -582,6 +667,38 @@ mod tests {
         assert!(
             failures.ends_with("#6 POST failed net::ERR_NAME_NOT_RESOLVED https://b.test/x fetch"),
             "{failures}"
+        );
+    }
+
+    #[test]
+    fn the_extensions_records_read_as_the_bridges_and_are_masked_alike() {
+        let records = json!({
+            "requests": [
+                {"sequence": 4, "frameId": 0, "requestId": "9", "method": "GET",
+                 "url": "https://a.test/api/me?session=abc", "resourceType": "xmlhttprequest",
+                 "startedAt": 1000.0, "requestHeaders": [["Authorization", "Bearer s3cr3t"]],
+                 "response": {"status": 200, "statusText": "OK", "mimeType": "application/json",
+                              "fromCache": false, "transferredBytes": null, "finishedAt": 1042.0,
+                              "headers": [["Content-Length", "1234"], ["Set-Cookie", "sid=s3cr3t"]]},
+                 "failure": null},
+                {"sequence": 5, "frameId": 3, "requestId": "10", "method": "GET",
+                 "url": "https://b.test/", "resourceType": "sub_frame", "startedAt": 1050.0,
+                 "requestHeaders": [], "response": null, "failure": "NS_ERROR_NET_RESET"},
+                {"sequence": "not a number"}
+            ],
+            "dropped": 0, "lastSequence": 5, "recordsSince": 999.0
+        });
+        let arguments = json!({"includeHeaders": true});
+        let query = ObservationQuery::of(&arguments);
+        let reply = reply(network_result_from_extension(&records, &query));
+        assert_eq!(
+            reply,
+            "{\"count\":2,\"next\":5,\"recordsSince\":999.0}\n\
+#4 GET 200 https://a.test/api/me?session=MASKED(3) xmlhttprequest application/json 1.2 kB 42 ms\n  \
+> Authorization: \"<masked, 13 characters>\"\n  \
+< Content-Length: \"1234\"\n  \
+< Set-Cookie: \"<masked, 10 characters>\"\n\
+#5 GET failed NS_ERROR_NET_RESET https://b.test/ iframe"
         );
     }
 

@@ -50,6 +50,16 @@ export async function isAgentTab(tabId) {
 }
 
 /**
+ * Whether an agent uses this tab, as far as this worker knows without waiting: for listeners
+ * that must answer at once (a request's first event). The list is read from storage at the
+ * first tool call, which every recorded tab has had.
+ * @param {number} tabId
+ */
+export function isAgentTabNow(tabId) {
+  return cachedTabs?.includes(tabId) ?? false;
+}
+
+/**
  * The tab was closed.
  * @param {number} tabId
  */

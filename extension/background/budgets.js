@@ -103,6 +103,8 @@ export const TOOL_BUDGETS = Object.freeze({
   execute_js: { timeoutPlusMs: DESCRIBE_BUDGET_MS },
   // Browser API calls only: no step of their own waits.
   list_tabs: { fixedMs: 0 },
+  // The background's own records (network-records.js).
+  network_requests: { fixedMs: 0 },
   select_tab: { fixedMs: 0 },
   close_tab: { fixedMs: 0 },
 });

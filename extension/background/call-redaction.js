@@ -10,6 +10,8 @@
 // - select_option's label and value, and the option its result echoes, are kept only when its
 //   result says the select was not sensitive (a card's expiry month is).
 // - Screenshots' image data is not kept, only its size.
+// - network_requests' records keep their header names, not their values, and their URLs
+//   without the query.
 // - The secrets typed during the redactor's life are also scrubbed from every string logged
 //   after them (a page may echo a code back into its text); they are held in memory only.
 // - Field names are scrubbed like values (a page can echo a typed code as a key of what a
@@ -49,6 +51,8 @@ const TYPING_TOOLS = Object.freeze(["type_ax", "set_field", "iframe_type"]);
  * (`sensitive: false`, content/actions/select-option.js: a card's expiry month is). */
 const SELECTING_TOOL = "select_option";
 const SELECTION_ARGUMENTS = Object.freeze(["label", "value"]);
+/** network_requests' records carry headers and URLs: the log keeps neither's values. */
+const NETWORK_TOOL = "network_requests";
 /** Shorter texts are not scrubbed from other strings: they would blank out ordinary words. */
 const SHORTEST_SCRUBBED_SECRET = 4;
 export const REDACTED = "[redacted]";
@@ -164,6 +168,7 @@ export function createRedactor() {
       const kept = /** @type {Object<string, unknown>} */ (redacted);
       if (TYPING_TOOLS.includes(tool) && "value" in kept && !saysNotSensitive(result)) kept.value = REDACTED;
       if (tool === SELECTING_TOOL && "selected" in kept && !saysNotSensitive(result)) kept.selected = REDACTED;
+      if (tool === NETWORK_TOOL) redactNetworkRecords(kept);
       if (typeof kept.data === "string" && typeof result?.["data"] === "string") {
         kept.data = `[image data not logged: ${result["data"].length} base64 characters]`;
       }
@@ -188,6 +193,28 @@ export function createRedactor() {
       if (text.length >= SHORTEST_SCRUBBED_SECRET) typedSecrets.add(text);
     },
   };
+}
+
+/**
+ * network_requests' records as the log keeps them: header names without their values, and URLs
+ * without their query (either may carry a credential; the agent's reply masks them one by one,
+ * src/page_observations.rs, but the panel keeps none).
+ * @param {Object<string, unknown>} kept
+ */
+function redactNetworkRecords(kept) {
+  if (!Array.isArray(kept.requests)) return;
+  const withoutValues = (headers) =>
+    Array.isArray(headers)
+      ? headers.map((header) => (Array.isArray(header) ? [header[0], REDACTED] : REDACTED))
+      : headers;
+  for (const request of kept.requests) {
+    if (typeof request !== "object" || request === null) continue;
+    if (typeof request.url === "string") request.url = request.url.replace(/[?#].*$/s, `?${REDACTED}`);
+    request.requestHeaders = withoutValues(request.requestHeaders);
+    if (typeof request.response === "object" && request.response !== null) {
+      request.response.headers = withoutValues(request.response.headers);
+    }
+  }
 }
 
 /** @returns {Object<string, unknown>} */

@@ -24,6 +24,8 @@ import { prepareCoresAfter } from "./core-warmup.js";
 import { refuseLocalFileArguments } from "./local-files.js";
 import { find } from "./find.js";
 import { waitFor } from "./wait-for.js";
+import { networkRecordsOf, recordRequestsWhileAgentWorks } from "./network-records.js";
+import { isAgentTabNow } from "./agent-tabs.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -43,6 +45,7 @@ const TOOLS = Object.freeze({
   wait_for_stable: waitForStable,
   wait_for: waitFor,
   find,
+  network_requests: networkRequests,
   list_tabs: listTabs,
   new_tab: newTab,
   select_tab: selectTab,
@@ -98,6 +101,7 @@ async function runAgentTool(tool, rawArguments, signal) {
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
+  recordRequestsWhileAgentWorks(api.webRequest, isAgentTabNow);
   const result = await TOOLS[tool](checked.value, { signal });
   prepareCoresAfter(tool, checked.value);
   return result;
@@ -152,4 +156,16 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
     engines.push(typeof result.engine === "string" ? result.engine : "unknown");
   }
   return { format, snapshot: assembleSnapshot(format, documents), documentCount: documents.length, engines };
+}
+
+/**
+ * `network_requests` in a person's browser: the tab's records after `since`, as they are
+ * (network-records.js); allwright's MCP server filters them, masks their credentials and prints
+ * them (src/page_observations.rs).
+ * @param {{tabId?: number, since?: number}} args
+ */
+async function networkRequests({ tabId, since }) {
+  const tab = await resolveTab(tabId);
+  const records = networkRecordsOf(tab.id);
+  return { ...records, requests: records.requests.filter((request) => request.sequence > (since ?? 0)) };
 }

@@ -11,7 +11,7 @@ use super::definition::{
     OWN_BUDGET,
 };
 use super::tiers::{
-    DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL_AND_DEV_MID,
+    DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL, FULL_AND_DEV_MID,
     FULL_WITH_BRIDGE,
 };
 use allwright_ax::text::{DEFAULT_MAX_CHARS, DEFAULT_MAX_DEPTH};
@@ -1163,8 +1163,8 @@ Common errors: no_tab (call navigate first), not_connected (no browser is reacha
         name: "network_requests",
         title: "List the page's requests",
         description: "Lists the requests of the tab's pages, every frame included, from the start of the session, oldest first: `#15 POST 201 https://a.test/api/orders fetch application/json 1.2 kB 35 ms from https://a.test/app.js:42` (method, status, URL, resource type, MIME type, bytes received, duration, the script that started it); a failed request says `failed` and why (`failed net::ERR_NAME_NOT_RESOLVED`), one still running `pending`, one held by the browser `blocked`. Credentials are never shown: Authorization, Cookie and Set-Cookie headers, headers and query parameters named like a token, secret, session or key, and values that look like one are printed `<masked, N characters>` (`MASKED(N)` in a URL). Bodies are not recorded.\n\
-Only in a browser allwright launched or drives over WebDriver BiDi (it records them from the start).\n\
-Returns a JSON header line {count, shown?, next, olderDropped?}, then the lines, each followed with includeHeaders by its request (`>`) and response (`<`) headers: `next` is the number to pass as `since` to get only what came after.\n\
+In a browser allwright launched or drives over WebDriver BiDi they are recorded from the start; in your own browser from the first call in the tab while allwright works (`recordsSince` says from when), without the script that started them.\n\
+Returns a JSON header line {count, shown?, next, olderDropped?, recordsSince?}, then the lines, each followed with includeHeaders by its request (`>`) and response (`<`) headers: `next` is the number to pass as `since` to get only what came after.\n\
 Common errors: no_tab (call navigate first), not_connected (no browser is reachable: tell the user).",
         arguments: &[
             Argument {
@@ -1197,7 +1197,7 @@ Common errors: no_tab (call navigate first), not_connected (no browser is reacha
         ],
         rules: &[],
         read_only: true,
-        availability: FULL_WITH_BRIDGE,
+        availability: FULL,
         destructive: false,
         host_wait: ONE_MINUTE,
         reply: ReplyShape::TreeRead,

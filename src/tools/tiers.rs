@@ -83,8 +83,15 @@ pub const FROM_COMPACT_WITH_BRIDGE: Availability = Availability {
     needs_browser_bridge: true,
 };
 
-/// The Full tier, when the server holds a BiDi session: the page's console and network, which
-/// only the bridge records so far (src/browser_bridge/observations.rs).
+/// The Full tier, wherever allwright runs: the page's requests (the bridge's records in a browser
+/// allwright holds, the extension's elsewhere).
+pub const FULL: Availability = Availability {
+    tiers: FULL_ONLY,
+    dev_only_tiers: &[],
+    needs_browser_bridge: false,
+};
+/// The Full tier, when the server holds a BiDi session: the page's console, which only the
+/// bridge records so far (src/browser_bridge/observations.rs).
 pub const FULL_WITH_BRIDGE: Availability = Availability {
     tiers: FULL_ONLY,
     dev_only_tiers: &[],
@@ -235,7 +242,12 @@ mod tests {
             "select_tab",
             "close_tab",
         ];
-        let fallbacks = ["get_frames", "get_shadow_dom", "shadow_dom_query"];
+        let fallbacks = [
+            "get_frames",
+            "get_shadow_dom",
+            "shadow_dom_query",
+            "network_requests",
+        ];
         let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
             // Table order: keep the order of TOOLS.
             TOOLS
@@ -273,9 +285,9 @@ mod tests {
         }
         assert_eq!(
             TOOLS.len(),
-            full.len() + 4,
-            "every tool is listed somewhere (execute_js in Dev mode; handle_dialog, \
-             console_messages and network_requests with a bridge)"
+            full.len() + 3,
+            "every tool is listed somewhere (execute_js in Dev mode; handle_dialog and \
+             console_messages with a bridge)"
         );
         for tier in [Tier::Compact, Tier::Mid, Tier::Full] {
             let with_bridge: Vec<&str> = listed_tools_in_session(tier, false, true)
@@ -286,18 +298,17 @@ mod tests {
                 Some(&"handle_dialog"),
                 "{tier:?}: handle_dialog is listed with a browser bridge"
             );
-            let records = ["console_messages", "network_requests"];
             assert_eq!(
-                records.iter().all(|name| with_bridge.contains(name)),
+                with_bridge.contains(&"console_messages"),
                 tier == Tier::Full,
-                "{tier:?}: the console and network records are Full's, with a bridge"
+                "{tier:?}: the console is Full's, with a bridge"
             );
             let without_bridge: Vec<&str> = listed_tools_in_session(tier, false, false)
                 .map(|tool| tool.name)
                 .collect();
             assert!(
-                !records.iter().any(|name| without_bridge.contains(name)),
-                "{tier:?}: no records without a bridge"
+                !without_bridge.contains(&"console_messages"),
+                "{tier:?}: no console without a bridge"
             );
         }
         assert!(
