@@ -128,15 +128,17 @@ impl AllwrightMcpServer {
                     .host
                     .call(tool.name, arguments.clone(), timeout)
                     .await?;
-                // The extension sends its request records as they are: the credentials are
-                // masked here, where the bridge's are (src/page_observations.rs).
-                if tool.name == "network_requests" {
-                    page_observations::network_result_from_extension(
-                        &result,
-                        &page_observations::ObservationQuery::of(&arguments),
-                    )
-                } else {
-                    result
+                // The extension sends its request and console records as they are: they are
+                // masked and printed here, as the bridge's are (src/page_observations.rs).
+                let query = page_observations::ObservationQuery::of(&arguments);
+                match tool.name {
+                    "network_requests" => {
+                        page_observations::network_result_from_extension(&result, &query)
+                    }
+                    "console_messages" => {
+                        page_observations::console_result_from_extension(&result, &query)
+                    }
+                    _ => result,
                 }
             }
         };
@@ -274,6 +276,7 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     );
     host.set_access(ToolAccess::new(options.tier, options.dev));
     host.set_allow_file_urls(options.allow_file_urls);
+    host.set_browser_bridge(bridge.is_some());
     let server = AllwrightMcpServer::new(host, bridge);
     let outcome = serve_until_the_end(server, &mut exit_signals).await;
     if let Some(browser) = launched {

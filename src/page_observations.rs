@@ -293,6 +293,69 @@ pub fn network_result_from_extension(records: &Value, query: &ObservationQuery<'
     result
 }
 
+/// console_messages' result from the extension's records (extension/background/console-records.js),
+/// read into the bridge's shape and printed as the bridge's are.
+pub fn console_result_from_extension(records: &Value, query: &ObservationQuery<'_>) -> Value {
+    let entries: Vec<ConsoleEntry> = records["entries"]
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .filter_map(console_entry_from_extension)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut result = console_result(
+        entries.iter(),
+        records["dropped"].as_u64().unwrap_or(0),
+        records["lastSequence"].as_u64().unwrap_or(0),
+        query,
+    );
+    if let (Some(since), Some(object)) = (records["recordsSince"].as_f64(), result.as_object_mut())
+    {
+        object.insert("recordsSince".into(), json!(since));
+    }
+    result
+}
+
+/// A place `{function, url, line, column}` of the extension's records.
+fn place_from_extension(place: &Value) -> Option<SourcePosition> {
+    Some(SourcePosition {
+        function: place["function"].as_str().unwrap_or("").to_owned(),
+        url: place["url"].as_str()?.to_owned(),
+        line: place["line"].as_u64()?,
+        column: place["column"].as_u64()?,
+    })
+}
+
+fn console_entry_from_extension(entry: &Value) -> Option<ConsoleEntry> {
+    // The levels and kinds the records keep (anything else was read as `info` and `console`).
+    let level = match entry["level"].as_str()? {
+        "debug" => "debug",
+        "warning" => "warning",
+        "error" => "error",
+        _ => "info",
+    };
+    let kind = match entry["kind"].as_str()? {
+        "exception" => "exception",
+        _ => "console",
+    };
+    Some(ConsoleEntry {
+        sequence: entry["sequence"].as_u64()?,
+        context: format!("frame-{}", entry["frameId"].as_u64().unwrap_or(0)),
+        level,
+        kind,
+        method: entry["method"].as_str().map(str::to_owned),
+        text: entry["text"].as_str().unwrap_or("").to_owned(),
+        source: place_from_extension(&entry["source"]),
+        stack: entry["stack"]
+            .as_array()
+            .map(|stack| stack.iter().filter_map(place_from_extension).collect())
+            .unwrap_or_default(),
+        timestamp: entry["timestamp"].as_f64().unwrap_or(0.0),
+    })
+}
+
 /// `[[name, value], ...]` pairs.
 fn header_pairs(headers: &Value) -> Vec<(String, String)> {
     headers
@@ -699,6 +762,34 @@ mod tests {
 < Content-Length: \"1234\"\n  \
 < Set-Cookie: \"<masked, 10 characters>\"\n\
 #5 GET failed NS_ERROR_NET_RESET https://b.test/ iframe"
+        );
+    }
+
+    #[test]
+    fn the_extensions_console_records_read_as_the_bridges() {
+        let records = json!({
+            "entries": [
+                {"sequence": 7, "frameId": 2, "level": "warning", "kind": "console", "method": "warn",
+                 "text": "careful", "source": {"function": "f", "url": "https://a.test/a.js", "line": 3, "column": 9},
+                 "stack": [], "timestamp": 1.0},
+                {"sequence": 8, "frameId": 0, "level": "error", "kind": "exception", "method": null,
+                 "text": "TypeError: boom", "source": {"function": "g", "url": "https://a.test/a.js", "line": 5, "column": 1},
+                 "stack": [{"function": "g", "url": "https://a.test/a.js", "line": 5, "column": 1},
+                           {"function": "h", "url": "https://a.test/a.js", "line": 9, "column": 2}], "timestamp": 2.0},
+                {"sequence": "eight"}
+            ],
+            "dropped": 2, "lastSequence": 8, "recordsSince": 0.5
+        });
+        let arguments = json!({});
+        let reply = reply(console_result_from_extension(
+            &records,
+            &ObservationQuery::of(&arguments),
+        ));
+        assert_eq!(
+            reply,
+            "{\"count\":2,\"next\":8,\"olderDropped\":2,\"recordsSince\":0.5}\n\
+#7 warning \"careful\" at https://a.test/a.js:3:9\n\
+#8 error exception \"TypeError: boom\" at https://a.test/a.js:5:1\n  at h https://a.test/a.js:9:2"
         );
     }
 

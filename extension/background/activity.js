@@ -11,6 +11,7 @@
 // flight are only ever asked about "now".
 
 import { forgetNetworkRecords } from "./network-records.js";
+import { forgetConsoleRecords } from "./console-records.js";
 
 /** Request methods that only read; anything else may change something on the server. */
 const READING_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -348,4 +349,5 @@ export function forgetTabActivity(tabId) {
   requestsInFlight.delete(tabId);
   lastNetworkActivity.delete(tabId);
   forgetNetworkRecords(tabId);
+  forgetConsoleRecords(tabId);
 }

@@ -32,13 +32,15 @@ async function keep(tabs) {
 }
 
 /**
- * A tool call addressed this tab.
+ * A tool call addressed this tab. Answers whether the tab is new to the agent.
  * @param {number} tabId
  */
 export async function noteAgentTab(tabId) {
   const tabs = await agentTabs();
-  if (tabs.at(-1) === tabId) return;
+  if (tabs.at(-1) === tabId) return false;
+  const known = tabs.includes(tabId);
   await keep(withAgentTab(tabs, tabId, MOST_AGENT_TABS));
+  return !known;
 }
 
 /**

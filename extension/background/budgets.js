@@ -105,6 +105,7 @@ export const TOOL_BUDGETS = Object.freeze({
   list_tabs: { fixedMs: 0 },
   // The background's own records (network-records.js).
   network_requests: { fixedMs: 0 },
+  console_messages: { fixedMs: 0 },
   select_tab: { fixedMs: 0 },
   close_tab: { fixedMs: 0 },
 });

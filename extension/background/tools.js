@@ -25,6 +25,7 @@ import { refuseLocalFileArguments } from "./local-files.js";
 import { find } from "./find.js";
 import { waitFor } from "./wait-for.js";
 import { networkRecordsOf, recordRequestsWhileAgentWorks } from "./network-records.js";
+import { consoleRecordsOf } from "./console-records.js";
 import { isAgentTabNow } from "./agent-tabs.js";
 
 const TOOLS = Object.freeze({
@@ -46,6 +47,7 @@ const TOOLS = Object.freeze({
   wait_for: waitFor,
   find,
   network_requests: networkRequests,
+  console_messages: consoleMessages,
   list_tabs: listTabs,
   new_tab: newTab,
   select_tab: selectTab,
@@ -168,4 +170,15 @@ async function networkRequests({ tabId, since }) {
   const tab = await resolveTab(tabId);
   const records = networkRecordsOf(tab.id);
   return { ...records, requests: records.requests.filter((request) => request.sequence > (since ?? 0)) };
+}
+
+/**
+ * `console_messages` in a person's browser: the tab's entries after `since`, as the console hook
+ * saw them (console-records.js); allwright's MCP server filters and prints them.
+ * @param {{tabId?: number, since?: number}} args
+ */
+async function consoleMessages({ tabId, since }) {
+  const tab = await resolveTab(tabId);
+  const records = consoleRecordsOf(tab.id);
+  return { ...records, entries: records.entries.filter((entry) => entry.sequence > (since ?? 0)) };
 }

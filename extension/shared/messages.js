@@ -54,7 +54,7 @@
  * @typedef {{type: "call", id: string, tool: string, arguments: Object<string, unknown>,
  *   access?: ToolAccess}} NativeCall
  * @typedef {{type: "chunk", id: string, index: number, count: number, data: string}} NativeChunk
- * @typedef {{type: "session", access: ToolAccess, client?: string, allowFileUrls?: boolean}} NativeSession
+ * @typedef {{type: "session", access: ToolAccess, client?: string, allowFileUrls?: boolean, browserBridge?: boolean}} NativeSession
  * @typedef {{type: "sessionEnded"}} NativeSessionEnded
  * @typedef {NativeCall|NativeChunk|NativeSession|NativeSessionEnded} NativeToBackground
  */
@@ -152,7 +152,10 @@
  * The read's synchronous part ended (its answer may still wait: a prompt opened meanwhile holds
  * it back in Chromium, and the frame is then blocked, not reading).
  * @typedef {{kind: "allwright/read-finished"}} ReadFinishedNotice
- * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice|CoreCallRequest} ContentToBackground
+ * What a page of a tab an agent uses wrote to its console, as the console hook saw it
+ * (background/console-hook.js, relayed by content/console-relay.js): at most 200 entries.
+ * @typedef {{kind: "allwright/console-entries", entries: object[]}} ConsoleEntriesNotice
+ * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice|CoreCallRequest|ConsoleEntriesNotice} ContentToBackground
  */
 
 /**
@@ -274,7 +277,8 @@
       value.type === "session" &&
       isToolAccess(value.access) &&
       (value.client === undefined || typeof value.client === "string") &&
-      (value.allowFileUrls === undefined || typeof value.allowFileUrls === "boolean")
+      (value.allowFileUrls === undefined || typeof value.allowFileUrls === "boolean") &&
+      (value.browserBridge === undefined || typeof value.browserBridge === "boolean")
     );
   }
 
@@ -500,6 +504,28 @@
   function isReadFinishedNotice(value) {
     return isObject(value) && value.kind === "allwright/read-finished";
   }
+  /** The most console entries one notice carries (content/console-relay.js batches them). */
+  const MOST_CONSOLE_ENTRIES_PER_NOTICE = 200;
+
+  /** @returns {ConsoleEntriesNotice} */
+  function consoleEntriesNotice(entries) {
+    return { kind: "allwright/console-entries", entries };
+  }
+
+  /**
+   * The shape only: the background reads each entry's fields as untrusted page data
+   * (background/console-records.js).
+   * @returns {value is ConsoleEntriesNotice}
+   */
+  function isConsoleEntriesNotice(value) {
+    return (
+      isObject(value) &&
+      value.kind === "allwright/console-entries" &&
+      Array.isArray(value.entries) &&
+      value.entries.length <= MOST_CONSOLE_ENTRIES_PER_NOTICE &&
+      value.entries.every(isObject)
+    );
+  }
 
   /** @returns {value is LoadCoreReply} */
   function isLoadCoreReply(value) {
@@ -655,6 +681,8 @@
     isReadStartedNotice,
     readFinishedNotice,
     isReadFinishedNotice,
+    consoleEntriesNotice,
+    isConsoleEntriesNotice,
     isLoadCoreReply,
     coreCallRequest,
     isCoreCallRequest,

@@ -12,7 +12,6 @@ use super::definition::{
 };
 use super::tiers::{
     DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL, FULL_AND_DEV_MID,
-    FULL_WITH_BRIDGE,
 };
 use allwright_ax::text::{DEFAULT_MAX_CHARS, DEFAULT_MAX_DEPTH};
 use allwright_ax::{Filter, Format as SnapshotFormat};
@@ -1128,8 +1127,8 @@ Common errors: script_error (the code threw: `message` has the exception), execu
         name: "console_messages",
         title: "Read the page's console",
         description: "Lists what the tab's pages wrote to the console, every frame included, and the errors they did not catch (with their stack), from the start of the session, oldest first: `#12 error exception \"TypeError: x is undefined\" at https://a.test/app.js:2:15`, then `  at caller https://a.test/app.js:9:3` lines for an exception's stack; a console method other than log, info, warn, error and debug is named (`console.table`).\n\
-Only in a browser allwright launched or drives over WebDriver BiDi (it records them from the start).\n\
-Returns a JSON header line {count, shown?, next, olderDropped?}, then the lines: `next` is the number to pass as `since` to get only what came after; `shown` when `limit` kept only the newest; `olderDropped` when the tab logged more than allwright keeps (1,000 entries a tab).\n\
+In a browser allwright launched or drives over WebDriver BiDi they are recorded from the start; in your own browser from the agent's first call in the tab (`recordsSince` says from when), and what a page logs while it first loads may be missed.\n\
+Returns a JSON header line {count, shown?, next, olderDropped?, recordsSince?}, then the lines: `next` is the number to pass as `since` to get only what came after; `shown` when `limit` kept only the newest; `olderDropped` when the tab logged more than allwright keeps (1,000 entries a tab).\n\
 Common errors: no_tab (call navigate first), not_connected (no browser is reachable: tell the user).",
         arguments: &[
             Argument {
@@ -1154,7 +1153,7 @@ Common errors: no_tab (call navigate first), not_connected (no browser is reacha
         ],
         rules: &[],
         read_only: true,
-        availability: FULL_WITH_BRIDGE,
+        availability: FULL,
         destructive: false,
         host_wait: ONE_MINUTE,
         reply: ReplyShape::TreeRead,

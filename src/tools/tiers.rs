@@ -83,21 +83,13 @@ pub const FROM_COMPACT_WITH_BRIDGE: Availability = Availability {
     needs_browser_bridge: true,
 };
 
-/// The Full tier, wherever allwright runs: the page's requests (the bridge's records in a browser
-/// allwright holds, the extension's elsewhere).
+/// The Full tier, wherever allwright runs: the page's console and requests (the bridge's records
+/// in a browser allwright holds, the extension's elsewhere).
 pub const FULL: Availability = Availability {
     tiers: FULL_ONLY,
     dev_only_tiers: &[],
     needs_browser_bridge: false,
 };
-/// The Full tier, when the server holds a BiDi session: the page's console, which only the
-/// bridge records so far (src/browser_bridge/observations.rs).
-pub const FULL_WITH_BRIDGE: Availability = Availability {
-    tiers: FULL_ONLY,
-    dev_only_tiers: &[],
-    needs_browser_bridge: true,
-};
-
 impl Tier {
     /// The tier's name on the command line (`--tier compact`) and in the tool contract.
     pub fn name(self) -> &'static str {
@@ -246,6 +238,7 @@ mod tests {
             "get_frames",
             "get_shadow_dom",
             "shadow_dom_query",
+            "console_messages",
             "network_requests",
         ];
         let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
@@ -285,9 +278,8 @@ mod tests {
         }
         assert_eq!(
             TOOLS.len(),
-            full.len() + 3,
-            "every tool is listed somewhere (execute_js in Dev mode; handle_dialog and \
-             console_messages with a bridge)"
+            full.len() + 2,
+            "every tool is listed somewhere (execute_js in Dev mode, handle_dialog with a bridge)"
         );
         for tier in [Tier::Compact, Tier::Mid, Tier::Full] {
             let with_bridge: Vec<&str> = listed_tools_in_session(tier, false, true)
@@ -297,18 +289,6 @@ mod tests {
                 with_bridge.last(),
                 Some(&"handle_dialog"),
                 "{tier:?}: handle_dialog is listed with a browser bridge"
-            );
-            assert_eq!(
-                with_bridge.contains(&"console_messages"),
-                tier == Tier::Full,
-                "{tier:?}: the console is Full's, with a bridge"
-            );
-            let without_bridge: Vec<&str> = listed_tools_in_session(tier, false, false)
-                .map(|tool| tool.name)
-                .collect();
-            assert!(
-                !without_bridge.contains(&"console_messages"),
-                "{tier:?}: no console without a bridge"
             );
         }
         assert!(

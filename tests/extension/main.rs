@@ -199,6 +199,7 @@ const FIND_AND_WAIT: &[(&str, Check)] = checks![
     find_and_wait::find_answers_matching_lines_with_their_paths_in_every_frame_and_shadow_root,
     find_and_wait::wait_for_returns_when_text_or_a_state_arrives_and_says_what_it_saw_last,
     page_records::network_requests_without_a_bridge_come_from_the_extension,
+    page_records::console_messages_without_a_bridge_come_from_the_console_hook,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -81,7 +81,9 @@ pub async fn console_and_network_are_recorded_and_credentials_never_shown(sessio
     // The console: every level, the frame's warning, a console method by name, and the
     // uncaught error with where it was thrown.
     let console = reply_once(session, "console_messages", json!({}), |text| {
-        text.contains("boom from a timer") && text.contains("frame warning")
+        text.contains("boom from a timer")
+            && text.contains("frame warning")
+            && text.contains("clicked Go")
     })
     .await;
     let (header, lines) = header_and_lines(&console);
@@ -111,6 +113,16 @@ pub async fn console_and_network_are_recorded_and_credentials_never_shown(sessio
     assert!(
         thrown.contains(" error exception ") && thrown.contains("/pages/observe/app.html:"),
         "{browser}: an uncaught error says where it was thrown: {thrown}"
+    );
+    // A console call says the page's own line, though the extension's console hook wraps the
+    // console in the agent's tabs.
+    let clicked = lines
+        .iter()
+        .find(|line| line.contains("\"clicked Go\""))
+        .unwrap_or_else(|| panic!("{browser}: the click's warning:\n{console}"));
+    assert!(
+        clicked.contains("/pages/observe/app.html:"),
+        "{browser}: {clicked}"
     );
     let next = header["next"].as_u64().expect("next");
 
@@ -280,4 +292,72 @@ pub async fn network_requests_without_a_bridge_come_from_the_extension(
             "{browser}: {secret} in the panel's log"
         );
     }
+}
+
+/// console_messages in a person's browser (the extension alone): the console hook, injected into
+/// every frame of the agent's tab, sees what the page logs and throws after the agent's first
+/// call, in the top document and in its cross-origin frame.
+pub async fn console_messages_without_a_bridge_come_from_the_console_hook(
+    session: &crate::support::Session,
+) {
+    let browser = session.browser.name();
+    session
+        .ok(
+            "navigate",
+            json!({ "url": fixtures().url("/pages/observe/app.html") }),
+        )
+        .await;
+    let go = crate::actions::ref_of(session, "button", "Go").await;
+    session.ok("click_ax", json!({ "ref_id": go })).await;
+    session
+        .ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
+        .await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let console = loop {
+        let reply = session.call_quiet("console_messages", json!({})).await;
+        let text = reply
+            .content
+            .iter()
+            .find_map(|block| block.as_text().map(|text| text.text.clone()))
+            .unwrap_or_default();
+        let complete = [
+            "clicked Go",
+            "frame heard Go",
+            "boom from a timer",
+            "rejected on purpose",
+        ]
+        .iter()
+        .all(|part| text.contains(part));
+        if complete || tokio::time::Instant::now() > deadline {
+            break text;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let (header, lines) = header_and_lines(&console);
+    assert!(header["recordsSince"].is_number(), "{browser}: {console}");
+    let line_with = |part: &str| {
+        lines
+            .iter()
+            .find(|line| line.contains(part))
+            .copied()
+            .unwrap_or_else(|| panic!("{browser}: {part} in\n{console}"))
+    };
+    let clicked = line_with("\"clicked Go\"");
+    assert!(
+        clicked.contains(" warning ") && clicked.contains("/pages/observe/app.html:"),
+        "{browser}: a warning, with the page's line: {clicked}"
+    );
+    assert!(
+        line_with("\"frame heard Go\"").contains(" info "),
+        "{browser}: the frame's entry:\n{console}"
+    );
+    let thrown = line_with("boom from a timer");
+    assert!(
+        thrown.contains(" error exception "),
+        "{browser}: an uncaught error: {thrown}"
+    );
+    assert!(
+        line_with("rejected on purpose").contains(" error exception \"Uncaught (in promise)"),
+        "{browser}:\n{console}"
+    );
 }

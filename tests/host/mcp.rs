@@ -75,7 +75,7 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 28] = [
+const FULL_TIER: [&str; 30] = [
     "get_accessibility_tree",
     "get_frames",
     "iframe_read",
@@ -104,6 +104,8 @@ const FULL_TIER: [&str; 28] = [
     "new_tab",
     "select_tab",
     "close_tab",
+    "console_messages",
+    "network_requests",
 ];
 
 /// A temporary folder only this user can enter: the client refuses a socket in any other
@@ -452,6 +454,8 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
                 | "wait_for_stable"
                 | "wait_for"
                 | "find"
+                | "console_messages"
+                | "network_requests"
                 | "get_frames"
                 | "iframe_read"
                 | "get_shadow_dom"

@@ -477,7 +477,18 @@ fn console_entry(params: &Value, sequence: u64) -> Option<ConsoleEntry> {
         kind,
         method: params["method"].as_str().map(str::to_owned),
         text: kept(&text, TEXT_CHARS_KEPT),
-        source: stack.first().cloned(),
+        // The first frame of the page's own scripts: a console wrapped by a script without an
+        // address (allwright's console hook in a person's browser, injected into the agent's
+        // tabs whatever drives them) is not where the page logged.
+        source: stack
+            .iter()
+            .find(|place| {
+                ["http:", "https:", "file:"]
+                    .iter()
+                    .any(|scheme| place.url.starts_with(scheme))
+            })
+            .or(stack.first())
+            .cloned(),
         // A console call's stack is only where it was made: the source says that.
         stack: if kind == "exception" {
             stack
