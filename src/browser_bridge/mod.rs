@@ -83,6 +83,35 @@ const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
 /// BiDi too ([`BrowserBridge::activate_the_active_tab`]).
 const TOOLS_THAT_CHANGE_THE_ACTIVE_TAB: &[&str] = &["new_tab", "select_tab", "close_tab"];
 
+/// How long the extension may take to log a call the bridge answered.
+const PANEL_LOG_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A call the bridge answered itself, without the extension (handle_dialog, console_messages,
+/// network_requests), told to the extension so that the side panel's log lists it as it lists
+/// every other call (`bridge_log_answer`, extension/background/bridge.js). Sent on a task of its
+/// own: the agent's answer does not wait for the log.
+fn log_answer_for_the_panel(
+    host: &Arc<HostClient>,
+    tool: &str,
+    arguments: &Value,
+    outcome: &Result<Value, ToolError>,
+) {
+    let outcome = match outcome {
+        Ok(result) => json!({ "ok": true, "result": result }),
+        Err(error) => json!({ "ok": false, "error": error.to_value() }),
+    };
+    let logged = json!({ "tool": tool, "arguments": arguments, "outcome": outcome });
+    let host = Arc::clone(host);
+    tokio::spawn(async move {
+        if let Err(error) = host
+            .call("bridge_log_answer", logged, PANEL_LOG_TIMEOUT)
+            .await
+        {
+            log!("the side panel could not log a call the bridge answered: {error}");
+        }
+    });
+}
+
 /// Whoever holds the BiDi session: the launched browser (or a remote end).
 pub trait BidiSessionOwner: Send + Sync {
     fn bidi(&self) -> &BidiConnection;
@@ -189,12 +218,16 @@ impl BrowserBridge {
         }
         let target = self.target_tab(host, tab_id).await;
         if tool.name == "handle_dialog" {
-            return self.handle_dialog(host, &target, &arguments).await;
+            let outcome = self.handle_dialog(host, &target, &arguments).await;
+            log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+            return outcome;
         }
         if observations::OBSERVATION_TOOLS.contains(&tool.name) {
-            return self
+            let outcome = self
                 .page_observations(host, tool.name, &target, &arguments)
                 .await;
+            log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+            return outcome;
         }
         let page_free = PAGE_FREE_TOOLS.contains(&tool.name);
         let pointer_action = match self.input_mode {
