@@ -11,7 +11,9 @@
 //!   tool (src/input_mode.rs);
 //! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
 //!   that tab (`lifecycle`, `lifecycleDropped`), and `wait_for_stable` is not stable while a
-//!   navigation of the tab has started and not loaded.
+//!   navigation of the tab has started and not loaded;
+//! - emulation: `resize` gives the tab's viewport a size and `emulate` other user settings or
+//!   another device, for the tab alone (`emulation.rs`).
 //!
 //! Extension tab ids and BiDi browsing-context ids are different namespaces. The bridge maps
 //! one to the other with a random marker: the extension sets it on the tab's document element
@@ -19,6 +21,7 @@
 //! one top-level context whose document carries it. Why a hostile page cannot misdirect that
 //! is said at [`BrowserBridge::map_tab_by_marker`].
 
+mod emulation;
 mod input;
 mod journal;
 mod keys;
@@ -32,6 +35,7 @@ use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use allwright_surface_web::launch::MediaFeatureEmulation;
 use allwright_surface_web::lifecycle::PromptType;
 use allwright_surface_web::{
     BidiConnection, Lifecycle, LifecycleEvent, Page, PromptInContext, QueryOptions,
@@ -69,6 +73,8 @@ const PAGE_FREE_TOOLS: &[&str] = &["list_tabs", "new_tab", "select_tab", "close_
 /// [`BrowserBridge::identifies_while_relaying`]).
 const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
     "handle_dialog",
+    "resize",
+    "emulate",
     "wait_for_stable",
     "new_tab",
     "select_tab",
@@ -82,6 +88,17 @@ const TOOLS_THAT_CHANGE_THE_ACTIVE_TAB: &[&str] = &["new_tab", "select_tab", "cl
 /// Whoever holds the BiDi session: the launched browser (or a remote end).
 pub trait BidiSessionOwner: Send + Sync {
     fn bidi(&self) -> &BidiConnection;
+
+    /// The browser's name as a reply names it ("Chromium", "Firefox").
+    fn browser_name(&self) -> String {
+        "the browser".to_owned()
+    }
+
+    /// The media features BiDi cannot emulate, over the CDP pipe of a Chromium allwright
+    /// launched itself; None elsewhere.
+    fn media_features(&self) -> Option<&MediaFeatureEmulation> {
+        None
+    }
 }
 
 /// A real click or hover cut short by a prompt it opened: its input is released and its marker
@@ -170,8 +187,11 @@ impl BrowserBridge {
             }
         }
         let target = self.target_tab(host, tab_id).await;
-        if tool.name == "handle_dialog" {
-            return self.handle_dialog(host, &target, &arguments).await;
+        match tool.name {
+            "handle_dialog" => return self.handle_dialog(host, &target, &arguments).await,
+            "resize" => return self.resize(host, &target, arguments, timeout).await,
+            "emulate" => return self.emulate(host, &target, arguments).await,
+            _ => {}
         }
         let page_free = PAGE_FREE_TOOLS.contains(&tool.name);
         let pointer_action = match self.input_mode {
@@ -206,7 +226,8 @@ impl BrowserBridge {
     /// Whether a call of `tool` may be relayed at once, its tab identified while it runs
     /// ([`BrowserBridge::relay_while_identifying`]): the calls relayed as they are, whose tab
     /// the call itself does not change. The others need the tab first: real input and
-    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt, and
+    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt, `resize`
+    /// and `emulate` change its context, and
     /// `new_tab`, `select_tab` and `close_tab` change which tab is active.
     fn identifies_while_relaying(&self, tool: &str) -> bool {
         let real_input = match self.input_mode {

@@ -82,6 +82,13 @@ pub const FROM_COMPACT_WITH_BRIDGE: Availability = Availability {
     dev_only_tiers: &[],
     needs_browser_bridge: true,
 };
+/// Full, when the server holds a BiDi session: emulating another device or user setting
+/// (`emulate`) is a larger surface than the acting tiers below need.
+pub const FULL_WITH_BRIDGE: Availability = Availability {
+    tiers: FULL_ONLY,
+    dev_only_tiers: &[],
+    needs_browser_bridge: true,
+};
 
 impl Tier {
     /// The tier's name on the command line (`--tier compact`) and in the tool contract.
@@ -220,6 +227,7 @@ mod tests {
             "new_tab",
             "select_tab",
             "close_tab",
+            "resize",
         ];
         let fallbacks = ["get_frames", "get_shadow_dom", "shadow_dom_query"];
         let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
@@ -259,8 +267,8 @@ mod tests {
         }
         assert_eq!(
             TOOLS.len(),
-            full.len() + 2,
-            "every tool is listed somewhere (execute_js in Dev mode, handle_dialog with a bridge)"
+            full.len() + 3,
+            "every tool is listed somewhere (execute_js in Dev mode, emulate and handle_dialog with a bridge)"
         );
         for tier in [Tier::Compact, Tier::Mid, Tier::Full] {
             let with_bridge: Vec<&str> = listed_tools_in_session(tier, false, true)
@@ -277,6 +285,20 @@ mod tests {
                 .any(|tool| tool.name == "handle_dialog"),
             "Ask does not answer dialogs"
         );
+        // emulate: Full only, and only with a browser bridge (a person's browser has no way to
+        // emulate per tab).
+        for (tier, dev) in [
+            (Tier::Ask, false),
+            (Tier::Compact, true),
+            (Tier::Mid, true),
+            (Tier::Full, true),
+        ] {
+            let listed = |bridge: bool| {
+                listed_tools_in_session(tier, dev, bridge).any(|tool| tool.name == "emulate")
+            };
+            assert!(!listed(false), "{tier:?}: emulate needs a browser bridge");
+            assert_eq!(listed(true), tier == Tier::Full, "{tier:?} with a bridge");
+        }
     }
 
     #[test]
