@@ -1015,7 +1015,7 @@ Common errors: invalid_arguments (width 200 to 7680, height 200 to 4320), no_tab
         title: "Emulate device and user settings",
         description: "Makes the tab's pages see other user settings or another device: a dark or light colour scheme (prefers-color-scheme), reduced motion (prefers-reduced-motion), a device pixel ratio, a user agent string, or no network. Only in a browser allwright launched; each setting stays on this tab, across navigations, until you change it again.\n\
 Give only the settings to change; left out (or null) keeps a setting as it is. \"default\", deviceScaleFactor 0, userAgent \"\" and offline false give the browser's own back.\n\
-Returns {applied, notSupportedHere?, hint?}: the settings now in effect, and those this browser cannot emulate (`hint` says why); nothing else changed.\n\
+Returns {applied, notSupportedHere?, hint?}: the settings this call set, and those this browser cannot emulate (`hint` says why), which stay as they were.\n\
 The page may only notice some settings on its next load (a user agent is sent with the next requests): reload when it does not react.\n\
 Common errors: not_supported_here (this browser can emulate none of the settings given: `hint` says which it can), invalid_arguments (give at least one setting), no_tab (call list_tabs).",
         arguments: &[
