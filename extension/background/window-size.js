@@ -14,6 +14,8 @@ import { RESIZE_FRAME_TIMEOUT_MS, RESIZE_SETTLE_MS } from "./budgets.js";
 
 /** How often the viewport is measured again while the window takes its new size. */
 const SETTLE_POLL_MS = 50;
+/** How long a window made normal may take to get its normal bounds back. */
+const STATE_CHANGE_MS = 300;
 /** How many times the window is resized at most: the first guess, then corrections. */
 const RESIZE_STEPS = 3;
 
@@ -31,18 +33,23 @@ export async function resize({ width, height, tabId }) {
   let window = await api.windows.get(windowId);
   // A maximized, fullscreen or minimized window keeps its size whatever width and height say.
   if (window.state !== "normal") {
-    window = await api.windows.update(windowId, { state: "normal" });
+    await api.windows.update(windowId, { state: "normal" });
+    // The window manager restores the window's normal bounds after answering.
+    await sleep(STATE_CHANGE_MS);
+    window = await api.windows.get(windowId);
   }
   let viewport = await measuredViewport(windowId, tab);
   for (let step = 0; step < RESIZE_STEPS && !sameSize(viewport, { width, height }); step += 1) {
     const outerWidth = window.width ?? viewport.width;
     const outerHeight = window.height ?? viewport.height;
-    window = await api.windows.update(windowId, {
+    await api.windows.update(windowId, {
       width: Math.max(1, outerWidth + width - viewport.width),
       height: Math.max(1, outerHeight + height - viewport.height),
     });
     const before = viewport;
     viewport = await settledViewport(windowId, tab, before);
+    // The window's size as it is now: what update answered may precede the resize (Firefox).
+    window = await api.windows.get(windowId);
     // The window did not move at all: the screen or the window manager holds it there.
     if (sameSize(viewport, before)) break;
   }
