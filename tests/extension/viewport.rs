@@ -74,6 +74,10 @@ async fn in_page(session: &LaunchedMcp, code: &str) -> Value {
 /// the window, and the size lasts across navigations.
 pub async fn resize_sets_the_tabs_viewport(session: &LaunchedMcp) {
     let name = session.browser.name();
+    let tools = session.tool_names().await;
+    for tool in ["resize", "emulate"] {
+        assert!(tools.iter().any(|listed| listed == tool), "{name}: {tool} in {tools:?}");
+    }
     let first = fixtures().url("/pages/emulation/index.html");
     session.ok("navigate", json!({ "url": first })).await;
     let before = in_page(session, VIEWPORT).await;
