@@ -400,7 +400,7 @@ impl<'connection> Page<'connection> {
 
     /// The viewport's size in CSS pixels, as the page's media queries see it.
     pub async fn viewport_size(&self) -> Result<crate::emulation::ViewportSize, PageError> {
-        let remote = self.call(scripts::VIEWPORT_SIZE, Vec::new()).await?;
+        let remote = self.call(scripts::INNER_VIEWPORT_SIZE, Vec::new()).await?;
         crate::emulation::read_viewport_size(&remote_json(&remote)?)
     }
 

@@ -107,8 +107,10 @@ pub const FOCUS: &str = r#"(element) => {
 }"#;
 
 /// `() => string`: the viewport's size in CSS pixels, as JSON `{width, height}`
-/// (`window.innerWidth` and `innerHeight`: scroll bars included, as media queries see it).
-pub const VIEWPORT_SIZE: &str = r#"() => JSON.stringify({ width: window.innerWidth, height: window.innerHeight })"#;
+/// (`window.innerWidth` and `innerHeight`: scroll bars included, as media queries see it;
+/// VIEWPORT_SIZE below leaves the scroll bars out).
+pub const INNER_VIEWPORT_SIZE: &str =
+    r#"() => JSON.stringify({ width: window.innerWidth, height: window.innerHeight })"#;
 
 /// `(element) => boolean`: whether the element holds its document's focus (looking through
 /// open shadow roots, as FOCUS does), without moving it.
