@@ -42,10 +42,20 @@ export async function resize({ width, height, tabId }) {
   for (let step = 0; step < RESIZE_STEPS && !sameSize(viewport, { width, height }); step += 1) {
     const outerWidth = window.width ?? viewport.width;
     const outerHeight = window.height ?? viewport.height;
-    await api.windows.update(windowId, {
-      width: Math.max(1, outerWidth + width - viewport.width),
-      height: Math.max(1, outerHeight + height - viewport.height),
-    });
+    try {
+      await api.windows.update(windowId, {
+        width: Math.max(1, outerWidth + width - viewport.width),
+        height: Math.max(1, outerHeight + height - viewport.height),
+      });
+    } catch (refusal) {
+      // Chrome refuses bounds mostly off the screen ("at least 50% within visible screen
+      // space"): the window stays as it is, and the answer says why.
+      const reason = refusal instanceof Error ? refusal.message : String(refusal);
+      return {
+        ...viewport,
+        hint: `${notReached(width, height, viewport)} The browser refused that window size: ${reason}`,
+      };
+    }
     const before = viewport;
     viewport = await settledViewport(windowId, tab, before);
     // The window's size as it is now: what update answered may precede the resize (Firefox).
@@ -57,8 +67,18 @@ export async function resize({ width, height, tabId }) {
   return {
     width: viewport.width,
     height: viewport.height,
-    hint: `The window could not give the viewport ${width}x${height}: it is ${viewport.width}x${viewport.height}, most likely because the screen is smaller or the window manager keeps the window's size. In a browser allwright launched (allwright mcp --launch), resize gives the tab any size.`,
+    hint: `${notReached(width, height, viewport)} The screen may be smaller, the browser's smallest window wider (Firefox: 500 pixels), or the window manager may keep the window's size.`,
   };
+}
+
+/**
+ * The first sentences of the hint of a viewport that did not get the size asked.
+ * @param {number} width
+ * @param {number} height
+ * @param {{width: number, height: number}} viewport
+ */
+function notReached(width, height, viewport) {
+  return `The window could not give the viewport ${width}x${height}: it is ${viewport.width}x${viewport.height}. In a browser allwright launched (allwright mcp --launch), resize gives the tab any size.`;
 }
 
 /**

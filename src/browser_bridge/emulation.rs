@@ -107,16 +107,12 @@ fn requested_changes(arguments: &Value) -> Result<Vec<Change>, ToolError> {
             continue;
         }
         let change = match setting {
-            Setting::ColorScheme => media_change(
-                setting,
-                MediaFeature::PrefersColorScheme,
-                value.as_str(),
-            ),
-            Setting::ReducedMotion => media_change(
-                setting,
-                MediaFeature::PrefersReducedMotion,
-                value.as_str(),
-            ),
+            Setting::ColorScheme => {
+                media_change(setting, MediaFeature::PrefersColorScheme, value.as_str())
+            }
+            Setting::ReducedMotion => {
+                media_change(setting, MediaFeature::PrefersReducedMotion, value.as_str())
+            }
             // 0 is "the screen's own" (as CDP's deviceScaleFactor 0 is).
             Setting::DeviceScaleFactor => value.as_f64().map(|ratio| {
                 Change::DeviceScaleFactor(if ratio == 0.0 {
@@ -302,11 +298,9 @@ impl BrowserBridge {
                         .map_err(|error| failed(first, &applied, error))?;
                     applied.extend(media_changes.iter().map(|(setting, ..)| *setting));
                 }
-                _ => not_supported.extend(media_changes.iter().map(|(setting, ..)| {
-                    NotSupported {
-                        setting: *setting,
-                        reason: no_route_reason(*setting, &browser),
-                    }
+                _ => not_supported.extend(media_changes.iter().map(|(setting, ..)| NotSupported {
+                    setting: *setting,
+                    reason: no_route_reason(*setting, &browser),
                 })),
             }
         }
@@ -335,7 +329,11 @@ impl BrowserBridge {
                 Ok(()) => applied.push(setting),
                 Err(error) if is_unsupported(&error) => not_supported.push(NotSupported {
                     setting,
-                    reason: format!("{browser} cannot emulate {}: {}", setting.name(), error.message),
+                    reason: format!(
+                        "{browser} cannot emulate {}: {}",
+                        setting.name(),
+                        error.message
+                    ),
                 }),
                 Err(error) => return Err(failed(setting, &applied, error.to_string())),
             }
@@ -422,11 +420,7 @@ mod tests {
         assert_eq!(
             resets,
             [
-                Change::MediaFeature(
-                    Setting::ColorScheme,
-                    MediaFeature::PrefersColorScheme,
-                    None
-                ),
+                Change::MediaFeature(Setting::ColorScheme, MediaFeature::PrefersColorScheme, None),
                 Change::DeviceScaleFactor(Override::Reset),
                 Change::UserAgent(Override::Reset),
                 Change::Offline(false),
@@ -459,7 +453,11 @@ mod tests {
             assert_eq!(route_of(setting, true), Route::ChromiumPipe);
             assert_eq!(route_of(setting, false), Route::None);
         }
-        for setting in [Setting::DeviceScaleFactor, Setting::UserAgent, Setting::Offline] {
+        for setting in [
+            Setting::DeviceScaleFactor,
+            Setting::UserAgent,
+            Setting::Offline,
+        ] {
             assert_eq!(route_of(setting, true), Route::Bidi);
             assert_eq!(route_of(setting, false), Route::Bidi);
         }
@@ -478,14 +476,17 @@ mod tests {
                 reason: no_route_reason(Setting::ReducedMotion, "Firefox"),
             },
         ];
-        let reply =
-            emulate_reply("Firefox", &[Setting::Offline], &not_supported).expect("a reply");
+        let reply = emulate_reply("Firefox", &[Setting::Offline], &not_supported).expect("a reply");
         assert_eq!(reply["applied"], json!(["offline"]));
         assert_eq!(
             reply["notSupportedHere"],
             json!(["colorScheme", "reducedMotion"])
         );
-        assert_eq!(reply["hint"], json!(format!("{reason}.")), "one reason, once");
+        assert_eq!(
+            reply["hint"],
+            json!(format!("{reason}.")),
+            "one reason, once"
+        );
         assert_eq!(
             emulate_reply("Chromium", &[Setting::ColorScheme], &[]).expect("a reply"),
             json!({"applied": ["colorScheme"]}),

@@ -428,7 +428,10 @@ pub(super) mod tests {
                 "emulate",
                 json!({"colorScheme": "default", "reducedMotion": "default", "deviceScaleFactor": 0, "userAgent": "", "offline": false}),
             ),
-            ("emulate", json!({"deviceScaleFactor": 8, "userAgent": null})),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": 8, "userAgent": null}),
+            ),
         ];
         for (tool, arguments) in action_calls {
             assert_eq!(
@@ -596,10 +599,26 @@ pub(super) mod tests {
             ("resize", json!({"width": 800.5, "height": 600}), "width"),
             ("emulate", json!({"colorScheme": "sepia"}), "colorScheme"),
             ("emulate", json!({"reducedMotion": true}), "reducedMotion"),
-            ("emulate", json!({"deviceScaleFactor": -1}), "deviceScaleFactor"),
-            ("emulate", json!({"deviceScaleFactor": 8.5}), "deviceScaleFactor"),
-            ("emulate", json!({"deviceScaleFactor": "2"}), "deviceScaleFactor"),
-            ("emulate", json!({"userAgent": "x".repeat(1_001)}), "userAgent"),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": -1}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": 8.5}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": "2"}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"userAgent": "x".repeat(1_001)}),
+                "userAgent",
+            ),
             ("emulate", json!({"offline": "yes"}), "offline"),
             ("emulate", json!({"geolocation": [0, 0]}), "geolocation"),
             ("select_tab", json!({}), "tabId"),

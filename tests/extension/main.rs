@@ -368,7 +368,8 @@ async fn firefox_launched_bridge() {
 /// resize and emulate (viewport.rs): the window of the user's own browser, then the tab's
 /// viewport and emulation in a browser allwright launched (Dev mode, to read the page with
 /// execute_js).
-const USER_VIEWPORT: &[(&str, Check)] = checks![viewport::resize_gives_the_window_the_viewport_asked];
+const USER_VIEWPORT: &[(&str, Check)] =
+    checks![viewport::resize_gives_the_window_the_viewport_asked];
 const LAUNCHED_EMULATION: &[(&str, LaunchedCheck)] = checks![
     viewport::resize_sets_the_tabs_viewport,
     viewport::emulate_sets_what_the_browser_can_and_names_the_rest,

@@ -251,7 +251,13 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     // the requests, tests/extension/viewport.rs).
     if method == "GET" && path == "/user-agent" {
         let headers = [("Cache-Control".to_string(), "no-store".to_string())];
-        return respond(&mut stream, 200, "text/plain", &headers, user_agent.as_bytes());
+        return respond(
+            &mut stream,
+            200,
+            "text/plain",
+            &headers,
+            user_agent.as_bytes(),
+        );
     }
     if method == "GET" && path == "/redirect" {
         let to = query_parameter(query, "to").unwrap_or("/");

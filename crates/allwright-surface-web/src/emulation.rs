@@ -154,7 +154,9 @@ pub fn read_viewport_size(answer: &Value) -> Result<ViewportSize, PageError> {
             .as_u64()
             .and_then(|side| u32::try_from(side).ok())
             .ok_or_else(|| {
-                PageError::UnexpectedResult(format!("the viewport's {name} is not a size: {answer}"))
+                PageError::UnexpectedResult(format!(
+                    "the viewport's {name} is not a size: {answer}"
+                ))
             })
     };
     Ok(ViewportSize {

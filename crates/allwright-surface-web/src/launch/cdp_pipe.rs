@@ -593,9 +593,7 @@ impl MediaFeatureEmulation {
 
 /// `Emulation.setEmulatedMedia`'s parameters for a tab's features: the media type left as it is
 /// (empty), and every feature the tab has (an empty list removes them all).
-fn set_emulated_media_params(
-    features: &std::collections::BTreeMap<MediaFeature, String>,
-) -> Value {
+fn set_emulated_media_params(features: &std::collections::BTreeMap<MediaFeature, String>) -> Value {
     let features: Vec<Value> = features
         .iter()
         .map(|(feature, value)| json!({ "name": feature.css_name(), "value": value }))
@@ -925,7 +923,10 @@ mod tests {
             .await
             .expect("reset");
         let commands = sent(&received);
-        let methods: Vec<&str> = commands.iter().map(|(method, ..)| method.as_str()).collect();
+        let methods: Vec<&str> = commands
+            .iter()
+            .map(|(method, ..)| method.as_str())
+            .collect();
         assert_eq!(
             methods,
             [
@@ -954,7 +955,10 @@ mod tests {
             "a reset feature is left out"
         );
         let refused = media
-            .set("TAB-A", &[(MediaFeature::PrefersColorScheme, Some("sepia"))])
+            .set(
+                "TAB-A",
+                &[(MediaFeature::PrefersColorScheme, Some("sepia"))],
+            )
             .await
             .expect_err("no such value");
         assert!(refused.contains("prefers-color-scheme"), "{refused}");
@@ -978,7 +982,10 @@ mod tests {
             .await
             .expect("set on a new session");
         let commands = sent(&received);
-        let methods: Vec<&str> = commands.iter().map(|(method, ..)| method.as_str()).collect();
+        let methods: Vec<&str> = commands
+            .iter()
+            .map(|(method, ..)| method.as_str())
+            .collect();
         assert_eq!(
             methods,
             [

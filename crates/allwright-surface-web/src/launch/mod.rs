@@ -14,11 +14,11 @@ mod private_network;
 mod process;
 mod socks_proxy;
 
+pub use cdp_pipe::{MediaFeature, MediaFeatureEmulation};
 pub use chromium::{
     chromium_runs_without_sandbox, say_once_when_chromium_runs_without_sandbox,
     ChromiumLaunchOptions,
 };
-pub use cdp_pipe::{MediaFeature, MediaFeatureEmulation};
 pub use firefox::FirefoxLaunchOptions;
 
 use std::path::Path;
