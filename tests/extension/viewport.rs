@@ -262,13 +262,10 @@ pub async fn emulate_sets_what_the_browser_can_and_names_the_rest(session: &Laun
         assert_eq!(in_page(session, dark).await, json!(false), "{name}");
     }
 
-    // Everything lasts across a navigation.
-    session
-        .ok(
-            "navigate",
-            json!({ "url": fixtures().url("/pages/emulation/second.html") }),
-        )
-        .await;
+    // Everything lasts across a navigation to another site (Chromium moves the tab to another
+    // renderer process).
+    let other_site = format!("{}/pages/emulation/second.html", fixtures().other_origin);
+    session.ok("navigate", json!({ "url": other_site })).await;
     assert_eq!(
         in_page(session, "window.devicePixelRatio").await,
         json!(2),
