@@ -422,6 +422,7 @@ async fn chromium_webdriver_bridge() {
         check(&session).await;
         record_time(&format!("chromium (webdriver): {name}"), started.elapsed());
     }
+    viewport::emulate_over_webdriver_names_what_needs_the_launch(&session).await;
     session.shutdown().await;
     // No CDP input or DOM operation in the BiDi path. allwright speaks only WebDriver classic
     // (new session) and BiDi to chromedriver, and the extension's chrome.debugger fallback (the

@@ -338,3 +338,51 @@ pub async fn emulate_sets_what_the_browser_can_and_names_the_rest(session: &Laun
         .await;
     assert!(refused["hint"].is_string(), "{name}: {refused}");
 }
+
+/// emulate in a Chromium from a WebDriver remote end (`--webdriver`, chromedriver): BiDi's
+/// settings apply, and the two media features, which only the pipe of a Chromium allwright
+/// launched itself can set, are named as not supported here.
+pub async fn emulate_over_webdriver_names_what_needs_the_launch(session: &LaunchedMcp) {
+    let name = session.browser.name();
+    session
+        .ok(
+            "navigate",
+            json!({ "url": fixtures().url("/pages/emulation/index.html") }),
+        )
+        .await;
+    let refused = session
+        .refused(
+            "emulate",
+            json!({"colorScheme": "dark"}),
+            "not_supported_here",
+            std::time::Duration::from_secs(10),
+        )
+        .await;
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("Chromium") && message.contains("colorScheme"),
+        "{name}: {refused}"
+    );
+    let partly = session
+        .ok(
+            "emulate",
+            json!({"reducedMotion": "reduce", "deviceScaleFactor": 2}),
+        )
+        .await;
+    assert_eq!(
+        partly,
+        json!({
+            "applied": ["deviceScaleFactor"],
+            "notSupportedHere": ["reducedMotion"],
+            "hint": partly["hint"],
+        }),
+        "{name}"
+    );
+    assert!(
+        partly["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("--launch chromium")),
+        "{name}: {partly}"
+    );
+    session.ok("emulate", json!({"deviceScaleFactor": 0})).await;
+}
