@@ -493,8 +493,9 @@ struct TabMediaFeatures {
 /// Nothing else goes over these sessions: elements, input and scripts stay BiDi's.
 pub struct MediaFeatureEmulation {
     pipe: Arc<CdpPipe>,
-    /// By top-level browsing context (target) id. A closed tab's entry stays until a command for
-    /// it fails; one entry is a few strings.
+    /// By top-level browsing context (target) id: one entry per tab the agent set a media
+    /// feature in, a few strings each, kept while the browser runs (a closed tab's too, and its
+    /// session, which Chromium ended with the tab).
     tabs: tokio::sync::Mutex<HashMap<String, TabMediaFeatures>>,
 }
 
