@@ -83,7 +83,7 @@ enum Route {
     /// Chromium's CDP pipe (`MediaFeatureEmulation`): only in a Chromium allwright launched.
     ChromiumPipe,
     /// Nothing this session holds can set it.
-    None,
+    Nowhere,
 }
 
 /// The route of each setting. The media features have no WebDriver BiDi command (neither the
@@ -92,7 +92,7 @@ enum Route {
 fn route_of(setting: Setting, has_chromium_pipe: bool) -> Route {
     match setting {
         Setting::ColorScheme | Setting::ReducedMotion if has_chromium_pipe => Route::ChromiumPipe,
-        Setting::ColorScheme | Setting::ReducedMotion => Route::None,
+        Setting::ColorScheme | Setting::ReducedMotion => Route::Nowhere,
         Setting::DeviceScaleFactor | Setting::UserAgent | Setting::Offline => Route::Bidi,
     }
 }
@@ -451,7 +451,7 @@ mod tests {
     fn media_features_need_chromiums_pipe_and_the_rest_go_over_bidi() {
         for setting in [Setting::ColorScheme, Setting::ReducedMotion] {
             assert_eq!(route_of(setting, true), Route::ChromiumPipe);
-            assert_eq!(route_of(setting, false), Route::None);
+            assert_eq!(route_of(setting, false), Route::Nowhere);
         }
         for setting in [
             Setting::DeviceScaleFactor,
