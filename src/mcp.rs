@@ -91,9 +91,19 @@ impl AllwrightMcpServer {
     async fn answer(&self, request: CallToolRequestParams) -> Result<CallToolResult, ToolError> {
         let Some(tool) = self.listed_tool(&request.name) else {
             let listed: Vec<Value> = self.listed_tools().map(|tool| json!(tool.name)).collect();
-            if tools::tool_named(&request.name).is_some() {
-                let active = self.host.access().describe();
-                return Err(ToolError::not_in_tier(&request.name, &active, listed));
+            if let Some(definition) = tools::tool_named(&request.name) {
+                let access = self.host.access();
+                // Listed for this tier, but only with a BiDi session on the browser.
+                if definition.availability.needs_browser_bridge
+                    && definition.availability.is_listed(access.tier, access.dev)
+                {
+                    return Err(ToolError::needs_browser_bridge(definition.name));
+                }
+                return Err(ToolError::not_in_tier(
+                    &request.name,
+                    &access.describe(),
+                    listed,
+                ));
             }
             return Err(ToolError::invalid_arguments(format!(
                 "there is no tool {:?} in this session",

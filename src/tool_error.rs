@@ -329,6 +329,15 @@ impl ToolError {
         Self::new(codes::NOT_SUPPORTED_HERE, message)
     }
 
+    /// A tool of the browser bridge (tools/tiers.rs, `needs_browser_bridge`) called in a session
+    /// without one: the user's own browser, reached through the extension alone.
+    pub fn needs_browser_bridge(tool: &str) -> Self {
+        Self::not_supported_here(format!(
+            "{tool} works only in a browser allwright drives over WebDriver BiDi, and this session reaches the user's own browser through the extension"
+        ))
+        .with_hint("Carry on without it, or ask the person to start the server with `allwright mcp --launch chromium` (or firefox).")
+    }
+
     /// handle_dialog was called with no prompt open.
     pub fn no_dialog(message: impl Into<String>) -> Self {
         Self::new(codes::NO_DIALOG, message).with_hint(

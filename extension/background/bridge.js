@@ -37,7 +37,13 @@ const BRIDGE_CALLS = Object.freeze({
 });
 
 /** The agent tools the server answers itself from its BiDi session (src/browser_bridge/). */
-const TOOLS_THE_SERVER_ANSWERS = Object.freeze(["handle_dialog", "console_messages", "network_requests"]);
+const TOOLS_THE_SERVER_ANSWERS = Object.freeze([
+  "handle_dialog",
+  "console_messages",
+  "network_requests",
+  "resize",
+  "emulate",
+]);
 
 /**
  * bridge_log_answer({tool, arguments, outcome: {ok: true, result} | {ok: false, error}}): a call

@@ -8,6 +8,7 @@ import { callFrame, resolveTab } from "./frames.js";
 import { goBack, goForward, navigate, reload } from "./navigation.js";
 import { clickAx, hover, pressKey, scroll, selectOption, setField, typeAx, waitForStable } from "./actions.js";
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
+import { resize } from "./window-size.js";
 import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor } from "./snapshot-plan.js";
@@ -52,6 +53,7 @@ const TOOLS = Object.freeze({
   new_tab: newTab,
   select_tab: selectTab,
   close_tab: closeTab,
+  resize,
   get_shadow_dom: getShadowDom,
   shadow_dom_query: shadowDomQuery,
   execute_js: executeJs,

@@ -13,7 +13,7 @@ import "../shared/messages.js";
  * One argument's rule, as the contract writes it. `enum`, `minimum`, `maximum` and `pattern`
  * follow JSON Schema's meaning; `minLength`/`maxLength` count Unicode code points; an "array"
  * rule's `enum` applies to its items, which must be unique; `format` names a check below.
- * @typedef {{type: "string"|"integer"|"boolean"|"array", required?: boolean, enum?: string[],
+ * @typedef {{type: "string"|"integer"|"number"|"boolean"|"array", required?: boolean, enum?: string[],
  *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: string,
  *   format?: "navigableUrl"|"keyName", example?: unknown, default?: unknown}} ArgumentRule
  */
@@ -170,6 +170,15 @@ function checkRule(name, rule, given) {
     }
     return null;
   }
+  if (rule.type === "number") {
+    if (typeof given !== "number" || !Number.isFinite(given)) {
+      return { message: `${name} must be a number, got ${shown}`, hint: rangeHint(name, rule) };
+    }
+    if ((rule.minimum !== undefined && given < rule.minimum) || (rule.maximum !== undefined && given > rule.maximum)) {
+      return { message: `${name} ${given} is out of range`, hint: rangeHint(name, rule) };
+    }
+    return null;
+  }
   if (rule.type === "boolean") {
     if (typeof given === "boolean") return null;
     return {
@@ -316,11 +325,12 @@ function checkKeyName(name, value) {
  * @param {ArgumentRule} rule
  */
 function rangeHint(name, rule) {
+  const kind = rule.type === "number" ? "a number" : "a whole number";
   if (rule.minimum !== undefined && rule.maximum !== undefined) {
-    return `${name} is a whole number from ${rule.minimum} to ${rule.maximum}.`;
+    return `${name} is ${kind} from ${rule.minimum} to ${rule.maximum}.`;
   }
-  if (rule.minimum !== undefined) return `${name} is a whole number, at least ${rule.minimum}.`;
-  return `${name} is a whole number.`;
+  if (rule.minimum !== undefined) return `${name} is ${kind}, at least ${rule.minimum}.`;
+  return `${name} is ${kind}.`;
 }
 
 /**

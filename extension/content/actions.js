@@ -16,7 +16,7 @@
 import { clickElement, observeClick } from "./actions/click.js";
 import { domQuiet } from "./actions/evidence.js";
 import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions/external-input.js";
-import { elementRect, frameOffset } from "./actions/geometry.js";
+import { elementRect, frameOffset, viewportSize } from "./actions/geometry.js";
 import { paintSecretMasks, removeSecretMasks } from "./dom/secret-masks.js";
 import { hoverElement } from "./actions/hover.js";
 import { ping } from "./actions/page-handlers.js";
@@ -47,6 +47,7 @@ if (globalThis.allwrightActions === undefined) {
       abort_external_input: abortExternalInput,
       element_rect: elementRect,
       frame_offset: frameOffset,
+      viewport_size: viewportSize,
       paint_secret_masks: paintSecretMasks,
       remove_secret_masks: removeSecretMasks,
       ping,

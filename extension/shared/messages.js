@@ -110,6 +110,9 @@
  * @typedef {{childFrameId?: number}} FrameOffsetArguments
  * @typedef {{rect: Rect, viewport: Viewport, devicePixelRatio: number}} ElementRectResult
  * @typedef {{offset: {x: number, y: number}, viewport: Viewport}} FrameOffsetResult
+ * What resize asks of the top frame while the window takes its new size: `window.innerWidth`
+ * and `innerHeight` in CSS pixels.
+ * @typedef {{width: number, height: number}} ViewportSizeResult
  * A viewport in CSS pixels: whole (`width`, `height`) and without scroll bars (`visible...`).
  * @typedef {{width: number, height: number, visibleWidth: number, visibleHeight: number}} Viewport
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
@@ -119,6 +122,7 @@
  *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}
  *   |{kind: "allwright/tool", tool: "element_rect", arguments: ElementRectArguments}
  *   |{kind: "allwright/tool", tool: "frame_offset", arguments: FrameOffsetArguments}
+ *   |{kind: "allwright/tool", tool: "viewport_size", arguments: {}}
  *   |{kind: "allwright/tool", tool: "paint_secret_masks"|"remove_secret_masks", arguments: {token: string}}
  *   |{kind: "allwright/tool", tool: "ping", arguments: {}}
  *   |{kind: "allwright/tool", tool: "read_shadow_roots"|"query_shadow_roots"|"mark_shadow_host"
@@ -361,6 +365,8 @@
     "abort_external_input",
     "element_rect",
     "frame_offset",
+    // resize in the user's own browser (background/window-size.js): the viewport's size.
+    "viewport_size",
     // The masks a screenshot paints over secret fields (content/dom/secret-masks.js).
     "paint_secret_masks",
     "remove_secret_masks",

@@ -11,7 +11,9 @@
 //!   tool (src/input_mode.rs);
 //! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
 //!   that tab (`lifecycle`, `lifecycleDropped`), and `wait_for_stable` is not stable while a
-//!   navigation of the tab has started and not loaded.
+//!   navigation of the tab has started and not loaded;
+//! - emulation: `resize` gives the tab's viewport a size and `emulate` other user settings or
+//!   another device, for the tab alone (`emulation.rs`).
 //!
 //! Extension tab ids and BiDi browsing-context ids are different namespaces. The bridge maps
 //! one to the other with a random marker: the extension sets it on the tab's document element
@@ -19,6 +21,7 @@
 //! one top-level context whose document carries it. Why a hostile page cannot misdirect that
 //! is said at [`BrowserBridge::map_tab_by_marker`].
 
+mod emulation;
 mod input;
 mod journal;
 mod keys;
@@ -33,6 +36,7 @@ use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use allwright_surface_web::launch::MediaFeatureEmulation;
 use allwright_surface_web::lifecycle::PromptType;
 use allwright_surface_web::observations::ObservationRecorder;
 use allwright_surface_web::{
@@ -73,6 +77,8 @@ const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
     "handle_dialog",
     "console_messages",
     "network_requests",
+    "resize",
+    "emulate",
     "wait_for_stable",
     "new_tab",
     "select_tab",
@@ -86,8 +92,8 @@ const TOOLS_THAT_CHANGE_THE_ACTIVE_TAB: &[&str] = &["new_tab", "select_tab", "cl
 /// How long the extension may take to log a call the bridge answered.
 const PANEL_LOG_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// A call the bridge answered itself, without the extension (handle_dialog, console_messages,
-/// network_requests), told to the extension so that the side panel's log lists it as it lists
+/// A call the bridge answered itself, without the extension (handle_dialog, resize, emulate,
+/// console_messages, network_requests), told to the extension so that the side panel's log lists it as it lists
 /// every other call (`bridge_log_answer`, extension/background/bridge.js). Sent on a task of its
 /// own: the agent's answer does not wait for the log.
 fn log_answer_for_the_panel(
@@ -115,6 +121,17 @@ fn log_answer_for_the_panel(
 /// Whoever holds the BiDi session: the launched browser (or a remote end).
 pub trait BidiSessionOwner: Send + Sync {
     fn bidi(&self) -> &BidiConnection;
+
+    /// The browser's name as a reply names it ("Chromium", "Firefox").
+    fn browser_name(&self) -> String {
+        "the browser".to_owned()
+    }
+
+    /// The media features BiDi cannot emulate, over the CDP pipe of a Chromium allwright
+    /// launched itself; None elsewhere.
+    fn media_features(&self) -> Option<&MediaFeatureEmulation> {
+        None
+    }
 }
 
 /// A real click or hover cut short by a prompt it opened: its input is released and its marker
@@ -217,10 +234,27 @@ impl BrowserBridge {
             }
         }
         let target = self.target_tab(host, tab_id).await;
-        if tool.name == "handle_dialog" {
-            let outcome = self.handle_dialog(host, &target, &arguments).await;
-            log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
-            return outcome;
+        match tool.name {
+            "handle_dialog" => {
+                let outcome = self.handle_dialog(host, &target, &arguments).await;
+                log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+                return outcome;
+            }
+            "resize" => {
+                // A tab the bridge has not mapped is resized by the extension, which logs it.
+                let answered_here = target.context.is_some();
+                let outcome = self.resize(host, &target, arguments.clone(), timeout).await;
+                if answered_here {
+                    log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+                }
+                return outcome;
+            }
+            "emulate" => {
+                let outcome = self.emulate(host, &target, arguments.clone()).await;
+                log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+                return outcome;
+            }
+            _ => {}
         }
         if observations::OBSERVATION_TOOLS.contains(&tool.name) {
             let outcome = self
@@ -262,8 +296,9 @@ impl BrowserBridge {
     /// Whether a call of `tool` may be relayed at once, its tab identified while it runs
     /// ([`BrowserBridge::relay_while_identifying`]): the calls relayed as they are, whose tab
     /// the call itself does not change. The others need the tab first: real input and
-    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt,
-    /// console_messages and network_requests read its records, and
+    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt, `resize`
+    /// and `emulate` change its context, console_messages and network_requests read its
+    /// records, and
     /// `new_tab`, `select_tab` and `close_tab` change which tab is active.
     fn identifies_while_relaying(&self, tool: &str) -> bool {
         let real_input = match self.input_mode {

@@ -126,6 +126,7 @@ fn argument_rule(argument: &Argument) -> OrderedObject {
     let mut rule: OrderedObject = Vec::new();
     let type_name = match argument.kind {
         ArgumentKind::Integer { .. } => "integer",
+        ArgumentKind::Number { .. } => "number",
         ArgumentKind::Boolean => "boolean",
         ArgumentKind::ModifierList => "array",
         ArgumentKind::Choice(_)
@@ -141,6 +142,10 @@ fn argument_rule(argument: &Argument) -> OrderedObject {
     match &argument.kind {
         ArgumentKind::Choice(choices) => rule.push(("enum", json!(choices))),
         ArgumentKind::Integer { minimum, maximum } => {
+            rule.push(("minimum", json!(minimum)));
+            rule.push(("maximum", json!(maximum)));
+        }
+        ArgumentKind::Number { minimum, maximum } => {
             rule.push(("minimum", json!(minimum)));
             rule.push(("maximum", json!(maximum)));
         }

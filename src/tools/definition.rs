@@ -49,6 +49,8 @@ pub enum ArgumentKind {
     Choice(&'static [&'static str]),
     /// An integer in `minimum..=maximum`.
     Integer { minimum: i64, maximum: i64 },
+    /// A JSON number, whole or not, in `minimum..=maximum` (a device pixel ratio: 2.625).
+    Number { minimum: f64, maximum: f64 },
     /// `true` or `false`.
     Boolean,
     /// A string of `min_chars..=max_chars` characters, counted as Unicode code points (as JSON

@@ -12,6 +12,7 @@ use super::definition::{
 };
 use super::tiers::{
     DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL, FULL_AND_DEV_MID,
+    FULL_WITH_BRIDGE,
 };
 use allwright_ax::text::{DEFAULT_MAX_CHARS, DEFAULT_MAX_DEPTH};
 use allwright_ax::{Filter, Format as SnapshotFormat};
@@ -20,6 +21,18 @@ use allwright_ax::{Filter, Format as SnapshotFormat};
 const MAX_TYPED_CHARS: usize = 50_000;
 /// The longest option label or value select_option accepts.
 const MAX_OPTION_CHARS: usize = 1_000;
+
+/// The narrowest and lowest viewport resize accepts: below it pages stop being laid out for any
+/// real device, and windows cannot be made that small on most desktops.
+pub const MIN_VIEWPORT_SIDE: i64 = 200;
+/// The widest viewport resize accepts: an 8K screen's width.
+pub const MAX_VIEWPORT_WIDTH: i64 = 7_680;
+/// The tallest viewport resize accepts: an 8K screen's height.
+pub const MAX_VIEWPORT_HEIGHT: i64 = 4_320;
+/// The largest device pixel ratio emulate accepts (phones go up to about 4).
+const MAX_DEVICE_SCALE_FACTOR: f64 = 8.0;
+/// The longest user agent string emulate accepts.
+const MAX_USER_AGENT_CHARS: usize = 1_000;
 
 /// The largest tab id. Chrome's and Firefox's tab ids are 32-bit signed integers (`tabs.Tab.id`).
 const LARGEST_TAB_ID: i64 = i32::MAX as i64;
@@ -1086,6 +1099,107 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         read_only: false,
         availability: FROM_MID,
         destructive: true,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
+    },
+    ToolDefinition {
+        name: "resize",
+        title: "Resize the viewport",
+        description: "Gives the tab's viewport (the page's window.innerWidth and innerHeight, in CSS pixels) a size, so that you can see how the page lays out on a narrow phone or a wide screen.\n\
+In a browser allwright launched only this tab's viewport changes, and it keeps its size across navigations until the next resize. In the user's own browser the tab's whole window is resized (a maximized or fullscreen window is made normal first), so every tab of that window changes, and the screen may stop the window short of the size asked.\n\
+Returns {width, height}: the viewport the page has now; `hint` says why, when that is not the size asked.\n\
+Refs stay valid, but what is visible changes: read the tree again before acting on a layout that depends on the width.\n\
+Common errors: invalid_arguments (width 200 to 7680, height 200 to 4320), no_tab (no open tab has this id: call list_tabs), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "width",
+                kind: ArgumentKind::Integer { minimum: MIN_VIEWPORT_SIDE, maximum: MAX_VIEWPORT_WIDTH },
+                required: true,
+                default: None,
+                example: Some(Literal::Number(390)),
+                description: "The viewport's width in CSS pixels, from 200 to 7680 (390: a phone; 1280: a laptop).",
+            },
+            Argument {
+                name: "height",
+                kind: ArgumentKind::Integer { minimum: MIN_VIEWPORT_SIDE, maximum: MAX_VIEWPORT_HEIGHT },
+                required: true,
+                default: None,
+                example: Some(Literal::Number(844)),
+                description: "The viewport's height in CSS pixels, from 200 to 4320.",
+            },
+            Argument {
+                description: "The tab whose viewport to resize (in the user's own browser: whose window). Leave it out for the active tab.",
+                ..TAB_ID
+            },
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
+    },
+    // Only with a browser bridge: WebDriver BiDi (and, for the media features in a launched
+    // Chromium, its CDP pipe) emulates per tab; a WebExtension has no such API, and changing the
+    // user's own browser for every site is not an agent's to do.
+    ToolDefinition {
+        name: "emulate",
+        title: "Emulate device and user settings",
+        description: "Makes the tab's pages see other user settings or another device: a dark or light colour scheme (prefers-color-scheme), reduced motion (prefers-reduced-motion), a device pixel ratio, a user agent string, or no network. Only in a browser allwright launched; each setting stays on this tab, across navigations, until you change it again.\n\
+Give only the settings to change; left out (or null) keeps a setting as it is. \"default\", deviceScaleFactor 0, userAgent \"\" and offline false give the browser's own back.\n\
+Returns {applied, notSupportedHere?, hint?}: the settings this call set, and those this browser cannot emulate (`hint` says why), which stay as they were.\n\
+The page may only notice some settings on its next load (a user agent is sent with the next requests): reload when it does not react.\n\
+Common errors: not_supported_here (this browser can emulate none of the settings given: `hint` says which it can), invalid_arguments (give at least one setting), no_tab (call list_tabs).",
+        arguments: &[
+            Argument {
+                name: "colorScheme",
+                kind: ArgumentKind::Choice(&["light", "dark", "default"]),
+                required: false,
+                default: None,
+                example: Some(Literal::Text("dark")),
+                description: "The colour scheme the page's prefers-color-scheme media queries see: \"light\", \"dark\", or \"default\" (the browser's own).",
+            },
+            Argument {
+                name: "reducedMotion",
+                kind: ArgumentKind::Choice(&["reduce", "no-preference", "default"]),
+                required: false,
+                default: None,
+                example: Some(Literal::Text("reduce")),
+                description: "What the page's prefers-reduced-motion media queries see: \"reduce\", \"no-preference\", or \"default\" (the browser's own).",
+            },
+            Argument {
+                name: "deviceScaleFactor",
+                kind: ArgumentKind::Number { minimum: 0.0, maximum: MAX_DEVICE_SCALE_FACTOR },
+                required: false,
+                default: None,
+                example: Some(Literal::Number(2)),
+                description: "The page's window.devicePixelRatio (2 or 3: a phone's dense screen), up to 8; 0 gives the screen's own back.",
+            },
+            Argument {
+                name: "userAgent",
+                kind: ArgumentKind::Text { min_chars: 0, max_chars: MAX_USER_AGENT_CHARS },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)")),
+                description: "The user agent string of navigator.userAgent and of the tab's requests; \"\" gives the browser's own back.",
+            },
+            Argument {
+                name: "offline",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: None,
+                example: Some(Literal::Boolean(true)),
+                description: "true: the tab's requests fail as with no network; false: the network is back.",
+            },
+            Argument {
+                description: "The tab to emulate in. Leave it out for the active tab.",
+                ..TAB_ID
+            },
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FULL_WITH_BRIDGE,
+        destructive: false,
         host_wait: ONE_MINUTE,
         reply: ReplyShape::WholeResult,
     },

@@ -95,6 +95,20 @@ impl ToolDefinition {
                     )),
                 }
             }
+            ArgumentKind::Number { minimum, maximum } => {
+                let what = format!("a number from {minimum} to {maximum}");
+                match value.as_f64() {
+                    Some(number) if (*minimum..=*maximum).contains(&number) => Ok(()),
+                    Some(number) => Err(refuse(
+                        format!("{name} must be between {minimum} and {maximum}, not {number}"),
+                        &what,
+                    )),
+                    None => Err(refuse(
+                        format!("{name} must be a number, not {}", shown(value)),
+                        &what,
+                    )),
+                }
+            }
             ArgumentKind::Boolean => match value {
                 Value::Bool(_) => Ok(()),
                 _ => Err(refuse(
@@ -429,6 +443,22 @@ pub(super) mod tests {
             ("select_tab", json!({"tabId": 7})),
             ("close_tab", json!({})),
             ("close_tab", json!({"tabId": 7})),
+            ("resize", json!({"width": 390, "height": 844})),
+            ("resize", json!({"width": 200, "height": 200, "tabId": 7})),
+            ("resize", json!({"width": 7_680, "height": 4_320})),
+            ("emulate", json!({"colorScheme": "dark"})),
+            (
+                "emulate",
+                json!({"reducedMotion": "reduce", "deviceScaleFactor": 2.625, "userAgent": "Phone", "offline": true, "tabId": 7}),
+            ),
+            (
+                "emulate",
+                json!({"colorScheme": "default", "reducedMotion": "default", "deviceScaleFactor": 0, "userAgent": "", "offline": false}),
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": 8, "userAgent": null}),
+            ),
         ];
         for (tool, arguments) in action_calls {
             assert_eq!(
@@ -589,6 +619,35 @@ pub(super) mod tests {
             ("wait_for_stable", json!({"timeoutMs": 60_001}), "timeoutMs"),
             ("list_tabs", json!({"windowId": 1}), "windowId"),
             ("new_tab", json!({"url": "chrome://settings"}), "url"),
+            ("resize", json!({"width": 390}), "height"),
+            ("resize", json!({"width": 199, "height": 600}), "width"),
+            ("resize", json!({"width": 7_681, "height": 600}), "width"),
+            ("resize", json!({"width": 800, "height": 4_321}), "height"),
+            ("resize", json!({"width": 800.5, "height": 600}), "width"),
+            ("emulate", json!({"colorScheme": "sepia"}), "colorScheme"),
+            ("emulate", json!({"reducedMotion": true}), "reducedMotion"),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": -1}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": 8.5}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": "2"}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"userAgent": "x".repeat(1_001)}),
+                "userAgent",
+            ),
+            ("emulate", json!({"offline": "yes"}), "offline"),
+            ("emulate", json!({"geolocation": [0, 0]}), "geolocation"),
             ("select_tab", json!({}), "tabId"),
             ("select_tab", json!({"tabId": "7"}), "tabId"),
             ("close_tab", json!({"tabId": -3}), "tabId"),

@@ -32,6 +32,7 @@ mod support;
 mod surface;
 mod thread_coverage;
 mod tiers;
+mod viewport;
 mod widgets;
 mod wpt;
 
@@ -398,6 +399,28 @@ async fn firefox_launched_page_records() {
     run_launched(Browser::Firefox, PAGE_RECORDS).await;
 }
 
+/// resize and emulate (viewport.rs): the window of the user's own browser, then the tab's
+/// viewport and emulation in a browser allwright launched (Dev mode, to read the page with
+/// execute_js).
+const USER_VIEWPORT: &[(&str, Check)] =
+    checks![viewport::resize_gives_the_window_the_viewport_asked];
+const LAUNCHED_EMULATION: &[(&str, LaunchedCheck)] = checks![
+    viewport::resize_sets_the_tabs_viewport,
+    viewport::emulate_sets_what_the_browser_can_and_names_the_rest,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_viewport_and_emulation() {
+    run(Browser::Chromium, SessionOptions::default(), USER_VIEWPORT).await;
+    run_launched_with(Browser::Chromium, &["--dev"], LAUNCHED_EMULATION).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_viewport_and_emulation() {
+    run(Browser::Firefox, SessionOptions::default(), USER_VIEWPORT).await;
+    run_launched_with(Browser::Firefox, &["--dev"], LAUNCHED_EMULATION).await;
+}
+
 /// An action is never done twice (issue 27, item 5; once.rs): late effects clicked once with
 /// `--input synthetic` (Chrome's trusted fallback only where no listener heard the click). Real
 /// input that fails after it was sent is checked in the bridge's session (BRIDGE).
@@ -433,6 +456,7 @@ async fn chromium_webdriver_bridge() {
         check(&session).await;
         record_time(&format!("chromium (webdriver): {name}"), started.elapsed());
     }
+    viewport::emulate_over_webdriver_names_what_needs_the_launch(&session).await;
     session.shutdown().await;
     // No CDP input or DOM operation in the BiDi path. allwright speaks only WebDriver classic
     // (new session) and BiDi to chromedriver, and the extension's chrome.debugger fallback (the

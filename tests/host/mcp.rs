@@ -75,7 +75,7 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 30] = [
+const FULL_TIER: [&str; 31] = [
     "get_accessibility_tree",
     "get_frames",
     "iframe_read",
@@ -106,6 +106,7 @@ const FULL_TIER: [&str; 30] = [
     "close_tab",
     "console_messages",
     "network_requests",
+    "resize",
 ];
 
 /// A temporary folder only this user can enter: the client refuses a socket in any other
@@ -490,6 +491,9 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
         ),
         ("scroll", json!({"direction": "sideways"}), "direction"),
         ("select_tab", json!({}), "tabId"),
+        ("resize", json!({"width": 390}), "height"),
+        ("resize", json!({"width": 100, "height": 600}), "width"),
+        ("resize", json!({"width": 800, "height": 5_000}), "height"),
     ];
     for (tool, arguments, argument) in cases {
         let result = client
@@ -526,7 +530,56 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
         .await
         .expect("result");
     assert_eq!(error_object(&stray_ref)["suggestions"], json!(["ref_12"]));
+    // The tools of the browser bridge are not listed without one; a call of them says what
+    // they need rather than naming a tier (the tier lists them).
+    for (tool, arguments) in [
+        ("emulate", json!({"colorScheme": "dark"})),
+        ("handle_dialog", json!({"accept": true})),
+    ] {
+        let result = client
+            .call_tool(call(tool, arguments))
+            .await
+            .expect("an isError result");
+        let error = error_object(&result);
+        assert_eq!(error["code"], "not_supported_here", "{tool}: {error}");
+        assert!(
+            error["hint"]
+                .as_str()
+                .is_some_and(|hint| hint.contains("--launch")),
+            "{tool}: {error}"
+        );
+    }
     client.cancel().await.expect("close the session");
+}
+
+/// resize is relayed to the extension as the agent gave it (the user's own browser: the
+/// extension resizes the window).
+#[tokio::test]
+async fn resize_goes_to_the_extension_in_the_users_own_browser() {
+    let folder = private_folder();
+    let socket_path = folder.path().join("host.sock");
+    let mut calls = start_fake_host(&socket_path).await;
+    let client = start_mcp(&socket_path, &["--tier", "mid"]).await;
+    let result = client
+        .call_tool(call("resize", json!({"width": 390, "height": 844})))
+        .await
+        .expect("tools/call");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let forwarded = tokio::time::timeout(PATIENCE, calls.recv())
+        .await
+        .expect("in time")
+        .expect("the host got the call");
+    assert_eq!(forwarded["tool"], "resize");
+    assert_eq!(forwarded["arguments"], json!({"width": 390, "height": 844}));
+    client.cancel().await.expect("close the session");
+    // Compact leaves resize to Mid: refused before anything reaches a host (none listens here).
+    let compact = start_mcp(&folder.path().join("nobody.sock"), &["--tier", "compact"]).await;
+    let refused = compact
+        .call_tool(call("resize", json!({"width": 390, "height": 844})))
+        .await
+        .expect("result");
+    assert_eq!(error_object(&refused)["code"], "not_in_tier");
+    compact.cancel().await.expect("close the session");
 }
 
 /// The Ask tier is read-only: it lists the reading and looking-around tools, and a call to a tool

@@ -163,6 +163,7 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let mut content_length = 0usize;
     let mut host = String::new();
     let mut cache_control = None;
+    let mut user_agent = String::new();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
@@ -176,6 +177,8 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 host = value.to_string();
             } else if name.eq_ignore_ascii_case("cache-control") {
                 cache_control = Some(value.to_string());
+            } else if name.eq_ignore_ascii_case("user-agent") {
+                user_agent = value.to_string();
             }
         }
     }
@@ -243,6 +246,18 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 body.as_bytes(),
             );
         }
+    }
+    // `/user-agent`: the request's User-Agent header, as text (emulate's user agent reaches
+    // the requests, tests/extension/viewport.rs).
+    if method == "GET" && path == "/user-agent" {
+        let headers = [("Cache-Control".to_string(), "no-store".to_string())];
+        return respond(
+            &mut stream,
+            200,
+            "text/plain",
+            &headers,
+            user_agent.as_bytes(),
+        );
     }
     if method == "GET" && path == "/redirect" {
         let to = query_parameter(query, "to").unwrap_or("/");

@@ -13,7 +13,8 @@
 //!
 //! The protocol rule (ARCHITECTURE.md, "Invariants") applies here: element operations
 //! performed from outside the page go through WebDriver BiDi. Only `launch/cdp_pipe.rs` speaks
-//! CDP, to close the launched Chromium and to start the BiDi mapper in it
+//! CDP, to close the launched Chromium, to start the BiDi mapper in it, and to emulate the two
+//! media features BiDi has no command for (`prefers-color-scheme`, `prefers-reduced-motion`)
 //! (`tests::the_crate_sends_no_cdp` checks the sources).
 //!
 //! Invariants, stated as absences:
@@ -40,6 +41,7 @@
 
 pub mod base64;
 pub mod bidi;
+pub mod emulation;
 pub mod launch;
 pub mod lifecycle;
 pub mod observations;
@@ -66,11 +68,14 @@ pub use snapshot::{
 #[cfg(test)]
 mod tests {
     /// The CDP commands and events the Chromium launcher may use, all in `src/launch/cdp_pipe.rs`:
-    /// the browser's lifecycle and the BiDi mapper's bootstrap and transport (DESIGN.md: "CDP only
-    /// for Chromium browser/tab lifecycle and the BiDi mapper"). Written as (domain, method), so
-    /// that this file does not match its own patterns.
-    const CDP_ALLOWED_IN_THE_PIPE_MODULE: [(&str, &str); 8] = [
+    /// the browser's lifecycle, the BiDi mapper's bootstrap and transport (DESIGN.md: "CDP only
+    /// for Chromium browser/tab lifecycle and the BiDi mapper"), and the media features BiDi
+    /// cannot emulate (`MediaFeatureEmulation`: a session attached to a tab, and
+    /// `setEmulatedMedia` on it). Written as (domain, method), so that this file does not match
+    /// its own patterns.
+    const CDP_ALLOWED_IN_THE_PIPE_MODULE: [(&str, &str); 9] = [
         ("Browser", "close"),
+        ("Emulation", "setEmulatedMedia"),
         ("Runtime", "addBinding"),
         ("Runtime", "bindingCalled"),
         ("Runtime", "enable"),
