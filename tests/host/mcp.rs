@@ -104,9 +104,9 @@ const FULL_TIER: [&str; 31] = [
     "new_tab",
     "select_tab",
     "close_tab",
+    "resize",
     "console_messages",
     "network_requests",
-    "resize",
 ];
 
 /// A temporary folder only this user can enter: the client refuses a socket in any other
