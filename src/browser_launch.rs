@@ -73,6 +73,16 @@ impl LaunchedSession {
         self.browser.bidi()
     }
 
+    /// Which browser was launched.
+    pub fn kind(&self) -> allwright_surface_web::BrowserKind {
+        self.browser.kind()
+    }
+
+    /// The media features BiDi cannot emulate, over a launched Chromium's CDP pipe.
+    pub fn media_features(&self) -> Option<&allwright_surface_web::launch::MediaFeatureEmulation> {
+        self.browser.media_features()
+    }
+
     pub async fn shutdown(self) {
         let Self {
             browser,

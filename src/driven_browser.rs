@@ -75,6 +75,30 @@ impl BidiSessionOwner for DrivenBrowser {
             Self::Remote(remote) => remote.session.bidi(),
         }
     }
+
+    fn browser_name(&self) -> String {
+        let name = match self {
+            Self::Launched(session) => session.kind().name(),
+            // WebDriver's capability, "chrome" or "firefox" (a remote end may name others).
+            Self::Remote(remote) => remote.session.capabilities()["browserName"]
+                .as_str()
+                .unwrap_or("the browser"),
+        };
+        match name {
+            "chromium" | "chrome" => "Chromium".to_owned(),
+            "firefox" => "Firefox".to_owned(),
+            other => other.to_owned(),
+        }
+    }
+
+    /// Only a Chromium allwright launched holds a CDP pipe; a remote end's browser is reached
+    /// over BiDi alone.
+    fn media_features(&self) -> Option<&allwright_surface_web::launch::MediaFeatureEmulation> {
+        match self {
+            Self::Launched(session) => session.media_features(),
+            Self::Remote(_) => None,
+        }
+    }
 }
 
 impl DrivenBrowser {

@@ -52,6 +52,8 @@ struct SessionAnnouncement {
     client: Option<String>,
     /// `allwright mcp --allow-file-urls`.
     allow_file_urls: bool,
+    /// The MCP server holds a WebDriver BiDi session on the browser (`--launch`, `--webdriver`).
+    browser_bridge: bool,
 }
 
 pub struct HostClient {
@@ -92,6 +94,7 @@ impl HostClient {
             announcement: Mutex::new(SessionAnnouncement {
                 client: None,
                 allow_file_urls: false,
+                browser_bridge: false,
             }),
             access: Arc::new(watch::channel(access).0),
         }
@@ -122,7 +125,17 @@ impl HostClient {
             access: self.access(),
             client: announcement.client,
             allow_file_urls: announcement.allow_file_urls,
+            browser_bridge: announcement.browser_bridge,
         }
+    }
+
+    /// Whether the session holds a WebDriver BiDi session on the browser, announced with the
+    /// session: the extension then leaves the console to the bridge's records.
+    pub fn set_browser_bridge(&self, bridge: bool) {
+        self.announcement
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .browser_bridge = bridge;
     }
 
     /// Whether the session opens local files (`--allow-file-urls`), announced with the session.

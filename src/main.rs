@@ -20,6 +20,7 @@ mod logging;
 mod mcp;
 mod mcp_reply;
 mod native_messaging;
+mod page_observations;
 mod relay;
 mod screenshot;
 mod served_files;

@@ -24,6 +24,7 @@ use crate::host_client::HostClient;
 use crate::input_mode::{self, InputMode};
 use crate::log;
 use crate::mcp_reply;
+use crate::page_observations;
 use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
@@ -90,9 +91,19 @@ impl AllwrightMcpServer {
     async fn answer(&self, request: CallToolRequestParams) -> Result<CallToolResult, ToolError> {
         let Some(tool) = self.listed_tool(&request.name) else {
             let listed: Vec<Value> = self.listed_tools().map(|tool| json!(tool.name)).collect();
-            if tools::tool_named(&request.name).is_some() {
-                let active = self.host.access().describe();
-                return Err(ToolError::not_in_tier(&request.name, &active, listed));
+            if let Some(definition) = tools::tool_named(&request.name) {
+                let access = self.host.access();
+                // Listed for this tier, but only with a BiDi session on the browser.
+                if definition.availability.needs_browser_bridge
+                    && definition.availability.is_listed(access.tier, access.dev)
+                {
+                    return Err(ToolError::needs_browser_bridge(definition.name));
+                }
+                return Err(ToolError::not_in_tier(
+                    &request.name,
+                    &access.describe(),
+                    listed,
+                ));
             }
             return Err(ToolError::invalid_arguments(format!(
                 "there is no tool {:?} in this session",
@@ -123,9 +134,22 @@ impl AllwrightMcpServer {
                     .await?
             }
             None => {
-                self.host
+                let result = self
+                    .host
                     .call(tool.name, arguments.clone(), timeout)
-                    .await?
+                    .await?;
+                // The extension sends its request and console records as they are: they are
+                // masked and printed here, as the bridge's are (src/page_observations.rs).
+                let query = page_observations::ObservationQuery::of(&arguments);
+                match tool.name {
+                    "network_requests" => {
+                        page_observations::network_result_from_extension(&result, &query)
+                    }
+                    "console_messages" => {
+                        page_observations::console_result_from_extension(&result, &query)
+                    }
+                    _ => result,
+                }
             }
         };
         input_mode::label_result(tool.name, &mut result);
@@ -262,6 +286,7 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     );
     host.set_access(ToolAccess::new(options.tier, options.dev));
     host.set_allow_file_urls(options.allow_file_urls);
+    host.set_browser_bridge(bridge.is_some());
     let server = AllwrightMcpServer::new(host, bridge);
     let outcome = serve_until_the_end(server, &mut exit_signals).await;
     if let Some(browser) = launched {

@@ -249,6 +249,7 @@ impl Relay {
                 access,
                 client,
                 allow_file_urls,
+                browser_bridge,
             }) => {
                 if let Some(connected) = self.client.as_mut() {
                     connected.announced = true;
@@ -263,6 +264,7 @@ impl Relay {
                         access,
                         client,
                         allow_file_urls,
+                        browser_bridge,
                     }),
                 ]
             }

@@ -330,6 +330,15 @@ impl ToolError {
         Self::new(codes::NOT_SUPPORTED_HERE, message)
     }
 
+    /// A tool of the browser bridge (tools/tiers.rs, `needs_browser_bridge`) called in a session
+    /// without one: the user's own browser, reached through the extension alone.
+    pub fn needs_browser_bridge(tool: &str) -> Self {
+        Self::not_supported_here(format!(
+            "{tool} works only in a browser allwright drives over WebDriver BiDi, and this session reaches the user's own browser through the extension"
+        ))
+        .with_hint("Carry on without it, or ask the person to start the server with `allwright mcp --launch chromium` (or firefox).")
+    }
+
     /// handle_dialog was called with no prompt open.
     pub fn no_dialog(message: impl Into<String>) -> Self {
         Self::new(codes::NO_DIALOG, message).with_hint(
@@ -347,12 +356,18 @@ impl ToolError {
                 "the extension reported a failure without details",
             );
         };
-        if let Ok(error) = serde_json::from_value::<ToolError>(value.clone()) {
+        if let Ok(mut error) = serde_json::from_value::<ToolError>(value.clone()) {
+            // A failure names a code the agent can act on: an empty one (a broken or hostile
+            // extension build) says nothing, so it becomes the generic one.
+            if error.code.trim().is_empty() {
+                error.code = codes::SCRIPT_FAILED.to_owned();
+            }
             return error;
         }
         let code = value
             .get("code")
             .and_then(Value::as_str)
+            .filter(|code| !code.trim().is_empty())
             .unwrap_or(codes::SCRIPT_FAILED);
         let message = value
             .get("message")
@@ -389,6 +404,22 @@ impl std::fmt::Display for ToolError {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_foreign_error_without_a_code_is_script_failed() {
+        for error in [
+            json!({"code": "", "message": "nothing said"}),
+            json!({"code": "  ", "message": "nothing said", "hint": "h"}),
+            json!({"code": "", "message": 7}),
+            json!({"message": "no code at all"}),
+        ] {
+            assert_eq!(
+                ToolError::from_foreign_value(Some(&error)).code,
+                codes::SCRIPT_FAILED,
+                "{error}"
+            );
+        }
+    }
 
     #[test]
     fn foreign_errors_keep_what_they_have() {

@@ -56,6 +56,10 @@ pub enum HostToExtension {
         client: Option<String>,
         #[serde(rename = "allowFileUrls", skip_serializing_if = "std::ops::Not::not")]
         allow_file_urls: bool,
+        /// The MCP server holds a WebDriver BiDi session on this browser and records its pages'
+        /// console itself: the extension then injects no console hook (sent only when true).
+        #[serde(rename = "browserBridge", skip_serializing_if = "std::ops::Not::not")]
+        browser_bridge: bool,
     },
     /// The host's client left: the side panel shows no MCP client (the access stays).
     SessionEnded,
@@ -98,6 +102,13 @@ pub enum ClientToHost {
             skip_serializing_if = "std::ops::Not::not"
         )]
         allow_file_urls: bool,
+        /// The client holds a WebDriver BiDi session on the browser (absent means no).
+        #[serde(
+            rename = "browserBridge",
+            default,
+            skip_serializing_if = "std::ops::Not::not"
+        )]
+        browser_bridge: bool,
     },
 }
 
@@ -233,12 +244,14 @@ mod tests {
                 access: ToolAccess::new(Tier::Mid, true),
                 client: Some("claude-code".into()),
                 allow_file_urls: false,
+                browser_bridge: false,
             }
         );
         let forwarded = HostToExtension::Session {
             access: ToolAccess::new(Tier::Ask, false),
             client: None,
             allow_file_urls: false,
+            browser_bridge: false,
         };
         assert_eq!(
             serde_json::to_value(&forwarded).expect("json"),
@@ -260,9 +273,15 @@ mod tests {
             access: ToolAccess::new(Tier::Full, false),
             client: None,
             allow_file_urls: true,
+            browser_bridge: true,
         };
         assert_eq!(
             serde_json::to_value(&forwarded).expect("json")["allowFileUrls"],
+            json!(true)
+        );
+        // A BiDi session on the browser travels as browserBridge: true, and only then.
+        assert_eq!(
+            serde_json::to_value(&forwarded).expect("json")["browserBridge"],
             json!(true)
         );
         assert_eq!(

@@ -10,6 +10,9 @@
 // a watch belongs to a tool call in flight, which dies with the worker anyway, and the requests in
 // flight are only ever asked about "now".
 
+import { forgetNetworkRecords } from "./network-records.js";
+import { forgetConsoleRecords } from "./console-records.js";
+
 /** Request methods that only read; anything else may change something on the server. */
 const READING_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -345,4 +348,6 @@ export function onFrameNavigation(kind, details) {
 export function forgetTabActivity(tabId) {
   requestsInFlight.delete(tabId);
   lastNetworkActivity.delete(tabId);
+  forgetNetworkRecords(tabId);
+  forgetConsoleRecords(tabId);
 }

@@ -32,13 +32,15 @@ async function keep(tabs) {
 }
 
 /**
- * A tool call addressed this tab.
+ * A tool call addressed this tab. Answers whether the tab is new to the agent.
  * @param {number} tabId
  */
 export async function noteAgentTab(tabId) {
   const tabs = await agentTabs();
-  if (tabs.at(-1) === tabId) return;
+  if (tabs.at(-1) === tabId) return false;
+  const known = tabs.includes(tabId);
   await keep(withAgentTab(tabs, tabId, MOST_AGENT_TABS));
+  return !known;
 }
 
 /**
@@ -47,6 +49,16 @@ export async function noteAgentTab(tabId) {
  */
 export async function isAgentTab(tabId) {
   return (await agentTabs()).includes(tabId);
+}
+
+/**
+ * Whether an agent uses this tab, as far as this worker knows without waiting: for listeners
+ * that must answer at once (a request's first event). The list is read from storage at the
+ * first tool call, which every recorded tab has had.
+ * @param {number} tabId
+ */
+export function isAgentTabNow(tabId) {
+  return cachedTabs?.includes(tabId) ?? false;
 }
 
 /**

@@ -9,10 +9,11 @@
 // These calls are not agent tools: they are not in the tool contract, the MCP server never
 // lists them, and they only read tab facts or set one short-lived attribute.
 
-import { api, fail } from "./platform.js";
+import { api, fail, messages } from "./platform.js";
 import { resolveTab } from "./frames.js";
 import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions.js";
 import { maskForBridge, unmaskForBridge } from "./secret-masks.js";
+import { logCallStart } from "./call-log.js";
 
 /** The attribute that carries a tab's marker (read by the server's BiDi query). */
 export const TAB_MARKER_ATTRIBUTE = "data-allwright-tab";
@@ -31,7 +32,42 @@ const BRIDGE_CALLS = Object.freeze({
   // The masks over secret fields around the server's BiDi screenshot (secret-masks.js).
   bridge_mask_secrets: maskSecrets,
   bridge_unmask_secrets: (args) => unmaskForBridge({ token: tokenOf(args) }),
+  // The calls the server answered without the extension, for the side panel's log.
+  bridge_log_answer: logAnswer,
 });
+
+/** The agent tools the server answers itself from its BiDi session (src/browser_bridge/). */
+const TOOLS_THE_SERVER_ANSWERS = Object.freeze([
+  "handle_dialog",
+  "console_messages",
+  "network_requests",
+  "resize",
+  "emulate",
+]);
+
+/**
+ * bridge_log_answer({tool, arguments, outcome: {ok: true, result} | {ok: false, error}}): a call
+ * of one of those tools, logged for the side panel as every other call is (call-log.js, which
+ * redacts it).
+ * @param {Record<string, unknown>} args
+ */
+async function logAnswer(args) {
+  const { tool, arguments: toolArguments, outcome } = args;
+  if (typeof tool !== "string" || !TOOLS_THE_SERVER_ANSWERS.includes(tool)) {
+    fail("invalid_arguments", "bridge_log_answer: tool is one the server answers itself");
+  }
+  const answer = /** @type {Record<string, unknown>} */ (outcome);
+  if (typeof answer !== "object" || answer === null || typeof answer.ok !== "boolean") {
+    fail("invalid_arguments", "bridge_log_answer: outcome is {ok, result} or {ok, error}");
+  }
+  const end = await logCallStart(/** @type {string} */ (tool), toolArguments ?? {}, null);
+  const result = typeof answer.result === "object" && answer.result !== null ? answer.result : {};
+  const error = messages.isToolError(answer.error)
+    ? answer.error
+    : messages.toolError("script_failed", "the server's answer was not logged whole");
+  end(answer.ok ? { ok: true, result } : { ok: false, error });
+  return { logged: true };
+}
 
 /** press_key's modifier names (the tool contract's choices). */
 const MODIFIER_NAMES = Object.freeze(["Alt", "Control", "Meta", "Shift"]);

@@ -70,6 +70,12 @@ export const DRAFT_STATE_TIMEOUT_MS = 5_000;
 /** What the debugger adds to execute_js's own time for describing its value. */
 export const DESCRIBE_BUDGET_MS = 5_000;
 
+/** How long resize waits for a window to take its new size before measuring what it got. */
+export const RESIZE_SETTLE_MS = 3_000;
+
+/** How long resize's measurement of the viewport may take in the top frame. */
+export const RESIZE_FRAME_TIMEOUT_MS = 5_000;
+
 /**
  * Each tool's longest single wait in the background: `fixedMs`, or `timeoutPlusMs` on top of the
  * call's `timeoutMs`. A step that runs out reports its own error (a frame's `timeout`, a load's
@@ -104,9 +110,18 @@ export const TOOL_BUDGETS = Object.freeze({
   scroll: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   // The content side's dom_quiet gets the remaining time plus one second (actions.js).
   wait_for_stable: { timeoutPlusMs: 1_000 + FRAME_CALL_OVERRUN_MS },
+  // The last look may start at the deadline and take a frame's ping budget (wait-for.js).
+  wait_for: { timeoutPlusMs: FRAME_PING_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
+  // Every frame's read shares one read budget (find.js).
+  find: { fixedMs: TREE_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   execute_js: { timeoutPlusMs: DESCRIBE_BUDGET_MS },
+  // One step: the window settles while its viewport is measured, each measurement a frame call.
+  resize: { fixedMs: RESIZE_SETTLE_MS + RESIZE_FRAME_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   // Browser API calls only: no step of their own waits.
   list_tabs: { fixedMs: 0 },
+  // The background's own records (network-records.js).
+  network_requests: { fixedMs: 0 },
+  console_messages: { fixedMs: 0 },
   select_tab: { fixedMs: 0 },
   close_tab: { fixedMs: 0 },
 });

@@ -14,6 +14,8 @@
 //   field that failed or was not attempted says nothing, so its value is redacted, and scrubbed
 //   from the failure's message and hint.
 // - Screenshots' image data is not kept, only its size.
+// - network_requests' records keep their header names, not their values, and their URLs
+//   without the query.
 // - The secrets typed during the redactor's life are also scrubbed from every string logged
 //   after them (a page may echo a code back into its text); they are held in memory only.
 // - Field names are scrubbed like values (a page can echo a typed code as a key of what a
@@ -57,6 +59,8 @@ const SELECTION_ARGUMENTS = Object.freeze(["label", "value"]);
 const FORM_TOOL = "fill_form";
 /** The values of check boxes: never secrets, and too common to scrub from every later string. */
 const CHECKED_STATE_VALUES = Object.freeze(["true", "false"]);
+/** network_requests' records carry headers and URLs: the log keeps neither's values. */
+const NETWORK_TOOL = "network_requests";
 /** Shorter texts are not scrubbed from other strings: they would blank out ordinary words. */
 const SHORTEST_SCRUBBED_SECRET = 4;
 export const REDACTED = "[redacted]";
@@ -190,6 +194,7 @@ export function createRedactor() {
           return masked;
         });
       }
+      if (tool === NETWORK_TOOL) redactNetworkRecords(kept);
       if (typeof kept.data === "string" && typeof result?.["data"] === "string") {
         kept.data = `[image data not logged: ${result["data"].length} base64 characters]`;
       }
@@ -251,6 +256,28 @@ function formFieldValues(rawArguments, ordinary) {
     .map(asObject)
     .filter((field) => !ordinary.has(field["ref_id"]) && typeof field["value"] === "string")
     .map((field) => /** @type {string} */ (field["value"]));
+}
+
+/**
+ * network_requests' records as the log keeps them: header names without their values, and URLs
+ * without their query (either may carry a credential; the agent's reply masks them one by one,
+ * src/page_observations.rs, but the panel keeps none).
+ * @param {Object<string, unknown>} kept
+ */
+function redactNetworkRecords(kept) {
+  if (!Array.isArray(kept.requests)) return;
+  const withoutValues = (headers) =>
+    Array.isArray(headers)
+      ? headers.map((header) => (Array.isArray(header) ? [header[0], REDACTED] : REDACTED))
+      : headers;
+  for (const request of kept.requests) {
+    if (typeof request !== "object" || request === null) continue;
+    if (typeof request.url === "string") request.url = request.url.replace(/[?#].*$/s, `?${REDACTED}`);
+    request.requestHeaders = withoutValues(request.requestHeaders);
+    if (typeof request.response === "object" && request.response !== null) {
+      request.response.headers = withoutValues(request.response.headers);
+    }
+  }
 }
 
 /** @returns {Object<string, unknown>} */

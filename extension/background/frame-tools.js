@@ -28,8 +28,9 @@ export const framesOf = listFrames;
  * @param {number} tabId
  * @param {number} frameId
  * @param {Record<string, unknown>} treeArguments the validated tree arguments
+ * @param {number} [deadline] when the frame's answer is due (a read's own budget by default)
  */
-export function readFrameTree(tabId, frameId, treeArguments) {
+export function readFrameTree(tabId, frameId, treeArguments, deadline = undefined) {
   return oneReadAtATime(tabId, async () => {
     const readStart = CALL_TIMING ? timingNow() : 0;
     // The tab's ref record and its frames, asked together: neither depends on the other.
@@ -53,7 +54,7 @@ export function readFrameTree(tabId, frameId, treeArguments) {
       coreHandOff: BROWSER === "chrome",
     });
     let result = await callFrame(tabId, frameId, request, {
-      deadline: Date.now() + TREE_TIMEOUT_MS,
+      deadline: deadline ?? Date.now() + TREE_TIMEOUT_MS,
       frameLabel: `frame ${frameId}`,
     });
     const frameAnswered = CALL_TIMING ? timingNow() : 0;

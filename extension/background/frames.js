@@ -8,6 +8,7 @@ import { LAST_PROBE_BUDGET_MS, PROBE_AFTER_MS, PROBE_BUDGET_MS } from "./budgets
 import { readStartedSince } from "./reads-in-progress.js";
 import { frameCaughtUp } from "./tree-hand-off.js";
 import { noteAgentTab } from "./agent-tabs.js";
+import { hookConsoleInTab } from "./console-hooks.js";
 
 /**
  * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
@@ -27,8 +28,9 @@ export const CONTENT_SCRIPT_FILES = Object.freeze([
  */
 export async function resolveTab(tabId) {
   const tab = await findTab(tabId);
-  // The tab is the agent's from now on: its documents' CSP records are kept (agent-tabs.js).
-  if (tab.id !== undefined) await noteAgentTab(tab.id);
+  // The tab is the agent's from now on: its documents' CSP records are kept (agent-tabs.js), and
+  // its console is watched (console-hooks.js).
+  if (tab.id !== undefined && (await noteAgentTab(tab.id))) hookConsoleInTab(tab.id);
   return tab;
 }
 

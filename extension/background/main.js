@@ -18,6 +18,9 @@ import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
 import { forgetAgentTab } from "./agent-tabs.js";
 import { forgetTabOfFrameList, noteCommitForFrameList } from "./frame-list.js";
 import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
+import { isAgentTabNow } from "./agent-tabs.js";
+import { recordConsoleEntries } from "./console-records.js";
+import { hookConsoleOnCommit, setConsoleRecordedByBridge } from "./console-hooks.js";
 import { forgetReadCoverage } from "./read-coverage-store.js";
 import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
 import { setActiveAccess, setActiveClient } from "./tool-access.js";
@@ -36,9 +39,11 @@ const connection = createNativeConnection({
     if (session === null) {
       setActiveClient(null);
       setFileUrlsAllowed(null);
+      setConsoleRecordedByBridge(false);
       return;
     }
     setFileUrlsAllowed(session.allowFileUrls === true);
+    setConsoleRecordedByBridge(session.browserBridge === true);
     setActiveAccess(session.access, "session").then(() => setActiveClient(session.client ?? null));
     // An agent is here: the service worker's core compiles now, not at its first read.
     prepareWorkerCoreForSession();
@@ -64,6 +69,13 @@ api.runtime.onStartup.addListener(() => connection.ensureConnected());
 // Content scripts ask for their core through runtime messages. Returning true keeps the reply
 // channel open for the asynchronous answer (Chrome does not take a returned promise).
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  // What the console hook saw in a page of a tab an agent uses (console-records.js).
+  if (messages.isConsoleEntriesNotice(message)) {
+    if (sender.tab?.id !== undefined && isAgentTabNow(sender.tab.id)) {
+      recordConsoleEntries(sender.tab.id, sender.frameId ?? 0, message.entries);
+    }
+    return false;
+  }
   if (messages.isReadStartedNotice(message) || messages.isReadFinishedNotice(message)) {
     const note = messages.isReadStartedNotice(message) ? noteReadStarted : noteReadFinished;
     if (sender.tab?.id !== undefined && sender.frameId !== undefined) note(sender.tab.id, sender.frameId);
@@ -91,6 +103,7 @@ const navigationEvent = (kind) => (details) => {
 api.webNavigation.onBeforeNavigate.addListener(navigationEvent("beforeNavigate"));
 api.webNavigation.onCommitted.addListener((details) => {
   navigationEvent("committed")(details);
+  hookConsoleOnCommit(details);
   if (BROWSER === "chrome") {
     recordCommit(details.tabId, details.frameId, details.url);
     noteCommitForFrameList(details);

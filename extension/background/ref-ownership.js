@@ -27,6 +27,7 @@ const TOOL_OF_CONTENT_ACTION = Object.freeze({
   press_key: ["press_key", "press_key"],
   scroll: ["scroll", "scroll"],
   element_rect: ["screenshot", "screenshot"],
+  element_state: ["wait_for", "wait_for"],
 });
 
 /**

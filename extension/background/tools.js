@@ -18,6 +18,7 @@ import {
   waitForStable,
 } from "./actions.js";
 import { closeTab, listTabs, newTab, selectTab } from "./tabs.js";
+import { resize } from "./window-size.js";
 import { screenshot } from "./screenshot.js";
 import { observeRequestsWhileAgentWorks } from "./activity.js";
 import { assembleSnapshot, contextIdFor } from "./snapshot-plan.js";
@@ -32,6 +33,11 @@ import { accessRefusal, activeAccess } from "./tool-access.js";
 import { logCallStart } from "./call-log.js";
 import { prepareCoresAfter } from "./core-warmup.js";
 import { refuseLocalFileArguments } from "./local-files.js";
+import { find } from "./find.js";
+import { waitFor } from "./wait-for.js";
+import { networkRecordsOf, recordRequestsWhileAgentWorks } from "./network-records.js";
+import { consoleRecordsOf } from "./console-records.js";
+import { isAgentTabNow } from "./agent-tabs.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
@@ -50,10 +56,15 @@ const TOOLS = Object.freeze({
   go_forward: goForward,
   reload,
   wait_for_stable: waitForStable,
+  wait_for: waitFor,
+  find,
+  network_requests: networkRequests,
+  console_messages: consoleMessages,
   list_tabs: listTabs,
   new_tab: newTab,
   select_tab: selectTab,
   close_tab: closeTab,
+  resize,
   get_shadow_dom: getShadowDom,
   shadow_dom_query: shadowDomQuery,
   execute_js: executeJs,
@@ -105,6 +116,7 @@ async function runAgentTool(tool, rawArguments, signal) {
   const checked = validateArguments(contract, tool, rawArguments);
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
+  recordRequestsWhileAgentWorks(api.webRequest, isAgentTabNow);
   const result = await TOOLS[tool](checked.value, { signal });
   prepareCoresAfter(tool, checked.value);
   return result;
@@ -159,4 +171,27 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
     engines.push(typeof result.engine === "string" ? result.engine : "unknown");
   }
   return { format, snapshot: assembleSnapshot(format, documents), documentCount: documents.length, engines };
+}
+
+/**
+ * `network_requests` in a person's browser: the tab's records after `since`, as they are
+ * (network-records.js); allwright's MCP server filters them, masks their credentials and prints
+ * them (src/page_observations.rs).
+ * @param {{tabId?: number, since?: number}} args
+ */
+async function networkRequests({ tabId, since }) {
+  const tab = await resolveTab(tabId);
+  const records = networkRecordsOf(tab.id);
+  return { ...records, requests: records.requests.filter((request) => request.sequence > (since ?? 0)) };
+}
+
+/**
+ * `console_messages` in a person's browser: the tab's entries after `since`, as the console hook
+ * saw them (console-records.js); allwright's MCP server filters and prints them.
+ * @param {{tabId?: number, since?: number}} args
+ */
+async function consoleMessages({ tabId, since }) {
+  const tab = await resolveTab(tabId);
+  const records = consoleRecordsOf(tab.id);
+  return { ...records, entries: records.entries.filter((entry) => entry.sequence > (since ?? 0)) };
 }

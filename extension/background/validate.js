@@ -15,7 +15,7 @@ import "../shared/messages.js";
  * rule's `enum` applies to its items, which must be unique; an "array" rule with `items` is a
  * list of `minItems` to `maxItems` objects whose members are `items`' rules (no others), no two
  * sharing their `uniqueBy` member; `format` names a check below.
- * @typedef {{type: "string"|"integer"|"boolean"|"array", required?: boolean, enum?: string[],
+ * @typedef {{type: "string"|"integer"|"number"|"boolean"|"array", required?: boolean, enum?: string[],
  *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: string,
  *   format?: "navigableUrl"|"keyName", minItems?: number, maxItems?: number, uniqueBy?: string,
  *   items?: Record<string, ArgumentRule>, example?: unknown, default?: unknown}} ArgumentRule
@@ -25,7 +25,8 @@ import "../shared/messages.js";
  * One tool of the contract. `exactlyOneOf` lists groups of arguments of which exactly one must
  * be given; `requiredWhen` makes an argument required when others have given values.
  * @typedef {{readOnly: boolean, destructive: boolean, tiers: string[], devTiers: string[],
- *   arguments: Record<string, ArgumentRule>, exactlyOneOf?: string[][],
+ *   arguments: Record<string, ArgumentRule>, exactlyOneOf?: string[][], atLeastOneOf?: string[][],
+ *   onlyWith?: {argument: string, with: string}[],
  *   requiredWhen?: {argument: string, when: Record<string, unknown>}[]}} ToolContractEntry
  * @typedef {{generatedFrom: string, tools: Record<string, ToolContractEntry>}} ToolContract
  */
@@ -126,6 +127,21 @@ function checkCrossArgumentRules(entry, args) {
       hint: `Pass exactly one: ${choices.join(" or ")}.`,
     };
   }
+  for (const group of entry.atLeastOneOf ?? []) {
+    if (group.some(isGiven)) continue;
+    const choices = group.map((name) => `${name} (e.g. ${JSON.stringify(entry.arguments[name]?.example)})`);
+    return {
+      message: `give at least one of ${group.join(", ")}`,
+      hint: `Pass one or more of: ${choices.join(", ")}.`,
+    };
+  }
+  for (const { argument, with: withArgument } of entry.onlyWith ?? []) {
+    if (!isGiven(argument) || isGiven(withArgument)) continue;
+    return {
+      message: `${argument} is given only with ${withArgument}`,
+      hint: `Pass ${withArgument} too (e.g. ${JSON.stringify(entry.arguments[withArgument]?.example)}), or leave ${argument} out.`,
+    };
+  }
   for (const { argument, when } of entry.requiredWhen ?? []) {
     const applies = Object.entries(when).every(([name, wanted]) => args[name] === wanted);
     if (!applies || isGiven(argument)) continue;
@@ -151,6 +167,15 @@ function checkRule(name, rule, given) {
   if (rule.type === "integer") {
     if (typeof given !== "number" || !Number.isInteger(given)) {
       return { message: `${name} must be an integer, got ${shown}`, hint: rangeHint(name, rule) };
+    }
+    if ((rule.minimum !== undefined && given < rule.minimum) || (rule.maximum !== undefined && given > rule.maximum)) {
+      return { message: `${name} ${given} is out of range`, hint: rangeHint(name, rule) };
+    }
+    return null;
+  }
+  if (rule.type === "number") {
+    if (typeof given !== "number" || !Number.isFinite(given)) {
+      return { message: `${name} must be a number, got ${shown}`, hint: rangeHint(name, rule) };
     }
     if ((rule.minimum !== undefined && given < rule.minimum) || (rule.maximum !== undefined && given > rule.maximum)) {
       return { message: `${name} ${given} is out of range`, hint: rangeHint(name, rule) };
@@ -364,11 +389,12 @@ function checkKeyName(name, value) {
  * @param {ArgumentRule} rule
  */
 function rangeHint(name, rule) {
+  const kind = rule.type === "number" ? "a number" : "a whole number";
   if (rule.minimum !== undefined && rule.maximum !== undefined) {
-    return `${name} is a whole number from ${rule.minimum} to ${rule.maximum}.`;
+    return `${name} is ${kind} from ${rule.minimum} to ${rule.maximum}.`;
   }
-  if (rule.minimum !== undefined) return `${name} is a whole number, at least ${rule.minimum}.`;
-  return `${name} is a whole number.`;
+  if (rule.minimum !== undefined) return `${name} is ${kind}, at least ${rule.minimum}.`;
+  return `${name} is ${kind}.`;
 }
 
 /**

@@ -16,7 +16,7 @@
 import { clickElement, observeClick } from "./actions/click.js";
 import { domQuiet } from "./actions/evidence.js";
 import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions/external-input.js";
-import { elementRect, frameOffset } from "./actions/geometry.js";
+import { elementRect, frameOffset, viewportSize } from "./actions/geometry.js";
 import { paintSecretMasks, removeSecretMasks } from "./dom/secret-masks.js";
 import { hoverElement } from "./actions/hover.js";
 import { ping } from "./actions/page-handlers.js";
@@ -27,6 +27,7 @@ import { fillField, typeText } from "./actions/text-entry.js";
 import { fillFormField } from "./actions/form-fill.js";
 import { childFrames, draftState } from "./actions/frame-state.js";
 import { markTrustedTarget, unmarkTrustedTarget } from "./actions/trusted-target.js";
+import { elementState, textShown } from "./actions/wait-conditions.js";
 
 // The background may inject the content scripts again into a frame that already has them; the
 // first copy keeps its remembered clicks.
@@ -48,6 +49,7 @@ if (globalThis.allwrightActions === undefined) {
       abort_external_input: abortExternalInput,
       element_rect: elementRect,
       frame_offset: frameOffset,
+      viewport_size: viewportSize,
       paint_secret_masks: paintSecretMasks,
       remove_secret_masks: removeSecretMasks,
       ping,
@@ -55,6 +57,8 @@ if (globalThis.allwrightActions === undefined) {
       draft_state: draftState,
       mark_trusted_target: markTrustedTarget,
       unmark_trusted_target: unmarkTrustedTarget,
+      text_shown: textShown,
+      element_state: elementState,
     }),
     configurable: false,
     enumerable: false,

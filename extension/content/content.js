@@ -9,6 +9,7 @@
 
 import "../shared/messages.js";
 import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } from "./shadow/shadow-roots.js";
+import { relayConsoleEntries } from "./console-relay.js";
 
 (function startContentRouter() {
   if (globalThis.allwrightContentRouter === true) return;
@@ -16,6 +17,8 @@ import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } f
 
   const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
   const messages = globalThis.allwrightMessages;
+  // The console hook's entries, in a page of a tab an agent uses (console-relay.js).
+  relayConsoleEntries(runtime, messages);
 
   /** The page-side entry point of each content tool. */
   const HANDLERS = {

@@ -54,7 +54,7 @@
  * @typedef {{type: "call", id: string, tool: string, arguments: Object<string, unknown>,
  *   access?: ToolAccess}} NativeCall
  * @typedef {{type: "chunk", id: string, index: number, count: number, data: string}} NativeChunk
- * @typedef {{type: "session", access: ToolAccess, client?: string, allowFileUrls?: boolean}} NativeSession
+ * @typedef {{type: "session", access: ToolAccess, client?: string, allowFileUrls?: boolean, browserBridge?: boolean}} NativeSession
  * @typedef {{type: "sessionEnded"}} NativeSessionEnded
  * @typedef {NativeCall|NativeChunk|NativeSession|NativeSessionEnded} NativeToBackground
  */
@@ -110,6 +110,9 @@
  * @typedef {{childFrameId?: number}} FrameOffsetArguments
  * @typedef {{rect: Rect, viewport: Viewport, devicePixelRatio: number}} ElementRectResult
  * @typedef {{offset: {x: number, y: number}, viewport: Viewport}} FrameOffsetResult
+ * What resize asks of the top frame while the window takes its new size: `window.innerWidth`
+ * and `innerHeight` in CSS pixels.
+ * @typedef {{width: number, height: number}} ViewportSizeResult
  * A viewport in CSS pixels: whole (`width`, `height`) and without scroll bars (`visible...`).
  * @typedef {{width: number, height: number, visibleWidth: number, visibleHeight: number}} Viewport
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
@@ -119,6 +122,7 @@
  *   |{kind: "allwright/tool", tool: ContentActionTool, arguments: Object<string, unknown>}
  *   |{kind: "allwright/tool", tool: "element_rect", arguments: ElementRectArguments}
  *   |{kind: "allwright/tool", tool: "frame_offset", arguments: FrameOffsetArguments}
+ *   |{kind: "allwright/tool", tool: "viewport_size", arguments: {}}
  *   |{kind: "allwright/tool", tool: "paint_secret_masks"|"remove_secret_masks", arguments: {token: string}}
  *   |{kind: "allwright/tool", tool: "ping", arguments: {}}
  *   |{kind: "allwright/tool", tool: "read_shadow_roots"|"query_shadow_roots"|"mark_shadow_host"
@@ -152,7 +156,10 @@
  * The read's synchronous part ended (its answer may still wait: a prompt opened meanwhile holds
  * it back in Chromium, and the frame is then blocked, not reading).
  * @typedef {{kind: "allwright/read-finished"}} ReadFinishedNotice
- * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice|CoreCallRequest} ContentToBackground
+ * What a page of a tab an agent uses wrote to its console, as the console hook saw it
+ * (background/console-hook.js, relayed by content/console-relay.js): at most 200 entries.
+ * @typedef {{kind: "allwright/console-entries", entries: object[]}} ConsoleEntriesNotice
+ * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice|CoreCallRequest|ConsoleEntriesNotice} ContentToBackground
  */
 
 /**
@@ -277,7 +284,8 @@
       value.type === "session" &&
       isToolAccess(value.access) &&
       (value.client === undefined || typeof value.client === "string") &&
-      (value.allowFileUrls === undefined || typeof value.allowFileUrls === "boolean")
+      (value.allowFileUrls === undefined || typeof value.allowFileUrls === "boolean") &&
+      (value.browserBridge === undefined || typeof value.browserBridge === "boolean")
     );
   }
 
@@ -362,6 +370,8 @@
     "abort_external_input",
     "element_rect",
     "frame_offset",
+    // resize in the user's own browser (background/window-size.js): the viewport's size.
+    "viewport_size",
     // The masks a screenshot paints over secret fields (content/dom/secret-masks.js).
     "paint_secret_masks",
     "remove_secret_masks",
@@ -383,6 +393,10 @@
     // element marked for the debugger's re-check after it attached, and the marker removed.
     "mark_trusted_target",
     "unmark_trusted_target",
+    // wait_for's looks (content/actions/wait-conditions.js): whether a text is shown in the frame,
+    // and the state of a ref's element.
+    "text_shown",
+    "element_state",
   ]);
 
   /** @returns {ContentToolRequest} */
@@ -500,6 +514,28 @@
   /** @returns {value is ReadFinishedNotice} */
   function isReadFinishedNotice(value) {
     return isObject(value) && value.kind === "allwright/read-finished";
+  }
+  /** The most console entries one notice carries (content/console-relay.js batches them). */
+  const MOST_CONSOLE_ENTRIES_PER_NOTICE = 200;
+
+  /** @returns {ConsoleEntriesNotice} */
+  function consoleEntriesNotice(entries) {
+    return { kind: "allwright/console-entries", entries };
+  }
+
+  /**
+   * The shape only: the background reads each entry's fields as untrusted page data
+   * (background/console-records.js).
+   * @returns {value is ConsoleEntriesNotice}
+   */
+  function isConsoleEntriesNotice(value) {
+    return (
+      isObject(value) &&
+      value.kind === "allwright/console-entries" &&
+      Array.isArray(value.entries) &&
+      value.entries.length <= MOST_CONSOLE_ENTRIES_PER_NOTICE &&
+      value.entries.every(isObject)
+    );
   }
 
   /** @returns {value is LoadCoreReply} */
@@ -656,6 +692,8 @@
     isReadStartedNotice,
     readFinishedNotice,
     isReadFinishedNotice,
+    consoleEntriesNotice,
+    isConsoleEntriesNotice,
     isLoadCoreReply,
     coreCallRequest,
     isCoreCallRequest,

@@ -556,10 +556,11 @@ fn check(
                     access,
                     client,
                     allow_file_urls,
+                    browser_bridge,
                 } => assert!(matches!(
                     &cause,
-                    Cause::Client { message: ClientMessage::Known(ClientToHost::Session { access: sent_access, client: sent_client, allow_file_urls: sent_allowance }), .. }
-                        if *sent_access == access && *sent_client == client && *sent_allowance == allow_file_urls
+                    Cause::Client { message: ClientMessage::Known(ClientToHost::Session { access: sent_access, client: sent_client, allow_file_urls: sent_allowance, browser_bridge: sent_bridge }), .. }
+                        if *sent_access == access && *sent_client == client && *sent_allowance == allow_file_urls && *sent_bridge == browser_bridge
                 )),
                 HostToExtension::SessionEnded => {
                     assert!(

@@ -11,7 +11,9 @@
 //!   tool (src/input_mode.rs);
 //! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
 //!   that tab (`lifecycle`, `lifecycleDropped`), and `wait_for_stable` is not stable while a
-//!   navigation of the tab has started and not loaded.
+//!   navigation of the tab has started and not loaded;
+//! - emulation: `resize` gives the tab's viewport a size and `emulate` other user settings or
+//!   another device, for the tab alone (`emulation.rs`).
 //!
 //! Extension tab ids and BiDi browsing-context ids are different namespaces. The bridge maps
 //! one to the other with a random marker: the extension sets it on the tab's document element
@@ -19,9 +21,11 @@
 //! one top-level context whose document carries it. Why a hostile page cannot misdirect that
 //! is said at [`BrowserBridge::map_tab_by_marker`].
 
+mod emulation;
 mod input;
 mod journal;
 mod keys;
+mod observations;
 mod screenshot;
 
 pub use screenshot::BridgeScreenshots;
@@ -32,7 +36,9 @@ use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use allwright_surface_web::launch::MediaFeatureEmulation;
 use allwright_surface_web::lifecycle::PromptType;
+use allwright_surface_web::observations::ObservationRecorder;
 use allwright_surface_web::{
     BidiConnection, Lifecycle, LifecycleEvent, Page, PromptInContext, QueryOptions,
 };
@@ -69,6 +75,10 @@ const PAGE_FREE_TOOLS: &[&str] = &["list_tabs", "new_tab", "select_tab", "close_
 /// [`BrowserBridge::identifies_while_relaying`]).
 const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
     "handle_dialog",
+    "console_messages",
+    "network_requests",
+    "resize",
+    "emulate",
     "wait_for_stable",
     "new_tab",
     "select_tab",
@@ -79,9 +89,49 @@ const TOOLS_THAT_NEED_THE_TAB_FIRST: &[&str] = &[
 /// BiDi too ([`BrowserBridge::activate_the_active_tab`]).
 const TOOLS_THAT_CHANGE_THE_ACTIVE_TAB: &[&str] = &["new_tab", "select_tab", "close_tab"];
 
+/// How long the extension may take to log a call the bridge answered.
+const PANEL_LOG_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A call the bridge answered itself, without the extension (handle_dialog, resize, emulate,
+/// console_messages, network_requests), told to the extension so that the side panel's log lists it as it lists
+/// every other call (`bridge_log_answer`, extension/background/bridge.js). Sent on a task of its
+/// own: the agent's answer does not wait for the log.
+fn log_answer_for_the_panel(
+    host: &Arc<HostClient>,
+    tool: &str,
+    arguments: &Value,
+    outcome: &Result<Value, ToolError>,
+) {
+    let outcome = match outcome {
+        Ok(result) => json!({ "ok": true, "result": result }),
+        Err(error) => json!({ "ok": false, "error": error.to_value() }),
+    };
+    let logged = json!({ "tool": tool, "arguments": arguments, "outcome": outcome });
+    let host = Arc::clone(host);
+    tokio::spawn(async move {
+        if let Err(error) = host
+            .call("bridge_log_answer", logged, PANEL_LOG_TIMEOUT)
+            .await
+        {
+            log!("the side panel could not log a call the bridge answered: {error}");
+        }
+    });
+}
+
 /// Whoever holds the BiDi session: the launched browser (or a remote end).
 pub trait BidiSessionOwner: Send + Sync {
     fn bidi(&self) -> &BidiConnection;
+
+    /// The browser's name as a reply names it ("Chromium", "Firefox").
+    fn browser_name(&self) -> String {
+        "the browser".to_owned()
+    }
+
+    /// The media features BiDi cannot emulate, over the CDP pipe of a Chromium allwright
+    /// launched itself; None elsewhere.
+    fn media_features(&self) -> Option<&MediaFeatureEmulation> {
+        None
+    }
 }
 
 /// A real click or hover cut short by a prompt it opened: its input is released and its marker
@@ -105,6 +155,8 @@ struct TargetTab {
 pub struct BrowserBridge {
     owner: Arc<dyn BidiSessionOwner>,
     lifecycle: Lifecycle,
+    /// The console and requests of every tab, recorded from the start (observations.rs).
+    observations: ObservationRecorder,
     journal: LifecycleJournal,
     /// Extension tab id -> BiDi top-level context, learnt by marker.
     tab_contexts: Mutex<HashMap<i64, String>>,
@@ -132,6 +184,17 @@ impl BrowserBridge {
                 lifecycle.unsupported_events()
             );
         }
+        let observations = ObservationRecorder::start(connection, lifecycle.tab_resolver())
+            .await
+            .map_err(|error| {
+                format!("cannot record the pages' console and requests over BiDi: {error}")
+            })?;
+        if !observations.unsupported_events().is_empty() {
+            log!(
+                "the browser does not send {:?}",
+                observations.unsupported_events()
+            );
+        }
         let tree = connection
             .command("browsingContext.getTree", json!({}))
             .await
@@ -140,6 +203,7 @@ impl BrowserBridge {
         Ok(Self {
             owner,
             lifecycle,
+            observations,
             journal,
             tab_contexts: Mutex::new(HashMap::new()),
             interrupted_inputs: Mutex::new(Vec::new()),
@@ -170,8 +234,34 @@ impl BrowserBridge {
             }
         }
         let target = self.target_tab(host, tab_id).await;
-        if tool.name == "handle_dialog" {
-            return self.handle_dialog(host, &target, &arguments).await;
+        match tool.name {
+            "handle_dialog" => {
+                let outcome = self.handle_dialog(host, &target, &arguments).await;
+                log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+                return outcome;
+            }
+            "resize" => {
+                // A tab the bridge has not mapped is resized by the extension, which logs it.
+                let answered_here = target.context.is_some();
+                let outcome = self.resize(host, &target, arguments.clone(), timeout).await;
+                if answered_here {
+                    log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+                }
+                return outcome;
+            }
+            "emulate" => {
+                let outcome = self.emulate(host, &target, arguments.clone()).await;
+                log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+                return outcome;
+            }
+            _ => {}
+        }
+        if observations::OBSERVATION_TOOLS.contains(&tool.name) {
+            let outcome = self
+                .page_observations(host, tool.name, &target, &arguments)
+                .await;
+            log_answer_for_the_panel(host, tool.name, &arguments, &outcome);
+            return outcome;
         }
         let page_free = PAGE_FREE_TOOLS.contains(&tool.name);
         let pointer_action = match self.input_mode {
@@ -206,7 +296,9 @@ impl BrowserBridge {
     /// Whether a call of `tool` may be relayed at once, its tab identified while it runs
     /// ([`BrowserBridge::relay_while_identifying`]): the calls relayed as they are, whose tab
     /// the call itself does not change. The others need the tab first: real input and
-    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt, and
+    /// `wait_for_stable` act on its BiDi context, `handle_dialog` answers its prompt, `resize`
+    /// and `emulate` change its context, console_messages and network_requests read its
+    /// records, and
     /// `new_tab`, `select_tab` and `close_tab` change which tab is active.
     fn identifies_while_relaying(&self, tool: &str) -> bool {
         let real_input = match self.input_mode {

@@ -6,7 +6,7 @@
 //! The format (docs/agent-tools.md, "The tool contract file"): per tool `readOnly`,
 //! `destructive`, `tiers`, `devTiers`, `arguments` (each with `type` and, where they apply,
 //! `required`, `format`, `enum`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
-//! `default`, `example`), `exactlyOneOf` and `requiredWhen`. Keys keep that order so the file
+//! `default`, `example`), `exactlyOneOf`, `atLeastOneOf`, `onlyWith` and `requiredWhen`. Keys keep that order so the file
 //! reads the same way in every tool and diffs stay small; each argument fits on one line.
 
 use serde_json::{json, Value};
@@ -81,10 +81,21 @@ fn tool_entry(tool: &ToolDefinition) -> String {
         ));
     }
     let mut exactly_one_of = Vec::new();
+    let mut at_least_one_of = Vec::new();
+    let mut only_with = Vec::new();
     let mut required_when = Vec::new();
     for rule in tool.rules {
         match rule {
             ArgumentRule::ExactlyOneOf { arguments, .. } => exactly_one_of.push(json!(arguments)),
+            ArgumentRule::AtLeastOneOf { arguments, .. } => at_least_one_of.push(json!(arguments)),
+            ArgumentRule::OnlyWith {
+                argument,
+                with_argument,
+                ..
+            } => only_with.push(inline_object(&vec![
+                ("argument", json!(argument)),
+                ("with", json!(with_argument)),
+            ])),
             ArgumentRule::RequiredWhen {
                 argument,
                 when_argument,
@@ -100,6 +111,11 @@ fn tool_entry(tool: &ToolDefinition) -> String {
         "\"exactlyOneOf\": {}",
         inline(&Value::Array(exactly_one_of))
     ));
+    lines.push(format!(
+        "\"atLeastOneOf\": {}",
+        inline(&Value::Array(at_least_one_of))
+    ));
+    lines.push(format!("\"onlyWith\": [{}]", only_with.join(", ")));
     lines.push(format!("\"requiredWhen\": [{}]", required_when.join(", ")));
     let body: Vec<String> = lines.iter().map(|line| format!("      {line}")).collect();
     format!("    {}: {{\n{}\n    }}", json!(tool.name), body.join(",\n"))
@@ -110,6 +126,7 @@ fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
     let mut rule: Vec<(&'static str, String)> = Vec::new();
     let type_name = match argument.kind {
         ArgumentKind::Integer { .. } => "integer",
+        ArgumentKind::Number { .. } => "number",
         ArgumentKind::Boolean => "boolean",
         ArgumentKind::ModifierList | ArgumentKind::ObjectList { .. } => "array",
         ArgumentKind::Choice(_)
@@ -125,6 +142,10 @@ fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
     match &argument.kind {
         ArgumentKind::Choice(choices) => push(&mut rule, "enum", json!(choices)),
         ArgumentKind::Integer { minimum, maximum } => {
+            push(&mut rule, "minimum", json!(minimum));
+            push(&mut rule, "maximum", json!(maximum));
+        }
+        ArgumentKind::Number { minimum, maximum } => {
             push(&mut rule, "minimum", json!(minimum));
             push(&mut rule, "maximum", json!(maximum));
         }
@@ -248,6 +269,8 @@ mod tests {
             "\"devTiers\"",
             "\"arguments\"",
             "\"exactlyOneOf\"",
+            "\"atLeastOneOf\"",
+            "\"onlyWith\"",
             "\"requiredWhen\"",
         ]
         .iter()

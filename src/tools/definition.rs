@@ -52,6 +52,8 @@ pub enum ArgumentKind {
     Choice(&'static [&'static str]),
     /// An integer in `minimum..=maximum`.
     Integer { minimum: i64, maximum: i64 },
+    /// A JSON number, whole or not, in `minimum..=maximum` (a device pixel ratio: 2.625).
+    Number { minimum: f64, maximum: f64 },
     /// `true` or `false`.
     Boolean,
     /// A string of `min_chars..=max_chars` characters, counted as Unicode code points (as JSON
@@ -126,6 +128,19 @@ pub enum ArgumentRule {
     ExactlyOneOf {
         arguments: &'static [&'static str],
         /// What to pass instead, for the error's hint.
+        hint: &'static str,
+    },
+    /// At least one of these arguments is given (several may be).
+    AtLeastOneOf {
+        arguments: &'static [&'static str],
+        /// What to pass, for the error's hint.
+        hint: &'static str,
+    },
+    /// `argument` may be given only together with `with_argument`: it refines it and means
+    /// nothing alone (wait_for's `state` describes its `ref_id`).
+    OnlyWith {
+        argument: &'static str,
+        with_argument: &'static str,
         hint: &'static str,
     },
     /// `argument` is required when `when_argument` is the string `equals`.
@@ -294,7 +309,13 @@ mod tests {
         for tool in TOOLS {
             for rule in tool.rules {
                 let named: Vec<&str> = match rule {
-                    ArgumentRule::ExactlyOneOf { arguments, .. } => arguments.to_vec(),
+                    ArgumentRule::ExactlyOneOf { arguments, .. }
+                    | ArgumentRule::AtLeastOneOf { arguments, .. } => arguments.to_vec(),
+                    ArgumentRule::OnlyWith {
+                        argument,
+                        with_argument,
+                        ..
+                    } => vec![argument, with_argument],
                     ArgumentRule::RequiredWhen {
                         argument,
                         when_argument,

@@ -48,6 +48,9 @@ impl ArgumentKind {
             ArgumentKind::Integer { minimum, maximum } => {
                 json!({"type": "integer", "minimum": minimum, "maximum": maximum})
             }
+            ArgumentKind::Number { minimum, maximum } => {
+                json!({"type": "number", "minimum": minimum, "maximum": maximum})
+            }
             ArgumentKind::Boolean => json!({"type": "boolean"}),
             ArgumentKind::Text {
                 min_chars,

@@ -13,7 +13,8 @@ use super::definition::{
     ONE_MINUTE, OWN_BUDGET,
 };
 use super::tiers::{
-    DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL_AND_DEV_MID,
+    DEV_ONLY, EVERYWHERE, FROM_COMPACT, FROM_COMPACT_WITH_BRIDGE, FROM_MID, FULL, FULL_AND_DEV_MID,
+    FULL_WITH_BRIDGE,
 };
 use allwright_ax::text::{DEFAULT_MAX_CHARS, DEFAULT_MAX_DEPTH};
 use allwright_ax::{Filter, Format as SnapshotFormat};
@@ -53,6 +54,18 @@ const FORM_FIELDS: &[Argument] = &[
         description: "Always a string. A text field's new content (\"\" empties it); \"true\" or \"false\" for a check box, a switch or a radio button; the label of the radio to choose for a radio group; the option's label (or a <select> option's value) for a select, listbox or combobox; a date, time or number input's value in the input's own format (\"2024-12-31\", \"14:30\", \"12.5\").",
     },
 ];
+
+/// The narrowest and lowest viewport resize accepts: below it pages stop being laid out for any
+/// real device, and windows cannot be made that small on most desktops.
+pub const MIN_VIEWPORT_SIDE: i64 = 200;
+/// The widest viewport resize accepts: an 8K screen's width.
+pub const MAX_VIEWPORT_WIDTH: i64 = 7_680;
+/// The tallest viewport resize accepts: an 8K screen's height.
+pub const MAX_VIEWPORT_HEIGHT: i64 = 4_320;
+/// The largest device pixel ratio emulate accepts (phones go up to about 4).
+const MAX_DEVICE_SCALE_FACTOR: f64 = 8.0;
+/// The longest user agent string emulate accepts.
+const MAX_USER_AGENT_CHARS: usize = 1_000;
 
 /// The largest tab id. Chrome's and Firefox's tab ids are 32-bit signed integers (`tabs.Tab.id`).
 const LARGEST_TAB_ID: i64 = i32::MAX as i64;
@@ -234,6 +247,22 @@ const VERBOSE: Argument = Argument {
     description: "true: return the whole result object (every field the tool computed) instead of the short reply. Leave it out (false) for the short reply.",
 };
 
+/// The sequence numbers of console entries and requests stay below JavaScript's exact integers.
+const LARGEST_SEQUENCE: i64 = 9_007_199_254_740_991;
+
+/// `limit` of console_messages and network_requests: the newest entries kept.
+const OBSERVATIONS_LIMIT: Argument = Argument {
+    name: "limit",
+    kind: ArgumentKind::Integer {
+        minimum: 1,
+        maximum: 500,
+    },
+    required: false,
+    default: Some(Literal::Number(50)),
+    example: None,
+    description: "The most entries listed: the newest of those that match.",
+};
+
 /// What every action tool's short reply is (src/mcp_reply.rs, docs/protocol.md "Replies"), said
 /// once for the six descriptions that share it.
 macro_rules! action_reply {
@@ -317,6 +346,60 @@ Common errors: frame_not_found (no frame has this id: `suggestions` lists the ta
             TAB_ID,
         ],
         rules: &[],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
+    },
+    ToolDefinition {
+        name: "find",
+        title: "Find elements on the page",
+        description: "Searches the page's accessibility tree, every frame and open shadow root included, and returns only the lines that match, each after the path of its ancestors: `main > form \"Shipping\" > group \"Address\" > textbox \"Street\" [ref_7]`. A few hundred characters instead of a whole read, when you know what you are looking for.\n\
+Matching ignores case and runs of white space: `text` is a part of anything the line prints (its name, value, placeholder, words), `name` a part of the accessible name, `role` the printed role exactly (button, link, textbox, checkbox, combobox, heading, row, ...). Given together, a line must match them all.\n\
+A line without a ref of its own shows, in its path, the ref of its nearest ancestor that has one (the row or item to click). Matches inside an iframe come under a `[frame N: url]` line: act on them with that frameId (iframe_click, iframe_type, or any action tool's frameId).\n\
+Returns a JSON header line {matches, shown?, framesNotRead?} (`shown` when `limit` cut the list; `framesNotRead`: the frames that could not be read, with why), then the lines.\n\
+Common errors: invalid_arguments (give text, role or name), no_tab (call navigate first), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "text",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 200 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Add to cart")),
+                description: "Words the line prints: a part of its name, value, placeholder or text, in any case.",
+            },
+            Argument {
+                name: "role",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 40 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("button")),
+                description: "The role as the tree prints it (button, link, textbox, checkbox, radio, combobox, option, heading, row, dialog, ...).",
+            },
+            Argument {
+                name: "name",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 200 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Email")),
+                description: "A part of the accessible name, in any case.",
+            },
+            Argument {
+                name: "limit",
+                kind: ArgumentKind::Integer { minimum: 1, maximum: 200 },
+                required: false,
+                default: Some(Literal::Number(20)),
+                example: None,
+                description: "The most matching lines to return, in page order.",
+            },
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[ArgumentRule::AtLeastOneOf {
+            arguments: &["text", "role", "name"],
+            hint: "Pass text (words on the page), role (button, link, ...) or name, or several of them.",
+        }],
         read_only: true,
         availability: EVERYWHERE,
         destructive: false,
@@ -943,6 +1026,68 @@ Common errors: no_tab (call navigate first), not_connected (no browser with the 
         reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
+        name: "wait_for",
+        title: "Wait for text or an element",
+        description: "Waits until a condition holds, and returns as soon as it does: `text` appears on the page (visible text in any frame of the tab, open shadow roots included), `textGone` is no longer shown anywhere, or the element `ref_id` reaches `state` (visible, hidden, enabled, disabled, checked, unchecked or removed).\n\
+Use it after an action whose result comes late (a search, a save, a dialog that opens or closes) instead of reading the page again and again; wait_for_stable waits for the page to stop changing instead.\n\
+Text matches ignore case and runs of white space, across the page's element boundaries (\"Order shipped\" matches `Order <b>shipped</b>`); text that CSS hides (display: none, visibility: hidden) does not count as shown.\n\
+Returns {met: true, waitedMs} (with `frameId` where the text was found outside the top document), or, when timeoutMs ran out, {met: false, waitedMs, reason: \"timeout\", lastSeen}: what the page showed last (the element's state, or whether the text was there).\n\
+Common errors: invalid_arguments (give exactly one of text, textGone and ref_id), ref_not_found (ref_id was never printed in this frame: read the tree again), ref_in_other_frame (pass the frameId of the frame that printed it), no_tab (call navigate first).",
+        arguments: &[
+            Argument {
+                name: "text",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 500 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Order confirmed")),
+                description: "Wait until this text is shown on the page.",
+            },
+            Argument {
+                name: "textGone",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 500 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Loading")),
+                description: "Wait until this text is no longer shown anywhere on the page.",
+            },
+            optional_target("Wait until this element (a ref_N from an earlier read) reaches `state`."),
+            Argument {
+                name: "state",
+                kind: ArgumentKind::Choice(&["visible", "hidden", "enabled", "disabled", "checked", "unchecked", "removed"]),
+                required: false,
+                default: Some(Literal::Text("visible")),
+                example: Some(Literal::Text("visible")),
+                description: "With ref_id: the state to wait for. hidden also holds once the element is removed.",
+            },
+            Argument {
+                name: "timeoutMs",
+                kind: ArgumentKind::Integer { minimum: 100, maximum: 60_000 },
+                required: false,
+                default: Some(Literal::Number(10_000)),
+                example: None,
+                description: "The longest to wait, in milliseconds.",
+            },
+            ACTION_FRAME_ID,
+            TAB_ID,
+        ],
+        rules: &[
+            ArgumentRule::ExactlyOneOf {
+                arguments: &["text", "textGone", "ref_id"],
+                hint: "Pass text to wait for it to appear, textGone to wait for it to go, or ref_id (with state) to wait for an element.",
+            },
+            ArgumentRule::OnlyWith {
+                argument: "state",
+                with_argument: "ref_id",
+                hint: "state describes the element of ref_id: pass ref_id too, or leave state out.",
+            },
+        ],
+        read_only: true,
+        availability: EVERYWHERE,
+        destructive: false,
+        host_wait: OWN_BUDGET,
+        reply: ReplyShape::WholeResult,
+    },
+    ToolDefinition {
         name: "list_tabs",
         title: "List tabs",
         description: "Lists the browser's open tabs.\n\
@@ -1024,6 +1169,107 @@ Common errors: no_tab (no open tab has this id: call list_tabs), not_connected (
         reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
+        name: "resize",
+        title: "Resize the viewport",
+        description: "Gives the tab's viewport (the page's window.innerWidth and innerHeight, in CSS pixels) a size, so that you can see how the page lays out on a narrow phone or a wide screen.\n\
+In a browser allwright launched only this tab's viewport changes, and it keeps its size across navigations until the next resize. In the user's own browser the tab's whole window is resized (a maximized or fullscreen window is made normal first), so every tab of that window changes, and the screen may stop the window short of the size asked.\n\
+Returns {width, height}: the viewport the page has now; `hint` says why, when that is not the size asked.\n\
+Refs stay valid, but what is visible changes: read the tree again before acting on a layout that depends on the width.\n\
+Common errors: invalid_arguments (width 200 to 7680, height 200 to 4320), no_tab (no open tab has this id: call list_tabs), not_connected (no browser with the extension is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "width",
+                kind: ArgumentKind::Integer { minimum: MIN_VIEWPORT_SIDE, maximum: MAX_VIEWPORT_WIDTH },
+                required: true,
+                default: None,
+                example: Some(Literal::Number(390)),
+                description: "The viewport's width in CSS pixels, from 200 to 7680 (390: a phone; 1280: a laptop).",
+            },
+            Argument {
+                name: "height",
+                kind: ArgumentKind::Integer { minimum: MIN_VIEWPORT_SIDE, maximum: MAX_VIEWPORT_HEIGHT },
+                required: true,
+                default: None,
+                example: Some(Literal::Number(844)),
+                description: "The viewport's height in CSS pixels, from 200 to 4320.",
+            },
+            Argument {
+                description: "The tab whose viewport to resize (in the user's own browser: whose window). Leave it out for the active tab.",
+                ..TAB_ID
+            },
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
+    },
+    // Only with a browser bridge: WebDriver BiDi (and, for the media features in a launched
+    // Chromium, its CDP pipe) emulates per tab; a WebExtension has no such API, and changing the
+    // user's own browser for every site is not an agent's to do.
+    ToolDefinition {
+        name: "emulate",
+        title: "Emulate device and user settings",
+        description: "Makes the tab's pages see other user settings or another device: a dark or light colour scheme (prefers-color-scheme), reduced motion (prefers-reduced-motion), a device pixel ratio, a user agent string, or no network. Only in a browser allwright launched; each setting stays on this tab, across navigations, until you change it again.\n\
+Give only the settings to change; left out (or null) keeps a setting as it is. \"default\", deviceScaleFactor 0, userAgent \"\" and offline false give the browser's own back.\n\
+Returns {applied, notSupportedHere?, hint?}: the settings this call set, and those this browser cannot emulate (`hint` says why), which stay as they were.\n\
+The page may only notice some settings on its next load (a user agent is sent with the next requests): reload when it does not react.\n\
+Common errors: not_supported_here (this browser can emulate none of the settings given: `hint` says which it can), invalid_arguments (give at least one setting), no_tab (call list_tabs).",
+        arguments: &[
+            Argument {
+                name: "colorScheme",
+                kind: ArgumentKind::Choice(&["light", "dark", "default"]),
+                required: false,
+                default: None,
+                example: Some(Literal::Text("dark")),
+                description: "The colour scheme the page's prefers-color-scheme media queries see: \"light\", \"dark\", or \"default\" (the browser's own).",
+            },
+            Argument {
+                name: "reducedMotion",
+                kind: ArgumentKind::Choice(&["reduce", "no-preference", "default"]),
+                required: false,
+                default: None,
+                example: Some(Literal::Text("reduce")),
+                description: "What the page's prefers-reduced-motion media queries see: \"reduce\", \"no-preference\", or \"default\" (the browser's own).",
+            },
+            Argument {
+                name: "deviceScaleFactor",
+                kind: ArgumentKind::Number { minimum: 0.0, maximum: MAX_DEVICE_SCALE_FACTOR },
+                required: false,
+                default: None,
+                example: Some(Literal::Number(2)),
+                description: "The page's window.devicePixelRatio (2 or 3: a phone's dense screen), up to 8; 0 gives the screen's own back.",
+            },
+            Argument {
+                name: "userAgent",
+                kind: ArgumentKind::Text { min_chars: 0, max_chars: MAX_USER_AGENT_CHARS },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)")),
+                description: "The user agent string of navigator.userAgent and of the tab's requests; \"\" gives the browser's own back.",
+            },
+            Argument {
+                name: "offline",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: None,
+                example: Some(Literal::Boolean(true)),
+                description: "true: the tab's requests fail as with no network; false: the network is back.",
+            },
+            Argument {
+                description: "The tab to emulate in. Leave it out for the active tab.",
+                ..TAB_ID
+            },
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FULL_WITH_BRIDGE,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
+    },
+    ToolDefinition {
         name: "execute_js",
         title: "Run JavaScript in the page",
         description: "Dev mode only. Runs JavaScript in the page's own context (its globals are visible) and returns the value of the last expression, awaited when it is a promise. For debugging a page, not for acting on it: use the action tools for that.\n\
@@ -1056,6 +1302,84 @@ Common errors: script_error (the code threw: `message` has the exception), execu
         destructive: true,
         host_wait: OWN_BUDGET,
         reply: ReplyShape::WholeResult,
+    },
+    ToolDefinition {
+        name: "console_messages",
+        title: "Read the page's console",
+        description: "Lists what the tab's pages wrote to the console, every frame included, and the errors they did not catch (with their stack), from the start of the session, oldest first: `#12 error exception \"TypeError: x is undefined\" at https://a.test/app.js:2:15`, then `  at caller https://a.test/app.js:9:3` lines for an exception's stack; a console method other than log, info, warn, error and debug is named (`console.table`).\n\
+In a browser allwright launched or drives over WebDriver BiDi they are recorded from the start; in your own browser from the agent's first call in the tab (`recordsSince` says from when), and what a page logs while it first loads may be missed.\n\
+Returns a JSON header line {count, shown?, next, olderDropped?, recordsSince?}, then the lines: `next` is the number to pass as `since` to get only what came after; `shown` when `limit` kept only the newest; `olderDropped` when the tab logged more than allwright keeps (1,000 entries a tab).\n\
+Common errors: no_tab (call navigate first), not_connected (no browser is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "since",
+                kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_SEQUENCE },
+                required: false,
+                default: None,
+                example: Some(Literal::Number(12)),
+                description: "Only entries after this one: the `next` of an earlier answer.",
+            },
+            Argument {
+                name: "level",
+                kind: ArgumentKind::Choice(&["debug", "info", "warning", "error"]),
+                required: false,
+                default: None,
+                example: Some(Literal::Text("warning")),
+                description: "The lowest level listed: \"warning\" lists warnings and errors. Leave it out for every level.",
+            },
+            OBSERVATIONS_LIMIT,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: FULL,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
+    },
+    ToolDefinition {
+        name: "network_requests",
+        title: "List the page's requests",
+        description: "Lists the requests of the tab's pages, every frame included, from the start of the session, oldest first: `#15 POST 201 https://a.test/api/orders fetch application/json 1.2 kB 35 ms from https://a.test/app.js:42` (method, status, URL, resource type, MIME type, bytes received, duration, the script that started it); a failed request says `failed` and why (`failed net::ERR_NAME_NOT_RESOLVED`), one still running `pending`, one held by the browser `blocked`. Credentials are never shown: Authorization, Cookie and Set-Cookie headers, headers and query parameters named like a token, secret, session or key, and values that look like one are printed `<masked, N characters>` (`MASKED(N)` in a URL). Bodies are not recorded.\n\
+In a browser allwright launched or drives over WebDriver BiDi they are recorded from the start; in your own browser from the first call in the tab while allwright works (`recordsSince` says from when), without the script that started them.\n\
+Returns a JSON header line {count, shown?, next, olderDropped?, recordsSince?}, then the lines, each followed with includeHeaders by its request (`>`) and response (`<`) headers: `next` is the number to pass as `since` to get only what came after.\n\
+Common errors: no_tab (call navigate first), not_connected (no browser is reachable: tell the user).",
+        arguments: &[
+            Argument {
+                name: "since",
+                kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_SEQUENCE },
+                required: false,
+                default: None,
+                example: Some(Literal::Number(15)),
+                description: "Only requests after this one: the `next` of an earlier answer.",
+            },
+            Argument {
+                name: "urlFilter",
+                kind: ArgumentKind::Text { min_chars: 1, max_chars: 500 },
+                required: false,
+                default: None,
+                example: Some(Literal::Text("/api/")),
+                description: "Only requests whose URL contains this, in any case.",
+            },
+            Argument {
+                name: "includeHeaders",
+                kind: ArgumentKind::Boolean,
+                required: false,
+                default: Some(Literal::Boolean(false)),
+                example: None,
+                description: "true: print each request's and response's headers under it (credentials masked).",
+            },
+            OBSERVATIONS_LIMIT,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: FULL,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
     },
     ToolDefinition {
         name: "handle_dialog",
@@ -1117,6 +1441,10 @@ mod tests {
                     | "iframe_read"
                     | "get_shadow_dom"
                     | "shadow_dom_query"
+                    | "find"
+                    | "wait_for"
+                    | "console_messages"
+                    | "network_requests"
             );
             assert_eq!(tool.read_only, read_only, "{}", tool.name);
             assert!(tool.title.len() <= 50, "{}: a short title", tool.name);

@@ -83,7 +83,21 @@ pub const FROM_COMPACT_WITH_BRIDGE: Availability = Availability {
     dev_only_tiers: &[],
     needs_browser_bridge: true,
 };
+/// Full, when the server holds a BiDi session: emulating another device or user setting
+/// (`emulate`) is a larger surface than the acting tiers below need.
+pub const FULL_WITH_BRIDGE: Availability = Availability {
+    tiers: FULL_ONLY,
+    dev_only_tiers: &[],
+    needs_browser_bridge: true,
+};
 
+/// The Full tier, wherever allwright runs: the page's console and requests (the bridge's records
+/// in a browser allwright holds, the extension's elsewhere).
+pub const FULL: Availability = Availability {
+    tiers: FULL_ONLY,
+    dev_only_tiers: &[],
+    needs_browser_bridge: false,
+};
 impl Tier {
     /// The tier's name on the command line (`--tier compact`) and in the tool contract.
     pub fn name(self) -> &'static str {
@@ -172,15 +186,18 @@ mod tests {
         let ask = vec![
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "scroll",
             "wait_for_stable",
+            "wait_for",
             "list_tabs",
         ];
         let compact = vec![
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "navigate",
@@ -194,12 +211,14 @@ mod tests {
             "scroll",
             "go_back",
             "wait_for_stable",
+            "wait_for",
             "list_tabs",
             "select_tab",
         ];
         let mid = vec![
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "navigate",
@@ -218,12 +237,20 @@ mod tests {
             "go_forward",
             "reload",
             "wait_for_stable",
+            "wait_for",
             "list_tabs",
             "new_tab",
             "select_tab",
             "close_tab",
+            "resize",
         ];
-        let fallbacks = ["get_frames", "get_shadow_dom", "shadow_dom_query"];
+        let fallbacks = [
+            "get_frames",
+            "get_shadow_dom",
+            "shadow_dom_query",
+            "console_messages",
+            "network_requests",
+        ];
         let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
             // Table order: keep the order of TOOLS.
             TOOLS
@@ -261,8 +288,8 @@ mod tests {
         }
         assert_eq!(
             TOOLS.len(),
-            full.len() + 2,
-            "every tool is listed somewhere (execute_js in Dev mode, handle_dialog with a bridge)"
+            full.len() + 3,
+            "every tool is listed somewhere (execute_js in Dev mode, emulate and handle_dialog with a bridge)"
         );
         for tier in [Tier::Compact, Tier::Mid, Tier::Full] {
             let with_bridge: Vec<&str> = listed_tools_in_session(tier, false, true)
@@ -279,6 +306,20 @@ mod tests {
                 .any(|tool| tool.name == "handle_dialog"),
             "Ask does not answer dialogs"
         );
+        // emulate: Full only, and only with a browser bridge (a person's browser has no way to
+        // emulate per tab).
+        for (tier, dev) in [
+            (Tier::Ask, false),
+            (Tier::Compact, true),
+            (Tier::Mid, true),
+            (Tier::Full, true),
+        ] {
+            let listed = |bridge: bool| {
+                listed_tools_in_session(tier, dev, bridge).any(|tool| tool.name == "emulate")
+            };
+            assert!(!listed(false), "{tier:?}: emulate needs a browser bridge");
+            assert_eq!(listed(true), tier == Tier::Full, "{tier:?} with a bridge");
+        }
     }
 
     #[test]

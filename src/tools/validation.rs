@@ -101,6 +101,20 @@ impl ToolDefinition {
                     )),
                 }
             }
+            ArgumentKind::Number { minimum, maximum } => {
+                let what = format!("a number from {minimum} to {maximum}");
+                match value.as_f64() {
+                    Some(number) if (*minimum..=*maximum).contains(&number) => Ok(()),
+                    Some(number) => Err(refuse(
+                        format!("{name} must be between {minimum} and {maximum}, not {number}"),
+                        &what,
+                    )),
+                    None => Err(refuse(
+                        format!("{name} must be a number, not {}", shown(value)),
+                        &what,
+                    )),
+                }
+            }
             ArgumentKind::Boolean => match value {
                 Value::Bool(_) => Ok(()),
                 _ => Err(refuse(
@@ -371,6 +385,33 @@ impl ArgumentRule {
                     }
                 }
             }
+            ArgumentRule::AtLeastOneOf {
+                arguments: names,
+                hint,
+            } => {
+                if names.iter().any(|name| given(arguments, name).is_some()) {
+                    return Ok(());
+                }
+                Err(ToolError::invalid_arguments(format!(
+                    "{tool} needs at least one of the arguments {}",
+                    alternatives(names, |name| format!("{name:?}"))
+                ))
+                .with_hint(*hint))
+            }
+            ArgumentRule::OnlyWith {
+                argument,
+                with_argument,
+                hint,
+            } => {
+                if given(arguments, argument).is_some() && given(arguments, with_argument).is_none()
+                {
+                    return Err(ToolError::invalid_arguments(format!(
+                        "{tool}: the argument {argument:?} is given only with {with_argument:?}"
+                    ))
+                    .with_hint(*hint));
+                }
+                Ok(())
+            }
             ArgumentRule::RequiredWhen {
                 argument,
                 when_argument,
@@ -494,6 +535,22 @@ pub(super) mod tests {
             ),
             ("close_tab", json!({})),
             ("close_tab", json!({"tabId": 7})),
+            ("resize", json!({"width": 390, "height": 844})),
+            ("resize", json!({"width": 200, "height": 200, "tabId": 7})),
+            ("resize", json!({"width": 7_680, "height": 4_320})),
+            ("emulate", json!({"colorScheme": "dark"})),
+            (
+                "emulate",
+                json!({"reducedMotion": "reduce", "deviceScaleFactor": 2.625, "userAgent": "Phone", "offline": true, "tabId": 7}),
+            ),
+            (
+                "emulate",
+                json!({"colorScheme": "default", "reducedMotion": "default", "deviceScaleFactor": 0, "userAgent": "", "offline": false}),
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": 8, "userAgent": null}),
+            ),
         ];
         for (tool, arguments) in action_calls {
             assert_eq!(
@@ -654,6 +711,35 @@ pub(super) mod tests {
             ("wait_for_stable", json!({"timeoutMs": 60_001}), "timeoutMs"),
             ("list_tabs", json!({"windowId": 1}), "windowId"),
             ("new_tab", json!({"url": "chrome://settings"}), "url"),
+            ("resize", json!({"width": 390}), "height"),
+            ("resize", json!({"width": 199, "height": 600}), "width"),
+            ("resize", json!({"width": 7_681, "height": 600}), "width"),
+            ("resize", json!({"width": 800, "height": 4_321}), "height"),
+            ("resize", json!({"width": 800.5, "height": 600}), "width"),
+            ("emulate", json!({"colorScheme": "sepia"}), "colorScheme"),
+            ("emulate", json!({"reducedMotion": true}), "reducedMotion"),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": -1}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": 8.5}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"deviceScaleFactor": "2"}),
+                "deviceScaleFactor",
+            ),
+            (
+                "emulate",
+                json!({"userAgent": "x".repeat(1_001)}),
+                "userAgent",
+            ),
+            ("emulate", json!({"offline": "yes"}), "offline"),
+            ("emulate", json!({"geolocation": [0, 0]}), "geolocation"),
             ("select_tab", json!({}), "tabId"),
             ("select_tab", json!({"tabId": "7"}), "tabId"),
             ("close_tab", json!({"tabId": -3}), "tabId"),
@@ -803,5 +889,43 @@ pub(super) mod tests {
         assert!(neither.message.contains("needs"), "{}", neither.message);
         // The arguments' own checks come first: a malformed ref is reported as such.
         assert_refused("select_option", json!({"ref_id": "12"}), "ref_id");
+    }
+
+    #[test]
+    fn find_needs_at_least_one_of_text_role_and_name() {
+        let none = assert_refused("find", json!({"limit": 3}), "role");
+        assert!(none.message.contains("at least one"), "{}", none.message);
+        for given in [
+            json!({"text": "Save"}),
+            json!({"role": "button"}),
+            json!({"role": "button", "name": "Save", "text": "Save"}),
+        ] {
+            assert!(validate("find", given.clone()).is_ok(), "{given}");
+        }
+        // An explicit null is absent.
+        assert_refused("find", json!({"text": null}), "text");
+    }
+
+    #[test]
+    fn wait_for_takes_one_condition_and_a_state_only_with_its_ref() {
+        assert!(validate("wait_for", json!({"text": "Done"})).is_ok());
+        assert!(validate("wait_for", json!({"ref_id": "ref_3", "state": "checked"})).is_ok());
+        assert_refused("wait_for", json!({}), "ref_id");
+        assert_refused(
+            "wait_for",
+            json!({"text": "a", "textGone": "b"}),
+            "textGone",
+        );
+        let alone = assert_refused(
+            "wait_for",
+            json!({"text": "a", "state": "visible"}),
+            "state",
+        );
+        assert!(alone.message.contains("only with"), "{}", alone.message);
+        assert_refused(
+            "wait_for",
+            json!({"ref_id": "ref_3", "state": "open"}),
+            "state",
+        );
     }
 }

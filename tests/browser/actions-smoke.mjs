@@ -1020,12 +1020,53 @@ await check('dom_quiet: a ticking page times out, mutations counted', async () =
   assert.ok(result.mutations >= 5, String(result.mutations));
 });
 
+// ---- wait_for's looks: text_shown / element_state --------------------------------------------
+
+await open(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Wait</title></head><body><main>
+  <p>Order <b>confirmed</b>, thank you</p>
+  <p style="display: none">Hidden phrase</p>
+  <p style="visibility: hidden">Invisible phrase</p>
+  <input value="Typed value">
+  <div id="host"></div>
+  <button data-test-ref="enabled">Go</button>
+  <button data-test-ref="disabled" disabled>Stop</button>
+  <div role="group" aria-disabled="true"><button data-test-ref="under-aria-disabled">Inner</button></div>
+  <input type="checkbox" data-test-ref="checkbox" checked aria-label="Agree">
+  <div role="switch" tabindex="0" data-test-ref="switch" aria-checked="false">Dark mode</div>
+  <button data-test-ref="transparent" style="opacity: 0">Ghost</button>
+</main><script>document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML = '<p>Shadow words</p>';</script></body></html>`);
+
+await check('text_shown: rendered text across elements, in open shadow roots, in any case and spacing', async () => {
+  for (const text of ['order confirmed', 'ORDER   Confirmed, thank', 'shadow words']) {
+    const result = await succeed('text_shown', { text });
+    assert.equal(result.shown, true, text);
+    assert.ok(typeof result.excerpt === 'string' && result.excerpt.length > 0, JSON.stringify(result));
+  }
+});
+
+await check('text_shown: text CSS hides, and form values, are not shown', async () => {
+  for (const text of ['Hidden phrase', 'Invisible phrase', 'Typed value', 'not on the page']) {
+    assert.deepEqual(await succeed('text_shown', { text }), { shown: false }, text);
+  }
+});
+
+await check('element_state: visible, enabled and checked as a person would judge them', async () => {
+  const state = async (ref) => succeed('element_state', { ref_id: ref });
+  assert.deepEqual(await state('enabled'), { found: true, visible: true, enabled: true, checked: false });
+  assert.equal((await state('disabled')).enabled, false);
+  assert.equal((await state('under-aria-disabled')).enabled, false);
+  assert.equal((await state('checkbox')).checked, true);
+  assert.equal((await state('switch')).checked, false);
+  assert.equal((await state('transparent')).visible, false);
+  assert.deepEqual(await state('gone'), { found: false });
+});
+
 await check('the handlers object is frozen and complete', async () => {
   const keys = await inPage(() => [Object.isFrozen(globalThis.allwrightActions), Object.keys(globalThis.allwrightActions)]);
   assert.deepEqual(keys, [true, ['click_element', 'observe_click', 'type_text', 'fill_field', 'select_option',
     'hover_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
     'abort_external_input', 'element_rect', 'frame_offset', 'paint_secret_masks', 'remove_secret_masks', 'ping', 'child_frames', 'draft_state',
-    'mark_trusted_target', 'unmark_trusted_target']]);
+    'mark_trusted_target', 'unmark_trusted_target', 'text_shown', 'element_state']]);
 });
 
 await browser.close();

@@ -12,6 +12,7 @@ mod console_world;
 mod csp;
 mod devtools;
 mod engines;
+mod find_and_wait;
 mod focus_and_covers;
 mod form_fill;
 mod frames;
@@ -20,6 +21,7 @@ mod hover_and_prompts;
 mod lifecycle;
 mod local_files;
 mod once;
+mod page_records;
 mod panel;
 mod registry;
 mod replies;
@@ -31,6 +33,7 @@ mod support;
 mod surface;
 mod thread_coverage;
 mod tiers;
+mod viewport;
 mod widgets;
 mod wpt;
 
@@ -194,6 +197,23 @@ async fn chromium_actions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_actions() {
     run(Browser::Firefox, SessionOptions::default(), ACTIONS).await;
+}
+
+const FIND_AND_WAIT: &[(&str, Check)] = checks![
+    find_and_wait::find_answers_matching_lines_with_their_paths_in_every_frame_and_shadow_root,
+    find_and_wait::wait_for_returns_when_text_or_a_state_arrives_and_says_what_it_saw_last,
+    page_records::network_requests_without_a_bridge_come_from_the_extension,
+    page_records::console_messages_without_a_bridge_come_from_the_console_hook,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_find_and_wait() {
+    run(Browser::Chromium, SessionOptions::default(), FIND_AND_WAIT).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_find_and_wait() {
+    run(Browser::Firefox, SessionOptions::default(), FIND_AND_WAIT).await;
 }
 
 const THREAD_COVERAGE: &[(&str, Check)] = checks![
@@ -367,6 +387,43 @@ async fn firefox_launched_bridge() {
     run_launched(Browser::Firefox, BRIDGE).await;
 }
 
+/// The console and network records of a launched browser (page_records.rs), in a session of
+/// their own: the counts they check start with the session.
+const PAGE_RECORDS: &[(&str, LaunchedCheck)] =
+    checks![page_records::console_and_network_are_recorded_and_credentials_never_shown];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_page_records() {
+    run_launched(Browser::Chromium, PAGE_RECORDS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_page_records() {
+    run_launched(Browser::Firefox, PAGE_RECORDS).await;
+}
+
+/// resize and emulate (viewport.rs): the window of the user's own browser, then the tab's
+/// viewport and emulation in a browser allwright launched (Dev mode, to read the page with
+/// execute_js).
+const USER_VIEWPORT: &[(&str, Check)] =
+    checks![viewport::resize_gives_the_window_the_viewport_asked];
+const LAUNCHED_EMULATION: &[(&str, LaunchedCheck)] = checks![
+    viewport::resize_sets_the_tabs_viewport,
+    viewport::emulate_sets_what_the_browser_can_and_names_the_rest,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_viewport_and_emulation() {
+    run(Browser::Chromium, SessionOptions::default(), USER_VIEWPORT).await;
+    run_launched_with(Browser::Chromium, &["--dev"], LAUNCHED_EMULATION).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_viewport_and_emulation() {
+    run(Browser::Firefox, SessionOptions::default(), USER_VIEWPORT).await;
+    run_launched_with(Browser::Firefox, &["--dev"], LAUNCHED_EMULATION).await;
+}
+
 /// An action is never done twice (issue 27, item 5; once.rs): late effects clicked once with
 /// `--input synthetic` (Chrome's trusted fallback only where no listener heard the click). Real
 /// input that fails after it was sent is checked in the bridge's session (BRIDGE).
@@ -402,6 +459,7 @@ async fn chromium_webdriver_bridge() {
         check(&session).await;
         record_time(&format!("chromium (webdriver): {name}"), started.elapsed());
     }
+    viewport::emulate_over_webdriver_names_what_needs_the_launch(&session).await;
     session.shutdown().await;
     // No CDP input or DOM operation in the BiDi path. allwright speaks only WebDriver classic
     // (new session) and BiDi to chromedriver, and the extension's chrome.debugger fallback (the

@@ -569,19 +569,47 @@ pub async fn real_input_actions_are_listed_in_the_panel(session: &mut Session) {
         json!(true),
         "{browser}: {aborted}"
     );
+    // A call the server answered itself (console_messages from its BiDi records) is logged too.
+    let logged = raw
+        .call(
+            "b7",
+            "bridge_log_answer",
+            json!({
+                "tool": "console_messages",
+                "arguments": {"level": "error"},
+                "outcome": {"ok": true, "result": {"count": 1, "next": 3, "tree": "#3 error \"boom\""}}
+            }),
+            &Value::Null,
+        )
+        .await;
+    assert_eq!(logged["ok"], json!(true), "{browser}: {logged}");
+    let refused = raw
+        .call(
+            "b8",
+            "bridge_log_answer",
+            json!({"tool": "click_ax", "arguments": {}, "outcome": {"ok": true, "result": {}}}),
+            &Value::Null,
+        )
+        .await;
+    assert_eq!(
+        refused["ok"],
+        json!(false),
+        "{browser}: only the tools the server answers are logged this way: {refused}"
+    );
     drop(raw);
 
     let panel = open_panel(session).await;
     let listed = wait_in_panel(
         session,
         &panel,
-        &format!("(() => {{ const calls = {CALL_LIST}; return calls.length >= 4 && calls[0][1] !== 'running' && calls[1][1] !== 'running' ? calls.slice(0, 4) : false; }})()"),
-        "the two real-input clicks",
+        &format!("(() => {{ const calls = {CALL_LIST}; return calls.length >= 5 && calls[1][1] !== 'running' && calls[2][1] !== 'running' ? calls.slice(0, 5) : false; }})()"),
+        "the two real-input clicks and the console read",
     )
     .await;
     assert_eq!(
         listed,
         json!([
+            ["console_messages", "ok"],
             ["click_ax", "error"],
             ["click_ax", "ok"],
             ["get_accessibility_tree", "ok"],

@@ -75,10 +75,11 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 27] = [
+const FULL_TIER: [&str; 32] = [
     "get_accessibility_tree",
     "get_frames",
     "iframe_read",
+    "find",
     "accessibility_snapshot",
     "get_shadow_dom",
     "shadow_dom_query",
@@ -99,10 +100,14 @@ const FULL_TIER: [&str; 27] = [
     "go_forward",
     "reload",
     "wait_for_stable",
+    "wait_for",
     "list_tabs",
     "new_tab",
     "select_tab",
     "close_tab",
+    "resize",
+    "console_messages",
+    "network_requests",
 ];
 
 /// A temporary folder only this user can enter: the client refuses a socket in any other
@@ -449,6 +454,10 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
                 | "screenshot"
                 | "list_tabs"
                 | "wait_for_stable"
+                | "wait_for"
+                | "find"
+                | "console_messages"
+                | "network_requests"
                 | "get_frames"
                 | "iframe_read"
                 | "get_shadow_dom"
@@ -483,6 +492,9 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
         ),
         ("scroll", json!({"direction": "sideways"}), "direction"),
         ("select_tab", json!({}), "tabId"),
+        ("resize", json!({"width": 390}), "height"),
+        ("resize", json!({"width": 100, "height": 600}), "width"),
+        ("resize", json!({"width": 800, "height": 5_000}), "height"),
         (
             "fill_form",
             json!({"fields": [{"ref_id": "ref_1", "value": true}]}),
@@ -529,7 +541,56 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
         .await
         .expect("result");
     assert_eq!(error_object(&stray_ref)["suggestions"], json!(["ref_12"]));
+    // The tools of the browser bridge are not listed without one; a call of them says what
+    // they need rather than naming a tier (the tier lists them).
+    for (tool, arguments) in [
+        ("emulate", json!({"colorScheme": "dark"})),
+        ("handle_dialog", json!({"accept": true})),
+    ] {
+        let result = client
+            .call_tool(call(tool, arguments))
+            .await
+            .expect("an isError result");
+        let error = error_object(&result);
+        assert_eq!(error["code"], "not_supported_here", "{tool}: {error}");
+        assert!(
+            error["hint"]
+                .as_str()
+                .is_some_and(|hint| hint.contains("--launch")),
+            "{tool}: {error}"
+        );
+    }
     client.cancel().await.expect("close the session");
+}
+
+/// resize is relayed to the extension as the agent gave it (the user's own browser: the
+/// extension resizes the window).
+#[tokio::test]
+async fn resize_goes_to_the_extension_in_the_users_own_browser() {
+    let folder = private_folder();
+    let socket_path = folder.path().join("host.sock");
+    let mut calls = start_fake_host(&socket_path).await;
+    let client = start_mcp(&socket_path, &["--tier", "mid"]).await;
+    let result = client
+        .call_tool(call("resize", json!({"width": 390, "height": 844})))
+        .await
+        .expect("tools/call");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let forwarded = tokio::time::timeout(PATIENCE, calls.recv())
+        .await
+        .expect("in time")
+        .expect("the host got the call");
+    assert_eq!(forwarded["tool"], "resize");
+    assert_eq!(forwarded["arguments"], json!({"width": 390, "height": 844}));
+    client.cancel().await.expect("close the session");
+    // Compact leaves resize to Mid: refused before anything reaches a host (none listens here).
+    let compact = start_mcp(&folder.path().join("nobody.sock"), &["--tier", "compact"]).await;
+    let refused = compact
+        .call_tool(call("resize", json!({"width": 390, "height": 844})))
+        .await
+        .expect("result");
+    assert_eq!(error_object(&refused)["code"], "not_in_tier");
+    compact.cancel().await.expect("close the session");
 }
 
 /// The Ask tier is read-only: it lists the reading and looking-around tools, and a call to a tool
@@ -583,10 +644,12 @@ async fn the_ask_tier_lists_no_tool_that_changes_a_page() {
         [
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "scroll",
             "wait_for_stable",
+            "wait_for",
             "list_tabs"
         ]
     );
@@ -742,10 +805,12 @@ async fn the_session_is_announced_and_the_side_panels_tier_changes_the_listed_to
         [
             "get_accessibility_tree",
             "iframe_read",
+            "find",
             "accessibility_snapshot",
             "screenshot",
             "scroll",
             "wait_for_stable",
+            "wait_for",
             "list_tabs"
         ]
     );

@@ -163,6 +163,7 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let mut content_length = 0usize;
     let mut host = String::new();
     let mut cache_control = None;
+    let mut user_agent = String::new();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
@@ -176,6 +177,8 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 host = value.to_string();
             } else if name.eq_ignore_ascii_case("cache-control") {
                 cache_control = Some(value.to_string());
+            } else if name.eq_ignore_ascii_case("user-agent") {
+                user_agent = value.to_string();
             }
         }
     }
@@ -243,6 +246,18 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 body.as_bytes(),
             );
         }
+    }
+    // `/user-agent`: the request's User-Agent header, as text (emulate's user agent reaches
+    // the requests, tests/extension/viewport.rs).
+    if method == "GET" && path == "/user-agent" {
+        let headers = [("Cache-Control".to_string(), "no-store".to_string())];
+        return respond(
+            &mut stream,
+            200,
+            "text/plain",
+            &headers,
+            user_agent.as_bytes(),
+        );
     }
     if method == "GET" && path == "/redirect" {
         let to = query_parameter(query, "to").unwrap_or("/");
@@ -349,6 +364,23 @@ fn serve_action_endpoint(
             let body = b"month,visits\nJanuary,120\nFebruary,98\n";
             respond(stream, 200, "text/csv; charset=utf-8", &headers, body)
         }
+        // console_messages and network_requests (fixtures/pages/observe/app.html): a session
+        // cookie that network_requests must never show.
+        ("GET", "/api/session") => {
+            let headers = [(
+                "Set-Cookie".to_string(),
+                "session_id=s3cr3t-cookie-value; Path=/; SameSite=Lax".to_string(),
+            )];
+            respond(
+                stream,
+                200,
+                "application/json",
+                &headers,
+                b"{\"signedIn\":true}",
+            )
+        }
+        // A request that fails: the connection is closed without an answer.
+        ("GET", "/api/hang-up") => Ok(()),
         ("GET", "/api/log") => {
             let body = format!(
                 "{{\"mutate\":{},\"telemetry\":{},\"download\":{}}}",

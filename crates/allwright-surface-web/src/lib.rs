@@ -7,12 +7,14 @@
 //! traffic sent through a SOCKS5 proxy on a private Unix socket) with a temporary profile
 //! ([`launch`]), element operations on a browsing context ([`page`]: find,
 //! read, focus, fill, keys, real pointer clicks and hovers, highlights, screenshots), the page
-//! lifecycle and user prompts ([`lifecycle`]), and sessions on an existing WebDriver remote end
+//! lifecycle and user prompts ([`lifecycle`]), the console and network records of each tab
+//! ([`observations`]), and sessions on an existing WebDriver remote end
 //! ([`remote`]).
 //!
 //! The protocol rule (ARCHITECTURE.md, "Invariants") applies here: element operations
 //! performed from outside the page go through WebDriver BiDi. Only `launch/cdp_pipe.rs` speaks
-//! CDP, to close the launched Chromium and to start the BiDi mapper in it
+//! CDP, to close the launched Chromium, to start the BiDi mapper in it, and to emulate the two
+//! media features BiDi has no command for (`prefers-color-scheme`, `prefers-reduced-motion`)
 //! (`tests::the_crate_sends_no_cdp` checks the sources).
 //!
 //! Invariants, stated as absences:
@@ -39,8 +41,10 @@
 
 pub mod base64;
 pub mod bidi;
+pub mod emulation;
 pub mod launch;
 pub mod lifecycle;
+pub mod observations;
 pub mod page;
 pub mod remote;
 pub mod snapshot;
@@ -64,11 +68,14 @@ pub use snapshot::{
 #[cfg(test)]
 mod tests {
     /// The CDP commands and events the Chromium launcher may use, all in `src/launch/cdp_pipe.rs`:
-    /// the browser's lifecycle and the BiDi mapper's bootstrap and transport (DESIGN.md: "CDP only
-    /// for Chromium browser/tab lifecycle and the BiDi mapper"). Written as (domain, method), so
-    /// that this file does not match its own patterns.
-    const CDP_ALLOWED_IN_THE_PIPE_MODULE: [(&str, &str); 8] = [
+    /// the browser's lifecycle, the BiDi mapper's bootstrap and transport (DESIGN.md: "CDP only
+    /// for Chromium browser/tab lifecycle and the BiDi mapper"), and the media features BiDi
+    /// cannot emulate (`MediaFeatureEmulation`: a session attached to a tab, and
+    /// `setEmulatedMedia` on it). Written as (domain, method), so that this file does not match
+    /// its own patterns.
+    const CDP_ALLOWED_IN_THE_PIPE_MODULE: [(&str, &str); 9] = [
         ("Browser", "close"),
+        ("Emulation", "setEmulatedMedia"),
         ("Runtime", "addBinding"),
         ("Runtime", "bindingCalled"),
         ("Runtime", "enable"),

@@ -470,6 +470,13 @@ impl Lifecycle {
         lock(&self.prompts).tab_of(context)
     }
 
+    /// [`Lifecycle::tab_of`] for a reader on another task (`observations.rs`): it follows the
+    /// tree this lifecycle keeps current.
+    pub fn tab_resolver(&self) -> crate::observations::TabResolver {
+        let prompts = Arc::clone(&self.prompts);
+        Arc::new(move |context: &str| lock(&prompts).tab_of(context))
+    }
+
     /// Every prompt open now, by context.
     pub fn open_prompts(&self) -> Vec<(String, OpenPrompt)> {
         lock(&self.prompts)

@@ -126,3 +126,12 @@ export function frameOffset({ childFrameId }) {
   }
   return { offset: contentBoxOrigin(frameElement), viewport: viewportOf(window) };
 }
+
+/**
+ * viewport_size: the size of this frame's viewport in CSS pixels, as media queries see it
+ * (scroll bars included), for resize in the user's own browser (background/window-size.js).
+ * @returns {ViewportSizeResult}
+ */
+export function viewportSize() {
+  return { width: window.innerWidth, height: window.innerHeight };
+}

@@ -58,6 +58,7 @@ pub fn arbitrary_client_to_host(input: &mut Unstructured) -> Result<ClientToHost
             access: arbitrary_access(input)?,
             client: input.arbitrary()?,
             allow_file_urls: input.arbitrary()?,
+            browser_bridge: input.arbitrary()?,
         }
     })
 }
@@ -91,6 +92,7 @@ pub fn arbitrary_host_to_extension(input: &mut Unstructured) -> Result<HostToExt
             access: arbitrary_access(input)?,
             client: input.arbitrary()?,
             allow_file_urls: input.arbitrary()?,
+            browser_bridge: input.arbitrary()?,
         },
         2 => HostToExtension::SessionEnded,
         _ => HostToExtension::Chunk {

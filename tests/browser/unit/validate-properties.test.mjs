@@ -146,6 +146,12 @@ function contractBreach(entry, given, value) {
   for (const group of entry.exactlyOneOf ?? []) {
     if (group.filter(isGiven).length !== 1) return `not exactly one of ${group}`;
   }
+  for (const group of entry.atLeastOneOf ?? []) {
+    if (!group.some(isGiven)) return `none of ${group}`;
+  }
+  for (const { argument, with: withArgument } of entry.onlyWith ?? []) {
+    if (isGiven(argument) && !isGiven(withArgument)) return `${argument} without ${withArgument}`;
+  }
   for (const { argument, when } of entry.requiredWhen ?? []) {
     const applies = Object.entries(when).every(([name, wanted]) => given?.[name] === wanted);
     if (applies && !isGiven(argument)) return `${argument} is required when ${JSON.stringify(when)}`;

@@ -153,7 +153,7 @@ test("the contract describes every tool with the types the validator knows", () 
   assert.ok(names.includes("get_accessibility_tree") && names.includes("close_tab"), names.join());
   for (const [tool, entry] of Object.entries(CONTRACT.tools)) {
     for (const [name, rule] of Object.entries(entry.arguments)) {
-      assert.ok(["integer", "boolean", "string", "array"].includes(rule.type), `${tool}.${name}`);
+      assert.ok(["integer", "number", "boolean", "string", "array"].includes(rule.type), `${tool}.${name}`);
       if (rule.pattern !== undefined) new RegExp(rule.pattern, "u");
     }
   }
@@ -197,4 +197,26 @@ test("fill_form takes 1 to 50 distinct fields, each {ref_id, value} checked by i
   const long = refused("fill_form", { fields: [{ ref_id: "ref_1", value: "x".repeat(50_001) }] });
   assert.match(long.message, /50001 characters long/);
   assert.ok(long.message.length < 200, "the value is not echoed");
+});
+
+test("resize takes a viewport within the contract's bounds", () => {
+  assert.deepEqual(ok("resize", { width: 390, height: 844 }), { width: 390, height: 844 });
+  assert.deepEqual(ok("resize", { width: 7680, height: 4320, tabId: 3 }), { width: 7680, height: 4320, tabId: 3 });
+  assert.match(refused("resize", { width: 390 }).message, /height/);
+  assert.match(refused("resize", { width: 199, height: 600 }).hint, /200 to 7680/);
+  refused("resize", { width: 800, height: 4321 });
+  assert.match(refused("resize", { width: 800.5, height: 600 }).message, /integer/);
+});
+
+test("a number argument takes fractions within its range", () => {
+  const contract = {
+    generatedFrom: "test",
+    tools: { zoom: { arguments: { ratio: { type: "number", minimum: 0, maximum: 8 } } } },
+  };
+  const check = (ratio) => validateAgainst(contract, "zoom", { ratio });
+  for (const ratio of [0, 2.625, 8]) assert.equal(check(ratio).ok, true, String(ratio));
+  assert.match(check(8.5).error.message, /out of range/);
+  assert.match(check(-1).error.hint, /a number from 0 to 8/);
+  assert.match(check("2").error.message, /must be a number/);
+  assert.equal(check(Number.NaN).ok, false);
 });

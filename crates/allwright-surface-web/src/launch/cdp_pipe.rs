@@ -1,8 +1,9 @@
 //! The Chrome DevTools Protocol pipe to a Chromium that allwright started, and the WebDriver BiDi
 //! mapper run over it. This is the only file of the crate that sends CDP: the browser's lifecycle
-//! (`Browser.close`) and the mapper's bootstrap, as ARCHITECTURE.md ("Invariants") allows;
-//! everything else speaks BiDi through the mapper (`tests::the_crate_sends_no_cdp` in lib.rs holds
-//! the rest of the crate to that).
+//! (`Browser.close`), the mapper's bootstrap, and the two media features WebDriver BiDi has no
+//! command for ([`MediaFeatureEmulation`]: `prefers-color-scheme`, `prefers-reduced-motion`), as
+//! ARCHITECTURE.md ("Invariants") allows; everything else speaks BiDi through the mapper
+//! (`tests::the_crate_sends_no_cdp` in lib.rs holds the rest of the crate to that).
 //!
 //! Chromium started with `--remote-debugging-pipe` reads CDP commands on its fd 3 and writes
 //! responses and events on its fd 4, each message a JSON text followed by one NUL byte. No socket
@@ -445,6 +446,162 @@ async fn evaluate_in_mapper(
     }
 }
 
+/// How long one CDP command of the media emulation may take.
+const MEDIA_COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A media feature that WebDriver BiDi cannot emulate (chromium-bidi 17 implements
+/// `emulation.setForcedColorsModeThemeOverride`, and no command for these two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MediaFeature {
+    /// Media Queries 5, `prefers-color-scheme`: "light" or "dark".
+    PrefersColorScheme,
+    /// Media Queries 5, `prefers-reduced-motion`: "reduce" or "no-preference".
+    PrefersReducedMotion,
+}
+
+impl MediaFeature {
+    /// The feature's name in CSS, which is also CDP's.
+    pub fn css_name(self) -> &'static str {
+        match self {
+            Self::PrefersColorScheme => "prefers-color-scheme",
+            Self::PrefersReducedMotion => "prefers-reduced-motion",
+        }
+    }
+
+    /// Whether `value` is one the feature can take (an unknown one would match no query).
+    pub fn accepts(self, value: &str) -> bool {
+        match self {
+            Self::PrefersColorScheme => matches!(value, "light" | "dark"),
+            Self::PrefersReducedMotion => matches!(value, "reduce" | "no-preference"),
+        }
+    }
+}
+
+/// The media features one tab sees, and the CDP session that set them.
+struct TabMediaFeatures {
+    session_id: String,
+    features: std::collections::BTreeMap<MediaFeature, String>,
+}
+
+/// `prefers-color-scheme` and `prefers-reduced-motion` of a launched Chromium's tabs, set with
+/// CDP's `Emulation.setEmulatedMedia` on a session of allwright's own attached to the tab's
+/// target (chromium-bidi names a top-level browsing context by its CDP target id). The session
+/// stays attached while the browser runs: Chromium keeps a session's emulation for its target
+/// across navigations and drops it when the session detaches. Each command sends every feature
+/// the tab has, since `setEmulatedMedia` replaces what the session set before.
+///
+/// Nothing else goes over these sessions: elements, input and scripts stay BiDi's.
+pub struct MediaFeatureEmulation {
+    pipe: Arc<CdpPipe>,
+    /// By top-level browsing context (target) id: one entry per tab the agent set a media
+    /// feature in, a few strings each, kept while the browser runs (a closed tab's too, and its
+    /// session, which Chromium ended with the tab).
+    tabs: tokio::sync::Mutex<HashMap<String, TabMediaFeatures>>,
+}
+
+impl MediaFeatureEmulation {
+    pub(crate) fn new(pipe: Arc<CdpPipe>) -> Self {
+        Self {
+            pipe,
+            tabs: tokio::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Sets (`Some(value)`) or removes (`None`) each of `changes` for the tab whose top-level
+    /// browsing context is `context`, leaving its other features as they were.
+    pub async fn set(
+        &self,
+        context: &str,
+        changes: &[(MediaFeature, Option<&str>)],
+    ) -> Result<(), String> {
+        if let Some((feature, value)) = changes
+            .iter()
+            .find(|(feature, value)| value.is_some_and(|value| !feature.accepts(value)))
+        {
+            return Err(format!(
+                "{} cannot be {:?}",
+                feature.css_name(),
+                value.unwrap_or_default()
+            ));
+        }
+        let mut tabs = self.tabs.lock().await;
+        let mut features = tabs
+            .get(context)
+            .map(|tab| tab.features.clone())
+            .unwrap_or_default();
+        for (feature, value) in changes {
+            match value {
+                Some(value) => features.insert(*feature, (*value).to_owned()),
+                None => features.remove(feature),
+            };
+        }
+        let params = set_emulated_media_params(&features);
+        // A known session first; a session that is gone (its target was replaced or closed)
+        // is attached again once.
+        if let Some(session_id) = tabs.get(context).map(|tab| tab.session_id.clone()) {
+            let sent = self
+                .pipe
+                .command(
+                    Some(&session_id),
+                    "Emulation.setEmulatedMedia",
+                    params.clone(),
+                    MEDIA_COMMAND_TIMEOUT,
+                )
+                .await;
+            if sent.is_ok() {
+                tabs.insert(
+                    context.to_owned(),
+                    TabMediaFeatures {
+                        session_id,
+                        features,
+                    },
+                );
+                return Ok(());
+            }
+            tabs.remove(context);
+        }
+        let attached = self
+            .pipe
+            .command(
+                None,
+                "Target.attachToTarget",
+                json!({ "targetId": context, "flatten": true }),
+                MEDIA_COMMAND_TIMEOUT,
+            )
+            .await?;
+        let session_id = attached["sessionId"]
+            .as_str()
+            .ok_or("Target.attachToTarget returned no sessionId")?
+            .to_owned();
+        self.pipe
+            .command(
+                Some(&session_id),
+                "Emulation.setEmulatedMedia",
+                params,
+                MEDIA_COMMAND_TIMEOUT,
+            )
+            .await?;
+        tabs.insert(
+            context.to_owned(),
+            TabMediaFeatures {
+                session_id,
+                features,
+            },
+        );
+        Ok(())
+    }
+}
+
+/// `Emulation.setEmulatedMedia`'s parameters for a tab's features: the media type left as it is
+/// (empty), and every feature the tab has (an empty list removes them all).
+fn set_emulated_media_params(features: &std::collections::BTreeMap<MediaFeature, String>) -> Value {
+    let features: Vec<Value> = features
+        .iter()
+        .map(|(feature, value)| json!({ "name": feature.css_name(), "value": value }))
+        .collect();
+    json!({ "media": "", "features": features })
+}
+
 /// Asks the browser to close (`Browser.close`), waiting at most `timeout` for its answer.
 pub(crate) async fn close_browser(pipe: &CdpPipe, timeout: Duration) -> Result<(), String> {
     pipe.command(None, "Browser.close", json!({}), timeout)
@@ -700,6 +857,155 @@ mod tests {
         assert!(
             received.lock().expect("lock").is_empty(),
             "nothing was sent"
+        );
+    }
+
+    /// A fake Chromium that attaches sessions `session-1`, `session-2`, ...; with
+    /// `first_session_goes`, `session-1` is gone after its first `Emulation.setEmulatedMedia`
+    /// (as when its target was replaced).
+    fn fake_chromium_for_media(first_session_goes: bool) -> FakeBrowserAnswer {
+        let attached = std::sync::atomic::AtomicU64::new(0);
+        let first_session_uses = std::sync::atomic::AtomicU64::new(0);
+        Box::new(move |command| {
+            let id = &command["id"];
+            let session = command["sessionId"].as_str().unwrap_or_default();
+            let answer = match command["method"].as_str().unwrap_or_default() {
+                "Target.attachToTarget" => {
+                    let number = attached.fetch_add(1, Ordering::Relaxed) + 1;
+                    json!({"id": id, "result": {"sessionId": format!("session-{number}")}})
+                }
+                "Emulation.setEmulatedMedia"
+                    if first_session_goes
+                        && session == "session-1"
+                        && first_session_uses.fetch_add(1, Ordering::Relaxed) > 0 =>
+                {
+                    json!({"id": id, "error": {"code": -32001, "message": "Session with given id not found."}})
+                }
+                _ => json!({"id": id, "result": {}}),
+            };
+            Some(vec![answer])
+        })
+    }
+
+    /// The commands the fake read, as (method, session, params).
+    fn sent(received: &Mutex<Vec<Value>>) -> Vec<(String, Value, Value)> {
+        received
+            .lock()
+            .expect("lock")
+            .iter()
+            .map(|command| {
+                (
+                    command["method"].as_str().unwrap_or_default().to_owned(),
+                    command["sessionId"].clone(),
+                    command["params"].clone(),
+                )
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn media_features_are_kept_per_tab_on_one_attached_session() {
+        let (pipe, _events, _browser, received) =
+            start_fake_browser_answering(fake_chromium_for_media(false));
+        let media = MediaFeatureEmulation::new(Arc::new(pipe));
+        media
+            .set("TAB-A", &[(MediaFeature::PrefersColorScheme, Some("dark"))])
+            .await
+            .expect("set");
+        media
+            .set(
+                "TAB-A",
+                &[(MediaFeature::PrefersReducedMotion, Some("reduce"))],
+            )
+            .await
+            .expect("set");
+        media
+            .set("TAB-A", &[(MediaFeature::PrefersColorScheme, None)])
+            .await
+            .expect("reset");
+        let commands = sent(&received);
+        let methods: Vec<&str> = commands
+            .iter()
+            .map(|(method, ..)| method.as_str())
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                "Target.attachToTarget",
+                "Emulation.setEmulatedMedia",
+                "Emulation.setEmulatedMedia",
+                "Emulation.setEmulatedMedia",
+            ],
+            "one session for the tab"
+        );
+        assert_eq!(commands[0].2, json!({"targetId": "TAB-A", "flatten": true}));
+        for (_, session, _) in &commands[1..] {
+            assert_eq!(session, "session-1");
+        }
+        assert_eq!(
+            commands[2].2,
+            json!({"media": "", "features": [
+                {"name": "prefers-color-scheme", "value": "dark"},
+                {"name": "prefers-reduced-motion", "value": "reduce"},
+            ]}),
+            "every feature of the tab, each time"
+        );
+        assert_eq!(
+            commands[3].2,
+            json!({"media": "", "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}),
+            "a reset feature is left out"
+        );
+        let refused = media
+            .set(
+                "TAB-A",
+                &[(MediaFeature::PrefersColorScheme, Some("sepia"))],
+            )
+            .await
+            .expect_err("no such value");
+        assert!(refused.contains("prefers-color-scheme"), "{refused}");
+        assert_eq!(sent(&received).len(), 4, "nothing sent for a refused value");
+    }
+
+    #[tokio::test]
+    async fn a_session_that_is_gone_is_attached_again_with_the_tabs_features() {
+        let (pipe, _events, _browser, received) =
+            start_fake_browser_answering(fake_chromium_for_media(true));
+        let media = MediaFeatureEmulation::new(Arc::new(pipe));
+        media
+            .set("TAB-A", &[(MediaFeature::PrefersColorScheme, Some("dark"))])
+            .await
+            .expect("set on session-1");
+        media
+            .set(
+                "TAB-A",
+                &[(MediaFeature::PrefersReducedMotion, Some("reduce"))],
+            )
+            .await
+            .expect("set on a new session");
+        let commands = sent(&received);
+        let methods: Vec<&str> = commands
+            .iter()
+            .map(|(method, ..)| method.as_str())
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                "Target.attachToTarget",
+                "Emulation.setEmulatedMedia",
+                "Emulation.setEmulatedMedia",
+                "Target.attachToTarget",
+                "Emulation.setEmulatedMedia",
+            ]
+        );
+        let last = commands.last().expect("a command");
+        assert_eq!(last.1, "session-2");
+        assert_eq!(
+            last.2,
+            json!({"media": "", "features": [
+                {"name": "prefers-color-scheme", "value": "dark"},
+                {"name": "prefers-reduced-motion", "value": "reduce"},
+            ]}),
+            "the new session carries every feature of the tab"
         );
     }
 

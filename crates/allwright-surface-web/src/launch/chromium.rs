@@ -217,6 +217,7 @@ impl LaunchedBrowser {
             kind: BrowserKind::Chromium,
             bidi: BidiConnection::over_transport(transport),
             process,
+            media_features: Some(cdp_pipe::MediaFeatureEmulation::new(Arc::clone(&cdp))),
             chromium_pipe: Some(cdp),
             chromium_debugger_address: None,
         };

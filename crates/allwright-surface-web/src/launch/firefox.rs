@@ -311,6 +311,7 @@ impl LaunchedBrowser {
             bidi,
             process,
             chromium_pipe: None,
+            media_features: None,
             chromium_debugger_address: None,
         };
         if let Err(error) = browser

@@ -14,6 +14,7 @@ mod private_network;
 mod process;
 mod socks_proxy;
 
+pub use cdp_pipe::{MediaFeature, MediaFeatureEmulation};
 pub use chromium::{
     chromium_runs_without_sandbox, say_once_when_chromium_runs_without_sandbox,
     ChromiumLaunchOptions,
@@ -100,6 +101,9 @@ pub struct LaunchedBrowser {
     /// Chromium's CDP pipe, to close the browser (`Browser.close`); it also carries the BiDi
     /// mapper's messages.
     pub(super) chromium_pipe: Option<std::sync::Arc<CdpPipe>>,
+    /// Chromium's media features over that pipe (`prefers-color-scheme`,
+    /// `prefers-reduced-motion`), which BiDi cannot emulate.
+    pub(super) media_features: Option<MediaFeatureEmulation>,
     /// Chromium's DevTools address (`127.0.0.1:port`), only when a test asked for the port
     /// ([`ChromiumLaunchOptions::devtools_port_for_oracle_tests`]), as an oracle (the product's
     /// element operations go through BiDi).
@@ -113,6 +117,11 @@ impl LaunchedBrowser {
 
     pub fn bidi(&self) -> &BidiConnection {
         &self.bidi
+    }
+
+    /// The media features BiDi cannot emulate, over Chromium's CDP pipe: None for Firefox.
+    pub fn media_features(&self) -> Option<&MediaFeatureEmulation> {
+        self.media_features.as_ref()
     }
 
     /// Chromium's DevTools address (`host:port`), when the browser is Chromium.

@@ -398,6 +398,12 @@ impl<'connection> Page<'connection> {
         }
     }
 
+    /// The viewport's size in CSS pixels, as the page's media queries see it.
+    pub async fn viewport_size(&self) -> Result<crate::emulation::ViewportSize, PageError> {
+        let remote = self.call(scripts::INNER_VIEWPORT_SIZE, Vec::new()).await?;
+        crate::emulation::read_viewport_size(&remote_json(&remote)?)
+    }
+
     /// Whether the element holds its document's focus now (key input would reach it).
     pub async fn holds_focus(&self, element: &ElementHandle) -> Result<bool, PageError> {
         let remote = self

@@ -106,6 +106,12 @@ pub const FOCUS: &str = r#"(element) => {
   return active === element;
 }"#;
 
+/// `() => string`: the viewport's size in CSS pixels, as JSON `{width, height}`
+/// (`window.innerWidth` and `innerHeight`: scroll bars included, as media queries see it;
+/// VIEWPORT_SIZE below leaves the scroll bars out).
+pub const INNER_VIEWPORT_SIZE: &str =
+    r#"() => JSON.stringify({ width: window.innerWidth, height: window.innerHeight })"#;
+
 /// `(element) => boolean`: whether the element holds its document's focus (looking through
 /// open shadow roots, as FOCUS does), without moving it.
 pub const HOLDS_FOCUS: &str = r#"(element) => {
