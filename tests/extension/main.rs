@@ -388,9 +388,12 @@ async fn firefox_launched_bridge() {
 }
 
 /// The console and network records of a launched browser (page_records.rs), in a session of
-/// their own: the counts they check start with the session.
-const PAGE_RECORDS: &[(&str, LaunchedCheck)] =
-    checks![page_records::console_and_network_are_recorded_and_credentials_never_shown];
+/// their own: the counts they check start with the session; then find, wait_for and fill_form
+/// through the same bridge.
+const PAGE_RECORDS: &[(&str, LaunchedCheck)] = checks![
+    page_records::console_and_network_are_recorded_and_credentials_never_shown,
+    page_records::find_wait_for_and_fill_form_work_in_a_launched_browser,
+];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_launched_page_records() {

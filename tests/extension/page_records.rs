@@ -361,3 +361,85 @@ pub async fn console_messages_without_a_bridge_come_from_the_console_hook(
         "{browser}:\n{console}"
     );
 }
+
+/// find, wait_for and fill_form through the bridge of a launched browser (issue 29: each tool
+/// checked launched too): the bridge relays them as it relays every call the extension serves,
+/// and their answers are the same as in a person's browser.
+pub async fn find_wait_for_and_fill_form_work_in_a_launched_browser(session: &LaunchedMcp) {
+    let browser = session.browser.name();
+    session
+        .ok(
+            "navigate",
+            json!({ "url": fixtures().url("/pages/wait/late.html") }),
+        )
+        .await;
+    let found = reply_text(
+        session,
+        "find",
+        json!({ "role": "button", "name": "start" }),
+    )
+    .await;
+    let (header, lines) = header_and_lines(&found);
+    assert_eq!(header["matches"], 1, "{browser}: {found}");
+    let start = lines[0]
+        .split("[ref_")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .map(|number| format!("ref_{number}"))
+        .unwrap_or_else(|| panic!("{browser}: a ref in {found}"));
+    session.ok("click_ax", json!({ "ref_id": start })).await;
+    let waited = session
+        .ok(
+            "wait_for",
+            json!({ "text": "Order confirmed", "timeoutMs": 10_000 }),
+        )
+        .await;
+    assert_eq!(waited["met"], true, "{browser}: {waited}");
+
+    session
+        .ok(
+            "navigate",
+            json!({ "url": fixtures().url("/pages/actions/form-every-kind.html") }),
+        )
+        .await;
+    let name = session.ref_of("textbox", "Full name").await;
+    let subscribe = session
+        .ref_of("checkbox", "Subscribe to the newsletter")
+        .await;
+    let filled = session
+        .ok(
+            "fill_form",
+            json!({ "fields": [
+                { "ref_id": name, "value": "Ada Lovelace" },
+                { "ref_id": subscribe, "value": "true" }
+            ] }),
+        )
+        .await;
+    assert!(
+        filled.get("failed").is_none() && filled["success"] != false,
+        "{browser}: every field filled: {filled}"
+    );
+    let typed = reply_text(
+        session,
+        "find",
+        json!({ "role": "textbox", "text": "Ada Lovelace" }),
+    )
+    .await;
+    assert_eq!(
+        header_and_lines(&typed).0["matches"],
+        1,
+        "{browser}: {typed}"
+    );
+    let state = session
+        .ok(
+            "find",
+            json!({ "role": "checkbox", "name": "Subscribe to the newsletter" }),
+        )
+        .await;
+    assert!(
+        state["tree"]
+            .as_str()
+            .is_some_and(|tree| tree.contains("checked")),
+        "{browser}: the check box is checked: {state}"
+    );
+}
