@@ -279,13 +279,18 @@ pub fn network_result_from_extension(records: &Value, query: &ObservationQuery<'
         .as_array()
         .map(|requests| requests.iter().filter_map(request_from_extension).collect())
         .unwrap_or_default();
-    let mut result = network_result(
+    let result = network_result(
         requests.iter(),
         records["dropped"].as_u64().unwrap_or(0),
         records["lastSequence"].as_u64().unwrap_or(0),
         query,
     );
-    // The records start with the worker that keeps them (a restarted one has none before).
+    with_records_since(result, records)
+}
+
+/// The extension's records start with the worker that keeps them (a restarted one has none
+/// before): its `recordsSince` goes into the result's header.
+fn with_records_since(mut result: Value, records: &Value) -> Value {
     if let (Some(since), Some(object)) = (records["recordsSince"].as_f64(), result.as_object_mut())
     {
         object.insert("recordsSince".into(), json!(since));
@@ -305,17 +310,13 @@ pub fn console_result_from_extension(records: &Value, query: &ObservationQuery<'
                 .collect()
         })
         .unwrap_or_default();
-    let mut result = console_result(
+    let result = console_result(
         entries.iter(),
         records["dropped"].as_u64().unwrap_or(0),
         records["lastSequence"].as_u64().unwrap_or(0),
         query,
     );
-    if let (Some(since), Some(object)) = (records["recordsSince"].as_f64(), result.as_object_mut())
-    {
-        object.insert("recordsSince".into(), json!(since));
-    }
-    result
+    with_records_since(result, records)
 }
 
 /// A place `{function, url, line, column}` of the extension's records.

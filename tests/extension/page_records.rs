@@ -199,34 +199,14 @@ pub async fn network_requests_without_a_bridge_come_from_the_extension(
     session: &crate::support::Session,
 ) {
     let browser = session.browser.name();
-    session
-        .ok(
-            "navigate",
-            json!({ "url": fixtures().url("/pages/observe/app.html") }),
-        )
-        .await;
-    let go = crate::actions::ref_of(session, "button", "Go").await;
-    session.ok("click_ax", json!({ "ref_id": go })).await;
-    session
-        .ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
-        .await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    let network = loop {
-        let reply = session
-            .call_quiet("network_requests", json!({ "includeHeaders": true }))
-            .await;
-        let text = reply
-            .content
-            .iter()
-            .find_map(|block| block.as_text().map(|text| text.text.clone()))
-            .unwrap_or_default();
-        if (text.contains(" failed ") && text.contains("/api/hang-up"))
-            || tokio::time::Instant::now() > deadline
-        {
-            break text;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    press_go_on_the_observed_app(session).await;
+    let network = quiet_reply_once(
+        session,
+        "network_requests",
+        json!({ "includeHeaders": true }),
+        |text| text.contains(" failed ") && text.contains("/api/hang-up"),
+    )
+    .await;
     let (header, lines) = header_and_lines(&network);
     assert!(
         header["recordsSince"].is_number(),
@@ -301,38 +281,18 @@ pub async fn console_messages_without_a_bridge_come_from_the_console_hook(
     session: &crate::support::Session,
 ) {
     let browser = session.browser.name();
-    session
-        .ok(
-            "navigate",
-            json!({ "url": fixtures().url("/pages/observe/app.html") }),
-        )
-        .await;
-    let go = crate::actions::ref_of(session, "button", "Go").await;
-    session.ok("click_ax", json!({ "ref_id": go })).await;
-    session
-        .ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
-        .await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    let console = loop {
-        let reply = session.call_quiet("console_messages", json!({})).await;
-        let text = reply
-            .content
-            .iter()
-            .find_map(|block| block.as_text().map(|text| text.text.clone()))
-            .unwrap_or_default();
-        let complete = [
+    press_go_on_the_observed_app(session).await;
+    let console = quiet_reply_once(session, "console_messages", json!({}), |text| {
+        [
             "clicked Go",
             "frame heard Go",
             "boom from a timer",
             "rejected on purpose",
         ]
         .iter()
-        .all(|part| text.contains(part));
-        if complete || tokio::time::Instant::now() > deadline {
-            break text;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+        .all(|part| text.contains(part))
+    })
+    .await;
     let (header, lines) = header_and_lines(&console);
     assert!(header["recordsSince"].is_number(), "{browser}: {console}");
     let line_with = |part: &str| {
@@ -442,4 +402,43 @@ pub async fn find_wait_for_and_fill_form_work_in_a_launched_browser(session: &La
             .is_some_and(|tree| tree.contains("checked")),
         "{browser}: the check box is checked: {state}"
     );
+}
+
+/// Opens `fixtures/pages/observe/app.html` in a person's browser, presses "Go" and waits until
+/// the page says it is done.
+async fn press_go_on_the_observed_app(session: &crate::support::Session) {
+    session
+        .ok(
+            "navigate",
+            json!({ "url": fixtures().url("/pages/observe/app.html") }),
+        )
+        .await;
+    let go = crate::actions::ref_of(session, "button", "Go").await;
+    session.ok("click_ax", json!({ "ref_id": go })).await;
+    session
+        .ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
+        .await;
+}
+
+/// [`reply_once`] in a person's browser: the reply's text, read again until `done` holds of it
+/// (the records reach the background a moment after the page acted), for up to ten seconds.
+async fn quiet_reply_once(
+    session: &crate::support::Session,
+    tool: &str,
+    arguments: Value,
+    done: impl Fn(&str) -> bool,
+) -> String {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let reply = session.call_quiet(tool, arguments.clone()).await;
+        let text = reply
+            .content
+            .iter()
+            .find_map(|block| block.as_text().map(|text| text.text.clone()))
+            .unwrap_or_default();
+        if done(&text) || tokio::time::Instant::now() > deadline {
+            return text;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }

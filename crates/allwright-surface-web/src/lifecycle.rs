@@ -319,6 +319,34 @@ pub fn subscribe_params(event_name: &str) -> Value {
     json!({ "events": [event_name] })
 }
 
+/// Subscribes to each event of `names` on its own (a browser that does not know one event fails
+/// the whole `session.subscribe`; see [`LIFECYCLE_EVENT_NAMES`]) and answers the events the
+/// browser refused as unknown or unsupported. Any other failure ends the call.
+pub async fn subscribe_each(
+    connection: &BidiConnection,
+    names: &[&'static str],
+) -> Result<Vec<&'static str>, BidiError> {
+    let mut unsupported = Vec::new();
+    for name in names {
+        match connection
+            .command("session.subscribe", subscribe_params(name))
+            .await
+        {
+            Ok(_) => {}
+            Err(error)
+                if matches!(
+                    error.kind,
+                    BidiErrorKind::InvalidArgument | BidiErrorKind::Unsupported
+                ) =>
+            {
+                unsupported.push(*name)
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(unsupported)
+}
+
 /// `browsingContext.handleUserPrompt`: accept or dismiss the open prompt of `context`, with the
 /// text to put in a `prompt()` (ignored by the browser for other prompts).
 pub fn handle_user_prompt_params(context: &str, accept: bool, user_text: Option<&str>) -> Value {
@@ -371,28 +399,18 @@ impl Lifecycle {
                 }
             }
         });
-        let mut subscribed_events = Vec::new();
-        let mut unsupported_events = Vec::new();
-        for name in LIFECYCLE_EVENT_NAMES {
-            match connection
-                .command("session.subscribe", subscribe_params(name))
-                .await
-            {
-                Ok(_) => subscribed_events.push(*name),
-                Err(error)
-                    if matches!(
-                        error.kind,
-                        BidiErrorKind::InvalidArgument | BidiErrorKind::Unsupported
-                    ) =>
-                {
-                    unsupported_events.push(*name)
-                }
-                Err(error) => {
-                    tracker.abort();
-                    return Err(error);
-                }
+        let unsupported_events = match subscribe_each(connection, LIFECYCLE_EVENT_NAMES).await {
+            Ok(unsupported) => unsupported,
+            Err(error) => {
+                tracker.abort();
+                return Err(error);
             }
-        }
+        };
+        let subscribed_events = LIFECYCLE_EVENT_NAMES
+            .iter()
+            .copied()
+            .filter(|name| !unsupported_events.contains(name))
+            .collect();
         // Frames that existed before the subscription are learnt from the tree.
         match connection
             .command("browsingContext.getTree", json!({}))

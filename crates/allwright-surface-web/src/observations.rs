@@ -20,8 +20,8 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 
-use crate::bidi::{BidiConnection, BidiError, BidiErrorKind};
-use crate::lifecycle::subscribe_params;
+use crate::bidi::{BidiConnection, BidiError};
+use crate::lifecycle::subscribe_each;
 
 /// The events this module reads, each subscribed on its own (a browser that does not know one
 /// fails the whole `session.subscribe`, as `lifecycle.rs` explains).
@@ -357,27 +357,13 @@ impl ObservationRecorder {
                 }
             }
         });
-        let mut unsupported_events = Vec::new();
-        for name in OBSERVATION_EVENT_NAMES {
-            match connection
-                .command("session.subscribe", subscribe_params(name))
-                .await
-            {
-                Ok(_) => {}
-                Err(error)
-                    if matches!(
-                        error.kind,
-                        BidiErrorKind::InvalidArgument | BidiErrorKind::Unsupported
-                    ) =>
-                {
-                    unsupported_events.push(*name)
-                }
-                Err(error) => {
-                    tracker.abort();
-                    return Err(error);
-                }
+        let unsupported_events = match subscribe_each(connection, OBSERVATION_EVENT_NAMES).await {
+            Ok(unsupported) => unsupported,
+            Err(error) => {
+                tracker.abort();
+                return Err(error);
             }
-        }
+        };
         Ok(Self {
             observations,
             tab_of,

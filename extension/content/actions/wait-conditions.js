@@ -5,7 +5,7 @@
 // enough to repeat every 100 ms on a large page.
 
 import { closestAcrossShadow, openShadowRootsOf } from "../dom/shadow.js";
-import { isNativelyDisabled, isShown } from "./element.js";
+import { isNativelyDisabled, isShown, normalizeText } from "./element.js";
 
 /** At most this many open shadow roots are looked into, as the other whole-page looks do. */
 const SHADOW_ROOTS_LOOKED_INTO = 500;
@@ -17,8 +17,8 @@ const EXCERPT_CONTEXT_CHARS = 30;
  * <b>shipped</b>" matches "order  shipped", as a person reading the page would match it.
  * @param {string} text
  */
-export function comparableText(text) {
-  return text.toLowerCase().replace(/\s+/g, " ").trim();
+function comparableText(text) {
+  return normalizeText(text).toLowerCase();
 }
 
 /**
