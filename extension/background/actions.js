@@ -124,7 +124,7 @@ async function settleNavigation(watch, hints) {
  */
 export async function clickAx(args, { signal } = {}) {
   const { tabId, frameId } = await actionTarget(args, "click_element");
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(tabId, frameId, "click_ax");
   let report;
   try {
     report = await callFrameThroughNavigation(tabId, frameId, "click_element", { ref_id: args.ref_id }, watch);
@@ -324,6 +324,16 @@ function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceCl
 
 // ---- The other actions -------------------------------------------------------------------------
 
+/** The agent's tool behind each content tool of pageAction: the name a download record gives. */
+const AGENT_TOOL_OF_CONTENT_TOOL = Object.freeze({
+  type_text: "type_ax",
+  fill_field: "set_field",
+  select_option: "select_option",
+  hover_element: "hover",
+  press_key: "press_key",
+  scroll: "scroll",
+});
+
 /**
  * Builds a tool that runs one content-side action and reports it.
  * @param {string} contentTool
@@ -333,7 +343,7 @@ function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceCl
 function pageAction(contentTool, action, contentArguments) {
   return async (args) => {
     const { tabId, frameId } = await actionTarget(args, contentTool);
-    const watch = watchTab(tabId, frameId);
+    const watch = watchTab(tabId, frameId, AGENT_TOOL_OF_CONTENT_TOOL[contentTool] ?? contentTool);
     const hints = [];
     let report;
     try {
@@ -407,7 +417,7 @@ export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { sig
   const tab = await resolveTab(givenTabId);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   const tabId = tab.id;
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(tabId, frameId, "fill_form");
   const deadline = Date.now() + FORM_FILL_FIELDS_MS;
   /** @type {string[]} */
   const filled = [];
@@ -591,7 +601,11 @@ export async function beginExternalInput(args) {
     { tabId: args.tabId, frameId: args.frameId, ref_id: args.ref_id },
     { click: "click_element", hover: "hover_element", key: "press_key" }[args.kind] ?? args.kind,
   );
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(
+    tabId,
+    frameId,
+    { click: "click_ax", hover: "hover", key: "press_key" }[args.kind] ?? args.kind,
+  );
   let begun;
   try {
     begun = await callFrame(

@@ -135,7 +135,7 @@ api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
   onTabOpened(details.sourceTabId, details.tabId, details.url ?? "");
 });
 api.downloads.onCreated.addListener((item) =>
-  onDownloadStarted({ url: item.finalUrl ?? item.url, filename: item.filename }),
+  onDownloadStarted({ id: item.id, url: item.finalUrl ?? item.url, originalUrl: item.url, filename: item.filename }),
 );
 // Requests are observed only while an agent works: tools.js starts it on every tool call.
 

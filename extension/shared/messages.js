@@ -38,7 +38,8 @@
  *   |"not_in_tier"
  *   |"result_too_large"
  *   |"ref_changed"|"outcome_unknown"
- *   |"file_url_refused"} ErrorCode
+ *   |"file_url_refused"
+ *   |"download_not_found"} ErrorCode
  */
 
 /**
@@ -238,6 +239,9 @@
     // navigate, new_tab or promote_iframe would open a local file in a session that does not
     // allow it (docs/agent-tools.md, "Local files").
     "file_url_refused",
+    // get_download was given an id that is not one of the agent's downloads (docs/agent-tools.md,
+    // "Downloads").
+    "download_not_found",
   ]);
 
   /** The tool tiers, from read-only to the largest surface (docs/agent-tools.md, "Tiers"). */

@@ -11,6 +11,7 @@ mod compact_tree;
 mod console_world;
 mod csp;
 mod devtools;
+mod downloads;
 mod engines;
 mod find_and_wait;
 mod focus_and_covers;
@@ -327,6 +328,42 @@ async fn chromium_safety() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_safety() {
     run(Browser::Firefox, SessionOptions::default(), SAFETY).await;
+}
+
+/// Issue 28, items 3 and 4: downloads and PDFs (downloads.rs), in the extension alone.
+const DOWNLOADS: &[(&str, Check)] = checks![
+    downloads::every_way_a_page_downloads,
+    downloads::a_pdf_of_the_page
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_downloads() {
+    run(Browser::Chromium, SessionOptions::default(), DOWNLOADS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_downloads() {
+    run(Browser::Firefox, SessionOptions::default(), DOWNLOADS).await;
+}
+
+/// Downloads and PDFs in a browser allwright launched: the session's private folder, BiDi's
+/// print; trusted input in Chromium, synthetic in Firefox, so that both input modes run.
+const LAUNCHED_DOWNLOADS: &[(&str, LaunchedCheck)] =
+    checks![downloads::launched_downloads_land_in_the_session_folder];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_downloads() {
+    run_launched(Browser::Chromium, LAUNCHED_DOWNLOADS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_downloads() {
+    run_launched_with(
+        Browser::Firefox,
+        &["--input", "synthetic"],
+        LAUNCHED_DOWNLOADS,
+    )
+    .await;
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {
