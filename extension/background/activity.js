@@ -12,7 +12,6 @@
 
 import { forgetNetworkRecords } from "./network-records.js";
 import { forgetConsoleRecords } from "./console-records.js";
-import { baseName, recordAgentDownload } from "./agent-downloads.js";
 
 /** Request methods that only read; anything else may change something on the server. */
 const READING_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -311,6 +310,28 @@ export function onTabOpened(openerTabId, tabId, url) {
     if (known === undefined) watch.newTabs.push({ tabId, url });
     else if (url !== "" && url !== "about:blank") known.url = url;
   }
+}
+
+/**
+ * Where a download the agent started is recorded (agent-downloads.js's recordAgentDownload, set
+ * by main.js): injected, so that this module stays free of the browser's API for its unit tests.
+ * @type {(record: {id: number, tabId: number, tool: string, startedAt: number}) => unknown}
+ */
+let recordAgentDownload = () => {};
+
+/** @param {typeof recordAgentDownload} record */
+export function setAgentDownloadRecorder(record) {
+  recordAgentDownload = record;
+}
+
+/**
+ * A path's last part, without control characters: the browser reports the whole path in the
+ * person's download folder, which no result repeats, and a page chooses the name.
+ * @param {string} path
+ */
+export function baseName(path) {
+  // eslint-disable-next-line no-control-regex
+  return (path.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "");
 }
 
 /**

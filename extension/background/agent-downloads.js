@@ -14,6 +14,7 @@
 // repeats to the agent in the person's browser.
 
 import { api, fail } from "./platform.js";
+import { baseName } from "./activity.js";
 import { DOWNLOAD_FINISH_WAIT_MS } from "./budgets.js";
 
 /** The storage.session key of the records. */
@@ -52,16 +53,6 @@ export function recordAgentDownload(record) {
     })
     .catch((error) => console.warn(`allwright: cannot record the agent's download: ${error?.message ?? error}`));
   return writes;
-}
-
-/**
- * A path's last part, without control characters: the browser reports the whole path in the
- * person's download folder, which no result repeats, and a page chooses the name.
- * @param {string} path
- */
-export function baseName(path) {
-  // eslint-disable-next-line no-control-regex
-  return (path.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "");
 }
 
 /** @returns {Promise<AgentDownloads>} */

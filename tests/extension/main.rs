@@ -347,17 +347,24 @@ async fn firefox_downloads() {
 }
 
 /// Downloads and PDFs in a browser allwright launched: the session's private folder, BiDi's
-/// print; trusted input in Chromium, synthetic in Firefox, so that both input modes run.
+/// print; in both input modes (downloads started by real clicks and by synthetic ones).
 const LAUNCHED_DOWNLOADS: &[(&str, LaunchedCheck)] =
     checks![downloads::launched_downloads_land_in_the_session_folder];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_launched_downloads() {
     run_launched(Browser::Chromium, LAUNCHED_DOWNLOADS).await;
+    run_launched_with(
+        Browser::Chromium,
+        &["--input", "synthetic"],
+        LAUNCHED_DOWNLOADS,
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_launched_downloads() {
+    run_launched(Browser::Firefox, LAUNCHED_DOWNLOADS).await;
     run_launched_with(
         Browser::Firefox,
         &["--input", "synthetic"],
