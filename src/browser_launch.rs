@@ -22,6 +22,9 @@ use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
 use crate::session_folder::SessionFolder;
 
+/// The session folder's subfolder where the launched browser saves every download.
+const DOWNLOAD_FOLDER: &str = "downloads";
+
 /// How long the extension may take, after installation, to start the host and say hello.
 pub const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -58,8 +61,6 @@ pub struct LaunchRequest {
 pub struct LaunchedSession {
     browser: LaunchedBrowser,
     host: Arc<HostClient>,
-    /// The session's private downloads folder, where the browser saves every download.
-    download_folder: PathBuf,
     // Declared last: dropped after the browser is gone, so the profile is removed whole.
     temporary_root: SessionFolder,
 }
@@ -76,8 +77,8 @@ impl LaunchedSession {
     }
 
     /// Where the browser saves downloads: a 0700 folder inside the session folder, removed with it.
-    pub fn download_folder(&self) -> &Path {
-        &self.download_folder
+    pub fn download_folder(&self) -> PathBuf {
+        self.temporary_root.path().join(DOWNLOAD_FOLDER)
     }
 
     /// Which browser was launched.
@@ -193,7 +194,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
         temporary_root.private_folder(folder)?;
     }
     // Downloads land here, never in the person's folders (docs/security.md, "Downloads").
-    let download_folder = temporary_root.private_folder("downloads")?;
+    let download_folder = temporary_root.private_folder(DOWNLOAD_FOLDER)?;
     // The browser inherits these and passes them to the host it starts: the host listens on our
     // socket and logs to our file, and nothing is written outside the temporary folder.
     let environment: Vec<(String, OsString)> = vec![
@@ -278,7 +279,6 @@ key or gecko id differs from manifest/identity.json, so the native host would re
         Ok(host) => Ok(LaunchedSession {
             browser,
             host,
-            download_folder,
             temporary_root,
         }),
         Err(message) => {

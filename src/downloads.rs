@@ -365,7 +365,7 @@ mod tests {
         };
         let answer = |path: &Path, mime: &str| {
             get_reply(
-                &json!({"id": 1, "state": "complete", "filename": path.file_name().unwrap().to_str(),
+                &json!({"id": 1, "state": "complete", "filename": path.file_name().and_then(|name| name.to_str()),
                         "mimeType": mime, "bytes": 13, "url": "https://a.test/r.csv",
                         "filePath": path.display().to_string()}),
                 &private,

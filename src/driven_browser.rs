@@ -106,7 +106,7 @@ impl DrivenBrowser {
     /// browser, which saves them where its own settings say.
     pub fn download_folder(&self) -> Option<PathBuf> {
         match self {
-            Self::Launched(session) => Some(session.download_folder().to_owned()),
+            Self::Launched(session) => Some(session.download_folder()),
             Self::Remote(_) => None,
         }
     }

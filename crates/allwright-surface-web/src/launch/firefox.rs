@@ -98,21 +98,6 @@ user_pref("app.update.disabledForTesting", true);
 user_pref("browser.tabs.warnOnClose", false);
 "#;
 
-/// Preferences that send every connection of Firefox through allwright's SOCKS proxy, the only
-/// way out of its private network namespace (`private_network.rs`, `socks_proxy.rs`). Without
-/// them pages would fail to load; with them, nothing a page does can make Firefox connect
-/// directly, and a direct connection would only reach the namespace's own loopback anyway.
-/// - The proxy is a Unix socket (`file://` in `network.proxy.socks`); the port is unused.
-/// - `socks_remote_dns`: names are resolved by allwright, as the namespace has no DNS server.
-/// - `allow_hijacking_localhost` and an empty `no_proxies_on`: localhost and 127.0.0.1 go through
-///   the proxy too, so pages reach the machine's loopback (a local dev server), not the
-///   namespace's (where only the remote agent listens).
-/// - `failover_direct` off: a proxy failure never becomes a direct connection.
-/// - HTTP/3 off (QUIC is UDP, which SOCKS CONNECT cannot carry); DNS over HTTPS off (mode 5) and
-///   DNS prefetch off (they would try the namespace's unreachable resolver).
-/// - WebRTC is left as it is: nothing it sends can leave the namespace (its only interface is
-///   `lo`), so peer connections to other machines fail rather than bypass the proxy.
-/// - The captive portal and connectivity probes are off: nothing for them to find.
 /// Preferences that save every download into `folder` without asking: the folder of the
 /// preference `browser.download.dir` (`folderList` 2: a folder of our choosing), no dialog for a
 /// new type, and the file written in place rather than first in the temporary folder.
@@ -129,6 +114,21 @@ user_pref("browser.download.alwaysOpenPanel", false);
     )
 }
 
+/// Preferences that send every connection of Firefox through allwright's SOCKS proxy, the only
+/// way out of its private network namespace (`private_network.rs`, `socks_proxy.rs`). Without
+/// them pages would fail to load; with them, nothing a page does can make Firefox connect
+/// directly, and a direct connection would only reach the namespace's own loopback anyway.
+/// - The proxy is a Unix socket (`file://` in `network.proxy.socks`); the port is unused.
+/// - `socks_remote_dns`: names are resolved by allwright, as the namespace has no DNS server.
+/// - `allow_hijacking_localhost` and an empty `no_proxies_on`: localhost and 127.0.0.1 go through
+///   the proxy too, so pages reach the machine's loopback (a local dev server), not the
+///   namespace's (where only the remote agent listens).
+/// - `failover_direct` off: a proxy failure never becomes a direct connection.
+/// - HTTP/3 off (QUIC is UDP, which SOCKS CONNECT cannot carry); DNS over HTTPS off (mode 5) and
+///   DNS prefetch off (they would try the namespace's unreachable resolver).
+/// - WebRTC is left as it is: nothing it sends can leave the namespace (its only interface is
+///   `lo`), so peer connections to other machines fail rather than bypass the proxy.
+/// - The captive portal and connectivity probes are off: nothing for them to find.
 fn proxy_preferences(socket_url: &str) -> String {
     format!(
         r#"user_pref("network.proxy.type", 1);
