@@ -315,13 +315,39 @@ export function onTabOpened(openerTabId, tabId, url) {
 /**
  * Where a download the agent started is recorded (agent-downloads.js's recordAgentDownload, set
  * by main.js): injected, so that this module stays free of the browser's API for its unit tests.
- * @type {(record: {id: number, tabId: number, tool: string, startedAt: number}) => unknown}
+ * @type {(record: {id: number, tabId: number, tool: string, startedAt: number, referrer?: string}) => unknown}
  */
 let recordAgentDownload = () => {};
 
 /** @param {typeof recordAgentDownload} record */
 export function setAgentDownloadRecorder(record) {
   recordAgentDownload = record;
+}
+
+/**
+ * Whether a download's referrer (the page that started it, as the browser reports it) may be a
+ * page of the watched tab: its origin is the origin of one of the tab's frames. A download with
+ * no referrer (a navigation the agent typed, a page whose policy sends none) fits any tab. This
+ * is what keeps a download the person starts in another tab, while an action of the agent
+ * settles, out of the agent's records, unless that other tab shows the same site.
+ * @param {string|undefined} referrer
+ * @param {string[]} frameUrls the URLs of the tab's frames
+ */
+export function referrerFitsTab(referrer, frameUrls) {
+  if (!referrer) return true;
+  const origin = originOf(referrer);
+  if (origin === null) return true;
+  return frameUrls.some((url) => originOf(url) === origin);
+}
+
+/** @param {string} url */
+function originOf(url) {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === "null" ? null : parsed.origin;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -340,7 +366,7 @@ export function baseName(path) {
  * It is recorded as the agent's (agent-downloads.js: list_downloads and get_download read only
  * these) for the tab of the watch that started first, the one whose action was under way; a
  * download that starts while no action or navigation of the agent runs is never recorded.
- * @param {{id?: number, url: string, originalUrl?: string, filename?: string}} item
+ * @param {{id?: number, url: string, originalUrl?: string, filename?: string, referrer?: string}} item
  */
 export function onDownloadStarted(item) {
   let recorded = false;
@@ -352,7 +378,13 @@ export function onDownloadStarted(item) {
     watch.downloads.push(download);
     if (!recorded && item.id !== undefined) {
       recorded = true;
-      void recordAgentDownload({ id: item.id, tabId: watch.tabId, tool: watch.tool, startedAt: Date.now() });
+      void recordAgentDownload({
+        id: item.id,
+        tabId: watch.tabId,
+        tool: watch.tool,
+        startedAt: Date.now(),
+        referrer: item.referrer,
+      });
     }
     notify(watch);
   }

@@ -14,7 +14,7 @@
 // repeats to the agent in the person's browser.
 
 import { api, fail } from "./platform.js";
-import { baseName } from "./activity.js";
+import { baseName, referrerFitsTab } from "./activity.js";
 import { DOWNLOAD_FINISH_WAIT_MS } from "./budgets.js";
 
 /** The storage.session key of the records. */
@@ -36,13 +36,19 @@ const FINISH_POLL_MS = 100;
 let writes = Promise.resolve();
 
 /**
- * Records a download as the agent's (activity.js, while an action or navigation watches its tab).
- * @param {AgentDownload} record
+ * Records a download as the agent's (activity.js, while an action or navigation watches its tab),
+ * unless its referrer shows it came from another site than the tab's frames (referrerFitsTab).
+ * @param {AgentDownload & {referrer?: string}} download
  * @returns {Promise<void>}
  */
-export function recordAgentDownload(record) {
+export function recordAgentDownload({ referrer, ...record }) {
   writes = writes
     .then(async () => {
+      if (referrer) {
+        const frames = await api.webNavigation.getAllFrames({ tabId: record.tabId }).catch(() => null);
+        const urls = Array.isArray(frames) ? frames.map((frame) => frame.url) : [];
+        if (!referrerFitsTab(referrer, urls)) return;
+      }
       const state = await readRecords();
       const records = state.records.filter((known) => known.id !== record.id);
       records.push(record);

@@ -144,7 +144,13 @@ api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
 // The downloads an action or navigation of the agent starts are the agent's (agent-downloads.js).
 setAgentDownloadRecorder(recordAgentDownload);
 api.downloads.onCreated.addListener((item) =>
-  onDownloadStarted({ id: item.id, url: item.finalUrl ?? item.url, originalUrl: item.url, filename: item.filename }),
+  onDownloadStarted({
+    id: item.id,
+    url: item.finalUrl ?? item.url,
+    originalUrl: item.url,
+    filename: item.filename,
+    referrer: item.referrer,
+  }),
 );
 // Requests are observed only while an agent works: tools.js starts it on every tool call.
 

@@ -127,7 +127,7 @@ fn assert_three_page_pdf(browser: &str, header: &Value, bytes: &[u8]) {
 
 /// Starts the binary file's download in a tab of the person's, outside any agent action: a
 /// background tab opened, navigated and clicked from outside (WebDriver BiDi), as a person would.
-async fn download_by_hand_in_another_tab(session: &Session) {
+async fn download_by_hand_in_another_tab(session: &Session, origin: &str) {
     let browser = session.browser.name();
     let (bidi, main) = session.bidi();
     let before = fixtures().request_count("/download/data.bin");
@@ -141,7 +141,7 @@ async fn download_by_hand_in_another_tab(session: &Session) {
     let tab = created["context"].as_str().expect("context").to_owned();
     bidi.navigate(
         &tab,
-        &fixtures().url("/pages/downloads/index.html"),
+        &format!("{origin}/pages/downloads/index.html"),
         PATIENCE,
     )
     .await
@@ -231,8 +231,34 @@ pub async fn every_way_a_page_downloads(session: &Session) {
     assert_eq!(text.as_deref(), Some(REPORT_CSV), "{browser}");
     ids.push(id);
 
-    // A person's own download in another tab is never the agent's.
-    download_by_hand_in_another_tab(session).await;
+    // A person's own download in another tab is never the agent's: neither while the agent
+    // does nothing, nor while its navigation of its own tab waits for a slow page (the watch
+    // that records the agent's downloads is open then), when it comes from another site.
+    let server = fixtures();
+    download_by_hand_in_another_tab(session, &server.origin).await;
+    let (slow, ()) = tokio::join!(
+        session.ok("navigate", json!({"url": server.url("/slow/6000")})),
+        async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            download_by_hand_in_another_tab(session, &server.other_origin).await;
+        }
+    );
+    assert!(
+        slow["url"]
+            .as_str()
+            .is_some_and(|url| url.ends_with("/slow/6000")),
+        "{browser}: {slow}"
+    );
+    // The navigation's watch saw it (its evidence names any download while it runs: a retry is
+    // never safe then), yet it is not recorded as the agent's.
+    assert!(
+        slow["downloads"]
+            .as_array()
+            .is_some_and(|downloads| downloads.iter().any(|download| download["url"]
+                .as_str()
+                .is_some_and(|url| url.starts_with(&server.other_origin)))),
+        "{browser}: the person's download came after the navigation: {slow}"
+    );
     let listed = session
         .ok("list_downloads", json!({"verbose": false}))
         .await;
