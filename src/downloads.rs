@@ -94,6 +94,31 @@ fn download_url_shown(url: &str) -> String {
     url_shown(url).into_owned()
 }
 
+/// Masks the URLs of the downloads an action's evidence (`observed.downloads`) or navigate's
+/// result (`downloads`) names, as list_downloads masks them.
+pub fn mask_evidence(result: &mut Value) {
+    mask_urls(result.pointer_mut("/observed/downloads"));
+    mask_urls(result.get_mut("downloads"));
+}
+
+fn mask_urls(list: Option<&mut Value>) {
+    for download in list.and_then(Value::as_array_mut).into_iter().flatten() {
+        if let Some(url) = download.get("url").and_then(Value::as_str) {
+            let shown = download_url_shown_in_evidence(url);
+            download["url"] = json!(shown);
+        }
+    }
+}
+
+/// A URL the extension already shortened (a data: URL by its type and length, a long one cut)
+/// is masked as it stands.
+fn download_url_shown_in_evidence(url: &str) -> String {
+    if url.starts_with("data:") {
+        return url.to_owned();
+    }
+    url_shown(url).into_owned()
+}
+
 /// The extension's download object with its URL masked and its file path taken out.
 fn masked_download(download: &Value) -> Map<String, Value> {
     let mut shown = download.as_object().cloned().unwrap_or_default();
@@ -343,6 +368,22 @@ mod tests {
         let verbose = list_result(&result, true);
         assert!(verbose["downloads"][0].get("filePath").is_none());
         assert!(!verbose.to_string().contains("/home/person"));
+    }
+
+    #[test]
+    fn evidence_urls_are_masked() {
+        let mut action = json!({"observed": {"downloads": [{"id": 1, "url": "https://a.test/f.csv?access_token=abc"}]}});
+        mask_evidence(&mut action);
+        assert_eq!(
+            action["observed"]["downloads"][0]["url"],
+            "https://a.test/f.csv?access_token=MASKED(3)"
+        );
+        let mut navigated = json!({"url": "https://a.test/", "downloads": [{"id": 2, "url": "https://u:p@a.test/f"}]});
+        mask_evidence(&mut navigated);
+        assert_eq!(
+            navigated["downloads"][0]["url"],
+            "https://u:MASKED@a.test/f"
+        );
     }
 
     #[test]

@@ -175,6 +175,7 @@ impl AllwrightMcpServer {
                 }
             }
         };
+        downloads::mask_evidence(&mut result);
         match tool.name {
             // The extension's facts: masked, the path read here and left out (src/downloads.rs).
             LIST_DOWNLOADS_TOOL => result = downloads::list_result(&result, verbose),

@@ -237,7 +237,7 @@ pub async fn every_way_a_page_downloads(session: &Session) {
     let server = fixtures();
     download_by_hand_in_another_tab(session, &server.origin).await;
     let (slow, ()) = tokio::join!(
-        session.ok("navigate", json!({"url": server.url("/slow/6000")})),
+        session.ok("navigate", json!({"url": server.url("/slow/4000")})),
         async {
             tokio::time::sleep(Duration::from_millis(300)).await;
             download_by_hand_in_another_tab(session, &server.other_origin).await;
@@ -246,7 +246,7 @@ pub async fn every_way_a_page_downloads(session: &Session) {
     assert!(
         slow["url"]
             .as_str()
-            .is_some_and(|url| url.ends_with("/slow/6000")),
+            .is_some_and(|url| url.ends_with("/slow/4000")),
         "{browser}: {slow}"
     );
     // The navigation's watch saw it (its evidence names any download while it runs: a retry is
