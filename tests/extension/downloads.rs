@@ -4,7 +4,7 @@
 //! download a person starts by hand in another tab is never the agent's; save_pdf prints
 //! fixtures/pages/downloads/print.html to a PDF of three pages. In the extension alone
 //! ([`every_way_a_page_downloads`], [`a_pdf_of_the_page`]) and in a browser allwright launched
-//! ([`launched_downloads_land_in_the_session_folder`]).
+//! ([`launched_downloads_land_in_the_session_folder`], [`launched_pdf_of_any_tab`]).
 
 use std::time::{Duration, Instant};
 
@@ -382,8 +382,11 @@ pub async fn launched_downloads_land_in_the_session_folder(session: &LaunchedMcp
 
     let listed = session.ok("list_downloads", json!({})).await;
     assert_eq!(listed["count"], WAYS.len() + 2, "{browser}: {listed}");
+}
 
-    session
+pub async fn launched_pdf_of_any_tab(session: &LaunchedMcp) {
+    let browser = session.browser.name();
+    let printed = session
         .ok(
             "navigate",
             json!({"url": fixtures().url("/pages/downloads/print.html")}),
@@ -398,4 +401,22 @@ pub async fn launched_downloads_land_in_the_session_folder(session: &LaunchedMcp
     let (header, bytes) = pdf_reply(browser, &result);
     assert_three_page_pdf(browser, &header, &bytes);
     assert_eq!(header["method"], "bidi", "{browser}: {header}");
+
+    // A tab that is not shown prints too.
+    let tabs = session.ok("list_tabs", json!({})).await;
+    let printed_tab = tabs["tabs"]
+        .as_array()
+        .and_then(|tabs| tabs.iter().find(|tab| tab["active"] == true))
+        .map(|tab| tab["tabId"].clone())
+        .unwrap_or_else(|| panic!("{browser}: no active tab in {tabs} ({printed})"));
+    let opened = session.ok("new_tab", json!({"url": "about:blank"})).await;
+    let result = session
+        .call_result("save_pdf", json!({"tabId": printed_tab}))
+        .await
+        .expect("save_pdf of a hidden tab");
+    let (header, bytes) = pdf_reply(browser, &result);
+    assert_three_page_pdf(browser, &header, &bytes);
+    session
+        .ok("close_tab", json!({"tabId": opened["tabId"]}))
+        .await;
 }

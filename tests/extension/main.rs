@@ -347,30 +347,27 @@ async fn firefox_downloads() {
 }
 
 /// Downloads and PDFs in a browser allwright launched: the session's private folder, BiDi's
-/// print; in both input modes (downloads started by real clicks and by synthetic ones).
-const LAUNCHED_DOWNLOADS: &[(&str, LaunchedCheck)] =
+/// print; the downloads in both input modes (started by real clicks and by synthetic ones), the
+/// PDF, which does not depend on the mode, in the trusted session only.
+const LAUNCHED_DOWNLOADS: &[(&str, LaunchedCheck)] = checks![
+    downloads::launched_downloads_land_in_the_session_folder,
+    downloads::launched_pdf_of_any_tab
+];
+const LAUNCHED_DOWNLOADS_SYNTHETIC: &[(&str, LaunchedCheck)] =
     checks![downloads::launched_downloads_land_in_the_session_folder];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_launched_downloads() {
     run_launched(Browser::Chromium, LAUNCHED_DOWNLOADS).await;
-    run_launched_with(
-        Browser::Chromium,
-        &["--input", "synthetic"],
-        LAUNCHED_DOWNLOADS,
-    )
-    .await;
+    let synthetic = ["--input", "synthetic"];
+    run_launched_with(Browser::Chromium, &synthetic, LAUNCHED_DOWNLOADS_SYNTHETIC).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_launched_downloads() {
     run_launched(Browser::Firefox, LAUNCHED_DOWNLOADS).await;
-    run_launched_with(
-        Browser::Firefox,
-        &["--input", "synthetic"],
-        LAUNCHED_DOWNLOADS,
-    )
-    .await;
+    let synthetic = ["--input", "synthetic"];
+    run_launched_with(Browser::Firefox, &synthetic, LAUNCHED_DOWNLOADS_SYNTHETIC).await;
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {
