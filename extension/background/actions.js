@@ -381,6 +381,14 @@ export async function hover(args) {
   return result;
 }
 export const pressKey = pageAction("press_key", "key press", withoutTarget);
+
+/**
+ * upload_file's extension route (bridge.js, bridge_attach_files): the frame builds the `File`s
+ * from the bytes the MCP server read and hands them to the input, or drops them on a drop zone
+ * (content/actions/upload.js). Its outcome follows the other actions' rules: a request the page
+ * sends with the files forbids a retry.
+ */
+export const attachFiles = pageAction("attach_files", "upload", withoutTarget);
 export const scroll = pageAction("scroll", "scroll", withoutTarget);
 
 // ---- fill_form ---------------------------------------------------------------------------------
@@ -573,7 +581,7 @@ const EXTERNAL_INPUT_TIMEOUT_MS = 20_000;
 
 /**
  * External inputs begun and not finished, by the content script's token.
- * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate"|"key",
+ * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate"|"key"|"upload",
  *   watch: ReturnType<typeof watchTab>, expiry: ReturnType<typeof setTimeout>}>}
  */
 const externalInputs = new Map();
@@ -583,13 +591,14 @@ const externalInputs = new Map();
  * WebDriver BiDi (docs/protocol.md, "The browser bridge"): the tab is watched and the frame's
  * content script starts its observers and marks the target. Answers `{token, marker, tabId,
  * frameId}`.
- * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key",
- *   key?: string, modifiers?: string[]}} args
+ * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key"|"upload",
+ *   key?: string, modifiers?: string[], files?: {name: string, type: string, size: number}[]}} args
  */
 export async function beginExternalInput(args) {
   const { tabId, frameId } = await actionTarget(
     { tabId: args.tabId, frameId: args.frameId, ref_id: args.ref_id },
-    { click: "click_element", hover: "hover_element", key: "press_key" }[args.kind] ?? args.kind,
+    { click: "click_element", hover: "hover_element", key: "press_key", upload: "attach_files" }[args.kind] ??
+      args.kind,
   );
   const watch = watchTab(tabId, frameId);
   let begun;
@@ -601,7 +610,9 @@ export async function beginExternalInput(args) {
         "begin_external_input",
         args.kind === "key"
           ? { ref_id: args.ref_id, kind: args.kind, key: args.key, modifiers: args.modifiers }
-          : { ref_id: args.ref_id, kind: args.kind },
+          : args.kind === "upload"
+            ? { ref_id: args.ref_id, kind: args.kind, files: args.files }
+            : { ref_id: args.ref_id, kind: args.kind },
       ),
       { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` },
     );
@@ -652,7 +663,8 @@ export async function finishExternalInput({ token }) {
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);
-  const result = await actionResult(report, watch, kind === "key" ? "key press" : "hover", { hints, tabId });
+  const action = { key: "key press", upload: "upload" }[kind] ?? "hover";
+  const result = await actionResult(report, watch, action, { hints, tabId });
   return { method: "bidi", ...result };
 }
 

@@ -232,13 +232,17 @@ function checkTextList(name, rule, given) {
   const minimum = rule.minItems ?? 0;
   const maximum = rule.maxItems ?? Number.MAX_SAFE_INTEGER;
   const hint = `${name} is a list of ${minimum} to ${maximum} distinct strings, e.g. ${JSON.stringify(rule.example ?? ["a"])}.`;
-  if (!Array.isArray(given)) return { message: `${name} must be a list, got ${JSON.stringify(given)?.slice(0, 100)}`, hint };
+  if (!Array.isArray(given))
+    return { message: `${name} must be a list, got ${JSON.stringify(given)?.slice(0, 100)}`, hint };
   if (given.length < minimum || given.length > maximum) {
     return { message: `${name} holds ${given.length} items; it takes ${minimum} to ${maximum}`, hint };
   }
   for (const [index, item] of given.entries()) {
     if (typeof item !== "string" || item.length === 0 || [...item].length > (rule.itemMaxLength ?? 0)) {
-      return { message: `${name}[${index}] must be a non-empty string of at most ${rule.itemMaxLength} characters`, hint };
+      return {
+        message: `${name}[${index}] must be a non-empty string of at most ${rule.itemMaxLength} characters`,
+        hint,
+      };
     }
   }
   if (new Set(given).size !== given.length) return { message: `${name} repeats an entry`, hint };
