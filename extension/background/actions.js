@@ -623,7 +623,10 @@ export async function beginExternalInput(args) {
   const token = /** @type {string} */ (begun.token);
   const expiry = setTimeout(() => void abortExternalInput({ token }), EXTERNAL_INPUT_TIMEOUT_MS);
   externalInputs.set(token, { tabId, frameId, kind: args.kind, watch, expiry });
-  return { token, marker: begun.marker, tabId, frameId };
+  // An upload's begin says what takes the files: an input (the marked element) or a drop zone.
+  return begun.target === undefined
+    ? { token, marker: begun.marker, tabId, frameId }
+    : { token, marker: begun.marker, tabId, frameId, target: begun.target };
 }
 
 /** The pending external input of `token`, forgotten; fails when there is none. */

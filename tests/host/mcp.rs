@@ -1004,8 +1004,9 @@ async fn upload_file_reads_only_inside_the_upload_roots() {
     std::os::unix::fs::symlink(base.join("outside.txt"), root.join("link.txt")).expect("a link");
     std::os::unix::fs::symlink(&base, root.join("up")).expect("a link");
 
-    // Without a root the tool is not listed, and a call says how to allow one.
-    let without = start_mcp(&socket_path, &[]).await;
+    // Without a root the tool is not listed, and a call says how to allow one (before any host
+    // is asked: this server has none).
+    let without = start_mcp(&folder.path().join("no-host.sock"), &[]).await;
     let names: Vec<String> = without
         .list_all_tools()
         .await

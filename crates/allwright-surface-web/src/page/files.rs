@@ -10,6 +10,20 @@ use serde_json::json;
 use super::{real_input_timeout, ElementHandle, Page, PageError};
 use crate::bidi::CommandFailure;
 
+/// The error answers of `input.setFiles` that come before the files are set: the element is no
+/// enabled file input, takes one file, is gone, or a path is no file the browser can read.
+fn refused_before_setting(code: &str) -> bool {
+    matches!(
+        code,
+        "unable to set file input"
+            | "invalid argument"
+            | "no such element"
+            | "no such node"
+            | "no such frame"
+            | "unsupported operation"
+    )
+}
+
 impl Page<'_> {
     /// Sets `paths` as the files of the `<input type=file>` `element` in this context. A
     /// failure once the command was sent is [`PageError::InputOutcomeUnknown`]: the browser may
@@ -36,6 +50,11 @@ impl Page<'_> {
         {
             Ok(_) => Ok(()),
             Err(CommandFailure::NotSent(error)) => Err(PageError::from(error)),
+            // The browser checks the element and the files before it sets anything (both
+            // Chromium's mapper and Firefox's remote agent): such an answer is a refusal.
+            Err(CommandFailure::AfterSending(error)) if refused_before_setting(&error.code) => {
+                Err(PageError::from(error))
+            }
             Err(CommandFailure::AfterSending(error)) => Err(PageError::InputOutcomeUnknown(error)),
         }
     }
