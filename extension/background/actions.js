@@ -13,6 +13,7 @@ import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { ACTION_TIMEOUT_MS, FORM_FILL_FIELDS_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
 import { changesOfAction } from "./action-changes.js";
 import { formFillSummary } from "./form-fill-outcome.js";
+import { dropInPageWorld } from "./page-drop.js";
 
 /** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
@@ -388,7 +389,64 @@ export const pressKey = pageAction("press_key", "key press", withoutTarget);
  * (content/actions/upload.js). Its outcome follows the other actions' rules: a request the page
  * sends with the files forbids a retry.
  */
-export const attachFiles = pageAction("attach_files", "upload", withoutTarget);
+const attachFilesInFrame = pageAction("attach_files", "upload", withoutTarget);
+
+/**
+ * upload_file's extension route (bridge.js, bridge_attach_files): `{tabId?, frameId?, ref_id,
+ * files: [{name, type, size, lastModified, data}]}`.
+ * @param {Record<string, any>} args
+ */
+export async function attachFiles(args) {
+  if (BROWSER !== "firefox") return attachFilesInFrame(args);
+  // Firefox hides a content script's DataTransfer items from the page (page-drop.js): the frame
+  // finds what takes the files first, and a drop zone gets its drop from the page's own world.
+  const { tabId, frameId } = await actionTarget(args, "attach_files");
+  const watch = watchTab(tabId, frameId);
+  const hints = [];
+  let report;
+  try {
+    const facts = args.files.map(({ name, type, size }) => ({ name, type, size }));
+    const begun = await callFrameThroughNavigation(
+      tabId,
+      frameId,
+      "begin_external_input",
+      { ref_id: args.ref_id, kind: "upload", files: facts },
+      watch,
+    );
+    if (begun === null) {
+      report = null;
+    } else if (begun.target !== "drop") {
+      await callFrame(tabId, frameId, messages.contentToolRequest("abort_external_input", { token: begun.token }), {
+        deadline: Date.now() + 2_000,
+        frameLabel: `frame ${frameId}`,
+      });
+      // The frame remembers what the discovery click found: nothing is clicked twice.
+      report = await callFrameThroughNavigation(
+        tabId,
+        frameId,
+        "attach_files",
+        withoutTarget({ tabId: undefined, frameId: undefined, ...args }),
+        watch,
+      );
+    } else {
+      const dropped = await dropInPageWorld(tabId, frameId, begun.marker, args.files);
+      report = await callFrameThroughNavigation(tabId, frameId, "finish_external_input", { token: begun.token }, watch);
+      if (!dropped.dropped) {
+        fail(
+          "not_a_file_target",
+          `${args.ref_id} takes no files: it is no file input, no label of one, its click opens no file input, and it does not accept a drop of files`,
+          { hint: "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself." },
+        );
+      }
+    }
+    await sleep(SETTLE_MS);
+    await settleNavigation(watch, hints);
+  } catch (failure) {
+    watch.stop();
+    throw failure;
+  }
+  return actionResult(report, watch, "upload", { hints, tabId });
+}
 export const scroll = pageAction("scroll", "scroll", withoutTarget);
 
 // ---- fill_form ---------------------------------------------------------------------------------

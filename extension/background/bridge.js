@@ -130,6 +130,7 @@ const MOST_UPLOAD_BYTES = 25 * 1024 * 1024;
  * bytes in base64 when `withBytes`.
  * @param {Record<string, unknown>} args
  * @param {{withBytes: boolean}} options
+ * @returns {any[]}
  */
 function filesOf(args, { withBytes }) {
   const files = args.files;

@@ -330,12 +330,18 @@ export async function beginExternalUpload(args, ax) {
   const rect = viewportRect(element);
   const found = fileTargetOf(element, { mayClick: true });
   if (found.kind === "drop") {
+    // The zone carries the marker: Firefox's background drops the files on it in the page's
+    // world (background/page-drop.js), then finishes; the server's real route aborts instead.
+    const observation = beginObservation(element);
     return {
       element,
       description: { ...description, target: "drop" },
       rect,
-      finish: async () => ({}),
-      abort: () => {},
+      finish: async () => {
+        const { evidence, hints } = await observation.finish();
+        return { ...description, rect, target: "drop", via: "drop", method: "synthetic", evidence, hints };
+      },
+      abort: () => observation.abort(),
     };
   }
   const refusal = refusalOfInput(found.input) ?? refusalOfFiles(found.input, args.files ?? []);
