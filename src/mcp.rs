@@ -149,29 +149,29 @@ impl AllwrightMcpServer {
             self.upload(tool, &arguments, timeout).await?
         } else {
             match &self.bridge {
-            Some(bridge) => {
-                bridge
-                    .call(&self.host, tool, arguments.clone(), timeout)
-                    .await?
-            }
-            None => {
-                let result = self
-                    .host
-                    .call(tool.name, arguments.clone(), timeout)
-                    .await?;
-                // The extension sends its request and console records as they are: they are
-                // masked and printed here, as the bridge's are (src/page_observations.rs).
-                let query = page_observations::ObservationQuery::of(&arguments);
-                match tool.name {
-                    "network_requests" => {
-                        page_observations::network_result_from_extension(&result, &query)
-                    }
-                    "console_messages" => {
-                        page_observations::console_result_from_extension(&result, &query)
-                    }
-                    _ => result,
+                Some(bridge) => {
+                    bridge
+                        .call(&self.host, tool, arguments.clone(), timeout)
+                        .await?
                 }
-            }
+                None => {
+                    let result = self
+                        .host
+                        .call(tool.name, arguments.clone(), timeout)
+                        .await?;
+                    // The extension sends its request and console records as they are: they are
+                    // masked and printed here, as the bridge's are (src/page_observations.rs).
+                    let query = page_observations::ObservationQuery::of(&arguments);
+                    match tool.name {
+                        "network_requests" => {
+                            page_observations::network_result_from_extension(&result, &query)
+                        }
+                        "console_messages" => {
+                            page_observations::console_result_from_extension(&result, &query)
+                        }
+                        _ => result,
+                    }
+                }
             }
         };
         input_mode::label_result(tool.name, &mut result);

@@ -382,9 +382,13 @@ impl ToolError {
     pub fn file_not_found(path: &str, roots: &str) -> Self {
         Self::new(
             codes::FILE_NOT_FOUND,
-            format!("there is no file {path:?} in the folders this session may upload from ({roots})"),
+            format!(
+                "there is no file {path:?} in the folders this session may upload from ({roots})"
+            ),
         )
-        .with_hint("Check the name: paths are relative to an upload folder, or absolute inside one.")
+        .with_hint(
+            "Check the name: paths are relative to an upload folder, or absolute inside one.",
+        )
     }
 
     /// upload_file: the path names a folder, a device, a pipe or a socket.

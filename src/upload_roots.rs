@@ -171,9 +171,7 @@ impl CheckedFile {
         (&mut self.file)
             .take(self.size)
             .read_to_end(&mut bytes)
-            .map_err(|error| {
-                ToolError::upload_file_unreadable(&self.given, &error.to_string())
-            })?;
+            .map_err(|error| ToolError::upload_file_unreadable(&self.given, &error.to_string()))?;
         if (bytes.len() as u64) != self.size {
             return Err(ToolError::upload_file_unreadable(
                 &self.given,
@@ -250,7 +248,8 @@ impl UploadRoots {
 
     /// Opens one path the agent gave, inside a root, and checks it.
     pub fn check(&self, given: &str) -> Result<CheckedFile, ToolError> {
-        let outside = |why: &str| ToolError::path_outside_upload_roots(given, why, &self.describe());
+        let outside =
+            |why: &str| ToolError::path_outside_upload_roots(given, why, &self.describe());
         if given.is_empty() || given.contains('\0') {
             return Err(outside("it is empty or holds a NUL character"));
         }
@@ -313,9 +312,15 @@ fn open_beneath(
         })
         .collect();
     if components.is_empty() {
-        return Err(ToolError::not_a_regular_file(given, "it names the folder itself"));
+        return Err(ToolError::not_a_regular_file(
+            given,
+            "it names the folder itself",
+        ));
     }
-    if components.iter().any(|component| is_secret_looking(component)) {
+    if components
+        .iter()
+        .any(|component| is_secret_looking(component))
+    {
         return Err(ToolError::secret_path_refused(given));
     }
     let relative: PathBuf = components.iter().collect();
@@ -357,9 +362,9 @@ fn open_beneath(
     // the root, which the agent's spelling did not show.
     let real_path = real_path_of(&descriptor).unwrap_or_else(|| root.real.join(&relative));
     if let Ok(below_root) = real_path.strip_prefix(&root.real) {
-        if below_root.components().any(|component| {
-            matches!(component, Component::Normal(name) if is_secret_looking(name))
-        }) {
+        if below_root.components().any(
+            |component| matches!(component, Component::Normal(name) if is_secret_looking(name)),
+        ) {
             return Err(ToolError::secret_path_refused(given));
         }
     } else {
@@ -374,8 +379,15 @@ fn open_beneath(
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let last_modified_ms =
-        (status.st_mtime.max(0) as u64) * 1000 + (status.st_mtime_nsec.max(0) as u64) / 1_000_000;
+    let file = File::from(descriptor);
+    let last_modified_ms = file
+        .metadata()
+        .and_then(|metadata| metadata.modified())
+        .ok()
+        .and_then(|modified| modified.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        });
     Ok(CheckedFile {
         given: given.to_owned(),
         real_path,
@@ -383,7 +395,7 @@ fn open_beneath(
         name,
         size,
         last_modified_ms,
-        file: File::from(descriptor),
+        file,
     })
 }
 
@@ -421,7 +433,9 @@ fn open_without_links(root: &UploadRoot, relative: &Path) -> Result<OwnedFd, rus
     let (last, folders) = components.split_last().ok_or(rustix::io::Errno::INVAL)?;
     let mut current: Option<OwnedFd> = None;
     for folder in folders {
-        let parent = current.as_ref().map_or(root.directory.as_fd(), |fd| fd.as_fd());
+        let parent = current
+            .as_ref()
+            .map_or(root.directory.as_fd(), |fd| fd.as_fd());
         let next = rustix::fs::openat(
             parent,
             *folder,
@@ -430,8 +444,15 @@ fn open_without_links(root: &UploadRoot, relative: &Path) -> Result<OwnedFd, rus
         )?;
         current = Some(next);
     }
-    let parent = current.as_ref().map_or(root.directory.as_fd(), |fd| fd.as_fd());
-    rustix::fs::openat(parent, *last, file_flags() | OFlags::NOFOLLOW, Mode::empty())
+    let parent = current
+        .as_ref()
+        .map_or(root.directory.as_fd(), |fd| fd.as_fd());
+    rustix::fs::openat(
+        parent,
+        *last,
+        file_flags() | OFlags::NOFOLLOW,
+        Mode::empty(),
+    )
 }
 
 /// Where an open file is, as the kernel knows it (Linux's `/proc/self/fd`).
@@ -456,19 +477,23 @@ mod tests {
         let folder = tempfile::tempdir().expect("a temporary folder");
         let base = std::fs::canonicalize(folder.path()).expect("canonical");
         let root = base.join("root");
-        std::fs::create_dir_all(root.join("docs/deep")).unwrap();
-        std::fs::create_dir_all(root.join(".ssh")).unwrap();
-        std::fs::write(root.join("report.pdf"), b"%PDF-1.4 small").unwrap();
-        std::fs::write(root.join("docs/deep/photo.JPG"), b"jpeg bytes").unwrap();
-        std::fs::write(root.join(".ssh/id_rsa"), b"PRIVATE").unwrap();
-        std::fs::write(root.join(".env.local"), b"TOKEN=1").unwrap();
-        std::fs::write(base.join("outside.txt"), b"secret outside").unwrap();
-        symlink(base.join("outside.txt"), root.join("escape.txt")).unwrap();
-        symlink("../outside.txt", root.join("relative-escape.txt")).unwrap();
-        symlink(&base, root.join("up")).unwrap();
-        symlink("report.pdf", root.join("alias.pdf")).unwrap();
-        symlink(".ssh/id_rsa", root.join("innocent.txt")).unwrap();
-        std::fs::write(root.join("big.bin"), vec![0u8; (MAX_FILE_BYTES + 1) as usize]).unwrap();
+        std::fs::create_dir_all(root.join("docs/deep")).expect("the fixture");
+        std::fs::create_dir_all(root.join(".ssh")).expect("the fixture");
+        std::fs::write(root.join("report.pdf"), b"%PDF-1.4 small").expect("the fixture");
+        std::fs::write(root.join("docs/deep/photo.JPG"), b"jpeg bytes").expect("the fixture");
+        std::fs::write(root.join(".ssh/id_rsa"), b"PRIVATE").expect("the fixture");
+        std::fs::write(root.join(".env.local"), b"TOKEN=1").expect("the fixture");
+        std::fs::write(base.join("outside.txt"), b"secret outside").expect("the fixture");
+        symlink(base.join("outside.txt"), root.join("escape.txt")).expect("the fixture");
+        symlink("../outside.txt", root.join("relative-escape.txt")).expect("the fixture");
+        symlink(&base, root.join("up")).expect("the fixture");
+        symlink("report.pdf", root.join("alias.pdf")).expect("the fixture");
+        symlink(".ssh/id_rsa", root.join("innocent.txt")).expect("the fixture");
+        std::fs::write(
+            root.join("big.bin"),
+            vec![0u8; (MAX_FILE_BYTES + 1) as usize],
+        )
+        .expect("the fixture");
         let roots = UploadRoots::open(&[root]).expect("the root opens");
         Fixture {
             _folder: folder,
@@ -490,13 +515,16 @@ mod tests {
         let mut file = fixture.roots.check("report.pdf").expect("inside");
         assert_eq!(file.name, "report.pdf");
         assert_eq!(file.mime_type, "application/pdf");
-        assert_eq!(file.read().unwrap(), b"%PDF-1.4 small");
+        assert_eq!(file.read().expect("the fixture"), b"%PDF-1.4 small");
         let absolute = fixture.base.join("root/docs/deep/photo.JPG");
         let file = fixture
             .roots
-            .check(absolute.to_str().unwrap())
+            .check(absolute.to_str().expect("the fixture"))
             .expect("inside");
-        assert_eq!((file.name.as_str(), file.mime_type), ("photo.JPG", "image/jpeg"));
+        assert_eq!(
+            (file.name.as_str(), file.mime_type),
+            ("photo.JPG", "image/jpeg")
+        );
         // A link that stays inside the root is followed, and the file is named as it really is.
         let file = fixture.roots.check("alias.pdf").expect("a link inside");
         assert_eq!(file.name, "report.pdf");
@@ -507,7 +535,7 @@ mod tests {
         let fixture = fixture();
         let outside = fixture.base.join("outside.txt");
         for path in [
-            outside.to_str().unwrap(),
+            outside.to_str().expect("the fixture"),
             "/etc/passwd",
             "../outside.txt",
             "docs/../../outside.txt",
@@ -527,12 +555,14 @@ mod tests {
     #[test]
     fn secret_looking_paths_are_refused_even_inside_a_root() {
         let fixture = fixture();
-        for path in [".ssh/id_rsa", ".env.local", "innocent.txt", "docs/ID_RSA.pub"] {
+        for path in [
+            ".ssh/id_rsa",
+            ".env.local",
+            "innocent.txt",
+            "docs/ID_RSA.pub",
+        ] {
             let code = code_of(fixture.roots.check(path));
-            assert!(
-                code == "secret_path_refused",
-                "{path:?}: {code}"
-            );
+            assert!(code == "secret_path_refused", "{path:?}: {code}");
         }
         assert!(is_secret_looking(OsStr::new("server.PEM")));
         assert!(!is_secret_looking(OsStr::new("environment.txt")));
@@ -543,7 +573,10 @@ mod tests {
     fn folders_missing_files_and_big_files_are_refused_by_name() {
         let fixture = fixture();
         assert_eq!(code_of(fixture.roots.check("docs")), "not_a_regular_file");
-        assert_eq!(code_of(fixture.roots.check("nothing.txt")), "file_not_found");
+        assert_eq!(
+            code_of(fixture.roots.check("nothing.txt")),
+            "file_not_found"
+        );
         assert_eq!(code_of(fixture.roots.check("big.bin")), "file_too_large");
         let many: Vec<String> = (0..3).map(|_| "report.pdf".to_owned()).collect();
         assert!(fixture.roots.check_all(&many).is_ok());

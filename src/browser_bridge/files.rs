@@ -73,10 +73,9 @@ impl BrowserBridge {
             .unless_prompt_blocks(target, host.call(ATTACH_FILES_CALL, call, timeout))
             .await
             .map_err(|error| error.for_call_of(UPLOAD_TOOL))?;
-        if let (Some(why), Some(hints)) = (
-            why,
-            result.get_mut("hints").and_then(Value::as_array_mut),
-        ) {
+        if let (Some(why), Some(hints)) =
+            (why, result.get_mut("hints").and_then(Value::as_array_mut))
+        {
             hints.push(json!(why));
         }
         Ok(result)

@@ -787,15 +787,23 @@ async fn run_uploads(browser: Browser) {
     let started = std::time::Instant::now();
     upload::listed(&session, &session.listed_tools().await, true).await;
     upload::every_way_a_page_takes_files(&session, &folder, "extension").await;
-    record_time(&format!("{}: uploads (extension)", browser.name()), started.elapsed());
+    record_time(
+        &format!("{}: uploads (extension)", browser.name()),
+        started.elapsed(),
+    );
     session.shutdown().await;
     for input in ["trusted", "synthetic"] {
         let launched =
-            bridge::LaunchedMcp::start_with(browser, &["--upload-root", &root, "--input", input]).await;
+            bridge::LaunchedMcp::start_with(browser, &["--upload-root", &root, "--input", input])
+                .await;
         let started = std::time::Instant::now();
         upload::listed(&launched, &launched.tool_names().await, true).await;
-        upload::every_way_a_page_takes_files(&launched, &folder, &format!("launched {input}")).await;
-        record_time(&format!("{} (launched {input}): uploads", browser.name()), started.elapsed());
+        upload::every_way_a_page_takes_files(&launched, &folder, &format!("launched {input}"))
+            .await;
+        record_time(
+            &format!("{} (launched {input}): uploads", browser.name()),
+            started.elapsed(),
+        );
         launched.shutdown().await;
     }
 }

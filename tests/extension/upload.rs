@@ -67,7 +67,10 @@ impl UploadFolder {
             ("b.txt", B_TEXT),
             ("photo.png", PHOTO),
             ("movie.mp4", b"not a movie".as_slice()),
-            (".ssh/id_rsa", b"-----BEGIN OPENSSH PRIVATE KEY-----".as_slice()),
+            (
+                ".ssh/id_rsa",
+                b"-----BEGIN OPENSSH PRIVATE KEY-----".as_slice(),
+            ),
         ] {
             std::fs::write(root.join(name), bytes).expect("a file");
         }
@@ -200,12 +203,21 @@ pub async fn every_way_a_page_takes_files(agent: &impl Agent, folder: &UploadFol
         json!({"ref_id": named("Report"), "paths": ["report.pdf"]}),
     )
     .await;
-    eprintln!("{browser} {route}: upload_file time {took:?} ({})", result["method"]);
-    assert_eq!(result["files"][0]["name"], "report.pdf", "{browser}: {result}");
+    eprintln!(
+        "{browser} {route}: upload_file time {took:?} ({})",
+        result["method"]
+    );
+    assert_eq!(
+        result["files"][0]["name"], "report.pdf",
+        "{browser}: {result}"
+    );
     assert_eq!(result["target"], "input", "{browser}: {result}");
     shows(
         agent,
-        &format!("{}{events}", received("report.pdf", REPORT, "application/pdf")),
+        &format!(
+            "{}{events}",
+            received("report.pdf", REPORT, "application/pdf")
+        ),
         None,
     )
     .await;
@@ -367,7 +379,10 @@ pub async fn every_way_a_page_takes_files(agent: &impl Agent, folder: &UploadFol
     // The refusals left the page's file as it was.
     shows(
         agent,
-        &format!("{}{events}", received("report.pdf", REPORT, "application/pdf")),
+        &format!(
+            "{}{events}",
+            received("report.pdf", REPORT, "application/pdf")
+        ),
         None,
     )
     .await;

@@ -861,8 +861,13 @@ fn the_checked_in_tool_contract_is_what_the_table_generates() {
 #[tokio::test]
 async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
     let folder = private_folder();
-    // Full with Dev mode lists every tool of the contract.
-    let client = start_mcp(&folder.path().join("nobody.sock"), &["--dev"]).await;
+    // Full with Dev mode and an upload root lists every tool of the contract.
+    let root = folder.path().display().to_string();
+    let client = start_mcp(
+        &folder.path().join("nobody.sock"),
+        &["--dev", "--upload-root", &root],
+    )
+    .await;
     let tools = client.list_all_tools().await.expect("tools/list");
     let mut from_mcp = serde_json::Map::new();
     for tool in &tools {
@@ -1024,7 +1029,9 @@ async fn upload_file_reads_only_inside_the_upload_roots() {
         .expect("an isError result");
     let error = error_object(&result);
     assert_eq!(error["code"], "not_supported_here", "{error}");
-    assert!(error["hint"].as_str().is_some_and(|hint| hint.contains("--upload-root")));
+    assert!(error["hint"]
+        .as_str()
+        .is_some_and(|hint| hint.contains("--upload-root")));
     let _ = without.cancel().await;
 
     let root_argument = root.display().to_string();

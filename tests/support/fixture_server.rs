@@ -464,10 +464,13 @@ fn uploaded_files(content_type: &str, body: &[u8]) -> Vec<(String, usize, u64)> 
         if let Some(headers_end) = find(body, b"\r\n\r\n", part_start).filter(|end| *end < next) {
             let headers = String::from_utf8_lossy(&body[part_start..headers_end]);
             let name = headers.split(';').find_map(|field| {
-                field
-                    .trim()
-                    .strip_prefix("filename=")
-                    .map(|name| name.split("\r\n").next().unwrap_or("").trim_matches('"').to_string())
+                field.trim().strip_prefix("filename=").map(|name| {
+                    name.split("\r\n")
+                        .next()
+                        .unwrap_or("")
+                        .trim_matches('"')
+                        .to_string()
+                })
             });
             // The part's content ends with the CRLF before the next delimiter.
             let content = &body[headers_end + 4..next.saturating_sub(2).max(headers_end + 4)];
