@@ -38,6 +38,7 @@ import { runPageHandlers } from "./page-handlers.js";
 import { pointerClick } from "./pointer-input.js";
 import { describeTargetAsRead, resolveTarget } from "./target.js";
 import { nextTask, waitFor } from "./timing.js";
+import { fileAcceptRefusal } from "./file-accept.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -121,52 +122,17 @@ function inputOpenedByClick(element) {
 }
 
 /**
- * The refusal of files a file input would not take, or null: `multiple` (one file unless it is
- * set) and `accept` (HTML, "the accept attribute": comma-separated tokens, each a `.ext`
- * extension, `audio/*`, `video/*`, `image/*` or a MIME type, compared ASCII case-insensitively;
- * tokens of no such form are ignored, and a list without a valid token accepts everything).
- * SPEC DIFFERENCE: the standard only lets a browser filter its chooser by `accept`; Chromium and
- * Firefox both filter it, so a person could not pick such a file, and neither can the agent.
- * `type/*` is matched for any type, as Chromium matches it.
+ * The refusal of files the input would not take (file-accept.js), as a tool error.
  * @param {HTMLInputElement} input
  * @param {FileFacts[]} files
  * @returns {ToolError|null}
  */
-export function refusalOfFiles(input, files) {
-  if (input.hasAttribute("webkitdirectory")) {
-    return messages.toolError("file_not_accepted", "this input takes a folder, not files", {
-      hint: "upload_file attaches files only; ask the person to choose the folder.",
-    });
-  }
-  if (files.length > 1 && !input.multiple) {
-    return messages.toolError(
-      "file_not_accepted",
-      `this input takes one file (it has no multiple attribute), and ${files.length} were given`,
-      { hint: "Attach one file per call to this input; to replace it, call upload_file again with the other file." },
-    );
-  }
-  const tokens = input.accept
-    .split(",")
-    .map((token) => token.trim().toLowerCase())
-    .filter((token) => /^\.[^.\s]/.test(token) || /^[a-z0-9!#$&^_.+-]+\/(\*|[a-z0-9!#$&^_.+-]+)$/.test(token));
-  if (tokens.length === 0) return null;
-  for (const file of files) {
-    const name = file.name.toLowerCase();
-    const type = (file.type ?? "").toLowerCase();
-    const accepted = tokens.some((token) => {
-      if (token.startsWith(".")) return name.endsWith(token);
-      if (token.endsWith("/*")) return type !== "" && type.startsWith(token.slice(0, -1));
-      return type === token;
-    });
-    if (!accepted) {
-      return messages.toolError(
-        "file_not_accepted",
-        `${JSON.stringify(file.name)}${type === "" ? "" : ` (${type})`} is not among the types this input accepts: ${input.accept}`,
-        { hint: `Attach a file the input accepts (${tokens.join(", ")}); nothing was attached.` },
-      );
-    }
-  }
-  return null;
+function refusalOfFiles(input, files) {
+  const refusal = fileAcceptRefusal(
+    { accept: input.accept, multiple: input.multiple, directory: input.hasAttribute("webkitdirectory") },
+    files,
+  );
+  return refusal === null ? null : messages.toolError("file_not_accepted", refusal.message, { hint: refusal.hint });
 }
 
 /** The refusal of an input that cannot take files now, or null. */
