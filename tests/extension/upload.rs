@@ -78,6 +78,7 @@ impl UploadFolder {
         std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("link.txt"))
             .expect("a link");
         std::fs::write(root.join("big.bin"), vec![7u8; 10 * 1024 * 1024 + 1]).expect("a file");
+        std::fs::write(root.join("large.txt"), large_file()).expect("a file");
         UploadFolder {
             _folder: folder,
             root,
@@ -87,6 +88,22 @@ impl UploadFolder {
     pub fn root_argument(&self) -> String {
         self.root.display().to_string()
     }
+}
+
+/// A file of 6 MiB, of varied bytes: over the 512 KiB above which the host cuts a message toward
+/// the browser into chunks (src/native_messaging.rs), some 32 of them as base64.
+fn large_file() -> Vec<u8> {
+    (0..6 * 1024 * 1024u32)
+        .map(|index| (index.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect()
+}
+
+/// FNV-1a 32, as record.js hashes files over 64 KiB.
+fn fnv32(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0x811c_9dc5u32, |hash, byte| {
+        (hash ^ u32::from(*byte)).wrapping_mul(0x0100_0193)
+    });
+    format!("fnv32-{hash:08x}")
 }
 
 /// FNV-1a 64, as fixtures/pages/upload/record.js and the fixture server compute it.
@@ -235,6 +252,28 @@ pub async fn every_way_a_page_takes_files(agent: &impl Agent, folder: &UploadFol
             "{};{}{events}",
             received("a.txt", A_TEXT, "text/plain"),
             received("b.txt", B_TEXT, "text/plain")
+        ),
+        None,
+    )
+    .await;
+
+    // A file of 6 MiB, whose bytes cross the host in chunks on the extension's route.
+    let large = large_file();
+    let (result, took) = upload(
+        agent,
+        json!({"ref_id": named("Attachments"), "paths": ["large.txt"]}),
+    )
+    .await;
+    eprintln!(
+        "{browser} {route}: upload_file (6 MiB) time {took:?} ({})",
+        result["method"]
+    );
+    shows(
+        agent,
+        &format!(
+            "large.txt:{}:text/plain:{}:true{events}",
+            large.len(),
+            fnv32(&large)
         ),
         None,
     )
