@@ -1103,4 +1103,15 @@ async fn upload_file_reads_only_inside_the_upload_roots() {
         allwright_surface_web::base64::encode(b"%PDF-1.4 report")
     );
     assert!(sent["arguments"].get("paths").is_none(), "{sent}");
+
+    // The short reply names the files, as an action's header line.
+    let result = client
+        .call_tool(call(
+            "upload_file",
+            json!({"ref_id": "ref_1", "paths": [root.join("report.pdf").display().to_string()]}),
+        ))
+        .await
+        .expect("tools/call");
+    let short = crate::reply_text::reply_value(&result);
+    assert_eq!(short["files"], json!(["report.pdf"]), "{short}");
 }
