@@ -83,7 +83,9 @@ function fileTargetOf(element, { mayClick }) {
     .flatMap((scope) => queryAllAcrossShadow(/** @type {Element|ShadowRoot} */ (scope), 'input[type="file" i]'));
   if (inside.length === 1) return { kind: "input", input: /** @type {HTMLInputElement} */ (inside[0]), via: "inside" };
   const remembered = discoveredByClick.get(element);
-  if (remembered !== undefined && Date.now() - remembered.at < DISCOVERY_MEMORY_MS) {
+  // An input the page has since replaced (a re-render) is looked for again.
+  const stillThere = remembered !== undefined && (remembered.input === null || remembered.input.isConnected);
+  if (stillThere && Date.now() - remembered.at < DISCOVERY_MEMORY_MS) {
     return remembered.input === null
       ? { kind: "drop", via: "drop" }
       : { kind: "input", input: remembered.input, via: "button" };
