@@ -412,6 +412,14 @@ fn short_action(arguments: &Value, mut result: Map<String, Value>) -> (Map<Strin
             short.insert(field.to_owned(), value);
         }
     }
+    // upload_file names the files the page got, by name only (sizes and types on `verbose`).
+    if let Some(Value::Array(files)) = result.get("files") {
+        let names: Vec<Value> = files
+            .iter()
+            .filter_map(|file| file.get("name").cloned())
+            .collect();
+        short.insert("files".to_owned(), Value::Array(names));
+    }
     // A field's value afterwards is news only when it is not the text the agent typed (a mask,
     // an autocorrection, appended text); short enough to repeat.
     if let Some(Value::String(value)) = result.get("value") {

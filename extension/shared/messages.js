@@ -39,7 +39,8 @@
  *   |"result_too_large"
  *   |"ref_changed"|"outcome_unknown"
  *   |"file_url_refused"
- *   |"download_not_found"} ErrorCode
+ *   |"download_not_found"
+ *   |"file_not_accepted"|"not_a_file_target"} ErrorCode
  */
 
 /**
@@ -242,6 +243,10 @@
     // get_download was given an id that is not one of the agent's downloads (docs/agent-tools.md,
     // "Downloads").
     "download_not_found",
+    // upload_file's page half (docs/agent-tools.md, "Attaching files: upload_file"): the
+    // input's accept or single-file limit excludes a file; the element takes no files.
+    "file_not_accepted",
+    "not_a_file_target",
   ]);
 
   /** The tool tiers, from read-only to the largest surface (docs/agent-tools.md, "Tiers"). */
@@ -365,6 +370,8 @@
     "select_option",
     // One field of fill_form (content/actions/form-fill.js): the background sends them one by one.
     "fill_form_field",
+    // upload_file's extension route (content/actions/upload.js): the files, built from the bytes.
+    "attach_files",
     "hover_element",
     "press_key",
     "scroll",

@@ -16,6 +16,7 @@ import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
 import { beginExternalClick } from "./click.js";
 import { beginHoverObservation } from "./hover.js";
 import { beginExternalKeyPress } from "./keyboard.js";
+import { beginExternalUpload } from "./upload.js";
 import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { describeTarget, resolveTarget } from "./target.js";
 
@@ -63,7 +64,9 @@ function settlePending(token) {
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function beginExternalInput(args, ax) {
-  const begin = { hover: beginHover, locate: beginLocate, key: beginExternalKeyPress }[args.kind] ?? beginExternalClick;
+  const begin =
+    { hover: beginHover, locate: beginLocate, key: beginExternalKeyPress, upload: beginExternalUpload }[args.kind] ??
+    beginExternalClick;
   const begun = await begin(args, ax);
   const token = `input_${randomHex(12)}`;
   const marker = randomHex(16);
