@@ -3,9 +3,10 @@
 // its own print-to-PDF, `Page.printToPDF` through a chrome.debugger session for this one call
 // (debugger-session.js), and returns the bytes; the MCP server counts the pages and answers an
 // MCP resource (src/pdf.rs). Firefox gives an extension no such bytes: `tabs.saveAsPDF` opens a
-// save dialog for the person and resolves only with a status ("saved", "canceled", ...), so
-// save_pdf says `not_supported_here` there. A browser allwright launched prints over WebDriver
-// BiDi instead (`browsingContext.print`, src/browser_bridge/pdf.rs) and never asks this module.
+// save dialog for the person and resolves only with a status ("saved", "replaced", "canceled",
+// "not_saved", "not_replaced"; MDN, tabs.saveAsPDF), so save_pdf says `not_supported_here`
+// there. A browser allwright launched prints over WebDriver BiDi instead
+// (`browsingContext.print`, src/browser_bridge/pdf.rs) and never asks this module.
 
 import { BROWSER, fail } from "./platform.js";
 import { resolveTab } from "./frames.js";
@@ -35,7 +36,16 @@ export async function savePdf({ tabId }) {
     ]),
   ).catch((error) => {
     if (error?.error?.code !== undefined) throw error;
-    fail("script_failed", `Chrome could not print tab ${tab.id} to PDF: ${error?.message ?? error}`);
+    const reason = String(error?.message ?? error);
+    // Chrome 111 still answered "PrintToPDF is only supported in headless mode" in a window
+    // (later versions print there too), and a Chrome built without printing "Printing is not
+    // available".
+    if (/only supported in headless|not implemented|printing is not available/i.test(reason)) {
+      fail("not_supported_here", `this Chrome cannot print a tab to PDF for an extension: ${reason}`, {
+        hint: "Read the page with get_accessibility_tree or take a screenshot; for a PDF, ask the person to start `allwright mcp --launch chromium`, where save_pdf prints over WebDriver BiDi.",
+      });
+    }
+    fail("script_failed", `Chrome could not print tab ${tab.id} to PDF: ${reason}`);
   });
   const data = typeof printed?.data === "string" ? printed.data : "";
   if (data === "") fail("script_failed", `Chrome printed tab ${tab.id} to an empty PDF`);
