@@ -305,6 +305,34 @@ pub async fn every_way_a_page_downloads(session: &Session) {
             assert_eq!(header["bytes"], BIG_DOWNLOAD_BYTES, "{browser}: {header}");
         }
     }
+
+    // A download the network cut short is interrupted, with the browser's reason, and no bytes.
+    open_downloads_page(session).await;
+    let target = ref_of(session, "link", "Broken file").await;
+    let clicked = session.ok("click_ax", json!({"ref_id": target})).await;
+    let id = download_id(browser, "Broken file", &clicked);
+    let (header, text) =
+        download_reply(&session.call_result("get_download", json!({"id": id})).await);
+    assert_eq!(header["state"], "interrupted", "{browser}: {header}");
+    assert!(header["reason"].is_string(), "{browser}: {header}");
+    assert_eq!(header["content"], "not_finished", "{browser}: {header}");
+    assert_eq!(text, None, "{browser}");
+    let listed = session
+        .ok("list_downloads", json!({"verbose": false}))
+        .await;
+    let line = listed["tree"]
+        .as_str()
+        .and_then(|lines| {
+            lines
+                .lines()
+                .find(|line| line.starts_with(&format!("#{id} ")))
+        })
+        .unwrap_or_else(|| panic!("{browser}: no line for {id}: {listed}"))
+        .to_owned();
+    assert!(
+        line.starts_with(&format!("#{id} interrupted ")),
+        "{browser}: {line}"
+    );
 }
 
 pub async fn a_pdf_of_the_page(session: &Session) {

@@ -19,7 +19,8 @@
 //!   must notice: `POST /api/mutate[?delay=MS]` (a mutating request, answered with JSON after MS
 //!   milliseconds), `POST /telemetry/...` (a beacon, 204), `GET /download/report.csv` (an
 //!   attachment, so a link to it downloads), `GET /download/data.bin` and `/download/big.txt`
-//!   (a binary attachment and one of 300,000 bytes of text, for get_download). `GET /api/log` answers their counts as JSON,
+//!   (a binary attachment and one of 300,000 bytes of text, for get_download), and
+//!   `/download/broken.csv` (an attachment whose connection closes after 10 of 1,000 bytes). `GET /api/log` answers their counts as JSON,
 //!   `{"mutate": N, "telemetry": N, "download": N}`.
 //! - `POST /upload[?format=json]` (upload_file's fixtures, `fixtures/pages/upload/`): a
 //!   multipart/form-data body's files echoed as `name size fnv1a64-hex` lines, in an HTML page
@@ -417,6 +418,14 @@ fn serve_action_endpoint(
             let headers = [("Content-Disposition".to_string(), disposition)];
             let body: Vec<u8> = (0..=255u8).collect();
             respond(stream, 200, "application/octet-stream", &headers, &body)
+        }
+        // An attachment cut short: the header promises 1,000 bytes, 10 come, and the
+        // connection closes (the browser interrupts the download).
+        ("GET", "/download/broken.csv") => {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nContent-Length: 1000\r\nContent-Disposition: attachment; filename=\"broken.csv\"\r\nCache-Control: no-store\r\nConnection: close\r\n\r\nmonth,visi";
+            stream
+                .write_all(head.as_bytes())
+                .and_then(|()| stream.flush())
         }
         ("GET", "/download/big.txt") => {
             let disposition = "attachment; filename=\"big.txt\"".to_string();
