@@ -215,11 +215,15 @@ fn read_text_file(path: &Path, folder: &DownloadFolder) -> Result<String, NotEmb
             "the browser gave no absolute path".into(),
         ));
     }
+    // The folder resolved once; the file is opened through that resolved folder, so that what
+    // was checked is what is opened.
+    let (Some(parent), Some(name)) = (
+        path.parent().and_then(|parent| parent.canonicalize().ok()),
+        path.file_name(),
+    ) else {
+        return Err(NotEmbedded::Unreadable("its folder is gone".into()));
+    };
     if let Some(private) = &folder.private_folder {
-        let parent = path
-            .parent()
-            .and_then(|parent| parent.canonicalize().ok())
-            .ok_or_else(|| NotEmbedded::Unreadable("its folder is gone".into()))?;
         let private = private.canonicalize().unwrap_or_else(|_| private.clone());
         if !parent.starts_with(&private) {
             return Err(NotEmbedded::Unreadable(
@@ -227,9 +231,10 @@ fn read_text_file(path: &Path, folder: &DownloadFolder) -> Result<String, NotEmb
             ));
         }
     }
+    let path = parent.join(name);
     use rustix::fs::{Mode, OFlags};
     let descriptor = rustix::fs::open(
-        path,
+        &path,
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY,
         Mode::empty(),
     )
@@ -269,7 +274,8 @@ fn resource_uri(id: u64, filename: &str) -> String {
 }
 
 /// get_download's MCP answer: a header line of the download's facts (`content` says whether
-/// its bytes follow: "text", or "binary", "too_large", "unreadable", "not_finished" with no
+/// its bytes follow: "text", or "binary", "too_large", "unreadable", "not_finished" (still in
+/// progress), "none" (interrupted or removed) with no
 /// bytes), then for a text file an embedded resource with its text. `verbose` adds every field
 /// the extension gave, the path still left out.
 pub fn get_reply(result: &Value, folder: &DownloadFolder, verbose: bool) -> CallToolResult {
@@ -282,7 +288,8 @@ pub fn get_reply(result: &Value, folder: &DownloadFolder, verbose: bool) -> Call
         .get("filePath")
         .and_then(Value::as_str)
         .map(PathBuf::from);
-    let complete = result.get("state").and_then(Value::as_str) == Some("complete");
+    let state = result.get("state").and_then(Value::as_str);
+    let complete = state == Some("complete");
     let mime = result.get("mimeType").and_then(Value::as_str);
     let filename = result.get("filename").and_then(Value::as_str);
     let id = result.get("id").and_then(Value::as_u64).unwrap_or(0);
@@ -304,7 +311,8 @@ pub fn get_reply(result: &Value, folder: &DownloadFolder, verbose: bool) -> Call
         }
         Err(why) => {
             let content = match &why {
-                _ if !complete => "not_finished",
+                _ if state == Some("in_progress") => "not_finished",
+                _ if !complete => "none",
                 NotEmbedded::Binary => "binary",
                 NotEmbedded::TooLarge(_) => "too_large",
                 NotEmbedded::Unreadable(_) => "unreadable",
