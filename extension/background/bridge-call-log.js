@@ -17,7 +17,7 @@ const MOST_OPEN_ENTRIES = 50;
 
 /**
  * Runs one bridge call, logging it as the agent action it carries out when it is one: a click or
- * a hover (an element screenshot's "locate" is not an action, and its capture never reaches the
+ * a hover (an element screenshot 's "locate" is not an action, and its capture never reaches the
  * extension).
  * @param {string} tool
  * @param {unknown} rawArguments
@@ -26,7 +26,7 @@ const MOST_OPEN_ENTRIES = 50;
 export async function runLoggedBridgeCall(tool, rawArguments, claimedAccess) {
   const args = /** @type {Record<string, unknown>} */ (rawArguments ?? {});
   const actingFor = agentToolOfBridgeCall(tool, rawArguments);
-  if (actingFor === "click_ax" || actingFor === "hover") {
+  if (actingFor === "click_ax" || actingFor === "hover" || actingFor === "drag") {
     // The agent's own arguments: the kind of input is the tool's name already.
     const agentArguments = Object.fromEntries(Object.entries(args).filter(([name]) => name !== "kind"));
     const logCallEnd = await logCallStart(actingFor, { ...agentArguments, input: "bidi" }, claimedAccess);

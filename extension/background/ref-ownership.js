@@ -24,6 +24,7 @@ const TOOL_OF_CONTENT_ACTION = Object.freeze({
   select_option: ["select_option", "select_option"],
   fill_form_field: ["fill_form", "fill_form"],
   hover_element: ["hover", "hover"],
+  drag_element: ["drag", "drag"],
   press_key: ["press_key", "press_key"],
   scroll: ["scroll", "scroll"],
   element_rect: ["screenshot", "screenshot"],

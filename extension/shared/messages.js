@@ -102,7 +102,7 @@
  * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
- *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
+ *   |"hover_element"|"drag_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
  *   |"finish_external_input"|"abort_external_input"} ContentActionTool
  * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
@@ -362,6 +362,7 @@
     // One field of fill_form (content/actions/form-fill.js): the background sends them one by one.
     "fill_form_field",
     "hover_element",
+    "drag_element",
     "press_key",
     "scroll",
     "dom_quiet",

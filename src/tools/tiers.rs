@@ -231,6 +231,7 @@ mod tests {
             "select_option",
             "fill_form",
             "hover",
+            "drag",
             "press_key",
             "scroll",
             "go_back",

@@ -94,6 +94,7 @@ const FULL_TIER: [&str; 32] = [
     "select_option",
     "fill_form",
     "hover",
+    "drag",
     "press_key",
     "scroll",
     "go_back",

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::keys::KeyChord;
-use super::{ElementHandle, PageError};
+use super::{ElementHandle, PageError, PointerPoint};
 
 /// The sandbox realm allwright's page functions run in (WebDriver BiDi, script.callFunction:
 /// `target: {context, sandbox}`). The browser creates it on first use, once per document.
@@ -157,6 +157,58 @@ pub fn pointer_actions_params(context: &str, x: i64, y: i64, click: bool) -> Val
         actions.push(json!({ "type": "pointerDown", "button": 0 }));
         actions.push(json!({ "type": "pointerUp", "button": 0 }));
     }
+    json!({
+        "context": context,
+        "actions": [{
+            "type": "pointer",
+            "id": MOUSE_SOURCE_ID,
+            "parameters": { "pointerType": "mouse" },
+            "actions": actions,
+        }],
+    })
+}
+
+/// How many moves carry a drag from its press to its release (the content script's drag takes
+/// as many: extension/content/actions/drag.js).
+pub const DRAG_STEPS: i64 = 12;
+/// How long each of those moves takes, in milliseconds: about a frame, as a hand moves.
+const DRAG_STEP_MS: i64 = 25;
+/// The first move's distance from the press, below every library's activation distance.
+const DRAG_FIRST_MOVE_PX: f64 = 2.0;
+
+/// `input.performActions` of a drag: the mouse moved to `start`, the main button pressed, a
+/// first small move, [`DRAG_STEPS`] moves to `end` (each over [`DRAG_STEP_MS`]), one more there
+/// (libraries that rearranged the list on the last move see the pointer settled), and the
+/// release. One command, so that nothing can come between the press and the release.
+pub fn drag_actions_params(context: &str, start: PointerPoint, end: PointerPoint) -> Value {
+    let (dx, dy) = ((end.x - start.x) as f64, (end.y - start.y) as f64);
+    let length = dx.hypot(dy);
+    let (unit_x, unit_y) = if length == 0.0 {
+        (1.0, 0.0)
+    } else {
+        (dx / length, dy / length)
+    };
+    let move_to = |x: i64, y: i64, duration: i64| {
+        json!({ "type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": duration })
+    };
+    let mut actions = vec![
+        move_to(start.x, start.y, 0),
+        json!({ "type": "pointerDown", "button": 0 }),
+        move_to(
+            start.x + (unit_x * DRAG_FIRST_MOVE_PX).round() as i64,
+            start.y + (unit_y * DRAG_FIRST_MOVE_PX).round() as i64,
+            DRAG_STEP_MS,
+        ),
+    ];
+    for step in 1..=DRAG_STEPS {
+        actions.push(move_to(
+            start.x + (end.x - start.x) * step / DRAG_STEPS,
+            start.y + (end.y - start.y) * step / DRAG_STEPS,
+            DRAG_STEP_MS,
+        ));
+    }
+    actions.push(move_to(end.x, end.y, 2 * DRAG_STEP_MS));
+    actions.push(json!({ "type": "pointerUp", "button": 0 }));
     json!({
         "context": context,
         "actions": [{
