@@ -291,8 +291,6 @@ async function html5Drag(source, pressed, path) {
   );
   /** @type {Element | null} */
   let current = null;
-  /** @type {Element | null} */
-  let lastUnder = null;
   /** @type {DropEffect} */
   let operation = "none";
   for (const point of path) {
@@ -301,20 +299,20 @@ async function html5Drag(source, pressed, path) {
     runPageHandlers(() => {
       dataTransfer.dropEffect = "none";
       source.dispatchEvent(new DragEvent("drag", at(point)));
-      if (under !== lastUnder) {
-        lastUnder = under;
+      // SPEC DIFFERENCE: HTML makes the body the current target when dragenter is not
+      // cancelled; Chromium and Gecko keep the element under the pointer, so a page that
+      // cancels only dragover (most of them) takes the drop. We follow the browsers.
+      if (under !== current) {
         dataTransfer.dropEffect = initialDropEffect(effectAllowed);
-        const entered = !under.dispatchEvent(new DragEvent("dragenter", at(point)));
-        const previous = current;
-        // A cancelled dragenter makes the element the current target; otherwise the body is.
-        current = entered ? under : document.body;
-        if (previous !== null && previous !== current) {
+        under.dispatchEvent(new DragEvent("dragenter", at(point)));
+        if (current !== null) {
           dataTransfer.dropEffect = "none";
-          previous.dispatchEvent(new DragEvent("dragleave", { ...at(point), cancelable: false, relatedTarget: current }));
+          current.dispatchEvent(new DragEvent("dragleave", { ...at(point), cancelable: false, relatedTarget: under }));
         }
+        current = under;
       }
       dataTransfer.dropEffect = initialDropEffect(effectAllowed);
-      const accepted = current !== null && !current.dispatchEvent(new DragEvent("dragover", at(point)));
+      const accepted = !under.dispatchEvent(new DragEvent("dragover", at(point)));
       operation = accepted && allows(effectAllowed, dataTransfer.dropEffect) ? dataTransfer.dropEffect : "none";
     });
   }

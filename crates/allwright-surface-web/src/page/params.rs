@@ -523,6 +523,34 @@ mod tests {
     }
 
     #[test]
+    fn a_drag_presses_moves_in_steps_and_releases_in_one_command() {
+        let start = PointerPoint { x: 10, y: 20 };
+        let end = PointerPoint { x: 130, y: 20 };
+        let params = drag_actions_params("ctx", start, end);
+        let actions = params["actions"][0]["actions"]
+            .as_array()
+            .expect("the pointer's actions");
+        assert_eq!(params["actions"][0]["id"], MOUSE_SOURCE_ID);
+        assert_eq!(actions[0]["x"], 10);
+        assert_eq!(actions[1], json!({"type": "pointerDown", "button": 0}));
+        // A first small move, below every activation distance.
+        assert_eq!((actions[2]["x"].as_i64(), actions[2]["y"].as_i64()), (Some(12), Some(20)));
+        let moves = &actions[3..actions.len() - 1];
+        assert_eq!(moves.len() as i64, DRAG_STEPS + 1);
+        assert!(moves.iter().all(|action| action["type"] == "pointerMove"
+            && action["duration"].as_i64().is_some_and(|ms| ms > 0)));
+        assert_eq!(moves[0]["x"], 20);
+        assert_eq!(moves[moves.len() - 1]["x"], 130);
+        assert_eq!(
+            actions.last(),
+            Some(&json!({"type": "pointerUp", "button": 0}))
+        );
+        // Up and to the left: the steps go that way.
+        let back = drag_actions_params("ctx", end, start);
+        assert_eq!(back["actions"][0]["actions"][2]["x"], 128);
+    }
+
+    #[test]
     fn a_chord_holds_its_modifiers_around_the_key() {
         let chord = parse_key_chord("Control+Shift+a").expect("chord");
         let params = key_chord_actions_params("ctx", &chord);
