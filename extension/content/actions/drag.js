@@ -20,7 +20,14 @@
 
 import { flatTreeParentElement, isSelfOrInside } from "../dom/shadow.js";
 import { isPointInViewport, normalizeText, viewportRect } from "./element.js";
-import { controlledBy, classifyMutations, semanticState, semanticStateChanges, startMutationWindow } from "./evidence.js";
+import {
+  animationRunning,
+  classifyMutations,
+  controlledBy,
+  semanticState,
+  semanticStateChanges,
+  startMutationWindow,
+} from "./evidence.js";
 import { focusElement, scrollIntoViewIfNeeded } from "./interaction.js";
 import { runPageHandlers } from "./page-handlers.js";
 import {
@@ -50,8 +57,11 @@ const DRAG_STEPS = 12;
 const FIRST_MOVE_PX = 2;
 /** How long the page may take to show the drop: hello-pangea animates it for about 250 ms. */
 const DROP_OBSERVATION_MS = 1_500;
-/** How long the page must stay still after the drop before the result is read. */
-const QUIET_AFTER_DROP_MS = 150;
+/**
+ * How long the page must stay still (no mutation, no animation) after the release before a drag
+ * that moved no item is reported.
+ */
+const QUIET_AFTER_DROP_MS = 300;
 
 /** Elements that a list, board or grid moves as one item, nearest first. */
 const ITEM_SELECTOR =
@@ -198,10 +208,21 @@ export async function beginDragObservation(args, ax) {
       if (place.list !== placeBefore.list || place.position !== placeBefore.position) moved = place;
       return moved;
     };
-    // A library that animates the drop (hello-pangea) writes the new order only afterwards.
-    await waitFor(observe, DROP_OBSERVATION_MS);
-    await waitFor(() => mutationWindow.collect().length === 0 || null, QUIET_AFTER_DROP_MS);
-    observe();
+    // The drop shows when the item is at its new place, or when the page has been still for a
+    // while (a slider, a splitter, a refused drop). A library that animates the drop
+    // (hello-pangea) writes the new order only afterwards, so a running animation is not still.
+    let seenRecords = mutationWindow.collect().length;
+    let stillSince = performance.now();
+    await waitFor(() => {
+      if (observe() !== null) return true;
+      const records = mutationWindow.collect().length;
+      if (records !== seenRecords || animationRunning()) {
+        seenRecords = records;
+        stillSince = performance.now();
+        return null;
+      }
+      return performance.now() - stillSince >= QUIET_AFTER_DROP_MS || null;
+    }, DROP_OBSERVATION_MS);
     const evidence = [];
     if (moved !== null) evidence.push("moved");
     if (source.isConnected) evidence.push(...semanticStateChanges(stateBefore, semanticState(source)));
@@ -269,6 +290,13 @@ function allows(effectAllowed, operation) {
   return effectAllowed.toLowerCase().includes(operation);
 }
 
+/** Whether this browser keeps what script writes to a script-made DataTransfer's effects. */
+function scriptDataTransferKeepsEffects() {
+  const probe = new DataTransfer();
+  probe.effectAllowed = "all";
+  return probe.effectAllowed === "all";
+}
+
 /**
  * The HTML5 part of a drag, after the press: dragstart at the source with a new DataTransfer,
  * pointercancel, then for each point drag at the source and dragenter/dragleave/dragover at what
@@ -284,8 +312,13 @@ async function html5Drag(source, pressed, path) {
   const first = path[0];
   const started = runPageHandlers(() => source.dispatchEvent(new DragEvent("dragstart", at(first))));
   if (!started) return null;
-  // The drag data store is read-only after dragstart; what the page set stands.
-  const effectAllowed = dataTransfer.effectAllowed;
+  // What the page allowed in dragstart. SPEC DIFFERENCE: Chromium ignores writes to
+  // effectAllowed and dropEffect of a DataTransfer made by script (it is not a drag's: both
+  // read "none" whatever the page set), so there the drag counts as "uninitialized" (every
+  // operation allowed) and a cancelled dragover takes the effect that starts with. Gecko keeps
+  // the page's writes, which are honoured.
+  const effectsWritable = scriptDataTransferKeepsEffects();
+  const effectAllowed = effectsWritable ? dataTransfer.effectAllowed : "uninitialized";
   runPageHandlers(() =>
     pressed.dispatchEvent(new PointerEvent("pointercancel", { ...pointerFields(mouseFields(first, { button: 0, buttons: 0 })), cancelable: false })),
   );
@@ -313,7 +346,8 @@ async function html5Drag(source, pressed, path) {
       }
       dataTransfer.dropEffect = initialDropEffect(effectAllowed);
       const accepted = !under.dispatchEvent(new DragEvent("dragover", at(point)));
-      operation = accepted && allows(effectAllowed, dataTransfer.dropEffect) ? dataTransfer.dropEffect : "none";
+      const chosen = effectsWritable ? dataTransfer.dropEffect : initialDropEffect(effectAllowed);
+      operation = accepted && allows(effectAllowed, chosen) ? chosen : "none";
     });
   }
   const last = path[path.length - 1];
