@@ -31,6 +31,25 @@ const FIREFOX_HTML5_DRAG: &str = "Firefox does not finish an HTML5 drag started 
 /// How long beginning, aborting and the pointer input itself may take.
 const INPUT_STEP_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// A real drag whose HTML5 drag the browser started and did not end (`nativeDragUnfinished`,
+/// from the extension's observation): Firefox 153 does that when the page makes its element
+/// draggable only on the press (SortableJS), so the page may be mid-drag and whatever moved may
+/// not be its model's. The agent is told so: progress inconclusive, no retry.
+fn unfinished_drag_is_inconclusive(result: &mut Value) {
+    if result["nativeDragUnfinished"] != json!(true) {
+        return;
+    }
+    let Some(object) = result.as_object_mut() else {
+        return;
+    };
+    object.insert("progress".into(), json!("inconclusive"));
+    object.insert("retryAllowed".into(), json!(false));
+    object.insert(
+        "hint".into(),
+        json!("The browser started an HTML5 drag and never finished it (Firefox does not end a drag started by real input): the page may still be mid-drag and its data may not have changed. Do not drag again; reload the page and read it, or use a session with --input synthetic."),
+    );
+}
+
 /// The tool whose real input [`BrowserBridge::send_drag`] sends.
 const TOOL_DRAG: &str = "drag";
 
@@ -289,6 +308,7 @@ impl BrowserBridge {
                         if let Some(object) = result.as_object_mut() {
                             object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
                         }
+                        unfinished_drag_is_inconclusive(&mut result);
                         result
                     })
             }

@@ -655,9 +655,15 @@ async fn sortable_reorder(agent: &Agent<'_>, page: &str) -> Outcome {
     let target = agent
         .find("button", |name| name == "Drag Deploy to staging")
         .await?;
-    agent
+    let result = agent
         .drag(json!({ "from_ref": handle, "to_ref": target }))
-        .await?;
+        .await;
+    if let Err(failure) = &result {
+        if failure.contains("nativeDragUnfinished") && failure.contains("\"progress\":\"inconclusive\"") {
+            return Err(format!("{UNFINISHED_NATIVE_DRAG}: {failure}"));
+        }
+    }
+    result?;
     agent
         .wait_for_state(
             |state| state["order"][0] != "write" && state["moves"] == 1,
@@ -776,8 +782,25 @@ const WIDGETS: &[(&str, &str, WidgetTask)] = widgets![
     ("Splitter (drag by offset)", "native", splitter_by_offset),
 ];
 
+/// What a cell that fails for Firefox's unfinished HTML5 drag answers (sortable_reorder).
+const UNFINISHED_NATIVE_DRAG: &str = "Firefox left the real HTML5 drag unfinished, and drag said so";
+
+/// The cells that fail for a reason allwright cannot remove, each with the start of the reason
+/// its task must give (docs/widgets.md, "Cells that fail"): such a cell fails the matrix when it
+/// passes or fails otherwise.
+const KNOWN_FAILURES: &[(&str, &str, Browser, InputMode, &str)] = &[(
+    // SortableJS makes its item draggable only on pointerdown, so the press cannot tell in
+    // advance that the drag is an HTML5 one; Firefox 153 then starts a native drag from the
+    // real input and never drops nor ends it. drag reports it as inconclusive.
+    "Sortable list (HTML5 drag)",
+    "sortablejs",
+    Browser::Firefox,
+    InputMode::Trusted,
+    UNFINISHED_NATIVE_DRAG,
+)];
+
 /// Runs every widget's task in one session of `browser` in `mode`, prints the matrix's column,
-/// and fails unless every cell passes.
+/// and fails unless every cell passes, or fails as KNOWN_FAILURES says.
 pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     if !available(browser) {
         return;
@@ -800,9 +823,25 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     {
         let started = Instant::now();
         let outcome = task(&agent).await;
-        let cell = match &outcome {
-            Ok(()) => "pass".to_owned(),
-            Err(reason) => {
+        let known = KNOWN_FAILURES
+            .iter()
+            .find(|(known_family, known_library, known_browser, known_mode, _)| {
+                known_family == family
+                    && known_library == library
+                    && *known_browser == browser
+                    && *known_mode == mode
+            })
+            .map(|(.., reason)| *reason);
+        let cell = match (&outcome, known) {
+            (Ok(()), None) => "pass".to_owned(),
+            (Err(reason), Some(expected)) if reason.starts_with(expected) => {
+                format!("known failure: {expected}")
+            }
+            (Ok(()), Some(expected)) => {
+                unexpected.push(format!("{library} {family}: passes now; remove it from KNOWN_FAILURES ({expected})"));
+                "pass (listed as a known failure)".to_owned()
+            }
+            (Err(reason), _) => {
                 unexpected.push(format!("{library} {family}: {reason}"));
                 format!("FAIL: {}", first_line(reason))
             }

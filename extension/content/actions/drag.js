@@ -196,6 +196,21 @@ export async function beginDragObservation(args, ax) {
   const stateBefore = semanticState(source);
   const mutationWindow = startMutationWindow(item.parentElement ?? item);
   const html5Source = html5DragSourceOf(pressed) !== null;
+  // The browser's own drags (isTrusted) that start and end meanwhile: real input that starts an
+  // HTML5 drag Firefox then never ends (docs/agent-tools.md, "Dragging: drag") is told apart.
+  const nativeDrags = { started: 0, ended: 0 };
+  const countStart = (/** @type {Event} */ event) => {
+    if (event.isTrusted) nativeDrags.started += 1;
+  };
+  const countEnd = (/** @type {Event} */ event) => {
+    if (event.isTrusted) nativeDrags.ended += 1;
+  };
+  window.addEventListener("dragstart", countStart, { capture: true });
+  window.addEventListener("dragend", countEnd, { capture: true });
+  const stopCounting = () => {
+    window.removeEventListener("dragstart", countStart, { capture: true });
+    window.removeEventListener("dragend", countEnd, { capture: true });
+  };
 
   /** @returns {Promise<Record<string, unknown> & {hints: string[]}>} */
   const finish = async () => {
@@ -227,6 +242,7 @@ export async function beginDragObservation(args, ax) {
     if (moved !== null) evidence.push("moved");
     if (source.isConnected) evidence.push(...semanticStateChanges(stateBefore, semanticState(source)));
     const records = mutationWindow.finish();
+    stopCounting();
     const { local, elsewhere } = classifyMutations(records, source, controlledBy(source));
     if (local) evidence.push("local_mutation");
     if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
@@ -234,6 +250,7 @@ export async function beginDragObservation(args, ax) {
     const result = { ...description, evidence, hints, from: start, to: end };
     if (dropDescription !== null) result.target = { role: dropDescription.role, name: dropDescription.name };
     result.moved = moved === null ? false : { item: itemLabel, before: placeBefore, after: moved };
+    if (nativeDrags.started > nativeDrags.ended) result.nativeDragUnfinished = true;
     return result;
   };
   return {
@@ -246,7 +263,10 @@ export async function beginDragObservation(args, ax) {
     pressed,
     html5Source,
     finish,
-    abort: () => mutationWindow.finish(),
+    abort: () => {
+      mutationWindow.finish();
+      stopCounting();
+    },
   };
 }
 
