@@ -389,7 +389,7 @@ export async function hover(args) {
 export async function drag(args) {
   const { tabId, frameId } = await actionTarget({ ...args, ref_id: args.from_ref }, "drag_element");
   if (typeof args.to_ref === "string") await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
-  const { tabId: _tabId, frameId: _frameId, ...contentArguments } = args;
+  const contentArguments = withoutTarget({ tabId: args.tabId, frameId: args.frameId, ...args });
   const watch = watchTab(tabId, frameId);
   const hints = [];
   let report;

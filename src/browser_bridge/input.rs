@@ -279,8 +279,7 @@ impl BrowserBridge {
             }
             Ok::<Value, ToolError>(result)
         };
-        if begun["html5Source"].as_bool() == Some(true) && self.owner.browser_name() == "Firefox"
-        {
+        if begun["html5Source"].as_bool() == Some(true) && self.owner.browser_name() == "Firefox" {
             return synthetic_instead(FIREFOX_HTML5_DRAG).await;
         }
         let sent = self
@@ -337,7 +336,10 @@ impl BrowserBridge {
         };
         let page = Page::new(self.bidi(), tab_context);
         let frame = page.frame(&source.context);
-        let drop_target = if arguments.get("to_ref").is_some_and(|value| !value.is_null()) {
+        let drop_target = if arguments
+            .get("to_ref")
+            .is_some_and(|value| !value.is_null())
+        {
             let selector = format!("[{DROP_MARKER_ATTRIBUTE}=\"{marker}\"]");
             let mut found = frame
                 .query_all(

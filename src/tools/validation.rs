@@ -270,7 +270,10 @@ impl ToolDefinition {
             .join(", ");
         let Some(object) = value.as_object() else {
             return Err(refuse(
-                format!("{name} must be an object {{{members}}}, not {}", shown(value)),
+                format!(
+                    "{name} must be an object {{{members}}}, not {}",
+                    shown(value)
+                ),
                 what,
             ));
         };
@@ -830,6 +833,31 @@ pub(super) mod tests {
             "text",
         );
         assert!(not_text.message.len() < 200, "{}", not_text.message);
+    }
+
+    #[test]
+    fn drag_takes_an_offset_object_of_two_whole_numbers() {
+        let tool = find_tool("drag").expect("drag");
+        let arguments = |value: Value| value.as_object().cloned().expect("an object");
+        assert!(tool
+            .validate(Some(&arguments(
+                json!({"from_ref": "ref_1", "by": {"x": -20, "y": 5}})
+            )))
+            .is_ok());
+        let refused = |by: Value, named: &str| {
+            assert_refused("drag", json!({ "from_ref": "ref_1", "by": by }), named)
+        };
+        refused(json!([1, 2]), "by");
+        refused(json!({"x": 1}), "by.y");
+        refused(json!({"x": 1.5, "y": 0}), "by.x");
+        refused(json!({"x": 10_001, "y": 0}), "by.x");
+        let unknown = refused(json!({"x": 1, "y": 1, "z": 1}), "z");
+        assert_eq!(unknown.suggestions, Some(vec![json!("x"), json!("y")]));
+        assert_refused(
+            "drag",
+            json!({"from_ref": "ref_1", "to_ref": "ref_2", "by": {"x": 1, "y": 1}}),
+            "to_ref",
+        );
     }
 
     #[test]

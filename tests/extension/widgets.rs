@@ -509,7 +509,9 @@ fn moved_into(result: &Value, list: &str) -> Outcome {
     if result["moved"]["after"]["list"] == list {
         Ok(())
     } else {
-        Err(format!("the result does not say the item moved into {list}: {result}"))
+        Err(format!(
+            "the result does not say the item moved into {list}: {result}"
+        ))
     }
 }
 
@@ -563,7 +565,10 @@ async fn html5_board(agent: &Agent<'_>) -> Outcome {
         .wait_for_state(|state| state["refusedEnds"] == 1, "a refused drag's end")
         .await?;
     let state = agent.state().await?;
-    if state["drops"] != 1 || state["columns"]["archived"] != json!(["old"]) || state["dragstarts"] != 2 {
+    if state["drops"] != 1
+        || state["columns"]["archived"] != json!(["old"])
+        || state["dragstarts"] != 2
+    {
         return Err(format!("the refusing column took a drop: {state}"));
     }
     if refused["moved"] != false {
@@ -572,10 +577,14 @@ async fn html5_board(agent: &Agent<'_>) -> Outcome {
     // Chromium's real drag and both synthetic drags end with dropEffect "none" (the synthetic
     // result says so; the real one is the browser's own).
     if refused["method"] != "bidi" && refused["dropEffect"] != "none" {
-        return Err(format!("a refused drag's dropEffect is not none: {refused}"));
+        return Err(format!(
+            "a refused drag's dropEffect is not none: {refused}"
+        ));
     }
     if refused["method"] == "bidi" && state["lastDropEffect"] != "none" {
-        return Err(format!("the real refused drag ended with another dropEffect: {state}"));
+        return Err(format!(
+            "the real refused drag ended with another dropEffect: {state}"
+        ));
     }
     Ok(())
 }
@@ -590,7 +599,15 @@ async fn dnd_kit_playlist(agent: &Agent<'_>) -> Outcome {
         .await?;
     agent
         .wait_for_state(
-            |state| state["order"] == json!(["So What", "Freddie Freeloader", "All Blues", "Blue in Green"]),
+            |state| {
+                state["order"]
+                    == json!([
+                        "So What",
+                        "Freddie Freeloader",
+                        "All Blues",
+                        "Blue in Green"
+                    ])
+            },
             "Blue in Green last",
         )
         .await?;
@@ -607,11 +624,21 @@ async fn dnd_kit_keyboard(agent: &Agent<'_>) -> Outcome {
     agent
         .act("press_key", json!({ "ref_id": song, "key": " " }))
         .await?;
-    agent.act("press_key", json!({ "key": "ArrowDown" })).await?;
+    agent
+        .act("press_key", json!({ "key": "ArrowDown" }))
+        .await?;
     agent.act("press_key", json!({ "key": " " })).await?;
     agent
         .wait_for_state(
-            |state| state["order"] == json!(["Blue in Green", "Freddie Freeloader", "So What", "All Blues"]),
+            |state| {
+                state["order"]
+                    == json!([
+                        "Blue in Green",
+                        "Freddie Freeloader",
+                        "So What",
+                        "All Blues"
+                    ])
+            },
             "So What third",
         )
         .await?;
@@ -659,7 +686,9 @@ async fn sortable_reorder(agent: &Agent<'_>, page: &str) -> Outcome {
         .drag(json!({ "from_ref": handle, "to_ref": target }))
         .await;
     if let Err(failure) = &result {
-        if failure.contains("nativeDragUnfinished") && failure.contains("\"progress\":\"inconclusive\"") {
+        if failure.contains("nativeDragUnfinished")
+            && failure.contains("\"progress\":\"inconclusive\"")
+        {
             return Err(format!("{UNFINISHED_NATIVE_DRAG}: {failure}"));
         }
     }
@@ -687,9 +716,7 @@ async fn jquery_ui_sortable(agent: &Agent<'_>) -> Outcome {
     let first = agent
         .find("listitem", |name| name == "Security review")
         .await?;
-    let third = agent
-        .find("listitem", |name| name == "Search")
-        .await?;
+    let third = agent.find("listitem", |name| name == "Search").await?;
     agent
         .drag(json!({ "from_ref": first, "to_ref": third }))
         .await?;
@@ -711,7 +738,11 @@ async fn slider_by_offset(agent: &Agent<'_>) -> Outcome {
         .await?;
     agent
         .wait_for_state(
-            |state| state["volume"].as_i64().is_some_and(|volume| (49..=51).contains(&volume)),
+            |state| {
+                state["volume"]
+                    .as_i64()
+                    .is_some_and(|volume| (49..=51).contains(&volume))
+            },
             "volume 50",
         )
         .await?;
@@ -728,7 +759,10 @@ async fn splitter_by_offset(agent: &Agent<'_>) -> Outcome {
         .drag(json!({ "from_ref": separator, "by": {"x": 100, "y": 0} }))
         .await?;
     agent
-        .wait_for_state(|state| state["leftWidth"] == 300, "the left pane 300 px wide")
+        .wait_for_state(
+            |state| state["leftWidth"] == 300,
+            "the left pane 300 px wide",
+        )
         .await?;
     agent.ran_once(&["resizes"]).await
 }
@@ -772,18 +806,35 @@ const WIDGETS: &[(&str, &str, WidgetTask)] = widgets![
     ("Sortable list (drag handles)", "sortablejs", sortable_list),
     ("Combobox (useCombobox)", "downshift", downshift_combobox),
     ("Board (HTML5 drag and drop)", "native", html5_board),
-    ("Sortable list (drag)", "@dnd-kit/sortable", dnd_kit_playlist),
-    ("Sortable list (keyboard)", "@dnd-kit/sortable", dnd_kit_keyboard),
+    (
+        "Sortable list (drag)",
+        "@dnd-kit/sortable",
+        dnd_kit_playlist
+    ),
+    (
+        "Sortable list (keyboard)",
+        "@dnd-kit/sortable",
+        dnd_kit_keyboard
+    ),
     ("Board (drag)", "@hello-pangea/dnd", hello_pangea_board),
-    ("Sortable list (HTML5 drag)", "sortablejs", sortable_native_reorder),
-    ("Sortable list (fallback drag)", "sortablejs", sortable_fallback_reorder),
+    (
+        "Sortable list (HTML5 drag)",
+        "sortablejs",
+        sortable_native_reorder
+    ),
+    (
+        "Sortable list (fallback drag)",
+        "sortablejs",
+        sortable_fallback_reorder
+    ),
     ("Sortable list (drag)", "jquery-ui", jquery_ui_sortable),
     ("Slider (drag by offset)", "native", slider_by_offset),
     ("Splitter (drag by offset)", "native", splitter_by_offset),
 ];
 
 /// What a cell that fails for Firefox's unfinished HTML5 drag answers (sortable_reorder).
-const UNFINISHED_NATIVE_DRAG: &str = "Firefox left the real HTML5 drag unfinished, and drag said so";
+const UNFINISHED_NATIVE_DRAG: &str =
+    "Firefox left the real HTML5 drag unfinished, and drag said so";
 
 /// The cells that fail for a reason allwright cannot remove, each with the start of the reason
 /// its task must give (docs/widgets.md, "Cells that fail"): such a cell fails the matrix when it
@@ -825,12 +876,14 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
         let outcome = task(&agent).await;
         let known = KNOWN_FAILURES
             .iter()
-            .find(|(known_family, known_library, known_browser, known_mode, _)| {
-                known_family == family
-                    && known_library == library
-                    && *known_browser == browser
-                    && *known_mode == mode
-            })
+            .find(
+                |(known_family, known_library, known_browser, known_mode, _)| {
+                    known_family == family
+                        && known_library == library
+                        && *known_browser == browser
+                        && *known_mode == mode
+                },
+            )
             .map(|(.., reason)| *reason);
         let cell = match (&outcome, known) {
             (Ok(()), None) => "pass".to_owned(),
@@ -838,7 +891,9 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
                 format!("known failure: {expected}")
             }
             (Ok(()), Some(expected)) => {
-                unexpected.push(format!("{library} {family}: passes now; remove it from KNOWN_FAILURES ({expected})"));
+                unexpected.push(format!(
+                    "{library} {family}: passes now; remove it from KNOWN_FAILURES ({expected})"
+                ));
                 "pass (listed as a known failure)".to_owned()
             }
             (Err(reason), _) => {

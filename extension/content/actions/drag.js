@@ -340,7 +340,12 @@ async function html5Drag(source, pressed, path) {
   const effectsWritable = scriptDataTransferKeepsEffects();
   const effectAllowed = effectsWritable ? dataTransfer.effectAllowed : "uninitialized";
   runPageHandlers(() =>
-    pressed.dispatchEvent(new PointerEvent("pointercancel", { ...pointerFields(mouseFields(first, { button: 0, buttons: 0 })), cancelable: false })),
+    pressed.dispatchEvent(
+      new PointerEvent("pointercancel", {
+        ...pointerFields(mouseFields(first, { button: 0, buttons: 0 })),
+        cancelable: false,
+      }),
+    ),
   );
   /** @type {Element | null} */
   let current = null;
@@ -413,7 +418,9 @@ async function pointerDrag(pressed, path, mouseEventsSuppressed) {
     if (!mouseEventsSuppressed) under.dispatchEvent(new MouseEvent("mouseup", released));
     const common = commonAncestor(pressed, under);
     if (common !== null && pressed.isConnected) {
-      common.dispatchEvent(new PointerEvent("click", { ...pointerFields(released, changed), detail: 1, isPrimary: false }));
+      common.dispatchEvent(
+        new PointerEvent("click", { ...pointerFields(released, changed), detail: 1, isPrimary: false }),
+      );
     }
   });
   pointerNowOn(under);

@@ -87,7 +87,14 @@ export async function beginExternalInput(args, ax) {
     pending?.abort();
   }, MARKER_LIFETIME_MS);
   const dropTarget = begun.target ?? null;
-  pendingInputs.set(token, { finish: begun.finish, abort: begun.abort, element: begun.element, dropTarget, marker, expiry });
+  pendingInputs.set(token, {
+    finish: begun.finish,
+    abort: begun.abort,
+    element: begun.element,
+    dropTarget,
+    marker,
+    expiry,
+  });
   begun.element.setAttribute(INPUT_MARKER_ATTRIBUTE, marker);
   dropTarget?.setAttribute(DROP_MARKER_ATTRIBUTE, marker);
   /** @type {Record<string, unknown>} */

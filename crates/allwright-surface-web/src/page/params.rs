@@ -188,9 +188,7 @@ pub fn drag_actions_params(context: &str, start: PointerPoint, end: PointerPoint
     } else {
         (dx / length, dy / length)
     };
-    let move_to = |x: i64, y: i64, duration: i64| {
-        json!({ "type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": duration })
-    };
+    let move_to = |x: i64, y: i64, duration: i64| json!({ "type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": duration });
     let mut actions = vec![
         move_to(start.x, start.y, 0),
         json!({ "type": "pointerDown", "button": 0 }),
@@ -534,7 +532,10 @@ mod tests {
         assert_eq!(actions[0]["x"], 10);
         assert_eq!(actions[1], json!({"type": "pointerDown", "button": 0}));
         // A first small move, below every activation distance.
-        assert_eq!((actions[2]["x"].as_i64(), actions[2]["y"].as_i64()), (Some(12), Some(20)));
+        assert_eq!(
+            (actions[2]["x"].as_i64(), actions[2]["y"].as_i64()),
+            (Some(12), Some(20))
+        );
         let moves = &actions[3..actions.len() - 1];
         assert_eq!(moves.len() as i64, DRAG_STEPS + 1);
         assert!(moves.iter().all(|action| action["type"] == "pointerMove"
