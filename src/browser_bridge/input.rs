@@ -1,4 +1,4 @@
-//! Real pointer input for click_ax and hover in a browser the server holds a BiDi session on
+//! Real pointer input for click_ax, hover and drag in a browser the server holds a BiDi session on
 //! (docs/protocol.md, "The browser bridge"). The extension still observes: it begins the action
 //! (`bridge_begin_input`: the target resolved from its ref, scrolled into view, the same
 //! observers as the synthetic action, and a random marker attribute on the element), the server
