@@ -501,6 +501,22 @@ mod tests {
     }
 
     #[test]
+    fn a_drag_the_browser_left_unfinished_is_inconclusive_and_not_retried() {
+        let mut hanging =
+            json!({"progress": "observed", "retryAllowed": true, "nativeDragUnfinished": true});
+        unfinished_drag_is_inconclusive(&mut hanging);
+        assert_eq!(hanging["progress"], "inconclusive");
+        assert_eq!(hanging["retryAllowed"], false);
+        assert!(hanging["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("--input synthetic")));
+        let mut finished = json!({"progress": "observed", "retryAllowed": true});
+        unfinished_drag_is_inconclusive(&mut finished);
+        assert_eq!(finished["progress"], "observed");
+        assert!(finished.get("hint").is_none());
+    }
+
+    #[test]
     fn an_observation_that_fails_after_the_input_was_sent_is_outcome_unknown() {
         for lost in [
             ToolError::timeout("bridge_finish_input got no answer"),
