@@ -62,6 +62,7 @@ const INPUT_TOOLS: &[&str] = &[
     "set_field",
     "select_option",
     "fill_form",
+    "upload_file",
     "press_key",
     "scroll",
 ];

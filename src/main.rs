@@ -29,6 +29,8 @@ mod snapshot_command;
 mod socket_lines;
 mod tool_error;
 mod tools;
+mod upload;
+mod upload_roots;
 mod wire;
 
 use std::path::PathBuf;
@@ -99,6 +101,12 @@ enum Command {
         /// to open a file and read it back (file_url_refused).
         #[arg(long)]
         allow_file_urls: bool,
+        /// A folder upload_file may attach files from (repeatable). Without one, upload_file is
+        /// not offered. Files are opened only below these folders, never through a link that
+        /// leaves them, never a credential-looking name (.ssh, .env, id_rsa, *.pem, ...), at most
+        /// 10 MiB each and 25 MiB per call.
+        #[arg(long, value_name = "DIR")]
+        upload_root: Vec<PathBuf>,
     },
     /// Load a page in a headless browser and print its accessibility tree or snapshot.
     Snapshot {
@@ -179,6 +187,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             input,
             extension,
             allow_file_urls,
+            upload_root,
         } => {
             logging::init("mcp");
             if launch.is_none() && webdriver.is_none() && (headless || extension.is_some()) {
@@ -212,6 +221,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 webdriver,
                 input,
                 allow_file_urls,
+                upload_roots: upload_root,
             }))
         }
         Command::Snapshot {

@@ -28,6 +28,8 @@ use crate::page_observations;
 use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
+use crate::upload::{self, UPLOAD_TOOL};
+use crate::upload_roots::UploadRoots;
 
 /// What the model reads before it calls anything.
 const SERVER_INSTRUCTIONS: &str = "allwright lets you read and drive a real web browser through its accessibility tree. \
@@ -52,6 +54,8 @@ pub struct McpOptions {
     pub input: InputMode,
     /// `--allow-file-urls`: navigate, new_tab and promote_iframe may open local files.
     pub allow_file_urls: bool,
+    /// `--upload-root DIR` (repeatable): the folders upload_file may read; none, no upload_file.
+    pub upload_roots: Vec<std::path::PathBuf>,
 }
 
 pub struct AllwrightMcpServer {
@@ -60,12 +64,18 @@ pub struct AllwrightMcpServer {
     screenshots: Arc<dyn ScreenshotSource>,
     /// The BiDi side of a browser allwright launched (src/browser_bridge).
     bridge: Option<Arc<BrowserBridge>>,
+    /// The folders upload_file may read (src/upload_roots.rs); None: the tool is not listed.
+    upload_roots: Option<Arc<UploadRoots>>,
 }
 
 impl AllwrightMcpServer {
     /// The server lists the tools of the host client's access: `--tier`/`--dev` at first, then
     /// whatever the side panel sets (docs/protocol.md, "Tool access").
-    pub fn new(host: Arc<HostClient>, bridge: Option<Arc<BrowserBridge>>) -> Self {
+    pub fn new(
+        host: Arc<HostClient>,
+        bridge: Option<Arc<BrowserBridge>>,
+        upload_roots: Option<Arc<UploadRoots>>,
+    ) -> Self {
         // With a BiDi session, screenshots come from the browser itself (any tab, whole pages,
         // elements in any frame); otherwise the extension captures the visible tab.
         let screenshots: Arc<dyn ScreenshotSource> = match &bridge {
@@ -76,12 +86,15 @@ impl AllwrightMcpServer {
             host,
             screenshots,
             bridge,
+            upload_roots,
         }
     }
 
-    fn listed_tools(&self) -> impl Iterator<Item = &'static ToolDefinition> {
+    /// The tools of the session's access; upload_file only when the person allowed folders.
+    fn listed_tools(&self) -> impl Iterator<Item = &'static ToolDefinition> + '_ {
         let access = self.host.access();
         tools::listed_tools_in_session(access.tier, access.dev, self.bridge.is_some())
+            .filter(|tool| tool.name != UPLOAD_TOOL || self.upload_roots.is_some())
     }
 
     fn listed_tool(&self, name: &str) -> Option<&'static ToolDefinition> {
@@ -98,6 +111,11 @@ impl AllwrightMcpServer {
                     && definition.availability.is_listed(access.tier, access.dev)
                 {
                     return Err(ToolError::needs_browser_bridge(definition.name));
+                }
+                if definition.name == UPLOAD_TOOL
+                    && definition.availability.is_listed(access.tier, access.dev)
+                {
+                    return Err(ToolError::needs_upload_root(definition.name));
                 }
                 return Err(ToolError::not_in_tier(
                     &request.name,
@@ -127,28 +145,32 @@ impl AllwrightMcpServer {
                 screenshot.into_tool_result(),
             ));
         }
-        let mut result = match &self.bridge {
-            Some(bridge) => {
-                bridge
-                    .call(&self.host, tool, arguments.clone(), timeout)
-                    .await?
-            }
-            None => {
-                let result = self
-                    .host
-                    .call(tool.name, arguments.clone(), timeout)
-                    .await?;
-                // The extension sends its request and console records as they are: they are
-                // masked and printed here, as the bridge's are (src/page_observations.rs).
-                let query = page_observations::ObservationQuery::of(&arguments);
-                match tool.name {
-                    "network_requests" => {
-                        page_observations::network_result_from_extension(&result, &query)
+        let mut result = if tool.name == UPLOAD_TOOL {
+            self.upload(tool, &arguments, timeout).await?
+        } else {
+            match &self.bridge {
+                Some(bridge) => {
+                    bridge
+                        .call(&self.host, tool, arguments.clone(), timeout)
+                        .await?
+                }
+                None => {
+                    let result = self
+                        .host
+                        .call(tool.name, arguments.clone(), timeout)
+                        .await?;
+                    // The extension sends its request and console records as they are: they are
+                    // masked and printed here, as the bridge's are (src/page_observations.rs).
+                    let query = page_observations::ObservationQuery::of(&arguments);
+                    match tool.name {
+                        "network_requests" => {
+                            page_observations::network_result_from_extension(&result, &query)
+                        }
+                        "console_messages" => {
+                            page_observations::console_result_from_extension(&result, &query)
+                        }
+                        _ => result,
                     }
-                    "console_messages" => {
-                        page_observations::console_result_from_extension(&result, &query)
-                    }
-                    _ => result,
                 }
             }
         };
@@ -156,6 +178,43 @@ impl AllwrightMcpServer {
         Ok(mcp_reply::success_reply(
             tool.name, &arguments, result, verbose,
         ))
+    }
+}
+
+impl AllwrightMcpServer {
+    /// upload_file: every path checked and opened inside the roots first (nothing is read or
+    /// sent when one is refused), then the browser's own file chooser where the bridge can use
+    /// it, else the files' bytes through the extension (src/upload.rs). The reply names the
+    /// files.
+    async fn upload(
+        &self,
+        tool: &'static ToolDefinition,
+        arguments: &Value,
+        timeout: std::time::Duration,
+    ) -> Result<Value, ToolError> {
+        let Some(roots) = &self.upload_roots else {
+            return Err(ToolError::needs_upload_root(tool.name));
+        };
+        let mut files = roots.check_all(&upload::paths_of(arguments))?;
+        let described = upload::described(&files);
+        let mut result = match &self.bridge {
+            Some(bridge) => {
+                bridge
+                    .upload_files(&self.host, tool, arguments, &mut files, timeout)
+                    .await?
+            }
+            None => {
+                let call = upload::attach_arguments(arguments, &mut files)?;
+                self.host
+                    .call(upload::ATTACH_FILES_CALL, call, timeout)
+                    .await
+                    .map_err(|error| error.for_call_of(tool.name))?
+            }
+        };
+        if let Some(object) = result.as_object_mut() {
+            object.insert("files".to_owned(), described);
+        }
+        Ok(result)
     }
 }
 
@@ -250,6 +309,12 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     // Watched before the browser starts: a signal during the launch drops the half-made session,
     // whose Drop ends the browser's process group and removes the session folder.
     let mut exit_signals = ExitSignals::watch()?;
+    // Checked before a browser starts: a folder that cannot be opened is a usage error.
+    let upload_roots = if options.upload_roots.is_empty() {
+        None
+    } else {
+        Some(Arc::new(UploadRoots::open(&options.upload_roots)?))
+    };
     let started = tokio::select! {
         started = driven_browser::start(options.launch.as_ref(), options.webdriver.as_ref()) => started?,
         signal = exit_signals.received() => {
@@ -287,7 +352,7 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     host.set_access(ToolAccess::new(options.tier, options.dev));
     host.set_allow_file_urls(options.allow_file_urls);
     host.set_browser_bridge(bridge.is_some());
-    let server = AllwrightMcpServer::new(host, bridge);
+    let server = AllwrightMcpServer::new(host, bridge, upload_roots);
     let outcome = serve_until_the_end(server, &mut exit_signals).await;
     if let Some(browser) = launched {
         DrivenBrowser::shutdown_shared(browser).await;

@@ -410,6 +410,14 @@ fn short_action(arguments: &Value, mut result: Map<String, Value>) -> (Map<Strin
     if let Some(moved) = result.remove("moved").filter(Value::is_object) {
         short.insert("moved".to_owned(), moved);
     }
+    // upload_file names the files the page got, by name only (sizes and types on `verbose`).
+    if let Some(Value::Array(files)) = result.get("files") {
+        let names: Vec<Value> = files
+            .iter()
+            .filter_map(|file| file.get("name").cloned())
+            .collect();
+        short.insert("files".to_owned(), Value::Array(names));
+    }
     // A field's value afterwards is news only when it is not the text the agent typed (a mask,
     // an autocorrection, appended text); short enough to repeat.
     if let Some(Value::String(value)) = result.get("value") {

@@ -40,6 +40,19 @@ pub mod codes {
     /// navigate or new_tab was given a URL that reaches a local file, and the session does not
     /// allow that (src/tools/local_files.rs).
     pub const FILE_URL_REFUSED: &str = "file_url_refused";
+    /// upload_file: a path that is not inside the session's `--upload-root` folders, holds a
+    /// `..` step, or leads out of them through a link (src/upload_roots.rs).
+    pub const PATH_OUTSIDE_UPLOAD_ROOTS: &str = "path_outside_upload_roots";
+    /// upload_file: a path inside a root whose name looks like a credential (`.ssh`, `.env`, ...).
+    pub const SECRET_PATH_REFUSED: &str = "secret_path_refused";
+    /// upload_file: no such file inside the roots.
+    pub const FILE_NOT_FOUND: &str = "file_not_found";
+    /// upload_file: a folder, a device, a pipe or a socket.
+    pub const NOT_A_REGULAR_FILE: &str = "not_a_regular_file";
+    /// upload_file: a file, or the files of one call, over the size cap.
+    pub const FILE_TOO_LARGE: &str = "file_too_large";
+    /// upload_file: the file was allowed but could not be read.
+    pub const UPLOAD_FILE_UNREADABLE: &str = "upload_file_unreadable";
 }
 
 /// Serialized through [`ToolErrorOnTheWire`], which adds `retryAllowed`.
@@ -337,6 +350,69 @@ impl ToolError {
             "{tool} works only in a browser allwright drives over WebDriver BiDi, and this session reaches the user's own browser through the extension"
         ))
         .with_hint("Carry on without it, or ask the person to start the server with `allwright mcp --launch chromium` (or firefox).")
+    }
+
+    /// upload_file in a session started without `--upload-root`.
+    pub fn needs_upload_root(tool: &str) -> Self {
+        Self::not_supported_here(format!(
+            "{tool} reads files only from folders the person allowed, and this session allows none"
+        ))
+        .with_hint("Ask the person to start the server with `allwright mcp --upload-root DIR` (the folder that holds the files), or to attach the file themselves.")
+    }
+
+    /// upload_file: `path` is not inside the roots (`why` says how); nothing was opened.
+    pub fn path_outside_upload_roots(path: &str, why: &str, roots: &str) -> Self {
+        Self::new(
+            codes::PATH_OUTSIDE_UPLOAD_ROOTS,
+            format!("{path:?} is not inside the folders this session may upload from ({roots}): {why}; nothing was read"),
+        )
+        .with_hint("Use a file inside those folders (a path relative to one of them works). For a file elsewhere, ask the person to copy it there or to start allwright mcp with another --upload-root.")
+    }
+
+    /// upload_file: a secret-looking name below a root (src/upload_roots.rs, `SECRET_NAMES`).
+    pub fn secret_path_refused(path: &str) -> Self {
+        Self::new(
+            codes::SECRET_PATH_REFUSED,
+            format!("{path:?} looks like a credential (a name such as .ssh, .gnupg, .aws, .env, id_rsa or a .pem/.key file): allwright never uploads those; nothing was read"),
+        )
+        .with_hint("Do not upload keys or credentials. If the person really wants this file sent, they must attach it themselves.")
+    }
+
+    /// upload_file: no such file in any root.
+    pub fn file_not_found(path: &str, roots: &str) -> Self {
+        Self::new(
+            codes::FILE_NOT_FOUND,
+            format!(
+                "there is no file {path:?} in the folders this session may upload from ({roots})"
+            ),
+        )
+        .with_hint(
+            "Check the name: paths are relative to an upload folder, or absolute inside one.",
+        )
+    }
+
+    /// upload_file: the path names a folder, a device, a pipe or a socket.
+    pub fn not_a_regular_file(path: &str, why: &str) -> Self {
+        Self::new(
+            codes::NOT_A_REGULAR_FILE,
+            format!("{path:?} is not a regular file: {why}"),
+        )
+        .with_hint("Name a file, not a folder: one path per file.")
+    }
+
+    /// upload_file: over a size cap (`why` names it).
+    pub fn file_too_large(path: &str, why: &str) -> Self {
+        Self::new(codes::FILE_TOO_LARGE, format!("{path:?} is too large to upload: {why}"))
+            .with_hint("Upload fewer or smaller files per call (10 MiB per file, 25 MiB per call), or ask the person to attach a larger file themselves.")
+    }
+
+    /// upload_file: an allowed file that could not be read.
+    pub fn upload_file_unreadable(path: &str, why: &str) -> Self {
+        Self::new(
+            codes::UPLOAD_FILE_UNREADABLE,
+            format!("{path:?} could not be read: {why}"),
+        )
+        .with_hint("Check the file's permissions, or ask the person.")
     }
 
     /// handle_dialog was called with no prompt open.

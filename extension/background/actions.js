@@ -13,6 +13,7 @@ import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { ACTION_TIMEOUT_MS, FORM_FILL_FIELDS_MS, NAVIGATION_SETTLE_MS } from "./budgets.js";
 import { changesOfAction } from "./action-changes.js";
 import { formFillSummary } from "./form-fill-outcome.js";
+import { dropInPageWorld } from "./page-drop.js";
 
 /** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
@@ -405,6 +406,71 @@ export async function drag(args) {
 }
 
 export const pressKey = pageAction("press_key", "key press", withoutTarget);
+
+/**
+ * upload_file's extension route (bridge.js, bridge_attach_files): the frame builds the `File`s
+ * from the bytes the MCP server read and hands them to the input, or drops them on a drop zone
+ * (content/actions/upload.js). Its outcome follows the other actions' rules: a request the page
+ * sends with the files forbids a retry.
+ */
+const attachFilesInFrame = pageAction("attach_files", "upload", withoutTarget);
+
+/**
+ * upload_file's extension route (bridge.js, bridge_attach_files): `{tabId?, frameId?, ref_id,
+ * files: [{name, type, size, lastModified, data}]}`.
+ * @param {Record<string, any>} args
+ */
+export async function attachFiles(args) {
+  if (BROWSER !== "firefox") return attachFilesInFrame(args);
+  // Firefox hides a content script's DataTransfer items from the page (page-drop.js): the frame
+  // finds what takes the files first, and a drop zone gets its drop from the page's own world.
+  const { tabId, frameId } = await actionTarget(args, "attach_files");
+  const watch = watchTab(tabId, frameId);
+  const hints = [];
+  let report;
+  try {
+    const facts = args.files.map(({ name, type, size }) => ({ name, type, size }));
+    const begun = await callFrameThroughNavigation(
+      tabId,
+      frameId,
+      "begin_external_input",
+      { ref_id: args.ref_id, kind: "upload", files: facts },
+      watch,
+    );
+    if (begun === null) {
+      report = null;
+    } else if (begun.target !== "drop") {
+      await callFrame(tabId, frameId, messages.contentToolRequest("abort_external_input", { token: begun.token }), {
+        deadline: Date.now() + 2_000,
+        frameLabel: `frame ${frameId}`,
+      });
+      // The frame remembers what the discovery click found: nothing is clicked twice.
+      report = await callFrameThroughNavigation(
+        tabId,
+        frameId,
+        "attach_files",
+        withoutTarget({ tabId: undefined, frameId: undefined, ...args }),
+        watch,
+      );
+    } else {
+      const dropped = await dropInPageWorld(tabId, frameId, begun.marker, args.files);
+      report = await callFrameThroughNavigation(tabId, frameId, "finish_external_input", { token: begun.token }, watch);
+      if (!dropped.dropped) {
+        fail(
+          "not_a_file_target",
+          `${args.ref_id} takes no files: it is no file input, no label of one, its click opens no file input, and it does not accept a drop of files`,
+          { hint: "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself." },
+        );
+      }
+    }
+    await sleep(SETTLE_MS);
+    await settleNavigation(watch, hints);
+  } catch (failure) {
+    watch.stop();
+    throw failure;
+  }
+  return actionResult(report, watch, "upload", { hints, tabId });
+}
 export const scroll = pageAction("scroll", "scroll", withoutTarget);
 
 // ---- fill_form ---------------------------------------------------------------------------------
@@ -597,7 +663,7 @@ const EXTERNAL_INPUT_TIMEOUT_MS = 20_000;
 
 /**
  * External inputs begun and not finished, by the content script's token.
- * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate"|"key"|"drag",
+ * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate"|"key"|"upload"|"drag",
  *   watch: ReturnType<typeof watchTab>, expiry: ReturnType<typeof setTimeout>}>}
  */
 const externalInputs = new Map();
@@ -608,13 +674,16 @@ const externalInputs = new Map();
  * content script starts its observers and marks the target. Answers `{token, marker, tabId,
  * frameId}`.
  * A drag names its source by `from_ref`, its drop target by `to_ref` (or an offset, `by`).
- * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key"|"drag",
- *   key?: string, modifiers?: string[], from_ref?: string, to_ref?: string, by?: {x: number, y: number}}} args
+ * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key"|"upload"|"drag",
+ *   key?: string, modifiers?: string[], files?: {name: string, type: string, size: number}[], from_ref?: string,
+ *   to_ref?: string, by?: {x: number, y: number}}} args
  */
 export async function beginExternalInput(args) {
   const { tabId, frameId } = await actionTarget(
     { tabId: args.tabId, frameId: args.frameId, ref_id: args.kind === "drag" ? args.from_ref : args.ref_id },
-    { click: "click_element", hover: "hover_element", key: "press_key", drag: "drag_element" }[args.kind] ?? args.kind,
+    { click: "click_element", hover: "hover_element", key: "press_key", upload: "attach_files", drag: "drag_element" }[
+      args.kind
+    ] ?? args.kind,
   );
   if (args.kind === "drag" && typeof args.to_ref === "string") {
     await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
@@ -631,6 +700,8 @@ export async function beginExternalInput(args) {
           ? { ref_id: args.ref_id, kind: args.kind, key: args.key, modifiers: args.modifiers }
           : args.kind === "drag"
             ? { kind: args.kind, from_ref: args.from_ref, to_ref: args.to_ref, by: args.by }
+          : args.kind === "upload"
+            ? { ref_id: args.ref_id, kind: args.kind, files: args.files }
             : { ref_id: args.ref_id, kind: args.kind },
       ),
       { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` },
@@ -644,6 +715,8 @@ export async function beginExternalInput(args) {
   externalInputs.set(token, { tabId, frameId, kind: args.kind, watch, expiry });
   /** @type {Record<string, unknown>} */
   const answer = { token, marker: begun.marker, tabId, frameId };
+  // An upload's begin says what takes the files: an input (the marked element) or a drop zone.
+  if (begun.target !== undefined) answer.target = begun.target;
   if (args.kind === "drag") answer.html5Source = begun.html5Source === true;
   return answer;
 }
@@ -685,7 +758,7 @@ export async function finishExternalInput({ token }) {
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);
-  const action = { key: "key press", drag: "drag" }[kind] ?? "hover";
+  const action = { key: "key press", upload: "upload", drag: "drag" }[kind] ?? "hover";
   const result = await actionResult(report, watch, action, { hints, tabId });
   return { method: "bidi", ...result };
 }

@@ -26,9 +26,24 @@ const MOST_OPEN_ENTRIES = 50;
 export async function runLoggedBridgeCall(tool, rawArguments, claimedAccess) {
   const args = /** @type {Record<string, unknown>} */ (rawArguments ?? {});
   const actingFor = agentToolOfBridgeCall(tool, rawArguments);
-  if (actingFor === "click_ax" || actingFor === "hover" || actingFor === "drag") {
+  if (tool === "bridge_attach_files") {
+    // upload_file's extension route: one call is the whole action, logged with the files' names.
+    const logCallEnd = await logCallStart("upload_file", uploadArgumentsToLog(args), claimedAccess);
+    try {
+      const result = await runBridgeCall(tool, rawArguments);
+      logCallEnd({ ok: true, result });
+      return result;
+    } catch (thrown) {
+      logCallEnd({ ok: false, error: asToolError(thrown) });
+      throw thrown;
+    }
+  }
+  if (actingFor === "click_ax" || actingFor === "hover" || actingFor === "upload_file" || actingFor === "drag") {
     // The agent's own arguments: the kind of input is the tool's name already.
-    const agentArguments = Object.fromEntries(Object.entries(args).filter(([name]) => name !== "kind"));
+    const agentArguments =
+      actingFor === "upload_file"
+        ? uploadArgumentsToLog(args)
+        : Object.fromEntries(Object.entries(args).filter(([name]) => name !== "kind"));
     const logCallEnd = await logCallStart(actingFor, { ...agentArguments, input: "bidi" }, claimedAccess);
     try {
       const begun = /** @type {Record<string, unknown>} */ (await runBridgeCall(tool, rawArguments));
@@ -60,6 +75,20 @@ export async function runLoggedBridgeCall(tool, rawArguments, claimedAccess) {
     logCallEnd({ ok: false, error: asToolError(thrown) });
     throw thrown;
   }
+}
+
+/**
+ * An upload's arguments as the log keeps them: the target and the files' names, never their bytes.
+ * @param {Record<string, unknown>} args
+ */
+function uploadArgumentsToLog(args) {
+  const files = Array.isArray(args.files) ? args.files : [];
+  return {
+    ref_id: args.ref_id,
+    frameId: args.frameId,
+    tabId: args.tabId,
+    files: files.map((file) => (typeof file?.name === "string" ? file.name : "?")),
+  };
 }
 
 /**

@@ -11,7 +11,7 @@
 
 import { api, fail, messages } from "./platform.js";
 import { resolveTab } from "./frames.js";
-import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions.js";
+import { abortExternalInput, attachFiles, beginExternalInput, finishExternalInput } from "./actions.js";
 import { maskForBridge, unmaskForBridge } from "./secret-masks.js";
 import { logCallStart } from "./call-log.js";
 
@@ -32,6 +32,8 @@ const BRIDGE_CALLS = Object.freeze({
   // The masks over secret fields around the server's BiDi screenshot (secret-masks.js).
   bridge_mask_secrets: maskSecrets,
   bridge_unmask_secrets: (args) => unmaskForBridge({ token: tokenOf(args) }),
+  // upload_file's extension route: the files' bytes, read by the server inside its upload roots.
+  bridge_attach_files: attachFilesFromServer,
   // The calls the server answered without the extension, for the side panel's log.
   bridge_log_answer: logAnswer,
 });
@@ -92,8 +94,8 @@ function beginInput(args) {
       fail("invalid_arguments", `bridge_begin_input: ${name} must be an integer`);
     }
   }
-  if (kind !== "click" && kind !== "hover" && kind !== "locate" && kind !== "key" && kind !== "drag") {
-    fail("invalid_arguments", "bridge_begin_input: kind is click, hover, locate, key or drag");
+  if (kind !== "click" && kind !== "hover" && kind !== "locate" && kind !== "key" && kind !== "upload" && kind !== "drag") {
+    fail("invalid_arguments", "bridge_begin_input: kind is click, hover, locate, key, upload or drag");
   }
   if (kind === "drag") return beginDragInput(args);
   // A key press acts on the focused element unless ref_id names one, as press_key does.
@@ -107,6 +109,7 @@ function beginInput(args) {
     ref_id: refOptional ? undefined : /** @type {string} */ (refId),
     kind: /** @type {"click"|"hover"|"locate"|"key"} */ (kind),
   };
+  if (kind === "upload") return beginExternalInput({ ...input, files: filesOf(args, { withBytes: false }) });
   if (kind !== "key") return beginExternalInput(input);
   const { key, modifiers } = args;
   if (typeof key !== "string" || key.length === 0 || key.length > 100) {
@@ -154,6 +157,66 @@ function beginDragInput(args) {
   });
 }
 
+/** The most files and bytes of one upload (src/upload_roots.rs, src/tools/table.rs). */
+const MOST_UPLOAD_FILES = 20;
+const MOST_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+/**
+ * The files of an upload, checked: `[{name, type, size, lastModified?, data?}]`, `data` the
+ * bytes in base64 when `withBytes`.
+ * @param {Record<string, unknown>} args
+ * @param {{withBytes: boolean}} options
+ * @returns {any[]}
+ */
+function filesOf(args, { withBytes }) {
+  const files = args.files;
+  if (!Array.isArray(files) || files.length === 0 || files.length > MOST_UPLOAD_FILES) {
+    fail("invalid_arguments", `files must be a list of 1 to ${MOST_UPLOAD_FILES} files`);
+  }
+  let total = 0;
+  return files.map((file) => {
+    const { name, type, size, lastModified, data } = /** @type {Record<string, unknown>} */ (file ?? {});
+    if (typeof name !== "string" || name.length === 0 || name.length > 1000 || /[/\0]/.test(name)) {
+      fail("invalid_arguments", "each file's name is a file name without a folder");
+    }
+    if (typeof type !== "string" || type.length > 200 || !Number.isSafeInteger(size) || Number(size) < 0) {
+      fail("invalid_arguments", "each file has a MIME type and a size");
+    }
+    total += Number(size);
+    if (total > MOST_UPLOAD_BYTES) fail("invalid_arguments", "the files hold more than 25 MiB together");
+    const bytes = /** @type {number} */ (size);
+    if (!withBytes) return { name, type, size: bytes };
+    if (typeof data !== "string" || data.length > Math.ceil(Number(size) / 3) * 4 + 4) {
+      fail("invalid_arguments", "each file's data is its bytes in base64");
+    }
+    const modified = Number.isSafeInteger(lastModified) ? /** @type {number} */ (lastModified) : Date.now();
+    return { name, type, size: bytes, lastModified: modified, data };
+  });
+}
+
+/**
+ * bridge_attach_files({tabId?, frameId?, ref_id, files}): upload_file's extension route
+ * (actions.js, attachFiles).
+ * @param {Record<string, unknown>} args
+ */
+function attachFilesFromServer(args) {
+  const { tabId, frameId, ref_id: refId } = args;
+  for (const value of [tabId, frameId]) {
+    if (value !== undefined && value !== null && !Number.isSafeInteger(value)) {
+      fail("invalid_arguments", "bridge_attach_files: tabId and frameId are integers");
+    }
+  }
+  if (typeof refId !== "string" || !REF_PATTERN.test(refId)) {
+    fail("invalid_arguments", "bridge_attach_files: ref_id must be a ref_N");
+  }
+  return attachFiles({
+    tabId: /** @type {number|undefined} */ (tabId ?? undefined),
+    frameId: /** @type {number|undefined} */ (frameId ?? undefined),
+    ref_id: refId,
+    files: filesOf(args, { withBytes: true }),
+  });
+}
+
 /** @param {Record<string, unknown>} args */
 function tokenOf(args) {
   if (typeof args.token !== "string" || args.token.length > 100) {
@@ -174,6 +237,7 @@ const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({
   locate: "screenshot",
   key: "press_key",
   drag: "drag",
+  upload: "upload_file",
 });
 
 /**
@@ -187,6 +251,7 @@ const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({
  */
 export function agentToolOfBridgeCall(tool, rawArguments) {
   if (tool === "bridge_mask_secrets") return "screenshot";
+  if (tool === "bridge_attach_files") return "upload_file";
   if (tool !== "bridge_begin_input") return null;
   const kind = /** @type {Record<string, unknown>} */ (rawArguments ?? {})["kind"];
   return typeof kind === "string" && Object.hasOwn(AGENT_TOOL_OF_INPUT_KIND, kind)

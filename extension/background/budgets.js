@@ -105,6 +105,8 @@ export const TOOL_BUDGETS = Object.freeze({
   set_field: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   select_option: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   fill_form: { fixedMs: FORM_FILL_FIELDS_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
+  // One frame call (bridge_attach_files, or the real route's begin and finish), as a click's.
+  upload_file: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   hover: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   drag: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },
   press_key: { fixedMs: ACTION_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS + NAVIGATION_SETTLE_MS },

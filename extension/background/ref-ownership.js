@@ -23,6 +23,7 @@ const TOOL_OF_CONTENT_ACTION = Object.freeze({
   fill_field: ["set_field", "set_field"],
   select_option: ["select_option", "select_option"],
   fill_form_field: ["fill_form", "fill_form"],
+  attach_files: ["upload_file", "upload_file"],
   hover_element: ["hover", "hover"],
   drag_element: ["drag", "drag"],
   press_key: ["press_key", "press_key"],

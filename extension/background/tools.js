@@ -75,7 +75,19 @@ const TOOLS = Object.freeze({
   iframe_click: iframeClick,
   iframe_type: iframeType,
   promote_iframe: promoteIframe,
+  upload_file: uploadFileWithoutServer,
 });
+
+/**
+ * upload_file sent to the extension as it is: its files are read by allwright's MCP server,
+ * inside the folders the person allowed, which then calls bridge_attach_files; the extension
+ * reads no file itself.
+ */
+async function uploadFileWithoutServer() {
+  fail("not_supported_here", "upload_file's files are read by allwright's MCP server, not by the extension", {
+    hint: "Call upload_file through `allwright mcp --upload-root DIR`.",
+  });
+}
 
 /**
  * Runs one tool call. Resolves with the result object, or rejects with a ToolFailure (or an

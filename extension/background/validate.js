@@ -18,7 +18,7 @@ import "../shared/messages.js";
  * rules (no others); `format` names a check below.
  * @typedef {{type: "string"|"integer"|"number"|"boolean"|"array"|"object", required?: boolean, enum?: string[],
  *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: string,
- *   format?: "navigableUrl"|"keyName", minItems?: number, maxItems?: number, uniqueBy?: string,
+ *   format?: "navigableUrl"|"keyName", minItems?: number, maxItems?: number, itemMaxLength?: number, uniqueBy?: string,
  *   items?: Record<string, ArgumentRule>, properties?: Record<string, ArgumentRule>, example?: unknown,
  *   default?: unknown}} ArgumentRule
  */
@@ -191,6 +191,7 @@ function checkRule(name, rule, given) {
       hint: `${name} is a JSON boolean: true or false.`,
     };
   }
+  if (rule.type === "array" && rule.itemMaxLength !== undefined) return checkTextList(name, rule, given);
   if (rule.type === "array")
     return rule.items === undefined ? checkList(name, rule, given) : checkObjectList(name, rule, given);
   if (rule.type === "object") {
@@ -223,6 +224,35 @@ function checkRule(name, rule, given) {
   }
   if (rule.format === "navigableUrl") return checkNavigableUrl(name, given);
   if (rule.format === "keyName") return checkKeyName(name, given);
+  return null;
+}
+
+/**
+ * A list of `minItems` to `maxItems` distinct strings, each of 1 to `itemMaxLength` characters
+ * (upload_file's `paths`).
+ * @param {string} name
+ * @param {ArgumentRule} rule
+ * @param {unknown} given
+ * @returns {Problem|null}
+ */
+function checkTextList(name, rule, given) {
+  const minimum = rule.minItems ?? 0;
+  const maximum = rule.maxItems ?? Number.MAX_SAFE_INTEGER;
+  const hint = `${name} is a list of ${minimum} to ${maximum} distinct strings, e.g. ${JSON.stringify(rule.example ?? ["a"])}.`;
+  if (!Array.isArray(given))
+    return { message: `${name} must be a list, got ${JSON.stringify(given)?.slice(0, 100)}`, hint };
+  if (given.length < minimum || given.length > maximum) {
+    return { message: `${name} holds ${given.length} items; it takes ${minimum} to ${maximum}`, hint };
+  }
+  for (const [index, item] of given.entries()) {
+    if (typeof item !== "string" || item.length === 0 || [...item].length > (rule.itemMaxLength ?? 0)) {
+      return {
+        message: `${name}[${index}] must be a non-empty string of at most ${rule.itemMaxLength} characters`,
+        hint,
+      };
+    }
+  }
+  if (new Set(given).size !== given.length) return { message: `${name} repeats an entry`, hint };
   return null;
 }
 

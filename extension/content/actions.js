@@ -29,6 +29,7 @@ import { fillFormField } from "./actions/form-fill.js";
 import { childFrames, draftState } from "./actions/frame-state.js";
 import { markTrustedTarget, unmarkTrustedTarget } from "./actions/trusted-target.js";
 import { elementState, textShown } from "./actions/wait-conditions.js";
+import { attachFiles } from "./actions/upload.js";
 
 // The background may inject the content scripts again into a frame that already has them; the
 // first copy keeps its remembered clicks.
@@ -41,6 +42,7 @@ if (globalThis.allwrightActions === undefined) {
       fill_field: fillField,
       select_option: selectOption,
       fill_form_field: fillFormField,
+      attach_files: attachFiles,
       hover_element: hoverElement,
       drag_element: dragElement,
       press_key: pressKey,

@@ -38,7 +38,8 @@
  *   |"not_in_tier"
  *   |"result_too_large"
  *   |"ref_changed"|"outcome_unknown"
- *   |"file_url_refused"} ErrorCode
+ *   |"file_url_refused"
+ *   |"file_not_accepted"|"not_a_file_target"} ErrorCode
  */
 
 /**
@@ -238,6 +239,10 @@
     // navigate, new_tab or promote_iframe would open a local file in a session that does not
     // allow it (docs/agent-tools.md, "Local files").
     "file_url_refused",
+    // upload_file's page half (docs/agent-tools.md, "Attaching files: upload_file"): the
+    // input's accept or single-file limit excludes a file; the element takes no files.
+    "file_not_accepted",
+    "not_a_file_target",
   ]);
 
   /** The tool tiers, from read-only to the largest surface (docs/agent-tools.md, "Tiers"). */
@@ -361,6 +366,8 @@
     "select_option",
     // One field of fill_form (content/actions/form-fill.js): the background sends them one by one.
     "fill_form_field",
+    // upload_file's extension route (content/actions/upload.js): the files, built from the bytes.
+    "attach_files",
     "hover_element",
     "drag_element",
     "press_key",

@@ -22,6 +22,7 @@
 //! is said at [`BrowserBridge::map_tab_by_marker`].
 
 mod emulation;
+mod files;
 mod input;
 mod journal;
 mod keys;

@@ -128,7 +128,9 @@ fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
         ArgumentKind::Integer { .. } => "integer",
         ArgumentKind::Number { .. } => "number",
         ArgumentKind::Boolean => "boolean",
-        ArgumentKind::ModifierList | ArgumentKind::ObjectList { .. } => "array",
+        ArgumentKind::ModifierList
+        | ArgumentKind::TextList { .. }
+        | ArgumentKind::ObjectList { .. } => "array",
         ArgumentKind::Object { .. } => "object",
         ArgumentKind::Choice(_)
         | ArgumentKind::Text { .. }
@@ -170,6 +172,16 @@ fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
             push(&mut rule, "pattern", json!(ELEMENT_REFERENCE_PATTERN))
         }
         ArgumentKind::NavigableUrl => push(&mut rule, "format", json!("navigableUrl")),
+        // Distinct strings, each of 1 to `itemMaxLength` characters.
+        ArgumentKind::TextList {
+            min_items,
+            max_items,
+            max_chars,
+        } => {
+            push(&mut rule, "minItems", json!(min_items));
+            push(&mut rule, "maxItems", json!(max_items));
+            push(&mut rule, "itemMaxLength", json!(max_chars));
+        }
         ArgumentKind::ObjectList {
             min_items,
             max_items,

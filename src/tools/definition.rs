@@ -68,6 +68,13 @@ pub enum ArgumentKind {
     ElementReference,
     /// An absolute http, https or file URL, or about:blank.
     NavigableUrl,
+    /// A list of `min_items..=max_items` distinct strings of 1 to `max_chars` characters each
+    /// (upload_file's `paths`).
+    TextList {
+        min_items: usize,
+        max_items: usize,
+        max_chars: usize,
+    },
     /// A list of `min_items..=max_items` objects, each with the named `fields` and no others
     /// (fill_form's `[{ref_id, value}]`). The fields are scalar kinds: a list does not nest.
     /// `distinct_field`, when given, names the field whose value no two items may share (a

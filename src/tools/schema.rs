@@ -76,6 +76,17 @@ impl ArgumentKind {
             ArgumentKind::NavigableUrl => {
                 json!({"type": "string", "pattern": "^(https?://|file://|about:blank$)"})
             }
+            ArgumentKind::TextList {
+                min_items,
+                max_items,
+                max_chars,
+            } => json!({
+                "type": "array",
+                "minItems": min_items,
+                "maxItems": max_items,
+                "items": {"type": "string", "minLength": 1, "maxLength": max_chars},
+                "uniqueItems": true
+            }),
             // `distinct_field` has no JSON Schema keyword (`uniqueItems` compares whole items):
             // validation.rs and the extension check it.
             ArgumentKind::ObjectList {

@@ -27,6 +27,9 @@ const MAX_OPTION_CHARS: usize = 1_000;
 /// The most fields fill_form fills in one call.
 const MAX_FORM_FIELDS: usize = 50;
 
+/// The most files upload_file attaches in one call.
+const MAX_UPLOAD_FILES: usize = 20;
+
 /// How long the MCP server waits for fill_form: up to 50 fields, each a whole action, within the
 /// background's 90 s for the fields (extension/background/budgets.js), its settling, and the
 /// margins of each hop.
@@ -837,6 +840,41 @@ Common errors: (each in `failed`) ref_not_found (read the tree again), ref_chang
         destructive: false,
         host_wait: FORM_FILL_WAIT,
         reply: ReplyShape::FormFill,
+    },
+    ToolDefinition {
+        name: "upload_file",
+        title: "Attach files",
+        description: concat!(
+            "Attaches files to a file input, as a person choosing them in the file dialog would: the page gets real File objects (bytes, name, type, size) and the input and change events, or, for a drop zone, the dragenter, dragover and drop events with the files. ref_id is the file input, its label, the button that opens the file dialog (\"Upload\", \"Browse\", \"Choose file\") or the drop zone. paths are files inside the folders the person allowed (allwright mcp --upload-root): relative to one of them, or absolute inside one.\n",
+            action_reply!(),
+            " plus `files` (the names attached); verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, method, target, files: [{name, size, type}]}: `target` is \"input\" or \"drop\", `method` \"bidi\" (the browser's own file chooser, allwright launched it) or \"synthetic\". Read the page next: most pages show the file's name, a preview or start sending it.\n\
+Read `progress` as for click_ax; never repeat an upload whose retryAllowed is false (a page that sends the file at once would get it twice).\n\
+Common errors: path_outside_upload_roots (the path is not inside the allowed folders, holds .., or a link leads out: nothing was read; use a file inside them), secret_path_refused (keys and credentials such as .ssh, .env, id_rsa are never uploaded), file_not_found, not_a_regular_file, file_too_large (10 MiB per file, 25 MiB per call), file_not_accepted (the input's accept list or its single-file limit excludes a file: the message names the list; choose a file it takes), not_a_file_target (the element takes no files: use the input, its label or the upload button), ref_not_found (read the tree again).",
+        ),
+        arguments: &[
+            target("The file input, its label, the button that opens the file dialog, or the drop zone: a ref_N printed by get_accessibility_tree (or iframe_read, with frameId)."),
+            Argument {
+                name: "paths",
+                kind: ArgumentKind::TextList {
+                    min_items: 1,
+                    max_items: MAX_UPLOAD_FILES,
+                    max_chars: 4_096,
+                },
+                required: true,
+                default: None,
+                example: Some(Literal::Json(r#"["report.pdf"]"#)),
+                description: "The files to attach, in order, each once, at most 20: paths relative to an upload folder, or absolute paths inside one.",
+            },
+            ACTION_FRAME_ID,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
     },
     ToolDefinition {
         name: "hover",

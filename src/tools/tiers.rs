@@ -230,6 +230,7 @@ mod tests {
             "set_field",
             "select_option",
             "fill_form",
+            "upload_file",
             "hover",
             "drag",
             "press_key",

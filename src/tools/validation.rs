@@ -157,6 +157,44 @@ impl ToolDefinition {
             }
             ArgumentKind::KeyName => check_key_name(tool, argument, value),
             ArgumentKind::ModifierList => check_modifiers(tool, argument, value),
+            ArgumentKind::TextList {
+                min_items,
+                max_items,
+                max_chars,
+            } => {
+                let what = format!(
+                    "a list of {min_items} to {max_items} distinct strings of at most {max_chars} characters"
+                );
+                let Some(items) = value.as_array() else {
+                    return Err(refuse(
+                        format!("{name} must be a list, not {}", shown(value)),
+                        &what,
+                    ));
+                };
+                if items.len() < *min_items || items.len() > *max_items {
+                    return Err(refuse(
+                        format!("{name} holds {} items; it takes {min_items} to {max_items}", items.len()),
+                        &what,
+                    ));
+                }
+                let mut seen: Vec<&str> = Vec::new();
+                for (index, item) in items.iter().enumerate() {
+                    let text = match item.as_str() {
+                        Some(text) if !text.is_empty() && text.chars().count() <= *max_chars => text,
+                        _ => {
+                            return Err(refuse(
+                                format!("{name}[{index}] must be a non-empty string of at most {max_chars} characters, not {}", shown(item)),
+                                &what,
+                            ))
+                        }
+                    };
+                    if seen.contains(&text) {
+                        return Err(refuse(format!("{name}[{index}] repeats {text:?}: each may appear once"), &what));
+                    }
+                    seen.push(text);
+                }
+                Ok(())
+            }
             ArgumentKind::ElementReference => match value.as_str() {
                 Some(text) if is_element_reference(text) => Ok(()),
                 _ => {

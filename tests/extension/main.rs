@@ -34,6 +34,7 @@ mod support;
 mod surface;
 mod thread_coverage;
 mod tiers;
+mod upload;
 mod viewport;
 mod widgets;
 mod wpt;
@@ -765,4 +766,56 @@ async fn chromium_bounds() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_bounds() {
     run_alone(Browser::Firefox, SessionOptions::default(), BOUNDS).await;
+}
+
+/// upload_file (upload.rs): every way of fixtures/pages/upload/ and the refusals, in the user's
+/// own browser (the extension alone, with `--upload-root`), then in a browser allwright
+/// launched with real input (WebDriver BiDi `input.setFiles`) and with synthetic input.
+async fn run_uploads(browser: Browser) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = support::turn(browser).await;
+    let folder = upload::UploadFolder::new();
+    let root = folder.root_argument();
+    let session = Session::start(
+        browser,
+        SessionOptions {
+            mcp_arguments: vec!["--upload-root".into(), root.clone()],
+            ..SessionOptions::default()
+        },
+    )
+    .await;
+    let started = std::time::Instant::now();
+    upload::listed(&session, &session.listed_tools().await, true).await;
+    upload::every_way_a_page_takes_files(&session, &folder, "extension").await;
+    record_time(
+        &format!("{}: uploads (extension)", browser.name()),
+        started.elapsed(),
+    );
+    session.shutdown().await;
+    for input in ["trusted", "synthetic"] {
+        let launched =
+            bridge::LaunchedMcp::start_with(browser, &["--upload-root", &root, "--input", input])
+                .await;
+        let started = std::time::Instant::now();
+        upload::listed(&launched, &launched.tool_names().await, true).await;
+        upload::every_way_a_page_takes_files(&launched, &folder, &format!("launched {input}"))
+            .await;
+        record_time(
+            &format!("{} (launched {input}): uploads", browser.name()),
+            started.elapsed(),
+        );
+        launched.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_uploads() {
+    run_uploads(Browser::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_uploads() {
+    run_uploads(Browser::Firefox).await;
 }

@@ -13,7 +13,8 @@ use tokio::net::UnixStream;
 use crate::support::{fixtures, repository_root, strings, Session, PATIENCE};
 
 /// The tools the contract lists for a tier (its `tiers`, and its `devTiers` in Dev mode): what
-/// the MCP server must list in a session without a browser bridge.
+/// the MCP server must list in a session without a browser bridge and without `--upload-root`
+/// (upload_file is listed only with one: tests/extension/upload.rs).
 pub fn contract_tools(tier: &str, dev: bool) -> BTreeSet<String> {
     let contract: Value = serde_json::from_str(
         &std::fs::read_to_string(repository_root().join("extension/shared/tool-contract.json"))
@@ -29,6 +30,7 @@ pub fn contract_tools(tier: &str, dev: bool) -> BTreeSet<String> {
                 || (dev && strings(&entry["devTiers"]).iter().any(|name| name == tier))
         })
         .map(|(name, _)| name.clone())
+        .filter(|name| name != "upload_file")
         .collect()
 }
 

@@ -862,8 +862,13 @@ fn the_checked_in_tool_contract_is_what_the_table_generates() {
 #[tokio::test]
 async fn the_extension_checks_the_same_arguments_as_the_mcp_schemas() {
     let folder = private_folder();
-    // Full with Dev mode lists every tool of the contract.
-    let client = start_mcp(&folder.path().join("nobody.sock"), &["--dev"]).await;
+    // Full with Dev mode and an upload root lists every tool of the contract.
+    let root = folder.path().display().to_string();
+    let client = start_mcp(
+        &folder.path().join("nobody.sock"),
+        &["--dev", "--upload-root", &root],
+    )
+    .await;
     let tools = client.list_all_tools().await.expect("tools/list");
     let mut from_mcp = serde_json::Map::new();
     for tool in &tools {
@@ -984,4 +989,130 @@ async fn input_tool_results_name_the_synthetic_path_in_the_users_browser() {
         }
         client.cancel().await.expect("close the session");
     }
+}
+
+/// upload_file (src/upload_roots.rs, src/upload.rs): listed only with `--upload-root`, right
+/// after fill_form; every refusal of a path answered before anything reaches the host; a file
+/// inside the root reaches the host as `bridge_attach_files` with its bytes and type.
+#[tokio::test]
+async fn upload_file_reads_only_inside_the_upload_roots() {
+    let folder = private_folder();
+    let socket_path = folder.path().join("host.sock");
+    let mut calls = start_fake_host(&socket_path).await;
+    let files = tempfile::tempdir().expect("temp dir");
+    let base = std::fs::canonicalize(files.path()).expect("canonical");
+    let root = base.join("root");
+    std::fs::create_dir_all(root.join(".aws")).expect("folders");
+    std::fs::write(root.join("report.pdf"), b"%PDF-1.4 report").expect("a file");
+    std::fs::write(root.join(".aws/credentials"), b"[default]").expect("a file");
+    std::fs::write(root.join(".env"), b"TOKEN=1").expect("a file");
+    std::fs::write(base.join("outside.txt"), b"outside").expect("a file");
+    std::os::unix::fs::symlink(base.join("outside.txt"), root.join("link.txt")).expect("a link");
+    std::os::unix::fs::symlink(&base, root.join("up")).expect("a link");
+
+    // Without a root the tool is not listed, and a call says how to allow one (before any host
+    // is asked: this server has none).
+    let without = start_mcp(&folder.path().join("no-host.sock"), &[]).await;
+    let names: Vec<String> = without
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert!(!names.iter().any(|name| name == "upload_file"), "{names:?}");
+    let result = without
+        .call_tool(call(
+            "upload_file",
+            json!({"ref_id": "ref_1", "paths": ["report.pdf"]}),
+        ))
+        .await
+        .expect("an isError result");
+    let error = error_object(&result);
+    assert_eq!(error["code"], "not_supported_here", "{error}");
+    assert!(error["hint"]
+        .as_str()
+        .is_some_and(|hint| hint.contains("--upload-root")));
+    let _ = without.cancel().await;
+
+    let root_argument = root.display().to_string();
+    let client = start_mcp(&socket_path, &["--upload-root", &root_argument]).await;
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    let position = |wanted: &str| names.iter().position(|name| name == wanted);
+    assert_eq!(
+        position("upload_file"),
+        position("fill_form").map(|at| at + 1),
+        "{names:?}"
+    );
+    let outside = base.join("outside.txt").display().to_string();
+    for (path, code) in [
+        ("/etc/passwd", "path_outside_upload_roots"),
+        (outside.as_str(), "path_outside_upload_roots"),
+        ("../outside.txt", "path_outside_upload_roots"),
+        ("link.txt", "path_outside_upload_roots"),
+        ("up/outside.txt", "path_outside_upload_roots"),
+        (".aws/credentials", "secret_path_refused"),
+        (".env", "secret_path_refused"),
+        ("missing.pdf", "file_not_found"),
+        (".", "not_a_regular_file"),
+    ] {
+        let result = client
+            .call_tool(call(
+                "upload_file",
+                json!({"ref_id": "ref_1", "paths": [path]}),
+            ))
+            .await
+            .expect("an isError result");
+        let error = error_object(&result);
+        assert_eq!(error["code"], code, "{path}: {error}");
+    }
+    assert!(
+        calls.try_recv().is_err(),
+        "no refused upload reached the host"
+    );
+
+    let result = client
+        .call_tool(call(
+            "upload_file",
+            json!({"ref_id": "ref_1", "paths": ["report.pdf"], "verbose": true}),
+        ))
+        .await
+        .expect("tools/call");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let answer = crate::reply_text::reply_value(&result);
+    assert_eq!(
+        answer["files"],
+        json!([{"name": "report.pdf", "size": 15, "type": "application/pdf"}]),
+        "{answer}"
+    );
+    let sent = tokio::time::timeout(PATIENCE, calls.recv())
+        .await
+        .expect("the call in time")
+        .expect("a call");
+    assert_eq!(sent["tool"], "bridge_attach_files", "{sent}");
+    let file = &sent["arguments"]["files"][0];
+    assert_eq!(file["name"], "report.pdf");
+    assert_eq!(file["type"], "application/pdf");
+    assert_eq!(
+        file["data"],
+        allwright_surface_web::base64::encode(b"%PDF-1.4 report")
+    );
+    assert!(sent["arguments"].get("paths").is_none(), "{sent}");
+
+    // The short reply names the files, as an action's header line.
+    let result = client
+        .call_tool(call(
+            "upload_file",
+            json!({"ref_id": "ref_1", "paths": [root.join("report.pdf").display().to_string()]}),
+        ))
+        .await
+        .expect("tools/call");
+    let short = crate::reply_text::reply_value(&result);
+    assert_eq!(short["files"], json!(["report.pdf"]), "{short}");
 }

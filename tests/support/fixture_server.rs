@@ -20,6 +20,9 @@
 //!   milliseconds), `POST /telemetry/...` (a beacon, 204), `GET /download/report.csv` (an
 //!   attachment, so a link to it downloads). `GET /api/log` answers their counts as JSON,
 //!   `{"mutate": N, "telemetry": N, "download": N}`.
+//! - `POST /upload[?format=json]` (upload_file's fixtures, `fixtures/pages/upload/`): a
+//!   multipart/form-data body's files echoed as `name size fnv1a64-hex` lines, in an HTML page
+//!   (`<pre id="received">`) or as JSON `{"files": [{name, size, hash}]}`.
 //! - Endpoints of the safety fixtures (`fixtures/pages/safety/`): `POST /forms/NAME` (a form's
 //!   submission, answered with a small HTML page naming it) and `POST /events`, `POST /log`,
 //!   `POST /stats` (paths that merely sound like telemetry; JSON `{"ok":true}`).
@@ -164,6 +167,7 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let mut host = String::new();
     let mut cache_control = None;
     let mut user_agent = String::new();
+    let mut content_type = String::new();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
@@ -179,6 +183,8 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 cache_control = Some(value.to_string());
             } else if name.eq_ignore_ascii_case("user-agent") {
                 user_agent = value.to_string();
+            } else if name.eq_ignore_ascii_case("content-type") {
+                content_type = value.to_string();
             }
         }
     }
@@ -263,6 +269,34 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
         let to = query_parameter(query, "to").unwrap_or("/");
         let headers = [("Location".to_string(), to.to_string())];
         return respond(&mut stream, 302, "text/plain", &headers, b"redirecting");
+    }
+    if method == "POST" && path == "/upload" {
+        let files = uploaded_files(&content_type, &body);
+        if query_parameter(query, "format") == Some("json") {
+            let listed: Vec<String> = files
+                .iter()
+                .map(|(name, size, hash)| {
+                    format!("{{\"name\":{name:?},\"size\":{size},\"hash\":\"{hash:016x}\"}}")
+                })
+                .collect();
+            let body = format!("{{\"files\":[{}]}}", listed.join(","));
+            return respond(&mut stream, 200, "application/json", &[], body.as_bytes());
+        }
+        let lines: Vec<String> = files
+            .iter()
+            .map(|(name, size, hash)| format!("{name} {size} {hash:016x}"))
+            .collect();
+        let body = format!(
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Uploaded</title></head><body><h1>Uploaded</h1><pre id=\"received\">{}</pre></body></html>",
+            lines.join("\n").replace('<', "&lt;")
+        );
+        return respond(
+            &mut stream,
+            200,
+            "text/html; charset=utf-8",
+            &[],
+            body.as_bytes(),
+        );
     }
     if let Some(answered) = serve_action_endpoint(&mut stream, &method, path, query, shared) {
         return answered;
@@ -393,6 +427,60 @@ fn serve_action_endpoint(
         _ => return None,
     };
     Some(answer)
+}
+
+/// FNV-1a, 64 bits: a hash of an upload's bytes that the test computes the same way.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The files of a multipart/form-data body: `(file name, size, fnv1a64)` of each part that has
+/// a `filename` (fields without one are left out).
+fn uploaded_files(content_type: &str, body: &[u8]) -> Vec<(String, usize, u64)> {
+    let Some(boundary) = content_type
+        .split(';')
+        .find_map(|part| part.trim().strip_prefix("boundary="))
+    else {
+        return Vec::new();
+    };
+    let delimiter = format!("--{}", boundary.trim_matches('"'));
+    let delimiter = delimiter.as_bytes();
+    let find = |haystack: &[u8], needle: &[u8], from: usize| {
+        haystack
+            .get(from..)?
+            .windows(needle.len())
+            .position(|window| window == needle)
+            .map(|at| at + from)
+    };
+    let mut files = Vec::new();
+    let mut at = find(body, delimiter, 0);
+    while let Some(start) = at {
+        let part_start = start + delimiter.len() + 2;
+        let Some(next) = find(body, delimiter, part_start) else {
+            break;
+        };
+        if let Some(headers_end) = find(body, b"\r\n\r\n", part_start).filter(|end| *end < next) {
+            let headers = String::from_utf8_lossy(&body[part_start..headers_end]);
+            let name = headers.split(';').find_map(|field| {
+                field.trim().strip_prefix("filename=").map(|name| {
+                    name.split("\r\n")
+                        .next()
+                        .unwrap_or("")
+                        .trim_matches('"')
+                        .to_string()
+                })
+            });
+            // The part's content ends with the CRLF before the next delimiter.
+            let content = &body[headers_end + 4..next.saturating_sub(2).max(headers_end + 4)];
+            if let Some(name) = name.filter(|name| !name.is_empty()) {
+                files.push((name, content.len(), fnv1a64(content)));
+            }
+        }
+        at = Some(next);
+    }
+    files
 }
 
 /// How many recorded requests had a path starting with `path_prefix` (and `method`, if given).

@@ -17,6 +17,7 @@ import { beginExternalClick } from "./click.js";
 import { beginDragObservation } from "./drag.js";
 import { beginHoverObservation } from "./hover.js";
 import { beginExternalKeyPress } from "./keyboard.js";
+import { beginExternalUpload } from "./upload.js";
 import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { describeTarget, resolveTarget } from "./target.js";
 
@@ -77,7 +78,13 @@ function settlePending(token) {
  */
 export async function beginExternalInput(args, ax) {
   const begin =
-    { hover: beginHover, locate: beginLocate, key: beginExternalKeyPress, drag: beginDragObservation }[args.kind] ??
+    {
+      hover: beginHover,
+      locate: beginLocate,
+      key: beginExternalKeyPress,
+      upload: beginExternalUpload,
+      drag: beginDragObservation,
+    }[args.kind] ??
     beginExternalClick;
   const begun = await begin(args, ax);
   const token = `input_${randomHex(12)}`;

@@ -1,0 +1,183 @@
+//! upload_file in a browser the server holds a BiDi session on (docs/protocol.md, "The browser
+//! bridge"). With `--input trusted` the browser itself takes the files: the extension finds the
+//! file input the agent's ref stands for (the input, its label's control, the input a button's
+//! click opens) and marks it (`bridge_begin_input` with kind "upload"), the server finds the
+//! marked element and sends WebDriver BiDi `input.setFiles` with the files' real paths, already
+//! checked inside the upload roots (src/upload_roots.rs), and the extension reports what the page
+//! did (`bridge_finish_input`). A drop zone, an input BiDi cannot reach (a closed shadow root) and
+//! `--input synthetic` take the extension's route: the bytes, through the host
+//! (src/upload.rs). Nothing is set twice: a route is left for the other only before the files
+//! were sent to the browser.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use allwright_surface_web::{Page, PageError};
+use serde_json::{json, Value};
+
+use crate::host_client::HostClient;
+use crate::input_mode::{InputMode, INPUT_FIELD};
+use crate::tool_error::ToolError;
+use crate::tools::ToolDefinition;
+use crate::upload::{self, ATTACH_FILES_CALL, UPLOAD_TOOL};
+use crate::upload_roots::CheckedFile;
+
+use super::input::{after_input_was_sent, real_input_error};
+use super::{BrowserBridge, TargetTab};
+
+/// How long beginning and aborting may take.
+const UPLOAD_STEP_TIMEOUT: Duration = Duration::from_secs(20);
+
+impl BrowserBridge {
+    /// upload_file through the bridge: the browser's own route where it can take the files,
+    /// the extension's otherwise, with the tab's lifecycle events added.
+    pub async fn upload_files(
+        &self,
+        host: &Arc<HostClient>,
+        tool: &ToolDefinition,
+        arguments: &Value,
+        files: &mut [CheckedFile],
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let tab_id = arguments.get("tabId").and_then(Value::as_i64);
+        let target = self.target_tab(host, tab_id).await;
+        let outcome = match (self.input_mode, &target.context) {
+            (InputMode::Trusted, Some(tab_context)) => {
+                self.files_by_the_browser(host, &target, tab_context, arguments, files, timeout)
+                    .await
+            }
+            _ => {
+                self.files_by_the_extension(host, &target, arguments, files, timeout, None)
+                    .await
+            }
+        };
+        self.with_lifecycle(&target, tool.name, outcome?).await
+    }
+
+    /// The extension's route: the bytes go to the frame, which builds the `File`s.
+    async fn files_by_the_extension(
+        &self,
+        host: &Arc<HostClient>,
+        target: &TargetTab,
+        arguments: &Value,
+        files: &mut [CheckedFile],
+        timeout: Duration,
+        why: Option<&str>,
+    ) -> Result<Value, ToolError> {
+        let mut call = upload::attach_arguments(arguments, files)?;
+        if let (Some(tab_id), Some(object)) = (target.tab_id, call.as_object_mut()) {
+            object.insert("tabId".into(), json!(tab_id));
+        }
+        let mut result = self
+            .unless_prompt_blocks(target, host.call(ATTACH_FILES_CALL, call, timeout))
+            .await
+            .map_err(|error| error.for_call_of(UPLOAD_TOOL))?;
+        if let (Some(why), Some(hints)) =
+            (why, result.get_mut("hints").and_then(Value::as_array_mut))
+        {
+            hints.push(json!(why));
+        }
+        Ok(result)
+    }
+
+    /// The browser's route: `input.setFiles` on the input the extension marked.
+    async fn files_by_the_browser(
+        &self,
+        host: &Arc<HostClient>,
+        target: &TargetTab,
+        tab_context: &str,
+        arguments: &Value,
+        files: &mut [CheckedFile],
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let begin_arguments = json!({
+            "tabId": target.tab_id,
+            "frameId": arguments.get("frameId"),
+            "ref_id": arguments["ref_id"],
+            "kind": "upload",
+            "files": upload::file_facts(files),
+        });
+        let begun = self
+            .unless_prompt_blocks(
+                target,
+                host.call("bridge_begin_input", begin_arguments, UPLOAD_STEP_TIMEOUT),
+            )
+            .await?;
+        let Some(token) = begun["token"].as_str().map(str::to_owned) else {
+            return Err(ToolError::script_failed(format!(
+                "the extension began the upload without a token: {begun}"
+            )));
+        };
+        // A drop zone takes files by a drop, which BiDi input cannot carry.
+        if begun["target"].as_str() == Some("drop") {
+            self.abort_input(host, &token).await;
+            return self
+                .files_by_the_extension(host, target, arguments, files, timeout, Some(
+                    "a drop zone takes files by a drop, which the browser's input cannot carry: the extension dropped them",
+                ))
+                .await;
+        }
+        let marker = begun["marker"].as_str().unwrap_or_default();
+        // The marker is interpolated into a selector: only the content script's 32 hex digits.
+        if marker.len() != 32 || !marker.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+            self.abort_input(host, &token).await;
+            return Err(ToolError::script_failed(format!(
+                "the extension's marker {marker:?} is not 32 hex digits"
+            )));
+        }
+        let element = match self.marked_element(tab_context, marker).await {
+            Ok(Some(element)) => element,
+            Ok(None) => {
+                self.abort_input(host, &token).await;
+                return self
+                    .files_by_the_extension(host, target, arguments, files, timeout, Some(
+                        "the browser could not reach the file input (a closed shadow root?), so the extension attached the files",
+                    ))
+                    .await;
+            }
+            Err(error) => {
+                self.abort_input(host, &token).await;
+                return Err(error);
+            }
+        };
+        let paths: Vec<PathBuf> = files.iter().map(|file| file.real_path.clone()).collect();
+        let page = Page::new(self.bidi(), tab_context);
+        let sent = self
+            .unless_prompt_blocks(target, async {
+                page.frame(&element.context)
+                    .set_files(&element.element, &paths)
+                    .await
+                    .map_err(|error| match error {
+                        PageError::InputOutcomeUnknown(_) => real_input_error(UPLOAD_TOOL, &error),
+                        other => ToolError::element_operation_failed(
+                            other.tool_error_code(),
+                            format!("the browser refused the files: {other}"),
+                        ),
+                    })
+            })
+            .await;
+        if let Err(error) = sent {
+            if error.code == crate::tool_error::codes::DIALOG_OPEN {
+                self.remember_interrupted(tab_context, &token);
+            } else {
+                self.abort_input(host, &token).await;
+            }
+            return Err(error);
+        }
+        let finished = self
+            .unless_prompt_blocks(
+                target,
+                host.call("bridge_finish_input", json!({ "token": token }), timeout),
+            )
+            .await;
+        finished
+            .map_err(|error| after_input_was_sent(UPLOAD_TOOL, error))
+            .map(|mut result| {
+                if let Some(object) = result.as_object_mut() {
+                    object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
+                }
+                result
+            })
+    }
+}

@@ -1,0 +1,80 @@
+//! upload_file, the MCP server's side (docs/agent-tools.md, "Attaching files: upload_file"): the
+//! paths are checked and opened here, inside the session's `--upload-root` folders
+//! (src/upload_roots.rs), before anything reaches the browser, and the browser gets either the
+//! files' bytes or, in a browser allwright drives with real input, their checked real paths.
+//!
+//! Two routes, one page half (extension/content/actions/upload.js):
+//! - the extension's (a person's browser, `--input synthetic`, a drop zone, a tab the bridge has
+//!   not mapped): the internal call [`ATTACH_FILES_CALL`] carries each file's name, type,
+//!   modification time and bytes (base64); the frame builds `File`s and hands them over as a
+//!   person's choice would;
+//! - the browser's own (`--input trusted` in a launched browser): the frame finds and marks the
+//!   file input, and the bridge sets the files with WebDriver BiDi `input.setFiles`
+//!   (src/browser_bridge/files.rs).
+
+use serde_json::{json, Value};
+
+use crate::tool_error::ToolError;
+use crate::upload_roots::CheckedFile;
+
+/// The tool's name.
+pub const UPLOAD_TOOL: &str = "upload_file";
+
+/// The internal call of the extension's route: not an agent tool, not in the contract; the
+/// extension's tier gate treats it as upload_file (extension/background/bridge.js).
+pub const ATTACH_FILES_CALL: &str = "bridge_attach_files";
+
+/// The paths of a validated call.
+pub fn paths_of(arguments: &Value) -> Vec<String> {
+    arguments
+        .get("paths")
+        .and_then(Value::as_array)
+        .map(|paths| {
+            paths
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What the reply says of the files: `[{name, size, type}]`.
+pub fn described(files: &[CheckedFile]) -> Value {
+    Value::Array(
+        files
+            .iter()
+            .map(|file| json!({"name": file.name, "size": file.size, "type": file.mime_type}))
+            .collect(),
+    )
+}
+
+/// The page half's description of each file (no bytes): what it checks `accept` and
+/// `multiple` against before anything is set.
+pub fn file_facts(files: &[CheckedFile]) -> Value {
+    described(files)
+}
+
+/// The arguments of [`ATTACH_FILES_CALL`]: the agent's target (`ref_id`, `frameId`, `tabId`)
+/// and each file read now, from the descriptor that was checked, in base64.
+pub fn attach_arguments(arguments: &Value, files: &mut [CheckedFile]) -> Result<Value, ToolError> {
+    let mut call = serde_json::Map::new();
+    for name in ["ref_id", "frameId", "tabId"] {
+        if let Some(value) = arguments.get(name).filter(|value| !value.is_null()) {
+            call.insert(name.to_owned(), value.clone());
+        }
+    }
+    let mut encoded = Vec::with_capacity(files.len());
+    for file in files.iter_mut() {
+        let bytes = file.read()?;
+        encoded.push(json!({
+            "name": file.name,
+            "type": file.mime_type,
+            "size": file.size,
+            "lastModified": file.last_modified_ms,
+            "data": allwright_surface_web::base64::encode(&bytes),
+        }));
+    }
+    call.insert("files".to_owned(), Value::Array(encoded));
+    Ok(Value::Object(call))
+}
