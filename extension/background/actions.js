@@ -700,9 +700,9 @@ export async function beginExternalInput(args) {
           ? { ref_id: args.ref_id, kind: args.kind, key: args.key, modifiers: args.modifiers }
           : args.kind === "drag"
             ? { kind: args.kind, from_ref: args.from_ref, to_ref: args.to_ref, by: args.by }
-          : args.kind === "upload"
-            ? { ref_id: args.ref_id, kind: args.kind, files: args.files }
-            : { ref_id: args.ref_id, kind: args.kind },
+            : args.kind === "upload"
+              ? { ref_id: args.ref_id, kind: args.kind, files: args.files }
+              : { ref_id: args.ref_id, kind: args.kind },
       ),
       { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` },
     );

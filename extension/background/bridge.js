@@ -94,7 +94,14 @@ function beginInput(args) {
       fail("invalid_arguments", `bridge_begin_input: ${name} must be an integer`);
     }
   }
-  if (kind !== "click" && kind !== "hover" && kind !== "locate" && kind !== "key" && kind !== "upload" && kind !== "drag") {
+  if (
+    kind !== "click" &&
+    kind !== "hover" &&
+    kind !== "locate" &&
+    kind !== "key" &&
+    kind !== "upload" &&
+    kind !== "drag"
+  ) {
     fail("invalid_arguments", "bridge_begin_input: kind is click, hover, locate, key, upload or drag");
   }
   if (kind === "drag") return beginDragInput(args);

@@ -84,8 +84,7 @@ export async function beginExternalInput(args, ax) {
       key: beginExternalKeyPress,
       upload: beginExternalUpload,
       drag: beginDragObservation,
-    }[args.kind] ??
-    beginExternalClick;
+    }[args.kind] ?? beginExternalClick;
   const begun = await begin(args, ax);
   const token = `input_${randomHex(12)}`;
   const marker = randomHex(16);
