@@ -40,6 +40,10 @@ const APPS = {
   "widgets-virtuoso": "widgets/virtuoso.jsx",
   "widgets-sortable": "widgets/sortable.js",
   "widgets-downshift": "widgets/downshift.jsx",
+  // The drag rows of the matrix.
+  "widgets-dnd-kit": "widgets/dnd-kit.jsx",
+  "widgets-hello-pangea": "widgets/hello-pangea.jsx",
+  "widgets-jquery-ui": "widgets/jquery-ui.js",
   // The agreement corpus (tests/extension/agreement.rs).
   "corpus-mui-orders": "corpus/mui-orders.jsx",
   "corpus-mui-settings": "corpus/mui-settings.jsx",

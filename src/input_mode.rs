@@ -56,6 +56,7 @@ const INPUT_TOOLS: &[&str] = &[
     "click_ax",
     "iframe_click",
     "hover",
+    "drag",
     "type_ax",
     "iframe_type",
     "set_field",

@@ -398,7 +398,8 @@ fn short_action(arguments: &Value, mut result: Map<String, Value>) -> (Map<Strin
         short.insert("retryAllowed".to_owned(), Value::Bool(false));
     }
     // `selected`, `submit`, `cssHover` and `after` are what select_option, set_field, hover and
-    // scroll say about their own effect.
+    // scroll say about their own effect; `nativeDragUnfinished` is a drag the browser left
+    // hanging.
     for field in [
         "hint",
         "snapshotId",
@@ -407,10 +408,16 @@ fn short_action(arguments: &Value, mut result: Map<String, Value>) -> (Map<Strin
         "submit",
         "cssHover",
         "after",
+        "nativeDragUnfinished",
     ] {
         if let Some(value) = result.remove(field) {
             short.insert(field.to_owned(), value);
         }
+    }
+    // What a drag moved, where to: the item, its list and place before and after. `false`
+    // (nothing changed place) is left to `effect` and the lines.
+    if let Some(moved) = result.remove("moved").filter(Value::is_object) {
+        short.insert("moved".to_owned(), moved);
     }
     // upload_file names the files the page got, by name only (sizes and types on `verbose`).
     if let Some(Value::Array(files)) = result.get("files") {
@@ -612,6 +619,27 @@ mod tests {
         assert_eq!(short["lateOutcomes"][0]["callId"], "c1");
         assert_eq!(short["lifecycle"].as_array().map(Vec::len), Some(1));
         assert!(short.get("effect").is_none(), "no evidence, no effect");
+    }
+
+    #[test]
+    fn a_drag_says_what_moved_where_and_leaves_its_route_to_verbose() {
+        let moved = json!({"item": "Design the login page", "before": {"list": "To do", "position": 1, "of": 2},
+                           "after": {"list": "Done", "position": 2, "of": 2, "after": "Set up the repository"}});
+        let result = json!({"success": true, "progress": "observed", "evidence": ["moved"], "hints": [],
+                            "retryAllowed": true, "method": "bidi", "moved": moved, "from": {"x": 1, "y": 2}});
+        let short: Value =
+            serde_json::from_str(&reply_text("drag", &json!({}), result, false)).expect("json");
+        assert_eq!(short["moved"], moved);
+        assert_eq!(short["effect"], "moved");
+        assert!(short.get("method").is_none() && short.get("from").is_none());
+        let slider = json!({"progress": "observed", "evidence": ["semantic_state:aria-valuenow"], "moved": false});
+        let short: Value =
+            serde_json::from_str(&reply_text("drag", &json!({}), slider, false)).expect("json");
+        assert!(short.get("moved").is_none());
+        let hanging = json!({"progress": "inconclusive", "retryAllowed": false, "nativeDragUnfinished": true});
+        let short: Value =
+            serde_json::from_str(&reply_text("drag", &json!({}), hanging, false)).expect("json");
+        assert_eq!(short["nativeDragUnfinished"], true);
     }
 
     #[test]

@@ -7,11 +7,11 @@
  * Evidence that proves progress (docs/protocol.md, "Action results", click_ax): a URL change, a focus change caused
  * by the handler, a synchronous local mutation, a deferred semantic state, a value the field
  * took, text that changed anywhere in the page (a status line, a live region), or a popup
- * (menu, tooltip, listbox, dialog) that appeared. Anything else the
+ * (menu, tooltip, listbox, dialog) that appeared, or an item a drag moved to another place. Anything else the
  * page side reports is a hint.
  */
 const PROGRESS_EVIDENCE =
-  /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|text_changed(:.*)?|scrolled|submitted|opened|revealed(:.*)?|popup_shown(:.*)?)$/;
+  /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|text_changed(:.*)?|scrolled|moved|submitted|opened|revealed(:.*)?|popup_shown(:.*)?)$/;
 
 /** Whether one evidence string proves progress. */
 export function isProgressEvidence(evidence) {

@@ -333,6 +333,7 @@ const AGENT_TOOL_OF_CONTENT_TOOL = Object.freeze({
   hover_element: "hover",
   press_key: "press_key",
   scroll: "scroll",
+  attach_files: "upload_file",
 });
 
 /**
@@ -391,6 +392,30 @@ export async function hover(args) {
   }
   return result;
 }
+
+/**
+ * drag: the frame's synthetic drag (content/actions/drag.js), with both refs checked against the
+ * frame that printed them (ref_in_other_frame), then the outcome of an action.
+ * @param {Record<string, any>} args
+ */
+export async function drag(args) {
+  const { tabId, frameId } = await actionTarget({ ...args, ref_id: args.from_ref }, "drag_element");
+  if (typeof args.to_ref === "string") await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
+  const contentArguments = withoutTarget({ tabId: args.tabId, frameId: args.frameId, ...args });
+  const watch = watchTab(tabId, frameId, "drag");
+  const hints = [];
+  let report;
+  try {
+    report = await callFrameThroughNavigation(tabId, frameId, "drag_element", contentArguments, watch);
+    await sleep(SETTLE_MS);
+    await settleNavigation(watch, hints);
+  } catch (failure) {
+    watch.stop();
+    throw failure;
+  }
+  return actionResult(report, watch, "drag", { hints, tabId });
+}
+
 export const pressKey = pageAction("press_key", "key press", withoutTarget);
 
 /**
@@ -411,7 +436,7 @@ export async function attachFiles(args) {
   // Firefox hides a content script's DataTransfer items from the page (page-drop.js): the frame
   // finds what takes the files first, and a drop zone gets its drop from the page's own world.
   const { tabId, frameId } = await actionTarget(args, "attach_files");
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(tabId, frameId, "upload_file");
   const hints = [];
   let report;
   try {
@@ -649,7 +674,7 @@ const EXTERNAL_INPUT_TIMEOUT_MS = 20_000;
 
 /**
  * External inputs begun and not finished, by the content script's token.
- * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate"|"key"|"upload",
+ * @type {Map<string, {tabId: number, frameId: number, kind: "click"|"hover"|"locate"|"key"|"upload"|"drag",
  *   watch: ReturnType<typeof watchTab>, expiry: ReturnType<typeof setTimeout>}>}
  */
 const externalInputs = new Map();
@@ -659,19 +684,26 @@ const externalInputs = new Map();
  * WebDriver BiDi (docs/protocol.md, "The browser bridge"): the tab is watched and the frame's
  * content script starts its observers and marks the target. Answers `{token, marker, tabId,
  * frameId}`.
- * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key"|"upload",
- *   key?: string, modifiers?: string[], files?: {name: string, type: string, size: number}[]}} args
+ * A drag names its source by `from_ref`, its drop target by `to_ref` (or an offset, `by`).
+ * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key"|"upload"|"drag",
+ *   key?: string, modifiers?: string[], files?: {name: string, type: string, size: number}[], from_ref?: string,
+ *   to_ref?: string, by?: {x: number, y: number}}} args
  */
 export async function beginExternalInput(args) {
   const { tabId, frameId } = await actionTarget(
-    { tabId: args.tabId, frameId: args.frameId, ref_id: args.ref_id },
-    { click: "click_element", hover: "hover_element", key: "press_key", upload: "attach_files" }[args.kind] ??
-      args.kind,
+    { tabId: args.tabId, frameId: args.frameId, ref_id: args.kind === "drag" ? args.from_ref : args.ref_id },
+    { click: "click_element", hover: "hover_element", key: "press_key", upload: "attach_files", drag: "drag_element" }[
+      args.kind
+    ] ?? args.kind,
   );
+  if (args.kind === "drag" && typeof args.to_ref === "string") {
+    await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
+  }
   const watch = watchTab(
     tabId,
     frameId,
-    { click: "click_ax", hover: "hover", key: "press_key" }[args.kind] ?? args.kind,
+    { click: "click_ax", hover: "hover", key: "press_key", upload: "upload_file", drag: "drag" }[args.kind] ??
+      args.kind,
   );
   let begun;
   try {
@@ -682,9 +714,11 @@ export async function beginExternalInput(args) {
         "begin_external_input",
         args.kind === "key"
           ? { ref_id: args.ref_id, kind: args.kind, key: args.key, modifiers: args.modifiers }
-          : args.kind === "upload"
-            ? { ref_id: args.ref_id, kind: args.kind, files: args.files }
-            : { ref_id: args.ref_id, kind: args.kind },
+          : args.kind === "drag"
+            ? { kind: args.kind, from_ref: args.from_ref, to_ref: args.to_ref, by: args.by }
+            : args.kind === "upload"
+              ? { ref_id: args.ref_id, kind: args.kind, files: args.files }
+              : { ref_id: args.ref_id, kind: args.kind },
       ),
       { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` },
     );
@@ -695,10 +729,12 @@ export async function beginExternalInput(args) {
   const token = /** @type {string} */ (begun.token);
   const expiry = setTimeout(() => void abortExternalInput({ token }), EXTERNAL_INPUT_TIMEOUT_MS);
   externalInputs.set(token, { tabId, frameId, kind: args.kind, watch, expiry });
+  /** @type {Record<string, unknown>} */
+  const answer = { token, marker: begun.marker, tabId, frameId };
   // An upload's begin says what takes the files: an input (the marked element) or a drop zone.
-  return begun.target === undefined
-    ? { token, marker: begun.marker, tabId, frameId }
-    : { token, marker: begun.marker, tabId, frameId, target: begun.target };
+  if (begun.target !== undefined) answer.target = begun.target;
+  if (args.kind === "drag") answer.html5Source = begun.html5Source === true;
+  return answer;
 }
 
 /** The pending external input of `token`, forgotten; fails when there is none. */
@@ -738,7 +774,7 @@ export async function finishExternalInput({ token }) {
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);
-  const action = { key: "key press", upload: "upload" }[kind] ?? "hover";
+  const action = { key: "key press", upload: "upload", drag: "drag" }[kind] ?? "hover";
   const result = await actionResult(report, watch, action, { hints, tabId });
   return { method: "bidi", ...result };
 }

@@ -17,7 +17,7 @@ const MOST_OPEN_ENTRIES = 50;
 
 /**
  * Runs one bridge call, logging it as the agent action it carries out when it is one: a click or
- * a hover (an element screenshot's "locate" is not an action, and its capture never reaches the
+ * a hover (an element screenshot 's "locate" is not an action, and its capture never reaches the
  * extension).
  * @param {string} tool
  * @param {unknown} rawArguments
@@ -38,7 +38,7 @@ export async function runLoggedBridgeCall(tool, rawArguments, claimedAccess) {
       throw thrown;
     }
   }
-  if (actingFor === "click_ax" || actingFor === "hover" || actingFor === "upload_file") {
+  if (actingFor === "click_ax" || actingFor === "hover" || actingFor === "upload_file" || actingFor === "drag") {
     // The agent's own arguments: the kind of input is the tool's name already.
     const agentArguments =
       actingFor === "upload_file"

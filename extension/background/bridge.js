@@ -95,9 +95,17 @@ function beginInput(args) {
       fail("invalid_arguments", `bridge_begin_input: ${name} must be an integer`);
     }
   }
-  if (kind !== "click" && kind !== "hover" && kind !== "locate" && kind !== "key" && kind !== "upload") {
-    fail("invalid_arguments", "bridge_begin_input: kind is click, hover, locate, key or upload");
+  if (
+    kind !== "click" &&
+    kind !== "hover" &&
+    kind !== "locate" &&
+    kind !== "key" &&
+    kind !== "upload" &&
+    kind !== "drag"
+  ) {
+    fail("invalid_arguments", "bridge_begin_input: kind is click, hover, locate, key, upload or drag");
   }
+  if (kind === "drag") return beginDragInput(args);
   // A key press acts on the focused element unless ref_id names one, as press_key does.
   const refOptional = kind === "key" && (refId === undefined || refId === null);
   if (!refOptional && (typeof refId !== "string" || !REF_PATTERN.test(refId))) {
@@ -120,6 +128,41 @@ function beginInput(args) {
     fail("invalid_arguments", `bridge_begin_input: modifiers are among ${MODIFIER_NAMES.join(", ")}`);
   }
   return beginExternalInput({ ...input, key, modifiers: modifierNames });
+}
+
+/** The largest offset of a drag's `by`, in CSS pixels (the tool contract's limit). */
+const LARGEST_DRAG_OFFSET = 10_000;
+
+/**
+ * bridge_begin_input({kind: "drag", tabId?, frameId?, from_ref, to_ref?, by?}): the first half of
+ * a drag whose pointer input the server sends over BiDi: both ends marked, and `html5Source`.
+ * @param {Record<string, unknown>} args
+ */
+function beginDragInput(args) {
+  const { tabId, frameId, from_ref: fromRef, to_ref: toRef, by } = args;
+  if (typeof fromRef !== "string" || !REF_PATTERN.test(fromRef)) {
+    fail("invalid_arguments", "bridge_begin_input: from_ref must be a ref_N");
+  }
+  const hasTarget = toRef !== undefined && toRef !== null;
+  if (hasTarget && (typeof toRef !== "string" || !REF_PATTERN.test(toRef))) {
+    fail("invalid_arguments", "bridge_begin_input: to_ref must be a ref_N");
+  }
+  const offset = /** @type {Record<string, unknown>|null|undefined} */ (by);
+  const isOffset = (/** @type {unknown} */ value) =>
+    Number.isFinite(value) && Math.abs(/** @type {number} */ (value)) <= LARGEST_DRAG_OFFSET;
+  const hasOffset = offset !== undefined && offset !== null;
+  if (hasOffset && (typeof offset !== "object" || !isOffset(offset.x) || !isOffset(offset.y))) {
+    fail("invalid_arguments", "bridge_begin_input: by is {x, y} in CSS pixels");
+  }
+  if (hasTarget === hasOffset) fail("invalid_arguments", "bridge_begin_input: a drag takes to_ref or by");
+  return beginExternalInput({
+    tabId: /** @type {number|undefined} */ (tabId ?? undefined),
+    frameId: /** @type {number|undefined} */ (frameId ?? undefined),
+    kind: "drag",
+    from_ref: /** @type {string} */ (fromRef),
+    to_ref: hasTarget ? /** @type {string} */ (toRef) : undefined,
+    by: hasOffset ? { x: Number(offset.x), y: Number(offset.y) } : undefined,
+  });
 }
 
 /** The most files and bytes of one upload (src/upload_roots.rs, src/tools/table.rs). */
@@ -201,6 +244,7 @@ const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({
   hover: "hover",
   locate: "screenshot",
   key: "press_key",
+  drag: "drag",
   upload: "upload_file",
 });
 

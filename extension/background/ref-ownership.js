@@ -25,6 +25,7 @@ const TOOL_OF_CONTENT_ACTION = Object.freeze({
   fill_form_field: ["fill_form", "fill_form"],
   attach_files: ["upload_file", "upload_file"],
   hover_element: ["hover", "hover"],
+  drag_element: ["drag", "drag"],
   press_key: ["press_key", "press_key"],
   scroll: ["scroll", "scroll"],
   element_rect: ["screenshot", "screenshot"],

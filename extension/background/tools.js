@@ -8,6 +8,7 @@ import { callFrame, resolveTab } from "./frames.js";
 import { goBack, goForward, navigate, reload } from "./navigation.js";
 import {
   clickAx,
+  drag,
   fillForm,
   hover,
   pressKey,
@@ -53,6 +54,7 @@ const TOOLS = Object.freeze({
   select_option: selectOption,
   fill_form: fillForm,
   hover,
+  drag,
   press_key: pressKey,
   scroll,
   go_back: goBack,

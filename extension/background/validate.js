@@ -14,11 +14,13 @@ import "../shared/messages.js";
  * follow JSON Schema's meaning; `minLength`/`maxLength` count Unicode code points; an "array"
  * rule's `enum` applies to its items, which must be unique; an "array" rule with `items` is a
  * list of `minItems` to `maxItems` objects whose members are `items`' rules (no others), no two
- * sharing their `uniqueBy` member; `format` names a check below.
- * @typedef {{type: "string"|"integer"|"number"|"boolean"|"array", required?: boolean, enum?: string[],
+ * sharing their `uniqueBy` member; an "object" rule is one object whose members are `properties`'
+ * rules (no others); `format` names a check below.
+ * @typedef {{type: "string"|"integer"|"number"|"boolean"|"array"|"object", required?: boolean, enum?: string[],
  *   minimum?: number, maximum?: number, minLength?: number, maxLength?: number, pattern?: string,
  *   format?: "navigableUrl"|"keyName", minItems?: number, maxItems?: number, itemMaxLength?: number, uniqueBy?: string,
- *   items?: Record<string, ArgumentRule>, example?: unknown, default?: unknown}} ArgumentRule
+ *   items?: Record<string, ArgumentRule>, properties?: Record<string, ArgumentRule>, example?: unknown,
+ *   default?: unknown}} ArgumentRule
  */
 
 /**
@@ -192,6 +194,11 @@ function checkRule(name, rule, given) {
   if (rule.type === "array" && rule.itemMaxLength !== undefined) return checkTextList(name, rule, given);
   if (rule.type === "array")
     return rule.items === undefined ? checkList(name, rule, given) : checkObjectList(name, rule, given);
+  if (rule.type === "object") {
+    const members = Object.keys(rule.properties ?? {});
+    const hint = `${name} is an object {${members.join(", ")}}, e.g. ${JSON.stringify(rule.example)}.`;
+    return checkMembers(name, rule.properties ?? {}, given, hint);
+  }
   if (typeof given !== "string") {
     return { message: `${name} must be a string, got ${shown.slice(0, 100)}`, hint: stringHint(name, rule) };
   }
@@ -299,29 +306,8 @@ function checkObjectList(name, rule, given) {
   const seen = new Set();
   for (const [index, item] of given.entries()) {
     const itemName = `${name}[${index}]`;
-    if (typeof item !== "object" || item === null || Array.isArray(item)) {
-      return {
-        message: `${itemName} must be an object {${members.join(", ")}}, got ${JSON.stringify(item)?.slice(0, 100)}`,
-        hint,
-      };
-    }
-    const unknown = Object.keys(item).find((key) => !members.includes(key));
-    if (unknown !== undefined) {
-      return { message: `${itemName} has no member ${JSON.stringify(unknown)}`, hint, suggestions: members };
-    }
-    for (const [member, memberRule] of Object.entries(rule.items ?? {})) {
-      const value = item[member];
-      if (value === undefined || value === null) {
-        if (memberRule.required) return { message: `${itemName}.${member} is missing`, hint };
-        continue;
-      }
-      const problem = checkRule(`${itemName}.${member}`, memberRule, value);
-      // A model often sends a check box's `true` as a JSON boolean: say what to send instead.
-      if (problem !== null && memberRule.type === "string" && typeof value === "boolean") {
-        return { ...problem, hint: `Every ${member} is a string: pass ${JSON.stringify(String(value))}.` };
-      }
-      if (problem !== null) return problem;
-    }
+    const problem = checkMembers(itemName, rule.items ?? {}, item, hint);
+    if (problem !== null) return problem;
     if (rule.uniqueBy === undefined) continue;
     const key = item[rule.uniqueBy];
     if (key === undefined || key === null) continue;
@@ -329,6 +315,44 @@ function checkObjectList(name, rule, given) {
       return { message: `${itemName}.${rule.uniqueBy} repeats ${JSON.stringify(key)}: each may appear once`, hint };
     }
     seen.add(key);
+  }
+  return null;
+}
+
+/**
+ * One object whose members are `rules`' (no others), each checked by its own rule under
+ * `name.member`: an item of a list of objects, or an "object" argument (drag's `by`).
+ * @param {string} name
+ * @param {Record<string, ArgumentRule>} rules
+ * @param {unknown} given
+ * @param {string} hint
+ * @returns {Problem|null}
+ */
+function checkMembers(name, rules, given, hint) {
+  const members = Object.keys(rules);
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    return {
+      message: `${name} must be an object {${members.join(", ")}}, got ${JSON.stringify(given)?.slice(0, 100)}`,
+      hint,
+    };
+  }
+  const object = /** @type {Record<string, unknown>} */ (given);
+  const unknown = Object.keys(object).find((key) => !members.includes(key));
+  if (unknown !== undefined) {
+    return { message: `${name} has no member ${JSON.stringify(unknown)}`, hint, suggestions: members };
+  }
+  for (const [member, memberRule] of Object.entries(rules)) {
+    const value = object[member];
+    if (value === undefined || value === null) {
+      if (memberRule.required) return { message: `${name}.${member} is missing`, hint };
+      continue;
+    }
+    const problem = checkRule(`${name}.${member}`, memberRule, value);
+    // A model often sends a check box's `true` as a JSON boolean: say what to send instead.
+    if (problem !== null && memberRule.type === "string" && typeof value === "boolean") {
+      return { ...problem, hint: `Every ${member} is a string: pass ${JSON.stringify(String(value))}.` };
+    }
+    if (problem !== null) return problem;
   }
   return null;
 }

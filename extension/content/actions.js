@@ -18,6 +18,7 @@ import { domQuiet } from "./actions/evidence.js";
 import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions/external-input.js";
 import { elementRect, frameOffset, viewportSize } from "./actions/geometry.js";
 import { paintSecretMasks, removeSecretMasks } from "./dom/secret-masks.js";
+import { dragElement } from "./actions/drag.js";
 import { hoverElement } from "./actions/hover.js";
 import { ping } from "./actions/page-handlers.js";
 import { pressKey } from "./actions/keyboard.js";
@@ -43,6 +44,7 @@ if (globalThis.allwrightActions === undefined) {
       fill_form_field: fillFormField,
       attach_files: attachFiles,
       hover_element: hoverElement,
+      drag_element: dragElement,
       press_key: pressKey,
       scroll: scrollAction,
       dom_quiet: domQuiet,

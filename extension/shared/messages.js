@@ -104,7 +104,7 @@
  * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
- *   |"hover_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
+ *   |"hover_element"|"drag_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
  *   |"finish_external_input"|"abort_external_input"} ContentActionTool
  * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
@@ -373,6 +373,7 @@
     // upload_file's extension route (content/actions/upload.js): the files, built from the bytes.
     "attach_files",
     "hover_element",
+    "drag_element",
     "press_key",
     "scroll",
     "dom_quiet",

@@ -1,4 +1,4 @@
-//! Real pointer input for click_ax and hover in a browser the server holds a BiDi session on
+//! Real pointer input for click_ax, hover and drag in a browser the server holds a BiDi session on
 //! (docs/protocol.md, "The browser bridge"). The extension still observes: it begins the action
 //! (`bridge_begin_input`: the target resolved from its ref, scrolled into view, the same
 //! observers as the synthetic action, and a random marker attribute on the element), the server
@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use allwright_surface_web::page::ElementInContext;
+use allwright_surface_web::page::{DragEnd, ElementInContext};
 use allwright_surface_web::{Page, PageError, QueryOptions};
 use serde_json::{json, Value};
 
@@ -24,8 +24,34 @@ use super::{BrowserBridge, InterruptedInput, TargetTab};
 
 /// The attribute the content script sets (extension/content/actions/external-input.js).
 pub(super) const INPUT_MARKER_ATTRIBUTE: &str = "data-allwright-input";
+/// The attribute that marks a drag's drop target, with the source's marker (the same file).
+const DROP_MARKER_ATTRIBUTE: &str = "data-allwright-drop";
+/// The hint of a drag that Firefox would not finish as real input.
+const FIREFOX_HTML5_DRAG: &str = "Firefox does not finish an HTML5 drag started by real input (no drop, no dragend), so the extension's synthetic drag and drop events were sent instead; nothing was sent before them";
 /// How long beginning, aborting and the pointer input itself may take.
 const INPUT_STEP_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A real drag whose HTML5 drag the browser started and did not end (`nativeDragUnfinished`,
+/// from the extension's observation): Firefox 153 does that when the page makes its element
+/// draggable only on the press (SortableJS), so the page may be mid-drag and whatever moved may
+/// not be its model's. The agent is told so: progress inconclusive, no retry.
+fn unfinished_drag_is_inconclusive(result: &mut Value) {
+    if result["nativeDragUnfinished"] != json!(true) {
+        return;
+    }
+    let Some(object) = result.as_object_mut() else {
+        return;
+    };
+    object.insert("progress".into(), json!("inconclusive"));
+    object.insert("retryAllowed".into(), json!(false));
+    object.insert(
+        "hint".into(),
+        json!("The browser started an HTML5 drag and never finished it (Firefox does not end a drag started by real input): the page may still be mid-drag and its data may not have changed. Do not drag again; reload the page and read it, or use a session with --input synthetic."),
+    );
+}
+
+/// The tool whose real input [`BrowserBridge::send_drag`] sends.
+const TOOL_DRAG: &str = "drag";
 
 /// What became of the pointer input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,6 +223,163 @@ impl BrowserBridge {
         }
     }
 
+    /// Runs drag with real pointer input in the tab `tab_context`: the extension begins it (both
+    /// ends resolved, scrolled into view, described, and marked), the server finds them by
+    /// their markers and sends one `input.performActions` (press, moves in steps, release), and
+    /// the extension reports what moved. Two cases take the extension's own synthetic drag
+    /// instead, decided before anything is sent, so that nothing happens twice: a marked end
+    /// BiDi cannot reach (a closed shadow root), and, in Firefox, a source the press would drag
+    /// as HTML5 drag and drop (`html5Source`): measured in Firefox 153, a real drag then starts
+    /// (dragstart, dragenter, dragover) but never drops nor ends, and the page is left mid-drag.
+    /// Chromium 156 (chromium-bidi) performs the whole HTML5 drag from real input.
+    pub(super) async fn drag_input(
+        &self,
+        host: &Arc<HostClient>,
+        target: &TargetTab,
+        tab_context: &str,
+        arguments: &Value,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        const TOOL: &str = "drag";
+        let begin_arguments = json!({
+            "tabId": target.tab_id,
+            "frameId": arguments.get("frameId"),
+            "kind": "drag",
+            "from_ref": arguments["from_ref"],
+            "to_ref": arguments.get("to_ref"),
+            "by": arguments.get("by"),
+        });
+        let begun = self
+            .unless_prompt_blocks(
+                target,
+                host.call("bridge_begin_input", begin_arguments, INPUT_STEP_TIMEOUT),
+            )
+            .await?;
+        let (Some(token), Some(marker)) = (begun["token"].as_str(), begun["marker"].as_str())
+        else {
+            return Err(ToolError::script_failed(format!(
+                "the extension began the drag without a token and marker: {begun}"
+            )));
+        };
+        let token = token.to_owned();
+        if marker.len() != 32 || !marker.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+            self.abort_input(host, &token).await;
+            return Err(ToolError::script_failed(format!(
+                "the extension's marker {marker:?} is not 32 hex digits"
+            )));
+        }
+        let token_for_abort: &str = &token;
+        let synthetic_instead = |hint: &'static str| async move {
+            self.abort_input(host, token_for_abort).await;
+            let mut result = self
+                .unless_prompt_blocks(target, host.call(TOOL, arguments.clone(), timeout))
+                .await?;
+            if let Some(hints) = result.get_mut("hints").and_then(Value::as_array_mut) {
+                hints.push(json!(hint));
+            }
+            Ok::<Value, ToolError>(result)
+        };
+        if begun["html5Source"].as_bool() == Some(true) && self.owner.browser_name() == "Firefox" {
+            return synthetic_instead(FIREFOX_HTML5_DRAG).await;
+        }
+        let sent = self
+            .unless_prompt_blocks(target, self.send_drag(tab_context, marker, arguments))
+            .await;
+        match sent {
+            Ok(PointerInput::TargetUnreachable) => {
+                synthetic_instead("real input could not reach both ends of the drag (a closed shadow root?), so the extension's synthetic drag was used").await
+            }
+            Ok(PointerInput::Sent) => {
+                let finished = self
+                    .unless_prompt_blocks(
+                        target,
+                        host.call("bridge_finish_input", json!({ "token": token }), timeout),
+                    )
+                    .await;
+                if let Err(error) = &finished {
+                    if error.code == crate::tool_error::codes::DIALOG_OPEN {
+                        self.remember_interrupted(tab_context, &token);
+                    }
+                }
+                finished
+                    .map_err(|error| after_input_was_sent(TOOL, error))
+                    .map(|mut result| {
+                        if let Some(object) = result.as_object_mut() {
+                            object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
+                        }
+                        unfinished_drag_is_inconclusive(&mut result);
+                        result
+                    })
+            }
+            Err(error) => {
+                if error.code == crate::tool_error::codes::DIALOG_OPEN {
+                    self.remember_interrupted(tab_context, &token);
+                } else {
+                    self.abort_input(host, &token).await;
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// Finds the drag's marked source (and drop target, for `to_ref`) and sends the drag. Both
+    /// must be found exactly once, in the same document, or nothing is sent (the same reasons
+    /// as [`Self::send_pointer_input`] say why a page that moves a marker gains nothing).
+    async fn send_drag(
+        &self,
+        tab_context: &str,
+        marker: &str,
+        arguments: &Value,
+    ) -> Result<PointerInput, ToolError> {
+        let Some(source) = self.marked_element(tab_context, marker).await? else {
+            return Ok(PointerInput::TargetUnreachable);
+        };
+        let page = Page::new(self.bidi(), tab_context);
+        let frame = page.frame(&source.context);
+        let drop_target = if arguments
+            .get("to_ref")
+            .is_some_and(|value| !value.is_null())
+        {
+            let selector = format!("[{DROP_MARKER_ATTRIBUTE}=\"{marker}\"]");
+            let mut found = frame
+                .query_all(
+                    &selector,
+                    QueryOptions {
+                        pierce_shadow_roots: true,
+                    },
+                )
+                .await
+                .map_err(|error| {
+                    ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
+                })?;
+            match found.len() {
+                0 => return Ok(PointerInput::TargetUnreachable),
+                1 => Some(found.remove(0)),
+                count => {
+                    return Err(ToolError::element_operation_failed(
+                        "not_actionable",
+                        format!("the page copied the drop target's marker to {count} elements, so the target is ambiguous"),
+                    ))
+                }
+            }
+        } else {
+            None
+        };
+        let offset = |axis: &str| arguments["by"][axis].as_i64().unwrap_or(0);
+        let end = match &drop_target {
+            Some(element) => DragEnd::OnElement(element),
+            None => DragEnd::ByOffset {
+                x: offset("x"),
+                y: offset("y"),
+            },
+        };
+        frame
+            .drag(&source.element, end)
+            .await
+            .map_err(|error| real_input_error(TOOL_DRAG, &error))?;
+        Ok(PointerInput::Sent)
+    }
+
     /// Finds the one element carrying `marker` in the tab or its frames and sends the pointer
     /// input to its centre.
     ///
@@ -315,6 +498,22 @@ mod tests {
         );
         let not_sent = PageError::Bidi(BidiError::local(BidiErrorKind::Timeout, "timeout", "x"));
         assert_eq!(real_input_error("click_ax", &not_sent).code, "timeout");
+    }
+
+    #[test]
+    fn a_drag_the_browser_left_unfinished_is_inconclusive_and_not_retried() {
+        let mut hanging =
+            json!({"progress": "observed", "retryAllowed": true, "nativeDragUnfinished": true});
+        unfinished_drag_is_inconclusive(&mut hanging);
+        assert_eq!(hanging["progress"], "inconclusive");
+        assert_eq!(hanging["retryAllowed"], false);
+        assert!(hanging["hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("--input synthetic")));
+        let mut finished = json!({"progress": "observed", "retryAllowed": true});
+        unfinished_drag_is_inconclusive(&mut finished);
+        assert_eq!(finished["progress"], "observed");
+        assert!(finished.get("hint").is_none());
     }
 
     #[test]

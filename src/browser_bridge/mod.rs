@@ -5,8 +5,8 @@
 //! - user prompts: a call for a tab that an `alert`/`confirm`/`prompt` blocks answers
 //!   `dialog_open` at once (before it is relayed, or as soon as the prompt opens while it runs),
 //!   and `handle_dialog` answers the prompt (`browsingContext.handleUserPrompt`);
-//! - real input: with `--input trusted` (the default), `click_ax`, `iframe_click` and `hover`
-//!   are WebDriver BiDi pointer input, and `press_key` BiDi key input, observed by the
+//! - real input: with `--input trusted` (the default), `click_ax`, `iframe_click`, `hover` and
+//!   `drag` are WebDriver BiDi pointer input, and `press_key` BiDi key input, observed by the
 //!   extension as its own actions are (`input.rs`, `keys.rs`); with `--input synthetic` they are relayed to the extension like every other
 //!   tool (src/input_mode.rs);
 //! - lifecycle: each result carries the tab's BiDi lifecycle events since the previous call in
@@ -270,6 +270,7 @@ impl BrowserBridge {
             InputMode::Trusted => PointerAction::for_tool(tool.name),
             InputMode::Synthetic => None,
         };
+        let real_drag = self.input_mode == InputMode::Trusted && tool.name == "drag";
         let key_chord = match self.input_mode {
             InputMode::Trusted if tool.name == "press_key" => keys::real_key_chord(&arguments),
             _ => None,
@@ -282,6 +283,9 @@ impl BrowserBridge {
             outcome
         } else if let (Some(action), Some(tab_context)) = (pointer_action, &target.context) {
             self.pointer_input(host, &target, tab_context, action, &arguments, timeout)
+                .await
+        } else if let (true, Some(tab_context)) = (real_drag, &target.context) {
+            self.drag_input(host, &target, tab_context, &arguments, timeout)
                 .await
         } else if let (Some(chord), Some(tab_context)) = (&key_chord, &target.context) {
             self.key_input(host, &target, tab_context, chord, &arguments, timeout)
@@ -304,7 +308,9 @@ impl BrowserBridge {
     /// `new_tab`, `select_tab` and `close_tab` change which tab is active.
     fn identifies_while_relaying(&self, tool: &str) -> bool {
         let real_input = match self.input_mode {
-            InputMode::Trusted => PointerAction::for_tool(tool).is_some() || tool == "press_key",
+            InputMode::Trusted => {
+                PointerAction::for_tool(tool).is_some() || tool == "press_key" || tool == "drag"
+            }
             InputMode::Synthetic => false,
         };
         !real_input && !TOOLS_THAT_NEED_THE_TAB_FIRST.contains(&tool)

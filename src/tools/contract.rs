@@ -131,6 +131,7 @@ fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
         ArgumentKind::ModifierList
         | ArgumentKind::TextList { .. }
         | ArgumentKind::ObjectList { .. } => "array",
+        ArgumentKind::Object { .. } => "object",
         ArgumentKind::Choice(_)
         | ArgumentKind::Text { .. }
         | ArgumentKind::KeyName
@@ -198,6 +199,13 @@ fn argument_rule(argument: &Argument) -> Vec<(&'static str, String)> {
                 .map(|field| (field.name, rendered_object(&argument_rule(field))))
                 .collect();
             rule.push(("items", rendered_object(&items)));
+        }
+        ArgumentKind::Object { fields } => {
+            let members: Vec<(&'static str, String)> = fields
+                .iter()
+                .map(|field| (field.name, rendered_object(&argument_rule(field))))
+                .collect();
+            rule.push(("properties", rendered_object(&members)));
         }
     }
     if let Some(default) = argument.default {

@@ -88,6 +88,9 @@ pub enum ArgumentKind {
         fields: &'static [Argument],
         distinct_field: Option<&'static str>,
     },
+    /// One object with the named `fields` and no others (drag's `by: {x, y}`). The fields are
+    /// scalar kinds, as a list's are.
+    Object { fields: &'static [Argument] },
 }
 
 pub struct Argument {

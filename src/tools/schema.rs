@@ -100,6 +100,7 @@ impl ArgumentKind {
                 "maxItems": max_items,
                 "items": Value::Object(object_schema(fields)),
             }),
+            ArgumentKind::Object { fields } => Value::Object(object_schema(fields)),
         }
     }
 }
@@ -265,6 +266,7 @@ mod tests {
             // fill_form's refs are inside its list of fields.
             let takes_a_ref = tool.arguments.iter().any(|argument| {
                 argument.name == "ref_id"
+                    || argument.name == "from_ref"
                     || matches!(argument.kind, ArgumentKind::ObjectList { fields, .. }
                         if fields.iter().any(|field| field.name == "ref_id"))
             });

@@ -58,6 +58,30 @@ const FORM_FIELDS: &[Argument] = &[
     },
 ];
 
+/// The largest offset drag's `by` accepts on either axis, in CSS pixels: more than any screen.
+const MAX_DRAG_OFFSET: i64 = 10_000;
+
+/// One axis of drag's `by`.
+const fn drag_offset(name: &'static str, description: &'static str) -> Argument {
+    Argument {
+        name,
+        kind: ArgumentKind::Integer {
+            minimum: -MAX_DRAG_OFFSET,
+            maximum: MAX_DRAG_OFFSET,
+        },
+        required: true,
+        default: None,
+        example: None,
+        description,
+    }
+}
+
+/// The members of drag's `by`.
+const DRAG_OFFSET: &[Argument] = &[
+    drag_offset("x", "CSS pixels to the right (negative: to the left)."),
+    drag_offset("y", "CSS pixels down (negative: up)."),
+];
+
 /// The narrowest and lowest viewport resize accepts: below it pages stop being laid out for any
 /// real device, and windows cannot be made that small on most desktops.
 pub const MIN_VIEWPORT_SIDE: i64 = 200;
@@ -886,6 +910,58 @@ Common errors: ref_not_found (use one of `suggestions` or read the tree again), 
             TAB_ID,
         ],
         rules: &[],
+        read_only: false,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::Action,
+    },
+    ToolDefinition {
+        name: "drag",
+        title: "Drag an element",
+        description: concat!(
+            "Drags an element by its ref_N (from_ref) and drops it on another (to_ref), or moves it by an offset in CSS pixels (by: {x, y}): cards to another column of a board, items to another place of a list, slider thumbs, splitters, Give to_ref or by, not both. The pointer presses at from_ref's centre, moves there in steps and releases at to_ref's centre (or at the offset), as a person's mouse does, so HTML5 drag and drop (draggable elements) and pointer-event libraries (dnd-kit, SortableJS, hello-pangea/dnd, jQuery UI) both take it. Both ends must fit in the viewport together.\n",
+            action_reply!(),
+            "; verbose: true returns the whole {success, progress, evidence, hints, retryAllowed, hint?, tag, role, name, target?, from, to, moved, method, dropEffect?}.\n\\
+`moved` says what moved: {item, before: {list, position, of, after?}, after: {...}} (the dragged item's list, its 1-based place and the item before it), or false when no item changed place (a slider or splitter shows its change in `effect` and the changed lines instead). `evidence` \"moved\" is the proof.\n\
+`method`: \"bidi\" (real mouse input, when allwright launched the browser), \"synthetic-html5\" (the drag and drop events a browser fires, in the user's own browser, and in a launched Firefox for draggable elements, whose real drag Firefox does not finish), \"synthetic-pointer\" (pointer and mouse events). `dropEffect`: \"none\" when the drop target refused the drop.\n\
+Never repeat a drag whose retryAllowed is false or whose progress is observed: read the tree first; the item may already be where you wanted it.\n\
+Libraries with a keyboard mode (dnd-kit, hello-pangea/dnd) also move by keys: press_key \" \" on the drag handle, then arrow keys, then \" \" again.\n\
+Common errors: ref_not_found (use one of `suggestions` or read the tree again), invalid_arguments (both or neither of to_ref and by; from_ref and to_ref the same element), not_actionable (an end is not laid out, covered, or the two do not fit in the viewport together: scroll, or drag by offsets), page_blocked.",
+        ),
+        arguments: &[
+            Argument {
+                name: "from_ref",
+                kind: ArgumentKind::ElementReference,
+                required: true,
+                default: None,
+                example: Some(Literal::Text("ref_12")),
+                description: "The element to drag (a card, a list item or its drag handle, a slider thumb, a splitter): a ref_N printed by get_accessibility_tree.",
+            },
+            Argument {
+                name: "to_ref",
+                kind: ArgumentKind::ElementReference,
+                required: false,
+                default: None,
+                example: Some(Literal::Text("ref_20")),
+                description: "Where to drop it: the column, list or item whose place it should take, a ref_N printed by get_accessibility_tree. Give to_ref or by.",
+            },
+            Argument {
+                name: "by",
+                kind: ArgumentKind::Object { fields: DRAG_OFFSET },
+                required: false,
+                default: None,
+                example: Some(Literal::Json(r#"{"x": 120, "y": 0}"#)),
+                description: "Move by this offset instead, in CSS pixels: {x, y}, for sliders and splitters. Give by or to_ref.",
+            },
+            ACTION_FRAME_ID,
+            VERBOSE,
+            TAB_ID,
+        ],
+        rules: &[ArgumentRule::ExactlyOneOf {
+            arguments: &["to_ref", "by"],
+            hint: "Pass either to_ref (the element to drop on) or by ({x, y} in CSS pixels), not both.",
+        }],
         read_only: false,
         availability: FROM_MID,
         destructive: false,

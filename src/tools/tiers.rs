@@ -232,6 +232,7 @@ mod tests {
             "fill_form",
             "upload_file",
             "hover",
+            "drag",
             "press_key",
             "scroll",
             "go_back",

@@ -262,34 +262,7 @@ impl ToolDefinition {
                 let mut distinct_values: Vec<&str> = Vec::new();
                 for (index, item) in items.iter().enumerate() {
                     let item_name = format!("{name}[{index}]");
-                    let Some(object) = item.as_object() else {
-                        return Err(refuse(
-                            format!("{item_name} must be an object {{{members}}}, not {}", shown(item)),
-                            &what,
-                        ));
-                    };
-                    if let Some(unknown) = object
-                        .keys()
-                        .find(|key| !fields.iter().any(|field| field.name == key.as_str()))
-                    {
-                        return Err(refuse(format!("{item_name} has no field {unknown:?}"), &what)
-                            .with_suggestions(
-                                fields.iter().map(|field| json!(field.name)).collect(),
-                            ));
-                    }
-                    for field in *fields {
-                        let field_name = format!("{item_name}.{}", field.name);
-                        match given(object, field.name) {
-                            None if field.required => {
-                                return Err(refuse(
-                                    format!("{field_name} is missing"),
-                                    &what,
-                                ));
-                            }
-                            None => {}
-                            Some(value) => self.check_argument(field, &field_name, value)?,
-                        }
-                    }
+                    let object = self.check_members(fields, &item_name, item, &refuse, &what)?;
                     let Some(distinct) = distinct_field else {
                         continue;
                     };
@@ -305,7 +278,61 @@ impl ToolDefinition {
                 }
                 Ok(())
             }
+            ArgumentKind::Object { fields } => {
+                let members = fields
+                    .iter()
+                    .map(|field| field.name)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let what = format!("an object {{{members}}}");
+                self.check_members(fields, name, value, &refuse, &what)
+                    .map(|_| ())
+            }
         }
+    }
+
+    /// Checks an object's members against `fields`: no other member, each required one given,
+    /// each checked by its own kind under `name.member`. Returns the object.
+    fn check_members<'v>(
+        &self,
+        fields: &[Argument],
+        name: &str,
+        value: &'v Value,
+        refuse: &dyn Fn(String, &str) -> ToolError,
+        what: &str,
+    ) -> Result<&'v Map<String, Value>, ToolError> {
+        let members = fields
+            .iter()
+            .map(|field| field.name)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let Some(object) = value.as_object() else {
+            return Err(refuse(
+                format!(
+                    "{name} must be an object {{{members}}}, not {}",
+                    shown(value)
+                ),
+                what,
+            ));
+        };
+        if let Some(unknown) = object
+            .keys()
+            .find(|key| !fields.iter().any(|field| field.name == key.as_str()))
+        {
+            return Err(refuse(format!("{name} has no field {unknown:?}"), what)
+                .with_suggestions(fields.iter().map(|field| json!(field.name)).collect()));
+        }
+        for field in fields {
+            let field_name = format!("{name}.{}", field.name);
+            match given(object, field.name) {
+                None if field.required => {
+                    return Err(refuse(format!("{field_name} is missing"), what));
+                }
+                None => {}
+                Some(member) => self.check_argument(field, &field_name, member)?,
+            }
+        }
+        Ok(object)
     }
 }
 
@@ -844,6 +871,31 @@ pub(super) mod tests {
             "text",
         );
         assert!(not_text.message.len() < 200, "{}", not_text.message);
+    }
+
+    #[test]
+    fn drag_takes_an_offset_object_of_two_whole_numbers() {
+        let tool = find_tool("drag").expect("drag");
+        let arguments = |value: Value| value.as_object().cloned().expect("an object");
+        assert!(tool
+            .validate(Some(&arguments(
+                json!({"from_ref": "ref_1", "by": {"x": -20, "y": 5}})
+            )))
+            .is_ok());
+        let refused = |by: Value, named: &str| {
+            assert_refused("drag", json!({ "from_ref": "ref_1", "by": by }), named)
+        };
+        refused(json!([1, 2]), "by");
+        refused(json!({"x": 1}), "by.y");
+        refused(json!({"x": 1.5, "y": 0}), "by.x");
+        refused(json!({"x": 10_001, "y": 0}), "by.x");
+        let unknown = refused(json!({"x": 1, "y": 1, "z": 1}), "z");
+        assert_eq!(unknown.suggestions, Some(vec![json!("x"), json!("y")]));
+        assert_refused(
+            "drag",
+            json!({"from_ref": "ref_1", "to_ref": "ref_2", "by": {"x": 1, "y": 1}}),
+            "to_ref",
+        );
     }
 
     #[test]

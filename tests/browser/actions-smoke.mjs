@@ -321,6 +321,27 @@ const HOVER_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>hove
   </script>
 </body></html>`;
 
+const DRAG_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>drag</title>
+<style>div { position: absolute; width: 100px; height: 40px; } #card { left: 10px; top: 10px; }
+#accepts { left: 200px; top: 10px; } #refuses { left: 200px; top: 100px; } #thumb { left: 10px; top: 200px; }</style></head>
+<body>
+  <div draggable="true" data-test-ref="card" id="card">Card</div>
+  <div data-test-ref="accepts" id="accepts">Accepts</div>
+  <div data-test-ref="refuses" id="refuses">Refuses</div>
+  <div data-test-ref="thumb" id="thumb" role="slider">Thumb</div>
+  <script>
+    window.dragEvents = [];
+    const log = (event) => dragEvents.push({ type: event.type, target: event.target.id, data: event.dataTransfer?.getData('text/plain') ?? null,
+      buttons: event.buttons, pointerId: event.pointerId, pressure: event.pressure, isPrimary: event.isPrimary });
+    for (const type of ['pointerdown', 'mousedown', 'dragstart', 'pointercancel', 'dragenter', 'dragleave', 'drop', 'dragend',
+      'pointerup', 'mouseup', 'click']) document.addEventListener(type, log, true);
+    document.getElementById('card').addEventListener('dragstart', (event) => event.dataTransfer.setData('text/plain', 'card-1'));
+    document.getElementById('accepts').addEventListener('dragover', (event) => event.preventDefault());
+    window.moves = [];
+    document.addEventListener('pointermove', (event) => { if (event.buttons === 1) moves.push(event.clientX); }, true);
+  </script>
+</body></html>`;
+
 const KEY_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>keys</title></head>
 <body>
   <form onsubmit="event.preventDefault(); window.submitted = (window.submitted ?? 0) + 1">
@@ -858,6 +879,41 @@ await check('hover: nothing reacts -> empty evidence', async () => {
   assert.deepEqual(result.evidence, []);
 });
 
+await open(DRAG_PAGE);
+
+await check('drag: an HTML5 drag carries one DataTransfer and drops only where dragover was cancelled', async () => {
+  const result = await succeed('drag_element', { from_ref: 'card', to_ref: 'accepts' });
+  assert.equal(result.method, 'synthetic-html5');
+  const events = await inPage(() => window.dragEvents.map((event) => [event.type, event.target, event.data]));
+  assert.deepEqual(events.slice(0, 4), [
+    ['pointerdown', 'card', null], ['mousedown', 'card', null], ['dragstart', 'card', ''], ['pointercancel', 'card', null],
+  ]);
+  // On the way: enter and leave for what the pointer crosses (the body between the two boxes).
+  assert.deepEqual(events.slice(-2), [['drop', 'accepts', 'card-1'], ['dragend', 'card', 'card-1']]);
+  assert.ok(events.some(([type, target]) => type === 'dragenter' && target === 'accepts'), JSON.stringify(events));
+  assert.ok(!events.some(([type]) => ['pointerup', 'mouseup', 'click'].includes(type)), JSON.stringify(events));
+  await inPage(() => { window.dragEvents = []; });
+  const refused = await succeed('drag_element', { from_ref: 'card', to_ref: 'refuses' });
+  assert.equal(refused.dropEffect, 'none');
+  const types = await inPage(() => window.dragEvents.map((event) => event.type));
+  assert.ok(!types.includes('drop') && types.at(-1) === 'dragend', types.join());
+});
+
+await check('drag: a pointer drag presses, moves in steps with the button held, and releases', async () => {
+  await inPage(() => { window.dragEvents = []; window.moves = []; });
+  const result = await succeed('drag_element', { from_ref: 'thumb', by: { x: 120, y: 0 } });
+  assert.equal(result.method, 'synthetic-pointer');
+  const events = await inPage(() => window.dragEvents);
+  assert.deepEqual(events.map((event) => event.type), ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']);
+  const down = events[0];
+  assert.deepEqual([down.buttons, down.pointerId, down.pressure, down.isPrimary], [1, 1, 0.5, true]);
+  const moves = await inPage(() => window.moves);
+  assert.ok(moves.length >= 12, `${moves.length} moves`);
+  assert.equal(moves.at(-1) - moves[0], 118);
+  await fail('drag_element', { from_ref: 'thumb', by: { x: 5000, y: 0 } }, 'not_actionable');
+  await fail('drag_element', { from_ref: 'card', to_ref: 'card' }, 'invalid_arguments');
+});
+
 // ---- press_key ---------------------------------------------------------------------------------
 
 await open(KEY_PAGE);
@@ -1064,7 +1120,7 @@ await check('element_state: visible, enabled and checked as a person would judge
 await check('the handlers object is frozen and complete', async () => {
   const keys = await inPage(() => [Object.isFrozen(globalThis.allwrightActions), Object.keys(globalThis.allwrightActions)]);
   assert.deepEqual(keys, [true, ['click_element', 'observe_click', 'type_text', 'fill_field', 'select_option',
-    'fill_form_field', 'attach_files', 'hover_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
+    'fill_form_field', 'attach_files', 'hover_element', 'drag_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
     'abort_external_input', 'element_rect', 'frame_offset', 'viewport_size', 'paint_secret_masks', 'remove_secret_masks', 'ping',
     'child_frames', 'draft_state', 'mark_trusted_target', 'unmark_trusted_target', 'text_shown', 'element_state']]);
 });

@@ -12,6 +12,7 @@ mod console_world;
 mod csp;
 mod devtools;
 mod downloads;
+mod drag;
 mod engines;
 mod find_and_wait;
 mod focus_and_covers;
@@ -185,6 +186,7 @@ const ACTIONS: &[(&str, Check)] = checks![
     actions::click_events_match_a_real_click,
     actions::status_line_elsewhere_is_evidence_and_nothing_runs_twice,
     actions::shoelace_select_through_slots,
+    drag::drags_in_the_users_own_browser,
     form_fill::fill_form_fills_every_kind_of_field_once,
     form_fill::fill_form_stops_at_the_first_failure_and_says_what_was_filled,
     replies::replies_are_short_single_text_blocks,

@@ -36,9 +36,10 @@ impl InputMode {
     }
 }
 
-/// The agent: a session and the input mode it was started with.
+/// The agent: a session, its browser and the input mode it was started with.
 struct Agent<'a> {
     session: &'a LaunchedMcp,
+    browser: Browser,
     mode: InputMode,
 }
 
@@ -463,6 +464,309 @@ async fn sortable_list(agent: &Agent<'_>) -> Outcome {
     Ok(())
 }
 
+impl Agent<'_> {
+    /// Runs drag and checks which route took it: real input in trusted mode (`method` "bidi"),
+    /// except an HTML5 drag in Firefox, which takes the synthetic drag and drop events before
+    /// anything is sent; the extension's own synthetic drag otherwise. Prints the call's time.
+    async fn drag(&self, arguments: Value) -> Result<Value, String> {
+        let started = Instant::now();
+        let result = self.call("drag", json!(arguments)).await?;
+        let elapsed = started.elapsed();
+        let (input, method) = (
+            result["input"].as_str().unwrap_or_default(),
+            result["method"].as_str().unwrap_or_default(),
+        );
+        eprintln!(
+            "drag timing: {} {} {method}: {} ms",
+            self.browser.name(),
+            self.mode.name(),
+            elapsed.as_millis()
+        );
+        let expected = match (self.mode, self.browser, method) {
+            (InputMode::Trusted, Browser::Firefox, "synthetic-html5") => "synthetic",
+            (InputMode::Trusted, _, _) => "trusted",
+            (InputMode::Synthetic, _, _) => "synthetic",
+        };
+        let method_fits = match input {
+            "trusted" => method == "bidi",
+            _ => method.starts_with("synthetic-"),
+        };
+        if input != expected || !method_fits {
+            return Err(format!(
+                "drag ran input {input} with method {method} in {} mode: {result}",
+                self.mode.name()
+            ));
+        }
+        if result["progress"] != "observed" {
+            return Err(format!("drag showed no progress: {result}"));
+        }
+        Ok(result)
+    }
+}
+
+/// `moved.after` of a drag's result names the list the item is now in.
+fn moved_into(result: &Value, list: &str) -> Outcome {
+    if result["moved"]["after"]["list"] == list {
+        Ok(())
+    } else {
+        Err(format!(
+            "the result does not say the item moved into {list}: {result}"
+        ))
+    }
+}
+
+/// HTML5 drag and drop: a card to another column (its drop handler reads the card's id from the
+/// DataTransfer), then a card onto the column that refuses drops (no drop; dragend says none).
+async fn html5_board(agent: &Agent<'_>) -> Outcome {
+    agent.navigate("drag-html5").await?;
+    let card = agent
+        .find("listitem", |name| name == "Design the login page")
+        .await?;
+    let done = agent
+        .find("listitem", |name| name == "Set up the repository")
+        .await?;
+    let result = agent
+        .drag(json!({ "from_ref": card, "to_ref": done, "verbose": true }))
+        .await?;
+    moved_into(&result, "Done")?;
+    // Dropped on the middle of the Done card: before or after it, as the pointer's last pixel
+    // falls.
+    agent
+        .wait_for_state(
+            |state| {
+                state["columns"]["todo"] == json!(["api"])
+                    && state["columns"]["done"]
+                        .as_array()
+                        .is_some_and(|cards| cards.len() == 2 && cards.contains(&json!("login")))
+            },
+            "the card in Done",
+        )
+        .await?;
+    agent.ran_once(&["moves", "drops", "dragstarts"]).await?;
+    if agent.state().await?["refusedEnds"] != 0 {
+        return Err("the accepted drag ended as refused".into());
+    }
+    if agent.state().await?["dataSeen"] != "login" {
+        return Err("the drop did not read the card's id from the DataTransfer".into());
+    }
+    let refused_card = agent
+        .find("listitem", |name| name == "Write the API docs")
+        .await?;
+    let archived = agent
+        .find("listitem", |name| name == "Old onboarding notes")
+        .await?;
+    let refused = agent
+        .call(
+            "drag",
+            json!({ "from_ref": refused_card, "to_ref": archived, "verbose": true }),
+        )
+        .await?;
+    agent
+        .wait_for_state(|state| state["refusedEnds"] == 1, "a refused drag's end")
+        .await?;
+    let state = agent.state().await?;
+    if state["drops"] != 1
+        || state["columns"]["archived"] != json!(["old"])
+        || state["dragstarts"] != 2
+    {
+        return Err(format!("the refusing column took a drop: {state}"));
+    }
+    if refused["moved"] != false {
+        return Err(format!("a refused drag says something moved: {refused}"));
+    }
+    // Chromium's real drag and both synthetic drags end with dropEffect "none" (the synthetic
+    // result says so; the real one is the browser's own).
+    if refused["method"] != "bidi" && refused["dropEffect"] != "none" {
+        return Err(format!(
+            "a refused drag's dropEffect is not none: {refused}"
+        ));
+    }
+    if refused["method"] == "bidi" && state["lastDropEffect"] != "none" {
+        return Err(format!(
+            "the real refused drag ended with another dropEffect: {state}"
+        ));
+    }
+    Ok(())
+}
+
+/// dnd-kit's sortable list: the first song dragged onto the last one's place.
+async fn dnd_kit_playlist(agent: &Agent<'_>) -> Outcome {
+    agent.navigate("dnd-kit").await?;
+    let song = agent.find("button", |name| name == "Blue in Green").await?;
+    let last = agent.find("button", |name| name == "All Blues").await?;
+    let result = agent
+        .drag(json!({ "from_ref": song, "to_ref": last, "verbose": true }))
+        .await?;
+    agent
+        .wait_for_state(
+            |state| {
+                state["order"]
+                    == json!([
+                        "So What",
+                        "Freddie Freeloader",
+                        "All Blues",
+                        "Blue in Green"
+                    ])
+            },
+            "Blue in Green last",
+        )
+        .await?;
+    if result["moved"]["after"]["position"] != 4 {
+        return Err(format!("the result does not say the song is 4th: {result}"));
+    }
+    agent.ran_once(&["moves"]).await
+}
+
+/// dnd-kit's keyboard mode, through press_key: Space lifts, ArrowDown moves, Space drops.
+async fn dnd_kit_keyboard(agent: &Agent<'_>) -> Outcome {
+    agent.navigate("dnd-kit").await?;
+    let song = agent.find("button", |name| name == "So What").await?;
+    agent
+        .act("press_key", json!({ "ref_id": song, "key": " " }))
+        .await?;
+    agent
+        .act("press_key", json!({ "key": "ArrowDown" }))
+        .await?;
+    agent.act("press_key", json!({ "key": " " })).await?;
+    agent
+        .wait_for_state(
+            |state| {
+                state["order"]
+                    == json!([
+                        "Blue in Green",
+                        "Freddie Freeloader",
+                        "So What",
+                        "All Blues"
+                    ])
+            },
+            "So What third",
+        )
+        .await?;
+    agent.ran_once(&["moves"]).await
+}
+
+/// hello-pangea/dnd: a card from Backlog onto a card of In progress.
+async fn hello_pangea_board(agent: &Agent<'_>) -> Outcome {
+    agent.navigate("hello-pangea").await?;
+    let card = agent
+        .find("button", |name| name == "Fix the flaky test")
+        .await?;
+    let target = agent
+        .find("button", |name| name == "Review the design")
+        .await?;
+    let result = agent
+        .drag(json!({ "from_ref": card, "to_ref": target, "verbose": true }))
+        .await?;
+    agent
+        .wait_for_state(
+            |state| {
+                state["columns"]["backlog"] == json!(["Update the changelog"])
+                    && state["columns"]["progress"]
+                        .as_array()
+                        .is_some_and(|cards| cards.contains(&json!("Fix the flaky test")))
+            },
+            "the card in In progress",
+        )
+        .await?;
+    moved_into(&result, "In progress")?;
+    agent.ran_once(&["moves"]).await
+}
+
+/// SortableJS (HTML5 drag and drop, its default; or its pointer fallback): the first task's
+/// handle dragged onto the third task's.
+async fn sortable_reorder(agent: &Agent<'_>, page: &str) -> Outcome {
+    agent.navigate(page).await?;
+    let handle = agent
+        .find("button", |name| name == "Drag Write the tests")
+        .await?;
+    let target = agent
+        .find("button", |name| name == "Drag Deploy to staging")
+        .await?;
+    let result = agent
+        .drag(json!({ "from_ref": handle, "to_ref": target }))
+        .await;
+    if let Err(failure) = &result {
+        if failure.contains("nativeDragUnfinished")
+            && failure.contains("\"progress\":\"inconclusive\"")
+        {
+            return Err(format!("{UNFINISHED_NATIVE_DRAG}: {failure}"));
+        }
+    }
+    result?;
+    agent
+        .wait_for_state(
+            |state| state["order"][0] != "write" && state["moves"] == 1,
+            "Write the tests moved",
+        )
+        .await?;
+    agent.ran_once(&["moves"]).await
+}
+
+async fn sortable_native_reorder(agent: &Agent<'_>) -> Outcome {
+    sortable_reorder(agent, "sortable").await
+}
+
+async fn sortable_fallback_reorder(agent: &Agent<'_>) -> Outcome {
+    sortable_reorder(agent, "sortable-fallback").await
+}
+
+/// jQuery UI sortable: the first priority dragged onto the third.
+async fn jquery_ui_sortable(agent: &Agent<'_>) -> Outcome {
+    agent.navigate("jquery-ui").await?;
+    let first = agent
+        .find("listitem", |name| name == "Security review")
+        .await?;
+    let third = agent.find("listitem", |name| name == "Search").await?;
+    agent
+        .drag(json!({ "from_ref": first, "to_ref": third }))
+        .await?;
+    agent
+        .wait_for_state(
+            |state| state["order"][0] != "security" && state["moves"] == 1,
+            "Security review moved",
+        )
+        .await?;
+    agent.ran_once(&["moves"]).await
+}
+
+/// A slider's thumb dragged by an offset: 66 px at 2.2 px per step is 30 steps, from 20 to 50.
+async fn slider_by_offset(agent: &Agent<'_>) -> Outcome {
+    agent.navigate("drag-offset").await?;
+    let thumb = agent.find("slider", |name| name == "Volume").await?;
+    agent
+        .drag(json!({ "from_ref": thumb, "by": {"x": 66, "y": 0} }))
+        .await?;
+    agent
+        .wait_for_state(
+            |state| {
+                state["volume"]
+                    .as_i64()
+                    .is_some_and(|volume| (49..=51).contains(&volume))
+            },
+            "volume 50",
+        )
+        .await?;
+    agent.ran_once(&["volumeChanges"]).await
+}
+
+/// A splitter dragged by an offset: the left pane 100 px wider.
+async fn splitter_by_offset(agent: &Agent<'_>) -> Outcome {
+    agent.navigate("drag-offset").await?;
+    let separator = agent
+        .find("separator", |name| name == "Resize the folder pane")
+        .await?;
+    agent
+        .drag(json!({ "from_ref": separator, "by": {"x": 100, "y": 0} }))
+        .await?;
+    agent
+        .wait_for_state(
+            |state| state["leftWidth"] == 300,
+            "the left pane 300 px wide",
+        )
+        .await?;
+    agent.ran_once(&["resizes"]).await
+}
+
 /// Downshift combobox: type the start of a country and pick it.
 async fn downshift_combobox(agent: &Agent<'_>) -> Outcome {
     agent.navigate("downshift").await?;
@@ -501,10 +805,53 @@ const WIDGETS: &[(&str, &str, WidgetTask)] = widgets![
     ("Virtual list", "react-virtuoso", virtuoso_list),
     ("Sortable list (drag handles)", "sortablejs", sortable_list),
     ("Combobox (useCombobox)", "downshift", downshift_combobox),
+    ("Board (HTML5 drag and drop)", "native", html5_board),
+    (
+        "Sortable list (drag)",
+        "@dnd-kit/sortable",
+        dnd_kit_playlist
+    ),
+    (
+        "Sortable list (keyboard)",
+        "@dnd-kit/sortable",
+        dnd_kit_keyboard
+    ),
+    ("Board (drag)", "@hello-pangea/dnd", hello_pangea_board),
+    (
+        "Sortable list (HTML5 drag)",
+        "sortablejs",
+        sortable_native_reorder
+    ),
+    (
+        "Sortable list (fallback drag)",
+        "sortablejs",
+        sortable_fallback_reorder
+    ),
+    ("Sortable list (drag)", "jquery-ui", jquery_ui_sortable),
+    ("Slider (drag by offset)", "native", slider_by_offset),
+    ("Splitter (drag by offset)", "native", splitter_by_offset),
 ];
 
+/// What a cell that fails for Firefox's unfinished HTML5 drag answers (sortable_reorder).
+const UNFINISHED_NATIVE_DRAG: &str =
+    "Firefox left the real HTML5 drag unfinished, and drag said so";
+
+/// The cells that fail for a reason allwright cannot remove, each with the start of the reason
+/// its task must give (docs/widgets.md, "Cells that fail"): such a cell fails the matrix when it
+/// passes or fails otherwise.
+const KNOWN_FAILURES: &[(&str, &str, Browser, InputMode, &str)] = &[(
+    // SortableJS makes its item draggable only on pointerdown, so the press cannot tell in
+    // advance that the drag is an HTML5 one; Firefox 153 then starts a native drag from the
+    // real input and never drops nor ends it. drag reports it as inconclusive.
+    "Sortable list (HTML5 drag)",
+    "sortablejs",
+    Browser::Firefox,
+    InputMode::Trusted,
+    UNFINISHED_NATIVE_DRAG,
+)];
+
 /// Runs every widget's task in one session of `browser` in `mode`, prints the matrix's column,
-/// and fails unless every cell passes.
+/// and fails unless every cell passes, or fails as KNOWN_FAILURES says.
 pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     if !available(browser) {
         return;
@@ -513,6 +860,7 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     let session = LaunchedMcp::start_with(browser, &["--input", mode.name(), "--dev"]).await;
     let agent = Agent {
         session: &session,
+        browser,
         mode,
     };
     let mut unexpected = Vec::new();
@@ -526,9 +874,29 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     {
         let started = Instant::now();
         let outcome = task(&agent).await;
-        let cell = match &outcome {
-            Ok(()) => "pass".to_owned(),
-            Err(reason) => {
+        let known = KNOWN_FAILURES
+            .iter()
+            .find(
+                |(known_family, known_library, known_browser, known_mode, _)| {
+                    known_family == family
+                        && known_library == library
+                        && *known_browser == browser
+                        && *known_mode == mode
+                },
+            )
+            .map(|(.., reason)| *reason);
+        let cell = match (&outcome, known) {
+            (Ok(()), None) => "pass".to_owned(),
+            (Err(reason), Some(expected)) if reason.starts_with(expected) => {
+                format!("known failure: {expected}")
+            }
+            (Ok(()), Some(expected)) => {
+                unexpected.push(format!(
+                    "{library} {family}: passes now; remove it from KNOWN_FAILURES ({expected})"
+                ));
+                "pass (listed as a known failure)".to_owned()
+            }
+            (Err(reason), _) => {
                 unexpected.push(format!("{library} {family}: {reason}"));
                 format!("FAIL: {}", first_line(reason))
             }

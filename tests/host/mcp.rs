@@ -75,7 +75,7 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 35] = [
+const FULL_TIER: [&str; 36] = [
     "get_accessibility_tree",
     "get_frames",
     "iframe_read",
@@ -95,6 +95,7 @@ const FULL_TIER: [&str; 35] = [
     "select_option",
     "fill_form",
     "hover",
+    "drag",
     "press_key",
     "scroll",
     "go_back",

@@ -798,7 +798,7 @@ const CLICK_HANDLER_ATTRIBUTES: [&str; 5] = [
 /// Clickable or typable (issue 30, "Clickable things without a ref": everything a person can
 /// click gets a reference): widget roles, focusable elements (a tabindex of 0 or more; -1 only
 /// with an author's label, `is_labelled_script_focus_target`, since pages put a bare -1 on the
-/// containers a skip link focuses), editable content, `<summary>`, an inline click handler (`CLICK_HANDLER_ATTRIBUTES`),
+/// containers a skip link focuses), editable content, `<summary>`, `draggable="true"`, an inline click handler (`CLICK_HANDLER_ATTRIBUTES`),
 /// the element's own `cursor: pointer` (`Style::cursor_pointer`) and a click, press or release
 /// listener a script added to the element itself (`Dom::has_click_listener`, seen by the
 /// extension's main-world recorder), the last two unless an ancestor is interactive already
@@ -838,6 +838,15 @@ fn is_interactive<D: Dom + ?Sized>(
         return true;
     }
     if is_html(dom, element, "summary") {
+        return true;
+    }
+    // An element its author made draggable (`draggable="true"`: a board's card, a list's row) is
+    // what drag takes as from_ref. Links and images are draggable by default without the
+    // attribute and keep their own reasons.
+    if dom
+        .attribute(element, "draggable")
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"))
+    {
         return true;
     }
     !inside_interactive && (dom.style(element).cursor_pointer || dom.has_click_listener(element))

@@ -14,6 +14,7 @@
 import { viewportRect } from "./element.js";
 import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
 import { beginExternalClick } from "./click.js";
+import { beginDragObservation } from "./drag.js";
 import { beginHoverObservation } from "./hover.js";
 import { beginExternalKeyPress } from "./keyboard.js";
 import { beginExternalUpload } from "./upload.js";
@@ -25,13 +26,19 @@ const messages = globalThis.allwrightMessages;
 /** The attribute the server's BiDi query looks for (src/browser_bridge/input.rs). */
 export const INPUT_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}input`;
 
+/**
+ * The attribute that marks a drag's drop target, with the same marker as its source (the
+ * server finds both: src/browser_bridge/input.rs).
+ */
+export const DROP_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}drop`;
+
 /** How long a marker may stay on an element if neither finish nor abort comes. */
 const MARKER_LIFETIME_MS = 15_000;
 
 /**
  * The inputs begun and not finished, by token: how to finish or abort each, and its marker.
  * @type {Map<string, {finish: () => Promise<Record<string, unknown>>, abort: () => void,
- *   element: Element, marker: string, expiry: ReturnType<typeof setTimeout>}>}
+ *   element: Element, dropTarget: Element | null, marker: string, expiry: ReturnType<typeof setTimeout>}>}
  */
 const pendingInputs = new Map();
 
@@ -52,21 +59,32 @@ function settlePending(token) {
   pendingInputs.delete(token);
   clearTimeout(pending.expiry);
   removeMarker(pending.element, pending.marker);
+  if (pending.dropTarget?.getAttribute(DROP_MARKER_ATTRIBUTE) === pending.marker) {
+    pending.dropTarget.removeAttribute(DROP_MARKER_ATTRIBUTE);
+  }
   return pending;
 }
 
 /**
- * begin_external_input({ref_id, kind: "click"|"hover"|"locate"} or {ref_id?, kind: "key", key,
- * modifiers}): `{token, marker, tag, role, name, rect}`. A key press marks the element that
- * holds focus (the target, focused, when ref_id names one), which the server does not look for:
- * key input goes to the focused element.
- * @param {{ref_id?: string, kind: string, key?: string, modifiers?: string[]}} args
+ * begin_external_input({ref_id, kind: "click"|"hover"|"locate"}, {ref_id?, kind: "key", key,
+ * modifiers} or {kind: "drag", from_ref, to_ref?, by?}): `{token, marker, tag, role, name,
+ * rect}`. A key press marks the element that holds focus (the target, focused, when ref_id names
+ * one), which the server does not look for: key input goes to the focused element. A drag marks
+ * its source and its drop target (DROP_MARKER_ATTRIBUTE) and answers `html5Source` too: whether
+ * the press would start an HTML5 drag, which the server needs before it sends anything.
+ * @param {{ref_id?: string, kind: string, key?: string, modifiers?: string[], from_ref?: string, to_ref?: string,
+ *   by?: {x: number, y: number}}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function beginExternalInput(args, ax) {
   const begin =
-    { hover: beginHover, locate: beginLocate, key: beginExternalKeyPress, upload: beginExternalUpload }[args.kind] ??
-    beginExternalClick;
+    {
+      hover: beginHover,
+      locate: beginLocate,
+      key: beginExternalKeyPress,
+      upload: beginExternalUpload,
+      drag: beginDragObservation,
+    }[args.kind] ?? beginExternalClick;
   const begun = await begin(args, ax);
   const token = `input_${randomHex(12)}`;
   const marker = randomHex(16);
@@ -74,9 +92,21 @@ export async function beginExternalInput(args, ax) {
     const pending = settlePending(token);
     pending?.abort();
   }, MARKER_LIFETIME_MS);
-  pendingInputs.set(token, { finish: begun.finish, abort: begun.abort, element: begun.element, marker, expiry });
+  const dropTarget = begun.target ?? null;
+  pendingInputs.set(token, {
+    finish: begun.finish,
+    abort: begun.abort,
+    element: begun.element,
+    dropTarget,
+    marker,
+    expiry,
+  });
   begun.element.setAttribute(INPUT_MARKER_ATTRIBUTE, marker);
-  return { token, marker, ...begun.description, rect: begun.rect };
+  dropTarget?.setAttribute(DROP_MARKER_ATTRIBUTE, marker);
+  /** @type {Record<string, unknown>} */
+  const answer = { token, marker, ...begun.description, rect: begun.rect };
+  if (args.kind === "drag") answer.html5Source = begun.html5Source;
+  return answer;
 }
 
 /**

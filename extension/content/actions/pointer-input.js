@@ -90,7 +90,7 @@ export function aimAt(target) {
  * @param {{x: number, y: number}} point
  * @param {{button: number, buttons: number, detail?: number}} state
  */
-function mouseFields(point, { button, buttons, detail = 0 }) {
+export function mouseFields(point, { button, buttons, detail = 0 }) {
   return {
     clientX: point.x,
     clientY: point.y,
@@ -114,7 +114,7 @@ function mouseFields(point, { button, buttons, detail = 0 }) {
  * @param {ReturnType<typeof mouseFields>} fields
  * @param {{buttonChanged?: boolean}} [options]
  */
-function pointerFields(fields, { buttonChanged = false } = {}) {
+export function pointerFields(fields, { buttonChanged = false } = {}) {
   return {
     ...fields,
     button: buttonChanged ? fields.button : -1,
@@ -172,6 +172,15 @@ export function movePointerTo(element, point) {
   boundaryEvents("mouse", MouseEvent, mouse);
   element.dispatchEvent(new PointerEvent("pointermove", pointer));
   element.dispatchEvent(new MouseEvent("mousemove", mouse));
+  lastPointed = new WeakRef(element);
+}
+
+/**
+ * Where the pointer is now, after events another module dispatched (a drag ends over its drop
+ * target), so that the next movement leaves that element first.
+ * @param {Element} element
+ */
+export function pointerNowOn(element) {
   lastPointed = new WeakRef(element);
 }
 

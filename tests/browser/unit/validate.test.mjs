@@ -153,7 +153,7 @@ test("the contract describes every tool with the types the validator knows", () 
   assert.ok(names.includes("get_accessibility_tree") && names.includes("close_tab"), names.join());
   for (const [tool, entry] of Object.entries(CONTRACT.tools)) {
     for (const [name, rule] of Object.entries(entry.arguments)) {
-      assert.ok(["integer", "number", "boolean", "string", "array"].includes(rule.type), `${tool}.${name}`);
+      assert.ok(["integer", "number", "boolean", "string", "array", "object"].includes(rule.type), `${tool}.${name}`);
       if (rule.pattern !== undefined) new RegExp(rule.pattern, "u");
     }
   }
@@ -197,6 +197,19 @@ test("fill_form takes 1 to 50 distinct fields, each {ref_id, value} checked by i
   const long = refused("fill_form", { fields: [{ ref_id: "ref_1", value: "x".repeat(50_001) }] });
   assert.match(long.message, /50001 characters long/);
   assert.ok(long.message.length < 200, "the value is not echoed");
+});
+
+test("drag takes from_ref and exactly one of to_ref and by {x, y}", () => {
+  assert.deepEqual(ok("drag", { from_ref: "ref_1", to_ref: "ref_2" }), { from_ref: "ref_1", to_ref: "ref_2" });
+  assert.deepEqual(ok("drag", { from_ref: "ref_1", by: { x: -40, y: 0 } }), { from_ref: "ref_1", by: { x: -40, y: 0 } });
+  assert.match(refused("drag", { to_ref: "ref_2" }).message, /argument from_ref is required/);
+  assert.match(refused("drag", { from_ref: "ref_1" }).message, /give to_ref or by/);
+  assert.match(refused("drag", { from_ref: "ref_1", to_ref: "ref_2", by: { x: 1, y: 1 } }).message, /not both/);
+  assert.match(refused("drag", { from_ref: "ref_1", by: [1, 2] }).message, /by must be an object \{x, y\}/);
+  assert.match(refused("drag", { from_ref: "ref_1", by: { x: 1 } }).message, /by\.y is missing/);
+  assert.match(refused("drag", { from_ref: "ref_1", by: { x: 1, y: 2, z: 3 } }).message, /by has no member "z"/);
+  assert.match(refused("drag", { from_ref: "ref_1", by: { x: 1.5, y: 2 } }).message, /by\.x must be an integer/);
+  assert.match(refused("drag", { from_ref: "ref_1", by: { x: 10_001, y: 2 } }).message, /by\.x 10001 is out of range/);
 });
 
 test("resize takes a viewport within the contract's bounds", () => {

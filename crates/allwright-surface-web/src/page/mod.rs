@@ -103,6 +103,15 @@ pub enum PointerRouting {
     TopLevelViewport,
 }
 
+/// Where [`Page::drag`] releases the button.
+#[derive(Debug, Clone, Copy)]
+pub enum DragEnd<'a> {
+    /// At the in-view centre of this element of the same document.
+    OnElement(&'a ElementHandle),
+    /// At the press point moved by this many CSS pixels.
+    ByOffset { x: i64, y: i64 },
+}
+
 /// A failed element operation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageError {
@@ -135,6 +144,8 @@ pub enum PageError {
     InvalidKey(String),
     /// The frame's element could not be found in its parent document.
     FrameElementNotFound { context: String },
+    /// A drag would end outside the viewport, where pointer input cannot go.
+    OutsideViewport { point: PointerPoint },
     /// The browser answered something this client cannot read.
     UnexpectedResult(String),
 }
@@ -147,9 +158,11 @@ impl PageError {
             Self::InputOutcomeUnknown(_) => "outcome_unknown",
             Self::InvalidSelector { .. } | Self::InvalidKey(_) => "invalid_arguments",
             Self::NoElement { .. } | Self::Detached => "ref_not_found",
-            Self::Covered { .. } | Self::NotVisible | Self::NotEditable | Self::NotFocusable => {
-                "not_actionable"
-            }
+            Self::Covered { .. }
+            | Self::NotVisible
+            | Self::NotEditable
+            | Self::NotFocusable
+            | Self::OutsideViewport { .. } => "not_actionable",
             Self::FrameElementNotFound { .. } => "frame_not_found",
             Self::Script { .. } | Self::UnexpectedResult(_) => "script_failed",
         }
@@ -182,6 +195,11 @@ impl std::fmt::Display for PageError {
             Self::FrameElementNotFound { context } => write!(
                 formatter,
                 "the frame element of context {context} is not in its parent document"
+            ),
+            Self::OutsideViewport { point } => write!(
+                formatter,
+                "the drag would end at ({}, {}), outside the viewport",
+                point.x, point.y
             ),
             Self::UnexpectedResult(detail) => write!(formatter, "{detail}"),
         }
@@ -484,6 +502,67 @@ impl<'connection> Page<'connection> {
     /// Moves the mouse onto the element's in-view centre (same checks as [`Page::click`]).
     pub async fn hover(&self, element: &ElementHandle) -> Result<PointerPoint, PageError> {
         self.pointer_at(element, false).await
+    }
+
+    /// Drags the element with the main mouse button: pressed at its in-view centre, moved in
+    /// steps to `end` (another element's in-view centre, or an offset from the press), released
+    /// there (`params::drag_actions_params`). Both ends are scrolled into view and hit-tested as
+    /// a click's target is, the source last, then the drop target once more, so that neither is
+    /// covered nor scrolled away when the input goes; an end outside the viewport is refused
+    /// before anything is sent. Answers where the press and the release were.
+    pub async fn drag(
+        &self,
+        source: &ElementHandle,
+        end: DragEnd<'_>,
+    ) -> Result<(PointerPoint, PointerPoint), PageError> {
+        let drop_point = match end {
+            DragEnd::OnElement(target) => Some((target, self.pointer_target(target).await?)),
+            DragEnd::ByOffset { .. } => None,
+        };
+        let start = self.pointer_target(source).await?;
+        let end_point = match (end, &drop_point) {
+            (_, Some((target, point))) => {
+                self.check_hit_in(self.context, target, *point, &scripts::HIT_TEST_AT_POINT)
+                    .await?;
+                *point
+            }
+            (DragEnd::ByOffset { x, y }, None) => PointerPoint {
+                x: start.x + x,
+                y: start.y + y,
+            },
+            (DragEnd::OnElement(_), None) => unreachable!("an element's point was measured"),
+        };
+        let viewport = self.viewport_size().await?;
+        let inside = |point: PointerPoint| {
+            point.x >= 0
+                && point.y >= 0
+                && point.x < i64::from(viewport.width)
+                && point.y < i64::from(viewport.height)
+        };
+        if !inside(end_point) {
+            return Err(PageError::OutsideViewport { point: end_point });
+        }
+        let (top_level_context, top_level_start) = self.translate_to_top_level(start).await?;
+        self.check_hit_in(self.context, source, start, &scripts::HIT_TEST_AT_POINT)
+            .await?;
+        let (context, offset) = match self.pointer_routing {
+            PointerRouting::FrameViewport => (self.context.to_owned(), (0, 0)),
+            PointerRouting::TopLevelViewport => (
+                top_level_context,
+                (top_level_start.x - start.x, top_level_start.y - start.y),
+            ),
+        };
+        let shift = |point: PointerPoint| PointerPoint {
+            x: point.x + offset.0,
+            y: point.y + offset.1,
+        };
+        self.perform_actions(params::drag_actions_params(
+            &context,
+            shift(start),
+            shift(end_point),
+        ))
+        .await?;
+        Ok((start, end_point))
     }
 
     /// Releases every key and button this session's input sources hold (WebDriver BiDi,

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::keys::KeyChord;
-use super::{ElementHandle, PageError};
+use super::{ElementHandle, PageError, PointerPoint};
 
 /// The sandbox realm allwright's page functions run in (WebDriver BiDi, script.callFunction:
 /// `target: {context, sandbox}`). The browser creates it on first use, once per document.
@@ -157,6 +157,56 @@ pub fn pointer_actions_params(context: &str, x: i64, y: i64, click: bool) -> Val
         actions.push(json!({ "type": "pointerDown", "button": 0 }));
         actions.push(json!({ "type": "pointerUp", "button": 0 }));
     }
+    json!({
+        "context": context,
+        "actions": [{
+            "type": "pointer",
+            "id": MOUSE_SOURCE_ID,
+            "parameters": { "pointerType": "mouse" },
+            "actions": actions,
+        }],
+    })
+}
+
+/// How many moves carry a drag from its press to its release (the content script's drag takes
+/// as many: extension/content/actions/drag.js).
+pub const DRAG_STEPS: i64 = 12;
+/// How long each of those moves takes, in milliseconds: about a frame, as a hand moves.
+const DRAG_STEP_MS: i64 = 25;
+/// The first move's distance from the press, below every library's activation distance.
+const DRAG_FIRST_MOVE_PX: f64 = 2.0;
+
+/// `input.performActions` of a drag: the mouse moved to `start`, the main button pressed, a
+/// first small move, [`DRAG_STEPS`] moves to `end` (each over [`DRAG_STEP_MS`]), one more there
+/// (libraries that rearranged the list on the last move see the pointer settled), and the
+/// release. One command, so that nothing can come between the press and the release.
+pub fn drag_actions_params(context: &str, start: PointerPoint, end: PointerPoint) -> Value {
+    let (dx, dy) = ((end.x - start.x) as f64, (end.y - start.y) as f64);
+    let length = dx.hypot(dy);
+    let (unit_x, unit_y) = if length == 0.0 {
+        (1.0, 0.0)
+    } else {
+        (dx / length, dy / length)
+    };
+    let move_to = |x: i64, y: i64, duration: i64| json!({ "type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": duration });
+    let mut actions = vec![
+        move_to(start.x, start.y, 0),
+        json!({ "type": "pointerDown", "button": 0 }),
+        move_to(
+            start.x + (unit_x * DRAG_FIRST_MOVE_PX).round() as i64,
+            start.y + (unit_y * DRAG_FIRST_MOVE_PX).round() as i64,
+            DRAG_STEP_MS,
+        ),
+    ];
+    for step in 1..=DRAG_STEPS {
+        actions.push(move_to(
+            start.x + (end.x - start.x) * step / DRAG_STEPS,
+            start.y + (end.y - start.y) * step / DRAG_STEPS,
+            DRAG_STEP_MS,
+        ));
+    }
+    actions.push(move_to(end.x, end.y, 2 * DRAG_STEP_MS));
+    actions.push(json!({ "type": "pointerUp", "button": 0 }));
     json!({
         "context": context,
         "actions": [{
@@ -468,6 +518,37 @@ mod tests {
             hover["actions"][0]["actions"].as_array().map(Vec::len),
             Some(1)
         );
+    }
+
+    #[test]
+    fn a_drag_presses_moves_in_steps_and_releases_in_one_command() {
+        let start = PointerPoint { x: 10, y: 20 };
+        let end = PointerPoint { x: 130, y: 20 };
+        let params = drag_actions_params("ctx", start, end);
+        let actions = params["actions"][0]["actions"]
+            .as_array()
+            .expect("the pointer's actions");
+        assert_eq!(params["actions"][0]["id"], MOUSE_SOURCE_ID);
+        assert_eq!(actions[0]["x"], 10);
+        assert_eq!(actions[1], json!({"type": "pointerDown", "button": 0}));
+        // A first small move, below every activation distance.
+        assert_eq!(
+            (actions[2]["x"].as_i64(), actions[2]["y"].as_i64()),
+            (Some(12), Some(20))
+        );
+        let moves = &actions[3..actions.len() - 1];
+        assert_eq!(moves.len() as i64, DRAG_STEPS + 1);
+        assert!(moves.iter().all(|action| action["type"] == "pointerMove"
+            && action["duration"].as_i64().is_some_and(|ms| ms > 0)));
+        assert_eq!(moves[0]["x"], 20);
+        assert_eq!(moves[moves.len() - 1]["x"], 130);
+        assert_eq!(
+            actions.last(),
+            Some(&json!({"type": "pointerUp", "button": 0}))
+        );
+        // Up and to the left: the steps go that way.
+        let back = drag_actions_params("ctx", end, start);
+        assert_eq!(back["actions"][0]["actions"][2]["x"], 128);
     }
 
     #[test]
