@@ -78,3 +78,83 @@ pub fn attach_arguments(arguments: &Value, files: &mut [CheckedFile]) -> Result<
     call.insert("files".to_owned(), Value::Array(encoded));
     Ok(Value::Object(call))
 }
+
+/// Why a file input with these facts would not take `files`, as `(message, hint)`, or `None`:
+/// the rules of extension/content/actions/file-accept.js (a folder picker, several files
+/// without `multiple`, a file no valid `accept` token matches), for the input the browser's file
+/// dialog event named, which the page half never saw.
+pub fn accept_refusal(
+    facts: &allwright_surface_web::FileInputFacts,
+    files: &[CheckedFile],
+) -> Option<(String, String)> {
+    if facts.directory {
+        return Some((
+            "this input takes a folder, not files".into(),
+            "upload_file attaches files only; ask the person to choose the folder.".into(),
+        ));
+    }
+    if files.len() > 1 && !facts.multiple {
+        return Some((
+            format!("this input takes one file (it has no multiple attribute), and {} were given", files.len()),
+            "Attach one file per call to this input; to replace it, call upload_file again with the other file.".into(),
+        ));
+    }
+    let tokens = accept_tokens(&facts.accept);
+    if tokens.is_empty() {
+        return None;
+    }
+    for file in files {
+        let name = file.name.to_lowercase();
+        let mime = file.mime_type.to_lowercase();
+        let accepted = tokens.iter().any(|token| {
+            if token.starts_with('.') {
+                name.ends_with(token.as_str())
+            } else if let Some(prefix) = token.strip_suffix('*') {
+                !mime.is_empty() && mime.starts_with(prefix)
+            } else {
+                mime == *token
+            }
+        });
+        if !accepted {
+            let kind = if mime.is_empty() {
+                String::new()
+            } else {
+                format!(" ({mime})")
+            };
+            return Some((
+                format!(
+                    "{:?}{kind} is not among the types this input accepts: {}",
+                    file.name, facts.accept
+                ),
+                format!(
+                    "Attach a file the input accepts ({}); nothing was attached.",
+                    tokens.join(", ")
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// The `accept` tokens that mean something (file-accept.js's `acceptTokens`).
+fn accept_tokens(accept: &str) -> Vec<String> {
+    let mime_part = |part: &str| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&byte))
+    };
+    accept
+        .split(',')
+        .map(|token| token.trim().to_lowercase())
+        .filter(|token| {
+            let extension = token.len() > 1
+                && token.starts_with('.')
+                && !token[1..].starts_with(|c: char| c == '.' || c.is_whitespace());
+            let mime = token
+                .split_once('/')
+                .is_some_and(|(kind, sub)| mime_part(kind) && (sub == "*" || mime_part(sub)));
+            extension || mime
+        })
+        .collect()
+}

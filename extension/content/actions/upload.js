@@ -17,9 +17,14 @@
 // The input a button opens is found without opening a dialog: the button gets a click, and the
 // click event that the page's handler sends to a file input (`input.click()` dispatches one, and
 // it is composed) is caught at the window and cancelled, which cancels the dialog. An input the
-// page creates without putting it in the document, or opens with `showPicker()`, is not seen.
+// page creates without putting it in the document, or opens with `showPicker()`, and a handler
+// that ignores untrusted clicks, are not seen by that click: in a browser allwright launched with
+// real input the server clicks instead (`dialogRoute`: this module only marks the agent's
+// element, and the browser's file dialog event names the input); in the extension alone such a
+// page answers not_a_file_target.
 // A button is clicked at most once per upload: what the click found is remembered for the
-// element a while, so that the server's second route does not click it again.
+// element a while, so that the server's second route does not click it again; `noClick` (the
+// server's real click found no dialog) forbids the click.
 
 import { closestAcrossShadow, queryAllAcrossShadow } from "../dom/shadow.js";
 import { isNativelyDisabled, viewportRect } from "./element.js";
@@ -70,7 +75,8 @@ const isFileInput = (node) => node instanceof HTMLInputElement && node.type === 
  * input the page opens.
  * @param {Element} element
  * @param {{mayClick: boolean}} options
- * @returns {{kind: "input", input: HTMLInputElement, via: string} | {kind: "drop", via: string}}
+ * @returns {{kind: "input", input: HTMLInputElement, via: string} | {kind: "drop"|"none", via: string}}
+ *   `none`: nothing found without the click that `mayClick` forbids.
  */
 function fileTargetOf(element, { mayClick }) {
   if (isFileInput(element)) return { kind: "input", input: /** @type {HTMLInputElement} */ (element), via: "input" };
@@ -90,7 +96,7 @@ function fileTargetOf(element, { mayClick }) {
       ? { kind: "drop", via: "drop" }
       : { kind: "input", input: remembered.input, via: "button" };
   }
-  if (!mayClick) return { kind: "drop", via: "drop" };
+  if (!mayClick) return { kind: "none", via: "none" };
   const opened = inputOpenedByClick(element);
   discoveredByClick.set(element, { input: opened, at: Date.now() });
   return opened === null ? { kind: "drop", via: "drop" } : { kind: "input", input: opened, via: "button" };
@@ -244,19 +250,24 @@ function dropFiles(zone, files) {
   });
 }
 
+/** The hint of not_a_file_target (background/actions.js repeats it for Firefox's drop). */
+const NOT_A_FILE_TARGET_HINT =
+  "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here). A page that opens its file dialog only for a real click (it ignores untrusted clicks), with showPicker(), or from an input it never put in the document cannot be reached by the extension alone: ask the person to choose the file, or use a browser allwright launched with --input trusted, where upload_file clicks for real and takes the browser's file dialog.";
+
 const notAFileTarget = (ref) =>
   messages.toolError(
     "not_a_file_target",
     `${ref} takes no files: it is no file input, no label of one, its click opens no file input, and it does not accept a drop of files`,
     {
-      hint: "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here).",
+      hint: NOT_A_FILE_TARGET_HINT,
     },
   );
 
 /**
- * attach_files({ref_id, files: [{name, type, size, lastModified, data}], dropOnly?}): the
- * extension's route of upload_file.
- * @param {{ref_id: string, files: FileFacts[]}} args
+ * attach_files({ref_id, files: [{name, type, size, lastModified, data}], noClick?}): the
+ * extension's route of upload_file; `noClick` when the server's real click was the page's one
+ * click (it opened no file dialog), so only the cheap ways and a drop are tried.
+ * @param {{ref_id: string, files: FileFacts[], noClick?: boolean}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function attachFiles(args, ax) {
@@ -264,7 +275,7 @@ export async function attachFiles(args, ax) {
   const description = await describeTargetAsRead(ax, element);
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
-  const found = fileTargetOf(element, { mayClick: true });
+  const found = fileTargetOf(element, { mayClick: args.noClick !== true });
   if (found.kind === "input") {
     const refusal = refusalOfInput(found.input) ?? refusalOfFiles(found.input, args.files);
     if (refusal !== null) throw refusal;
@@ -287,8 +298,10 @@ export async function attachFiles(args, ax) {
  * The first half of upload_file's real route (begin_external_input with kind "upload"): the file
  * input found and checked (nothing is set here), the observation begun. An element that leads to
  * no file input answers `target: "drop"`, and the server hands the files to the extension's
- * route, which drops them.
- * @param {{ref_id: string, files: FileFacts[]}} args
+ * route, which drops them. With `dialogRoute` (the server receives the browser's file dialog
+ * event) no discovery click is made: an element the cheap ways do not lead from answers
+ * `target: "click"`, and the server's real click is the page's one click.
+ * @param {{ref_id: string, files: FileFacts[], dialogRoute?: boolean, noClick?: boolean}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function beginExternalUpload(args, ax) {
@@ -296,8 +309,24 @@ export async function beginExternalUpload(args, ax) {
   const description = await describeTargetAsRead(ax, element);
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
-  const found = fileTargetOf(element, { mayClick: true });
-  if (found.kind === "drop") {
+  const found = fileTargetOf(element, { mayClick: args.dialogRoute !== true && args.noClick !== true });
+  if (found.kind === "none" && args.dialogRoute === true) {
+    // The server clicks the agent's element for real and sets the files on the input the
+    // browser's file dialog event names: the element carries the marker, and the observation
+    // covers the click and the files.
+    const observation = beginObservation(element);
+    return {
+      element,
+      description: { ...description, target: "click" },
+      rect,
+      finish: async () => {
+        const { evidence, hints } = await observation.finish();
+        return { ...description, rect, target: "input", via: "dialog", evidence, hints };
+      },
+      abort: () => observation.abort(),
+    };
+  }
+  if (found.kind !== "input") {
     // The zone carries the marker: Firefox's background drops the files on it in the page's
     // world (background/page-drop.js), then finishes; the server's real route aborts instead.
     const observation = beginObservation(element);
