@@ -568,13 +568,16 @@ pub async fn file_dialog_pages(agent: &impl Agent, route: &str) {
         shows(agent, "clicks: 1", None).await;
     }
 
-    // An input in a closed shadow root: BiDi cannot reach it, so the trusted route hands the
-    // files to the extension's, which builds them (the events of a person's choice).
-    let (result, _) = upload(
-        agent,
-        json!({"ref_id": named("Closed file"), "paths": ["notes.txt"]}),
-    )
-    .await;
+    // An input in a closed shadow root (the tree shows its host): the extension finds it inside,
+    // BiDi cannot reach it, so the trusted route hands the files to the extension's, which
+    // builds them (the events of a person's choice).
+    let host = text
+        .lines()
+        .find(|line| line.contains("closed-shadow-root"))
+        .and_then(|line| line.split("[ref_").nth(1)?.split(']').next())
+        .map(|number| format!("ref_{number}"))
+        .unwrap_or_else(|| panic!("{browser}: no closed host in\n{text}"));
+    let (result, _) = upload(agent, json!({"ref_id": host, "paths": ["notes.txt"]})).await;
     if trusted {
         assert!(
             result.to_string().contains("closed shadow root"),

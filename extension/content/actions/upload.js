@@ -26,7 +26,7 @@
 // element a while, so that the server's second route does not click it again; `noClick` (the
 // server's real click found no dialog) forbids the click.
 
-import { closestAcrossShadow, queryAllAcrossShadow } from "../dom/shadow.js";
+import { anyShadowRoot, closestAcrossShadow, queryAllAcrossShadow } from "../dom/shadow.js";
 import { isNativelyDisabled, viewportRect } from "./element.js";
 import {
   classifyMutations,
@@ -84,7 +84,9 @@ function fileTargetOf(element, { mayClick }) {
     element.localName === "label" ? element : closestAcrossShadow(element, (node) => node.localName === "label");
   const control = /** @type {HTMLLabelElement|null} */ (label)?.control;
   if (isFileInput(control)) return { kind: "input", input: /** @type {HTMLInputElement} */ (control), via: "label" };
-  const inside = [element, element.shadowRoot]
+  // A closed shadow root too: the content script may open it, and the page's own chooser would
+  // be its input's (the agent's tree shows only the host).
+  const inside = [element, anyShadowRoot(element)]
     .filter((scope) => scope !== null)
     .flatMap((scope) => queryAllAcrossShadow(/** @type {Element|ShadowRoot} */ (scope), 'input[type="file" i]'));
   if (inside.length === 1) return { kind: "input", input: /** @type {HTMLInputElement} */ (inside[0]), via: "inside" };
