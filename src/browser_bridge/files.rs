@@ -288,7 +288,15 @@ impl BrowserBridge {
                     "a real click on the element opened no file dialog, so the extension tried a drop of the files on it",
                 ))
                 .await
-                .map_err(|error| after_input_was_sent(UPLOAD_TOOL, error));
+                .map_err(|error| {
+                    // A refusal of the page half set nothing: the click was the page's only input.
+                    if error.code == crate::tool_error::codes::NOT_A_FILE_TARGET {
+                        let message = format!("{} (a real click on it opened no file dialog)", error.message);
+                        ToolError { message, ..error }
+                    } else {
+                        after_input_was_sent(UPLOAD_TOOL, error)
+                    }
+                });
         };
         let context = opened["context"].as_str().unwrap_or(tab_context).to_owned();
         let Some(shared_id) = opened["element"]["sharedId"].as_str() else {

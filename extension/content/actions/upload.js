@@ -55,7 +55,9 @@ const DISCOVERY_MEMORY_MS = 30_000;
 
 /**
  * What a click on an element opened (the file input, or null for nothing), by element.
- * @type {WeakMap<Element, {input: HTMLInputElement|null, at: number}>}
+ * `lasting`: found by the browser's file dialog (the dialog route), kept while the input is in
+ * the document.
+ * @type {WeakMap<Element, {input: HTMLInputElement|null, at: number, lasting?: boolean}>}
  */
 const discoveredByClick = new WeakMap();
 
@@ -93,7 +95,7 @@ function fileTargetOf(element, { mayClick }) {
   const remembered = discoveredByClick.get(element);
   // An input the page has since replaced (a re-render) is looked for again.
   const stillThere = remembered !== undefined && (remembered.input === null || remembered.input.isConnected);
-  if (stillThere && Date.now() - remembered.at < DISCOVERY_MEMORY_MS) {
+  if (stillThere && (remembered.lasting === true || Date.now() - remembered.at < DISCOVERY_MEMORY_MS)) {
     return remembered.input === null
       ? { kind: "drop", via: "drop" }
       : { kind: "input", input: remembered.input, via: "button" };
@@ -316,16 +318,34 @@ export async function beginExternalUpload(args, ax) {
     // The server clicks the agent's element for real and sets the files on the input the
     // browser's file dialog event names: the element carries the marker, and the observation
     // covers the click and the files.
+    // The input that takes the files is remembered for the element, as a discovery click's
+    // is, for as long as it stays in the document: a later upload sets it without a click.
+    // (Firefox 153 never opens a second chooser for an input whose first one WebDriver
+    // dismissed, so a second click would find nothing there.)
+    /** @type {HTMLInputElement|null} */
+    let chosen = null;
+    /** @param {Event} event */
+    const noteChange = (event) => {
+      const target = event.composedPath()[0];
+      if (isFileInput(/** @type {Element} */ (target))) chosen ??= /** @type {HTMLInputElement} */ (target);
+    };
+    window.addEventListener("change", noteChange, true);
     const observation = beginObservation(element);
+    const stop = () => window.removeEventListener("change", noteChange, true);
     return {
       element,
       description: { ...description, target: "click" },
       rect,
       finish: async () => {
         const { evidence, hints } = await observation.finish();
+        stop();
+        if (chosen?.isConnected) discoveredByClick.set(element, { input: chosen, at: Date.now(), lasting: true });
         return { ...description, rect, target: "input", via: "dialog", evidence, hints };
       },
-      abort: () => observation.abort(),
+      abort: () => {
+        stop();
+        observation.abort();
+      },
     };
   }
   if (found.kind !== "input") {
