@@ -158,3 +158,60 @@ fn accept_tokens(accept: &str) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allwright_surface_web::FileInputFacts;
+
+    fn facts(accept: &str, multiple: bool) -> FileInputFacts {
+        FileInputFacts {
+            is_file_input: true,
+            accept: accept.into(),
+            multiple,
+            ..FileInputFacts::default()
+        }
+    }
+
+    #[test]
+    fn accept_tokens_are_read_as_the_page_half_reads_them() {
+        assert_eq!(
+            accept_tokens(" .PDF, image/*,text/plain;charset=x, nonsense, ., audio/mp4"),
+            vec![".pdf", "image/*", "audio/mp4"]
+        );
+        assert!(accept_tokens("").is_empty());
+    }
+
+    #[test]
+    fn the_dialog_routes_input_refuses_what_its_chooser_would_not_offer() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let roots =
+            crate::upload_roots::UploadRoots::open(&[folder.path().to_path_buf()]).expect("roots");
+        for name in ["a.txt", "b.png"] {
+            std::fs::write(folder.path().join(name), b"x").expect("a file");
+        }
+        let checked = |names: &[&str]| {
+            roots
+                .check_all(
+                    &names
+                        .iter()
+                        .map(|name| name.to_string())
+                        .collect::<Vec<_>>(),
+                )
+                .expect("allowed")
+        };
+        let text = checked(&["a.txt"]);
+        assert!(accept_refusal(&facts("text/plain", false), &text).is_none());
+        assert!(accept_refusal(&facts("", false), &text).is_none());
+        let (message, _) = accept_refusal(&facts("image/*", false), &text).expect("refused");
+        assert!(message.contains("image/*"), "{message}");
+        let both = checked(&["a.txt", "b.png"]);
+        assert!(accept_refusal(&facts("", false), &both).is_some());
+        assert!(accept_refusal(&facts(".txt,.PNG", true), &both).is_none());
+        let folder_picker = FileInputFacts {
+            directory: true,
+            ..facts("", true)
+        };
+        assert!(accept_refusal(&folder_picker, &text).is_some());
+    }
+}
