@@ -55,6 +55,11 @@ pub mod codes {
     pub const FILE_TOO_LARGE: &str = "file_too_large";
     /// upload_file: the file was allowed but could not be read.
     pub const UPLOAD_FILE_UNREADABLE: &str = "upload_file_unreadable";
+    /// upload_file: the element takes no files (the page half raises it too).
+    pub const NOT_A_FILE_TARGET: &str = "not_a_file_target";
+    /// upload_file: the input's `accept`, `multiple` or folder picker excludes the files (the
+    /// page half raises it too).
+    pub const FILE_NOT_ACCEPTED: &str = "file_not_accepted";
 }
 
 /// Serialized through [`ToolErrorOnTheWire`], which adds `retryAllowed`.
@@ -387,6 +392,22 @@ impl ToolError {
             format!("{path:?} looks like a credential (a name such as .ssh, .gnupg, .aws, .env, id_rsa or a .pem/.key file): allwright never uploads those; nothing was read"),
         )
         .with_hint("Do not upload keys or credentials. If the person really wants this file sent, they must attach it themselves.")
+    }
+
+    /// upload_file's dialog route: the element's click opened a file dialog the browser did not
+    /// tie to a file input.
+    pub fn file_dialog_without_input() -> Self {
+        Self::new(
+            codes::NOT_A_FILE_TARGET,
+            "the click opened the browser's file dialog, but the browser did not name the file input it belongs to, so there is nothing to set the files on; nothing was attached",
+        )
+        .with_hint("Pass the file input itself or its label if the tree shows one; otherwise ask the person to choose the file.")
+    }
+
+    /// upload_file's dialog route: the input the file dialog belongs to would not take the
+    /// files (the rules of src/upload.rs's `accept_refusal`).
+    pub fn file_not_accepted(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self::new(codes::FILE_NOT_ACCEPTED, message).with_hint(hint)
     }
 
     /// upload_file: no such file in any root.

@@ -78,3 +78,140 @@ pub fn attach_arguments(arguments: &Value, files: &mut [CheckedFile]) -> Result<
     call.insert("files".to_owned(), Value::Array(encoded));
     Ok(Value::Object(call))
 }
+
+/// Why a file input with these facts would not take `files`, as `(message, hint)`, or `None`:
+/// the rules of extension/content/actions/file-accept.js (a folder picker, several files
+/// without `multiple`, a file no valid `accept` token matches), for the input the browser's file
+/// dialog event named, which the page half never saw.
+pub fn accept_refusal(
+    facts: &allwright_surface_web::FileInputFacts,
+    files: &[CheckedFile],
+) -> Option<(String, String)> {
+    if facts.directory {
+        return Some((
+            "this input takes a folder, not files".into(),
+            "upload_file attaches files only; ask the person to choose the folder.".into(),
+        ));
+    }
+    if files.len() > 1 && !facts.multiple {
+        return Some((
+            format!("this input takes one file (it has no multiple attribute), and {} were given", files.len()),
+            "Attach one file per call to this input; to replace it, call upload_file again with the other file.".into(),
+        ));
+    }
+    let tokens = accept_tokens(&facts.accept);
+    if tokens.is_empty() {
+        return None;
+    }
+    for file in files {
+        let name = file.name.to_lowercase();
+        let mime = file.mime_type.to_lowercase();
+        let accepted = tokens.iter().any(|token| {
+            if token.starts_with('.') {
+                name.ends_with(token.as_str())
+            } else if let Some(prefix) = token.strip_suffix('*') {
+                !mime.is_empty() && mime.starts_with(prefix)
+            } else {
+                mime == *token
+            }
+        });
+        if !accepted {
+            let kind = if mime.is_empty() {
+                String::new()
+            } else {
+                format!(" ({mime})")
+            };
+            return Some((
+                format!(
+                    "{:?}{kind} is not among the types this input accepts: {}",
+                    file.name, facts.accept
+                ),
+                format!(
+                    "Attach a file the input accepts ({}); nothing was attached.",
+                    tokens.join(", ")
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// The `accept` tokens that mean something (file-accept.js's `acceptTokens`).
+fn accept_tokens(accept: &str) -> Vec<String> {
+    let mime_part = |part: &str| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&byte))
+    };
+    accept
+        .split(',')
+        .map(|token| token.trim().to_lowercase())
+        .filter(|token| {
+            let extension = token.len() > 1
+                && token.starts_with('.')
+                && !token[1..].starts_with(|c: char| c == '.' || c.is_whitespace());
+            let mime = token
+                .split_once('/')
+                .is_some_and(|(kind, sub)| mime_part(kind) && (sub == "*" || mime_part(sub)));
+            extension || mime
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allwright_surface_web::FileInputFacts;
+
+    fn facts(accept: &str, multiple: bool) -> FileInputFacts {
+        FileInputFacts {
+            is_file_input: true,
+            accept: accept.into(),
+            multiple,
+            ..FileInputFacts::default()
+        }
+    }
+
+    #[test]
+    fn accept_tokens_are_read_as_the_page_half_reads_them() {
+        assert_eq!(
+            accept_tokens(" .PDF, image/*,text/plain;charset=x, nonsense, ., audio/mp4"),
+            vec![".pdf", "image/*", "audio/mp4"]
+        );
+        assert!(accept_tokens("").is_empty());
+    }
+
+    #[test]
+    fn the_dialog_routes_input_refuses_what_its_chooser_would_not_offer() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let roots =
+            crate::upload_roots::UploadRoots::open(&[folder.path().to_path_buf()]).expect("roots");
+        for name in ["a.txt", "b.png"] {
+            std::fs::write(folder.path().join(name), b"x").expect("a file");
+        }
+        let checked = |names: &[&str]| {
+            roots
+                .check_all(
+                    &names
+                        .iter()
+                        .map(|name| name.to_string())
+                        .collect::<Vec<_>>(),
+                )
+                .expect("allowed")
+        };
+        let text = checked(&["a.txt"]);
+        assert!(accept_refusal(&facts("text/plain", false), &text).is_none());
+        assert!(accept_refusal(&facts("", false), &text).is_none());
+        let (message, _) = accept_refusal(&facts("image/*", false), &text).expect("refused");
+        assert!(message.contains("image/*"), "{message}");
+        let both = checked(&["a.txt", "b.png"]);
+        assert!(accept_refusal(&facts("", false), &both).is_some());
+        assert!(accept_refusal(&facts(".txt,.PNG", true), &both).is_none());
+        let folder_picker = FileInputFacts {
+            directory: true,
+            ..facts("", true)
+        };
+        assert!(accept_refusal(&folder_picker, &text).is_some());
+    }
+}

@@ -431,6 +431,10 @@ const attachFilesInFrame = pageAction("attach_files", "upload", withoutTarget);
  * files: [{name, type, size, lastModified, data}]}`.
  * @param {Record<string, any>} args
  */
+/** not_a_file_target's hint, as content/actions/upload.js gives it (the frame's own refusal). */
+const NOT_A_FILE_TARGET_HINT =
+  "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here). A page that opens its file dialog only for a real click (it ignores untrusted clicks), with showPicker(), or from an input it never put in the document cannot be reached by the extension alone: ask the person to choose the file, or use a browser allwright launched with --input trusted, where upload_file clicks for real and takes the browser's file dialog.";
+
 export async function attachFiles(args) {
   if (BROWSER !== "firefox") return attachFilesInFrame(args);
   // Firefox hides a content script's DataTransfer items from the page (page-drop.js): the frame
@@ -445,7 +449,7 @@ export async function attachFiles(args) {
       tabId,
       frameId,
       "begin_external_input",
-      { ref_id: args.ref_id, kind: "upload", files: facts },
+      { ref_id: args.ref_id, kind: "upload", files: facts, noClick: args.noClick === true },
       watch,
     );
     if (begun === null) {
@@ -470,7 +474,7 @@ export async function attachFiles(args) {
         fail(
           "not_a_file_target",
           `${args.ref_id} takes no files: it is no file input, no label of one, its click opens no file input, and it does not accept a drop of files`,
-          { hint: "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself." },
+          { hint: NOT_A_FILE_TARGET_HINT },
         );
       }
     }
@@ -687,7 +691,7 @@ const externalInputs = new Map();
  * A drag names its source by `from_ref`, its drop target by `to_ref` (or an offset, `by`).
  * @param {{tabId?: number, frameId?: number, ref_id?: string, kind: "click"|"hover"|"locate"|"key"|"upload"|"drag",
  *   key?: string, modifiers?: string[], files?: {name: string, type: string, size: number}[], from_ref?: string,
- *   to_ref?: string, by?: {x: number, y: number}}} args
+ *   to_ref?: string, by?: {x: number, y: number}, dialogRoute?: boolean}} args
  */
 export async function beginExternalInput(args) {
   const { tabId, frameId } = await actionTarget(
@@ -717,7 +721,7 @@ export async function beginExternalInput(args) {
           : args.kind === "drag"
             ? { kind: args.kind, from_ref: args.from_ref, to_ref: args.to_ref, by: args.by }
             : args.kind === "upload"
-              ? { ref_id: args.ref_id, kind: args.kind, files: args.files }
+              ? { ref_id: args.ref_id, kind: args.kind, files: args.files, dialogRoute: args.dialogRoute === true }
               : { ref_id: args.ref_id, kind: args.kind },
       ),
       { deadline: Date.now() + ACTION_TIMEOUT_MS, frameLabel: `frame ${frameId}` },

@@ -117,7 +117,13 @@ function beginInput(args) {
     ref_id: refOptional ? undefined : /** @type {string} */ (refId),
     kind: /** @type {"click"|"hover"|"locate"|"key"} */ (kind),
   };
-  if (kind === "upload") return beginExternalInput({ ...input, files: filesOf(args, { withBytes: false }) });
+  if (kind === "upload") {
+    return beginExternalInput({
+      ...input,
+      files: filesOf(args, { withBytes: false }),
+      dialogRoute: args.dialogRoute === true,
+    });
+  }
   if (kind !== "key") return beginExternalInput(input);
   const { key, modifiers } = args;
   if (typeof key !== "string" || key.length === 0 || key.length > 100) {
@@ -222,6 +228,7 @@ function attachFilesFromServer(args) {
     frameId: /** @type {number|undefined} */ (frameId ?? undefined),
     ref_id: refId,
     files: filesOf(args, { withBytes: true }),
+    noClick: args.noClick === true,
   });
 }
 

@@ -55,7 +55,7 @@ const TOOL_DRAG: &str = "drag";
 
 /// What became of the pointer input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PointerInput {
+pub(super) enum PointerInput {
     Sent,
     /// No document of the tab that BiDi can query holds the marked element: it is in a closed
     /// shadow root (which only the extension's content script can open), or the page replaced
@@ -391,7 +391,7 @@ impl BrowserBridge {
     /// is have a visible, uncovered element of its own tab clicked at its centre, which the page
     /// could equally arrange by moving the original element there: nothing covered, nothing in
     /// another tab, nothing outside the page.
-    async fn send_pointer_input(
+    pub(super) async fn send_pointer_input(
         &self,
         tab_context: &str,
         marker: &str,

@@ -142,6 +142,14 @@ pub fn event_json(tab: &str, event: &LifecycleEvent) -> Value {
             }
             value
         }
+        LifecycleEvent::FileDialogOpened {
+            context, multiple, ..
+        } => json!({
+            "type": "fileDialogOpened",
+            "tabContext": tab,
+            "context": context,
+            "multiple": multiple,
+        }),
     }
 }
 

@@ -405,6 +405,21 @@ impl BrowserBridge {
         }
         if let (Some(context), Some(object)) = (&target.context, result.as_object_mut()) {
             let (events, dropped) = self.journal.take(context);
+            // The session's prompt handler dismissed a file chooser the action opened (see
+            // keep_prompts_open_capability): the agent learns that it opened, and what takes files.
+            let chooser_opened = events
+                .iter()
+                .any(|event| event["type"] == "fileDialogOpened");
+            if chooser_opened && tool != crate::upload::UPLOAD_TOOL {
+                // The action did something (it opened the chooser): progress, and the one hint
+                // the short reply carries says what to do next.
+                object.insert("progress".into(), json!("observed"));
+                object.insert("hint".into(), json!("The click opened a file chooser, which the browser dismissed (nothing was chosen). To attach a file, call upload_file with this ref and the file's path."));
+                let evidence = object.entry("evidence").or_insert_with(|| json!([]));
+                if let Some(evidence) = evidence.as_array_mut() {
+                    evidence.push(json!("file_chooser_opened"));
+                }
+            }
             if !events.is_empty() {
                 object.insert("lifecycle".into(), Value::Array(events));
             }

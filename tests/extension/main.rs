@@ -830,6 +830,7 @@ async fn run_uploads(browser: Browser) {
     let started = std::time::Instant::now();
     upload::listed(&session, &session.listed_tools().await, true).await;
     upload::every_way_a_page_takes_files(&session, &folder, "extension").await;
+    upload::file_dialog_pages(&session, "extension").await;
     record_time(
         &format!("{}: uploads (extension)", browser.name()),
         started.elapsed(),
@@ -843,6 +844,7 @@ async fn run_uploads(browser: Browser) {
         upload::listed(&launched, &launched.tool_names().await, true).await;
         upload::every_way_a_page_takes_files(&launched, &folder, &format!("launched {input}"))
             .await;
+        upload::file_dialog_pages(&launched, &format!("launched {input}")).await;
         record_time(
             &format!("{} (launched {input}): uploads", browser.name()),
             started.elapsed(),

@@ -285,7 +285,14 @@ pub async fn every_way_a_page_takes_files(agent: &impl Agent, folder: &UploadFol
         json!({"ref_id": named("Choose a text file"), "paths": ["notes.txt"]}),
     )
     .await;
-    assert_eq!(result["via"], "button", "{browser}: {result}");
+    // The extension's discovery click finds it; with real input the cheap ways do not, and the
+    // real click and the browser's file dialog event do.
+    let via = if route == "launched trusted" {
+        "dialog"
+    } else {
+        "button"
+    };
+    assert_eq!(result["via"], via, "{browser}: {result}");
     shows(
         agent,
         &format!("{}{events}", received("notes.txt", NOTES, "text/plain")),
@@ -445,4 +452,158 @@ pub async fn listed(agent: &impl Agent, tools: &[String], expected: bool) {
         "{}: {tools:?}",
         agent.browser_name()
     );
+}
+
+/// fixtures/pages/upload/dialog.html: the pages whose file dialog only a real click opens (a
+/// handler that ignores untrusted clicks, `showPicker()`, an input never put in the document),
+/// reached in a launched browser with real input through the browser's file dialog event and
+/// out of the extension's reach otherwise (not_a_file_target, with a hint that says why), and an
+/// input in a closed shadow root, which BiDi cannot reach: the trusted route hands it to the
+/// extension's. The page counts its button's clicks: exactly one per upload.
+pub async fn file_dialog_pages(agent: &impl Agent, route: &str) {
+    let browser = agent.browser_name();
+    let trusted = route == "launched trusted";
+    let events = if browser == "firefox" && trusted {
+        FIREFOX_SET_FILES_EVENTS
+    } else {
+        CHOICE_EVENTS
+    };
+    let page = fixtures().url("/pages/upload/dialog.html");
+    ok(agent, "navigate", json!({ "url": page })).await;
+    let text = tree(agent, json!({})).await;
+    let named = |name: &str| ref_named(browser, &text, name);
+    let trusted_button = named("Attach a trusted file");
+    let picker_button = named("Open the picker");
+    let detached_button = named("Pick a detached file");
+
+    if trusted {
+        // A handler that ignores untrusted clicks: one real click, the dialog event, the files.
+        let (result, took) = upload(
+            agent,
+            json!({"ref_id": trusted_button, "paths": ["notes.txt"]}),
+        )
+        .await;
+        eprintln!("{browser} {route}: upload_file (file dialog) time {took:?}");
+        assert_eq!(result["via"], "dialog", "{browser}: {result}");
+        assert_eq!(result["target"], "input", "{browser}: {result}");
+        shows(
+            agent,
+            &format!("{}{events}", received("notes.txt", NOTES, "text/plain")),
+            None,
+        )
+        .await;
+        shows(agent, "clicks: 1", None).await;
+
+        // showPicker() from the real click's activation.
+        let (result, _) = upload(agent, json!({"ref_id": picker_button, "paths": ["a.txt"]})).await;
+        assert_eq!(result["via"], "dialog", "{browser}: {result}");
+        shows(
+            agent,
+            &format!("{}{events}", received("a.txt", A_TEXT, "text/plain")),
+            None,
+        )
+        .await;
+
+        // An input the page never put in the document (multiple).
+        let (result, _) = upload(
+            agent,
+            json!({"ref_id": detached_button, "paths": ["a.txt", "b.txt"]}),
+        )
+        .await;
+        assert_eq!(result["via"], "dialog", "{browser}: {result}");
+        shows(
+            agent,
+            &format!(
+                "{};{}{events}",
+                received("a.txt", A_TEXT, "text/plain"),
+                received("b.txt", B_TEXT, "text/plain")
+            ),
+            None,
+        )
+        .await;
+
+        // The input the event named keeps its accept: a PNG is refused, nothing is set. The
+        // input is remembered for the button, so no second click is made (Firefox would not
+        // open a second chooser for it), and a later upload sets it directly.
+        let excluded = refused(
+            agent,
+            json!({"ref_id": trusted_button, "paths": ["photo.png"]}),
+            "file_not_accepted",
+        )
+        .await;
+        assert!(
+            excluded["message"]
+                .as_str()
+                .is_some_and(|message| message.contains("text/plain")),
+            "{browser}: {excluded}"
+        );
+        shows(
+            agent,
+            &format!("{}{events}", received("notes.txt", NOTES, "text/plain")),
+            None,
+        )
+        .await;
+        let (result, _) =
+            upload(agent, json!({"ref_id": trusted_button, "paths": ["b.txt"]})).await;
+        assert_eq!(result["via"], "button", "{browser}: {result}");
+        shows(
+            agent,
+            &format!("{}{events}", received("b.txt", B_TEXT, "text/plain")),
+            None,
+        )
+        .await;
+        shows(agent, "clicks: 1", None).await;
+
+        // click_ax on a button that opens a chooser says so, and points at upload_file.
+        // (The detached button: its click makes a new input each time.)
+        let clicked = ok(agent, "click_ax", json!({ "ref_id": detached_button })).await;
+        assert!(
+            clicked.to_string().contains("file_chooser_opened")
+                && clicked.to_string().contains("upload_file"),
+            "{browser}: click_ax on a file button: {clicked}"
+        );
+    } else {
+        // The extension's click is untrusted and carries no user activation: none of the three
+        // opens a dialog, and the refusal says why and where it works.
+        for button in [&trusted_button, &picker_button, &detached_button] {
+            let refusal = refused(
+                agent,
+                json!({"ref_id": button, "paths": ["notes.txt"]}),
+                "not_a_file_target",
+            )
+            .await;
+            assert!(
+                refusal.to_string().contains("--input trusted"),
+                "{browser}: the refusal says where such a page works: {refusal}"
+            );
+        }
+        // One discovery click, not two.
+        shows(agent, "clicks: 1", None).await;
+    }
+
+    // An input in a closed shadow root (the tree shows its host): the extension finds it inside,
+    // BiDi cannot reach it, so the trusted route hands the files to the extension's, which
+    // builds them (the events of a person's choice).
+    let host = text
+        .lines()
+        .find(|line| line.contains("closed-shadow-root"))
+        .and_then(|line| line.split("[ref_").nth(1)?.split(']').next())
+        .map(|number| format!("ref_{number}"))
+        .unwrap_or_else(|| panic!("{browser}: no closed host in\n{text}"));
+    let (result, _) = upload(agent, json!({"ref_id": host, "paths": ["notes.txt"]})).await;
+    if trusted {
+        assert!(
+            result.to_string().contains("closed shadow root"),
+            "{browser}: the trusted route says it handed over: {result}"
+        );
+    }
+    shows(
+        agent,
+        &format!(
+            "{}{CHOICE_EVENTS}",
+            received("notes.txt", NOTES, "text/plain")
+        ),
+        None,
+    )
+    .await;
 }

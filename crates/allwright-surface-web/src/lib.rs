@@ -58,6 +58,7 @@ pub use launch::{
 pub use lifecycle::{
     Lifecycle, LifecycleEvent, OpenPrompt, PromptInContext, PromptType, Unblocked,
 };
+pub use page::files::FileInputFacts;
 pub use page::{ElementHandle, Page, PageError, QueryOptions};
 
 pub use snapshot::{

@@ -35,6 +35,9 @@ pub const LIFECYCLE_EVENT_NAMES: &[&str] = &[
     "browsingContext.navigationAborted",
     "browsingContext.userPromptOpened",
     "browsingContext.userPromptClosed",
+    // A file chooser the page opened (the session's `file` prompt handler dismisses it, see
+    // [`keep_prompts_open_capability`]): upload_file's dialog route and click_ax's evidence.
+    "input.fileDialogOpened",
 ];
 
 /// The kind of a user prompt (WebDriver BiDi, browsingContext.UserPromptType).
@@ -112,6 +115,14 @@ pub enum LifecycleEvent {
         accepted: bool,
         user_text: Option<String>,
     },
+    /// The page opened a file chooser (`input.fileDialogOpened`); the session's prompt handler
+    /// dismissed it without showing it.
+    FileDialogOpened {
+        context: String,
+        multiple: bool,
+        /// The shared id of the file input, when the browser names it.
+        element: Option<String>,
+    },
 }
 
 impl LifecycleEvent {
@@ -121,7 +132,8 @@ impl LifecycleEvent {
             | Self::ContextDestroyed { context }
             | Self::Navigation { context, .. }
             | Self::UserPromptOpened { context, .. }
-            | Self::UserPromptClosed { context, .. } => context,
+            | Self::UserPromptClosed { context, .. }
+            | Self::FileDialogOpened { context, .. } => context,
         }
     }
 }
@@ -167,6 +179,11 @@ pub fn lifecycle_event_from_bidi(event: &BidiEvent) -> Option<LifecycleEvent> {
             url: text("url").unwrap_or_default(),
         }),
         "browsingContext.contextDestroyed" => Some(LifecycleEvent::ContextDestroyed { context }),
+        "input.fileDialogOpened" => Some(LifecycleEvent::FileDialogOpened {
+            context,
+            multiple: params["multiple"].as_bool().unwrap_or(false),
+            element: params["element"]["sharedId"].as_str().map(str::to_owned),
+        }),
         "browsingContext.userPromptOpened" => Some(LifecycleEvent::UserPromptOpened {
             context,
             prompt: OpenPrompt {
@@ -273,7 +290,7 @@ impl PromptRegistry {
             } => {
                 self.open.remove(context);
             }
-            LifecycleEvent::Navigation { .. } => {}
+            LifecycleEvent::Navigation { .. } | LifecycleEvent::FileDialogOpened { .. } => {}
         }
     }
 
@@ -363,8 +380,14 @@ pub fn handle_user_prompt_params(context: &str, accept: bool, user_text: Option<
 /// fallback for it is "accept", not `default`. chromedriver 156 and Firefox 153 accept the map.
 /// (Neither browser raised a beforeunload prompt under BiDi in the tests, see
 /// `a_beforeunload_handler_raises_no_prompt_under_bidi`.)
+///
+/// A file chooser is the exception: `file: "dismiss"` has the browser cancel it as it opens,
+/// without showing the system's dialog, and send `input.fileDialogOpened` naming the input
+/// (chromium-bidi intercepts choosers only when this handler is not "ignore"; Firefox's remote
+/// agent cancels the picker for "dismiss"). upload_file then sets the files with
+/// `input.setFiles` (docs/security.md, "upload_file").
 pub fn keep_prompts_open_capability() -> Value {
-    json!({ "default": "ignore", "beforeUnload": "ignore" })
+    json!({ "default": "ignore", "beforeUnload": "ignore", "file": "dismiss" })
 }
 
 /// The lifecycle of a BiDi session: the subscription and the registry of open prompts. The
@@ -777,7 +800,7 @@ mod tests {
         );
         assert_eq!(
             keep_prompts_open_capability(),
-            json!({"default": "ignore", "beforeUnload": "ignore"})
+            json!({"default": "ignore", "beforeUnload": "ignore", "file": "dismiss"})
         );
     }
 }

@@ -17,11 +17,16 @@
 // The input a button opens is found without opening a dialog: the button gets a click, and the
 // click event that the page's handler sends to a file input (`input.click()` dispatches one, and
 // it is composed) is caught at the window and cancelled, which cancels the dialog. An input the
-// page creates without putting it in the document, or opens with `showPicker()`, is not seen.
+// page creates without putting it in the document, or opens with `showPicker()`, and a handler
+// that ignores untrusted clicks, are not seen by that click: in a browser allwright launched with
+// real input the server clicks instead (`dialogRoute`: this module only marks the agent's
+// element, and the browser's file dialog event names the input); in the extension alone such a
+// page answers not_a_file_target.
 // A button is clicked at most once per upload: what the click found is remembered for the
-// element a while, so that the server's second route does not click it again.
+// element a while, so that the server's second route does not click it again; `noClick` (the
+// server's real click found no dialog) forbids the click.
 
-import { closestAcrossShadow, queryAllAcrossShadow } from "../dom/shadow.js";
+import { anyShadowRoot, closestAcrossShadow, queryAllAcrossShadow } from "../dom/shadow.js";
 import { isNativelyDisabled, viewportRect } from "./element.js";
 import {
   classifyMutations,
@@ -50,7 +55,9 @@ const DISCOVERY_MEMORY_MS = 30_000;
 
 /**
  * What a click on an element opened (the file input, or null for nothing), by element.
- * @type {WeakMap<Element, {input: HTMLInputElement|null, at: number}>}
+ * `lasting`: found by the browser's file dialog (the dialog route), kept while the input is in
+ * the document.
+ * @type {WeakMap<Element, {input: HTMLInputElement|null, at: number, lasting?: boolean}>}
  */
 const discoveredByClick = new WeakMap();
 
@@ -70,7 +77,8 @@ const isFileInput = (node) => node instanceof HTMLInputElement && node.type === 
  * input the page opens.
  * @param {Element} element
  * @param {{mayClick: boolean}} options
- * @returns {{kind: "input", input: HTMLInputElement, via: string} | {kind: "drop", via: string}}
+ * @returns {{kind: "input", input: HTMLInputElement, via: string} | {kind: "drop"|"none", via: string}}
+ *   `none`: nothing found without the click that `mayClick` forbids.
  */
 function fileTargetOf(element, { mayClick }) {
   if (isFileInput(element)) return { kind: "input", input: /** @type {HTMLInputElement} */ (element), via: "input" };
@@ -78,19 +86,21 @@ function fileTargetOf(element, { mayClick }) {
     element.localName === "label" ? element : closestAcrossShadow(element, (node) => node.localName === "label");
   const control = /** @type {HTMLLabelElement|null} */ (label)?.control;
   if (isFileInput(control)) return { kind: "input", input: /** @type {HTMLInputElement} */ (control), via: "label" };
-  const inside = [element, element.shadowRoot]
+  // A closed shadow root too: the content script may open it, and the page's own chooser would
+  // be its input's (the agent's tree shows only the host).
+  const inside = [element, anyShadowRoot(element)]
     .filter((scope) => scope !== null)
     .flatMap((scope) => queryAllAcrossShadow(/** @type {Element|ShadowRoot} */ (scope), 'input[type="file" i]'));
   if (inside.length === 1) return { kind: "input", input: /** @type {HTMLInputElement} */ (inside[0]), via: "inside" };
   const remembered = discoveredByClick.get(element);
   // An input the page has since replaced (a re-render) is looked for again.
   const stillThere = remembered !== undefined && (remembered.input === null || remembered.input.isConnected);
-  if (stillThere && Date.now() - remembered.at < DISCOVERY_MEMORY_MS) {
+  if (stillThere && (remembered.lasting === true || Date.now() - remembered.at < DISCOVERY_MEMORY_MS)) {
     return remembered.input === null
       ? { kind: "drop", via: "drop" }
       : { kind: "input", input: remembered.input, via: "button" };
   }
-  if (!mayClick) return { kind: "drop", via: "drop" };
+  if (!mayClick) return { kind: "none", via: "none" };
   const opened = inputOpenedByClick(element);
   discoveredByClick.set(element, { input: opened, at: Date.now() });
   return opened === null ? { kind: "drop", via: "drop" } : { kind: "input", input: opened, via: "button" };
@@ -244,19 +254,24 @@ function dropFiles(zone, files) {
   });
 }
 
+/** The hint of not_a_file_target (background/actions.js repeats it for Firefox's drop). */
+const NOT_A_FILE_TARGET_HINT =
+  "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here). A page that opens its file dialog only for a real click (it ignores untrusted clicks), with showPicker(), or from an input it never put in the document cannot be reached by the extension alone: ask the person to choose the file, or use a browser allwright launched with --input trusted, where upload_file clicks for real and takes the browser's file dialog.";
+
 const notAFileTarget = (ref) =>
   messages.toolError(
     "not_a_file_target",
     `${ref} takes no files: it is no file input, no label of one, its click opens no file input, and it does not accept a drop of files`,
     {
-      hint: "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here).",
+      hint: NOT_A_FILE_TARGET_HINT,
     },
   );
 
 /**
- * attach_files({ref_id, files: [{name, type, size, lastModified, data}], dropOnly?}): the
- * extension's route of upload_file.
- * @param {{ref_id: string, files: FileFacts[]}} args
+ * attach_files({ref_id, files: [{name, type, size, lastModified, data}], noClick?}): the
+ * extension's route of upload_file; `noClick` when the server's real click was the page's one
+ * click (it opened no file dialog), so only the cheap ways and a drop are tried.
+ * @param {{ref_id: string, files: FileFacts[], noClick?: boolean}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function attachFiles(args, ax) {
@@ -264,7 +279,7 @@ export async function attachFiles(args, ax) {
   const description = await describeTargetAsRead(ax, element);
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
-  const found = fileTargetOf(element, { mayClick: true });
+  const found = fileTargetOf(element, { mayClick: args.noClick !== true });
   if (found.kind === "input") {
     const refusal = refusalOfInput(found.input) ?? refusalOfFiles(found.input, args.files);
     if (refusal !== null) throw refusal;
@@ -287,8 +302,10 @@ export async function attachFiles(args, ax) {
  * The first half of upload_file's real route (begin_external_input with kind "upload"): the file
  * input found and checked (nothing is set here), the observation begun. An element that leads to
  * no file input answers `target: "drop"`, and the server hands the files to the extension's
- * route, which drops them.
- * @param {{ref_id: string, files: FileFacts[]}} args
+ * route, which drops them. With `dialogRoute` (the server receives the browser's file dialog
+ * event) no discovery click is made: an element the cheap ways do not lead from answers
+ * `target: "click"`, and the server's real click is the page's one click.
+ * @param {{ref_id: string, files: FileFacts[], dialogRoute?: boolean, noClick?: boolean}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function beginExternalUpload(args, ax) {
@@ -296,8 +313,42 @@ export async function beginExternalUpload(args, ax) {
   const description = await describeTargetAsRead(ax, element);
   scrollIntoViewIfNeeded(element);
   const rect = viewportRect(element);
-  const found = fileTargetOf(element, { mayClick: true });
-  if (found.kind === "drop") {
+  const found = fileTargetOf(element, { mayClick: args.dialogRoute !== true && args.noClick !== true });
+  if (found.kind === "none" && args.dialogRoute === true) {
+    // The server clicks the agent's element for real and sets the files on the input the
+    // browser's file dialog event names: the element carries the marker, and the observation
+    // covers the click and the files.
+    // The input that takes the files is remembered for the element, as a discovery click's
+    // is, for as long as it stays in the document: a later upload sets it without a click.
+    // (Firefox 153 never opens a second chooser for an input whose first one WebDriver
+    // dismissed, so a second click would find nothing there.)
+    /** @type {HTMLInputElement|null} */
+    let chosen = null;
+    /** @param {Event} event */
+    const noteChange = (event) => {
+      const target = event.composedPath()[0];
+      if (isFileInput(/** @type {Element} */ (target))) chosen ??= /** @type {HTMLInputElement} */ (target);
+    };
+    window.addEventListener("change", noteChange, true);
+    const observation = beginObservation(element);
+    const stop = () => window.removeEventListener("change", noteChange, true);
+    return {
+      element,
+      description: { ...description, target: "click" },
+      rect,
+      finish: async () => {
+        const { evidence, hints } = await observation.finish();
+        stop();
+        if (chosen?.isConnected) discoveredByClick.set(element, { input: chosen, at: Date.now(), lasting: true });
+        return { ...description, rect, target: "input", via: "dialog", evidence, hints };
+      },
+      abort: () => {
+        stop();
+        observation.abort();
+      },
+    };
+  }
+  if (found.kind !== "input") {
     // The zone carries the marker: Firefox's background drops the files on it in the page's
     // world (background/page-drop.js), then finishes; the server's real route aborts instead.
     const observation = beginObservation(element);

@@ -20,6 +20,7 @@
 // frame then answers `intact: false`, and the background throws the picture away.
 
 import { isSecretField } from "../../shared/secret-fields.js";
+import { anyShadowRoot } from "./shadow.js";
 
 /** The masks' colour: opaque black (tests/extension/screenshot.rs checks the pixels). */
 export const MASK_COLOUR = "rgb(0, 0, 0)";
@@ -48,20 +49,6 @@ const round = (/** @type {number} */ value) => Math.round(value * 4) / 4;
 
 /** The masks up now, or null. @type {PaintedMasks|null} */
 let painted = null;
-
-/**
- * The element's shadow root, open or closed: content scripts may read closed roots
- * (chrome.dom.openOrClosedShadowRoot in Chrome, `openOrClosedShadowRoot` in Firefox), and a
- * secret inside a closed root is painted on screen like any other.
- * @param {Element} element
- * @returns {ShadowRoot|null}
- */
-function anyShadowRoot(element) {
-  if (element.shadowRoot !== null) return element.shadowRoot;
-  const chromeDom = /** @type {any} */ (globalThis).chrome?.dom;
-  if (typeof chromeDom?.openOrClosedShadowRoot === "function") return chromeDom.openOrClosedShadowRoot(element) ?? null;
-  return /** @type {any} */ (element).openOrClosedShadowRoot ?? null;
-}
 
 /**
  * Every secret field of the document with a box, in its light tree and in every shadow root.

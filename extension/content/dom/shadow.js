@@ -179,3 +179,17 @@ export function deepActiveElement() {
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   return active ?? document.body ?? document.documentElement;
 }
+
+/**
+ * The element's shadow root, open or closed: content scripts may read closed roots
+ * (chrome.dom.openOrClosedShadowRoot in Chrome, `openOrClosedShadowRoot` in Firefox), and a
+ * secret inside a closed root is painted on screen like any other.
+ * @param {Element} element
+ * @returns {ShadowRoot|null}
+ */
+export function anyShadowRoot(element) {
+  if (element.shadowRoot !== null) return element.shadowRoot;
+  const chromeDom = /** @type {any} */ (globalThis).chrome?.dom;
+  if (typeof chromeDom?.openOrClosedShadowRoot === "function") return chromeDom.openOrClosedShadowRoot(element) ?? null;
+  return /** @type {any} */ (element).openOrClosedShadowRoot ?? null;
+}

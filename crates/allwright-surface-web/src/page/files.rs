@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
+use super::params::{element_argument, remote_string};
 use super::{real_input_timeout, ElementHandle, Page, PageError};
 use crate::bidi::CommandFailure;
 
@@ -24,7 +25,40 @@ fn refused_before_setting(code: &str) -> bool {
     )
 }
 
+/// What a file input says about the files it takes, read from the element itself: what the
+/// browser's own chooser would offer (upload_file checks the files against it before
+/// `input.setFiles`, as the extension's page half does with the same rules).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct FileInputFacts {
+    /// Whether the element is an `<input type=file>` at all.
+    #[serde(rename = "isFileInput")]
+    pub is_file_input: bool,
+    pub accept: String,
+    pub multiple: bool,
+    /// `webkitdirectory`: a folder picker.
+    pub directory: bool,
+    pub disabled: bool,
+}
+
+/// Reads [`FileInputFacts`] of the element passed as the one argument, as JSON text.
+const READ_FILE_INPUT_FACTS: &str = "(element) => JSON.stringify({isFileInput: element instanceof HTMLInputElement && element.type === 'file', accept: String(element.accept ?? ''), multiple: element.multiple === true, directory: element.hasAttribute?.('webkitdirectory') === true, disabled: element.disabled === true || element.matches?.(':disabled') === true})";
+
 impl Page<'_> {
+    /// The [`FileInputFacts`] of `element` in this context (the page's file input, in the
+    /// document or not: a shared reference reaches both).
+    pub async fn file_input_facts(
+        &self,
+        element: &ElementHandle,
+    ) -> Result<FileInputFacts, PageError> {
+        let remote = self
+            .call(READ_FILE_INPUT_FACTS, vec![element_argument(element)])
+            .await?;
+        let text = remote_string(&remote)?;
+        serde_json::from_str(&text).map_err(|error| {
+            PageError::UnexpectedResult(format!("the file input's facts {text:?}: {error}"))
+        })
+    }
+
     /// Sets `paths` as the files of the `<input type=file>` `element` in this context. A
     /// failure once the command was sent is [`PageError::InputOutcomeUnknown`]: the browser may
     /// have set the files and the page's change handlers may have run (a page that uploads at

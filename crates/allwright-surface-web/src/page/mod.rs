@@ -7,7 +7,7 @@
 //! their `mouseenter`. Screenshots are `browsingContext.captureScreenshot`. Nothing here speaks
 //! CDP (the protocol rule in ARCHITECTURE.md, "Invariants").
 
-mod files;
+pub mod files;
 mod image;
 pub mod keys;
 pub mod params;
