@@ -22,6 +22,9 @@ use crate::log;
 use crate::logging::LOG_FILE_ENVIRONMENT_VARIABLE;
 use crate::session_folder::SessionFolder;
 
+/// The session folder's subfolder where the launched browser saves every download.
+const DOWNLOAD_FOLDER: &str = "downloads";
+
 /// How long the extension may take, after installation, to start the host and say hello.
 pub const HOST_READY_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -71,6 +74,11 @@ impl LaunchedSession {
 
     pub fn bidi(&self) -> &BidiConnection {
         self.browser.bidi()
+    }
+
+    /// Where the browser saves downloads: a 0700 folder inside the session folder, removed with it.
+    pub fn download_folder(&self) -> PathBuf {
+        self.temporary_root.path().join(DOWNLOAD_FOLDER)
     }
 
     /// Which browser was launched.
@@ -185,6 +193,8 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
     for folder in ["run", "tmp", "config", "cache", "home", "profile"] {
         temporary_root.private_folder(folder)?;
     }
+    // Downloads land here, never in the person's folders (docs/security.md, "Downloads").
+    let download_folder = temporary_root.private_folder(DOWNLOAD_FOLDER)?;
     // The browser inherits these and passes them to the host it starts: the host listens on our
     // socket and logs to our file, and nothing is written outside the temporary folder.
     let environment: Vec<(String, OsString)> = vec![
@@ -237,6 +247,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
             options.keep_user_prompts_open = request.keep_user_prompts_open;
             options.environment = environment;
             options.log_path = Some(browser_log.clone());
+            options.download_folder = Some(download_folder.clone());
             let browser = LaunchedBrowser::launch_firefox(&options).await;
             (browser, identity.gecko_id.clone())
         }
@@ -257,6 +268,9 @@ key or gecko id differs from manifest/identity.json, so the native host would re
         }
         log!("extension {installed_id} installed; waiting for its native host");
         let host = host_once_ready(&socket_path, &[&host_log, &browser_log]).await?;
+        if request.browser == BrowserChoice::Chromium {
+            save_downloads_in(browser.bidi(), &download_folder).await?;
+        }
         activate_first_tab(browser.bidi()).await;
         Ok(host)
     }
@@ -272,6 +286,23 @@ key or gecko id differs from manifest/identity.json, so the native host would re
             Err(message)
         }
     }
+}
+
+/// Makes Chromium save every download into the session's `folder`, without asking, with
+/// WebDriver BiDi's `browser.setDownloadBehavior` (chromium-bidi's mapper turns it into CDP's
+/// `Browser.setDownloadBehavior` on the pipe, for every user context). Firefox gets the same
+/// through its profile's preferences (`FirefoxLaunchOptions::download_folder`). The extension
+/// still sees each download (`downloads.onCreated`) and records the agent's.
+async fn save_downloads_in(bidi: &BidiConnection, folder: &Path) -> Result<(), String> {
+    bidi.command(
+        "browser.setDownloadBehavior",
+        serde_json::json!({
+            "downloadBehavior": { "type": "allowed", "destinationFolder": folder.display().to_string() }
+        }),
+    )
+    .await
+    .map(|_| ())
+    .map_err(|error| format!("cannot send Chromium's downloads to the session folder: {error}"))
 }
 
 /// Gives the first tab the focus of its window, with WebDriver BiDi's `browsingContext.activate`

@@ -102,6 +102,15 @@ impl BidiSessionOwner for DrivenBrowser {
 }
 
 impl DrivenBrowser {
+    /// The private folder a launched browser saves downloads in; None for a remote end's
+    /// browser, which saves them where its own settings say.
+    pub fn download_folder(&self) -> Option<PathBuf> {
+        match self {
+            Self::Launched(session) => Some(session.download_folder()),
+            Self::Remote(_) => None,
+        }
+    }
+
     /// The connection to the browser's host, already past `ready`.
     pub fn host(&self) -> Arc<HostClient> {
         match self {

@@ -6,6 +6,7 @@
 
 mod browser_bridge;
 mod browser_launch;
+mod downloads;
 mod driven_browser;
 mod embedded_extension;
 mod exit_signals;
@@ -21,6 +22,7 @@ mod mcp;
 mod mcp_reply;
 mod native_messaging;
 mod page_observations;
+mod pdf;
 mod relay;
 mod screenshot;
 mod served_files;

@@ -4,7 +4,8 @@
 //! (a short reply, or the whole result object with `verbose: true`; never `structuredContent`),
 //! or with an `isError` result whose one text block is `{code, message, hint?, suggestions?}`.
 //! `screenshot` is asked of a [`ScreenshotSource`] instead and answers with an image content
-//! block before its facts (src/screenshot.rs).
+//! block before its facts (src/screenshot.rs); `save_pdf` and `get_download` answer a text
+//! block and an embedded resource (src/pdf.rs, src/downloads.rs).
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use serde_json::{json, Value};
 
 use crate::browser_bridge::{BridgeScreenshots, BrowserBridge};
 use crate::browser_launch::LaunchRequest;
+use crate::downloads::{self, DownloadFolder, GET_DOWNLOAD_TOOL, LIST_DOWNLOADS_TOOL};
 use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
 use crate::exit_signals::ExitSignals;
 use crate::host_client::HostClient;
@@ -25,6 +27,7 @@ use crate::input_mode::{self, InputMode};
 use crate::log;
 use crate::mcp_reply;
 use crate::page_observations;
+use crate::pdf::{self, SAVE_PDF_TOOL};
 use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
 use crate::tool_error::ToolError;
 use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
@@ -64,6 +67,8 @@ pub struct AllwrightMcpServer {
     screenshots: Arc<dyn ScreenshotSource>,
     /// The BiDi side of a browser allwright launched (src/browser_bridge).
     bridge: Option<Arc<BrowserBridge>>,
+    /// Where get_download may read a launched browser's downloads (src/downloads.rs).
+    download_folder: DownloadFolder,
     /// The folders upload_file may read (src/upload_roots.rs); None: the tool is not listed.
     upload_roots: Option<Arc<UploadRoots>>,
 }
@@ -87,7 +92,17 @@ impl AllwrightMcpServer {
             screenshots,
             bridge,
             upload_roots,
+            download_folder: DownloadFolder::default(),
         }
+    }
+
+    /// A launched browser's private downloads folder: get_download reads only inside it, and
+    /// names it for a file it does not embed.
+    pub fn with_download_folder(mut self, folder: Option<std::path::PathBuf>) -> Self {
+        self.download_folder = DownloadFolder {
+            private_folder: folder,
+        };
+        self
     }
 
     /// The tools of the session's access; upload_file only when the person allowed folders.
@@ -145,6 +160,14 @@ impl AllwrightMcpServer {
                 screenshot.into_tool_result(),
             ));
         }
+        if tool.name == SAVE_PDF_TOOL {
+            let tab_id = arguments.get("tabId").and_then(Value::as_i64);
+            let printed = match &self.bridge {
+                Some(bridge) => bridge.save_pdf(&self.host, arguments, timeout).await?,
+                None => self.host.call(tool.name, arguments, timeout).await?,
+            };
+            return pdf::reply(printed, tab_id);
+        }
         let mut result = if tool.name == UPLOAD_TOOL {
             self.upload(tool, &arguments, timeout).await?
         } else {
@@ -174,6 +197,19 @@ impl AllwrightMcpServer {
                 }
             }
         };
+        downloads::mask_evidence(&mut result);
+        match tool.name {
+            // The extension's facts: masked, the path read here and left out (src/downloads.rs).
+            LIST_DOWNLOADS_TOOL => result = downloads::list_result(&result, verbose),
+            GET_DOWNLOAD_TOOL => {
+                return Ok(downloads::get_reply(
+                    &result,
+                    &self.download_folder,
+                    verbose,
+                ));
+            }
+            _ => {}
+        }
         input_mode::label_result(tool.name, &mut result);
         Ok(mcp_reply::success_reply(
             tool.name, &arguments, result, verbose,
@@ -352,7 +388,11 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     host.set_access(ToolAccess::new(options.tier, options.dev));
     host.set_allow_file_urls(options.allow_file_urls);
     host.set_browser_bridge(bridge.is_some());
-    let server = AllwrightMcpServer::new(host, bridge, upload_roots);
+    let download_folder = launched
+        .as_ref()
+        .and_then(|browser| browser.download_folder());
+    let server =
+        AllwrightMcpServer::new(host, bridge, upload_roots).with_download_folder(download_folder);
     let outcome = serve_until_the_end(server, &mut exit_signals).await;
     if let Some(browser) = launched {
         DrivenBrowser::shutdown_shared(browser).await;

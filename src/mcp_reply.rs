@@ -94,7 +94,9 @@ pub fn reply_text(tool: &str, arguments: &Value, result: Value, verbose: bool) -
         ReplyShape::PageLoad => Value::Object(short_page_load(arguments, result)).to_string(),
         ReplyShape::Action => action_text(arguments, result),
         ReplyShape::FormFill => form_fill_text(arguments, result),
-        ReplyShape::WholeResult => Value::Object(result).to_string(),
+        // A resource's reply is built by its module (src/downloads.rs); its facts alone read
+        // as a whole result.
+        ReplyShape::Resource | ReplyShape::WholeResult => Value::Object(result).to_string(),
     }
 }
 
@@ -157,7 +159,14 @@ fn tree_read_text(mut result: Map<String, Value>) -> String {
 /// unexpectedly.
 fn short_page_load(arguments: &Value, mut result: Map<String, Value>) -> Map<String, Value> {
     let mut short = Map::new();
-    for field in ["tabId", "url", "title", "changed", "lateOutcomes"] {
+    for field in [
+        "tabId",
+        "url",
+        "title",
+        "changed",
+        "lateOutcomes",
+        "downloads",
+    ] {
         if let Some(value) = result.remove(field) {
             short.insert(field.to_owned(), value);
         }

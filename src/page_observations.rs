@@ -144,7 +144,7 @@ pub fn url_shown(url: &str) -> Cow<'_, str> {
 
 /// A string printed bare when it is one word of printable characters, else as a JSON string, so
 /// that nothing a page or a server writes can start a line.
-fn word_or_quoted(text: &str) -> Cow<'_, str> {
+pub fn word_or_quoted(text: &str) -> Cow<'_, str> {
     let plain = !text.is_empty()
         && !text.starts_with('"')
         && text
@@ -427,7 +427,7 @@ fn with_body(mut header: Map<String, Value>, lines: String) -> Value {
 }
 
 /// A byte count as a person reads it: `850 B`, `12.4 kB`, `3.1 MB`.
-fn bytes_text(bytes: u64) -> String {
+pub fn bytes_text(bytes: u64) -> String {
     match bytes {
         0..=999 => format!("{bytes} B"),
         1_000..=999_999 => format!("{:.1} kB", bytes as f64 / 1_000.0),

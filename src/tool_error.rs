@@ -16,8 +16,8 @@ use serde_json::Value;
 /// alert, confirm, prompt or beforeunload dialog) and `dialog_open` (with `dialog`: the prompt
 /// the browser reported); from the frame tools `ref_in_other_frame`, `ambiguous_frame` (with
 /// `candidates`) and `unsaved_frame_state` (with `reasons`); from every action with a ref
-/// `ref_changed` (with `changed`). They get a constant here once the
-/// binary makes one itself.
+/// `ref_changed` (with `changed`); from get_download `download_not_found` (the id is not one of
+/// the agent's downloads). They get a constant here once the binary makes one itself.
 pub mod codes {
     pub const INVALID_ARGUMENTS: &str = "invalid_arguments";
     pub const TIMEOUT: &str = "timeout";
@@ -40,6 +40,8 @@ pub mod codes {
     /// navigate or new_tab was given a URL that reaches a local file, and the session does not
     /// allow that (src/tools/local_files.rs).
     pub const FILE_URL_REFUSED: &str = "file_url_refused";
+    /// A result larger than a hop carries (the extension's 32 MiB reply; save_pdf's PDF cap).
+    pub const RESULT_TOO_LARGE: &str = "result_too_large";
     /// upload_file: a path that is not inside the session's `--upload-root` folders, holds a
     /// `..` step, or leads out of them through a link (src/upload_roots.rs).
     pub const PATH_OUTSIDE_UPLOAD_ROOTS: &str = "path_outside_upload_roots";
@@ -355,6 +357,15 @@ impl ToolError {
             "{tool} works only in a browser allwright drives over WebDriver BiDi, and this session reaches the user's own browser through the extension"
         ))
         .with_hint("Carry on without it, or ask the person to start the server with `allwright mcp --launch chromium` (or firefox).")
+    }
+
+    /// `tool`'s result is larger than it may answer (save_pdf's PDF over its cap).
+    pub fn result_too_large(tool: &str, message: impl Into<String>) -> Self {
+        let hint = match tool {
+            "save_pdf" => "The page prints to too large a PDF: read it with get_accessibility_tree instead, or take a screenshot.",
+            _ => "Ask for less at once.",
+        };
+        Self::new(codes::RESULT_TOO_LARGE, message).with_hint(hint)
     }
 
     /// upload_file in a session started without `--upload-root`.

@@ -125,7 +125,7 @@ async function settleNavigation(watch, hints) {
  */
 export async function clickAx(args, { signal } = {}) {
   const { tabId, frameId } = await actionTarget(args, "click_element");
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(tabId, frameId, "click_ax");
   let report;
   try {
     report = await callFrameThroughNavigation(tabId, frameId, "click_element", { ref_id: args.ref_id }, watch);
@@ -325,6 +325,17 @@ function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceCl
 
 // ---- The other actions -------------------------------------------------------------------------
 
+/** The agent's tool behind each content tool of pageAction: the name a download record gives. */
+const AGENT_TOOL_OF_CONTENT_TOOL = Object.freeze({
+  type_text: "type_ax",
+  fill_field: "set_field",
+  select_option: "select_option",
+  hover_element: "hover",
+  press_key: "press_key",
+  scroll: "scroll",
+  attach_files: "upload_file",
+});
+
 /**
  * Builds a tool that runs one content-side action and reports it.
  * @param {string} contentTool
@@ -334,7 +345,7 @@ function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceCl
 function pageAction(contentTool, action, contentArguments) {
   return async (args) => {
     const { tabId, frameId } = await actionTarget(args, contentTool);
-    const watch = watchTab(tabId, frameId);
+    const watch = watchTab(tabId, frameId, AGENT_TOOL_OF_CONTENT_TOOL[contentTool] ?? contentTool);
     const hints = [];
     let report;
     try {
@@ -391,7 +402,7 @@ export async function drag(args) {
   const { tabId, frameId } = await actionTarget({ ...args, ref_id: args.from_ref }, "drag_element");
   if (typeof args.to_ref === "string") await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
   const contentArguments = withoutTarget({ tabId: args.tabId, frameId: args.frameId, ...args });
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(tabId, frameId, "drag");
   const hints = [];
   let report;
   try {
@@ -429,7 +440,7 @@ export async function attachFiles(args) {
   // Firefox hides a content script's DataTransfer items from the page (page-drop.js): the frame
   // finds what takes the files first, and a drop zone gets its drop from the page's own world.
   const { tabId, frameId } = await actionTarget(args, "attach_files");
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(tabId, frameId, "upload_file");
   const hints = [];
   let report;
   try {
@@ -501,7 +512,7 @@ export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { sig
   const tab = await resolveTab(givenTabId);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
   const tabId = tab.id;
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(tabId, frameId, "fill_form");
   const deadline = Date.now() + FORM_FILL_FIELDS_MS;
   /** @type {string[]} */
   const filled = [];
@@ -692,7 +703,12 @@ export async function beginExternalInput(args) {
   if (args.kind === "drag" && typeof args.to_ref === "string") {
     await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
   }
-  const watch = watchTab(tabId, frameId);
+  const watch = watchTab(
+    tabId,
+    frameId,
+    { click: "click_ax", hover: "hover", key: "press_key", upload: "upload_file", drag: "drag" }[args.kind] ??
+      args.kind,
+  );
   let begun;
   try {
     begun = await callFrame(

@@ -41,9 +41,9 @@ const lastNetworkActivity = new Map();
  * What one watch has seen so far.
  * @typedef {{method: string, url: string, kind: "mutating"|"beacon"}} NotableRequest
  * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[], pageTraffic: number,
- *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{url: string, filename?: string}>,
+ *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{id?: number, url: string, filename?: string}>,
  *   navigation: {url: string, started: boolean, committed: boolean, finished: boolean, error?: string}|null,
- *   sameDocumentUrl: string|null, listeners: Set<() => void>}} Watch
+ *   sameDocumentUrl: string|null, tool: string, listeners: Set<() => void>}} Watch
  */
 
 /** @type {Set<Watch>} */
@@ -53,8 +53,9 @@ const watches = new Set();
  * Starts watching a tab (and, for navigations, one of its frames) until `stop` is called.
  * @param {number} tabId
  * @param {number} [frameId] the frame the action runs in; its navigations count as the action's
+ * @param {string} [tool] the agent's tool that acts: the downloads seen are recorded as started by it
  */
-export function watchTab(tabId, frameId = 0) {
+export function watchTab(tabId, frameId = 0, tool = "action") {
   /** @type {Watch} */
   const watch = {
     tabId,
@@ -66,6 +67,7 @@ export function watchTab(tabId, frameId = 0) {
     downloads: [],
     navigation: null,
     sameDocumentUrl: null,
+    tool,
     listeners: new Set(),
   };
   watches.add(watch);
@@ -90,6 +92,22 @@ export function watchTab(tabId, frameId = 0) {
      * @param {number} timeoutMs
      */
     navigationSettled: (timeoutMs) => navigationSettled(watch, timeoutMs),
+    /**
+     * Resolves with the first download seen that `matches` (navigate: the URL it opened turned
+     * into a download); never resolves otherwise (race it against the load).
+     * @param {(download: {url: string, originalUrl?: string}) => boolean} matches
+     * @returns {Promise<void>}
+     */
+    downloadStarted: (matches) =>
+      new Promise((resolve) => {
+        const check = () => {
+          if (!watch.downloads.some(matches)) return;
+          watch.listeners.delete(check);
+          resolve();
+        };
+        watch.listeners.add(check);
+        check();
+      }),
     stop: () => {
       watches.delete(watch);
       return observedOf(watch);
@@ -114,7 +132,14 @@ function observedOf(watch) {
   if (navigation !== null) observed.navigation = { url: navigation.url };
   else if (watch.sameDocumentUrl !== null) observed.navigation = { url: watch.sameDocumentUrl, sameDocument: true };
   if (watch.newTabs.length > 0) observed.newTabs = watch.newTabs.map((tab) => ({ ...tab }));
-  if (watch.downloads.length > 0) observed.downloads = watch.downloads.map((item) => ({ ...item }));
+  if (watch.downloads.length > 0) {
+    observed.downloads = watch.downloads.map(({ id, url, filename }) => {
+      const download = { url: shortDownloadUrl(url) };
+      if (id !== undefined) download.id = id;
+      if (filename) download.filename = filename;
+      return download;
+    });
+  }
   if (watch.requests.length > 0) observed.requests = watch.requests.slice(0, 10);
   return observed;
 }
@@ -288,17 +313,98 @@ export function onTabOpened(openerTabId, tabId, url) {
 }
 
 /**
+ * Where a download the agent started is recorded (agent-downloads.js's recordAgentDownload, set
+ * by main.js): injected, so that this module stays free of the browser's API for its unit tests.
+ * @type {(record: {id: number, tabId: number, tool: string, startedAt: number, referrer?: string}) => unknown}
+ */
+let recordAgentDownload = () => {};
+
+/** @param {typeof recordAgentDownload} record */
+export function setAgentDownloadRecorder(record) {
+  recordAgentDownload = record;
+}
+
+/**
+ * Whether a download's referrer (the page that started it, as the browser reports it) may be a
+ * page of the watched tab: its origin is the origin of one of the tab's frames. A download with
+ * no referrer (a navigation the agent typed, a page whose policy sends none) fits any tab. This
+ * is what keeps a download the person starts in another tab, while an action of the agent
+ * settles, out of the agent's records, unless that other tab shows the same site.
+ * @param {string|undefined} referrer
+ * @param {string[]} frameUrls the URLs of the tab's frames
+ */
+export function referrerFitsTab(referrer, frameUrls) {
+  if (!referrer) return true;
+  const origin = originOf(referrer);
+  if (origin === null) return true;
+  return frameUrls.some((url) => originOf(url) === origin);
+}
+
+/** @param {string} url */
+function originOf(url) {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === "null" ? null : parsed.origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A path's last part, without control characters: the browser reports the whole path in the
+ * person's download folder, which no result repeats, and a page chooses the name.
+ * @param {string} path
+ */
+export function baseName(path) {
+  // eslint-disable-next-line no-control-regex
+  return (path.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "");
+}
+
+/**
  * A download started. Downloads do not say which tab started them, so every watch running now
  * counts it: a download during an action makes its result inconclusive whichever tab it came from.
- * @param {{url: string, filename?: string}} item
+ * It is recorded as the agent's (agent-downloads.js: list_downloads and get_download read only
+ * these) for the tab of the watch that started first, the one whose action was under way; a
+ * download that starts while no action or navigation of the agent runs is never recorded.
+ * @param {{id?: number, url: string, originalUrl?: string, filename?: string, referrer?: string}} item
  */
 export function onDownloadStarted(item) {
+  let recorded = false;
   for (const watch of watches) {
     const download = { url: item.url };
-    if (item.filename) download.filename = item.filename;
+    if (item.id !== undefined) download.id = item.id;
+    if (item.originalUrl !== undefined && item.originalUrl !== item.url) download.originalUrl = item.originalUrl;
+    if (item.filename) download.filename = baseName(item.filename);
     watch.downloads.push(download);
+    if (!recorded && item.id !== undefined) {
+      recorded = true;
+      void recordAgentDownload({
+        id: item.id,
+        tabId: watch.tabId,
+        tool: watch.tool,
+        startedAt: Date.now(),
+        referrer: item.referrer,
+      });
+    }
     notify(watch);
   }
+}
+
+/** The longest download URL an action's evidence repeats. */
+const LONGEST_EVIDENCE_URL = 300;
+
+/**
+ * A download's URL as the evidence names it: a data: URL by its type and length (its bytes are
+ * the download), anything else cut at LONGEST_EVIDENCE_URL characters.
+ * @param {string} url
+ */
+export function shortDownloadUrl(url) {
+  if (url.startsWith("data:")) {
+    const comma = url.indexOf(",");
+    const type = (comma < 0 ? url : url.slice(0, comma)).slice(0, 100);
+    return `${type},… (${url.length} characters)`;
+  }
+  return url.length > LONGEST_EVIDENCE_URL ? `${url.slice(0, LONGEST_EVIDENCE_URL)}…` : url;
 }
 
 /**

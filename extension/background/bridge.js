@@ -45,6 +45,7 @@ const TOOLS_THE_SERVER_ANSWERS = Object.freeze([
   "network_requests",
   "resize",
   "emulate",
+  "save_pdf",
 ]);
 
 /**

@@ -77,6 +77,15 @@ export const RESIZE_SETTLE_MS = 3_000;
 export const RESIZE_FRAME_TIMEOUT_MS = 5_000;
 
 /**
+ * How long get_download waits for one of the agent's downloads in progress to finish
+ * (agent-downloads.js); a longer one answers `in_progress` and the agent asks again.
+ */
+export const DOWNLOAD_FINISH_WAIT_MS = 15_000;
+
+/** How long save_pdf's print of the page may take (Chrome's debugger, Page.printToPDF). */
+export const PRINT_TO_PDF_MS = 30_000;
+
+/**
  * Each tool's longest single wait in the background: `fixedMs`, or `timeoutPlusMs` on top of the
  * call's `timeoutMs`. A step that runs out reports its own error (a frame's `timeout`, a load's
  * `timeout`); a call whose steps together run longer is cut by the call deadline. The host test
@@ -92,6 +101,7 @@ export const TOOL_BUDGETS = Object.freeze({
   get_shadow_dom: { fixedMs: SHADOW_DOM_FRAME_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   shadow_dom_query: { fixedMs: SHADOW_DOM_FRAME_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
   screenshot: { fixedMs: SCREENSHOT_ELEMENT_TIMEOUT_MS + 2 * SECRET_MASK_TIMEOUT_MS + FRAME_CALL_OVERRUN_MS },
+  save_pdf: { fixedMs: PRINT_TO_PDF_MS },
   navigate: { timeoutPlusMs: ABORT_GRACE_MS },
   go_back: { timeoutPlusMs: ABORT_GRACE_MS },
   go_forward: { timeoutPlusMs: ABORT_GRACE_MS },
@@ -124,6 +134,8 @@ export const TOOL_BUDGETS = Object.freeze({
   list_tabs: { fixedMs: 0 },
   // The background's own records (network-records.js).
   network_requests: { fixedMs: 0 },
+  list_downloads: { fixedMs: 0 },
+  get_download: { fixedMs: DOWNLOAD_FINISH_WAIT_MS },
   console_messages: { fixedMs: 0 },
   select_tab: { fixedMs: 0 },
   close_tab: { fixedMs: 0 },

@@ -17,7 +17,14 @@ import { policyHeaders } from "./csp.js";
 import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
 import { forgetAgentTab } from "./agent-tabs.js";
 import { forgetTabOfFrameList, noteCommitForFrameList } from "./frame-list.js";
-import { forgetTabActivity, onDownloadStarted, onFrameNavigation, onTabOpened } from "./activity.js";
+import {
+  forgetTabActivity,
+  onDownloadStarted,
+  onFrameNavigation,
+  onTabOpened,
+  setAgentDownloadRecorder,
+} from "./activity.js";
+import { recordAgentDownload } from "./agent-downloads.js";
 import { isAgentTabNow } from "./agent-tabs.js";
 import { recordConsoleEntries } from "./console-records.js";
 import { hookConsoleOnCommit, setConsoleRecordedByBridge } from "./console-hooks.js";
@@ -134,8 +141,16 @@ api.tabs.onCreated.addListener((tab) => {
 api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
   onTabOpened(details.sourceTabId, details.tabId, details.url ?? "");
 });
+// The downloads an action or navigation of the agent starts are the agent's (agent-downloads.js).
+setAgentDownloadRecorder(recordAgentDownload);
 api.downloads.onCreated.addListener((item) =>
-  onDownloadStarted({ url: item.finalUrl ?? item.url, filename: item.filename }),
+  onDownloadStarted({
+    id: item.id,
+    url: item.finalUrl ?? item.url,
+    originalUrl: item.url,
+    filename: item.filename,
+    referrer: item.referrer,
+  }),
 );
 // Requests are observed only while an agent works: tools.js starts it on every tool call.
 

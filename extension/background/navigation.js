@@ -18,6 +18,7 @@ import {
 } from "./frames.js";
 import { ABORT_GRACE_MS, DEFAULT_NAVIGATION_TIMEOUT_MS } from "./budgets.js";
 import { refuseLocalFile } from "./local-files.js";
+import { watchTab } from "./activity.js";
 
 /**
  * One navigation waiting for its load.
@@ -110,10 +111,13 @@ export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIM
   await refuseLocalFile(tool, url);
   const tab = await resolveTab(tabId);
   const loaded = waitForLoad(tab.id, timeoutMs);
+  // The navigation's downloads are the agent's (activity.js records them; list_downloads).
+  const watch = watchTab(tab.id, 0, tool);
   try {
     await api.tabs.update(tab.id, { url });
   } catch (error) {
     loaded.cancel();
+    watch.stop();
     fail("navigation_failed", `the browser refused to open ${url}: ${error.message}`, {
       hint: url.startsWith("file:")
         ? 'Chrome needs "Allow access to file URLs" for this extension (chrome://extensions), and Firefox opens no file: URL for an extension; or serve the file over http.'
@@ -121,13 +125,24 @@ export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIM
     });
   }
   const watchdog = failWhenHeldBeforeStart(tab.id, loaded);
+  // A URL that answers with a download (Content-Disposition: attachment, or a type the browser
+  // does not show) loads nothing: the tab stays on its page, Chrome reports an aborted load and
+  // Firefox may report nothing more. The download itself ends the wait.
+  const downloaded = watch.downloadStarted((download) => download.url === url || download.originalUrl === url);
+  let ended = "load";
+  let observed;
   try {
-    await loaded.promise;
+    ended = await Promise.race([loaded.promise.then(() => "load"), downloaded.then(() => "download")]);
   } finally {
     watchdog.stop();
+    observed = watch.stop();
+    if (ended === "download") loaded.cancel();
   }
   const final = await api.tabs.get(tab.id);
-  return { url: final.url ?? url, title: final.title ?? "" };
+  /** @type {{url: string, title: string, downloads?: Object[]}} */
+  const result = { url: final.url ?? url, title: final.title ?? "" };
+  if (observed.downloads !== undefined) result.downloads = observed.downloads;
+  return result;
 }
 
 /**

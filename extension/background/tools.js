@@ -39,11 +39,14 @@ import { waitFor } from "./wait-for.js";
 import { networkRecordsOf, recordRequestsWhileAgentWorks } from "./network-records.js";
 import { consoleRecordsOf } from "./console-records.js";
 import { isAgentTabNow } from "./agent-tabs.js";
+import { getDownload, listDownloads } from "./agent-downloads.js";
+import { savePdf } from "./save-pdf.js";
 
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
   accessibility_snapshot: accessibilitySnapshot,
   screenshot,
+  save_pdf: savePdf,
   navigate,
   click_ax: clickAx,
   type_ax: typeAx,
@@ -61,6 +64,8 @@ const TOOLS = Object.freeze({
   wait_for: waitFor,
   find,
   network_requests: networkRequests,
+  list_downloads: listDownloads,
+  get_download: getDownload,
   console_messages: consoleMessages,
   list_tabs: listTabs,
   new_tab: newTab,

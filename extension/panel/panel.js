@@ -25,8 +25,8 @@ const MODE_SUMMARIES = Object.freeze({
 /** What each tier adds, in the words the panel shows. */
 const TIER_SUMMARIES = Object.freeze({
   compact: "Compact: navigate, click, type, fill, choose, press keys, switch tabs.",
-  mid: "Mid: Compact plus hover, drag, new and closed tabs, promote_iframe, resizing the window.",
-  full: "Full: Mid plus the frame inventory, closed shadow roots, and emulation in a browser allwright launched.",
+  mid: "Mid: Compact plus hover, drag, new and closed tabs, promote_iframe, resizing the window, reading back the agent's downloads.",
+  full: "Full: Mid plus the frame inventory, closed shadow roots, PDFs of pages, and emulation in a browser allwright launched.",
 });
 
 const elements = {

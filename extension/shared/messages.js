@@ -39,6 +39,7 @@
  *   |"result_too_large"
  *   |"ref_changed"|"outcome_unknown"
  *   |"file_url_refused"
+ *   |"download_not_found"
  *   |"file_not_accepted"|"not_a_file_target"} ErrorCode
  */
 
@@ -239,6 +240,9 @@
     // navigate, new_tab or promote_iframe would open a local file in a session that does not
     // allow it (docs/agent-tools.md, "Local files").
     "file_url_refused",
+    // get_download was given an id that is not one of the agent's downloads (docs/agent-tools.md,
+    // "Downloads").
+    "download_not_found",
     // upload_file's page half (docs/agent-tools.md, "Attaching files: upload_file"): the
     // input's accept or single-file limit excludes a file; the element takes no files.
     "file_not_accepted",

@@ -27,6 +27,7 @@ mod input;
 mod journal;
 mod keys;
 mod observations;
+mod pdf;
 mod screenshot;
 
 pub use screenshot::BridgeScreenshots;

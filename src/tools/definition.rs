@@ -43,6 +43,9 @@ pub enum ReplyShape {
     /// An action's reply, with which fields were filled, which one failed and which were not
     /// attempted (fill_form).
     FormFill,
+    /// A JSON header line of the facts, then the content as an MCP embedded resource
+    /// (get_download's text file, src/downloads.rs).
+    Resource,
     /// The whole result as compact JSON.
     WholeResult,
 }

@@ -125,10 +125,11 @@ mod tests {
                     argument.name
                 );
             }
-            // docs/protocol.md: every tool takes tabId, except list_tabs, which lists them all.
+            // docs/protocol.md: every tool takes tabId, except list_tabs, which lists them all,
+            // and the downloads tools, which read the agent's downloads of every tab.
             assert_eq!(
                 schema["properties"]["tabId"].is_object(),
-                tool.name != "list_tabs",
+                !matches!(tool.name, "list_tabs" | "list_downloads" | "get_download"),
                 "{} and tabId",
                 tool.name
             );

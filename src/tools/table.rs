@@ -570,6 +570,22 @@ Common errors: tab_not_visible (the tab is not the active tab of its window: cal
         reply: ReplyShape::WholeResult,
     },
     ToolDefinition {
+        name: "save_pdf",
+        title: "Save the page as a PDF",
+        description: "Prints the tab's page to a PDF, as the browser's own print to PDF does (backgrounds included), and returns it as an embedded resource (application/pdf) after a JSON line {pages, bytes, method, tabId?, url?, title?}: `pages` is the PDF's page count, `method` \"bidi\" in a browser allwright launched or \"printToPDF\" in your own Chrome.\n\
+Use it when the task asks for a PDF of a page (an invoice, a report, a receipt); to read a page use get_accessibility_tree, to see it screenshot. A PDF is large: at most 20 MiB is returned.\n\
+In a browser allwright launched any tab can be printed; in your own Chrome the tab is printed through the browser's debugger for this one call; your own Firefox cannot give an extension the PDF (not_supported_here).\n\
+Returns the JSON line, then the PDF.\n\
+Common errors: not_supported_here (Firefox without a launched browser: read the page instead, or ask the person to start `allwright mcp --launch firefox`), debugger_unavailable (DevTools or another debugger holds the tab: ask the person to close it), result_too_large (the page prints to more than 20 MiB), page_blocked or dialog_open (a dialog holds the page: handle_dialog or ask the user), no_tab (call list_tabs).",
+        arguments: &[TAB_ID],
+        rules: &[],
+        read_only: true,
+        availability: FULL,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::WholeResult,
+    },
+    ToolDefinition {
         name: "navigate",
         title: "Open a URL",
         description: "Opens a URL in the tab and waits for the page's load event.\n\
@@ -1496,6 +1512,45 @@ Common errors: no_tab (call navigate first), not_connected (no browser is reacha
         reply: ReplyShape::TreeRead,
     },
     ToolDefinition {
+        name: "list_downloads",
+        title: "List the agent's downloads",
+        description: "Lists the files your actions and navigations downloaded (a click on a download link, a navigate to a file the server sends as an attachment, a page script's blob: or data: download), oldest first: `#7 complete report.csv text/csv 38 B https://a.test/download/report.csv tab 12 click_ax` (id, state, file name, MIME type, size, URL, the tab and the tool that started it). `state` is in_progress, complete, interrupted (with the browser's reason, such as NETWORK_FAILED or USER_CANCELED) or removed (taken out of the browser's list). Only your own downloads are listed, never the person's; credentials and token-looking query values in URLs are printed `MASKED(N)`.\n\
+An action's evidence already names each download it started (`observed.downloads`, with its id): call this to see them all, and get_download to read one.\n\
+Returns a JSON header line {count, olderDropped?} (only the newest 100 are kept), then one line per download; verbose: true gives the objects instead.\n\
+Common errors: not_connected (no browser is reachable: tell the user).",
+        arguments: &[VERBOSE],
+        rules: &[],
+        read_only: true,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::TreeRead,
+    },
+    ToolDefinition {
+        name: "get_download",
+        title: "Read a downloaded file",
+        description: "Returns one of your downloads by the id that list_downloads or an action's `observed.downloads` gave: its facts as a JSON line {id, state, filename, mimeType, bytes, url, tabId, startedBy, content}, and for a text file (text/*, CSV, JSON, XML, JavaScript, YAML, ...) of at most 256 KiB its text as an embedded resource (`content: \"text\"`). A binary file (`content: \"binary\"`) or a larger one (`\"too_large\"`) comes without its bytes; in a browser allwright launched, `savedAt` then says where it is saved. A download still in progress is waited for up to 15 s; one that is still running after that answers `content: \"not_finished\"`: call again later; an interrupted one says why (`reason`) and answers `content: \"none\"`.\n\
+Returns the JSON line, then the file's text when it is text.\n\
+Common errors: download_not_found (the id is not one of your downloads: call list_downloads), invalid_arguments (give the numeric id).",
+        arguments: &[
+            Argument {
+                name: "id",
+                kind: ArgumentKind::Integer { minimum: 0, maximum: LARGEST_SEQUENCE },
+                required: true,
+                default: None,
+                example: Some(Literal::Number(7)),
+                description: "The download's id, from list_downloads or an action's observed.downloads.",
+            },
+            VERBOSE,
+        ],
+        rules: &[],
+        read_only: true,
+        availability: FROM_MID,
+        destructive: false,
+        host_wait: ONE_MINUTE,
+        reply: ReplyShape::Resource,
+    },
+    ToolDefinition {
         name: "handle_dialog",
         title: "Answer a dialog",
         description: "Answers the alert, confirm or prompt dialog that blocks a tab: accept: true presses OK, accept: false presses Cancel (an alert has only OK: either closes it). promptText is typed into a prompt dialog before it is accepted.\n\
@@ -1559,6 +1614,9 @@ mod tests {
                     | "wait_for"
                     | "console_messages"
                     | "network_requests"
+                    | "list_downloads"
+                    | "get_download"
+                    | "save_pdf"
             );
             assert_eq!(tool.read_only, read_only, "{}", tool.name);
             assert!(tool.title.len() <= 50, "{}: a short title", tool.name);

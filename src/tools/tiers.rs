@@ -245,11 +245,14 @@ mod tests {
             "select_tab",
             "close_tab",
             "resize",
+            "list_downloads",
+            "get_download",
         ];
         let fallbacks = [
             "get_frames",
             "get_shadow_dom",
             "shadow_dom_query",
+            "save_pdf",
             "console_messages",
             "network_requests",
         ];

@@ -11,6 +11,7 @@ mod compact_tree;
 mod console_world;
 mod csp;
 mod devtools;
+mod downloads;
 mod drag;
 mod engines;
 mod find_and_wait;
@@ -330,6 +331,46 @@ async fn chromium_safety() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_safety() {
     run(Browser::Firefox, SessionOptions::default(), SAFETY).await;
+}
+
+/// Issue 28, items 3 and 4: downloads and PDFs (downloads.rs), in the extension alone.
+const DOWNLOADS: &[(&str, Check)] = checks![
+    downloads::every_way_a_page_downloads,
+    downloads::a_pdf_of_the_page
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_downloads() {
+    run(Browser::Chromium, SessionOptions::default(), DOWNLOADS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_downloads() {
+    run(Browser::Firefox, SessionOptions::default(), DOWNLOADS).await;
+}
+
+/// Downloads and PDFs in a browser allwright launched: the session's private folder, BiDi's
+/// print; the downloads in both input modes (started by real clicks and by synthetic ones), the
+/// PDF, which does not depend on the mode, in the trusted session only.
+const LAUNCHED_DOWNLOADS: &[(&str, LaunchedCheck)] = checks![
+    downloads::launched_downloads_land_in_the_session_folder,
+    downloads::launched_pdf_of_any_tab
+];
+const LAUNCHED_DOWNLOADS_SYNTHETIC: &[(&str, LaunchedCheck)] =
+    checks![downloads::launched_downloads_land_in_the_session_folder];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_launched_downloads() {
+    run_launched(Browser::Chromium, LAUNCHED_DOWNLOADS).await;
+    let synthetic = ["--input", "synthetic"];
+    run_launched_with(Browser::Chromium, &synthetic, LAUNCHED_DOWNLOADS_SYNTHETIC).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_launched_downloads() {
+    run_launched(Browser::Firefox, LAUNCHED_DOWNLOADS).await;
+    let synthetic = ["--input", "synthetic"];
+    run_launched_with(Browser::Firefox, &synthetic, LAUNCHED_DOWNLOADS_SYNTHETIC).await;
 }
 
 async fn run_launched(browser: Browser, checks: &[(&str, LaunchedCheck)]) {

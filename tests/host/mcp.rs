@@ -75,7 +75,7 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
 }
 
 /// The tools of the full tier, the default, in the order the server lists them.
-const FULL_TIER: [&str; 33] = [
+const FULL_TIER: [&str; 36] = [
     "get_accessibility_tree",
     "get_frames",
     "iframe_read",
@@ -84,6 +84,7 @@ const FULL_TIER: [&str; 33] = [
     "get_shadow_dom",
     "shadow_dom_query",
     "screenshot",
+    "save_pdf",
     "navigate",
     "promote_iframe",
     "click_ax",
@@ -109,6 +110,8 @@ const FULL_TIER: [&str; 33] = [
     "resize",
     "console_messages",
     "network_requests",
+    "list_downloads",
+    "get_download",
 ];
 
 /// A temporary folder only this user can enter: the client refuses a socket in any other
@@ -459,6 +462,9 @@ async fn action_tools_are_listed_and_their_bad_calls_are_refused_without_a_brows
                 | "find"
                 | "console_messages"
                 | "network_requests"
+                | "list_downloads"
+                | "get_download"
+                | "save_pdf"
                 | "get_frames"
                 | "iframe_read"
                 | "get_shadow_dom"

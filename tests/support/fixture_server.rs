@@ -18,7 +18,9 @@
 //! - Endpoints of the action fixtures (`fixtures/pages/actions/`), with the effects an action
 //!   must notice: `POST /api/mutate[?delay=MS]` (a mutating request, answered with JSON after MS
 //!   milliseconds), `POST /telemetry/...` (a beacon, 204), `GET /download/report.csv` (an
-//!   attachment, so a link to it downloads). `GET /api/log` answers their counts as JSON,
+//!   attachment, so a link to it downloads), `GET /download/data.bin` and `/download/big.txt`
+//!   (a binary attachment and one of 300,000 bytes of text, for get_download), and
+//!   `/download/broken.csv` (an attachment whose connection closes after 10 of 1,000 bytes). `GET /api/log` answers their counts as JSON,
 //!   `{"mutate": N, "telemetry": N, "download": N}`.
 //! - `POST /upload[?format=json]` (upload_file's fixtures, `fixtures/pages/upload/`): a
 //!   multipart/form-data body's files echoed as `name size fnv1a64-hex` lines, in an HTML page
@@ -38,6 +40,12 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
+
+/// The size of `GET /download/big.txt`: over get_download's cap for embedded text.
+pub const BIG_DOWNLOAD_BYTES: usize = 300_000;
+
+/// The body of `GET /download/report.csv`.
+pub const REPORT_CSV: &str = "month,visits\nJanuary,120\nFebruary,98\n";
 
 /// A CSP report the server received.
 #[derive(Clone, Debug)]
@@ -395,8 +403,35 @@ fn serve_action_endpoint(
         ("GET", "/download/report.csv") => {
             let disposition = "attachment; filename=\"report.csv\"".to_string();
             let headers = [("Content-Disposition".to_string(), disposition)];
-            let body = b"month,visits\nJanuary,120\nFebruary,98\n";
-            respond(stream, 200, "text/csv; charset=utf-8", &headers, body)
+            respond(
+                stream,
+                200,
+                "text/csv; charset=utf-8",
+                &headers,
+                REPORT_CSV.as_bytes(),
+            )
+        }
+        // The downloads fixture (fixtures/pages/downloads/): a binary attachment (the bytes
+        // 0..=255) and a text attachment over get_download's 256 KiB cap.
+        ("GET", "/download/data.bin") => {
+            let disposition = "attachment; filename=\"data.bin\"".to_string();
+            let headers = [("Content-Disposition".to_string(), disposition)];
+            let body: Vec<u8> = (0..=255u8).collect();
+            respond(stream, 200, "application/octet-stream", &headers, &body)
+        }
+        // An attachment cut short: the header promises 1,000 bytes, 10 come, and the
+        // connection closes (the browser interrupts the download).
+        ("GET", "/download/broken.csv") => {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nContent-Length: 1000\r\nContent-Disposition: attachment; filename=\"broken.csv\"\r\nCache-Control: no-store\r\nConnection: close\r\n\r\nmonth,visi";
+            stream
+                .write_all(head.as_bytes())
+                .and_then(|()| stream.flush())
+        }
+        ("GET", "/download/big.txt") => {
+            let disposition = "attachment; filename=\"big.txt\"".to_string();
+            let headers = [("Content-Disposition".to_string(), disposition)];
+            let body = vec![b'a'; BIG_DOWNLOAD_BYTES];
+            respond(stream, 200, "text/plain; charset=utf-8", &headers, &body)
         }
         // console_messages and network_requests (fixtures/pages/observe/app.html): a session
         // cookie that network_requests must never show.
@@ -539,6 +574,7 @@ fn content_type_of(file: &Path) -> &'static str {
         Some("json") => "application/json",
         Some("png") => "image/png",
         Some("svg") => "image/svg+xml",
+        Some("txt") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }

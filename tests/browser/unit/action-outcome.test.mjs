@@ -9,6 +9,8 @@ import {
   networkState,
   notableKind,
   onDownloadStarted,
+  referrerFitsTab,
+  baseName,
   onFrameNavigation,
   onRequestFinished,
   onRequestStarted,
@@ -145,4 +147,20 @@ test("a click the page's listeners heard is never retried, even without a visibl
   // stays as it was.
   const unknown = decideOutcome({ evidence: [], observed: {}, sawSideEffects: false, navigated: false, action: "click" });
   assert.equal(unknown.retryAllowed, true);
+});
+
+test("a download is the watched tab's only when its referrer is a site of the tab's frames", () => {
+  const frames = ["http://a.test/shop/", "http://b.test/frame.html", "about:blank"];
+  assert.equal(referrerFitsTab("http://a.test/shop/cart", frames), true);
+  assert.equal(referrerFitsTab("http://b.test/", frames), true, "a frame's site");
+  assert.equal(referrerFitsTab("http://c.test/mail", frames), false, "another tab's site");
+  assert.equal(referrerFitsTab("", frames), true, "no referrer: a typed navigation");
+  assert.equal(referrerFitsTab(undefined, frames), true);
+  assert.equal(referrerFitsTab("http://a.test/", []), false, "a tab that is gone");
+});
+
+test("a download's file name is its last part, without control characters", () => {
+  assert.equal(baseName("/home/person/Downloads/report.csv"), "report.csv");
+  assert.equal(baseName("C:\\Users\\p\\Downloads\\a.txt"), "a.txt");
+  assert.equal(baseName("/x/evil\nname\u0007.txt"), "evilname.txt");
 });

@@ -30,6 +30,9 @@ pub struct FirefoxLaunchOptions {
     pub log_path: Option<PathBuf>,
     /// As [`ChromiumLaunchOptions::keep_user_prompts_open`].
     pub keep_user_prompts_open: bool,
+    /// Where downloads land, without a dialog ([`download_preferences`]); `None` leaves
+    /// Firefox's own choice (`~/Downloads` of the `HOME` it is given).
+    pub download_folder: Option<PathBuf>,
 }
 
 impl FirefoxLaunchOptions {
@@ -41,6 +44,7 @@ impl FirefoxLaunchOptions {
             environment: Vec::new(),
             log_path: None,
             keep_user_prompts_open: true,
+            download_folder: None,
         }
     }
 
@@ -93,6 +97,22 @@ user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
 user_pref("app.update.disabledForTesting", true);
 user_pref("browser.tabs.warnOnClose", false);
 "#;
+
+/// Preferences that save every download into `folder` without asking: the folder of the
+/// preference `browser.download.dir` (`folderList` 2: a folder of our choosing), no dialog for a
+/// new type, and the file written in place rather than first in the temporary folder.
+fn download_preferences(folder: &Path) -> String {
+    let folder = serde_json::to_string(&folder.display().to_string()).unwrap_or_default();
+    format!(
+        r#"user_pref("browser.download.dir", {folder});
+user_pref("browser.download.folderList", 2);
+user_pref("browser.download.useDownloadDir", true);
+user_pref("browser.download.always_ask_before_handling_new_types", false);
+user_pref("browser.download.start_downloads_in_tmp_dir", false);
+user_pref("browser.download.alwaysOpenPanel", false);
+"#
+    )
+}
 
 /// Preferences that send every connection of Firefox through allwright's SOCKS proxy, the only
 /// way out of its private network namespace (`private_network.rs`, `socks_proxy.rs`). Without
@@ -238,10 +258,13 @@ impl LaunchedBrowser {
                 detail: error.to_string(),
             }
         })?;
-        let preferences = format!(
+        let mut preferences = format!(
             "{FIREFOX_PROFILE_PREFERENCES}{}",
             proxy_preferences(&socks_proxy::file_url(&proxy_socket))
         );
+        if let Some(folder) = &options.download_folder {
+            preferences.push_str(&download_preferences(folder));
+        }
         std::fs::write(options.profile_dir.join("user.js"), preferences).map_err(profile_error)?;
 
         let program = options.binary.display().to_string();
@@ -342,6 +365,16 @@ mod tests {
     }
 
     /// Every preference that keeps a connection on the proxy is there, once, with its value.
+    #[test]
+    fn downloads_go_to_the_given_folder_without_a_dialog() {
+        let preferences = download_preferences(Path::new("/tmp/s \"x\"/downloads"));
+        assert!(
+            preferences.contains(r#"user_pref("browser.download.dir", "/tmp/s \"x\"/downloads");"#)
+        );
+        assert!(preferences.contains(r#"user_pref("browser.download.folderList", 2);"#));
+        assert!(preferences.contains(r#"user_pref("browser.download.useDownloadDir", true);"#));
+    }
+
     #[test]
     fn the_proxy_preferences_name_the_socket_and_leave_no_way_around_it() {
         let preferences = proxy_preferences("file:///tmp/allwright-firefox-x/socks");
