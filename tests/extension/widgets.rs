@@ -839,16 +839,10 @@ const UNFINISHED_NATIVE_DRAG: &str =
 /// The cells that fail for a reason allwright cannot remove, each with the start of the reason
 /// its task must give (docs/widgets.md, "Cells that fail"): such a cell fails the matrix when it
 /// passes or fails otherwise.
-const KNOWN_FAILURES: &[(&str, &str, Browser, InputMode, &str)] = &[(
-    // SortableJS makes its item draggable only on pointerdown, so the press cannot tell in
-    // advance that the drag is an HTML5 one; Firefox 153 then starts a native drag from the
-    // real input and never drops nor ends it. drag reports it as inconclusive.
-    "Sortable list (HTML5 drag)",
-    "sortablejs",
-    Browser::Firefox,
-    InputMode::Trusted,
-    UNFINISHED_NATIVE_DRAG,
-)];
+/// None today: SortableJS's default (HTML5) mode in Firefox with real input was one, until drag
+/// sent the press alone and let the extension send the drag events from it
+/// (src/browser_bridge/input.rs, `send_drag`).
+const KNOWN_FAILURES: &[(&str, &str, Browser, InputMode, &str)] = &[];
 
 /// Runs every widget's task in one session of `browser` in `mode`, prints the matrix's column,
 /// and fails unless every cell passes, or fails as KNOWN_FAILURES says.
