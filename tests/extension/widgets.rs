@@ -683,7 +683,7 @@ async fn sortable_reorder(agent: &Agent<'_>, page: &str) -> Outcome {
         .find("button", |name| name == "Drag Deploy to staging")
         .await?;
     let result = agent
-        .drag(json!({ "from_ref": handle, "to_ref": target }))
+        .drag(json!({ "from_ref": handle, "to_ref": target, "verbose": true }))
         .await;
     if let Err(failure) = &result {
         if failure.contains("nativeDragUnfinished")
@@ -692,7 +692,23 @@ async fn sortable_reorder(agent: &Agent<'_>, page: &str) -> Outcome {
             return Err(format!("{UNFINISHED_NATIVE_DRAG}: {failure}"));
         }
     }
-    result?;
+    let result = result?;
+    // In Firefox with real input SortableJS's HTML5 mode takes the real press, then the
+    // extension's drag events (src/browser_bridge/input.rs, `send_drag`); a hint says so.
+    let press_then_synthetic = result["hints"].as_array().is_some_and(|hints| {
+        hints.iter().any(|hint| {
+            hint.as_str()
+                .is_some_and(|hint| hint.starts_with("the press was real input"))
+        })
+    });
+    let expected =
+        page == "sortable" && agent.browser == Browser::Firefox && agent.mode == InputMode::Trusted;
+    if press_then_synthetic != expected {
+        return Err(format!(
+            "the hint of a real press with synthetic drag events is {}expected here: {result}",
+            if expected { "" } else { "not " }
+        ));
+    }
     agent
         .wait_for_state(
             |state| state["order"][0] != "write" && state["moves"] == 1,
