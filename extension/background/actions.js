@@ -784,6 +784,25 @@ export async function finishExternalInput({ token }) {
 }
 
 /**
+ * Between a drag's real press and its release (Firefox, src/browser_bridge/input.rs): the frame
+ * says whether the press made an HTML5 drag source, and sends its drag and drop events if so
+ * (content/actions/drag.js, continueAfterRealPress). `{html5}`; the input stays pending.
+ * @param {{token: string}} args
+ */
+export async function continueExternalDrag({ token }) {
+  const pending = externalInputs.get(token);
+  if (pending === undefined || pending.kind !== "drag") {
+    fail("invalid_arguments", `no drag is pending under ${token}`, {
+      hint: "Begin the input again: it was finished, aborted or timed out.",
+    });
+  }
+  return callFrame(pending.tabId, pending.frameId, messages.contentToolRequest("continue_external_drag", { token }), {
+    deadline: Date.now() + ACTION_TIMEOUT_MS,
+    frameLabel: `frame ${pending.frameId}`,
+  });
+}
+
+/**
  * Ends an external input that will not be sent (the server could not find the marked element,
  * the hit test refused it, a dialog opened): the marker is removed and the tab no longer watched.
  * @param {{token: string}} args

@@ -11,7 +11,13 @@
 
 import { api, fail, messages } from "./platform.js";
 import { resolveTab } from "./frames.js";
-import { abortExternalInput, attachFiles, beginExternalInput, finishExternalInput } from "./actions.js";
+import {
+  abortExternalInput,
+  attachFiles,
+  beginExternalInput,
+  continueExternalDrag,
+  finishExternalInput,
+} from "./actions.js";
 import { maskForBridge, unmaskForBridge } from "./secret-masks.js";
 import { logCallStart } from "./call-log.js";
 
@@ -29,6 +35,8 @@ const BRIDGE_CALLS = Object.freeze({
   bridge_begin_input: beginInput,
   bridge_finish_input: (args) => finishExternalInput({ token: tokenOf(args) }),
   bridge_abort_input: (args) => abortExternalInput({ token: tokenOf(args) }),
+  // A Firefox drag whose press the server sent alone (src/browser_bridge/input.rs).
+  bridge_drag_after_press: (args) => continueExternalDrag({ token: tokenOf(args) }),
   // The masks over secret fields around the server's BiDi screenshot (secret-masks.js).
   bridge_mask_secrets: maskSecrets,
   bridge_unmask_secrets: (args) => unmaskForBridge({ token: tokenOf(args) }),

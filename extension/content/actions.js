@@ -15,7 +15,12 @@
 
 import { clickElement, observeClick } from "./actions/click.js";
 import { domQuiet } from "./actions/evidence.js";
-import { abortExternalInput, beginExternalInput, finishExternalInput } from "./actions/external-input.js";
+import {
+  abortExternalInput,
+  beginExternalInput,
+  continueExternalDrag,
+  finishExternalInput,
+} from "./actions/external-input.js";
 import { elementRect, frameOffset, viewportSize } from "./actions/geometry.js";
 import { paintSecretMasks, removeSecretMasks } from "./dom/secret-masks.js";
 import { dragElement } from "./actions/drag.js";
@@ -51,6 +56,7 @@ if (globalThis.allwrightActions === undefined) {
       begin_external_input: beginExternalInput,
       finish_external_input: finishExternalInput,
       abort_external_input: abortExternalInput,
+      continue_external_drag: continueExternalDrag,
       element_rect: elementRect,
       frame_offset: frameOffset,
       viewport_size: viewportSize,

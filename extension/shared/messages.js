@@ -105,7 +105,7 @@
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
  *   |"hover_element"|"drag_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
- *   |"finish_external_input"|"abort_external_input"} ContentActionTool
+ *   |"finish_external_input"|"abort_external_input"|"continue_external_drag"} ContentActionTool
  * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
  * @typedef {{ref_id: string}} ElementRectArguments
@@ -380,6 +380,8 @@
     "begin_external_input",
     "finish_external_input",
     "abort_external_input",
+    // A Firefox drag whose press was real input (content/actions/drag.js, continueAfterRealPress).
+    "continue_external_drag",
     "element_rect",
     "frame_offset",
     // resize in the user's own browser (background/window-size.js): the viewport's size.

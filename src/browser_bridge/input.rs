@@ -50,6 +50,19 @@ fn unfinished_drag_is_inconclusive(result: &mut Value) {
     );
 }
 
+/// The hint of a Firefox drag whose press was real input and whose drag events were not.
+const FIREFOX_DRAG_AFTER_REAL_PRESS: &str = "the press was real input and made the element an HTML5 drag source; Firefox does not finish an HTML5 drag started by real input, so the extension sent the drag and drop events from that press and the real release ended it unseen";
+
+/// What became of a drag's real input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DragInput {
+    /// Sent; `drag_events_synthetic` when only the press and the release were real input and
+    /// the extension sent the HTML5 drag events between them (Firefox).
+    Sent { drag_events_synthetic: bool },
+    /// An end BiDi cannot reach (as [`PointerInput::TargetUnreachable`]); nothing was sent.
+    TargetUnreachable,
+}
+
 /// The tool whose real input [`BrowserBridge::send_drag`] sends.
 const TOOL_DRAG: &str = "drag";
 
@@ -231,7 +244,9 @@ impl BrowserBridge {
     /// BiDi cannot reach (a closed shadow root), and, in Firefox, a source the press would drag
     /// as HTML5 drag and drop (`html5Source`): measured in Firefox 153, a real drag then starts
     /// (dragstart, dragenter, dragover) but never drops nor ends, and the page is left mid-drag.
-    /// Chromium 156 (chromium-bidi) performs the whole HTML5 drag from real input.
+    /// Chromium 156 (chromium-bidi) performs the whole HTML5 drag from real input. Any other
+    /// Firefox drag presses first and asks ([`Self::send_drag`]'s `press_first`), since a
+    /// source may become draggable only in the page's own pointerdown handler.
     pub(super) async fn drag_input(
         &self,
         host: &Arc<HostClient>,
@@ -279,17 +294,23 @@ impl BrowserBridge {
             }
             Ok::<Value, ToolError>(result)
         };
-        if begun["html5Source"].as_bool() == Some(true) && self.owner.browser_name() == "Firefox" {
+        let firefox = self.owner.browser_name() == "Firefox";
+        if begun["html5Source"].as_bool() == Some(true) && firefox {
             return synthetic_instead(FIREFOX_HTML5_DRAG).await;
         }
         let sent = self
-            .unless_prompt_blocks(target, self.send_drag(tab_context, marker, arguments))
+            .unless_prompt_blocks(
+                target,
+                self.send_drag(host, &token, tab_context, marker, arguments, firefox),
+            )
             .await;
         match sent {
-            Ok(PointerInput::TargetUnreachable) => {
+            Ok(DragInput::TargetUnreachable) => {
                 synthetic_instead("real input could not reach both ends of the drag (a closed shadow root?), so the extension's synthetic drag was used").await
             }
-            Ok(PointerInput::Sent) => {
+            Ok(DragInput::Sent {
+                drag_events_synthetic,
+            }) => {
                 let finished = self
                     .unless_prompt_blocks(
                         target,
@@ -306,6 +327,13 @@ impl BrowserBridge {
                     .map(|mut result| {
                         if let Some(object) = result.as_object_mut() {
                             object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
+                        }
+                        if drag_events_synthetic {
+                            if let Some(hints) =
+                                result.get_mut("hints").and_then(Value::as_array_mut)
+                            {
+                                hints.push(json!(FIREFOX_DRAG_AFTER_REAL_PRESS));
+                            }
                         }
                         unfinished_drag_is_inconclusive(&mut result);
                         result
@@ -325,14 +353,23 @@ impl BrowserBridge {
     /// Finds the drag's marked source (and drop target, for `to_ref`) and sends the drag. Both
     /// must be found exactly once, in the same document, or nothing is sent (the same reasons
     /// as [`Self::send_pointer_input`] say why a page that moves a marker gains nothing).
+    ///
+    /// With `press_first` (Firefox) the press goes alone, then the extension says whether it made
+    /// an HTML5 drag source (SortableJS sets `draggable` in its own pointerdown handler): if not,
+    /// the moves and the release follow as real input; if so, the extension runs the drag events
+    /// itself from that real press and swallows the real release that ends it, since Firefox
+    /// would start a native drag from the moves and never drop it.
     async fn send_drag(
         &self,
+        host: &Arc<HostClient>,
+        token: &str,
         tab_context: &str,
         marker: &str,
         arguments: &Value,
-    ) -> Result<PointerInput, ToolError> {
+        press_first: bool,
+    ) -> Result<DragInput, ToolError> {
         let Some(source) = self.marked_element(tab_context, marker).await? else {
-            return Ok(PointerInput::TargetUnreachable);
+            return Ok(DragInput::TargetUnreachable);
         };
         let page = Page::new(self.bidi(), tab_context);
         let frame = page.frame(&source.context);
@@ -353,7 +390,7 @@ impl BrowserBridge {
                     ToolError::element_operation_failed(error.tool_error_code(), error.to_string())
                 })?;
             match found.len() {
-                0 => return Ok(PointerInput::TargetUnreachable),
+                0 => return Ok(DragInput::TargetUnreachable),
                 1 => Some(found.remove(0)),
                 count => {
                     return Err(ToolError::element_operation_failed(
@@ -373,11 +410,49 @@ impl BrowserBridge {
                 y: offset("y"),
             },
         };
-        frame
-            .drag(&source.element, end)
+        if !press_first {
+            frame
+                .drag(&source.element, end)
+                .await
+                .map_err(|error| real_input_error(TOOL_DRAG, &error))?;
+            return Ok(DragInput::Sent {
+                drag_events_synthetic: false,
+            });
+        }
+        let pressed = frame
+            .press_for_drag(&source.element, end)
             .await
             .map_err(|error| real_input_error(TOOL_DRAG, &error))?;
-        Ok(PointerInput::Sent)
+        // The button is down from here on: whatever fails now fails after input was sent.
+        let asked = host
+            .call(
+                "bridge_drag_after_press",
+                json!({ "token": token }),
+                INPUT_STEP_TIMEOUT,
+            )
+            .await;
+        let drag_events_synthetic = match asked {
+            Ok(answer) => answer["html5"].as_bool() == Some(true),
+            Err(error) => {
+                // The button must not stay down for the next action.
+                let _ = frame.release_input().await;
+                return Err(after_input_was_sent(TOOL_DRAG, error));
+            }
+        };
+        let rest = if drag_events_synthetic {
+            frame.release_pressed_drag(&pressed).await
+        } else {
+            frame.finish_pressed_drag(&pressed).await
+        };
+        rest.map_err(|error| {
+            ToolError::input_outcome_unknown(
+                TOOL_DRAG,
+                &format!("failed after the press was sent ({error})"),
+            )
+        })?;
+        Ok(DragInput::Sent {
+            drag_events_synthetic,
+        })
     }
 
     /// Finds the one element carrying `marker` in the tab or its frames and sends the pointer

@@ -1121,7 +1121,7 @@ await check('the handlers object is frozen and complete', async () => {
   const keys = await inPage(() => [Object.isFrozen(globalThis.allwrightActions), Object.keys(globalThis.allwrightActions)]);
   assert.deepEqual(keys, [true, ['click_element', 'observe_click', 'type_text', 'fill_field', 'select_option',
     'fill_form_field', 'attach_files', 'hover_element', 'drag_element', 'press_key', 'scroll', 'dom_quiet', 'begin_external_input', 'finish_external_input',
-    'abort_external_input', 'element_rect', 'frame_offset', 'viewport_size', 'paint_secret_masks', 'remove_secret_masks', 'ping',
+    'abort_external_input', 'continue_external_drag', 'element_rect', 'frame_offset', 'viewport_size', 'paint_secret_masks', 'remove_secret_masks', 'ping',
     'child_frames', 'draft_state', 'mark_trusted_target', 'unmark_trusted_target', 'text_shown', 'element_state']]);
 });
 

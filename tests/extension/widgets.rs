@@ -683,7 +683,7 @@ async fn sortable_reorder(agent: &Agent<'_>, page: &str) -> Outcome {
         .find("button", |name| name == "Drag Deploy to staging")
         .await?;
     let result = agent
-        .drag(json!({ "from_ref": handle, "to_ref": target }))
+        .drag(json!({ "from_ref": handle, "to_ref": target, "verbose": true }))
         .await;
     if let Err(failure) = &result {
         if failure.contains("nativeDragUnfinished")
@@ -692,7 +692,23 @@ async fn sortable_reorder(agent: &Agent<'_>, page: &str) -> Outcome {
             return Err(format!("{UNFINISHED_NATIVE_DRAG}: {failure}"));
         }
     }
-    result?;
+    let result = result?;
+    // In Firefox with real input SortableJS's HTML5 mode takes the real press, then the
+    // extension's drag events (src/browser_bridge/input.rs, `send_drag`); a hint says so.
+    let press_then_synthetic = result["hints"].as_array().is_some_and(|hints| {
+        hints.iter().any(|hint| {
+            hint.as_str()
+                .is_some_and(|hint| hint.starts_with("the press was real input"))
+        })
+    });
+    let expected =
+        page == "sortable" && agent.browser == Browser::Firefox && agent.mode == InputMode::Trusted;
+    if press_then_synthetic != expected {
+        return Err(format!(
+            "the hint of a real press with synthetic drag events is {}expected here: {result}",
+            if expected { "" } else { "not " }
+        ));
+    }
     agent
         .wait_for_state(
             |state| state["order"][0] != "write" && state["moves"] == 1,
@@ -839,16 +855,10 @@ const UNFINISHED_NATIVE_DRAG: &str =
 /// The cells that fail for a reason allwright cannot remove, each with the start of the reason
 /// its task must give (docs/widgets.md, "Cells that fail"): such a cell fails the matrix when it
 /// passes or fails otherwise.
-const KNOWN_FAILURES: &[(&str, &str, Browser, InputMode, &str)] = &[(
-    // SortableJS makes its item draggable only on pointerdown, so the press cannot tell in
-    // advance that the drag is an HTML5 one; Firefox 153 then starts a native drag from the
-    // real input and never drops nor ends it. drag reports it as inconclusive.
-    "Sortable list (HTML5 drag)",
-    "sortablejs",
-    Browser::Firefox,
-    InputMode::Trusted,
-    UNFINISHED_NATIVE_DRAG,
-)];
+/// None today: SortableJS's default (HTML5) mode in Firefox with real input was one, until drag
+/// sent the press alone and let the extension send the drag events from it
+/// (src/browser_bridge/input.rs, `send_drag`).
+const KNOWN_FAILURES: &[(&str, &str, Browser, InputMode, &str)] = &[];
 
 /// Runs every widget's task in one session of `browser` in `mode`, prints the matrix's column,
 /// and fails unless every cell passes, or fails as KNOWN_FAILURES says.

@@ -205,15 +205,49 @@ export async function beginDragObservation(args, ax) {
   const countEnd = (/** @type {Event} */ event) => {
     if (event.isTrusted) nativeDrags.ended += 1;
   };
+  // The browser's own press, when the server sends it alone first (continueAfterRealPress): a
+  // press the page cancelled starts no HTML5 drag.
+  /** @type {MouseEvent | null} */
+  let realMousedown = null;
+  const recordPress = (/** @type {MouseEvent} */ event) => {
+    if (event.isTrusted) realMousedown = event;
+  };
   window.addEventListener("dragstart", countStart, { capture: true });
   window.addEventListener("dragend", countEnd, { capture: true });
+  window.addEventListener("mousedown", recordPress, { capture: true });
+  /** @type {{released: Promise<void>, stop: () => void} | null} */
+  let releaseSwallower = null;
+  /** @type {string | undefined} */
+  let dropEffectAfterRealPress;
   const stopCounting = () => {
     window.removeEventListener("dragstart", countStart, { capture: true });
     window.removeEventListener("dragend", countEnd, { capture: true });
+    window.removeEventListener("mousedown", recordPress, { capture: true });
+    releaseSwallower?.stop();
+  };
+
+  /**
+   * After the server's real press, sent alone (Firefox, src/browser_bridge/input.rs): whether
+   * the press made an HTML5 drag source (SortableJS sets `draggable` in its own pointerdown
+   * handler) and, if so, the drag and drop events from that press, sent here: Firefox would
+   * start a native drag from real moves and never drop nor end it. The real release that
+   * follows is swallowed, as a browser fires no pointerup, mouseup or click after a drag.
+   * @returns {Promise<{html5: boolean}>}
+   */
+  const continueAfterRealPress = async () => {
+    const dragSource = realMousedown?.defaultPrevented === true ? null : html5DragSourceOf(pressed);
+    if (dragSource === null) return { html5: false };
+    releaseSwallower = swallowRealRelease();
+    const path = dragPath(start, end);
+    const dragged = await html5Drag(dragSource, pressed, path);
+    if (dragged === null) await pointerDrag(pressed, path, false);
+    else dropEffectAfterRealPress = dragged.dropEffect;
+    return { html5: true };
   };
 
   /** @returns {Promise<Record<string, unknown> & {hints: string[]}>} */
   const finish = async () => {
+    if (releaseSwallower !== null) await Promise.race([releaseSwallower.released, delay(RELEASE_SWALLOW_MS)]);
     const hints = [];
     let moved = null;
     const observe = () => {
@@ -251,6 +285,7 @@ export async function beginDragObservation(args, ax) {
     if (dropDescription !== null) result.target = { role: dropDescription.role, name: dropDescription.name };
     result.moved = moved === null ? false : { item: itemLabel, before: placeBefore, after: moved };
     if (nativeDrags.started > nativeDrags.ended) result.nativeDragUnfinished = true;
+    if (dropEffectAfterRealPress !== undefined) result.dropEffect = dropEffectAfterRealPress;
     return result;
   };
   return {
@@ -262,12 +297,47 @@ export async function beginDragObservation(args, ax) {
     end,
     pressed,
     html5Source,
+    continueAfterRealPress,
     finish,
     abort: () => {
       mutationWindow.finish();
       stopCounting();
     },
   };
+}
+
+/** How long the real release after a drag's synthetic events may take to arrive. */
+const RELEASE_SWALLOW_MS = 1_000;
+
+const delay = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Swallows the browser's own pointerup, mouseup and click of the release that ends a drag whose
+ * drag events were synthetic: `released` settles once the release went by (its click, or a task
+ * after its mouseup, since a click may not follow when the item moved away), and `stop` removes
+ * the listeners, so that no later click of the agent's is swallowed.
+ * @returns {{released: Promise<void>, stop: () => void}}
+ */
+function swallowRealRelease() {
+  const types = ["pointerup", "mouseup", "click"];
+  /** @type {() => void} */
+  let settle = () => {};
+  const released = new Promise((resolve) => {
+    settle = () => resolve(undefined);
+  });
+  const stop = () => {
+    for (const type of types) window.removeEventListener(type, swallow, { capture: true });
+    settle();
+  };
+  const swallow = (/** @type {Event} */ event) => {
+    if (!event.isTrusted) return;
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    if (event.type === "click") stop();
+    else if (event.type === "mouseup") setTimeout(stop, 0);
+  };
+  for (const type of types) window.addEventListener(type, swallow, { capture: true });
+  return { released, stop };
 }
 
 /** The points of the moves from `start` to `end`: a first small one, then even steps. */

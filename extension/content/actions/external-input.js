@@ -38,6 +38,7 @@ const MARKER_LIFETIME_MS = 15_000;
 /**
  * The inputs begun and not finished, by token: how to finish or abort each, and its marker.
  * @type {Map<string, {finish: () => Promise<Record<string, unknown>>, abort: () => void,
+ *   continueAfterRealPress?: () => Promise<{html5: boolean}>,
  *   element: Element, dropTarget: Element | null, marker: string, expiry: ReturnType<typeof setTimeout>}>}
  */
 const pendingInputs = new Map();
@@ -96,6 +97,7 @@ export async function beginExternalInput(args, ax) {
   pendingInputs.set(token, {
     finish: begun.finish,
     abort: begun.abort,
+    continueAfterRealPress: begun.continueAfterRealPress,
     element: begun.element,
     dropTarget,
     marker,
@@ -121,6 +123,20 @@ export async function finishExternalInput(args) {
     });
   }
   return pending.finish();
+}
+
+/**
+ * continue_external_drag({token}): a drag whose press the server sent alone (Firefox): `{html5}`,
+ * whether the press made an HTML5 drag source, whose drag and drop events are then sent here
+ * (drag.js, continueAfterRealPress). The input stays pending: finish_external_input follows.
+ * @param {{token: string}} args
+ */
+export async function continueExternalDrag(args) {
+  const pending = pendingInputs.get(args.token);
+  if (pending?.continueAfterRealPress === undefined) {
+    throw messages.toolError("invalid_arguments", `no drag is pending under ${args.token}`);
+  }
+  return pending.continueAfterRealPress();
 }
 
 /**

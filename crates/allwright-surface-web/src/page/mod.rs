@@ -112,6 +112,16 @@ pub enum DragEnd<'a> {
     ByOffset { x: i64, y: i64 },
 }
 
+/// A drag planned by [`Page::press_for_drag`] (or [`Page::drag`]): the context its input goes
+/// to, its press and release points there, and both in the frame's own viewport.
+#[derive(Debug, Clone)]
+pub struct PressedDrag {
+    context: String,
+    start: PointerPoint,
+    end: PointerPoint,
+    points_in_frame: (PointerPoint, PointerPoint),
+}
+
 /// A failed element operation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageError {
@@ -515,6 +525,55 @@ impl<'connection> Page<'connection> {
         source: &ElementHandle,
         end: DragEnd<'_>,
     ) -> Result<(PointerPoint, PointerPoint), PageError> {
+        let planned = self.plan_drag(source, end).await?;
+        self.perform_actions(params::drag_actions_params(
+            &planned.context,
+            planned.start,
+            planned.end,
+        ))
+        .await?;
+        Ok(planned.points_in_frame)
+    }
+
+    /// The first half of [`Page::drag`], for a browser that must be asked between the press and
+    /// the moves (src/browser_bridge/input.rs: Firefox, whose native HTML5 drag from real input
+    /// never ends): the same checks, then the press alone. The button stays down until
+    /// [`Page::finish_pressed_drag`] or [`Page::release_pressed_drag`].
+    pub async fn press_for_drag(
+        &self,
+        source: &ElementHandle,
+        end: DragEnd<'_>,
+    ) -> Result<PressedDrag, PageError> {
+        let planned = self.plan_drag(source, end).await?;
+        self.perform_actions(params::drag_press_params(&planned.context, planned.start))
+            .await?;
+        Ok(planned)
+    }
+
+    /// The moves and the release of a drag begun with [`Page::press_for_drag`].
+    pub async fn finish_pressed_drag(&self, pressed: &PressedDrag) -> Result<(), PageError> {
+        self.perform_actions(params::drag_move_and_release_params(
+            &pressed.context,
+            pressed.start,
+            pressed.end,
+        ))
+        .await
+    }
+
+    /// The release, where it was pressed, of a drag begun with [`Page::press_for_drag`] whose
+    /// moves will not come (the page's drag was finished by other means).
+    pub async fn release_pressed_drag(&self, pressed: &PressedDrag) -> Result<(), PageError> {
+        self.perform_actions(params::release_in_place_params(&pressed.context))
+            .await
+    }
+
+    /// Where a drag presses and releases, in the coordinates of the context its input goes to,
+    /// after every check of [`Page::drag`]; nothing is sent.
+    async fn plan_drag(
+        &self,
+        source: &ElementHandle,
+        end: DragEnd<'_>,
+    ) -> Result<PressedDrag, PageError> {
         let drop_point = match end {
             DragEnd::OnElement(target) => Some((target, self.pointer_target(target).await?)),
             DragEnd::ByOffset { .. } => None,
@@ -556,13 +615,12 @@ impl<'connection> Page<'connection> {
             x: point.x + offset.0,
             y: point.y + offset.1,
         };
-        self.perform_actions(params::drag_actions_params(
-            &context,
-            shift(start),
-            shift(end_point),
-        ))
-        .await?;
-        Ok((start, end_point))
+        Ok(PressedDrag {
+            context,
+            start: shift(start),
+            end: shift(end_point),
+            points_in_frame: (start, end_point),
+        })
     }
 
     /// Releases every key and button this session's input sources hold (WebDriver BiDi,

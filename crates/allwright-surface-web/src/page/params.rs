@@ -181,6 +181,40 @@ const DRAG_FIRST_MOVE_PX: f64 = 2.0;
 /// (libraries that rearranged the list on the last move see the pointer settled), and the
 /// release. One command, so that nothing can come between the press and the release.
 pub fn drag_actions_params(context: &str, start: PointerPoint, end: PointerPoint) -> Value {
+    let mut actions = drag_press_actions(start);
+    actions.extend(drag_move_and_release_actions(start, end));
+    mouse_actions_params(context, actions)
+}
+
+/// The press of a drag alone: the mouse moved to `start` and the main button pressed. The
+/// button stays down (the session's input state keeps it, WebDriver BiDi, "input state") until
+/// [`drag_move_and_release_params`] or [`release_in_place_params`] follows.
+pub fn drag_press_params(context: &str, start: PointerPoint) -> Value {
+    mouse_actions_params(context, drag_press_actions(start))
+}
+
+/// The rest of a drag pressed with [`drag_press_params`]: the moves and the release.
+pub fn drag_move_and_release_params(
+    context: &str,
+    start: PointerPoint,
+    end: PointerPoint,
+) -> Value {
+    mouse_actions_params(context, drag_move_and_release_actions(start, end))
+}
+
+/// The release of a pressed button where the mouse is, without moving it.
+pub fn release_in_place_params(context: &str) -> Value {
+    mouse_actions_params(context, vec![json!({ "type": "pointerUp", "button": 0 })])
+}
+
+fn drag_press_actions(start: PointerPoint) -> Vec<Value> {
+    vec![
+        json!({ "type": "pointerMove", "x": start.x, "y": start.y, "origin": "viewport", "duration": 0 }),
+        json!({ "type": "pointerDown", "button": 0 }),
+    ]
+}
+
+fn drag_move_and_release_actions(start: PointerPoint, end: PointerPoint) -> Vec<Value> {
     let (dx, dy) = ((end.x - start.x) as f64, (end.y - start.y) as f64);
     let length = dx.hypot(dy);
     let (unit_x, unit_y) = if length == 0.0 {
@@ -189,15 +223,11 @@ pub fn drag_actions_params(context: &str, start: PointerPoint, end: PointerPoint
         (dx / length, dy / length)
     };
     let move_to = |x: i64, y: i64, duration: i64| json!({ "type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": duration });
-    let mut actions = vec![
-        move_to(start.x, start.y, 0),
-        json!({ "type": "pointerDown", "button": 0 }),
-        move_to(
-            start.x + (unit_x * DRAG_FIRST_MOVE_PX).round() as i64,
-            start.y + (unit_y * DRAG_FIRST_MOVE_PX).round() as i64,
-            DRAG_STEP_MS,
-        ),
-    ];
+    let mut actions = vec![move_to(
+        start.x + (unit_x * DRAG_FIRST_MOVE_PX).round() as i64,
+        start.y + (unit_y * DRAG_FIRST_MOVE_PX).round() as i64,
+        DRAG_STEP_MS,
+    )];
     for step in 1..=DRAG_STEPS {
         actions.push(move_to(
             start.x + (end.x - start.x) * step / DRAG_STEPS,
@@ -207,6 +237,11 @@ pub fn drag_actions_params(context: &str, start: PointerPoint, end: PointerPoint
     }
     actions.push(move_to(end.x, end.y, 2 * DRAG_STEP_MS));
     actions.push(json!({ "type": "pointerUp", "button": 0 }));
+    actions
+}
+
+/// One `input.performActions` of the session's mouse ([`MOUSE_SOURCE_ID`]).
+fn mouse_actions_params(context: &str, actions: Vec<Value>) -> Value {
     json!({
         "context": context,
         "actions": [{
