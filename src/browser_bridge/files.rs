@@ -27,7 +27,7 @@ use allwright_surface_web::{Page, PageError};
 use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
-use crate::input_mode::{InputMode, INPUT_FIELD};
+use crate::input_mode::InputMode;
 use crate::tool_error::ToolError;
 use crate::tools::ToolDefinition;
 use crate::upload::{self, ATTACH_FILES_CALL, UPLOAD_TOOL};
@@ -203,20 +203,8 @@ impl BrowserBridge {
             }
             return Err(error);
         }
-        let finished = self
-            .unless_prompt_blocks(
-                target,
-                host.call("bridge_finish_input", json!({ "token": token }), timeout),
-            )
-            .await;
-        finished
-            .map_err(|error| after_input_was_sent(UPLOAD_TOOL, error))
-            .map(|mut result| {
-                if let Some(object) = result.as_object_mut() {
-                    object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
-                }
-                result
-            })
+        self.finish_sent_input(host, target, tab_context, &token, UPLOAD_TOOL, timeout)
+            .await
     }
 
     /// The dialog route (see the module's comment): one real click on the marked element, the
@@ -366,20 +354,12 @@ impl BrowserBridge {
             }
             return Err(error);
         }
-        let finished = self
-            .unless_prompt_blocks(
-                target,
-                host.call("bridge_finish_input", json!({ "token": token }), timeout),
-            )
-            .await;
-        finished
-            .map_err(|error| after_input_was_sent(UPLOAD_TOOL, error))
-            .map(|mut result| {
-                if let Some(object) = result.as_object_mut() {
-                    object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
-                    object.insert("fileDialog".into(), json!({"multiple": opened["multiple"]}));
-                }
-                result
-            })
+        let mut result = self
+            .finish_sent_input(host, target, tab_context, token, UPLOAD_TOOL, timeout)
+            .await?;
+        if let Some(object) = result.as_object_mut() {
+            object.insert("fileDialog".into(), json!({"multiple": opened["multiple"]}));
+        }
+        Ok(result)
     }
 }

@@ -200,26 +200,8 @@ impl BrowserBridge {
                 Ok(result)
             }
             Ok(PointerInput::Sent) => {
-                let finished = self
-                    .unless_prompt_blocks(
-                        target,
-                        host.call("bridge_finish_input", json!({ "token": token }), timeout),
-                    )
-                    .await;
-                if let Err(error) = &finished {
-                    if error.code == crate::tool_error::codes::DIALOG_OPEN {
-                        self.remember_interrupted(tab_context, &token);
-                    }
-                }
-                // The result says that real input ran (src/input_mode.rs labels the others).
-                finished
-                    .map_err(|error| after_input_was_sent(action.tool(), error))
-                    .map(|mut result| {
-                        if let Some(object) = result.as_object_mut() {
-                            object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
-                        }
-                        result
-                    })
+                self.finish_sent_input(host, target, tab_context, &token, action.tool(), timeout)
+                    .await
             }
             Err(error) => {
                 if error.code == crate::tool_error::codes::DIALOG_OPEN {
@@ -311,33 +293,16 @@ impl BrowserBridge {
             Ok(DragInput::Sent {
                 drag_events_synthetic,
             }) => {
-                let finished = self
-                    .unless_prompt_blocks(
-                        target,
-                        host.call("bridge_finish_input", json!({ "token": token }), timeout),
-                    )
-                    .await;
-                if let Err(error) = &finished {
-                    if error.code == crate::tool_error::codes::DIALOG_OPEN {
-                        self.remember_interrupted(tab_context, &token);
+                let mut result = self
+                    .finish_sent_input(host, target, tab_context, &token, TOOL, timeout)
+                    .await?;
+                if drag_events_synthetic {
+                    if let Some(hints) = result.get_mut("hints").and_then(Value::as_array_mut) {
+                        hints.push(json!(FIREFOX_DRAG_AFTER_REAL_PRESS));
                     }
                 }
-                finished
-                    .map_err(|error| after_input_was_sent(TOOL, error))
-                    .map(|mut result| {
-                        if let Some(object) = result.as_object_mut() {
-                            object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
-                        }
-                        if drag_events_synthetic {
-                            if let Some(hints) =
-                                result.get_mut("hints").and_then(Value::as_array_mut)
-                            {
-                                hints.push(json!(FIREFOX_DRAG_AFTER_REAL_PRESS));
-                            }
-                        }
-                        unfinished_drag_is_inconclusive(&mut result);
-                        result
-                    })
+                unfinished_drag_is_inconclusive(&mut result);
+                Ok(result)
             }
             Err(error) => {
                 if error.code == crate::tool_error::codes::DIALOG_OPEN {
@@ -526,6 +491,38 @@ impl BrowserBridge {
                 INPUT_STEP_TIMEOUT,
             )
             .await;
+    }
+
+    /// The second half of every real input once it was sent (click_ax, hover, drag, press_key,
+    /// upload_file): the extension's report (`bridge_finish_input`), a prompt the input opened
+    /// remembered for handle_dialog, any other failure `outcome_unknown`
+    /// ([`after_input_was_sent`]), and `input: "trusted"` on the result (src/input_mode.rs labels
+    /// the others).
+    pub(super) async fn finish_sent_input(
+        &self,
+        host: &Arc<HostClient>,
+        target: &TargetTab,
+        tab_context: &str,
+        token: &str,
+        tool: &str,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let finished = self
+            .unless_prompt_blocks(
+                target,
+                host.call("bridge_finish_input", json!({ "token": token }), timeout),
+            )
+            .await;
+        if let Err(error) = &finished {
+            if error.code == crate::tool_error::codes::DIALOG_OPEN {
+                self.remember_interrupted(tab_context, token);
+            }
+        }
+        let mut result = finished.map_err(|error| after_input_was_sent(tool, error))?;
+        if let Some(object) = result.as_object_mut() {
+            object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
+        }
+        Ok(result)
     }
 
     pub(super) fn remember_interrupted(&self, tab_context: &str, token: &str) {

@@ -15,10 +15,9 @@ use allwright_surface_web::Page;
 use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
-use crate::input_mode::{InputMode, INPUT_FIELD};
 use crate::tool_error::{codes, ToolError};
 
-use super::input::{after_input_was_sent, real_input_error};
+use super::input::real_input_error;
 use super::{BrowserBridge, TargetTab};
 
 /// How long beginning the key press may take.
@@ -142,25 +141,8 @@ impl BrowserBridge {
             }
             return Err(error);
         }
-        let finished = self
-            .unless_prompt_blocks(
-                target,
-                host.call("bridge_finish_input", json!({ "token": token }), timeout),
-            )
-            .await;
-        if let Err(error) = &finished {
-            if error.code == codes::DIALOG_OPEN {
-                self.remember_interrupted(tab_context, &token);
-            }
-        }
-        finished
-            .map_err(|error| after_input_was_sent("press_key", error))
-            .map(|mut result| {
-                if let Some(object) = result.as_object_mut() {
-                    object.insert(INPUT_FIELD.into(), json!(InputMode::Trusted.name()));
-                }
-                result
-            })
+        self.finish_sent_input(host, target, tab_context, &token, "press_key", timeout)
+            .await
     }
 }
 
