@@ -8,6 +8,7 @@
 // trust what passed here (docs/protocol.md, section 3).
 
 import "../shared/messages.js";
+import { COMMON_NAMED_KEYS, KEY_SPELLINGS } from "../shared/generated/key-names.js";
 
 /**
  * One argument's rule, as the contract writes it. `enum`, `minimum`, `maximum` and `pattern`
@@ -380,37 +381,27 @@ function checkNavigableUrl(name, value) {
 }
 
 /**
- * KeyboardEvent `key` values (UI Events KeyboardEvent key Values) of common named keys, to
- * correct a name given in the wrong case: key values are case-sensitive, and a handler waiting
- * for "Enter" ignores "enter". Unlisted names pass as given.
+ * A key name in lower case, ASCII letters only, as the host compares names (Rust's
+ * `eq_ignore_ascii_case`): `toLowerCase` would also fold letters such as the Kelvin sign (U+212A)
+ * into ASCII ones, and correct a name the host lets pass.
+ * @param {string} text
  */
-const COMMON_NAMED_KEYS = Object.freeze(
-  (
-    "Enter Tab Escape Backspace Delete Insert Home End PageUp PageDown ArrowUp ArrowDown ArrowLeft ArrowRight " +
-    "Alt Control Meta Shift CapsLock ContextMenu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12"
-  ).split(" "),
-);
+const asciiLowerCase = (text) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
-/** Other spellings of keys (compared ignoring case), which pages do not recognise. */
-const KEY_SPELLINGS = Object.freeze({
-  esc: "Escape",
-  return: "Enter",
-  del: "Delete",
-  space: " ",
-  spacebar: " ",
-  up: "ArrowUp",
-  down: "ArrowDown",
-  left: "ArrowLeft",
-  right: "ArrowRight",
-  pgup: "PageUp",
-  pgdn: "PageDown",
-  ctrl: "Control",
-  cmd: "Meta",
-  command: "Meta",
-  super: "Meta",
-  win: "Meta",
-  option: "Alt",
-});
+/**
+ * The KeyboardEvent `key` value a name of more than one character stands for, when the host's
+ * tables (src/tools/keys.rs, generated into shared/generated/key-names.js) know it: itself in the
+ * right case, or what another spelling stands for.
+ * @param {string} value
+ * @returns {string|undefined}
+ */
+function knownKeyValue(value) {
+  const lower = asciiLowerCase(value);
+  return (
+    COMMON_NAMED_KEYS.find((key) => asciiLowerCase(key) === lower) ??
+    KEY_SPELLINGS.find(([spelling]) => asciiLowerCase(spelling) === lower)?.[1]
+  );
+}
 
 /**
  * The `keyName` format: one KeyboardEvent key value, not a chord like "Control+a" (modifiers
@@ -428,8 +419,7 @@ function checkKeyName(name, value) {
       hint: 'Pass one key and hold Alt, Control, Meta or Shift with modifiers, for example key "a" with modifiers ["Control"].',
     };
   }
-  const lower = value.toLowerCase();
-  const known = COMMON_NAMED_KEYS.find((key) => key.toLowerCase() === lower) ?? KEY_SPELLINGS[lower];
+  const known = knownKeyValue(value);
   if (known === undefined || known === value) return null;
   return {
     message: `${name} ${JSON.stringify(value)} is not a KeyboardEvent key value`,
