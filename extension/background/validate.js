@@ -358,26 +358,42 @@ function checkMembers(name, rules, given, hint) {
   return null;
 }
 
-/** The schemes the `navigableUrl` format accepts; `about:` only for about:blank. */
-const NAVIGABLE_PROTOCOLS = new Set(["http:", "https:", "file:"]);
+/**
+ * White space as Rust's `char::is_whitespace` (Unicode's White_Space property) counts it, which
+ * JS's `\s` does not quite (it adds U+FEFF and lacks U+0085).
+ */
+const WHITE_SPACE = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 
 /**
- * The `navigableUrl` format: refuses URLs the agent should not open through `navigate` or
- * `new_tab`: browser-internal pages, script and data URLs, and anything that does not parse.
+ * The `navigableUrl` format (docs/agent-tools.md, "The tool contract file"; the host's
+ * `is_navigable_url` in src/tools/validation.rs): `about:blank`; `http://` or `https://` followed
+ * by a host (not empty, not starting with `/`) with no white space anywhere; or `file://`
+ * followed by a path. It refuses URLs the agent should not open through `navigate` or `new_tab`:
+ * browser-internal pages, script and data URLs, and text that is not an absolute URL. The rule
+ * is read on the text as given, as the host reads it: a URL parser would repair `https:host`, a
+ * leading space or `HTTPS://`, which the host refuses.
  * @param {string} name
  * @param {string} value
  * @returns {Problem|null}
  */
 function checkNavigableUrl(name, value) {
-  const hint = "Give an absolute http://, https:// or file:// URL (or about:blank), e.g. https://example.com/.";
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    return { message: `${name} ${JSON.stringify(value)} is not an absolute URL`, hint };
+  if (isNavigableUrl(value)) return null;
+  return {
+    message: `${name} ${JSON.stringify(value)} is not an absolute http, https or file URL, nor about:blank`,
+    hint: "Give an absolute http://, https:// or file:// URL (or about:blank), e.g. https://example.com/.",
+  };
+}
+
+/** @param {string} value */
+function isNavigableUrl(value) {
+  if (value === "about:blank") return true;
+  for (const scheme of ["http://", "https://"]) {
+    if (!value.startsWith(scheme)) continue;
+    const rest = value.slice(scheme.length);
+    return rest !== "" && !rest.startsWith("/") && !WHITE_SPACE.test(value);
   }
-  if (NAVIGABLE_PROTOCOLS.has(url.protocol) || url.href === "about:blank") return null;
-  return { message: `${name} scheme ${url.protocol} is not allowed`, hint };
+  // `file:///path` (empty host) or `file://host/path`.
+  return value.startsWith("file://") && value.slice("file://".length).includes("/");
 }
 
 /**
