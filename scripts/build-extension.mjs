@@ -60,7 +60,7 @@ const BIDI_SNAPSHOT_OUTPUT = path.join("bidi", "snapshot.js");
 
 /**
  * `ALLWRIGHT_CALL_TIMING=1` builds an extension whose tree reads return the time of each step of
- * the call in their result (`timing`; docs/performance.md, "The anatomy of a warm read"), for
+ * the call in their result (`timing`; docs/performance/warm-read.md, "The anatomy of a warm read"), for
  * `npm run bench -- --anatomy`. Never in an ordinary build: there the stamps compile to nothing.
  */
 const CALL_TIMING = process.env.ALLWRIGHT_CALL_TIMING === "1";

@@ -1,5 +1,5 @@
 // @ts-check
-// The changes an action made, carried in its result (docs/protocol.md, "Changes in action
+// The changes an action made, carried in its result (docs/protocol/tools.md, "Action
 // results"; issue 30, item 5): after the action, the tab's last tree read is read again `since`
 // that snapshot, and the few changed lines travel with the action's result, so that an agent
 // need not read again to see what its click did.

@@ -1,10 +1,10 @@
 // @ts-check
-// How an action's result is told to the agent (docs/protocol.md, "Action results"): the page-side
+// How an action's result is told to the agent (docs/protocol/tools.md, "Action results"): the page-side
 // evidence and what the tab did around it, turned into `progress`, `retryAllowed` and one hint.
 // Pure, so the rules of the click arbiter are unit-tested in Node.
 
 /**
- * Evidence that proves progress (docs/protocol.md, "Action results", click_ax): a URL change, a focus change caused
+ * Evidence that proves progress (docs/protocol/tools.md, "Action results", click_ax): a URL change, a focus change caused
  * by the handler, a synchronous local mutation, a deferred semantic state, a value the field
  * took, text that changed anywhere in the page (a status line, a live region), or a popup
  * (menu, tooltip, listbox, dialog) that appeared, or an item a drag moved to another place. Anything else the
@@ -73,7 +73,7 @@ export function decideOutcome({
     hint = `No visible effect yet, but the page's own listeners received the ${action}, so its effect may still come (a timer, a request). Do not click again: wait (wait_for_stable) and read the page. If the page ignores script clicks, real input needs a browser allwright launched (allwright mcp --launch chromium, --input trusted).`;
   } else {
     // Short: a model reads it on every fruitless action; what "nothing" covers is in
-    // docs/protocol.md ("Action results").
+    // docs/protocol/tools.md ("Action results").
     hint = `No observable effect of the ${action}: read the page, or try another tool.`;
   }
   return { progress: "none", evidence: progressEvidence, retryAllowed, hint };

@@ -1,5 +1,5 @@
 // @ts-check
-// The action tools (docs/protocol.md, "Action results"): the background half. The content script
+// The action tools (docs/protocol/tools.md, "Action results"): the background half. The content script
 // of the frame acts and reports what changed in its page (content/actions.js); the background
 // watches what the tab did meanwhile (activity.js) and, for click_ax, runs the click arbiter, including Chrome's one protected trusted-input fallback.
 
@@ -15,7 +15,7 @@ import { changesOfAction } from "./action-changes.js";
 import { formFillSummary } from "./form-fill-outcome.js";
 import { dropInPageWorld } from "./page-drop.js";
 
-/** The observation interval of click_ax (docs/protocol.md, "Action results"): the click settles over two of them. */
+/** The observation interval of click_ax (docs/protocol/tools.md, "Action results"): the click settles over two of them. */
 const OBSERVATION_INTERVAL_MS = 250;
 
 /** After other actions, how long the tab is watched for requests, tabs and navigations. */
@@ -58,7 +58,7 @@ async function callFrameThroughNavigation(tabId, frameId, contentTool, contentAr
 
 /**
  * The tab and frame an action targets, checked; a ref printed by another frame of the tab is
- * refused there (ref_in_other_frame, docs/protocol.md "Frames").
+ * refused there (ref_in_other_frame, docs/protocol/frames.md "Frames").
  * @param {{tabId?: number, frameId?: number, ref_id?: unknown}} args
  * @param {string} contentTool the action's content half, to name the call to make instead
  */
@@ -143,7 +143,7 @@ export async function clickAx(args, { signal } = {}) {
  * act twice, and the first one was all a person's click would be.
  * A call whose answer was already given without it (`signal` aborted: the host failed it when the
  * port closed, or its budget ran out) gets no trusted click: the agent was told outcome_unknown,
- * and a second activation now would act behind its back (docs/protocol.md, "Nothing done twice").
+ * and a second activation now would act behind its back (docs/protocol/action-safety.md, "Nothing done twice").
  * @param {{tabId: number, frameId: number, watch: ReturnType<typeof watchTab>,
  *   report: Record<string, any>|null, inputMethod: "synthetic"|"bidi", signal?: AbortSignal}} click
  */
@@ -158,7 +158,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
   let stableIntervals = 0;
   let lastRect = report.rect;
   // Whether the page stayed still since the synthetic input: no mutation anywhere, no focus
-  // change, no new value or popup (the page side's quietSinceClick; docs/protocol.md, "Action
+  // change, no new value or popup (the page side's quietSinceClick; docs/protocol/tools.md, "Action
   // results"). Stays false once anything moved.
   let quietSinceClick = true;
   // Whether the last look found an animation or transition running in the frame: the page is
@@ -229,7 +229,7 @@ async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, sign
       : trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceClick);
     // One last look up to the moment of the trusted click: a page that reacted late (a request
     // answered, a status line written after the two intervals) heard the synthetic click, and a
-    // second one would act twice (docs/protocol.md, "Action results").
+    // second one would act twice (docs/protocol/tools.md, "Action results").
     const cancelled = "the call was already answered (outcome_unknown), so nothing more may act";
     const lastLook =
       signal?.aborted === true ? cancelled : refusal === null ? await lastLookBeforeTrustedClick() : refusal;
@@ -381,7 +381,7 @@ const hoverWithSyntheticEvents = pageAction("hover_element", "hover", withoutTar
 /**
  * hover: synthetic pointer and mouse events (content/actions/hover.js). When nothing showed and
  * the page styles the target with `:hover` rules, which synthetic events cannot apply, the hint
- * says why instead of suggesting that the page ignored the hover (docs/protocol.md, "Action
+ * says why instead of suggesting that the page ignored the hover (docs/protocol/tools.md, "Action
  * results").
  */
 export async function hover(args) {
@@ -497,7 +497,7 @@ export const scroll = pageAction("scroll", "scroll", withoutTarget);
 const BETWEEN_FIELDS_MAX_WAIT_MS = 2_000;
 
 /**
- * `fill_form({fields: [{ref_id, value}]})` (docs/protocol.md, "Action results"): the fields one
+ * `fill_form({fields: [{ref_id, value}]})` (docs/protocol/tools.md, "Action results"): the fields one
  * by one, in order, each by the frame's fill_form_field (content/actions/form-fill.js, which
  * fills it as set_field, select_option or a single click would, with their refusals), each ref
  * checked first against the frame that printed it (ref_in_other_frame). The first field that
@@ -685,7 +685,7 @@ const externalInputs = new Map();
 
 /**
  * The first half of a click_ax, hover or press_key whose input the MCP server sends over
- * WebDriver BiDi (docs/protocol.md, "The browser bridge"): the tab is watched and the frame's
+ * WebDriver BiDi (docs/protocol/browser-bridge.md, "The browser bridge"): the tab is watched and the frame's
  * content script starts its observers and marks the target. Answers `{token, marker, tabId,
  * frameId}`.
  * A drag names its source by `from_ref`, its drop target by `to_ref` (or an offset, `by`).

@@ -1,7 +1,7 @@
 // @ts-check
 // What a tab does while an action settles: the requests it sends, the tabs it opens, the
 // downloads it starts and the navigations it makes. The click arbiter of click_ax
-// (docs/protocol.md, "Action results") and every other action read it to tell "something happened elsewhere" from "nothing
+// (docs/protocol/tools.md, "Action results") and every other action read it to tell "something happened elsewhere" from "nothing
 // happened", and wait_for_stable reads the requests still in flight.
 //
 // Tab, download and navigation events arrive through listeners that main.js registers in its
@@ -78,7 +78,7 @@ export function watchTab(tabId, frameId = 0, tool = "action") {
     navigationStarted: () => navigationOf(watch) !== null,
     /** Whether the watched frame's document was replaced or its URL changed. */
     navigated: () => navigationOf(watch) !== null || watch.sameDocumentUrl !== null,
-    /** Whether something happened that forbids a retry (docs/protocol.md, "Action results"). */
+    /** Whether something happened that forbids a retry (docs/protocol/tools.md, "Action results"). */
     sawSideEffects: () => watch.requests.length > 0 || watch.newTabs.length > 0 || watch.downloads.length > 0,
     /**
      * Whether the page fetched data or sent telemetry since the watch started: not a side
@@ -211,7 +211,7 @@ export function onRequestFinished(details) {
 
 /**
  * Whether a request may have changed something: a mutating method, or a beacon
- * (docs/protocol.md, "Nothing done twice").
+ * (docs/protocol/action-safety.md, "Nothing done twice").
  * - A document load sent with a mutating method (a form's POST, main frame or frame) is a side
  *   effect like any POST: its navigation is reported too, but a second submission could order,
  *   pay or post twice.

@@ -1,6 +1,6 @@
 // @ts-check
 // The side panel's record of the agent actions that allwright's MCP server performs with real
-// pointer input over WebDriver BiDi (docs/protocol.md, "The browser bridge"): a click_ax or hover
+// pointer input over WebDriver BiDi (docs/protocol/browser-bridge.md, "The browser bridge"): a click_ax or hover
 // in a browser allwright launched reaches the extension only as bridge_begin_input, then
 // bridge_finish_input or bridge_abort_input. The person watching the panel must still see the
 // action, so the begin opens a log entry as the agent tool and the finish or abort closes it.

@@ -1,5 +1,5 @@
 // @ts-check
-// The internal calls of the MCP server's browser bridge (docs/protocol.md, "The browser
+// The internal calls of the MCP server's browser bridge (docs/protocol/browser-bridge.md, "The browser
 // bridge"). When allwright launched the browser it also holds a WebDriver BiDi session on it,
 // and must know which BiDi browsing context is the tab a tool call names. Extension tab ids and
 // BiDi context ids are different namespaces, so the server asks here which tab a call is for

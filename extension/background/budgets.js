@@ -1,6 +1,6 @@
 // @ts-check
 // The background's time budgets, in one module with no imports so that a host test can read them
-// as data (docs/protocol.md, "Bounds and deadlines"). Each hop's deadline exceeds the budget it
+// as data (docs/protocol/host-safety.md, "Bounds and deadlines"). Each hop's deadline exceeds the budget it
 // waits on: the MCP server waits W (src/tools/definition.rs, HostWait), the host answers
 // `timeout` at W - 2 s, the background's call deadline (call-deadline.js) answers at W - 4 s, and
 // each step below has its own, shorter deadline, so the agent hears the most specific error and

@@ -1,5 +1,5 @@
 // @ts-check
-// The background's side of "Bounds and deadlines" (docs/protocol.md): a call answers within the
+// The background's side of "Bounds and deadlines" (docs/protocol/host-safety.md): a call answers within the
 // budget the host gave it (`budgetMs`, two seconds before the host's own deadline), and no reply
 // larger than the host accepts is sent (`result_too_large` instead, naming the paging arguments).
 
@@ -22,7 +22,7 @@ export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
  * and stays visible in the side panel's call log.
  *
  * A tool that changes the page (`changesPage`: the contract's `readOnly` is false) answers
- * `outcome_unknown` instead, with no retry hint (docs/protocol.md, "Nothing done twice"): its
+ * `outcome_unknown` instead, with no retry hint (docs/protocol/action-safety.md, "Nothing done twice"): its
  * action may have run or may still be running. Its result, when it comes, is handed to
  * `onLateOutcome`, which reports it with the agent's next call (late-outcomes.js), so it is
  * reported late rather than silently continued.
@@ -88,7 +88,7 @@ export function boundedReply(reply, tool) {
   if (!reply.ok) return reply;
   // Almost every reply is far below the bound, and proving that from the lengths of its strings
   // spares writing its JSON once more before the port writes it (about a millisecond for a 10k
-  // element page's tree: docs/performance.md, "The gatherer and the way back").
+  // element page's tree: docs/performance/warm-read.md, "The gatherer and the way back").
   if (jsonBytesAtMost(reply, MAX_REPLY_BYTES)) return reply;
   const text = JSON.stringify(reply);
   // A UTF-8 byte is at most three per UTF-16 unit; only a reply that may be too large is encoded.

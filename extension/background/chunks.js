@@ -1,6 +1,6 @@
 // @ts-check
 // Reassembly of the chunk series the native host sends for messages over 512 KiB
-// (docs/protocol.md, section 2). Pure, so it is unit-tested in Node.
+// (docs/protocol/channels.md, section 2). Pure, so it is unit-tested in Node.
 //
 // An assembler belongs to one native port and dies with it. That is safe across a service
 // worker restart: the port dies with the worker, and the host then fails every call in flight

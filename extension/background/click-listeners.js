@@ -1,6 +1,6 @@
 // @ts-check
 // Whether click_ax's synthetic click reached a page listener that could act on it (issue 27,
-// item 5; docs/protocol.md, "Action results"): Chrome's trusted fallback click may run only when
+// item 5; docs/protocol/tools.md, "Action results"): Chrome's trusted fallback click may run only when
 // the answer is provably no. A page that acts on a click later (a timer, a request and then a
 // render, an animation frame, a promise chain) shows nothing during the two observation
 // intervals, yet it heard the click; a second, trusted click would act twice. "Nothing changed

@@ -1,6 +1,6 @@
 // @ts-check
 // Prepares the tree core of a tab's frames as soon as a tool call has brought a new document
-// into the tab (issue 14, item 2; docs/protocol.md "Preparing the core early"): `navigate`,
+// into the tab (issue 14, item 2; docs/protocol/core.md "Preparing the core early"): `navigate`,
 // `go_back`, `go_forward` and `reload` end when the document has loaded, and the agent's next
 // call is most often a read.
 // Each frame's content script is asked to load its core now (`prepare_core`), without waiting

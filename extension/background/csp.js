@@ -6,7 +6,7 @@
 // If that policy does not allow 'wasm-unsafe-eval', compiling fails, and the failed attempt is
 // visible to the page (a securitypolicyviolation event, a ReportingObserver entry and a report
 // sent to the page's report-uri). A report-only policy does not block, but it reports the same
-// attempt, so report-only policies count exactly like enforced ones (docs/protocol.md, "Loading
+// attempt, so report-only policies count exactly like enforced ones (docs/protocol/core.md, "Loading
 // the core").
 // Such frames get the same Rust core compiled to plain JS instead.
 

@@ -1,5 +1,5 @@
 // @ts-check
-// execute_js (Dev mode only; docs/protocol.md, "execute_js"): runs the agent's JavaScript in the
+// execute_js (Dev mode only; docs/protocol/shadow-and-execute-js.md, "execute_js"): runs the agent's JavaScript in the
 // page's main world and returns {value, type, truncated}.
 //
 // - Chrome, top frame: the debugger's Runtime.evaluate (DevTools' console path, which the page's

@@ -1,5 +1,5 @@
 // @ts-check
-// What fill_form answers about its fields (docs/protocol.md, "Action results", fill_form): which
+// What fill_form answers about its fields (docs/protocol/tools.md, "Action results", fill_form): which
 // were filled, which one stopped the call and why, which were not attempted, and the one hint
 // that says what to do next. Pure, so it is unit-tested in Node; actions.js (fillForm) runs the
 // fields and merges this into the action's result.
@@ -7,7 +7,7 @@
 /**
  * Error codes after which a field may have taken its value, or part of it: the page stopped
  * answering, or the frame went away, while the field was being filled. Such a field is not filled
- * again without reading the page first (docs/protocol.md, "Nothing done twice").
+ * again without reading the page first (docs/protocol/action-safety.md, "Nothing done twice").
  */
 const OUTCOME_UNKNOWN_CODES = Object.freeze([
   "timeout",

@@ -1,7 +1,7 @@
 // @ts-check
 // The pure questions asked of a tab's frame inventory (webNavigation.getAllFrames, depth-first
 // from the top as snapshot-plan.js orders it): a frame's origin, the frames a urlFilter matches,
-// and the frames inside a frame (docs/protocol.md, "Frames"). Unit-tested in Node.
+// and the frames inside a frame (docs/protocol/frames.md, "Frames"). Unit-tested in Node.
 
 /**
  * A frame's origin from its URL (URL Standard, "origin"); documents with no origin of their own

@@ -1,5 +1,5 @@
 // @ts-check
-// A tab's frames as the frame tools see them (docs/protocol.md, "Frames"): webNavigation's
+// A tab's frames as the frame tools see them (docs/protocol/frames.md, "Frames"): webNavigation's
 // inventory, depth-first from the top, with the frames Chromium's webNavigation forgets after a
 // back/forward-cache restore put back (frame-inventory.js, repairInventory). Firefox's inventory
 // needs no repair.
@@ -14,7 +14,7 @@ import { describeFrameForInventory, repairInventory } from "./frame-inventory.js
  * the back/forward cache, after which Chromium lists its top frame only (measured: onCommitted
  * then fires for the top frame with the `forward_back` qualifier, and for none of its
  * subframes). The repair reaches every frame with a script, a renderer round trip of 2-8 ms that
- * every tree read waited for (docs/performance.md, "Issue 14: the fixed path of a call"), so it
+ * every tree read waited for (docs/performance/warm-read.md, "The fixed path of a call"), so it
  * runs only for the other tabs.
  *
  * Memory only, and a tab is listed only on evidence: a restarted worker knows no tab and repairs

@@ -1,5 +1,5 @@
 // @ts-check
-// The frame tools (docs/protocol.md, "Frames"): get_frames, the tree read of any frame
+// The frame tools (docs/protocol/frames.md, "Frames"): get_frames, the tree read of any frame
 // (get_accessibility_tree and iframe_read), iframe_click and iframe_type, and the rule that a ref
 // printed by one frame is refused in another (ref_in_other_frame).
 
@@ -117,7 +117,7 @@ export async function getAccessibilityTree({ tabId, frameId = 0, ...treeArgument
 }
 
 /**
- * A read since a snapshot that shows only what changed (docs/protocol.md, "Reads since a
+ * A read since a snapshot that shows only what changed (docs/protocol/reading.md, "Reads since a
  * snapshot") is no page of a thread read: it is not recorded for coverage and carries none.
  * @param {Record<string, unknown>} result
  */

@@ -69,7 +69,7 @@ export async function requireFrame(tabId, frameId) {
   });
 }
 
-// The probe timings live with the other budgets (budgets.js, docs/protocol.md "Bounds and
+// The probe timings live with the other budgets (budgets.js, docs/protocol/host-safety.md "Bounds and
 // deadlines"); they are re-exported for the modules that probe frames themselves.
 export { PROBE_AFTER_MS, PROBE_BUDGET_MS, LAST_PROBE_BUDGET_MS };
 

@@ -1,5 +1,5 @@
 // @ts-check
-// A stopped background comes back by itself (docs/protocol.md, "Service-worker life"). Chrome
+// A stopped background comes back by itself (docs/protocol/action-safety.md, "Service-worker life"). Chrome
 // stops an extension's service worker that is idle (and the native host ends with its port);
 // Firefox suspends an idle event page. Either wakes only for an event it listens to, and an
 // agent's call arrives on the host's socket, which is no browser event: with no host, the MCP

@@ -1,6 +1,6 @@
 // @ts-check
 // Results of actions that came after the agent was told `outcome_unknown` (call-deadline.js;
-// docs/protocol.md, "Nothing done twice"). An action cannot be stopped once the page runs it, so
+// docs/protocol/action-safety.md, "Nothing done twice"). An action cannot be stopped once the page runs it, so
 // its result is reported late instead: the agent's next call that succeeds carries
 // `lateOutcomes`, oldest first, and each is reported once. Only what the agent needs to decide
 // is kept (whether it succeeded, progress, evidence, what the tab did, the error's code), in

@@ -3,7 +3,7 @@
 // run without the page noticing (csp.js), injects it into exactly that frame, and says which.
 // A Chromium frame whose CSP forbids WASM in its content script gets no injection: its core
 // calls run in this service worker (worker-core.js), and only if the worker cannot run the core
-// does it get the JS build (wasm2js), with the reason (docs/protocol.md, "The core in the
+// does it get the JS build (wasm2js), with the reason (docs/protocol/core.md, "The core in the
 // service worker").
 
 import { api, asToolError, BROWSER, messages } from "./platform.js";

@@ -1,5 +1,5 @@
 // @ts-check
-// The native-messaging connection to the allwright host (docs/protocol.md, section 2).
+// The native-messaging connection to the allwright host (docs/protocol/channels.md, section 2).
 //
 // One port per worker lifetime. The open port keeps Chrome's service worker alive; if the worker
 // dies anyway, or the host exits, the port closes, the host fails the calls in flight, and the
@@ -17,7 +17,7 @@ import { replySent } from "./after-reply.js";
 
 /**
  * Whether a tool changes the page (its contract's `readOnly` is false): its lost answer is
- * `outcome_unknown`, never `timeout` (docs/protocol.md, "Nothing done twice"). A tool the
+ * `outcome_unknown`, never `timeout` (docs/protocol/action-safety.md, "Nothing done twice"). A tool the
  * contract does not know (the MCP server's bridge calls) counts as changing it, the safer side.
  * @param {string} tool
  */
@@ -59,7 +59,7 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
   /**
    * The calls in flight, each with the controller that cancels what is left of it once its
    * answer was given by someone else: the host failed it when this port closed, or the budget
-   * ran out (docs/protocol.md, "Nothing done twice"). An action then takes no further step
+   * ran out (docs/protocol/action-safety.md, "Nothing done twice"). An action then takes no further step
    * that acts (the trusted fallback click); its result is reported late.
    * @type {Set<AbortController>}
    */

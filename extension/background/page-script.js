@@ -1,5 +1,5 @@
 // @ts-check
-// execute_js's page half (docs/protocol.md, "execute_js"): one self-contained function that runs
+// execute_js's page half (docs/protocol/shadow-and-execute-js.md, "execute_js"): one self-contained function that runs
 // in the page's main world, injected by chrome.scripting / browser.scripting (`func`, world
 // "MAIN") or sent as text to the Chrome DevTools Protocol (Runtime.callFunctionOn). It names
 // nothing outside itself, since only its source text reaches the page.

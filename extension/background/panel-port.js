@@ -1,5 +1,5 @@
 // @ts-check
-// The side panel's link to the background (docs/protocol.md, "The side panel"): a runtime port
+// The side panel's link to the background (docs/protocol/access.md, "The side panel"): a runtime port
 // named "allwright-panel". On connection the panel gets the connection state and the whole call
 // log; then every change of either, live. The panel sends one thing back: the access the person
 // chose, which becomes the active access at once and goes on to the MCP server through the host.

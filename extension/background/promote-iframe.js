@@ -1,5 +1,5 @@
 // @ts-check
-// `promote_iframe({urlFilter, matchIndex?, force?, timeoutMs?, tabId?})` (docs/protocol.md,
+// `promote_iframe({urlFilter, matchIndex?, force?, timeoutMs?, tabId?})` (docs/protocol/frames.md,
 // "Frames"): navigates the tab to the standalone URL of one of its child frames, so that an
 // embedded app or form becomes the page, and go_back returns to the page that embedded it.
 //

@@ -1,5 +1,5 @@
 // @ts-check
-// The rules of thread-read coverage (docs/protocol.md, "Thread-read coverage"), as pure
+// The rules of thread-read coverage (docs/protocol/reading.md, "Thread-read coverage"), as pure
 // functions over plain records so that node --test checks them (tests/browser/unit/). The
 // storage and the wiring are in read-coverage-store.js.
 //

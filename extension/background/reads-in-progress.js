@@ -1,5 +1,5 @@
 // @ts-check
-// Which frames are busy with a tree read of ours (docs/protocol.md, "Pages blocked by a prompt"):
+// Which frames are busy with a tree read of ours (docs/protocol/browser-bridge.md, "Pages blocked by a prompt"):
 // a content script announces each read before its synchronous part (messages.readStartedNotice)
 // and its end after it (readFinishedNotice); a frame that stays silent to the liveness probes
 // between the two is reading, not held by a prompt. After the end, silence is a prompt's again:

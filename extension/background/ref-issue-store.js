@@ -1,10 +1,10 @@
 // @ts-check
 // Where each tab's ref record (ref-issues.js) lives: storage.session, so that a restarted service
 // worker (or a suspended Firefox event page) still knows the floor; numbering again from an older
-// floor would hand out numbers that other frames still hold (docs/protocol.md, "Frames"). Also
+// floor would hand out numbers that other frames still hold (docs/protocol/frames.md, "Frames"). Also
 // the queue that keeps two tree reads from numbering from the same floor.
 //
-// The floor is one for the whole browser, not one per tab (docs/protocol.md, "A ref means one
+// The floor is one for the whole browser, not one per tab (docs/protocol/action-safety.md, "A ref means one
 // element"): with a floor per tab, `ref_5` named an element in every tab, and a ref read in one
 // tab and used with another tab's id acted on whatever that tab had numbered 5. With one floor a
 // number names one element of the browser, and a ref used in the wrong tab is refused by name.

@@ -1,5 +1,5 @@
 // @ts-check
-// Which frame printed which ref numbers (docs/protocol.md, "Frames"). Every frame's content
+// Which frame printed which ref numbers (docs/protocol/frames.md, "Frames"). Every frame's content
 // script numbers its refs, and a number must name one element of the whole tab: the background
 // hands each tree read a floor (the highest number the tab gave out so far), the frame numbers its
 // new refs above it, and the background records the range it printed with the frame and the

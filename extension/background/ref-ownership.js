@@ -1,5 +1,5 @@
 // @ts-check
-// A ref acts only in the frame whose tree printed it (docs/protocol.md, "Frames"): before an
+// A ref acts only in the frame whose tree printed it (docs/protocol/frames.md, "Frames"): before an
 // action runs, the background looks up which frame and document printed the ref's number
 // (ref-issues.js) and refuses the call with ref_in_other_frame, naming that frame and the call to
 // make instead, when another frame printed it and still shows the same document.
@@ -73,7 +73,7 @@ export async function refuseRefOfOtherFrame(tabId, frameId, ref, contentAction) 
 }
 
 /**
- * Fails with ref_not_found, naming the tab, when another tab printed `ref` (docs/protocol.md, "A
+ * Fails with ref_not_found, naming the tab, when another tab printed `ref` (docs/protocol/action-safety.md, "A
  * ref means one element"). Numbers are unique across tabs (ref-issue-store.js), so the tab asked
  * has no element of that number anyway; the refusal only says where the ref came from, and
  * nothing is sent to the page.

@@ -1,5 +1,5 @@
 // @ts-check
-// screenshot in the user's own browser (docs/protocol.md, "Screenshots"): the visible part of the
+// screenshot in the user's own browser (docs/protocol/browser-bridge.md, "Screenshots"): the visible part of the
 // active tab, captured with `tabs.captureVisibleTab`, and for an element the part of that picture
 // under its box. The page halves (content/actions/geometry.js) scroll the element into view and
 // say where it is; frames add the offsets of their frame elements up to the top document.
@@ -49,7 +49,7 @@ export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false,
   const tab = await resolveTab(tabId);
   await requireShown(tab);
   if (frameId !== 0) await requireFrame(tab.id, frameId);
-  // An element is captured only in the frame whose tree printed its ref (docs/protocol.md, "Frames").
+  // An element is captured only in the frame whose tree printed its ref (docs/protocol/frames.md, "Frames").
   await refuseRefOfOtherFrame(tab.id, frameId, ref_id, "element_rect");
   // The element is measured first: bringing it into view may scroll the page being captured.
   const element = ref_id === undefined ? null : await elementInTopViewport(tab.id, frameId, ref_id);

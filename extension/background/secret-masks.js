@@ -1,5 +1,5 @@
 // @ts-check
-// A screenshot with its secret fields painted over (docs/protocol.md, "Secrets stay secret"):
+// A screenshot with its secret fields painted over (docs/protocol/action-safety.md, "Secrets stay secret"):
 // every frame of the tab paints opaque boxes over its secret fields
 // (content/dom/secret-masks.js), the picture is taken, the boxes go, and a picture taken while a
 // frame's boxes did not stay in place is thrown away. Both capture paths use it: the

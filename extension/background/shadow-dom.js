@@ -1,5 +1,5 @@
 // @ts-check
-// get_shadow_dom and shadow_dom_query (docs/protocol.md, "Shadow roots").
+// get_shadow_dom and shadow_dom_query (docs/protocol/shadow-and-execute-js.md, "Shadow roots").
 //
 // Chrome reads every shadow root of the top document, closed ones included, through the
 // debugger protocol: DOM.getDocument({depth: -1, pierce: true}) gives the whole node tree with

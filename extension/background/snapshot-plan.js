@@ -10,7 +10,7 @@
 
 /**
  * Orders a tab's frames depth-first from the top frame, each frame followed by its descendants
- * (docs/protocol.md, section 3: "Frames are visited depth-first from frame 0, siblings by frame
+ * (docs/protocol/channels.md, section 3: "Frames are visited depth-first from frame 0, siblings by frame
  * id"). Siblings are ordered by frame id: the browser hands out ids as frames are created,
  * which for markup frames is document order. Frames that are not live documents (Chrome's
  * prerendered, back/forward-cached or deleting documents) and frames whose parent chain does not
@@ -57,7 +57,7 @@ export function contextIdFor(tabId, frameId) {
 
 /**
  * Joins the frames' documents into one snapshot, byte for byte as the core's
- * `snapshot::assemble` does (docs/protocol.md, section 3).
+ * `snapshot::assemble` does (docs/protocol/channels.md, section 3).
  * @param {"json"|"yaml"} format
  * @param {string[]} documents
  */

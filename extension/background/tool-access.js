@@ -1,5 +1,5 @@
 // @ts-check
-// The active tool access (docs/protocol.md, "Tool access"): which tier of tools, and whether Dev
+// The active tool access (docs/protocol/access.md, "Tool access"): which tier of tools, and whether Dev
 // mode, the agent may use right now. The extension holds it, not the MCP server: every call is
 // checked here against it, whoever sent the call, so a client of the local socket that skips
 // the MCP server's list cannot step outside it.

@@ -1,5 +1,5 @@
 // @ts-check
-// The tier gate itself (docs/protocol.md, "Tool access"): whether a tool is listed for an
+// The tier gate itself (docs/protocol/access.md, "Tool access"): whether a tool is listed for an
 // access, and the not_in_tier refusal of one that is not. Pure, so it is unit-tested in Node;
 // tool-access.js holds the active access it is applied to.
 

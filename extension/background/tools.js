@@ -1,6 +1,6 @@
 // @ts-check
 // The tool router: validates a call's arguments, then runs the tool against the right tab and
-// frames (docs/protocol.md, "Tools"). Results and errors leave as plain objects.
+// frames (docs/protocol/tools.md, "The tool table"). Results and errors leave as plain objects.
 
 import { api, asToolError, fail, messages, ToolFailure } from "./platform.js";
 import { loadToolContract, validateArguments } from "./validate.js";
@@ -144,7 +144,7 @@ async function runAgentTool(tool, rawArguments, signal) {
 /**
  * The tier gate: the tool must be listed for the extension's active access, never for the
  * access the call claims, so no client of the local socket can step outside what the person
- * sees in the side panel (docs/protocol.md, "Tool access").
+ * sees in the side panel (docs/protocol/access.md, "Tool access").
  * @param {string} tool
  */
 async function refuseOutsideAccess(tool) {
@@ -156,7 +156,7 @@ async function refuseOutsideAccess(tool) {
 /**
  * Collects one document per frame, each in its own frame, sequentially and depth-first from the
  * top; any frame that cannot answer fails the whole call, because a snapshot silently missing a
- * frame would mislead the agent (docs/protocol.md, section 3: "a frame that does not answer fails
+ * frame would mislead the agent (docs/protocol/channels.md, section 3: "a frame that does not answer fails
  * the call").
  */
 async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
@@ -169,7 +169,7 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
     });
   }
   const documents = [];
-  /** @type {string[]} Where each document's core ran (docs/protocol.md, "The core in the service worker"). */
+  /** @type {string[]} Where each document's core ran (docs/protocol/core.md, "The core in the service worker"). */
   const engines = [];
   for (const frame of frames) {
     const snapshotArguments = {

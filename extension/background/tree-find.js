@@ -3,8 +3,8 @@
 // query, and how a match is printed, after the path of its ancestors. The lines are the core's
 // (crates/allwright-ax/src/text/line.rs): `role "name" [ref_N] frameId=N marks key="value"...`,
 // indented one space per level, every string quoted and escaped so that no page text can end a
-// string, start a line or spell `[ref_` (docs/protocol.md, "Page text never forges a line or a
-// reference"). Reading them back is therefore exact, and a part of a line reused here stays as
+// string, start a line or spell `[ref_` (docs/protocol/reading.md, "What the text tree leaves out": page text never
+// forges a line or a reference). Reading them back is therefore exact, and a part of a line reused here stays as
 // safe as the line.
 
 /** The most ancestors a path shows: the outermost two, then the innermost ones. */

@@ -1,10 +1,10 @@
 // @ts-check
-// Reads handed to the background (docs/protocol.md, "The read handed to the background"): in
+// Reads handed to the background (docs/protocol/core.md, "The read handed to the background"): in
 // Chromium, a frame whose tree core runs in this service worker answers a whole read with its
 // core call (content/tree/core-hand-off.js). The core runs here on it, the agent's result is
 // built here from the output and what the frame prepared (shared/tree-result.js), and the output
 // goes back to the frame afterwards, for its bookkeeping (new refs, the snapshot, the printed
-// refs). Measured in docs/performance.md ("The read handed to the background"): the tree no
+// refs). Measured in docs/performance/strict-csp.md ("The read handed to the background"): the tree no
 // longer crosses to the frame and back before the agent has it.
 //
 // Until the frame has taken the output, nothing else is sent to it (callFrame waits for

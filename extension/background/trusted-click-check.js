@@ -1,5 +1,5 @@
 // @ts-check
-// The last check before Chrome's trusted fallback click (docs/protocol.md, "A ref means one
+// The last check before Chrome's trusted fallback click (docs/protocol/action-safety.md, "A ref means one
 // element"), made through the debugger after it attached, that is, as late as the click can be
 // checked: the element the synthetic click went to (marked by the frame, mark_trusted_target) is
 // still the top element at the point, in the top document and not in a frame, and the page still

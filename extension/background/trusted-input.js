@@ -1,6 +1,6 @@
 // @ts-check
 // Chrome only: the one protected trusted-input fallback of click_ax, one CDP
-// Input.dispatchMouseEvent click (docs/protocol.md, "Action results"). The debugger is attached for
+// Input.dispatchMouseEvent click (docs/protocol/tools.md, "Action results"). The debugger is attached for
 // the one click and detached at once; Firefox has no such API, and its clicks stay synthetic.
 // While it is attached, the page's user prompts are visible (Page.javascriptDialogOpening): a
 // click that opens one is reported as that prompt rather than left to time out.

@@ -1,11 +1,11 @@
 // @ts-check
 // The one argument validator of the extension: it checks a tool call against the tool contract
 // (extension/shared/tool-contract.json, generated from the host's tool table; ARCHITECTURE.md,
-// "One tool contract") before anything touches a tab. Pure, so it is unit-tested in Node.
+// "Invariants") before anything touches a tab. Pure, so it is unit-tested in Node.
 //
 // The host validates against the same table first; the extension checks again because it is the
 // last stop before a page and a message can reach it from any host version. Content scripts then
-// trust what passed here (docs/protocol.md, section 3).
+// trust what passed here (docs/protocol/channels.md, section 3).
 
 import "../shared/messages.js";
 

@@ -1,5 +1,5 @@
 // @ts-check
-// The tree core in Chromium's service worker (docs/protocol.md, "The core in the service
+// The tree core in Chromium's service worker (docs/protocol/core.md, "The core in the service
 // worker"): for frames whose page CSP forbids WASM in their content script, the content script
 // gathers the facts, packs them (content/tree/packed-facts.js) and sends each core call here;
 // the WASM core runs on them and the output goes back to that frame alone, as the reply to its
@@ -56,7 +56,7 @@ function compileCore() {
 /**
  * Compiles and instantiates the core as soon as an agent session exists (the native host said
  * so), so that the first strict-CSP document of a session does not pay the compilation
- * (docs/performance.md, "The read sent the instant `navigate` returns"). Chromium only: the
+ * (docs/performance/warm-read.md, "The read sent the instant `navigate` returns"). Chromium only: the
  * worker runs the core there alone. Never at the browser's start without an agent: a browser no
  * agent uses compiles nothing.
  */

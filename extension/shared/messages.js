@@ -1,5 +1,5 @@
 // @ts-check
-// The one vocabulary of messages the extension speaks, named by direction (docs/protocol.md,
+// The one vocabulary of messages the extension speaks, named by direction (docs/protocol/channels.md,
 // sections 2 and 3). Every message that crosses a boundary is built by a constructor here and
 // recognised by a guard here, so the background and the content scripts cannot drift apart.
 //
@@ -16,7 +16,7 @@
 /**
  * A structured error, the only shape an error takes on every hop. `dialog` comes with
  * `dialog_open`: the user prompt that holds the page. `candidates` comes with `ambiguous_frame`
- * (the frames that matched, docs/protocol.md "Frames") and `reasons` with `unsaved_frame_state`;
+ * (the frames that matched, docs/protocol/frames.md "Frames") and `reasons` with `unsaved_frame_state`;
  * `changed` with `ref_changed` (the target as the agent read it and as it is now).
  * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[],
  *   dialog?: OpenDialog, candidates?: FrameCandidate[], reasons?: string[], changed?: RefChange,
@@ -27,7 +27,7 @@
  */
 
 /**
- * The error codes of docs/protocol.md. Nothing else may appear in `ToolError.code`.
+ * The error codes of docs/protocol/tools.md, "Error codes". Nothing else may appear in `ToolError.code`.
  * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
  *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
  *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
@@ -44,7 +44,7 @@
  */
 
 /**
- * The tool access (docs/protocol.md, "Tool access"): a tier and whether Dev mode is on. Ask
+ * The tool access (docs/protocol/access.md, "Tool access"): a tier and whether Dev mode is on. Ask
  * never carries Dev mode.
  * @typedef {"ask"|"compact"|"mid"|"full"} ToolTier
  * @typedef {{tier: ToolTier, dev: boolean}} ToolAccess
@@ -85,10 +85,10 @@
 
 /**
  * The tools a content script serves, with the arguments the background has already validated.
- * `refFloor` and `childFrames` come from the background (docs/protocol.md, "Frames"): new refs
+ * `refFloor` and `childFrames` come from the background (docs/protocol/frames.md, "Frames"): new refs
  * are numbered above refFloor, and an iframe holding one of childFrames prints its frameId.
  * `coreHandOff` (Chromium): the frame may answer with its core call instead of a tree, when its
- * core runs in the service worker, and the background finishes the read (docs/protocol.md, "The
+ * core runs in the service worker, and the background finishes the read (docs/protocol/core.md, "The
  * read handed to the background").
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
  *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[],
@@ -101,12 +101,12 @@
  * @typedef {{readId: string, reply: CoreCallReply}} TreeCoreAnswerArguments
  * @typedef {{format: "json"|"yaml", mode?: "ai", contextId: string,
  *   parentContextId: string|null}} SnapshotDocumentArguments
- * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
+ * The action tools' content halves (docs/protocol/tools.md, "Content-side action tools"); their
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
  *   |"hover_element"|"drag_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
  *   |"finish_external_input"|"abort_external_input"|"continue_external_drag"} ContentActionTool
- * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
+ * What screenshot asks of frames (docs/protocol/browser-bridge.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
  * @typedef {{ref_id: string}} ElementRectArguments
  * @typedef {{childFrameId?: number}} FrameOffsetArguments
@@ -166,7 +166,7 @@
 
 /**
  * One call of the tree core run in Chromium's service worker for a frame whose page CSP forbids
- * WASM in its content script (docs/protocol.md, "The core in the service worker"): `packed` is
+ * WASM in its content script (docs/protocol/core.md, "The core in the service worker"): `packed` is
  * the bytes of the call's number lists (content/tree/packed-facts.js, read by
  * crates/allwright-ax-wasm/src/packed.rs), `strings` the facts' joined strings, `pseudo` the
  * `::before`/`::after` content resolved in the page (`[node * 2 + after, content]`), `options`
@@ -216,7 +216,7 @@
     "not_supported_here",
     "page_blocked",
     "dialog_open",
-    // get_shadow_dom, shadow_dom_query and execute_js (docs/protocol.md, "Shadow roots" and
+    // get_shadow_dom, shadow_dom_query and execute_js (docs/protocol/shadow-and-execute-js.md, "Shadow roots" and
     // "execute_js").
     "closed_shadow_root_unreachable",
     "not_a_shadow_host",
@@ -224,17 +224,17 @@
     "debugger_unavailable",
     "script_error",
     "execution_blocked",
-    // Frames (docs/protocol.md, "Frames"): a ref printed by another frame of the tab, several
+    // Frames (docs/protocol/frames.md, "Frames"): a ref printed by another frame of the tab, several
     // frames matching promote_iframe's urlFilter, and a frame holding work promote would lose.
     "ref_in_other_frame",
     "ambiguous_frame",
     "unsaved_frame_state",
-    // The tier gate (docs/protocol.md, "Tool access").
+    // The tier gate (docs/protocol/access.md, "Tool access").
     "not_in_tier",
-    // A ref whose element's role or name changed since the agent read it (docs/protocol.md, "A
+    // A ref whose element's role or name changed since the agent read it (docs/protocol/action-safety.md, "A
     // ref means one element").
     "ref_changed",
-    // A tool that changes the page lost its answer: it may have acted (docs/protocol.md,
+    // A tool that changes the page lost its answer: it may have acted (docs/protocol/action-safety.md,
     // "Nothing done twice").
     "outcome_unknown",
     // navigate, new_tab or promote_iframe would open a local file in a session that does not
@@ -389,7 +389,7 @@
     // The masks a screenshot paints over secret fields (content/dom/secret-masks.js).
     "paint_secret_masks",
     "remove_secret_masks",
-    // get_shadow_dom and shadow_dom_query (docs/protocol.md, "Shadow roots"): the open roots a
+    // get_shadow_dom and shadow_dom_query (docs/protocol/shadow-and-execute-js.md, "Shadow roots"): the open roots a
     // content script reads, and the short-lived marker that names a ref's element to the
     // background's debugger query in Chrome.
     "read_shadow_roots",
@@ -399,11 +399,11 @@
     // The background's liveness probe of a frame that is slow to answer (background/frames.js):
     // a frame whose page sits behind a user prompt cannot answer even this.
     "ping",
-    // Frames (docs/protocol.md, "Frames"): the <iframe> elements of this document that hold the
+    // Frames (docs/protocol/frames.md, "Frames"): the <iframe> elements of this document that hold the
     // given child frames, and the unsaved work promote_iframe would discard.
     "child_frames",
     "draft_state",
-    // Chrome's trusted fallback click (docs/protocol.md, "A ref means one element"): the clicked
+    // Chrome's trusted fallback click (docs/protocol/action-safety.md, "A ref means one element"): the clicked
     // element marked for the debugger's re-check after it attached, and the marker removed.
     "mark_trusted_target",
     "unmark_trusted_target",
@@ -618,7 +618,7 @@
       const { ref, was, now } = extra.changed;
       error.changed = { ref, was: { role: was.role, name: was.name }, now: { role: now.role, name: now.name } };
     }
-    // The call may have acted: never repeated (docs/protocol.md, "Nothing done twice"), as the
+    // The call may have acted: never repeated (docs/protocol/action-safety.md, "Nothing done twice"), as the
     // binary's ToolError::outcome_unknown says too.
     if (code === "outcome_unknown") error.retryAllowed = false;
     return error;

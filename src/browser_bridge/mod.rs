@@ -1,6 +1,6 @@
 //! The browser bridge: what the MCP server adds when it holds a WebDriver BiDi session on the
 //! browser besides the extension's host (`allwright mcp --launch` or `--webdriver`).
-//! docs/protocol.md, "The browser bridge", describes it for the agent:
+//! docs/protocol/browser-bridge.md, "The browser bridge", describes it for the agent:
 //!
 //! - user prompts: a call for a tab that an `alert`/`confirm`/`prompt` blocks answers
 //!   `dialog_open` at once (before it is relayed, or as soon as the prompt opens while it runs),
@@ -318,8 +318,7 @@ impl BrowserBridge {
 
     /// Relays a call at once and asks the extension which tab it is for meanwhile, rather
     /// than one after the other: the question is a round trip to the extension of its own,
-    /// which doubled the fixed cost of every call (docs/performance.md, "Issue 14: the fixed
-    /// path of a call"). None when a prompt is open in any tab: the call then waits for its
+    /// which doubled the fixed cost of every call (docs/performance/warm-read.md, "The fixed path of a call"). None when a prompt is open in any tab: the call then waits for its
     /// tab (`target_tab`), so that a call for a blocked tab is never sent, since its page
     /// would run it once the prompt is answered, after the agent was told `dialog_open`.
     ///

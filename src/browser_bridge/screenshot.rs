@@ -1,4 +1,4 @@
-//! `screenshot` in a browser the server holds a BiDi session on (docs/protocol.md, "The browser
+//! `screenshot` in a browser the server holds a BiDi session on (docs/protocol/browser-bridge.md, "The browser
 //! bridge"): `browsingContext.captureScreenshot` of the tab's context, so that a tab that is not
 //! shown, a whole page (`fullPage`) and an element in any frame can be captured, which the
 //! extension's `tabs.captureVisibleTab` cannot do. An element is found as click_ax finds it for

@@ -1,4 +1,4 @@
-//! docs/protocol.md, "Bounds and deadlines": each hop's deadline exceeds the budget it waits on.
+//! docs/protocol/host-safety.md, "Bounds and deadlines": each hop's deadline exceeds the budget it waits on.
 //! The MCP server waits W (the table's HostWait), the host answers `timeout` before W, the
 //! background's call deadline before the host's, and each background step's own budget
 //! (extension/background/budgets.js, read here as data through node) before that.

@@ -31,7 +31,7 @@ pub struct ToolDefinition {
     pub reply: ReplyShape,
 }
 
-/// The short reply of a tool (docs/protocol.md, "Replies").
+/// The short reply of a tool (docs/protocol/tools.md, "Replies").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplyShape {
     /// A JSON header line, then the tree text as printed.

@@ -22,7 +22,7 @@
 //      the base64 decode alone and `WebAssembly.compile` alone on the same bytes, evaluating the
 //      tree bundle, then the first, second and third `generateAccessibilityTree` (the first
 //      includes the first gather after the load and the core's first calls).
-// Prints the tables of docs/performance.md ("The first read of a page") and writes
+// Prints the tables of docs/performance/strict-csp.md ("The first read of a document") and writes
 // target/bench/cold.json. Needs the release binary, dist/ and extension/generated/ (./scripts/build
 // and cargo build --release).
 
@@ -70,7 +70,7 @@ async function measureMcp(browser, origin) {
       const warm = [];
       const engines = new Set();
       // The engine of each cold read apart, so that a cold read on another route than the warm
-      // ones shows (docs/performance.md, "The read sent the instant `navigate` returns").
+      // ones shows (docs/performance/warm-read.md, "The read sent the instant `navigate` returns").
       const coldEngines = [];
       const coldAfterPause = [];
       const coldStamps = [];

@@ -1,4 +1,4 @@
-//! Safety under hostile pages and unlucky timing (issue 12; docs/protocol.md, "A ref means one
+//! Safety under hostile pages and unlucky timing (issue 12; docs/protocol/action-safety.md, "A ref means one
 //! element" and the sections after it), as an agent meets them: through `allwright mcp`, in both
 //! browsers. Each check also reads the page's own count of what happened, so a refusal is proved
 //! to have reached nothing.

@@ -1,5 +1,5 @@
 // @ts-check
-// element_rect and frame_offset, the page halves of screenshot (docs/protocol.md, "Screenshots"):
+// element_rect and frame_offset, the page halves of screenshot (docs/protocol/browser-bridge.md, "Screenshots"):
 // where an element's box is in its frame's viewport once it is in view, and where a child frame's
 // viewport sits in this frame's viewport. The background captures the visible tab and crops.
 

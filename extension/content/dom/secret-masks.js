@@ -1,5 +1,5 @@
 // @ts-check
-// The masks a screenshot paints over secret fields (docs/protocol.md, "Secrets stay secret"):
+// The masks a screenshot paints over secret fields (docs/protocol/action-safety.md, "Secrets stay secret"):
 // before the picture is taken, every field shared/secret-fields.js calls secret in this
 // document (its light tree, and its open and closed shadow roots) gets an opaque box over its
 // border box; after, the boxes go and the frame says whether they stayed in place. The

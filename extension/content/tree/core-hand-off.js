@@ -1,5 +1,5 @@
 // @ts-check
-// A whole read handed to the background (docs/protocol.md, "The read handed to the background"):
+// A whole read handed to the background (docs/protocol/core.md, "The read handed to the background"):
 // in Chromium, a frame whose core runs in the service worker answers the background's
 // `get_accessibility_tree` with its core call instead of a tree. The background runs the core,
 // answers the agent itself (shared/tree-result.js) and then sends the core's output here

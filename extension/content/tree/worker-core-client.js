@@ -195,8 +195,7 @@ async function diffLines(call, previous, previousLengths, replaced, replacement,
  * references), the lines' lengths, and the hashes of the lines inside the replaced runs only,
  * which is all the comparison needs of them (api.rs says why). On a 10k element page that is
  * five to seven bytes a line, about 50 KB, where the whole records and the printed
- * lines were 660 KB (docs/performance.md, "Issue 14: reads since a snapshot in the service
- * worker").
+ * lines were 660 KB (docs/performance/strict-csp.md, "Reads since a snapshot in the service worker").
  * @param {Uint32Array} previous the snapshot's records
  * @param {Uint32Array} previousLengths its lines' lengths
  * @param {ArrayLike<number>} replaced `start, end, count` triples (the counts are not read)

@@ -1,5 +1,5 @@
 // The background's call deadline and reply bound (extension/background/call-deadline.js,
-// docs/protocol.md "Bounds and deadlines").
+// docs/protocol/host-safety.md "Bounds and deadlines").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { boundedReply, jsonBytesAtMost, MAX_REPLY_BYTES, withinCallBudget } from "../../../extension/background/call-deadline.js";

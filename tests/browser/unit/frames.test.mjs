@@ -1,4 +1,4 @@
-// The pure parts of the frame tools (docs/protocol.md, "Frames"): which <iframe> holds which
+// The pure parts of the frame tools (docs/protocol/frames.md, "Frames"): which <iframe> holds which
 // child frame (content/dom/frame-elements.js), the per-tab record of which frame printed which
 // ref numbers (background/ref-issues.js), the frame inventory's questions and its repair after a
 // back/forward-cache restore (background/frame-inventory.js), and whether a form control differs

@@ -1,5 +1,5 @@
 // Which frames are busy with a tree read (extension/background/reads-in-progress.js,
-// docs/protocol.md "Bounds and deadlines"): background/frames.js takes a frame's silence for
+// docs/protocol/host-safety.md "Bounds and deadlines"): background/frames.js takes a frame's silence for
 // the read's only when that frame announced a read after the call was asked.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // The tier gate (extension/background/tool-gate.js) and the call log's redaction
-// (extension/background/call-redaction.js), in Node: docs/protocol.md, "Tool access", and
+// (extension/background/call-redaction.js), in Node: docs/protocol/access.md, "Tool access", and
 // docs/agent-tools.md, "Watching the agent".
 import test from "node:test";
 import assert from "node:assert/strict";
