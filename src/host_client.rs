@@ -71,7 +71,7 @@ pub struct HostClient {
 }
 
 /// How long a call waits for a host that went away to come back: more than the extension's
-/// keep-alive alarm period (30 s, `background/keep-alive.js`), which wakes a stopped worker, plus
+/// keep-alive alarm period (30 s, `background/host/keep-alive.js`), which wakes a stopped worker, plus
 /// the time a worker takes to start its host (docs/protocol/action-safety.md, "Service-worker life").
 const HOST_RETURN_WAIT: Duration = Duration::from_secs(40);
 

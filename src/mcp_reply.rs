@@ -233,7 +233,7 @@ fn action_text(arguments: &Value, result: Map<String, Value>) -> String {
     }
 }
 
-/// fill_form's reply: an action's header (extension/background/actions.js, `fillForm`) with
+/// fill_form's reply: an action's header (extension/background/actions/actions.js, `fillForm`) with
 /// `filled` (how many fields, when all were; else their refs), `failed` (the field that stopped
 /// the call, with its error), `notAttempted` (the refs after it) and `values` (a field's value
 /// afterwards, where it is not the value given and the field is known not to hold a secret),
@@ -306,7 +306,7 @@ fn values_not_as_given(arguments: &Value, fields: Option<&Value>) -> Map<String,
     values
 }
 
-/// Moves an action result's `changes` (extension/background/action-changes.js) into the short
+/// Moves an action result's `changes` (extension/background/actions/action-changes.js) into the short
 /// header and returns the changed lines: how many references went away
 /// (the lines are gone, and an action on one of them answers `ref_not_found`; the list itself
 /// is on `verbose: true`); the references a re-render replaced; `"changes": "none"` when the

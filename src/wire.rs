@@ -49,7 +49,7 @@ pub enum HostToExtension {
     },
     /// An MCP session started: its client's tier and Dev mode become the active access, and the
     /// side panel shows which client it is. `allowFileUrls` is sent only when true: the
-    /// extension opens local files for this session only then (extension/background/local-files.js).
+    /// extension opens local files for this session only then (extension/background/tools/local-files.js).
     Session {
         access: ToolAccess,
         #[serde(skip_serializing_if = "Option::is_none")]

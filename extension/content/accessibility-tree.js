@@ -67,7 +67,7 @@ const messages = globalThis.allwrightMessages;
 
 /**
  * The `get_accessibility_tree` result of docs/protocol.md. The arguments passed the background's
- * validation (extension/background/validate.js) and carry its defaults. `afterTheReply`, given
+ * validation (extension/background/tools/validate.js) and carry its defaults. `afterTheReply`, given
  * by the content router, takes work the read leaves until its reply has been sent (ReadOptions).
  * @param {TreeArguments} args
  * @param {(task: () => void) => void} [afterTheReply]
@@ -335,7 +335,7 @@ const LONGEST_TEXT_READ = 65_536;
 /**
  * Tells the background that this frame starts a read: its synchronous part holds the frame's
  * thread, and on a very large page the background's liveness probes then go unanswered for
- * seconds; the notice keeps that silence from reading as a prompt (background/frames.js). Sent
+ * seconds; the notice keeps that silence from reading as a prompt (background/frames/frames.js). Sent
  * without waiting: the message leaves before the read starts, and an answer is never expected.
  */
 function announceRead() {
@@ -627,7 +627,7 @@ function frameIdPairs(nodeList, childFrames) {
 }
 
 /**
- * Loads this frame's core ahead of its first read (`prepare_core`, background/core-warmup.js):
+ * Loads this frame's core ahead of its first read (`prepare_core`, background/core/core-warmup.js):
  * the read then finds it loaded, or awaits the same loading (core-loading.js keeps one).
  * @returns {Promise<{engine: string}>}
  */

@@ -70,7 +70,7 @@
  */
 
 /**
- * The side panel's runtime port (background/panel-port.js), named "allwright-panel". The
+ * The side panel's runtime port (background/side-panel/panel-port.js), named "allwright-panel". The
  * background sends the whole state and call log when the panel connects, then each change.
  * @typedef {{hostConnected: boolean, client: string|null, browser: "chrome"|"firefox",
  *   extensionVersion: string, access: ToolAccess}} PanelConnectionState
@@ -153,13 +153,13 @@
 /**
  * A content script starts a tree read, which runs synchronously and holds the frame's one
  * thread: until it ends, the frame cannot answer the background's liveness probes. The notice
- * tells the background that silence is the read's, not a prompt's (background/frames.js).
+ * tells the background that silence is the read's, not a prompt's (background/frames/frames.js).
  * @typedef {{kind: "allwright/read-started"}} ReadStartedNotice
  * The read's synchronous part ended (its answer may still wait: a prompt opened meanwhile holds
  * it back in Chromium, and the frame is then blocked, not reading).
  * @typedef {{kind: "allwright/read-finished"}} ReadFinishedNotice
  * What a page of a tab an agent uses wrote to its console, as the console hook saw it
- * (background/console-hook.js, relayed by content/console-relay.js): at most 200 entries.
+ * (background/records/console-hook.js, relayed by content/console-relay.js): at most 200 entries.
  * @typedef {{kind: "allwright/console-entries", entries: object[]}} ConsoleEntriesNotice
  * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice|CoreCallRequest|ConsoleEntriesNotice} ContentToBackground
  */
@@ -177,7 +177,7 @@
  * The worker's answer: the core's output string and, for a tree, the line records it wrote,
  * packed (shared/line-records.js; empty when none), or why the call could not run. `diff`: the output
  * of the comparison a tree call of a `since` read's one changed part asked for
- * (`options.diffAfter`, background/worker-core.js).
+ * (`options.diffAfter`, background/core/worker-core.js).
  * `timing`: the worker's stamps of the call, in a call-timing build only (content/tree/read-timing.js).
  * Bytes travel as Uint8Array: Chromium's messages are structured clones (manifest/chrome.json,
  * `message_serialization`), as Firefox's always are.
@@ -358,10 +358,10 @@
 
   const CONTENT_TOOLS = Object.freeze([
     "get_accessibility_tree",
-    // The core's output for a read a frame handed to the background (background/tree-hand-off.js).
+    // The core's output for a read a frame handed to the background (background/core/tree-hand-off.js).
     "tree_core_answer",
     "snapshot_document",
-    // Loads the frame's tree core ahead of its first read (background/core-warmup.js).
+    // Loads the frame's tree core ahead of its first read (background/core/core-warmup.js).
     "prepare_core",
     "click_element",
     "observe_click",
@@ -384,7 +384,7 @@
     "continue_external_drag",
     "element_rect",
     "frame_offset",
-    // resize in the user's own browser (background/window-size.js): the viewport's size.
+    // resize in the user's own browser (background/tabs/window-size.js): the viewport's size.
     "viewport_size",
     // The masks a screenshot paints over secret fields (content/dom/secret-masks.js).
     "paint_secret_masks",
@@ -396,7 +396,7 @@
     "query_shadow_roots",
     "mark_shadow_host",
     "unmark_shadow_host",
-    // The background's liveness probe of a frame that is slow to answer (background/frames.js):
+    // The background's liveness probe of a frame that is slow to answer (background/frames/frames.js):
     // a frame whose page sits behind a user prompt cannot answer even this.
     "ping",
     // Frames (docs/protocol/frames.md, "Frames"): the <iframe> elements of this document that hold the
@@ -539,7 +539,7 @@
 
   /**
    * The shape only: the background reads each entry's fields as untrusted page data
-   * (background/console-records.js).
+   * (background/records/console-records.js).
    * @returns {value is ConsoleEntriesNotice}
    */
   function isConsoleEntriesNotice(value) {

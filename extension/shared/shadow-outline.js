@@ -2,7 +2,7 @@
 // What get_shadow_dom and shadow_dom_query return (docs/agent-tools.md, "Shadow roots and execute_js"), written
 // once over any tree that can be read through a `ShadowTreeReader`: the live DOM in a content
 // script (open roots, content/shadow-roots.js) and the Chrome DevTools Protocol's node tree in
-// the background (closed roots too, background/shadow-dom.js). The two paths cannot disagree on
+// the background (closed roots too, background/shadow-and-js/shadow-dom.js). The two paths cannot disagree on
 // shapes, paths, limits or on what is never shown (file values, and the value and text of every
 // field shared/secret-fields.js calls secret).
 //

@@ -55,7 +55,7 @@ export function keepableLineCount(lineCount, lineCapacity) {
  * The tool result of one whole or `since` read (docs/protocol/channels.md, section 3): the core's tree
  * and fields, the page-cut notice, the `since` fallback, the snapshot id, the engine, and
  * `refIssue`, the numbers the read handed out, which the background takes out for its ref
- * record before the agent sees the result (background/frame-tools.js).
+ * record before the agent sees the result (background/frames/frame-tools.js).
  * @param {any} envelope the core's envelope (splitOutput)
  * @param {string} body the printed tree
  * @param {TreeReadPrepared} prepared

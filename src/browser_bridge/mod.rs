@@ -17,7 +17,7 @@
 //!
 //! Extension tab ids and BiDi browsing-context ids are different namespaces. The bridge maps
 //! one to the other with a random marker: the extension sets it on the tab's document element
-//! (`bridge_identify_tab`, extension/background/bridge.js) and a BiDi sandbox query finds the
+//! (`bridge_identify_tab`, extension/background/host/bridge.js) and a BiDi sandbox query finds the
 //! one top-level context whose document carries it. Why a hostile page cannot misdirect that
 //! is said at [`BrowserBridge::map_tab_by_marker`].
 
@@ -59,7 +59,7 @@ use journal::LifecycleJournal;
 const IDENTIFY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long the marker query may take in one top-level context.
 const MARKER_QUERY_TIMEOUT: Duration = Duration::from_secs(3);
-/// The attribute the extension sets (extension/background/bridge.js, TAB_MARKER_ATTRIBUTE).
+/// The attribute the extension sets (extension/background/host/bridge.js, TAB_MARKER_ATTRIBUTE).
 const TAB_MARKER_ATTRIBUTE: &str = "data-allwright-tab";
 /// How often `wait_for_stable` looks again whether the tab's navigation has loaded.
 const NAVIGATION_POLL: Duration = Duration::from_millis(50);
@@ -96,7 +96,7 @@ const PANEL_LOG_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A call the bridge answered itself, without the extension (handle_dialog, resize, emulate,
 /// console_messages, network_requests), told to the extension so that the side panel's log lists it as it lists
-/// every other call (`bridge_log_answer`, extension/background/bridge.js). Sent on a task of its
+/// every other call (`bridge_log_answer`, extension/background/host/bridge.js). Sent on a task of its
 /// own: the agent's answer does not wait for the log.
 fn log_answer_for_the_panel(
     host: &Arc<HostClient>,

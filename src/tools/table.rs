@@ -31,7 +31,7 @@ const MAX_FORM_FIELDS: usize = 50;
 const MAX_UPLOAD_FILES: usize = 20;
 
 /// How long the MCP server waits for fill_form: up to 50 fields, each a whole action, within the
-/// background's 90 s for the fields (extension/background/budgets.js), its settling, and the
+/// background's 90 s for the fields (extension/background/host/budgets.js), its settling, and the
 /// margins of each hop.
 const FORM_FILL_WAIT: HostWait = HostWait::Fixed(Duration::from_secs(120));
 

@@ -11,7 +11,7 @@
 //      times: the first is the cold read (the core is loaded for this document), the median of
 //      the other three the warm one; then, on another new document, the first read after a
 //      pause of PAUSE_MS (an agent's think time, during which the core is prepared and warmed up:
-//      background/core-warmup.js). The engine each read names (`engine`) is reported. The
+//      background/core/core-warmup.js). The engine each read names (`engine`) is reported. The
 //      bare walk of docs/performance.md runs in the open page through `execute_js` (the page's
 //      own world, timed inside the page), so that Firefox is measured against its own walk.
 //   2. Chromium only, Playwright (playwright-core, the same browser binary): per run, a new page,
@@ -94,7 +94,7 @@ async function measureMcp(browser, origin) {
         cold.push(reads[0]);
         warm.push(median(reads.slice(1)));
         // The same first read when the agent takes a moment after navigate, as a model does
-        // (the core was prepared meanwhile: background/core-warmup.js).
+        // (the core was prepared meanwhile: background/core/core-warmup.js).
         await mcp.callTool('navigate', { url: `${origin + pagePath(variant, run)}?paused` }, timeout);
         await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
         const paused = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);

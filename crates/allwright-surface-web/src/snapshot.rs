@@ -16,7 +16,7 @@
 //!   with `script.addPreloadScript`: a preload script runs in every document of the session,
 //!   snapshotted or not, and pages that no snapshot reads should pay nothing.
 //! - The documents are joined with the core's own [`allwright_ax::snapshot::assemble`], the rule
-//!   the extension's background follows too (extension/background/snapshot-plan.js).
+//!   the extension's background follows too (extension/background/reads/snapshot-plan.js).
 //!
 //! A frame that goes away while it is read (`no such frame`) fails the whole call with
 //! [`SnapshotErrorKind::FrameDetached`], a script failure with [`SnapshotErrorKind::ScriptFailed`]:
@@ -557,7 +557,7 @@ mod tests {
 
     #[test]
     fn the_documents_are_joined_as_the_extension_joins_them() {
-        // extension/background/snapshot-plan.js `assembleSnapshot` writes the same bytes.
+        // extension/background/reads/snapshot-plan.js `assembleSnapshot` writes the same bytes.
         let documents = vec!["{\"a\":1}".to_owned(), "{\"b\":2}".to_owned()];
         assert_eq!(
             allwright_ax::snapshot::assemble(SnapshotFormat::Json, &documents),

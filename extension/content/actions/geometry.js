@@ -129,7 +129,7 @@ export function frameOffset({ childFrameId }) {
 
 /**
  * viewport_size: the size of this frame's viewport in CSS pixels, as media queries see it
- * (scroll bars included), for resize in the user's own browser (background/window-size.js).
+ * (scroll bars included), for resize in the user's own browser (background/tabs/window-size.js).
  * @returns {ViewportSizeResult}
  */
 export function viewportSize() {

@@ -13,7 +13,7 @@ import { clickedElementOf } from "./click.js";
 
 const messages = globalThis.allwrightMessages;
 
-/** The attribute the background's debugger check looks for (background/trusted-click-check.js). */
+/** The attribute the background's debugger check looks for (background/actions/trusted-click-check.js). */
 export const TRUSTED_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}trusted`;
 
 /** How long a marker may stay if the background never removes it. */

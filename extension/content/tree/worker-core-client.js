@@ -3,7 +3,7 @@
 // calls as an injected core (tree/core-loading.js, AxCore), but each one packs its arguments
 // (tree/packed-facts.js), resolves the `::before`/`::after` content the core may ask for here in
 // the page (the core cannot call back into the page from the service worker), sends them to the
-// service worker (background/worker-core.js) and answers the output the WASM core wrote there.
+// service worker (background/core/worker-core.js) and answers the output the WASM core wrote there.
 // The line records come back too, packed (shared/line-records.js), and are written into the
 // caller's array, as the injected core writes them; references are mapped back to elements by
 // the caller, as for every core.
