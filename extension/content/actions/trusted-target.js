@@ -1,6 +1,6 @@
 // @ts-check
 // mark_trusted_target and unmark_trusted_target: the page half of the re-check that Chrome's
-// trusted fallback click makes after the debugger attached (docs/protocol.md, "A ref means one
+// trusted fallback click makes after the debugger attached (docs/protocol/action-safety.md, "A ref means one
 // element"). The background cannot hand the debugger the target element, so the frame marks it
 // with a short-lived random attribute and says where the page stood (URL, scroll position and
 // viewport size) when it did; the background then asks the browser itself, through the debugger,
@@ -13,7 +13,7 @@ import { clickedElementOf } from "./click.js";
 
 const messages = globalThis.allwrightMessages;
 
-/** The attribute the background's debugger check looks for (background/trusted-click-check.js). */
+/** The attribute the background's debugger check looks for (background/actions/trusted-click-check.js). */
 export const TRUSTED_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}trusted`;
 
 /** How long a marker may stay if the background never removes it. */
