@@ -101,7 +101,7 @@ async fn try_main() -> Result<(), String> {
                 .call_tool(request)
                 .await
                 .map_err(|error| format!("{tool}: {error}"))?;
-            // Each reply is one text block (docs/protocol.md, "Replies"): read it back into
+            // Each reply is one text block (docs/protocol/tools.md, "Replies"): read it back into
             // the object it carries.
             let object = reply_text::reply_value(&result);
             if result.is_error == Some(true) {

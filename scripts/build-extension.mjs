@@ -25,19 +25,19 @@ const BROWSERS = ["chrome", "firefox"];
 /**
  * Files of extension/ a browser never loads, as paths relative to extension/.
  * Firefox compiles WASM in content scripts under any page policy, so it never needs the JS
- * build of the core (extension/background/load-core.js picks "wasm" there).
+ * build of the core (extension/background/core/load-core.js picks "wasm" there).
  */
 const EXCLUDED = {
   chrome: new Set(),
   // Nor the service worker's module (load-core.js sends no Firefox frame there); the worker's
-  // glue stays, because background/worker-core.js imports it in both browsers.
+  // glue stays, because background/core/worker-core.js imports it in both browsers.
   firefox: new Set(["generated/ax-core-js.js", "generated/ax-core.wasm"]),
 };
 
 /**
  * The content scripts' entry points, relative to extension/: each becomes one classic script of
  * the same path in the build, holding the modules it imports. The manifest lists them (after
- * shared/messages.js, which stays a classic script), and background/frames.js injects the same
+ * shared/messages.js, which stays a classic script), and background/frames/frames.js injects the same
  * files into frames that lack them.
  */
 export const CONTENT_ENTRY_POINTS = Object.freeze(["content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
@@ -45,7 +45,7 @@ export const CONTENT_ENTRY_POINTS = Object.freeze(["content/accessibility-tree.j
 /**
  * Entry points bundled the same way for the page's own world (a manifest content script with
  * "world": "MAIN"): the click listener recorder. Not in CONTENT_ENTRY_POINTS, which
- * background/frames.js injects into the isolated world of frames that lack them: the recorder
+ * background/frames/frames.js injects into the isolated world of frames that lack them: the recorder
  * must run before the page's scripts, and injected late it would only see later listeners.
  */
 export const MAIN_WORLD_ENTRY_POINTS = Object.freeze(["content/click-listener-recorder.js"]);
@@ -60,7 +60,7 @@ const BIDI_SNAPSHOT_OUTPUT = path.join("bidi", "snapshot.js");
 
 /**
  * `ALLWRIGHT_CALL_TIMING=1` builds an extension whose tree reads return the time of each step of
- * the call in their result (`timing`; docs/performance.md, "The anatomy of a warm read"), for
+ * the call in their result (`timing`; docs/performance/warm-read.md, "The anatomy of a warm read"), for
  * `npm run bench -- --anatomy`. Never in an ordinary build: there the stamps compile to nothing.
  */
 const CALL_TIMING = process.env.ALLWRIGHT_CALL_TIMING === "1";

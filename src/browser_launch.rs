@@ -193,7 +193,7 @@ pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> 
     for folder in ["run", "tmp", "config", "cache", "home", "profile"] {
         temporary_root.private_folder(folder)?;
     }
-    // Downloads land here, never in the person's folders (docs/security.md, "Downloads").
+    // Downloads land here, never in the person's folders (docs/security.md, "Downloads and PDFs").
     let download_folder = temporary_root.private_folder(DOWNLOAD_FOLDER)?;
     // The browser inherits these and passes them to the host it starts: the host listens on our
     // socket and logs to our file, and nothing is written outside the temporary folder.

@@ -1,6 +1,6 @@
 //! list_downloads' and get_download's host side (docs/agent-tools.md, "Downloads"). The
 //! extension answers the browser's facts about the agent's own downloads
-//! (extension/background/agent-downloads.js), and for a finished one the path the browser wrote;
+//! (extension/background/records/agent-downloads.js), and for a finished one the path the browser wrote;
 //! this module masks the URLs as network_requests masks them (src/page_observations.rs), prints
 //! one line per download, and reads a text file's bytes into an MCP embedded resource.
 //!

@@ -5,7 +5,7 @@
 //!
 //! `--webdriver` and the native host: the browser starts the host from its own machine, and the
 //! host talks to the MCP server over a local socket. So the remote end must run on this machine
-//! (a loopback URL), and two kinds are served (docs/protocol.md, "The browser bridge"):
+//! (a loopback URL), and two kinds are served (docs/protocol/browser-bridge.md, "The browser bridge"):
 //!
 //! - `http://...`, a chromedriver or a Selenium standalone started here: it starts a Chromium
 //!   for us, so allwright prepares that Chromium's profile with the host's manifest, exactly as

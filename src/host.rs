@@ -1,6 +1,6 @@
 //! Native-host mode: the browser starts the binary for the extension's native port, and the host
 //! relays tool calls between the extension (native messaging on stdin/stdout) and one client on
-//! the local socket (docs/protocol.md, sections 1 and 2).
+//! the local socket (docs/protocol/channels.md, sections 1 and 2).
 //!
 //! One task owns all the state (who is connected, which calls are in flight) and reacts to events
 //! from small reader and writer tasks, so no lock guards the relay and every rule of the protocol
@@ -90,7 +90,7 @@ enum ClientEvent {
 /// The most bytes the host keeps queued for a client that has not read them yet: two of the
 /// largest results the extension can send. A client that falls further behind (one that never
 /// reads) is disconnected rather than back-pressured, because back-pressure would stall the one
-/// relay task that also reads the browser's messages (docs/protocol.md, "Bounds and deadlines").
+/// relay task that also reads the browser's messages (docs/protocol/host-safety.md, "Bounds and deadlines").
 pub const MAX_BYTES_QUEUED_FOR_CLIENT: usize = 2 * MAX_MESSAGE_FROM_EXTENSION_BYTES;
 
 /// How many read messages a client's reader may have waiting for the relay: once full, the reader

@@ -45,7 +45,7 @@ impl Drop for Connection {
     }
 }
 
-/// What this client announces to each host it connects to (`session`, docs/protocol.md "Tool
+/// What this client announces to each host it connects to (`session`, docs/protocol/access.md "Tool
 /// access"): its tool access and its MCP client's name.
 #[derive(Debug, Clone)]
 struct SessionAnnouncement {
@@ -71,8 +71,8 @@ pub struct HostClient {
 }
 
 /// How long a call waits for a host that went away to come back: more than the extension's
-/// keep-alive alarm period (30 s, `background/keep-alive.js`), which wakes a stopped worker, plus
-/// the time a worker takes to start its host (docs/protocol.md, "Service-worker life").
+/// keep-alive alarm period (30 s, `background/host/keep-alive.js`), which wakes a stopped worker, plus
+/// the time a worker takes to start its host (docs/protocol/action-safety.md, "Service-worker life").
 const HOST_RETURN_WAIT: Duration = Duration::from_secs(40);
 
 fn lock(waiters: &Waiters) -> std::sync::MutexGuard<'_, WaiterTable> {
@@ -274,7 +274,7 @@ impl HostClient {
     /// Sends one tool call and waits for its result, at most `timeout`.
     ///
     /// A read-only tool whose answer was lost with the extension (its background stopped with
-    /// the call in flight) is sent once more, to the host that comes back (docs/protocol.md,
+    /// the call in flight) is sent once more, to the host that comes back (docs/protocol/action-safety.md,
     /// "Service-worker life"): reading twice changes nothing. A tool that changes the page
     /// never is (`outcome_unknown`).
     pub async fn call(
@@ -357,7 +357,7 @@ impl HostClient {
             receiver
         };
         // A lost answer of a tool that changes the page (this wait, or a host that went away
-        // with the call) is outcome_unknown, never "retry" (docs/protocol.md, "Nothing done
+        // with the call) is outcome_unknown, never "retry" (docs/protocol/action-safety.md, "Nothing done
         // twice"). Errors the host or the extension answered pass through as they are.
         match tokio::time::timeout(timeout, receiver).await {
             Ok(Ok(outcome)) => outcome,

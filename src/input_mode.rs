@@ -1,5 +1,5 @@
 //! `allwright mcp --input synthetic|trusted`: which input path the action tools take
-//! (docs/agent-tools.md, "Input modes"; docs/protocol.md, "Input modes").
+//! (docs/agent-tools.md, "Input modes"; docs/protocol/browser-bridge.md, "Input modes").
 //!
 //! - `trusted` (the default when the server holds a WebDriver BiDi session on the browser, with
 //!   `--launch` or `--webdriver`): click_ax, iframe_click and hover are real pointer input sent

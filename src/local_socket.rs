@@ -1,4 +1,4 @@
-//! The local socket between `allwright mcp` and the native host (docs/protocol.md, section 1):
+//! The local socket between `allwright mcp` and the native host (docs/protocol/channels.md, section 1):
 //! where it lives and how it is made private to the user. Its line framing is socket_lines.rs.
 
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};

@@ -2,7 +2,7 @@
 //! and the MCP channel in `allwright mcp`. Lines go to stderr (the browser shows a host's stderr
 //! in its own log) and, when `ALLWRIGHT_LOG_FILE` names a file, are appended there too.
 //!
-//! Lines say what happened, never what a page or an agent sent (docs/protocol.md, "Secrets stay
+//! Lines say what happened, never what a page or an agent sent (docs/protocol/action-safety.md, "Secrets stay
 //! secret"): no argument, result, page text or error message of a tool call is logged. The file
 //! is created mode 0600, and one that exists is narrowed to 0600 through the opened descriptor;
 //! a symlink in its place is not followed.

@@ -1,7 +1,7 @@
 //! The attributes allwright itself sets on page elements for a moment, each holding a random
-//! marker that one side sets and the other side looks for (docs/protocol.md, "The browser
-//! bridge"). Both sides spell them from here: the server's BiDi queries use these constants, and
-//! the extension imports `extension/shared/generated/marker-attributes.js`, which
+//! marker that one side sets and the other side looks for (docs/protocol/browser-bridge.md,
+//! "The browser bridge"). Both sides spell them from here: the server's BiDi queries use these
+//! constants, and the extension imports `extension/shared/generated/marker-attributes.js`, which
 //! `allwright generated-modules` writes from them (src/generated_modules.rs). The content script
 //! treats any attribute with the prefix as allwright's own coming and going, never as the page's
 //! reaction to an action.
@@ -10,7 +10,7 @@
 pub const MARKER_ATTRIBUTE_PREFIX: &str = "data-allwright-";
 
 /// The marker of a tab's document element, which a BiDi sandbox query finds to map an
-/// extension tab id to a browsing context (extension/background/bridge.js sets it).
+/// extension tab id to a browsing context (extension/background/host/bridge.js sets it).
 pub const TAB_MARKER_ATTRIBUTE: &str = "data-allwright-tab";
 
 /// The marker of a real input's target, which the server's BiDi query finds and hit-tests

@@ -75,7 +75,7 @@ pub struct AllwrightMcpServer {
 
 impl AllwrightMcpServer {
     /// The server lists the tools of the host client's access: `--tier`/`--dev` at first, then
-    /// whatever the side panel sets (docs/protocol.md, "Tool access").
+    /// whatever the side panel sets (docs/protocol/access.md, "Tool access").
     pub fn new(
         host: Arc<HostClient>,
         bridge: Option<Arc<BrowserBridge>>,

@@ -1,5 +1,5 @@
 //! What a tool call answers over MCP: one text content block, never `structuredContent`
-//! (docs/protocol.md, "Replies"; issue 30, item 4).
+//! (docs/protocol/tools.md, "Replies"; issue 30, item 4).
 //!
 //! MCP clients show the model `JSON.stringify(structuredContent)` when a result carries it and
 //! the text content otherwise (MCP 2025-06-18, "Tools", "Structured Content": the text block is
@@ -37,7 +37,7 @@ fn reply_shape(tool: &str) -> ReplyShape {
     crate::tools::tool_named(tool).map_or(ReplyShape::WholeResult, |definition| definition.reply)
 }
 
-/// Lifecycle events (docs/protocol.md, "The browser bridge", `lifecycle`) that say something went
+/// Lifecycle events (docs/protocol/browser-bridge.md, "The browser bridge", `lifecycle`) that say something went
 /// other than planned, and so stay in a short reply: a failed or aborted navigation and a user
 /// prompt. The ordinary events of a load (navigationStarted, domContentLoaded, load, ...) only
 /// confirm what `url` and `title` already say.
@@ -120,7 +120,7 @@ fn tree_read_text(mut result: Map<String, Value>) -> String {
     ] {
         result.remove(field);
     }
-    // A read of the whole document never counts toward reading a conversation (docs/protocol.md,
+    // A read of the whole document never counts toward reading a conversation (docs/protocol/reading.md,
     // "Thread-read coverage", reason `document_root`): its coverage says nothing. An anchored
     // read keeps it.
     let document_read = result
@@ -197,7 +197,7 @@ fn short_page_load(arguments: &Value, mut result: Map<String, Value>) -> Map<Str
     short
 }
 
-/// Progress evidence (docs/protocol.md, "Synthetic input and page-wide evidence") that the
+/// Progress evidence (docs/protocol/tools.md, "Synthetic input and page-wide evidence") that the
 /// changed lines of an action's reply make redundant: a changed text, value or state, an opened
 /// popup, which the lines show, and focus that moved, which follows any activation of a
 /// focusable element and says nothing the lines do not (the menu it moved into is printed).
@@ -222,7 +222,7 @@ fn shown_by_changed_lines(evidence: &str) -> bool {
 
 /// An action's reply: the short result as a one-line JSON header and, when the action changed
 /// lines of the tree the agent last read, those lines after it as printed (not escaped into a
-/// JSON string), as a read since that snapshot prints them (docs/protocol.md, "Changes in action
+/// JSON string), as a read since that snapshot prints them (docs/protocol/tools.md, "Action
 /// results").
 fn action_text(arguments: &Value, result: Map<String, Value>) -> String {
     let (header, changed_lines) = short_action(arguments, result);
@@ -233,7 +233,7 @@ fn action_text(arguments: &Value, result: Map<String, Value>) -> String {
     }
 }
 
-/// fill_form's reply: an action's header (extension/background/actions.js, `fillForm`) with
+/// fill_form's reply: an action's header (extension/background/actions/actions.js, `fillForm`) with
 /// `filled` (how many fields, when all were; else their refs), `failed` (the field that stopped
 /// the call, with its error), `notAttempted` (the refs after it) and `values` (a field's value
 /// afterwards, where it is not the value given and the field is known not to hold a secret),
@@ -306,7 +306,7 @@ fn values_not_as_given(arguments: &Value, fields: Option<&Value>) -> Map<String,
     values
 }
 
-/// Moves an action result's `changes` (extension/background/action-changes.js) into the short
+/// Moves an action result's `changes` (extension/background/actions/action-changes.js) into the short
 /// header and returns the changed lines: how many references went away
 /// (the lines are gone, and an action on one of them answers `ref_not_found`; the list itself
 /// is on `verbose: true`); the references a re-render replaced; `"changes": "none"` when the
@@ -323,7 +323,7 @@ fn move_changes_into_header(short: &mut Map<String, Value>, changes: Value) -> S
     }
     // The changes' new `snapshotId` stays on `verbose`: the next action's changes start from it
     // by themselves, and a read `since` the agent's own last read answers the same lines and
-    // more (docs/protocol.md, "Changes in action results").
+    // more (docs/protocol/tools.md, "Action results").
     if changes.get("unchanged") == Some(&Value::Bool(true)) {
         short.insert("changes".to_owned(), json!("none"));
     }
@@ -347,7 +347,7 @@ fn move_changes_into_header(short: &mut Map<String, Value>, changes: Value) -> S
     }
 }
 
-/// An action result (docs/protocol.md, "Action results") cut to what decides the next step:
+/// An action result (docs/protocol/tools.md, "Action results") cut to what decides the next step:
 /// whether anything happened (`progress`, `effect`), whether it may be repeated
 /// (`retryAllowed` only when false, `lateOutcomes`), where it led (`url`, `newTabs`,
 /// `downloads`), what the page says changed (`changes`, `snapshotId`), and the few facts a tool

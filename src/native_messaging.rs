@@ -1,4 +1,4 @@
-//! Native messaging, the browser's side of the host (docs/protocol.md, section 2). Only this
+//! Native messaging, the browser's side of the host (docs/protocol/channels.md, section 2). Only this
 //! module knows the wire format: framing.rs cuts the byte streams into frames (a 4-byte length in
 //! native byte order, then UTF-8 JSON, on the host's stdin from the browser and stdout to it);
 //! this file reads and writes the messages they carry, and chunks the large ones.
@@ -14,7 +14,7 @@ pub use self::framing::{NativeMessagingError, MAX_MESSAGE_FROM_EXTENSION_BYTES};
 use crate::wire::{ExtensionToHost, HostToExtension};
 
 /// A payload that is not a message we understand: described for the log, not fatal. The
-/// description never quotes the payload (docs/protocol.md, "Secrets stay secret": a message may
+/// description never quotes the payload (docs/protocol/action-safety.md, "Secrets stay secret": a message may
 /// carry page text or typed secrets), only where and how it failed to parse.
 #[derive(Debug)]
 pub struct UnreadableMessage {

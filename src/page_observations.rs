@@ -271,7 +271,7 @@ pub fn console_result<'entry>(
     )
 }
 
-/// network_requests' result from the extension's records (extension/background/network-records.js),
+/// network_requests' result from the extension's records (extension/background/records/network-records.js),
 /// which arrive as they are: read into the bridge's shape, then filtered, masked and printed
 /// as the bridge's are. A record that is not in that shape is left out.
 pub fn network_result_from_extension(records: &Value, query: &ObservationQuery<'_>) -> Value {
@@ -298,7 +298,7 @@ fn with_records_since(mut result: Value, records: &Value) -> Value {
     result
 }
 
-/// console_messages' result from the extension's records (extension/background/console-records.js),
+/// console_messages' result from the extension's records (extension/background/records/console-records.js),
 /// read into the bridge's shape and printed as the bridge's are.
 pub fn console_result_from_extension(records: &Value, query: &ObservationQuery<'_>) -> Value {
     let entries: Vec<ConsoleEntry> = records["entries"]

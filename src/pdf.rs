@@ -1,6 +1,6 @@
 //! save_pdf's answer (docs/agent-tools.md, "save_pdf"): the PDF a source printed (the bridge's
 //! `browsingContext.print`, src/browser_bridge/pdf.rs, or Chrome's `Page.printToPDF` through the
-//! extension, extension/background/save-pdf.js) as an MCP embedded resource (a blob,
+//! extension, extension/background/captures/save-pdf.js) as an MCP embedded resource (a blob,
 //! `application/pdf`), after a short text block with its page count and size.
 
 use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
@@ -12,7 +12,7 @@ use allwright_surface_web::base64 as base64_bytes;
 pub const SAVE_PDF_TOOL: &str = "save_pdf";
 
 /// The largest PDF save_pdf answers: its base64 must fit the extension's 32 MiB reply
-/// (extension/background/save-pdf.js, MAX_PDF_BYTES, is the same).
+/// (extension/background/captures/save-pdf.js, MAX_PDF_BYTES, is the same).
 pub const MAX_PDF_BYTES: usize = 20 * 1024 * 1024;
 
 /// The most one object stream may inflate to, and all of them together: a PDF is at most

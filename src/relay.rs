@@ -1,4 +1,4 @@
-//! The host's relay rules (docs/protocol.md, sections 1 and 2), as a pure state machine: what
+//! The host's relay rules (docs/protocol/channels.md, sections 1 and 2), as a pure state machine: what
 //! the host does with each message from the extension or from its socket client, which calls are
 //! in flight and whose they are, and when a call is answered by the host itself (a deadline
 //! passed, the extension restarted or left, too many calls). It does no I/O and reads no clock:
@@ -23,7 +23,7 @@ use crate::wire::{
 pub const MAX_CALLS_IN_FLIGHT_PER_CLIENT: usize = 64;
 
 /// The host answers a call this long before its client stops waiting, so the client always
-/// hears the host's answer and never a late one (docs/protocol.md, "Bounds and deadlines").
+/// hears the host's answer and never a late one (docs/protocol/host-safety.md, "Bounds and deadlines").
 pub const HOST_MARGIN: Duration = Duration::from_secs(2);
 /// The background answers this long before the host's deadline.
 pub const BACKGROUND_MARGIN: Duration = Duration::from_secs(2);

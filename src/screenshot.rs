@@ -1,4 +1,4 @@
-//! The `screenshot` tool's host side (docs/protocol.md, "Screenshots"). The MCP server asks a
+//! The `screenshot` tool's host side (docs/protocol/browser-bridge.md, "Screenshots"). The MCP server asks a
 //! [`ScreenshotSource`] for the picture and answers with an MCP image content block plus the
 //! picture's facts. The user's own browser is one source: its extension captures the visible tab
 //! ([`ExtensionScreenshots`]). A browser that allwright launched can be another, through WebDriver

@@ -1,4 +1,4 @@
-//! Which files `allwright snapshot FILE` may serve (docs/protocol.md, "Snapshot of a local
+//! Which files `allwright snapshot FILE` may serve (docs/protocol/host-safety.md, "Snapshot of a local
 //! file"): the file itself and the files it references, followed through the HTML, CSS, SVG and
 //! JavaScript it pulls in, as long as they lie below the file's own folder. Never a dotfile or
 //! anything in a dot-folder (`.git`, `.ssh`, `.env`), never a path above the folder, never a

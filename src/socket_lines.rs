@@ -1,4 +1,4 @@
-//! The local socket's framing (docs/protocol.md, section 1): one JSON object per `\n`-terminated
+//! The local socket's framing (docs/protocol/channels.md, section 1): one JSON object per `\n`-terminated
 //! line, each line bounded. The socket itself (where it lives, who may connect) is
 //! local_socket.rs. This file depends on nothing else of the binary, so that the fuzz target
 //! `socket_lines` (fuzz/) compiles it as it is.

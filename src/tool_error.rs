@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The error codes of docs/protocol.md ("Tools", error codes) that this binary produces itself.
+/// The error codes of docs/protocol/tools.md ("Error codes") that this binary produces itself.
 ///
 /// The others come from the extension and pass through unchanged, hint and suggestions included:
 /// `no_tab`, `frame_not_found`, `frame_detached`, `ref_not_found` (with `suggestions`),
@@ -27,7 +27,7 @@ pub mod codes {
     pub const SOCKET_NOT_PRIVATE: &str = "socket_not_private";
     pub const TOO_MANY_CALLS: &str = "too_many_calls";
     /// A user prompt (`alert`, `confirm`, `prompt`) blocks the tab; only a launched or remote
-    /// browser reports it (docs/protocol.md, "The browser bridge").
+    /// browser reports it (docs/protocol/browser-bridge.md, "The browser bridge").
     pub const DIALOG_OPEN: &str = "dialog_open";
     /// handle_dialog found no prompt to answer.
     pub const NO_DIALOG: &str = "no_dialog";
@@ -35,7 +35,7 @@ pub mod codes {
     pub const NOT_SUPPORTED_HERE: &str = "not_supported_here";
     pub const NOT_IN_TIER: &str = "not_in_tier";
     /// A tool that changes the page lost its answer (a deadline, a lost connection): it may or
-    /// may not have acted (docs/protocol.md, "Nothing done twice").
+    /// may not have acted (docs/protocol/action-safety.md, "Nothing done twice").
     pub const OUTCOME_UNKNOWN: &str = "outcome_unknown";
     /// navigate or new_tab was given a URL that reaches a local file, and the session does not
     /// allow that (src/tools/local_files.rs).
@@ -80,7 +80,7 @@ pub struct ToolError {
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub frame: Option<Box<FrameErrorDetails>>,
     /// With `ref_changed`: `{ref, was: {role, name}, now: {role, name}}`, the target as the agent
-    /// read it and as the tree names it now (docs/protocol.md, "A ref means one element"). Passed
+    /// read it and as the tree names it now (docs/protocol/action-safety.md, "A ref means one element"). Passed
     /// through from the extension unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<Box<Value>>,
@@ -124,7 +124,7 @@ impl Serialize for ToolError {
     }
 }
 
-/// What promote_iframe's errors add (docs/protocol.md, "Frames"). Deserializing it fails when
+/// What promote_iframe's errors add (docs/protocol/frames.md, "Frames"). Deserializing it fails when
 /// neither field is there, so that an error without them has `frame: None`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "MaybeFrameErrorDetails")]
@@ -193,7 +193,7 @@ impl ToolError {
     }
 
     /// `Some(false)` with `outcome_unknown`: the call may have acted, so it must not be repeated
-    /// (the same field an action's result carries, docs/protocol.md "Action results"); `None`
+    /// (the same field an action's result carries, docs/protocol/tools.md "Action results"); `None`
     /// for the other codes, which say what to do in their hint.
     pub fn retry_allowed(&self) -> Option<bool> {
         (self.code == codes::OUTCOME_UNKNOWN).then_some(false)
@@ -209,7 +209,7 @@ impl ToolError {
         self
     }
 
-    /// A tool of the contract that the active tool access does not list (docs/protocol.md,
+    /// A tool of the contract that the active tool access does not list (docs/protocol/access.md,
     /// "Tool access"); `listed` are the tools it does list.
     pub fn not_in_tier(tool: &str, active: &str, listed: Vec<Value>) -> Self {
         Self::new(
@@ -251,7 +251,7 @@ impl ToolError {
     }
 
     /// A call of a tool that changes the page whose answer was lost: the browser may have acted,
-    /// so the agent is told to look, never to retry (docs/protocol.md, "Nothing done twice").
+    /// so the agent is told to look, never to retry (docs/protocol/action-safety.md, "Nothing done twice").
     pub fn outcome_unknown(tool: &str, why: &str) -> Self {
         Self::new(
             codes::OUTCOME_UNKNOWN,
@@ -264,7 +264,7 @@ impl ToolError {
     /// timeout (a handler holding the page's thread holds the command too), a closed
     /// connection, an error answer, or the extension's observation of it that failed. The page
     /// may have received it and its handlers may have run, so it is `outcome_unknown`, never
-    /// `timeout` with a retry hint (docs/protocol.md, "Nothing done twice"). A failure before
+    /// `timeout` with a retry hint (docs/protocol/action-safety.md, "Nothing done twice"). A failure before
     /// the input was sent (the hit test, a target not found) keeps its own code.
     pub fn input_outcome_unknown(tool: &str, what_failed: &str) -> Self {
         Self::new(
@@ -302,12 +302,12 @@ impl ToolError {
     }
 
     /// The local socket's folder or file, or the process answering on it, is not this user's own
-    /// (docs/protocol.md, "Local socket safety"): the client refuses to talk to it.
+    /// (docs/protocol/host-safety.md, "Local socket safety"): the client refuses to talk to it.
     pub fn socket_not_private(message: impl Into<String>, hint: impl Into<String>) -> Self {
         Self::new(codes::SOCKET_NOT_PRIVATE, message).with_hint(hint)
     }
 
-    /// The client has this many calls in flight already (the host's bound, docs/protocol.md
+    /// The client has this many calls in flight already (the host's bound, docs/protocol/host-safety.md
     /// "Bounds and deadlines"); the call was not sent to the browser.
     pub fn too_many_calls(limit: usize) -> Self {
         Self::new(

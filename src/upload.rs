@@ -21,7 +21,7 @@ use crate::upload_roots::CheckedFile;
 pub const UPLOAD_TOOL: &str = "upload_file";
 
 /// The internal call of the extension's route: not an agent tool, not in the contract; the
-/// extension's tier gate treats it as upload_file (extension/background/bridge.js).
+/// extension's tier gate treats it as upload_file (extension/background/host/bridge.js).
 pub const ATTACH_FILES_CALL: &str = "bridge_attach_files";
 
 /// The paths of a validated call.

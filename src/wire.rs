@@ -1,4 +1,4 @@
-//! The typed messages of the two hops this binary owns (docs/protocol.md, sections 1 and 2),
+//! The typed messages of the two hops this binary owns (docs/protocol/channels.md, sections 1 and 2),
 //! named by direction. Nothing else in the binary builds or reads these JSON shapes; the framing
 //! lives in `native_messaging` (stdin/stdout) and `local_socket` (lines).
 
@@ -25,7 +25,7 @@ pub enum ExtensionToHost {
     },
     /// The answer to a call; `id` is the host's own call id.
     Result(ToolResultMessage),
-    /// The person changed the active tool access in the side panel (docs/protocol.md, "Tool
+    /// The person changed the active tool access in the side panel (docs/protocol/access.md, "Tool
     /// access"); the host passes it on to its client.
     Access { access: ToolAccess },
 }
@@ -39,17 +39,17 @@ pub enum HostToExtension {
         tool: String,
         arguments: Value,
         /// The access the MCP server believes active; informative only: the extension checks
-        /// the tool against its own active access (docs/protocol.md, "Tool access").
+        /// the tool against its own active access (docs/protocol/access.md, "Tool access").
         #[serde(skip_serializing_if = "Option::is_none")]
         access: Option<ToolAccess>,
         /// How long the background may work on this call before it answers `timeout` itself:
-        /// the host's own deadline minus a margin (docs/protocol.md, "Bounds and deadlines").
+        /// the host's own deadline minus a margin (docs/protocol/host-safety.md, "Bounds and deadlines").
         #[serde(rename = "budgetMs", skip_serializing_if = "Option::is_none")]
         budget_ms: Option<u64>,
     },
     /// An MCP session started: its client's tier and Dev mode become the active access, and the
     /// side panel shows which client it is. `allowFileUrls` is sent only when true: the
-    /// extension opens local files for this session only then (extension/background/local-files.js).
+    /// extension opens local files for this session only then (extension/background/tools/local-files.js).
     Session {
         access: ToolAccess,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,7 +85,7 @@ pub enum ClientToHost {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         access: Option<ToolAccess>,
         /// How long the client waits for the result; the host answers `timeout` before that
-        /// (docs/protocol.md, "Bounds and deadlines").
+        /// (docs/protocol/host-safety.md, "Bounds and deadlines").
         #[serde(rename = "waitMs", default, skip_serializing_if = "Option::is_none")]
         wait_ms: Option<u64>,
     },

@@ -7,33 +7,33 @@
 // survive lives in storage.session (csp-records.js, read-coverage-store.js, ref-issue-store.js).
 
 import { api, BROWSER, messages, NATIVE_HOST_NAME } from "./platform.js";
-import { createNativeConnection } from "./native.js";
-import { runTool } from "./tools.js";
-import { onNavigationEvent } from "./navigation.js";
-import { loadCore } from "./load-core.js";
-import { prepareWorkerCoreForSession, runWorkerCore } from "./worker-core.js";
-import { noteReadFinished, noteReadStarted } from "./reads-in-progress.js";
-import { policyHeaders } from "./csp.js";
-import { forgetTab, recordCommit, recordHeaders } from "./csp-records.js";
-import { forgetAgentTab } from "./agent-tabs.js";
-import { forgetTabOfFrameList, noteCommitForFrameList } from "./frame-list.js";
+import { createNativeConnection } from "./host/native.js";
+import { runTool } from "./tools/tools.js";
+import { onNavigationEvent } from "./tabs/navigation.js";
+import { loadCore } from "./core/load-core.js";
+import { prepareWorkerCoreForSession, runWorkerCore } from "./core/worker-core.js";
+import { noteReadFinished, noteReadStarted } from "./reads/reads-in-progress.js";
+import { policyHeaders } from "./core/csp.js";
+import { forgetTab, recordCommit, recordHeaders } from "./core/csp-records.js";
+import { forgetAgentTab } from "./tabs/agent-tabs.js";
+import { forgetTabOfFrameList, noteCommitForFrameList } from "./frames/frame-list.js";
 import {
   forgetTabActivity,
   onDownloadStarted,
   onFrameNavigation,
   onTabOpened,
   setAgentDownloadRecorder,
-} from "./activity.js";
-import { recordAgentDownload } from "./agent-downloads.js";
-import { isAgentTabNow } from "./agent-tabs.js";
-import { recordConsoleEntries } from "./console-records.js";
-import { hookConsoleOnCommit, setConsoleRecordedByBridge } from "./console-hooks.js";
-import { forgetReadCoverage } from "./read-coverage-store.js";
-import { forgetTab as forgetRefIssues } from "./ref-issue-store.js";
-import { setActiveAccess, setActiveClient } from "./tool-access.js";
-import { setFileUrlsAllowed } from "./local-files.js";
-import { servePanels } from "./panel-port.js";
-import { keepHostReachable } from "./keep-alive.js";
+} from "./actions/activity.js";
+import { recordAgentDownload } from "./records/agent-downloads.js";
+import { isAgentTabNow } from "./tabs/agent-tabs.js";
+import { recordConsoleEntries } from "./records/console-records.js";
+import { hookConsoleOnCommit, setConsoleRecordedByBridge } from "./records/console-hooks.js";
+import { forgetReadCoverage } from "./reads/read-coverage-store.js";
+import { forgetTab as forgetRefIssues } from "./frames/ref-issue-store.js";
+import { setActiveAccess, setActiveClient } from "./tools/tool-access.js";
+import { setFileUrlsAllowed } from "./tools/local-files.js";
+import { servePanels } from "./side-panel/panel-port.js";
+import { keepHostReachable } from "./host/keep-alive.js";
 
 /** @type {{connectionChanged: () => Promise<void>}|null} */
 let panels = null;
@@ -41,7 +41,7 @@ const connection = createNativeConnection({
   hostName: NATIVE_HOST_NAME,
   browser: BROWSER,
   runTool,
-  // A session's --tier and --dev become the active access (background/tool-access.js).
+  // A session's --tier and --dev become the active access (background/tools/tool-access.js).
   onSession: (session) => {
     if (session === null) {
       setActiveClient(null);
@@ -57,7 +57,7 @@ const connection = createNativeConnection({
   },
   onConnectionChange: () => panels?.connectionChanged(),
 });
-// The side panel's port (background/panel-port.js); its onConnect listener is registered here.
+// The side panel's port (background/side-panel/panel-port.js); its onConnect listener is registered here.
 panels = servePanels(connection);
 // Chrome opens the side panel when the toolbar button is clicked; Firefox's sidebar has its own
 // button and menu (manifest/firefox.json, sidebar_action).

@@ -1,7 +1,7 @@
 // @ts-check
 // The tree side of the content scripts (entry point, bundled by scripts/build-extension.mjs into
 // content/accessibility-tree.js): `get_accessibility_tree` and `snapshot_document` of
-// docs/protocol.md, section 3, and the helpers the action tools use, installed as
+// docs/protocol/channels.md, section 3, and the helpers the action tools use, installed as
 // `globalThis.allwrightAx` in the content script's world.
 //
 // It runs in the content script's isolated world and never in the page's: the registry, the
@@ -60,14 +60,14 @@ const messages = globalThis.allwrightMessages;
  *   coreHandOff?: boolean}}
  *   TreeArguments validated by the background (tool contract); an absent filter or maxDepth takes
  *   the core's default (direct callers: tests, benchmarks). `refFloor` is the highest ref number
- *   the tab handed out in any frame, and `childFrames` this frame's children (docs/protocol.md,
- *   "Frames"). `since` is a snapshotId of an earlier read (docs/protocol.md, "Reads since a
+ *   the tab handed out in any frame, and `childFrames` this frame's children (docs/protocol/frames.md,
+ *   "Frames"). `since` is a snapshotId of an earlier read (docs/protocol/reading.md, "Reads since a
  *   snapshot"). `coreHandOff`: the background may finish the read (tree/core-hand-off.js).
  */
 
 /**
  * The `get_accessibility_tree` result of docs/protocol.md. The arguments passed the background's
- * validation (extension/background/validate.js) and carry its defaults. `afterTheReply`, given
+ * validation (extension/background/tools/validate.js) and carry its defaults. `afterTheReply`, given
  * by the content router, takes work the read leaves until its reply has been sent (ReadOptions).
  * @param {TreeArguments} args
  * @param {(task: () => void) => void} [afterTheReply]
@@ -163,7 +163,7 @@ async function readTree(args, options) {
   // The registry's entries whose element was collected are dropped once the reply has gone,
   // when the read has an after: a pass over every entry (about 2 ms at 10k refs, a tenth of a
   // read since a snapshot) that the read does not need, since a collected element's ref reads
-  // as gone either way (docs/performance.md, "Issue 14: messages as structured clones").
+  // as gone either way (docs/performance/warm-read.md, "Messages as structured clones").
   if (options.afterTheReply !== undefined) options.afterTheReply(sweep);
   else sweep();
   if (withSnapshot) watchChanges();
@@ -201,7 +201,7 @@ async function readTree(args, options) {
   if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
   timing?.mark("gathered");
   // New references are numbered above every number the tab handed out in any of its frames, so
-  // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
+  // that a ref_N names one element of the whole tab (docs/protocol/frames.md, "Frames").
   const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
   const counter = Math.max(refCounter(), floor);
   // The core writes the records of the tree's lines here: at most one line per gathered node.
@@ -303,7 +303,7 @@ async function readTree(args, options) {
 }
 
 /**
- * Where the read's core ran (`engine`, docs/protocol.md "The core in the service worker") and,
+ * Where the read's core ran (`engine`, docs/protocol/core.md "The core in the service worker") and,
  * when it is the JS core because the service worker could not run the WASM one, why
  * (`engineFallback`).
  * @param {import("./tree/core-loading.js").AxCore} core
@@ -335,7 +335,7 @@ const LONGEST_TEXT_READ = 65_536;
 /**
  * Tells the background that this frame starts a read: its synchronous part holds the frame's
  * thread, and on a very large page the background's liveness probes then go unanswered for
- * seconds; the notice keeps that silence from reading as a prompt (background/frames.js). Sent
+ * seconds; the notice keeps that silence from reading as a prompt (background/frames/frames.js). Sent
  * without waiting: the message leaves before the read starts, and an answer is never expected.
  */
 function announceRead() {
@@ -602,7 +602,7 @@ async function nothingChanged(core, args, readKey, previous, previousTexts) {
 
 /**
  * `[node index, frameId]` pairs for the core: the frame elements of the gathered nodes whose
- * child frame is known, so that their lines print `frameId=N` (docs/protocol.md, "Frames").
+ * child frame is known, so that their lines print `frameId=N` (docs/protocol/frames.md, "Frames").
  * @param {Node[]} nodeList
  * @param {ChildFrame[]} childFrames
  * @returns {Float64Array} numbers, not 32-bit: Firefox's frame ids exceed 32 bits
@@ -627,7 +627,7 @@ function frameIdPairs(nodeList, childFrames) {
 }
 
 /**
- * Loads this frame's core ahead of its first read (`prepare_core`, background/core-warmup.js):
+ * Loads this frame's core ahead of its first read (`prepare_core`, background/core/core-warmup.js):
  * the read then finds it loaded, or awaits the same loading (core-loading.js keeps one).
  * @returns {Promise<{engine: string}>}
  */
@@ -651,7 +651,7 @@ const WARM_UP_NODES = 20_000;
 /**
  * How long after the core has loaded the warm-up waits for a read to arrive first (measured:
  * the read an agent sends the instant `navigate` returns reaches the frame within about 20 ms;
- * docs/performance.md, "The read sent the instant `navigate` returns").
+ * docs/performance/warm-read.md, "The read sent the instant `navigate` returns").
  */
 const WARM_UP_QUIET_MS = 150;
 
@@ -662,7 +662,7 @@ let readsStarted = 0;
  * One read of the whole page whose result is thrown away, so that the agent's first read runs
  * on code the engines have already optimised: V8 runs the gatherer and the WASM core's first
  * calls in their baseline tiers (the first read of a document measured about twice the third:
- * docs/performance.md, "The first read of a page"). It registers no reference, keeps no
+ * docs/performance/strict-csp.md, "The first read of a document"). It registers no reference, keeps no
  * snapshot and changes nothing in the page or in this world's state: the core is pure, and the
  * facts are dropped.
  * @param {import("./tree/core-loading.js").AxCore} core
@@ -760,7 +760,7 @@ async function describeElement(element) {
 }
 
 /**
- * The role and name of an action's target, checked against what the agent read (docs/protocol.md,
+ * The role and name of an action's target, checked against what the agent read (docs/protocol/action-safety.md,
  * "A ref means one element"): the element is read again, alone, and when the role or the name the
  * tree prints for it now differs from what the agent's last read of it printed, the action is
  * refused with `ref_changed`, which names both, rather than run on an element that is no longer
@@ -789,7 +789,7 @@ async function describeUnchangedElement(element) {
     // decide (a hidden target is not actionable), with the name the agent read.
     now = undefined;
   }
-  // A whole read leaves out the name of a container whose first child prints it (docs/protocol.md,
+  // A whole read leaves out the name of a container whose first child prints it (docs/protocol/reading.md,
   // "What the text tree leaves out"), where this read, whose first line the element is, prints
   // it: a name that only appeared that way is not a change.
   const nameOnlyLeftOut = read.name === "" && now !== undefined && now.role === read.role;

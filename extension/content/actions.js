@@ -1,6 +1,6 @@
 // @ts-check
 // The action side of the content scripts (entry point, bundled by scripts/build-extension.mjs into
-// content/actions.js): the page halves of the action tools (docs/protocol.md, "Content-side action
+// content/actions.js): the page halves of the action tools (docs/protocol/tools.md, "Content-side action
 // tools"), installed as `globalThis.allwrightActions` for the router (content/content.js).
 //
 // It runs in the content script's isolated world (Chrome) or behind Xray wrappers (Firefox) and

@@ -8,7 +8,7 @@
 // `onclick`-like setters of HTMLElement.prototype, before any page script runs, and keeps
 // the elements that received a click, press or release listener (CLICK_LISTENER_TYPES). At a
 // read, the gatherer asks for them across the worlds with events on the shared DOM
-// (dom/click-listener-events.js; docs/protocol.md, "Generic elements that keep their line:
+// (dom/click-listener-events.js; docs/protocol/reading.md, "Generic elements that keep their line:
 // clickables"), and the core gives them a `clickable` line and a reference.
 //
 // What the page sees (docs/security.md, "The click listener recorder"):

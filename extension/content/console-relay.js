@@ -1,10 +1,10 @@
 // @ts-check
-// The content script's half of the console hook (background/console-hook.js): the entries the
+// The content script's half of the console hook (background/records/console-hook.js): the entries the
 // hook dispatches in a page of a tab an agent uses, batched and sent to the background
-// (background/console-records.js), which keeps them. In a page without the hook no event comes,
+// (background/records/console-records.js), which keeps them. In a page without the hook no event comes,
 // and this costs one listener.
 
-/** The event the hook dispatches (background/console-hook.js, CONSOLE_HOOK_EVENT). */
+/** The event the hook dispatches (background/records/console-hook.js, CONSOLE_HOOK_EVENT). */
 const CONSOLE_HOOK_EVENT = "allwright:console-entry";
 /** Entries are sent at most this often, at most this many at a time; more are dropped. */
 const BATCH_INTERVAL_MS = 200;

@@ -1,7 +1,7 @@
 // @ts-check
 // The content-side router (entry point, bundled by scripts/build-extension.mjs into
 // content/content.js): runs the tools the background sends to this frame (`allwright/tool`,
-// docs/protocol.md section 3) on the page-side APIs that accessibility-tree.js and actions.js
+// docs/protocol/channels.md, section 3) on the page-side APIs that accessibility-tree.js and actions.js
 // install in the content script's world, and answers `{ok, result}` or `{ok: false, error}`.
 //
 // Listed last of the content scripts. The background may inject them again into a frame that
@@ -52,10 +52,10 @@ import { relayConsoleEntries } from "./console-relay.js";
     unmark_shadow_host: (_ax, args) => unmarkShadowHost(args),
     // The liveness probe also names this frame's document, so that the background can tell a
     // frame that still shows the document that printed a ref from one that navigated
-    // (docs/protocol.md, "Frames").
+    // (docs/protocol/frames.md, "Frames").
     ping: (ax) => ({ ...globalThis.allwrightActions?.ping(), document: ax.documentToken() }),
   };
-  // The action tools' page halves live in content/actions.js (docs/protocol.md, "Content-side
+  // The action tools' page halves live in content/actions.js (docs/protocol/tools.md, "Content-side
   // action tools"); each takes the validated arguments and the tree builder's API.
   for (const tool of messages.CONTENT_TOOLS) {
     if (tool in HANDLERS) continue;

@@ -1,6 +1,6 @@
 // @ts-check
 // The side panel's script (panel.html): it renders what the background sends over the
-// "allwright-panel" port (background/panel-port.js) and sends back the access the person
+// "allwright-panel" port (background/side-panel/panel-port.js) and sends back the access the person
 // chooses. Mode and tier map onto the tool access: Ask is {tier: "ask"}, Act is {tier, dev:
 // false}, Dev is {tier, dev: true} (docs/agent-tools.md, "Tiers").
 //

@@ -1,11 +1,11 @@
 // @ts-check
 // The packed form of a tree read's line records on their way back from the core in Chromium's
-// service worker to the content script (docs/protocol.md, "The core in the service worker"). The
+// service worker to the content script (docs/protocol/core.md, "The core in the service worker"). The
 // core writes five u32 per printed line (crates/allwright-ax/src/tree_diff.rs, `encode_records`):
 // the line's node identity, its depth word (depth, and two flags in the top bits), its 64-bit
 // hash as two u32, and its reference number. As raw u32s that is 20 bytes a line; here the small
 // numbers go as LEB128 varints and only the hash keeps its eight bytes, about 12 bytes a line
-// (docs/performance.md, "The worker trip's bytes"). An ES module shared by the
+// (docs/performance/strict-csp.md, "The worker trip's bytes"). An ES module shared by the
 // background (the writer) and the content scripts (the reader, bundled).
 
 import { undoZigzagDifference, writeVarint, zigzagDifference } from "./varint.js";

@@ -1,6 +1,6 @@
 // @ts-check
 // Which URLs reach a local file: the extension's half of "local files are not opened unless the
-// session allows them" (background/local-files.js applies it; src/tools/local_files.rs is the
+// session allows them" (background/tools/local-files.js applies it; src/tools/local_files.rs is the
 // host's half). Both run the same cases, tests/cases/local-file-urls.json. Pure, no imports, so
 // that node runs it as it is.
 

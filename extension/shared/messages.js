@@ -1,5 +1,5 @@
 // @ts-check
-// The one vocabulary of messages the extension speaks, named by direction (docs/protocol.md,
+// The one vocabulary of messages the extension speaks, named by direction (docs/protocol/channels.md,
 // sections 2 and 3). Every message that crosses a boundary is built by a constructor here and
 // recognised by a guard here, so the background and the content scripts cannot drift apart.
 //
@@ -16,7 +16,7 @@
 /**
  * A structured error, the only shape an error takes on every hop. `dialog` comes with
  * `dialog_open`: the user prompt that holds the page. `candidates` comes with `ambiguous_frame`
- * (the frames that matched, docs/protocol.md "Frames") and `reasons` with `unsaved_frame_state`;
+ * (the frames that matched, docs/protocol/frames.md "Frames") and `reasons` with `unsaved_frame_state`;
  * `changed` with `ref_changed` (the target as the agent read it and as it is now).
  * @typedef {{code: ErrorCode, message: string, hint?: string, suggestions?: string[],
  *   dialog?: OpenDialog, candidates?: FrameCandidate[], reasons?: string[], changed?: RefChange,
@@ -27,7 +27,7 @@
  */
 
 /**
- * The error codes of docs/protocol.md. Nothing else may appear in `ToolError.code`.
+ * The error codes of docs/protocol/tools.md, "Error codes". Nothing else may appear in `ToolError.code`.
  * @typedef {"invalid_arguments"|"no_tab"|"frame_not_found"|"frame_detached"|"ref_not_found"
  *   |"page_out_of_range"|"timeout"|"script_failed"|"navigation_failed"
  *   |"extension_disconnected"|"not_connected"|"not_actionable"|"not_typable"|"option_not_found"
@@ -44,7 +44,7 @@
  */
 
 /**
- * The tool access (docs/protocol.md, "Tool access"): a tier and whether Dev mode is on. Ask
+ * The tool access (docs/protocol/access.md, "Tool access"): a tier and whether Dev mode is on. Ask
  * never carries Dev mode.
  * @typedef {"ask"|"compact"|"mid"|"full"} ToolTier
  * @typedef {{tier: ToolTier, dev: boolean}} ToolAccess
@@ -70,7 +70,7 @@
  */
 
 /**
- * The side panel's runtime port (background/panel-port.js), named "allwright-panel". The
+ * The side panel's runtime port (background/side-panel/panel-port.js), named "allwright-panel". The
  * background sends the whole state and call log when the panel connects, then each change.
  * @typedef {{hostConnected: boolean, client: string|null, browser: "chrome"|"firefox",
  *   extensionVersion: string, access: ToolAccess}} PanelConnectionState
@@ -85,10 +85,10 @@
 
 /**
  * The tools a content script serves, with the arguments the background has already validated.
- * `refFloor` and `childFrames` come from the background (docs/protocol.md, "Frames"): new refs
+ * `refFloor` and `childFrames` come from the background (docs/protocol/frames.md, "Frames"): new refs
  * are numbered above refFloor, and an iframe holding one of childFrames prints its frameId.
  * `coreHandOff` (Chromium): the frame may answer with its core call instead of a tree, when its
- * core runs in the service worker, and the background finishes the read (docs/protocol.md, "The
+ * core runs in the service worker, and the background finishes the read (docs/protocol/core.md, "The
  * read handed to the background").
  * @typedef {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
  *   ref_id?: string, page?: number, refFloor?: number, childFrames?: ChildFrame[],
@@ -101,12 +101,12 @@
  * @typedef {{readId: string, reply: CoreCallReply}} TreeCoreAnswerArguments
  * @typedef {{format: "json"|"yaml", mode?: "ai", contextId: string,
  *   parentContextId: string|null}} SnapshotDocumentArguments
- * The action tools' content halves (docs/protocol.md, "Content-side action tools"); their
+ * The action tools' content halves (docs/protocol/tools.md, "Content-side action tools"); their
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
  *   |"hover_element"|"drag_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
  *   |"finish_external_input"|"abort_external_input"|"continue_external_drag"} ContentActionTool
- * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
+ * What screenshot asks of frames (docs/protocol/browser-bridge.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
  * @typedef {{ref_id: string}} ElementRectArguments
  * @typedef {{childFrameId?: number}} FrameOffsetArguments
@@ -153,20 +153,20 @@
 /**
  * A content script starts a tree read, which runs synchronously and holds the frame's one
  * thread: until it ends, the frame cannot answer the background's liveness probes. The notice
- * tells the background that silence is the read's, not a prompt's (background/frames.js).
+ * tells the background that silence is the read's, not a prompt's (background/frames/frames.js).
  * @typedef {{kind: "allwright/read-started"}} ReadStartedNotice
  * The read's synchronous part ended (its answer may still wait: a prompt opened meanwhile holds
  * it back in Chromium, and the frame is then blocked, not reading).
  * @typedef {{kind: "allwright/read-finished"}} ReadFinishedNotice
  * What a page of a tab an agent uses wrote to its console, as the console hook saw it
- * (background/console-hook.js, relayed by content/console-relay.js): at most 200 entries.
+ * (background/records/console-hook.js, relayed by content/console-relay.js): at most 200 entries.
  * @typedef {{kind: "allwright/console-entries", entries: object[]}} ConsoleEntriesNotice
  * @typedef {LoadCoreRequest|ReadStartedNotice|ReadFinishedNotice|CoreCallRequest|ConsoleEntriesNotice} ContentToBackground
  */
 
 /**
  * One call of the tree core run in Chromium's service worker for a frame whose page CSP forbids
- * WASM in its content script (docs/protocol.md, "The core in the service worker"): `packed` is
+ * WASM in its content script (docs/protocol/core.md, "The core in the service worker"): `packed` is
  * the bytes of the call's number lists (content/tree/packed-facts.js, read by
  * crates/allwright-ax-wasm/src/packed.rs), `strings` the facts' joined strings, `pseudo` the
  * `::before`/`::after` content resolved in the page (`[node * 2 + after, content]`), `options`
@@ -177,7 +177,7 @@
  * The worker's answer: the core's output string and, for a tree, the line records it wrote,
  * packed (shared/line-records.js; empty when none), or why the call could not run. `diff`: the output
  * of the comparison a tree call of a `since` read's one changed part asked for
- * (`options.diffAfter`, background/worker-core.js).
+ * (`options.diffAfter`, background/core/worker-core.js).
  * `timing`: the worker's stamps of the call, in a call-timing build only (content/tree/read-timing.js).
  * Bytes travel as Uint8Array: Chromium's messages are structured clones (manifest/chrome.json,
  * `message_serialization`), as Firefox's always are.
@@ -216,7 +216,7 @@
     "not_supported_here",
     "page_blocked",
     "dialog_open",
-    // get_shadow_dom, shadow_dom_query and execute_js (docs/protocol.md, "Shadow roots" and
+    // get_shadow_dom, shadow_dom_query and execute_js (docs/protocol/shadow-and-execute-js.md, "Shadow roots" and
     // "execute_js").
     "closed_shadow_root_unreachable",
     "not_a_shadow_host",
@@ -224,17 +224,17 @@
     "debugger_unavailable",
     "script_error",
     "execution_blocked",
-    // Frames (docs/protocol.md, "Frames"): a ref printed by another frame of the tab, several
+    // Frames (docs/protocol/frames.md, "Frames"): a ref printed by another frame of the tab, several
     // frames matching promote_iframe's urlFilter, and a frame holding work promote would lose.
     "ref_in_other_frame",
     "ambiguous_frame",
     "unsaved_frame_state",
-    // The tier gate (docs/protocol.md, "Tool access").
+    // The tier gate (docs/protocol/access.md, "Tool access").
     "not_in_tier",
-    // A ref whose element's role or name changed since the agent read it (docs/protocol.md, "A
+    // A ref whose element's role or name changed since the agent read it (docs/protocol/action-safety.md, "A
     // ref means one element").
     "ref_changed",
-    // A tool that changes the page lost its answer: it may have acted (docs/protocol.md,
+    // A tool that changes the page lost its answer: it may have acted (docs/protocol/action-safety.md,
     // "Nothing done twice").
     "outcome_unknown",
     // navigate, new_tab or promote_iframe would open a local file in a session that does not
@@ -358,10 +358,10 @@
 
   const CONTENT_TOOLS = Object.freeze([
     "get_accessibility_tree",
-    // The core's output for a read a frame handed to the background (background/tree-hand-off.js).
+    // The core's output for a read a frame handed to the background (background/core/tree-hand-off.js).
     "tree_core_answer",
     "snapshot_document",
-    // Loads the frame's tree core ahead of its first read (background/core-warmup.js).
+    // Loads the frame's tree core ahead of its first read (background/core/core-warmup.js).
     "prepare_core",
     "click_element",
     "observe_click",
@@ -384,26 +384,26 @@
     "continue_external_drag",
     "element_rect",
     "frame_offset",
-    // resize in the user's own browser (background/window-size.js): the viewport's size.
+    // resize in the user's own browser (background/tabs/window-size.js): the viewport's size.
     "viewport_size",
     // The masks a screenshot paints over secret fields (content/dom/secret-masks.js).
     "paint_secret_masks",
     "remove_secret_masks",
-    // get_shadow_dom and shadow_dom_query (docs/protocol.md, "Shadow roots"): the open roots a
+    // get_shadow_dom and shadow_dom_query (docs/protocol/shadow-and-execute-js.md, "Shadow roots"): the open roots a
     // content script reads, and the short-lived marker that names a ref's element to the
     // background's debugger query in Chrome.
     "read_shadow_roots",
     "query_shadow_roots",
     "mark_shadow_host",
     "unmark_shadow_host",
-    // The background's liveness probe of a frame that is slow to answer (background/frames.js):
+    // The background's liveness probe of a frame that is slow to answer (background/frames/frames.js):
     // a frame whose page sits behind a user prompt cannot answer even this.
     "ping",
-    // Frames (docs/protocol.md, "Frames"): the <iframe> elements of this document that hold the
+    // Frames (docs/protocol/frames.md, "Frames"): the <iframe> elements of this document that hold the
     // given child frames, and the unsaved work promote_iframe would discard.
     "child_frames",
     "draft_state",
-    // Chrome's trusted fallback click (docs/protocol.md, "A ref means one element"): the clicked
+    // Chrome's trusted fallback click (docs/protocol/action-safety.md, "A ref means one element"): the clicked
     // element marked for the debugger's re-check after it attached, and the marker removed.
     "mark_trusted_target",
     "unmark_trusted_target",
@@ -539,7 +539,7 @@
 
   /**
    * The shape only: the background reads each entry's fields as untrusted page data
-   * (background/console-records.js).
+   * (background/records/console-records.js).
    * @returns {value is ConsoleEntriesNotice}
    */
   function isConsoleEntriesNotice(value) {
@@ -618,7 +618,7 @@
       const { ref, was, now } = extra.changed;
       error.changed = { ref, was: { role: was.role, name: was.name }, now: { role: now.role, name: now.name } };
     }
-    // The call may have acted: never repeated (docs/protocol.md, "Nothing done twice"), as the
+    // The call may have acted: never repeated (docs/protocol/action-safety.md, "Nothing done twice"), as the
     // binary's ToolError::outcome_unknown says too.
     if (code === "outcome_unknown") error.retryAllowed = false;
     return error;

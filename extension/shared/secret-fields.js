@@ -1,5 +1,5 @@
 // @ts-check
-// Which fields hold a secret (docs/protocol.md, "Secrets stay secret"). This module is the one
+// Which fields hold a secret (docs/protocol/action-safety.md, "Secrets stay secret"). This module is the one
 // rule: the tree's gatherer and both snapshots (content/tree/facts.js, which the BiDi bundle
 // runs too), the text-entry actions, the shadow tools over the live DOM and over Chrome's
 // debugger node tree (shared/shadow-outline.js) and the screenshot masks

@@ -1,8 +1,8 @@
 // @ts-check
-// What get_shadow_dom and shadow_dom_query return (docs/agent-tools.md, "Shadow roots"), written
+// What get_shadow_dom and shadow_dom_query return (docs/agent-tools.md, "Shadow roots and execute_js"), written
 // once over any tree that can be read through a `ShadowTreeReader`: the live DOM in a content
 // script (open roots, content/shadow-roots.js) and the Chrome DevTools Protocol's node tree in
-// the background (closed roots too, background/shadow-dom.js). The two paths cannot disagree on
+// the background (closed roots too, background/shadow-and-js/shadow-dom.js). The two paths cannot disagree on
 // shapes, paths, limits or on what is never shown (file values, and the value and text of every
 // field shared/secret-fields.js calls secret).
 //
@@ -73,7 +73,7 @@ const TEXTLESS_ELEMENTS = new Set(["style", "script", "template", "noscript"]);
 
 /**
  * Whether an attribute may be shown: the value of a file input or of a secret field never is
- * (the tree's rule, docs/protocol.md, "Secrets stay secret"), whatever the page wrote into the
+ * (the tree's rule, docs/protocol/action-safety.md, "Secrets stay secret"), whatever the page wrote into the
  * attribute: a card number's field prefilled with `value="4111..."` shows no value.
  * @template N
  * @param {ShadowTreeReader<N>} reader

@@ -1,5 +1,5 @@
 // @ts-check
-// A tree read's result from the core's output (docs/protocol.md, "The core in the service
+// A tree read's result from the core's output (docs/protocol/core.md, "The core in the service
 // worker", "The read handed to the background"): one function that both sides run, so that a
 // read answers the same fields whether its content script finished it (every read in Firefox,
 // and in Chromium wherever the core runs in the page) or the background did (a whole read of a
@@ -52,10 +52,10 @@ export function keepableLineCount(lineCount, lineCapacity) {
 }
 
 /**
- * The tool result of one whole or `since` read (docs/protocol.md, section 3): the core's tree
+ * The tool result of one whole or `since` read (docs/protocol/channels.md, section 3): the core's tree
  * and fields, the page-cut notice, the `since` fallback, the snapshot id, the engine, and
  * `refIssue`, the numbers the read handed out, which the background takes out for its ref
- * record before the agent sees the result (background/frame-tools.js).
+ * record before the agent sees the result (background/frames/frame-tools.js).
  * @param {any} envelope the core's envelope (splitOutput)
  * @param {string} body the printed tree
  * @param {TreeReadPrepared} prepared

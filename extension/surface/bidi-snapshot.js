@@ -12,7 +12,7 @@
 //
 // The core is the wasm2js build only: it compiles nothing, so it runs under any page CSP, and no
 // choice between builds is ever made (compiling WASM to find out would be seen by the page's CSP;
-// docs/protocol.md, "Loading the core").
+// docs/protocol/core.md, "Loading the core").
 
 import { FACTS_VERSION } from "../content/tree/facts.js";
 import { describe } from "../content/tree/core-loading.js";
@@ -29,7 +29,7 @@ delete scope.allwrightMessages;
 
 /**
  * An error for the Rust side, which reads `code` from the exception's text: `script_failed`
- * for everything that goes wrong on the page's side (docs/protocol.md, "Tools").
+ * for everything that goes wrong on the page's side (docs/protocol/tools.md, "The tool table").
  * @param {string} message
  * @param {unknown} [cause] the error it reports
  */
@@ -51,7 +51,7 @@ function runCore(call) {
 }
 
 /**
- * This document's part of the snapshot (`snapshot_document` of docs/protocol.md, section 3).
+ * This document's part of the snapshot (`snapshot_document` of docs/protocol/channels.md, section 3).
  * @param {import("../content/tree/snapshot-document.js").SnapshotDocumentArguments} args
  * @returns {Promise<string>}
  */

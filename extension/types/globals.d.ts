@@ -1,4 +1,4 @@
-// Names the extension's scripts share through `globalThis` (docs/protocol.md, section 3) and the
+// Names the extension's scripts share through `globalThis` (docs/protocol/channels.md, section 3) and the
 // browsers' extension namespaces, declared for the type check only (tsconfig.json). Their shapes
 // are documented where they are defined.
 

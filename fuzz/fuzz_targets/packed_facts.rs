@@ -1,5 +1,5 @@
 //! The packed form of a core call (crates/allwright-ax-wasm/src/packed.rs), which the service
-//! worker reads from content scripts a hostile page may have fed anything (docs/protocol.md,
+//! worker reads from content scripts a hostile page may have fed anything (docs/protocol/core.md,
 //! "The core in the service worker"). Properties: what the writer wrote reads back the same
 //! (parents as distances included, where they point backwards as tree order has them); damaged
 //! bytes never panic the reader, and what it accepts runs through the facts decoder and the core

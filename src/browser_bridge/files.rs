@@ -1,4 +1,4 @@
-//! upload_file in a browser the server holds a BiDi session on (docs/protocol.md, "The browser
+//! upload_file in a browser the server holds a BiDi session on (docs/protocol/browser-bridge.md, "The browser
 //! bridge"). With `--input trusted` the browser itself takes the files: the extension finds the
 //! file input the agent's ref stands for (the input, its label's control, the input a button's
 //! click opens) and marks it (`bridge_begin_input` with kind "upload"), the server finds the

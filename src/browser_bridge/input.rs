@@ -1,5 +1,5 @@
 //! Real pointer input for click_ax, hover and drag in a browser the server holds a BiDi session on
-//! (docs/protocol.md, "The browser bridge"). The extension still observes: it begins the action
+//! (docs/protocol/browser-bridge.md, "The browser bridge"). The extension still observes: it begins the action
 //! (`bridge_begin_input`: the target resolved from its ref, scrolled into view, the same
 //! observers as the synthetic action, and a random marker attribute on the element), the server
 //! finds the marked element with a BiDi sandbox query, hit-tests its centre and sends the
@@ -83,7 +83,7 @@ pub enum PointerAction {
 impl PointerAction {
     pub fn for_tool(tool: &str) -> Option<Self> {
         match tool {
-            // iframe_click is click_ax in a named frame (docs/protocol.md, "Frames"): the same
+            // iframe_click is click_ax in a named frame (docs/protocol/frames.md, "Frames"): the same
             // real input, aimed by the frame's content script.
             "click_ax" | "iframe_click" => Some(Self::Click),
             "hover" => Some(Self::Hover),
@@ -109,7 +109,7 @@ impl PointerAction {
 }
 
 /// The tool error of a failed element operation of real input: `outcome_unknown` once the
-/// input was sent (docs/protocol.md, "Nothing done twice"), the operation's own code before
+/// input was sent (docs/protocol/action-safety.md, "Nothing done twice"), the operation's own code before
 /// (the hit test refused the element, the element went away).
 pub(super) fn real_input_error(tool: &str, error: &PageError) -> ToolError {
     match error {

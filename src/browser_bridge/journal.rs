@@ -1,5 +1,5 @@
 //! The lifecycle journal: the BiDi lifecycle events of each tab since the agent's previous call
-//! in that tab (docs/protocol.md, "The browser bridge", `lifecycle`), and whether a navigation
+//! in that tab (docs/protocol/browser-bridge.md, "The browser bridge", `lifecycle`), and whether a navigation
 //! of the tab has started but not loaded yet (what `wait_for_stable` waits for).
 
 use std::collections::{HashMap, HashSet, VecDeque};

@@ -1,5 +1,5 @@
 //! Real key input for press_key in a browser the server holds a BiDi session on, in trusted
-//! mode (docs/protocol.md, "Input modes"). As with the pointer input of `input.rs`, the
+//! mode (docs/protocol/browser-bridge.md, "Input modes"). As with the pointer input of `input.rs`, the
 //! extension observes: it begins the key press (`bridge_begin_input` with kind "key": the target
 //! focused when ref_id names one, the same before-state as the synthetic press_key), the server
 //! sends the key with its modifiers as WebDriver BiDi key input (`Page::press`:

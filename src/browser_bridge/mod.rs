@@ -1,6 +1,6 @@
 //! The browser bridge: what the MCP server adds when it holds a WebDriver BiDi session on the
 //! browser besides the extension's host (`allwright mcp --launch` or `--webdriver`).
-//! docs/protocol.md, "The browser bridge", describes it for the agent:
+//! docs/protocol/browser-bridge.md, "The browser bridge", describes it for the agent:
 //!
 //! - user prompts: a call for a tab that an `alert`/`confirm`/`prompt` blocks answers
 //!   `dialog_open` at once (before it is relayed, or as soon as the prompt opens while it runs),
@@ -17,7 +17,7 @@
 //!
 //! Extension tab ids and BiDi browsing-context ids are different namespaces. The bridge maps
 //! one to the other with a random marker: the extension sets it on the tab's document element
-//! (`bridge_identify_tab`, extension/background/bridge.js) and a BiDi sandbox query finds the
+//! (`bridge_identify_tab`, extension/background/host/bridge.js) and a BiDi sandbox query finds the
 //! one top-level context whose document carries it. Why a hostile page cannot misdirect that
 //! is said at [`BrowserBridge::map_tab_by_marker`].
 
@@ -95,7 +95,7 @@ const PANEL_LOG_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A call the bridge answered itself, without the extension (handle_dialog, resize, emulate,
 /// console_messages, network_requests), told to the extension so that the side panel's log lists it as it lists
-/// every other call (`bridge_log_answer`, extension/background/bridge.js). Sent on a task of its
+/// every other call (`bridge_log_answer`, extension/background/host/bridge.js). Sent on a task of its
 /// own: the agent's answer does not wait for the log.
 fn log_answer_for_the_panel(
     host: &Arc<HostClient>,
@@ -317,8 +317,7 @@ impl BrowserBridge {
 
     /// Relays a call at once and asks the extension which tab it is for meanwhile, rather
     /// than one after the other: the question is a round trip to the extension of its own,
-    /// which doubled the fixed cost of every call (docs/performance.md, "Issue 14: the fixed
-    /// path of a call"). None when a prompt is open in any tab: the call then waits for its
+    /// which doubled the fixed cost of every call (docs/performance/warm-read.md, "The fixed path of a call"). None when a prompt is open in any tab: the call then waits for its
     /// tab (`target_tab`), so that a call for a blocked tab is never sent, since its page
     /// would run it once the prompt is answered, after the agent was told `dialog_open`.
     ///

@@ -1,4 +1,4 @@
-//! `screenshot` in a browser the server holds a BiDi session on (docs/protocol.md, "The browser
+//! `screenshot` in a browser the server holds a BiDi session on (docs/protocol/browser-bridge.md, "The browser
 //! bridge"): `browsingContext.captureScreenshot` of the tab's context, so that a tab that is not
 //! shown, a whole page (`fullPage`) and an element in any frame can be captured, which the
 //! extension's `tabs.captureVisibleTab` cannot do. An element is found as click_ax finds it for
@@ -22,17 +22,17 @@ use crate::tool_error::ToolError;
 
 use super::BrowserBridge;
 
-/// The JPEG quality of the extension's captures (extension/background/screenshot.js), so that
+/// The JPEG quality of the extension's captures (extension/background/captures/screenshot.js), so that
 /// both paths give pictures of the same kind.
 const JPEG_QUALITY: u8 = 90;
 /// How long marking the element may take.
 const LOCATE_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long painting, or taking away, the masks over a tab's secret fields may take (the
-/// extension's own limit, SECRET_MASK_TIMEOUT_MS in extension/background/budgets.js, is 5 s).
+/// extension's own limit, SECRET_MASK_TIMEOUT_MS in extension/background/host/budgets.js, is 5 s).
 const MASK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How many secret fields the extension painted over for one picture
-/// (extension/background/secret-masks.js).
+/// (extension/background/captures/secret-masks.js).
 #[derive(Debug, Clone, Copy)]
 struct SecretMasks {
     /// In the tab's documents, wherever they are.
@@ -181,7 +181,7 @@ impl BrowserBridge {
     }
 
     /// Runs `capture` with every secret field of the tab painted over by the extension
-    /// (`bridge_mask_secrets`, extension/background/secret-masks.js), and takes the masks away
+    /// (`bridge_mask_secrets`, extension/background/captures/secret-masks.js), and takes the masks away
     /// after it whatever happened (`bridge_unmask_secrets`). A picture taken while a frame's
     /// masks did not stay in place over fields that stayed where they were is thrown away.
     async fn with_secrets_masked(

@@ -1,4 +1,4 @@
-//! The native-messaging frame, both directions (docs/protocol.md, section 2): a 4-byte length in
+//! The native-messaging frame, both directions (docs/protocol/channels.md, section 2): a 4-byte length in
 //! native byte order, then that many bytes of UTF-8 JSON. What the JSON means is
 //! native_messaging.rs; this file depends on nothing else of the binary, so that the fuzz target
 //! `native_frames` (fuzz/) compiles it as it is.

@@ -1,5 +1,5 @@
 //! The host's argument validator runs the conformance cases the extension's runs too
-//! (tests/cases/tool-arguments.json; extension/background/validate.js, through
+//! (tests/cases/tool-arguments.json; extension/background/tools/validate.js, through
 //! tests/browser/unit/tool-arguments.test.mjs): both stand at a trust boundary, and a call one of
 //! them accepts and the other refuses is a bug in one of them.
 

@@ -1,7 +1,7 @@
-//! docs/protocol.md, "Bounds and deadlines": each hop's deadline exceeds the budget it waits on.
+//! docs/protocol/host-safety.md, "Bounds and deadlines": each hop's deadline exceeds the budget it waits on.
 //! The MCP server waits W (the table's HostWait), the host answers `timeout` before W, the
 //! background's call deadline before the host's, and each background step's own budget
-//! (extension/background/budgets.js, read here as data through node) before that.
+//! (extension/background/host/budgets.js, read here as data through node) before that.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,7 +14,7 @@ use crate::relay::deadlines_for_client_wait;
 
 /// The background's declared budgets, as budgets.js exports them.
 fn background_budgets() -> serde_json::Map<String, Value> {
-    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/background/budgets.js");
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/background/host/budgets.js");
     let output = std::process::Command::new("node")
         .args([
             "--input-type=module",
@@ -36,10 +36,10 @@ fn background_budgets() -> serde_json::Map<String, Value> {
         .expect("an object of budgets")
 }
 
-/// The tools the background's router serves (extension/background/tools.js, the TOOLS map).
+/// The tools the background's router serves (extension/background/tools/tools.js, the TOOLS map).
 fn background_tools() -> Vec<String> {
     let source = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/background/tools.js"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/background/tools/tools.js"),
     )
     .expect("tools.js");
     let start = source

@@ -31,7 +31,7 @@ pub struct ToolDefinition {
     pub reply: ReplyShape,
 }
 
-/// The short reply of a tool (docs/protocol.md, "Replies").
+/// The short reply of a tool (docs/protocol/tools.md, "Replies").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplyShape {
     /// A JSON header line, then the tree text as printed.
@@ -181,7 +181,7 @@ pub const ONE_MINUTE: HostWait = HostWait::Fixed(Duration::from_secs(60));
 /// The wait of the tools whose `timeoutMs` bounds their work in the browser. The margin covers
 /// the host's and the background's own margins (2 s each, src/host.rs) and what the background
 /// adds to `timeoutMs` (promote_iframe's frame check, a load's abort grace: up to 9 s,
-/// extension/background/budgets.js), so each hop's deadline exceeds the one it waits on.
+/// extension/background/host/budgets.js), so each hop's deadline exceeds the one it waits on.
 pub const OWN_BUDGET: HostWait = HostWait::TimeoutArgumentPlus(Duration::from_secs(15));
 
 /// The argument that carries a tool's own time budget, in milliseconds.

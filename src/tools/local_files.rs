@@ -4,7 +4,7 @@
 //! back: the agent would then carry the user's files into the page's reach. So `navigate` and
 //! `new_tab` refuse a URL that reaches a local file in any spelling before the call leaves the
 //! MCP server, and the extension refuses it again where the URL is finally known
-//! (extension/background/local-files.js: the same rule, for promote_iframe's frame URLs too).
+//! (extension/background/tools/local-files.js: the same rule, for promote_iframe's frame URLs too).
 
 use serde_json::{Map, Value};
 

@@ -1,4 +1,4 @@
-//! The tools of docs/protocol.md ("Tools"): one table (`table.rs`) and what is derived from it.
+//! The tools of docs/protocol/tools.md ("The tool table"): one table (`table.rs`) and what is derived from it.
 //!
 //! - `definition`: the shape of a row (arguments, rules, waits);
 //! - `table`: the rows, the single source of the tool contract;

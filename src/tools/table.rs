@@ -1,4 +1,4 @@
-//! The tools of docs/protocol.md ("Tools"), as one table: the single source of the tool contract.
+//! The tools of docs/protocol/tools.md ("The tool table"), as one table: the single source of the tool contract.
 //! Each row holds the tool's description for the model, its arguments with their limits and
 //! defaults, the rules across arguments, the tiers that list it, whether it only reads or may
 //! destroy, and how long the server waits for it. The MCP schemas (`schema.rs`), the checks
@@ -31,7 +31,7 @@ const MAX_FORM_FIELDS: usize = 50;
 const MAX_UPLOAD_FILES: usize = 20;
 
 /// How long the MCP server waits for fill_form: up to 50 fields, each a whole action, within the
-/// background's 90 s for the fields (extension/background/budgets.js), its settling, and the
+/// background's 90 s for the fields (extension/background/host/budgets.js), its settling, and the
 /// margins of each hop.
 const FORM_FILL_WAIT: HostWait = HostWait::Fixed(Duration::from_secs(120));
 
@@ -233,7 +233,7 @@ const TREE_PAGE: Argument = Argument {
         "1-based page of a tree that did not fit; prefer passing continuationArgs exactly.",
 };
 
-/// `since` of the tree reads (docs/protocol.md, "Reads since a snapshot").
+/// `since` of the tree reads (docs/protocol/reading.md, "Reads since a snapshot").
 const TREE_SINCE: Argument = Argument {
     name: "since",
     kind: ArgumentKind::Text {
@@ -262,7 +262,7 @@ const IFRAME_FRAME_ID: Argument = Argument {
 /// The longest CSS selector the shadow DOM tools accept.
 const MAX_SELECTOR_CHARS: usize = 1_000;
 
-/// `verbose` of the tools whose reply is short (src/mcp_reply.rs, docs/protocol.md "Replies"): the
+/// `verbose` of the tools whose reply is short (src/mcp_reply.rs, docs/protocol/tools.md "Replies"): the
 /// MCP server shapes the reply with it and never sends it to the browser. No default in the
 /// contract: the extension fills in defaults, and an argument it never receives has none to fill.
 const VERBOSE: Argument = Argument {
@@ -290,7 +290,7 @@ const OBSERVATIONS_LIMIT: Argument = Argument {
     description: "The most entries listed: the newest of those that match.",
 };
 
-/// What every action tool's short reply is (src/mcp_reply.rs, docs/protocol.md "Replies"), said
+/// What every action tool's short reply is (src/mcp_reply.rs, docs/protocol/tools.md "Replies"), said
 /// once for the six descriptions that share it.
 macro_rules! action_reply {
     () => {

@@ -35,7 +35,7 @@ pub struct Availability {
     pub dev_only_tiers: &'static [Tier],
     /// Listed only when the server holds a WebDriver BiDi session on the browser (`--launch`,
     /// `--webdriver`): the MCP server answers the tool itself, the extension never sees it,
-    /// and it is left out of the extension's tool contract (docs/protocol.md, "The browser
+    /// and it is left out of the extension's tool contract (docs/protocol/browser-bridge.md, "The browser
     /// bridge").
     pub needs_browser_bridge: bool,
 }
@@ -117,7 +117,7 @@ impl Tier {
 }
 
 /// The active tool access of a session: a tier and whether Dev mode is on. The extension holds
-/// the active one (docs/protocol.md, "Tool access"); the MCP server lists tools for its copy.
+/// the active one (docs/protocol/access.md, "Tool access"); the MCP server lists tools for its copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ToolAccess {
     pub tier: Tier,

@@ -363,7 +363,7 @@ const SCROLL_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>scr
   <p data-test-ref="far">Far away</p>
 </body></html>`;
 
-// draft_state (promote_iframe's question, docs/protocol.md "Frames"): controls against their
+// draft_state (promote_iframe's question, docs/protocol/frames.md "Frames"): controls against their
 // defaults, a chosen file, and an agent's contenteditable text until the page takes it.
 const DRAFT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>draft</title></head>
 <body>

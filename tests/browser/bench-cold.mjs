@@ -11,7 +11,7 @@
 //      times: the first is the cold read (the core is loaded for this document), the median of
 //      the other three the warm one; then, on another new document, the first read after a
 //      pause of PAUSE_MS (an agent's think time, during which the core is prepared and warmed up:
-//      background/core-warmup.js). The engine each read names (`engine`) is reported. The
+//      background/core/core-warmup.js). The engine each read names (`engine`) is reported. The
 //      bare walk of docs/performance.md runs in the open page through `execute_js` (the page's
 //      own world, timed inside the page), so that Firefox is measured against its own walk.
 //   2. Chromium only, Playwright (playwright-core, the same browser binary): per run, a new page,
@@ -22,7 +22,7 @@
 //      the base64 decode alone and `WebAssembly.compile` alone on the same bytes, evaluating the
 //      tree bundle, then the first, second and third `generateAccessibilityTree` (the first
 //      includes the first gather after the load and the core's first calls).
-// Prints the tables of docs/performance.md ("The first read of a page") and writes
+// Prints the tables of docs/performance/strict-csp.md ("The first read of a document") and writes
 // target/bench/cold.json. Needs the release binary, dist/ and extension/generated/ (./scripts/build
 // and cargo build --release).
 
@@ -70,7 +70,7 @@ async function measureMcp(browser, origin) {
       const warm = [];
       const engines = new Set();
       // The engine of each cold read apart, so that a cold read on another route than the warm
-      // ones shows (docs/performance.md, "The read sent the instant `navigate` returns").
+      // ones shows (docs/performance/warm-read.md, "The read sent the instant `navigate` returns").
       const coldEngines = [];
       const coldAfterPause = [];
       const coldStamps = [];
@@ -94,7 +94,7 @@ async function measureMcp(browser, origin) {
         cold.push(reads[0]);
         warm.push(median(reads.slice(1)));
         // The same first read when the agent takes a moment after navigate, as a model does
-        // (the core was prepared meanwhile: background/core-warmup.js).
+        // (the core was prepared meanwhile: background/core/core-warmup.js).
         await mcp.callTool('navigate', { url: `${origin + pagePath(variant, run)}?paused` }, timeout);
         await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
         const paused = await mcp.callTool('get_accessibility_tree', { filter: 'all', maxChars: WHOLE_TREE }, timeout);

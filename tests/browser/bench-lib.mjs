@@ -422,7 +422,7 @@ export function replyText(result) {
 }
 
 /**
- * The object an allwright reply carries (docs/protocol.md, "Replies"): the text parsed as JSON,
+ * The object an allwright reply carries (docs/protocol/tools.md, "Replies"): the text parsed as JSON,
  * or, when it holds a newline (compact JSON never does), a tree read's header line with the tree
  * text after it as `tree`. Null when the text is not JSON.
  * @param {{content?: Array<{type: string, text?: string}>, structuredContent?: unknown}} result

@@ -3,7 +3,7 @@
 //
 //   node tests/browser/bench-messaging.mjs [--size 10000] [--runs 15]
 //
-// Chromium compiles no WASM in a content script on such pages (docs/protocol.md, "Loading the core"), so allwright runs
+// Chromium compiles no WASM in a content script on such pages (docs/protocol/core.md, "Loading the core"), so allwright runs
 // the same crate there as JavaScript (wasm2js), which V8 runs at about 3.5-4x the WASM time. The
 // service worker may compile WASM, but the DOM facts would then have to travel to it and the
 // answer back, through extension messaging. This script measures that trip with the real sizes
@@ -14,7 +14,7 @@
 // size allwright returns for that page. Medians of the runs after the first, against the bare
 // DOM walk of the benchmark on the same page.
 //
-// The numbers feed docs/performance.md ("The JS path").
+// The numbers feed docs/performance/in-page-read.md ("What was tried for the JS path").
 
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,7 @@
 // The paired round trips of `npm run bench` (issue 14, item 1's target: the warm MCP tree read at
 // most 0.25x Playwright's `ariaSnapshot()` round trip, "in one run with the bench"). The bench's
 // first sections measure our reads and Playwright's minutes apart, and this 2-core machine's
-// speed drifts by a third over such spans (docs/performance.md, "Issue 14: messages as
-// structured clones"), which moves their ratio as much as any change did. Here both run at
+// speed drifts by a third over such spans (docs/performance/warm-read.md, "Messages as structured clones"), which moves their ratio as much as any change did. Here both run at
 // once, in two browsers started side by side: per round, one warm `get_accessibility_tree
 // {filter: "all"}` through `allwright mcp` and one warm `locator('body').ariaSnapshot()` on the
 // same page, in alternating order, so that each ratio is taken over a few hundred milliseconds.

@@ -1,4 +1,4 @@
-// What replies cost and how soon actions answer (issue 30, items 4 and 6; docs/protocol.md,
+// What replies cost and how soon actions answer (issue 30, items 4 and 6; docs/protocol/tools.md,
 // "Replies"): through `allwright mcp --launch BROWSER --headless`, on a small page whose button
 // writes a status line when clicked, it measures the characters of each tool's reply as an agent
 // gets it (no `verbose`) and as the whole object (`verbose: true`, what the model read before

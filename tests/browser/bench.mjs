@@ -26,7 +26,7 @@
 // a small single-page app, each followed by a read, how many references the registry
 // (`__wbElementMap`) still holds against the elements the last read printed.
 //
-// --since measures reads since a snapshot (docs/protocol.md, "Reads since a snapshot") through
+// --since measures reads since a snapshot (docs/protocol/reading.md, "Reads since a snapshot") through
 // `allwright mcp --launch chromium --headless`, on the generated page with a small script
 // (SINCE_SCRIPT, served as a file so that the strict-CSP variant runs it too): per run, a full
 // read, one click_ax on a section's "Apply" button (the script then changes that section only:
@@ -100,7 +100,7 @@ const CHROMIUM = '/usr/lib/chromium/chromium';
 const BINARY = path.join(root, 'target/release/allwright');
 const CSP = "script-src 'self'";
 // The benchmark compares whole trees: every read asks for the largest page the contract allows
-// (maxChars defaults to 50,000 characters for agents; docs/protocol.md, "Limits").
+// (maxChars defaults to 50,000 characters for agents; docs/protocol/tools.md, "The tool table").
 const WHOLE_TREE = 1_000_000;
 const RESULTS = path.join(root, 'target/bench/results.json');
 /** --compactness writes each page's two texts here (ours and Playwright's). */
@@ -319,7 +319,7 @@ async function measureMcp(origin) {
         entry.treeChars = call.result.tree.length;
         entry.treeResponseBytes = call.bytes;
         entry.treeTruncated = call.result.truncated || call.result.hasMore || call.result.autoDegraded;
-        // Where the core ran (docs/protocol.md, "Which engine ran").
+        // Where the core ran (docs/protocol/core.md, "Which engine ran").
         entry.engine = call.result.engine;
       }
       entry.treeColdMs = tree[0];

@@ -166,7 +166,7 @@ async fn type_then_pick(
     reference
 }
 
-/// The result shape every action shares (docs/protocol.md, "Action results").
+/// The result shape every action shares (docs/protocol/tools.md, "Action results").
 fn assert_action_shape(browser: &str, tool: &str, result: &Value) {
     assert_eq!(result["success"], true, "{browser}: {tool}: {result}");
     assert!(
@@ -899,7 +899,7 @@ pub async fn hover_scroll_keys_and_stability(session: &Session) {
     assert_eq!(hovered["progress"], "observed", "{browser}: {hovered}");
     assert_eq!(state(session).await["tooltip"], true, "{browser}");
 
-    // The heading prints no ref (docs/protocol.md, "Which lines print their reference"), but the
+    // The heading prints no ref (docs/protocol/reading.md, "Which lines print their reference"), but the
     // registry still numbers it, right before the button that follows it: the ref an older read
     // printed for it still works.
     let info_number: u64 = info["ref_".len()..].parse().expect("a ref number");
@@ -1140,7 +1140,7 @@ pub async fn act_inside_a_cross_origin_frame(session: &Session) {
         "{browser}: {frame_tree}"
     );
     // A frame's refs belong to that frame: the top document refuses them by name
-    // (docs/protocol.md, "Frames").
+    // (docs/protocol/frames.md, "Frames").
     let elsewhere = session
         .call("click_ax", json!({"ref_id": save}))
         .await

@@ -2,8 +2,8 @@
 //! its collector in a sandbox realm of every browsing context) is byte for byte the extension's
 //! `accessibility_snapshot` of the same page, once the parts that name the surface are
 //! normalised: context ids (the extension derives them from tab and frame ids, BiDi uses its
-//! browsing context ids; docs/protocol.md, section 3) and the random per-document prefix of
-//! "ai" references (docs/protocol.md, section 3).
+//! browsing context ids; docs/protocol/channels.md, section 3) and the random per-document prefix of
+//! "ai" references (docs/protocol/channels.md, section 3).
 
 use allwright_surface_web::{
     accessibility_snapshot, SnapshotFormat, SnapshotMode, SnapshotOptions,

@@ -1,4 +1,4 @@
-//! Bounded everything, through the built extension (issue 12, item 4; docs/protocol.md, "Bounds
+//! Bounded everything, through the built extension (issue 12, item 4; docs/protocol/host-safety.md, "Bounds
 //! and deadlines"): pages far larger than any reply may carry answer within the call's time with
 //! a page of the tree (maxChars defaults to 50,000), `result_too_large` naming the arguments that
 //! would work, or, for a read the page is too large to finish, `timeout` saying so (never
@@ -32,7 +32,7 @@ async fn read_is_bounded(session: &Session, tool: &str, arguments: serde_json::V
             );
         }
         // A read the page is too large to finish in the step's time says so: the frame was
-        // busy with the read, not blocked by a prompt (docs/protocol.md, "Bounds and deadlines").
+        // busy with the read, not blocked by a prompt (docs/protocol/host-safety.md, "Bounds and deadlines").
         Err(error) if error.code() == "timeout" => {
             let message = error.0["message"].as_str().unwrap_or_default();
             assert!(

@@ -1,4 +1,4 @@
-//! The browser bridge (docs/protocol.md, "The browser bridge"): `allwright mcp --launch`, with
+//! The browser bridge (docs/protocol/browser-bridge.md, "The browser bridge"): `allwright mcp --launch`, with
 //! the built extension, through the official MCP client. The server holds a BiDi session on the
 //! browser it launched: user prompts come back as `dialog_open` and are answered with
 //! `handle_dialog`, and results carry the tab's lifecycle events.
@@ -205,7 +205,7 @@ fn lifecycle_types(result: &Value) -> Vec<String> {
 }
 
 /// The launched browser shows the agent its one first tab and nothing else: in Chromium the BiDi
-/// mapper runs in a hidden tab of its own (docs/protocol.md, "Debugging endpoints of --launch"),
+/// mapper runs in a hidden tab of its own (docs/protocol/host-safety.md, "Debugging endpoints of `--launch`"),
 /// which must appear neither in the extension's `chrome.tabs` (list_tabs) nor in the tab the
 /// bridge maps and reads (the tree comes from the agent's tab, not from the mapper's).
 pub async fn only_the_agents_tab_is_listed(session: &LaunchedMcp) {
@@ -612,7 +612,7 @@ impl Drop for LocalChromedriver {
 
 /// A Firefox started by the test as the "remote" end of `--webdriver ws://.../session`, as the
 /// user of a test machine would run it: its own HOME, in which `allwright install` registered
-/// the native host (docs/protocol.md, "The browser bridge"), and a socket for that host that
+/// the native host (docs/protocol/browser-bridge.md, "The browser bridge"), and a socket for that host that
 /// the MCP server is told too.
 pub struct LocalFirefox {
     process: std::process::Child,
@@ -816,7 +816,7 @@ pub async fn frames_shadow_roots_and_a_page_that_strips_the_marker(session: &Lau
         tree.contains("Saved:"),
         "{name}: the frame took the click:\n{tree}"
     );
-    // iframe_click is click_ax in a named frame: the same real input (docs/protocol.md, "Frames").
+    // iframe_click is click_ax in a named frame: the same real input (docs/protocol/frames.md, "Frames").
     let clicked = session
         .ok("iframe_click", json!({"ref_id": save, "frameId": frame_id}))
         .await;
@@ -853,7 +853,7 @@ pub async fn frames_shadow_roots_and_a_page_that_strips_the_marker(session: &Lau
     wait_for_text(session, "Clicked once").await;
 }
 
-/// screenshot over BiDi (docs/protocol.md, "The browser bridge"): the viewport, one element (also
+/// screenshot over BiDi (docs/protocol/browser-bridge.md, "The browser bridge"): the viewport, one element (also
 /// below the fold and inside a frame), the whole page and a tab that is not shown, none of which
 /// needs the tab to be visible; every picture decoded and its size and colours checked.
 pub async fn screenshots_over_bidi(session: &LaunchedMcp) {

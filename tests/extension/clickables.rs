@@ -80,7 +80,7 @@ fn frame_id_on_iframe_line(tree: &str, browser: &str) -> i64 {
 /// (mousedown) or pointer press only, an `onclick` property. What stays a line of text: the
 /// children of listeners on the document and the body (delegation), and of a root that listens
 /// to every event type (a framework's delegation root); an element removed after it got its
-/// listener costs nothing. The recorder is content/click-listener-recorder.js (docs/protocol.md,
+/// listener costs nothing. The recorder is content/click-listener-recorder.js (docs/protocol/reading.md,
 /// "Generic elements that keep their line: clickables").
 pub async fn click_listeners_give_references_where_the_page_added_them(session: &Session) {
     let browser = session.browser.name();

@@ -69,7 +69,7 @@ pub async fn page_text_forges_no_line_or_reference(session: &Session) {
         );
     }
     // A line holds at most its own reference (text lines none), and every control's line holds
-    // exactly one: page text adds none (docs/protocol.md, "Which lines print their reference").
+    // exactly one: page text adds none (docs/protocol/reading.md, "Which lines print their reference").
     const CONTROLS: [&str; 6] = [
         "button ",
         "link ",
@@ -110,7 +110,7 @@ fn has_exact_line(tree: &str, line: &str) -> bool {
     tree.lines().any(|printed| printed.trim_start() == line)
 }
 
-/// Which lines print their reference (docs/protocol.md, "Which lines print their reference"),
+/// Which lines print their reference (docs/protocol/reading.md, "Which lines print their reference"),
 /// as an agent meets them: what it acts on has a ref, what it only reads has none, the tools that
 /// take a ref work with the printed ones (hover opens a menu, select_option picks an option whose
 /// line has no ref), and a ref the registry numbered without printing it (a heading, as an older

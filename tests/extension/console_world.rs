@@ -1,5 +1,5 @@
 //! The ref registry's debugging names (`window.__wb_ax_lookup('ref_42')`, `window.__wbElementMap`,
-//! docs/agent-tools.md, "Debugging") are reachable from the DevTools console in the content
+//! docs/agent-tools.md, "Watching the agent") are reachable from the DevTools console in the content
 //! script's world, and never from the page's own scripts, even one that defines the same names.
 
 use serde_json::{json, Value};

@@ -1,4 +1,4 @@
-//! Where the core runs (issue 14, item 1; docs/protocol.md "The core in the service worker"),
+//! Where the core runs (issue 14, item 1; docs/protocol/core.md "The core in the service worker"),
 //! through MCP as an agent reads and acts. In Chromium a page whose CSP forbids WASM in the
 //! content script is read by the WASM core in the extension's service worker ("wasm-worker");
 //! every other page, and every page in Firefox, by the WASM core in the content script
@@ -67,7 +67,7 @@ pub async fn strict_pages_read_like_open_ones(session: &Session) {
         without_refs(tree),
         "{browser}: the strict page's tree differs from the open page's"
     );
-    // In Chromium the background finishes the strict page's read (docs/protocol.md, "The read
+    // In Chromium the background finishes the strict page's read (docs/protocol/core.md, "The read
     // handed to the background") with the function the frame runs for the open page's: both
     // answer the same fields, with the same values but for the document's own.
     let document_fields = ["tree", "url", "title", "engine", "snapshotId", "coverage"];
@@ -135,7 +135,7 @@ pub async fn refs_act_and_since_reads_on_strict_pages(session: &Session) {
 
 /// The first read of a document sent the instant `navigate` returns, and one sent while the
 /// warm-up read is likely running (it starts 150 ms after the frame's core has loaded:
-/// docs/protocol.md "Preparing the core early"), on an open and a strict page: each prints the
+/// docs/protocol/core.md "Preparing the core early"), on an open and a strict page: each prints the
 /// page whole, registers its references (a second read prints the very same tree, numbers
 /// included), and its references act; a read `since` its snapshot reports the click's change.
 pub async fn the_first_read_is_right_at_once_and_during_the_warm_up(session: &Session) {

@@ -1,4 +1,4 @@
-//! fill_form (docs/protocol.md, "Action results"; docs/agent-tools.md, "Filling a form"): every
+//! fill_form (docs/protocol/tools.md, "Action results"; docs/agent-tools.md, "Filling a form"): every
 //! kind of field in one call, as an agent fills them, on fixtures/pages/actions/form-every-kind.html,
 //! which records what the page received. The checks: each field gets the value, a check box is
 //! clicked only when its state differs (a second call clicks nothing), the first failure stops the

@@ -1,4 +1,4 @@
-//! The frame tools (docs/protocol.md, "Frames"), as an agent uses them through the MCP server:
+//! The frame tools (docs/protocol/frames.md, "Frames"), as an agent uses them through the MCP server:
 //! get_frames' inventory, iframe_read, iframe_click and iframe_type in a cross-origin frame, the
 //! `frameId=N` of an iframe's line, refs refused in the wrong frame (ref_in_other_frame), and
 //! promote_iframe with and without unsaved work, with two matching frames and with a chosen file.

@@ -1,4 +1,4 @@
-//! Replies cost only what they tell (issue 30, item 4; docs/protocol.md, "Replies";
+//! Replies cost only what they tell (issue 30, item 4; docs/protocol/tools.md, "Replies";
 //! src/mcp_reply.rs): every result is one text block without `structuredContent`; navigate
 //! answers its URL and title without the page-load events, an action its progress and effect, a
 //! read a header line and the tree text, an error `{code, message, hint}`; `verbose: true` gives

@@ -1,4 +1,4 @@
-//! Safety under hostile pages and unlucky timing (issue 12; docs/protocol.md, "A ref means one
+//! Safety under hostile pages and unlucky timing (issue 12; docs/protocol/action-safety.md, "A ref means one
 //! element" and the sections after it), as an agent meets them: through `allwright mcp`, in both
 //! browsers. Each check also reads the page's own count of what happened, so a refusal is proved
 //! to have reached nothing.
@@ -688,7 +688,7 @@ pub async fn a_stopped_background_comes_back_and_loses_no_call(session: &Session
 
 /// get_accessibility_tree as the agent calls it after a stop, with the time it took to answer.
 /// A background stopped while idle is woken by the keep-alive alarm alone
-/// (extension/background/keep-alive.js), which fires every 30 s: the read may wait up to a whole
+/// (extension/background/host/keep-alive.js), which fires every 30 s: the read may wait up to a whole
 /// period plus the reconnection, so the test gives it that and a margin.
 async fn read_when_back(session: &Session) -> String {
     const ALARM_PERIOD_AND_RECONNECTION: Duration = Duration::from_secs(50);

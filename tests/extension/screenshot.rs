@@ -1,4 +1,4 @@
-//! screenshot in the user's own browser (docs/protocol.md, "Screenshots"): the extension captures
+//! screenshot in the user's own browser (docs/protocol/browser-bridge.md, "Screenshots"): the extension captures
 //! the visible tab and crops to an element. The images come back as MCP image content; the test
 //! decodes them and checks their size against the window's and known pixels' colours.
 

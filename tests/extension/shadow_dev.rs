@@ -1,5 +1,5 @@
 //! Closed shadow roots and Dev mode's execute_js, as an agent meets them (docs/agent-tools.md,
-//! "Shadow roots" and "execute_js"): hand-written web components with a closed root that nests an
+//! "Shadow roots and execute_js"): hand-written web components with a closed root that nests an
 //! open and a closed one, an open component that nests a closed one, and plain elements
 //! (fixtures/pages/shadow-dev/). In Chromium get_shadow_dom and shadow_dom_query read the closed
 //! content through the debugger; in Firefox they answer closed_shadow_root_unreachable for it and

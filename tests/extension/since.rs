@@ -1,4 +1,4 @@
-//! Reads since a snapshot (issue 14, docs/protocol.md "Reads since a snapshot"), through MCP in a
+//! Reads since a snapshot (issue 14, docs/protocol/reading.md "Reads since a snapshot"), through MCP in a
 //! real browser, as an agent uses them: read, act, read again with `since`. One check per rule:
 //! nothing changed, a changed subtree, removed refs, the whole tree when the arguments differ or
 //! the changes are not shorter, a new document; then a randomized run that compares each `since`
@@ -87,7 +87,7 @@ pub async fn a_changed_subtree_is_printed_under_its_context(session: &Session) {
         "{browser}:\n{tree}"
     );
     // (A paragraph without a reference shows its first words in the name's place, and the
-    // cart's region leaves its name to its heading: docs/protocol.md, "What the text tree leaves
+    // cart's region leaves its name to its heading: docs/protocol/reading.md, "What the text tree leaves
     // out".)
     assert!(
         tree.contains("paragraph \"Total: 1 items\""),
@@ -135,7 +135,7 @@ pub async fn removed_refs_are_listed(session: &Session) {
     // The item's button printed a ref; the list item around it printed none (printed_reference.rs),
     // so the item is told under [removed], below its list's line, which is not printed again:
     // its lines as they were when the changed parts alone were re-read, their count when the
-    // whole page was (docs/protocol.md, "Reads since a snapshot").
+    // whole page was (docs/protocol/reading.md, "Reads since a snapshot").
     assert_eq!(
         changes["removedRefs"],
         json!([removal]),
@@ -289,7 +289,7 @@ fn with_replaced_ref(line: &str, replaced: &BTreeMap<String, String>) -> String 
 /// A diff's text with the lines under each `[removed]` banner replaced by their count: a read
 /// that re-reads only the changed parts shows the lines that left (up to six, then `[and N more
 /// lines]`), a whole read compared with an older snapshot has no text of it and counts them
-/// (`[N lines]`, docs/protocol.md "Reads since a snapshot"); the rest must be the same.
+/// (`[N lines]`, docs/protocol/reading.md "Reads since a snapshot"); the rest must be the same.
 fn removed_counted(text: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut counting: Option<usize> = None;

@@ -265,7 +265,7 @@ pub async fn text_tree_metadata_and_paging(session: &Session) {
         .expect_err("bad filter");
     assert_eq!(bad.code(), "invalid_arguments", "{browser}");
     // Anchoring on a ref shows that element's subtree only. (The page's regions are too short
-    // to print a ref of their own, docs/protocol.md "Which lines print their reference": the
+    // to print a ref of their own, docs/protocol/reading.md "Which lines print their reference": the
     // drop-down, which has children, is the anchor.)
     let select_ref = tree
         .lines()

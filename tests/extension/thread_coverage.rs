@@ -1,4 +1,4 @@
-//! Thread-read coverage (docs/protocol.md, "Thread-read coverage"), as an agent reads a webmail
+//! Thread-read coverage (docs/protocol/reading.md, "Thread-read coverage"), as an agent reads a webmail
 //! thread: the tree names the conversation's root, the anchored pages read through
 //! `continuationArgs` make the read complete, and repeated, skipped, stale, foreign-ref and
 //! document-root pages are not progress. The fixture is an MUI mail client
@@ -220,7 +220,7 @@ pub async fn repeated_skipped_foreign_and_document_root_pages_are_not_progress(s
         &[1, 2],
     );
     // Another anchor holds something else: the Inbox folder button is a foreign ref. (The inbox
-    // list is too short to print a ref of its own: docs/protocol.md, "Which lines print their
+    // list is too short to print a ref of its own: docs/protocol/reading.md, "Which lines print their
     // reference".)
     let inbox = ref_of(session, "button", "Inbox").await;
     let foreign = read(session, json!({"ref_id": inbox, "maxChars": 200})).await;

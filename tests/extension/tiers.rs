@@ -1,4 +1,4 @@
-//! Tool tiers, enforced (docs/protocol.md, "Tool access"): each tier's tool list over MCP, with
+//! Tool tiers, enforced (docs/protocol/access.md, "Tool access"): each tier's tool list over MCP, with
 //! and without --dev; the MCP server's refusal of a tool outside the tier; and the extension's
 //! own refusal of an out-of-tier call sent straight to the local socket by a raw client that
 //! claims a larger access, which the extension does not believe.
@@ -140,7 +140,7 @@ pub async fn each_tier_lists_its_tools_and_refuses_the_others(session: &mut Sess
     session.ok("get_accessibility_tree", json!({})).await;
 }
 
-/// A raw client of the local socket, speaking its JSON lines (docs/protocol.md, section 1): it
+/// A raw client of the local socket, speaking its JSON lines (docs/protocol/channels.md, section 1): it
 /// skips the MCP server and claims Full + Dev on its calls; the extension checks the tool
 /// against its own active access (Ask, from the last session) and refuses with not_in_tier.
 pub async fn a_raw_socket_client_cannot_leave_the_active_tier(session: &mut Session) {

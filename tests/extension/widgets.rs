@@ -356,7 +356,7 @@ async fn flatpickr_calendar(agent: &Agent<'_>) -> Outcome {
         .await?;
     agent.act("click_ax", json!({ "ref_id": field })).await?;
     // flatpickr's day cells are spans with an aria-label and tabindex -1 (generic, whose label
-    // ARIA prohibits): the tree prints them `clickable` named by their number (docs/protocol.md,
+    // ARIA prohibits): the tree prints them `clickable` named by their number (docs/protocol/reading.md,
     // "Generic elements that keep their line: clickables"); the agent finds the month shown,
     // then the day.
     agent.find("combobox", |name| name == "Month").await?;
@@ -853,7 +853,7 @@ const UNFINISHED_NATIVE_DRAG: &str =
     "Firefox left the real HTML5 drag unfinished, and drag said so";
 
 /// The cells that fail for a reason allwright cannot remove, each with the start of the reason
-/// its task must give (docs/widgets.md, "Cells that fail"): such a cell fails the matrix when it
+/// its task must give (docs/widgets.md, "When a cell cannot pass"): such a cell fails the matrix when it
 /// passes or fails otherwise.
 /// None today: SortableJS's default (HTML5) mode in Firefox with real input was one, until drag
 /// sent the press alone and let the extension send the drag events from it

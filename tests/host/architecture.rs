@@ -1,6 +1,6 @@
 //! Checks of what ARCHITECTURE.md states as absences in the binary: "Only the `native_messaging`
 //! module (`src/native_messaging.rs` and `src/native_messaging/`) knows the native-messaging
-//! framing" (docs/protocol.md, section 2: a 4-byte native-endian length, then the JSON).
+//! framing" (docs/protocol/channels.md, section 2: a 4-byte native-endian length, then the JSON).
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! docs/protocol.md, "Bounds and deadlines", on the host: it answers `timeout` before its client
+//! docs/protocol/host-safety.md, "Bounds and deadlines", on the host: it answers `timeout` before its client
 //! stops waiting and drops the late answer, gives the background a shorter budget, and bounds
 //! the calls one client may have in flight.
 
@@ -54,7 +54,7 @@ async fn the_host_answers_timeout_before_the_client_stops_waiting_and_drops_the_
     assert_eq!(next_call["budgetMs"], 56_000, "{next_call}");
 }
 
-/// docs/protocol.md, "Nothing done twice": a tool that changes the page and loses its answer,
+/// docs/protocol/action-safety.md, "Nothing done twice": a tool that changes the page and loses its answer,
 /// to the host's deadline or to an extension that went away, is `outcome_unknown`, whose hint
 /// says to look and never to retry, with `retryAllowed: false`; a read-only tool stays `timeout`.
 #[tokio::test]

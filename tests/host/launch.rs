@@ -441,7 +441,8 @@ fn open_like_tmp(folder: &Path, mode: u32) {
 /// `allwright mcp --launch`: from before the browser starts until the session has answered a
 /// call, no process of the session listens on a TCP or UDP port, or on an abstract Unix socket,
 /// of the machine's network namespace, and another local user (uid 65534) reaches none of the
-/// Unix sockets it does listen on (docs/security.md, "Another local user").
+/// Unix sockets it does listen on (docs/security.md, "Control of a launched
+/// browser").
 async fn launched_session_offers_another_user_no_listener(
     browser_flag: &str,
     extension_flavour: &str,

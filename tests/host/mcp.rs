@@ -51,7 +51,7 @@ async fn start_fake_host(socket_path: &Path) -> mpsc::UnboundedReceiver<Value> {
             let Ok(call) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };
-            // The session announcement (docs/protocol.md, "Tool access") is no call.
+            // The session announcement (docs/protocol/access.md, "Tool access") is no call.
             if call["type"] == "session" {
                 continue;
             }
@@ -115,7 +115,7 @@ const FULL_TIER: [&str; 36] = [
 ];
 
 /// A temporary folder only this user can enter: the client refuses a socket in any other
-/// (docs/protocol.md, "Local socket safety").
+/// (docs/protocol/host-safety.md, "Local socket safety").
 pub fn private_folder() -> tempfile::TempDir {
     use std::os::unix::fs::PermissionsExt;
     let folder = tempfile::tempdir().expect("temp dir");

@@ -1,4 +1,4 @@
-//! docs/protocol.md sections 1 and 2, checked against the real host process.
+//! docs/protocol/channels.md, sections 1 and 2, checked against the real host process.
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::time::Duration;
@@ -208,7 +208,7 @@ async fn a_second_hello_fails_the_calls_sent_to_the_old_background() {
         let message = client.receive().await.expect("a message");
         if message["type"] == "result" {
             assert_eq!(message["id"], "lost");
-            // navigate changes the page: its lost answer is outcome_unknown (docs/protocol.md,
+            // navigate changes the page: its lost answer is outcome_unknown (docs/protocol/action-safety.md,
             // "Nothing done twice").
             assert_eq!(message["error"]["code"], "outcome_unknown");
             saw_failure = true;

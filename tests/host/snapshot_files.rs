@@ -1,4 +1,4 @@
-//! docs/protocol.md, "Snapshot of a local file", as a hostile page sees it: a page snapshotted
+//! docs/protocol/host-safety.md, "Snapshot of a local file", as a hostile page sees it: a page snapshotted
 //! with `allwright snapshot FILE` asks the local server for the folder's other files, its
 //! dotfiles, a symlink that leads out and the folder above, and gets 404 for each; what it
 //! references itself loads. In both browsers, with the built extension (`./scripts/build`).

@@ -1,4 +1,4 @@
-//! docs/protocol.md, "Local socket safety": the host and the client refuse a socket folder that
+//! docs/protocol/host-safety.md, "Local socket safety": the host and the client refuse a socket folder that
 //! is not this user's private one (another user's, a symlink, a mode other than 0700) and change
 //! nothing they did not create; the client refuses a socket that is a symlink or whose server runs
 //! as another user, before sending anything; a second host leaves a live socket alone and says

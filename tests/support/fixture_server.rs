@@ -5,7 +5,7 @@
 //! - `X.html.headers` next to a file adds its lines as response headers (CSP pages use it).
 //! - `?csp=strict` on a page serves it with `Content-Security-Policy: script-src 'self'`, the
 //!   policy under which Chromium runs the tree core in the extension's service worker
-//!   (docs/protocol.md, "The core in the service worker"): one page, both core paths.
+//!   (docs/protocol/core.md, "The core in the service worker"): one page, both core paths.
 //! - `{{OTHER_ORIGIN}}` and `{{SELF_ORIGIN}}` in HTML are replaced by the two origins.
 //! - `POST /csp-report?...` stores the report; `reports()` returns them.
 //! - `GET /slow/MS` answers after MS milliseconds (a page that loads slowly).

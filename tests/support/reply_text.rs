@@ -1,4 +1,4 @@
-//! Reading allwright's MCP replies back into objects, for the tests (docs/protocol.md, "Replies";
+//! Reading allwright's MCP replies back into objects, for the tests (docs/protocol/tools.md, "Replies";
 //! src/mcp_reply.rs). A reply is one text block and no `structuredContent`: compact JSON, or for
 //! a tree read a JSON header line followed by the tree text. [`reply_value`] turns either back
 //! into one object (the tree under `tree`), the way the tests read results before replies were

@@ -1,6 +1,6 @@
 //! Reads the core's built-in page (about 11,000 nodes, crates/allwright-ax-wasm/src/warm_up.rs)
 //! the given number of times over the fact format, as a text-tree read does, and prints the time
-//! per read: a native target for profilers (docs/performance.md, "The core's escapes and
+//! per read: a native target for profilers (docs/performance/strict-csp.md, "The core's escapes and
 //! allocations"), for example
 //!
 //! `cargo build --release --example read_built_in_page -p allwright-ax-wasm`, then

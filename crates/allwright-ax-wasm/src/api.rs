@@ -38,10 +38,10 @@ pub struct TextTreeRequest<'input> {
     pub url: &'input str,
     pub title: &'input str,
     /// `[node, frameId]` pairs: frame elements whose child frame the browser's inventory names;
-    /// their lines print `frameId=N` (docs/protocol.md, "Frames"). Numbers, not u32: Firefox's
+    /// their lines print `frameId=N` (docs/protocol/frames.md, "Frames"). Numbers, not u32: Firefox's
     /// frame ids exceed 32 bits (they stay below 2^53, JavaScript's exact integers).
     pub frame_ids: &'input [f64],
-    /// The content script's identity of each gathered node, by node index (docs/protocol.md,
+    /// The content script's identity of each gathered node, by node index (docs/protocol/reading.md,
     /// "Reads since a snapshot"). Not empty: the records of this tree's lines, which a later
     /// read compares against, are written out ([`text_tree_output_into`]).
     pub identities: &'input [u32],
@@ -81,7 +81,7 @@ impl TextTreeRequest<'static> {
     }
 }
 
-/// An error for the agent: one of the codes of docs/protocol.md.
+/// An error for the agent: one of the codes of docs/protocol/tools.md, "Error codes".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolError {
     pub code: &'static str,
@@ -282,7 +282,7 @@ fn text_tree<D: Dom + ?Sized>(
         push_decimal(&mut out, next.page as u64);
         out.push('}');
     }
-    // The thread-read facts (docs/protocol.md, "Thread-read coverage"). `contentFingerprint` is
+    // The thread-read facts (docs/protocol/reading.md, "Thread-read coverage"). `contentFingerprint` is
     // for the background's coverage tracker, which removes it before the agent sees the result.
     let facts = &tree.read_facts;
     if let Some(root) = &facts.conversation_root_ref {
@@ -413,7 +413,7 @@ fn judge(
     Comparison::Diff(plan)
 }
 
-/// A read since a snapshot that re-read only the changed parts (docs/protocol.md, "Reads since a
+/// A read since a snapshot that re-read only the changed parts (docs/protocol/reading.md, "Reads since a
 /// snapshot"). The content script keeps the snapshot's lines and sends none of them: it sends
 /// the snapshot's records (`previous`) and the length of each of its lines (`previous_lengths`,
 /// in UTF-16 units as JavaScript counts, for the too-large and `maxChars` rules), the runs of
@@ -634,7 +634,7 @@ fn write_page_fields(out: &mut String, tree: &allwright_ax::TextTree) {
     push_decimal(out, tree.page_count as u64);
 }
 
-/// The fields of a read that shows only what changed, after `"truncated":` (docs/protocol.md,
+/// The fields of a read that shows only what changed, after `"truncated":` (docs/protocol/reading.md,
 /// "Reads since a snapshot").
 fn write_diff_fields(out: &mut String, diff: &DiffPlan) {
     out.push_str("false,\"hasMore\":false,\"autoDegraded\":false");

@@ -256,7 +256,7 @@ fn packed_failure(error: crate::packed::PackedError) -> String {
 }
 
 /// `buildTextTree` over packed facts, for the core in the extension's service worker
-/// (docs/protocol.md, "The core in the service worker"). After the facts, `packed` holds the
+/// (docs/protocol/core.md, "The core in the service worker"). After the facts, `packed` holds the
 /// lists `known_refs` (pair differences), `frame_ids` (f64), `identities` (differences) and
 /// `previous_lines` (optional), in that order. The scalar arguments are `buildTextTree`'s.
 #[allow(clippy::too_many_arguments)]

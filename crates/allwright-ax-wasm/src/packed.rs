@@ -1,5 +1,5 @@
 //! The packed form of a core call's number arrays, for the calls that cross extension messaging
-//! (docs/protocol.md, "The core in the service worker").
+//! (docs/protocol/core.md, "The core in the service worker").
 //!
 //! Where Chromium forbids WASM in a content script (a page CSP without `'wasm-unsafe-eval'`),
 //! the content script sends its facts to the extension's service worker, which runs the WASM

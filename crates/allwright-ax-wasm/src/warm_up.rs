@@ -1,12 +1,12 @@
 //! A built-in page's facts, read by the core a few times so that the engine optimises the core's
-//! code before the first real read needs it (docs/protocol.md, "Preparing the core early").
+//! code before the first real read needs it (docs/protocol/core.md, "Preparing the core early").
 //!
 //! V8 compiles a WebAssembly module's functions first with its baseline compiler (Liftoff) and
 //! recompiles the ones that run hot with its optimising one (TurboFan) while they run. Measured
 //! in Node (the same V8) on the facts of the 10k-element benchmark page: the first
 //! `buildTextTreePacked` call of a fresh instance took 100-146 ms, the second 33-93 ms, the later
 //! ones 18-31 ms; after three reads of this page the first 10k call took 35-39 ms
-//! (docs/performance.md, "The session's first strict-CSP read"). The service worker's core, which
+//! (docs/performance/strict-csp.md, "The session's first strict-CSP read"). The service worker's core, which
 //! reads strict-CSP pages in Chromium, runs this when an agent session starts, so that the
 //! session's first strict-CSP read is not the one that pays for the baseline code.
 //!
@@ -108,7 +108,7 @@ impl WarmUpPage {
     /// the packed lists of a whole `buildTextTreePacked` read ([`crate::packed`]: the facts,
     /// no known refs, no frames, an identity per node, no earlier lines). Reading it through
     /// that entry point warms what a real strict-CSP read runs beyond the tree itself: the
-    /// packed decoder and the binding's own code (docs/performance.md, "The read handed to the
+    /// packed decoder and the binding's own code (docs/performance/strict-csp.md, "The read handed to the
     /// background").
     pub fn packed_call(&self) -> (String, Vec<u8>) {
         let facts = self.owned.facts();
@@ -242,7 +242,7 @@ impl WarmUpPage {
 /// use: the core is generic over its [`allwright_ax::Dom`], so the compiler makes one copy of
 /// its code per `FactDom<P>`, and a warm-up over another `P` would optimise a copy no real read
 /// runs (the worker's first strict-CSP read took 48-88 ms after such a warm-up, against 26-36 ms
-/// for later documents: docs/performance.md, "The session's first strict-CSP read: one copy of
+/// for later documents: docs/performance/strict-csp.md, "The session's first strict-CSP read: one copy of
 /// the core").
 pub fn warm_up<P: PseudoContentSource>(rounds: u32, pseudo_source: impl Fn() -> P) -> u32 {
     let page = WarmUpPage::new();
@@ -277,7 +277,7 @@ pub fn warm_up<P: PseudoContentSource>(rounds: u32, pseudo_source: impl Fn() -> 
 /// warm-up's own). Run a few times, it optimises the comparison's code before an agent's first
 /// `since` read needs it: at 10k elements, the worker's comparison and its reply took 8-19 ms
 /// in the session's first `since` reads on baseline code, and 2.5-5 ms after this warm-up
-/// (docs/performance.md, "Issue 14: reads since a snapshot in the service worker"). Answers
+/// (docs/performance/strict-csp.md, "Reads since a snapshot in the service worker"). Answers
 /// whether the comparison answered as it should (a plan), which only a bug would make false.
 pub fn warm_up_diff(records: &[u32], output: &str) -> bool {
     let (envelope, body) = split_output(output);

@@ -101,7 +101,7 @@ fn refs_list_every_printed_reference_in_print_order() {
     };
     // The name is unescaped: the quote and the line break are the page's own characters.
     assert!(find("button", "Say \"hi\" now").focusable);
-    // A heading prints no ref (docs/protocol.md, "Which lines print their reference"), so
+    // A heading prints no ref (docs/protocol/reading.md, "Which lines print their reference"), so
     // `refs` does not list it either.
     assert!(refs.iter().all(|printed| printed.role != "heading"));
     assert!(find("link", "Home").focusable);

@@ -1,4 +1,4 @@
-//! A read since a snapshot through the glue's envelope (docs/protocol.md, "Reads since a
+//! A read since a snapshot through the glue's envelope (docs/protocol/reading.md, "Reads since a
 //! snapshot"): the records written to the caller's buffer and counted in `lineCount`, then a
 //! second read against them that answers only the changes, their refs and `removedRefs`, or the
 //! whole tree with `full` and `fullReason` when the changes are most of the page or exceed

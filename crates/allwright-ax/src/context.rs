@@ -1,5 +1,5 @@
 //! The per-call context: one DOM, the composed tree computed once, and the caches of one
-//! snapshot. It is dropped when the call ends, so nothing leaks between calls (STYLE.md 5).
+//! snapshot. It is dropped when the call ends, so nothing leaks between calls.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
@@ -71,7 +71,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
     /// element owns, then the elements it owns through aria-owns (WAI-ARIA 1.2: owned elements
     /// follow the DOM children). Borrowed from the flat tree when the document has no aria-owns,
     /// which spares the tree walk and name computations an allocation per element
-    /// (docs/performance.md, "The core's allocations").
+    /// (docs/performance/warm-read.md, "The core's allocations").
     #[inline(never)]
     pub fn ax_children(&self, node: NodeId) -> Cow<'_, [NodeId]> {
         if self.ownership.is_empty() {
@@ -183,7 +183,7 @@ impl<'dom, D: Dom + ?Sized> Context<'dom, D> {
 
     /// The element's name for its node in the tree, moved out of the cache instead of copied:
     /// the tree's node is the last to ask for it, and a later question computes it again
-    /// (docs/performance.md, "The core's allocations").
+    /// (docs/performance/warm-read.md, "The core's allocations").
     #[inline(never)]
     pub fn take_name(&self, element: NodeId) -> AccessibleName {
         if !self.in_range(element) {

@@ -1,5 +1,5 @@
 //! Facts about a read that the text tree does not print but that an agent reading a whole
-//! conversation needs (docs/protocol.md, "Thread-read coverage"): which element holds the
+//! conversation needs (docs/protocol/reading.md, "Thread-read coverage"): which element holds the
 //! active conversation, whether the page says that all its messages are expanded, and a
 //! fingerprint of the tree's content that tells a later page whether the content changed.
 //!

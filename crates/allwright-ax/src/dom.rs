@@ -97,7 +97,7 @@ pub struct Style {
     pub text_transform: TextTransform,
     /// Computed `overflow-x` or `overflow-y` is `auto` or `scroll`: the element is a scroll
     /// container the `scroll` tool can move, so its line prints its reference
-    /// (docs/protocol.md, "Which lines print their reference").
+    /// (docs/protocol/reading.md, "Which lines print their reference").
     pub scroll_container: bool,
     /// The element's own computed `cursor` is `pointer` and its parent's is not: the page
     /// styled it as something to click (issue 30, "Clickable things without a ref"). A cursor
@@ -200,7 +200,7 @@ pub trait Dom {
     /// Whether a page script added a listener for a click, or for the press or release of a
     /// mouse button, a pointer or a touch, to this element itself (`addEventListener`, or an
     /// `onclick`-like property), as the extension's main-world recorder saw it
-    /// (docs/protocol.md, "Generic elements that keep their line: clickables"). Never true of
+    /// (docs/protocol/reading.md, "Generic elements that keep their line: clickables"). Never true of
     /// `<html>` or `<body>`, whose listeners delegate for everything below them. A DOM that
     /// cannot see listeners answers false.
     fn has_click_listener(&self, element: NodeId) -> bool;

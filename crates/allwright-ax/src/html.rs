@@ -171,7 +171,7 @@ pub fn collapse_ascii_whitespace(text: &str) -> String {
 /// [`collapse_ascii_whitespace`] of a string the caller may give up: most text (a link's words,
 /// a heading) is collapsed already, and is then kept as it is, an owned string without a copy and
 /// a borrowed one in a single one (a read makes one for every name and text run;
-/// docs/performance.md, "The core's allocations").
+/// docs/performance/warm-read.md, "The core's allocations").
 pub fn collapse_ascii_whitespace_owned<'text>(text: impl Into<Cow<'text, str>>) -> String {
     let text = text.into();
     if is_collapsed(&text) {

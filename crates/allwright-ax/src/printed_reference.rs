@@ -1,4 +1,4 @@
-//! Which lines of the text tree print their `[ref_N]` (docs/protocol.md, "Which lines print
+//! Which lines of the text tree print their `[ref_N]` (docs/protocol/reading.md, "Which lines print
 //! their reference"). A reference is printed where the agent can use it: on what it can act on, and on
 //! what a tool accepts a reference for and needs. Everywhere else (paragraphs, headings, list
 //! items, rows, cells, terms, ...) the reference token is a tenth of the line and carries nothing

@@ -74,7 +74,7 @@ pub fn write_snapshot(documents: &[SnapshotDocument<'_>], format: Format) -> Str
 
 /// Appends `number` in decimal, as `to_string` would, without the formatting machinery or a
 /// string of its own: the core writes a reference and several numbers for every printed line,
-/// and each `to_string` was an allocation (docs/performance.md, "The core's allocations").
+/// and each `to_string` was an allocation (docs/performance/warm-read.md, "The core's allocations").
 pub fn push_decimal(out: &mut String, number: u64) {
     let mut digits = [0u8; 20];
     let mut start = digits.len();

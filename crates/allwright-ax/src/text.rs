@@ -1,4 +1,4 @@
-//! The text tree that `get_accessibility_tree` returns to the agent (docs/protocol.md, "Tools"):
+//! The text tree that `get_accessibility_tree` returns to the agent (docs/protocol/tools.md, "The tool table"):
 //! one line per node, one space of indent per depth,
 //!
 //! ```text
@@ -7,7 +7,7 @@
 //!
 //! followed by the node's states in the same `key="value"` form. Skipped containers add no depth
 //! (they are already flattened in the tree). Only the lines an agent can use print their
-//! reference (`printed_reference`), and what a line would only repeat is left out (docs/protocol.md,
+//! reference (`printed_reference`), and what a line would only repeat is left out (docs/protocol/reading.md,
 //! "What the text tree leaves out"). Open overlays (dialogs, popup listboxes and menus,
 //! expanded comboboxes) come first under an `[open overlays]` banner so that portal-rendered popups
 //! survive a reader's soft length limit. `maxChars` cuts the output into 1-based pages.
@@ -70,14 +70,14 @@ impl Filter {
     }
 }
 
-/// The default `maxDepth` of `get_accessibility_tree` (docs/protocol.md, "Tools").
+/// The default `maxDepth` of `get_accessibility_tree` (docs/protocol/tools.md, "The tool table").
 pub const DEFAULT_MAX_DEPTH: usize = 15;
 
 /// `maxChars` when the agent gives none (the tool contract's default, src/tools/table.rs): about
 /// 12,500 tokens, a page of the tree that fits an agent's turn with room for its reasoning; a
 /// longer tree comes in pages through `continuationArgs`. Without it, one read of a huge page
 /// (a 40 MB field, a million nodes) would be built whole before anything could refuse it
-/// (docs/protocol.md, "Limits").
+/// (docs/protocol/host-safety.md, "Bounds and deadlines").
 pub const DEFAULT_MAX_CHARS: usize = 50_000;
 
 /// The parameters of `generateAccessibilityTree(filter, maxDepth, maxChars, ref_id, page)`.
@@ -94,7 +94,7 @@ pub struct TextTreeOptions {
     pub page: usize,
     /// The frame id of each `<iframe>` or `<frame>` whose frame the caller knows (the browser's
     /// frame inventory): the element's line prints `frameId=N` after its reference, so that the
-    /// reader can read that frame (docs/protocol.md, "Frames"). Empty: no line prints one.
+    /// reader can read that frame (docs/protocol/frames.md, "Frames"). Empty: no line prints one.
     /// Frame ids are the browser's: Firefox's exceed 32 bits.
     pub frame_ids: Vec<(NodeId, u64)>,
     /// Keep every line of the whole tree, unpaged and written in full, in [`TextTree::lines`]:
@@ -415,7 +415,7 @@ pub const LONGEST_PRINTED_NAME: usize = 10_000;
 
 /// The most characters that an attribute value (`value`, `href`, `placeholder`, ...) prints: a
 /// field holding a whole document prints its beginning and `…`, so that one field cannot fill
-/// the agent's page (docs/protocol.md, "Bounds and deadlines").
+/// the agent's page (docs/protocol/host-safety.md, "Bounds and deadlines").
 pub const LONGEST_PRINTED_VALUE: usize = 2_000;
 
 /// A property of a node as text, empty when absent.
@@ -614,7 +614,7 @@ impl<'a> Renderer<'a> {
                 }
                 if !is_start && line.is_bare() && self.is_lone_wrapper(node) {
                     // A list item, group or paragraph around one element prints only its role:
-                    // its child takes its place (docs/protocol.md, "What the text tree leaves out").
+                    // its child takes its place (docs/protocol/reading.md, "What the text tree leaves out").
                     shown = false;
                 } else {
                     printed_name = line
@@ -840,7 +840,7 @@ impl<'a> Renderer<'a> {
 }
 
 /// The role word of a clickable element without a role of its own
-/// (`AxNode::is_clickable_without_role`; docs/protocol.md, "The text tree").
+/// (`AxNode::is_clickable_without_role`; docs/protocol/reading.md, "Generic elements that keep their line").
 pub const CLICKABLE_ROLE: &str = "clickable";
 
 const OVERLAYS_BANNER: &str = "[open overlays]";

@@ -1,4 +1,4 @@
-//! Reads that send only what changed (docs/protocol.md, "Reads since a snapshot"): the lines of
+//! Reads that send only what changed (docs/protocol/reading.md, "Reads since a snapshot"): the lines of
 //! one text tree compared with the record of an earlier one of the same document and arguments.
 //!
 //! A line is known by the identity of its node, which the caller gives (the content script keeps
@@ -78,7 +78,7 @@ pub fn records_of(lines: &[TreeLine], identity_of: impl Fn(&TreeLine) -> u32) ->
 }
 
 /// Whether a printed line is a run of text: after its indentation it starts with the role word
-/// `text` and its quoted words (page text cannot start a line: docs/protocol.md, "What the text
+/// `text` and its quoted words (page text cannot start a line: docs/protocol/reading.md, "What the text
 /// tree leaves out").
 fn is_text_run_line(text: &str) -> bool {
     text.trim_start_matches(' ').starts_with("text \"")
@@ -89,7 +89,7 @@ fn is_text_run_line(text: &str) -> bool {
 /// last number). A line that prints the same words for a new element (a wrapper the page
 /// rendered again) then has the same hash as the old element's line, which is how a replaced
 /// part is recognised ([`DiffPlan::replaced_references`]). The reference is found by its exact
-/// form: `[ref_` appears on a line only as its own reference (docs/protocol.md, "What the
+/// form: `[ref_` appears on a line only as its own reference (docs/protocol/reading.md, "What the
 /// text tree leaves out").
 fn content_hash(text: &str, reference: Option<u32>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -167,7 +167,7 @@ pub fn decode_records(flat: &[u32]) -> Vec<LineRecord> {
 /// re-read: `replaced` holds `start, end, count` triples, in ascending order and not
 /// overlapping, each replacing the lines `start..end` of `previous` by the next `count` items of
 /// `replacement`. This is how the content script describes a read that re-read only the changed
-/// parts (docs/protocol.md, "Reads since a snapshot"): every line outside the replaced runs is
+/// parts (docs/protocol/reading.md, "Reads since a snapshot"): every line outside the replaced runs is
 /// the snapshot's own. None when the triples do not fit `previous` or do not use up
 /// `replacement` exactly.
 pub fn splice_lines<Line: Copy>(

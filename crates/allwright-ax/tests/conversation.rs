@@ -1,4 +1,4 @@
-//! The conversation rule of `get_accessibility_tree` (docs/protocol.md, "Thread-read
+//! The conversation rule of `get_accessibility_tree` (docs/protocol/reading.md, "Thread-read
 //! coverage"): which element holds the active conversation, the "Collapse all" evidence and the
 //! content fingerprint, over the in-memory DOM. Each case is `root_of(html)`: the `id` attribute
 //! of the element the rule picks, or `None`.

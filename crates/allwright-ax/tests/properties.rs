@@ -532,7 +532,7 @@ fn names_and_values_of_forging_characters_never_make_a_line_or_a_reference() {
             tree.tree
         );
         // The only `[ref_` of a line is its own reference, right after the quoted name; text
-        // and paragraph lines have none (docs/protocol.md, "Which lines print their reference").
+        // and paragraph lines have none (docs/protocol/reading.md, "Which lines print their reference").
         let mut references = tree.refs.iter();
         for line in &lines {
             let own = if line.trim_start().starts_with("text ")

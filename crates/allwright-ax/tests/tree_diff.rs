@@ -1,4 +1,4 @@
-//! Reads since a snapshot (`tree_diff.rs`, docs/protocol.md "Reads since a snapshot"): the
+//! Reads since a snapshot (`tree_diff.rs`, docs/protocol/reading.md "Reads since a snapshot"): the
 //! cases the protocol names, then a property over random mutations of a page: whatever changed,
 //! every line that is not the same as before is printed in a `[changed]` block, every line
 //! outside those blocks is exactly as it was, and the removed references are exactly those that
@@ -725,7 +725,7 @@ fn check_diff(before: &MemDom, after: &MemDom) {
             told_removed.insert(line);
         }
     }
-    // A text run rewritten in place (protocol.md, "[removed]") is told by the new run printed
+    // A text run rewritten in place (docs/protocol/reading.md, "Reads since a snapshot", `[removed]`) is told by the new run printed
     // under [changed] in its place: under the same parent, after the same sibling both trees
     // have. Each new run tells one old run.
     let lone_text_run = |records: &[LineRecord], position: usize| {

@@ -688,7 +688,7 @@ tablist [ref]
 }
 
 // ---- Issue 13: which lines print their reference, and what else a line leaves out ------------
-// (docs/protocol.md, "Which lines print their reference" and "What the text tree leaves out").
+// (docs/protocol/reading.md, "Which lines print their reference" and "What the text tree leaves out").
 
 #[test]
 fn only_lines_an_agent_can_use_print_their_reference() {

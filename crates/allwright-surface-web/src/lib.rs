@@ -69,8 +69,8 @@ pub use snapshot::{
 #[cfg(test)]
 mod tests {
     /// The CDP commands and events the Chromium launcher may use, all in `src/launch/cdp_pipe.rs`:
-    /// the browser's lifecycle, the BiDi mapper's bootstrap and transport (DESIGN.md: "CDP only
-    /// for Chromium browser/tab lifecycle and the BiDi mapper"), and the media features BiDi
+    /// the browser's lifecycle, the BiDi mapper's bootstrap and transport (ARCHITECTURE.md, "Invariants":
+    /// no CDP outside the debugger sessions of the extension and this launcher), and the media features BiDi
     /// cannot emulate (`MediaFeatureEmulation`: a session attached to a tab, and
     /// `setEmulatedMedia` on it). Written as (domain, method), so that this file does not match
     /// its own patterns.

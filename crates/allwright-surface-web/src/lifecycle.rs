@@ -385,7 +385,7 @@ pub fn handle_user_prompt_params(context: &str, accept: bool, user_text: Option<
 /// without showing the system's dialog, and send `input.fileDialogOpened` naming the input
 /// (chromium-bidi intercepts choosers only when this handler is not "ignore"; Firefox's remote
 /// agent cancels the picker for "dismiss"). upload_file then sets the files with
-/// `input.setFiles` (docs/security.md, "upload_file").
+/// `input.setFiles` (docs/security.md, "Files the agent uploads").
 pub fn keep_prompts_open_capability() -> Value {
     json!({ "default": "ignore", "beforeUnload": "ignore", "file": "dismiss" })
 }

@@ -1,6 +1,6 @@
 //! `page.accessibilitySnapshot` over WebDriver BiDi: the version-1 snapshot of a page and all
 //! its frames, byte for byte the document the extension writes for the same page
-//! (docs/protocol.md, section 3, `snapshot_document` and "The same snapshot over WebDriver BiDi").
+//! (docs/protocol/channels.md, section 3, `snapshot_document` and "The same snapshot over WebDriver BiDi").
 //!
 //! How it is collected:
 //! - `browsingContext.getTree` with `root` gives the page's browsing contexts. Every frame is a
@@ -16,7 +16,7 @@
 //!   with `script.addPreloadScript`: a preload script runs in every document of the session,
 //!   snapshotted or not, and pages that no snapshot reads should pay nothing.
 //! - The documents are joined with the core's own [`allwright_ax::snapshot::assemble`], the rule
-//!   the extension's background follows too (extension/background/snapshot-plan.js).
+//!   the extension's background follows too (extension/background/reads/snapshot-plan.js).
 //!
 //! A frame that goes away while it is read (`no such frame`) fails the whole call with
 //! [`SnapshotErrorKind::FrameDetached`], a script failure with [`SnapshotErrorKind::ScriptFailed`]:
@@ -37,7 +37,7 @@ const COLLECTOR_SCRIPT: &str = include_str!(concat!(env!("OUT_DIR"), "/bidi-snap
 /// The name of the sandbox realm the collector lives in, the same in every document.
 pub const SANDBOX: &str = "allwright-snapshot";
 
-/// The default of `timeoutMs` in docs/protocol.md ("Tools", `accessibility_snapshot`).
+/// The default of `timeoutMs` in docs/protocol/tools.md ("The tool table", `accessibility_snapshot`).
 pub const DEFAULT_SNAPSHOT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Called in the sandbox of each document: the collector's document for the arguments (a JSON
@@ -48,7 +48,7 @@ const CALL_COLLECTOR: &str = "async function (argumentsJson) {
   return await surface.snapshotDocument(JSON.parse(argumentsJson));
 }";
 
-/// Snapshot modes besides the default (docs/protocol.md, "ai" mode of the snapshot).
+/// Snapshot modes besides the default (docs/protocol/channels.md, section 3: the "ai" mode of the snapshot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SnapshotMode {
     /// Elements that can be acted on carry an `aria-ref`, usable as `[aria-ref="..."]` in the
@@ -99,7 +99,7 @@ pub enum SnapshotErrorKind {
 }
 
 impl SnapshotErrorKind {
-    /// The allwright tool error code (docs/protocol.md, "Error codes").
+    /// The allwright tool error code (docs/protocol/tools.md, "Error codes").
     pub fn code(self) -> &'static str {
         match self {
             Self::FrameDetached => "frame_detached",
@@ -170,7 +170,7 @@ pub struct PlannedDocument {
 /// The documents of a `browsingContext.getTree` result (with `root`), depth-first, each context
 /// followed by its children in the order the browser lists them, the root first with no parent
 /// (the top page followed by its frames' documents in depth-first order, as the extension
-/// orders them: docs/protocol.md, section 3).
+/// orders them: docs/protocol/channels.md, section 3).
 pub fn plan_documents(tree: &Value) -> Result<Vec<PlannedDocument>, SnapshotError> {
     let root = tree
         .get("contexts")
@@ -288,7 +288,7 @@ fn unusable(result: &Value, context: &str) -> SnapshotError {
 }
 
 /// The version-1 snapshot of the page in `top_context` and all its frames, as JSON or YAML
-/// (docs/protocol.md, "The same snapshot over WebDriver BiDi").
+/// (docs/protocol/core.md, "The same snapshot over WebDriver BiDi").
 pub async fn accessibility_snapshot(
     connection: &BidiConnection,
     top_context: &str,
@@ -557,7 +557,7 @@ mod tests {
 
     #[test]
     fn the_documents_are_joined_as_the_extension_joins_them() {
-        // extension/background/snapshot-plan.js `assembleSnapshot` writes the same bytes.
+        // extension/background/reads/snapshot-plan.js `assembleSnapshot` writes the same bytes.
         let documents = vec!["{\"a\":1}".to_owned(), "{\"b\":2}".to_owned()];
         assert_eq!(
             allwright_ax::snapshot::assemble(SnapshotFormat::Json, &documents),

@@ -1,5 +1,5 @@
 //! `accessibility_snapshot` over WebDriver BiDi in a real browser: every behaviour the
-//! snapshot promises (docs/protocol.md, section 3; tests/README.md lists them). Opt-in, because each test launches a browser
+//! snapshot promises (docs/protocol/channels.md, section 3; tests/README.md lists them). Opt-in, because each test launches a browser
 //! with a temporary profile:
 //!
 //! ```text

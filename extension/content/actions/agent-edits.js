@@ -1,7 +1,7 @@
 // @ts-check
 // The contenteditable elements an agent typed into with type_ax or set_field, and what they held
 // afterwards. promote_iframe fails closed on such an edit until the page confirms it
-// (docs/protocol.md, "Frames"): a page that saved or sent the text replaces or clears it (a chat
+// (docs/protocol/frames.md, "Frames"): a page that saved or sent the text replaces or clears it (a chat
 // box empties, an editor re-renders), and a removed element holds nothing to lose. An edit whose
 // text still stands is work the page has not taken, which navigating the tab would discard.
 // Form controls need no such record: their default value (HTML, "defaultValue") says whether

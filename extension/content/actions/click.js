@@ -1,5 +1,5 @@
 // @ts-check
-// click_element and observe_click, the page half of click_ax (docs/protocol.md, "Action results"):
+// click_element and observe_click, the page half of click_ax (docs/protocol/tools.md, "Action results"):
 // the synthetic click, its evidence, the deferred evidence the background asks for, and whether a
 // trusted fallback click would be safe on the target.
 
@@ -194,7 +194,7 @@ function navigationOf(element) {
 
 /**
  * Why a trusted click through the debugger would not be safe on this target, or null when it
- * is a safe generic target (docs/protocol.md, "Action results", click_ax). Ordered from cheapest
+ * is a safe generic target (docs/protocol/tools.md, "Action results", click_ax). Ordered from cheapest
  * to costliest; the first reason wins.
  */
 function unsafeFallbackReason(ax, element, name) {
@@ -352,7 +352,7 @@ async function startClick(args, ax) {
 }
 
 /**
- * What changed anywhere in the page that an agent would see (docs/protocol.md, "Action results"):
+ * What changed anywhere in the page that an agent would see (docs/protocol/tools.md, "Action results"):
  * text (a status line, a live region), the value of a control (in a shadow tree too), a popup
  * that opened. Each is progress.
  * @param {MutationRecord[]} records
@@ -448,7 +448,7 @@ export async function observeClick(args) {
     evidence.push(...semanticStateChanges(entry.before.semantic, semanticState(element)));
     rect = viewportRect(element);
     // Deferred changes of the target's name, class, style or children are diagnostics only
-    // (docs/protocol.md, "Action results"): previews, unread badges and timestamps change alone.
+    // (docs/protocol/tools.md, "Action results"): previews, unread badges and timestamps change alone.
     const now = targetAppearance(element);
     const changed = Object.keys(now).filter((key) => now[key] !== entry.before.appearance[key]);
     if (changed.length > 0) hints.push(`the target's ${changed.join(", ")} changed since the click`);
@@ -459,7 +459,7 @@ export async function observeClick(args) {
     hints.push(`global_mutation: ${entry.deferredMutationsElsewhere} mutations elsewhere since the click`);
   }
 
-  // Stable (two stable observation intervals of the page and the target, docs/protocol.md,
+  // Stable (two stable observation intervals of the page and the target, docs/protocol/tools.md,
   // "Action results"): the same box
   // as at the previous observation (the click, the first time), and no mutation of the target
   // or anywhere else in the page in between. A page still reacting (a request's answer being

@@ -1,5 +1,5 @@
 // @ts-check
-// Evidence and observation: what changed around a target after an action (docs/protocol.md,
+// Evidence and observation: what changed around a target after an action (docs/protocol/tools.md,
 // "Action results"). Local mutations and semantic state count as progress; mutations elsewhere
 // are hints only. dom_quiet, the page half of wait_for_stable, also lives here.
 
@@ -188,7 +188,7 @@ export function startMutationWindow(element) {
 export const nodesOfRecord = (record) => [...record.addedNodes, ...record.removedNodes];
 
 /**
- * Whether a mutation is local to the target, as docs/protocol.md ("Action results") defines it:
+ * Whether a mutation is local to the target, as docs/protocol/tools.md ("Action results") defines it:
  * the target itself or its subtree, a direct attribute change of one of its ancestors, or what
  * its aria-controls names (including that element being inserted or removed).
  */

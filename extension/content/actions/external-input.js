@@ -1,7 +1,7 @@
 // @ts-check
 // begin_external_input, finish_external_input and abort_external_input: the page half of a click,
 // hover or key press whose input is real input sent from outside the page, by the MCP server over
-// WebDriver BiDi, when allwright launched the browser (docs/protocol.md, "The browser bridge").
+// WebDriver BiDi, when allwright launched the browser (docs/protocol/browser-bridge.md, "The browser bridge").
 //
 // The content script cannot hand the server an element, and BiDi cannot name the extension's
 // refs, so begin marks the target with a short-lived random attribute, which the server's BiDi

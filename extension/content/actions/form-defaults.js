@@ -1,7 +1,7 @@
 // @ts-check
 // Whether a form control differs from its default (HTML, "Form controls": defaultValue,
 // defaultChecked, defaultSelected), the question promote_iframe asks of a frame before it
-// navigates the tab away from the frame's work (docs/protocol.md, "Frames"). Pure: these read
+// navigates the tab away from the frame's work (docs/protocol/frames.md, "Frames"). Pure: these read
 // plain properties, so the unit tests run them on plain objects.
 
 /**

@@ -1,5 +1,5 @@
 // @ts-check
-// fill_form's rules, as tables (docs/protocol.md, "Action results", fill_form): which kind of
+// fill_form's rules, as tables (docs/protocol/tools.md, "Action results", fill_form): which kind of
 // field a ref stands for, from its tag and input type and the role the agent read, and what a
 // field's string value means for a check box or a radio button. Pure (no DOM), so it is
 // unit-tested in Node; content/actions/form-fill.js applies it.

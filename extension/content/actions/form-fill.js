@@ -1,5 +1,5 @@
 // @ts-check
-// fill_form_field, the page half of one field of fill_form (docs/protocol.md, "Action results"):
+// fill_form_field, the page half of one field of fill_form (docs/protocol/tools.md, "Action results"):
 // the field a ref stands for is filled as the single tools fill it, with their refusals. A text
 // field goes through set_field's typing (text-entry.js), a list through select_option's choice
 // (select-option.js); a check box, a switch or a radio button is clicked once, only when its

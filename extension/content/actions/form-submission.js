@@ -29,7 +29,7 @@ export function submitImplicitly(form, hints) {
 
 /**
  * set_field's non-combobox submission: form.requestSubmit() or a plain Enter key press
- * (docs/protocol.md, "Action results", `submit.method`). Enter is dispatched first in both cases, because a page that handles Enter
+ * (docs/protocol/tools.md, "Action results", `submit.method`). Enter is dispatched first in both cases, because a page that handles Enter
  * itself (a chat box) cancels it, and a real Enter would then not submit the form either.
  */
 export function submitByEnter(field, hints) {

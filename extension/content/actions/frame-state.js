@@ -1,5 +1,5 @@
 // @ts-check
-// What the background asks a frame about frames (docs/protocol.md, "Frames"):
+// What the background asks a frame about frames (docs/protocol/frames.md, "Frames"):
 // - `child_frames`: for the child frames the background lists, the <iframe> element of this
 //   document that holds each one, as this document lays it out (size, visibility);
 // - `draft_state`: the work promote_iframe would discard by navigating the tab to this frame's

@@ -1,5 +1,5 @@
 // @ts-check
-// element_rect and frame_offset, the page halves of screenshot (docs/protocol.md, "Screenshots"):
+// element_rect and frame_offset, the page halves of screenshot (docs/protocol/browser-bridge.md, "Screenshots"):
 // where an element's box is in its frame's viewport once it is in view, and where a child frame's
 // viewport sits in this frame's viewport. The background captures the visible tab and crops.
 
@@ -129,7 +129,7 @@ export function frameOffset({ childFrameId }) {
 
 /**
  * viewport_size: the size of this frame's viewport in CSS pixels, as media queries see it
- * (scroll bars included), for resize in the user's own browser (background/window-size.js).
+ * (scroll bars included), for resize in the user's own browser (background/tabs/window-size.js).
  * @returns {ViewportSizeResult}
  */
 export function viewportSize() {

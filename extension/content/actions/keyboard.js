@@ -318,7 +318,7 @@ async function keyPressReport(started, action, hints) {
     evidence.push(...semanticStateChanges(started.stateBefore, semanticState(target)));
     if (kind !== null && editableValue(target, kind) !== started.valueBefore) evidence.push("value_changed");
   }
-  // What an agent would see change anywhere in the page, as for a click (docs/protocol.md,
+  // What an agent would see change anywhere in the page, as for a click (docs/protocol/tools.md,
   // "Synthetic input and page-wide evidence"): Enter that submits a search changes a result
   // line elsewhere, Escape closes a popup's text, ArrowDown opens a list.
   evidence.push(

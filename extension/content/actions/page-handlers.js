@@ -4,7 +4,7 @@
 // A handler that opens `alert`, `confirm` or `prompt` does not return until the user answers
 // (HTML, "User prompts": the prompt pauses the script that opened it). Chromium stops the whole
 // frame meanwhile, so nothing answers at all; Firefox keeps processing other tasks, so the
-// background's liveness probe (background/frames.js) is answered while the action that dispatched
+// background's liveness probe (background/frames/frames.js) is answered while the action that dispatched
 // the event is still waiting for the handler to return. That state is what the probe reads here.
 
 let dispatchDepth = 0;

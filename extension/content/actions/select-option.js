@@ -1,5 +1,5 @@
 // @ts-check
-// select_option's page half (docs/protocol.md, "Action results"): a native select, a listbox, or
+// select_option's page half (docs/protocol/tools.md, "Action results"): a native select, a listbox, or
 // a combobox that opens one; the option is matched against the names the agent read.
 
 import "../../shared/messages.js";

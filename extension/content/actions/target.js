@@ -1,7 +1,7 @@
 // @ts-check
 // The target of an action: the live element of its ref (through the registry, which refuses a
 // stale ref rather than guess; ARCHITECTURE.md, "Invariants") and what the agent read of it. Role
-// and focus rules use the core's answer, printed with the ref (the tree's `refs`; docs/protocol.md,
+// and focus rules use the core's answer, printed with the ref (the tree's `refs`; docs/protocol/tools.md,
 // "Content-side action tools"), and fall back to the element's own attributes only for an element
 // the agent never read (a key pressed on whatever holds focus).
 
@@ -40,7 +40,7 @@ export async function describeTarget(ax, element) {
 
 /**
  * The target of an action the agent named by its ref, as the tree names it, refused with
- * `ref_changed` when its role or name differs from what the agent read (docs/protocol.md, "A ref
+ * `ref_changed` when its role or name differs from what the agent read (docs/protocol/action-safety.md, "A ref
  * means one element"). Taken before acting, like describeTarget.
  * @param {TreeHelpers} ax
  * @param {Element} element

@@ -1,5 +1,5 @@
 // @ts-check
-// type_text and fill_field, the page halves of type_ax and set_field (docs/protocol.md, "Action
+// type_text and fill_field, the page halves of type_ax and set_field (docs/protocol/tools.md, "Action
 // results"): typing into the field a ref stands for, and set_field's submission (a combobox's
 // suggestion, the form, or Enter).
 

@@ -1,6 +1,6 @@
 // @ts-check
 // mark_trusted_target and unmark_trusted_target: the page half of the re-check that Chrome's
-// trusted fallback click makes after the debugger attached (docs/protocol.md, "A ref means one
+// trusted fallback click makes after the debugger attached (docs/protocol/action-safety.md, "A ref means one
 // element"). The background cannot hand the debugger the target element, so the frame marks it
 // with a short-lived random attribute and says where the page stood (URL, scroll position and
 // viewport size) when it did; the background then asks the browser itself, through the debugger,

@@ -254,7 +254,7 @@ function dropFiles(zone, files) {
   });
 }
 
-/** The hint of not_a_file_target (background/actions.js repeats it for Firefox's drop). */
+/** The hint of not_a_file_target (background/actions/actions.js repeats it for Firefox's drop). */
 const NOT_A_FILE_TARGET_HINT =
   "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here). A page that opens its file dialog only for a real click (it ignores untrusted clicks), with showPicker(), or from an input it never put in the document cannot be reached by the extension alone: ask the person to choose the file, or use a browser allwright launched with --input trusted, where upload_file clicks for real and takes the browser's file dialog.";
 
@@ -350,7 +350,7 @@ export async function beginExternalUpload(args, ax) {
   }
   if (found.kind !== "input") {
     // The zone carries the marker: Firefox's background drops the files on it in the page's
-    // world (background/page-drop.js), then finishes; the server's real route aborts instead.
+    // world (background/actions/page-drop.js), then finishes; the server's real route aborts instead.
     const observation = beginObservation(element);
     return {
       element,

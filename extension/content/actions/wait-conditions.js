@@ -1,7 +1,7 @@
 // @ts-check
 // The page half of wait_for (docs/agent-tools.md, "wait_for"): whether a text is shown in this
 // frame, and the state of a ref's element. The background asks again and again until the
-// condition holds or its time runs out (background/wait-for.js); each answer is one look, cheap
+// condition holds or its time runs out (background/reads/wait-for.js); each answer is one look, cheap
 // enough to repeat every 100 ms on a large page.
 
 import { closestAcrossShadow, openShadowRootsOf } from "../dom/shadow.js";

@@ -1,6 +1,6 @@
 // @ts-check
 // Which <iframe> (or <frame>) element of this document holds which child frame of the browser's
-// frame inventory (docs/protocol.md, "Frames"). A content script cannot name the frame behind an
+// frame inventory (docs/protocol/frames.md, "Frames"). A content script cannot name the frame behind an
 // element by itself in Chrome; the background sends the frame's children as webNavigation lists
 // them ({frameId, url}). Firefox gives the exact answer (`runtime.getFrameId(element)`, MDN
 // "runtime.getFrameId()"); elsewhere an element is matched by its resolved `src` URL, and only

@@ -1,9 +1,9 @@
 // @ts-check
-// The masks a screenshot paints over secret fields (docs/protocol.md, "Secrets stay secret"):
+// The masks a screenshot paints over secret fields (docs/protocol/action-safety.md, "Secrets stay secret"):
 // before the picture is taken, every field shared/secret-fields.js calls secret in this
 // document (its light tree, and its open and closed shadow roots) gets an opaque box over its
 // border box; after, the boxes go and the frame says whether they stayed in place. The
-// background asks every frame of the tab (background/secret-masks.js), for both capture paths:
+// background asks every frame of the tab (background/captures/secret-masks.js), for both capture paths:
 // the extension's captureVisibleTab and the browser bridge's BiDi captureScreenshot.
 //
 // Why boxes in the page rather than paint on the decoded picture: each document places its own

@@ -1,5 +1,5 @@
 // @ts-check
-// The page half of get_shadow_dom and shadow_dom_query (docs/protocol.md, "Shadow roots"):
+// The page half of get_shadow_dom and shadow_dom_query (docs/protocol/shadow-and-execute-js.md, "Shadow roots"):
 //
 // - read_shadow_roots and query_shadow_roots read the shadow trees a content script can enter,
 //   the open ones (`element.shadowRoot`). Closed roots are only detected, never entered: the

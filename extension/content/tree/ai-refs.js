@@ -1,5 +1,5 @@
 // @ts-check
-// "ai" mode references of the structured snapshot (docs/protocol.md, section 3): the `aria-ref`
+// "ai" mode references of the structured snapshot (docs/protocol/channels.md, section 3): the `aria-ref`
 // attributes this script sets, the only page-visible writes the content scripts make
 // (ARCHITECTURE.md, "Invariants"), and what the gatherer tells the core of earlier captures.
 

@@ -1,5 +1,5 @@
 // @ts-check
-// Incremental reads since a snapshot (docs/protocol.md, "Reads since a snapshot", "Re-reading
+// Incremental reads since a snapshot (docs/protocol/reading.md, "Reads since a snapshot", "Re-reading
 // only the changed parts"): a MutationObserver and a few events mark what changed since the last
 // read of this frame, and a read since that snapshot re-reads only the containers that hold the
 // changes (the gatherer's `scope`, the core's `depthOffset`) and puts their lines into the

@@ -1,5 +1,5 @@
 // @ts-check
-// A whole read handed to the background (docs/protocol.md, "The read handed to the background"):
+// A whole read handed to the background (docs/protocol/core.md, "The read handed to the background"):
 // in Chromium, a frame whose core runs in the service worker answers the background's
 // `get_accessibility_tree` with its core call instead of a tree. The background runs the core,
 // answers the agent itself (shared/tree-result.js) and then sends the core's output here
@@ -9,7 +9,7 @@
 //
 // The read holds this frame's read queue until the answer comes (accessibility-tree.js
 // oneReadAtATime), and the background sends nothing else to the frame meanwhile
-// (background/tree-hand-off.js): nothing can see the registry between the two halves.
+// (background/core/tree-hand-off.js): nothing can see the registry between the two halves.
 
 import "../../shared/messages.js";
 
@@ -20,7 +20,7 @@ const messages = globalThis.allwrightMessages;
  * core's run (tens of milliseconds at 10k elements); a service worker stopped meanwhile never
  * sends it, and the read must then end so that the frame's next read can start. Its new refs
  * stay unregistered (they read as gone); the background's ref record already numbers the next
- * read's refs above them (background/frame-tools.js), so no number is handed out twice.
+ * read's refs above them (background/frames/frame-tools.js), so no number is handed out twice.
  */
 const ANSWER_TIMEOUT_MS = 60_000;
 

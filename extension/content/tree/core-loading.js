@@ -1,10 +1,10 @@
 // @ts-check
 // Core loading: nothing of the Rust core runs in a frame until its first tree or snapshot call.
 // The background then injects one of two builds of the same crate, chosen from the frame's CSP
-// (docs/protocol.md, "Loading the core"): WASM, or the wasm2js build for pages whose CSP forbids
+// (docs/protocol/core.md, "Loading the core"): WASM, or the wasm2js build for pages whose CSP forbids
 // WASM compilation in Chromium. Either defines `globalThis.allwrightAxCore`. For such pages the
 // background first offers the WASM core in its service worker instead (tree/worker-core-client.js,
-// docs/protocol.md, "The core in the service worker"): nothing is injected then, and the JS build
+// docs/protocol/core.md, "The core in the service worker"): nothing is injected then, and the JS build
 // is the last resort, used only when the worker cannot run the core. Every read says which
 // engine ran (`engine`).
 

@@ -50,7 +50,7 @@ export { FACTS_VERSION };
 // proportion to the whole document. The first style reads of a page of 1,000 sections (a
 // drop-down, a closed details, a `content-visibility: hidden` block) took 1.9 s in tree order
 // against 0.13-0.15 s with the options read last, and those of the 10k bench page 49-51 ms
-// against 15 ms (docs/performance.md, "Options read last"); Firefox showed no difference.
+// against 15 ms (docs/performance/warm-read.md, "Options read last"); Firefox showed no difference.
 // Deferred elements have no facts that others' depend on during the walk except whether they
 // are rendered, which their descendants (deferred too) settle after it.
 const NOT_IN_SELECT = -2;
@@ -143,7 +143,7 @@ const atomicInlineBit = (display) => (display !== "inline" && display.startsWith
  *   LONGEST_TEXT_READ in accessibility-tree.js). Without it every string is sent whole, as the
  *   structured snapshot prints it.
  * @property {number} [maxNodes] Stop after this many nodes (the text tree's reads of a whole
- *   document; docs/protocol.md, "Bounds and deadlines"): `cut` then says so.
+ *   document; docs/protocol/host-safety.md, "Bounds and deadlines"): `cut` then says so.
  * @property {ReadonlySet<string>} [referenceAttributes] Collect the document's elements (not
  *   those in shadow trees) that carry one of these attributes into `referrers`: the change
  *   tracker's index of ID references (tree/changed-parts.js, markRead) then needs no query of its
@@ -359,12 +359,12 @@ export function gatherFacts(options) {
       }
       // Names, then values by name: reading `element.attributes` instead makes the browser
       // create an Attr node for every attribute (kept with the element ever after) and, in this
-      // isolated world, a wrapper for each (docs/performance.md, "The gatherer's property
+      // isolated world, a wrapper for each (docs/performance/strict-csp.md, "The gatherer's property
       // reads"). Two attributes can share a qualified name only through setAttributeNS with
       // different namespaces; the value read is then the first's for both, as for any
       // by-name read of the attribute.
       // Most elements of a page carry no attribute at all (a paragraph, a list item, a table
-      // cell): asking first spares each an array of names (docs/performance.md, "The gatherer
+      // cell): asking first spares each an array of names (docs/performance/warm-read.md, "The gatherer
       // and the way back").
       const attributeNames = element.hasAttributes() ? element.getAttributeNames() : NO_ATTRIBUTES;
       const attributeCount = attributeNames.length;
@@ -794,7 +794,7 @@ function scrolls(overflow) {
  * Overflow 3, "overflow-x, overflow-y": computed value), so an `overflow-x` of `visible` says
  * that `overflow-y` is `visible` or `clip`, and neither axis scrolls. Other elements have their
  * `overflow-y` read too. (Reading the computed `overflow` shorthand instead costs about twice a
- * longhand: Chromium serialises it from both; docs/performance.md, "The gatherer's property
+ * longhand: Chromium serialises it from both; docs/performance/strict-csp.md, "The gatherer's property
  * reads".)
  * SPEC DIFFERENCE: the same rule turns `clip` into `hidden`, which Firefox does and Chromium 156
  * does not (`overflow-x: clip; overflow-y: auto` computes to `clip` and `auto` there:

@@ -1,9 +1,9 @@
 // @ts-check
 // The writer of the packed form of a core call's number lists, for the calls that travel to the
-// core in Chromium's service worker (docs/protocol.md, "The core in the service worker"). Its
+// core in Chromium's service worker (docs/protocol/core.md, "The core in the service worker"). Its
 // reader, and the layout's definition, is crates/allwright-ax-wasm/src/packed.rs: a version
 // byte, then lists, each a LEB128 varint count and its items (varints, or little-endian f64s).
-// The varints take about a fifth of the raw u32s' bytes on a real page (docs/performance.md,
+// The varints take about a fifth of the raw u32s' bytes on a real page (docs/performance/strict-csp.md,
 // "The worker trip's bytes"), which extension messaging copies from the page to the service
 // worker.
 

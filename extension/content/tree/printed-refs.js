@@ -1,7 +1,7 @@
 // @ts-check
 // What the agent read: the references the last trees of this frame printed, each with the role,
 // name and focusability the core gave it (the `refs` field of the core's tree envelope;
-// docs/protocol.md, "Content-side action tools"). Actions name their target, match the options of a list
+// docs/protocol/tools.md, "Content-side action tools"). Actions name their target, match the options of a list
 // and apply role rules from these, so that they say and do what the agent saw rather than compute
 // it again. Pure (no DOM), so it is unit-tested in Node.
 

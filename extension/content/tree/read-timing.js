@@ -1,5 +1,5 @@
 // @ts-check
-// The call-timing switch of the content side (docs/performance.md, "The anatomy of a warm
+// The call-timing switch of the content side (docs/performance/warm-read.md, "The anatomy of a warm
 // read"): in an extension built with `ALLWRIGHT_CALL_TIMING=1 node scripts/build-extension.mjs`,
 // a tree read stamps the time at each of its steps and returns the stamps in its result
 // (`timing`), for `npm run bench -- --anatomy`. scripts/build-extension.mjs replaces

@@ -19,7 +19,7 @@ const win = /** @type {any} */ (window);
 /**
  * This document's random name, made once per content-script world: the background records which
  * document printed which ref numbers, and a frame that navigated has a new document and a new
- * name, so its old refs answer ref_not_found rather than ref_in_other_frame (docs/protocol.md,
+ * name, so its old refs answer ref_not_found rather than ref_in_other_frame (docs/protocol/frames.md,
  * "Frames"). Never shown to the page. (crypto.getRandomValues rather than randomUUID, which
  * insecure http pages do not offer.)
  */
@@ -71,7 +71,7 @@ let pendingRegistrations = [];
  *
  * The counter moves at once; the maps are written in a task of their own, after the read's reply
  * has gone (a first read of a large page hands out thousands of references, about 10 ms on code
- * the document has not run before: docs/performance.md, "The cold read's steps"), or
+ * the document has not run before: docs/performance/strict-csp.md, "The cold read's steps"), or
  * before, by whatever reads the registry first (every function of this module does). The
  * gathered nodes are held until then, for that one task: the registry still pins nothing.
  * @param {Node[]} nodeList the gathered nodes, by index

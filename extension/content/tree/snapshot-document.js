@@ -1,5 +1,5 @@
 // @ts-check
-// One frame's document of the structured snapshot (`snapshot_document` in docs/protocol.md,
+// One frame's document of the structured snapshot (`snapshot_document` in docs/protocol/channels.md,
 // section 3), written by the core from the facts of this document. Shared by the extension's
 // content script (content/accessibility-tree.js) and the WebDriver BiDi bundle
 // (surface/bidi-snapshot.js), so that both surfaces produce the same bytes for the same page:

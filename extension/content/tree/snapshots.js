@@ -1,5 +1,5 @@
 // @ts-check
-// Reads since a snapshot (docs/protocol.md, "Reads since a snapshot"): every tree read of this
+// Reads since a snapshot (docs/protocol/reading.md, "Reads since a snapshot"): every tree read of this
 // frame gets a `snapshotId`, and the record of its lines is kept here so that a later
 // `get_accessibility_tree({since})` can print only what changed. Lines are matched by the
 // identity of their DOM node, a number this module gives each node the first time a read

@@ -3,7 +3,7 @@
 // their place in the tree gives them, so that the gatherer reads these two properties there
 // only (facts.js, STYLE_READS_BY_RULES). Reading a computed property costs about as much as
 // reading `display` (8-10 ms for `visibility` over 10,000 elements in a content script's world
-// in Chromium; docs/performance.md, "Visibility and overflow read where rules reach").
+// in Chromium; docs/performance/warm-read.md, "Visibility and overflow read where rules reach").
 //
 // Without author style, `visibility` is inherited unchanged (no user-agent rule sets it) and
 // `overflow` is `visible`, except on the few elements the user-agent sheets make scroll
@@ -21,7 +21,7 @@ const PROPERTIES = ["visibility", "overflow-x", "overflow-y", "overflow-block", 
  * now; or null when every element must be read: when that cannot be known (a sheet that cannot
  * be read, nested rules, `@scope`, a selector the document cannot run), or when the document
  * has more rules than elements. Looking at a rule costs about what the two reads cost on an
- * element (0.6-0.9 µs against 0.8-1.5 µs in Chromium: docs/performance.md, "Visibility and
+ * element (0.6-0.9 µs against 0.8-1.5 µs in Chromium: docs/performance/warm-read.md, "Visibility and
  * overflow read where rules reach"), so a page with a large sheet and a small document reads
  * its elements instead.
  * Elements in shadow trees, which the document's rules do not reach alone, are read by

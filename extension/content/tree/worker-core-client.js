@@ -3,7 +3,7 @@
 // calls as an injected core (tree/core-loading.js, AxCore), but each one packs its arguments
 // (tree/packed-facts.js), resolves the `::before`/`::after` content the core may ask for here in
 // the page (the core cannot call back into the page from the service worker), sends them to the
-// service worker (background/worker-core.js) and answers the output the WASM core wrote there.
+// service worker (background/core/worker-core.js) and answers the output the WASM core wrote there.
 // The line records come back too, packed (shared/line-records.js), and are written into the
 // caller's array, as the injected core writes them; references are mapped back to elements by
 // the caller, as for every core.
@@ -200,8 +200,7 @@ async function diffLines(call, previous, previousLengths, replaced, replacement,
  * references), the lines' lengths, and the hashes of the lines inside the replaced runs only,
  * which is all the comparison needs of them (api.rs says why). On a 10k element page that is
  * five to seven bytes a line, about 50 KB, where the whole records and the printed
- * lines were 660 KB (docs/performance.md, "Issue 14: reads since a snapshot in the service
- * worker").
+ * lines were 660 KB (docs/performance/strict-csp.md, "Reads since a snapshot in the service worker").
  * @param {Uint32Array} previous the snapshot's records
  * @param {Uint32Array} previousLengths its lines' lengths
  * @param {ArrayLike<number>} replaced `start, end, count` triples (the counts are not read)

@@ -1,9 +1,9 @@
-// The click arbiter's rules (extension/background/action-outcome.js) and the tab activity it
-// reads (extension/background/activity.js): which requests count, which evidence is progress,
+// The click arbiter's rules (extension/background/actions/action-outcome.js) and the tab activity it
+// reads (extension/background/actions/activity.js): which requests count, which evidence is progress,
 // when the result is inconclusive and when a retry is forbidden.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { decideOutcome, isProgressEvidence, mergeEvidence } from "../../../extension/background/action-outcome.js";
+import { decideOutcome, isProgressEvidence, mergeEvidence } from "../../../extension/background/actions/action-outcome.js";
 import {
   isTelemetry,
   networkState,
@@ -16,7 +16,7 @@ import {
   onRequestStarted,
   onTabOpened,
   watchTab,
-} from "../../../extension/background/activity.js";
+} from "../../../extension/background/actions/activity.js";
 
 test("progress evidence is docs/protocol.md's list; the rest are hints", () => {
   for (const evidence of ["url_changed", "focus_moved", "local_mutation", "semantic_state:aria-current", "value_set", "navigation", "popup_shown:menu", "text_changed", "text_changed:live_region", "value_changed"]) {

@@ -1,8 +1,8 @@
-// The background's call deadline and reply bound (extension/background/call-deadline.js,
-// docs/protocol.md "Bounds and deadlines").
+// The background's call deadline and reply bound (extension/background/host/call-deadline.js,
+// docs/protocol/host-safety.md "Bounds and deadlines").
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { boundedReply, jsonBytesAtMost, MAX_REPLY_BYTES, withinCallBudget } from "../../../extension/background/call-deadline.js";
+import { boundedReply, jsonBytesAtMost, MAX_REPLY_BYTES, withinCallBudget } from "../../../extension/background/host/call-deadline.js";
 
 const m = globalThis.allwrightMessages;
 
@@ -52,7 +52,7 @@ test("a tool that changes the page answers outcome_unknown, never retry, and its
 });
 
 test("late outcomes come once, with the next result, and keep no page text", async () => {
-  const { rememberLateOutcome, takeLateOutcomes } = await import("../../../extension/background/late-outcomes.js");
+  const { rememberLateOutcome, takeLateOutcomes } = await import("../../../extension/background/host/late-outcomes.js");
   rememberLateOutcome({ id: "h1", tool: "click_ax" }, { ok: true, result: { progress: "observed", evidence: ["text_changed"], retryAllowed: true, name: "Pay now", value: "secret" } });
   rememberLateOutcome({ id: "h2", tool: "type_ax" }, { ok: false, error: m.toolError("ref_not_found", "ref_3 was not found") });
   const taken = takeLateOutcomes();

@@ -1,8 +1,8 @@
-// What storage.session keeps of the side panel's call log (extension/background/call-log-storage.js):
+// What storage.session keeps of the side panel's call log (extension/background/side-panel/call-log-storage.js):
 // long result strings are cut so that 200 calls stay under the 10 MB quota; everything else is kept.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STORED_STRING_CHARS, storedCopyOf } from "../../../extension/background/call-log-storage.js";
+import { STORED_STRING_CHARS, storedCopyOf } from "../../../extension/background/side-panel/call-log-storage.js";
 
 const call = (result) => ({
   id: 1,

@@ -1,5 +1,5 @@
-// Property test of the call log's redaction (extension/background/call-redaction.js), driven as
-// extension/background/call-log.js drives it: each call's arguments when it starts, then
+// Property test of the call log's redaction (extension/background/side-panel/call-redaction.js), driven as
+// extension/background/side-panel/call-log.js drives it: each call's arguments when it starts, then
 // `remember`, then its arguments and its result or error when it ends. Secrets are planted two
 // ways: texts typed into fields that are sensitive (or not known to be ordinary), later echoed
 // anywhere in other calls' arguments, results and errors (whole, inside longer text, as object
@@ -14,7 +14,7 @@ import {
   MOST_KEPT_CHARACTERS,
   MOST_KEPT_MEMBERS,
   REDACTED,
-} from "../../../extension/background/call-redaction.js";
+} from "../../../extension/background/side-panel/call-redaction.js";
 import { propertySeeds, seededRandom } from "../seeded-random.mjs";
 
 const TYPING_TOOLS = ["type_ax", "set_field", "iframe_type"];

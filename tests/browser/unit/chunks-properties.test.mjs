@@ -1,5 +1,5 @@
 // Property test of the reassembly of the native host's chunk series
-// (extension/background/chunks.js): random messages, cut at random sizes (on code points as the
+// (extension/background/host/chunks.js): random messages, cut at random sizes (on code points as the
 // host does, or anywhere, even inside a surrogate pair), their series interleaved and delivered
 // in random order, some with a chunk repeated, missing, out of range, with a changed or absurd
 // count, or with data that breaks the JSON. Properties: `add` returns a message or null or throws
@@ -8,7 +8,7 @@
 // held for open series never exceeds the limit, however long a series goes unfinished.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ChunkAssembler, ChunkError, MAX_CHUNKS_PER_SERIES } from "../../../extension/background/chunks.js";
+import { ChunkAssembler, ChunkError, MAX_CHUNKS_PER_SERIES } from "../../../extension/background/host/chunks.js";
 import { propertySeeds, seededRandom } from "../seeded-random.mjs";
 
 /** Cuts `text` into slices of 1 to `largest` code points (or UTF-16 units when `anywhere`). */

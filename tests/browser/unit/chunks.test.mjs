@@ -1,7 +1,7 @@
-// Reassembly of the native host's chunk series (extension/background/chunks.js).
+// Reassembly of the native host's chunk series (extension/background/host/chunks.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ChunkAssembler, ChunkError } from "../../../extension/background/chunks.js";
+import { ChunkAssembler, ChunkError } from "../../../extension/background/host/chunks.js";
 
 /** Splits a message the way the host does: JSON text cut on character boundaries. */
 function chunksOf(id, message, size) {

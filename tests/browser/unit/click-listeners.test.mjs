@@ -1,9 +1,9 @@
-// Whether click_ax's synthetic click reached a page listener (extension/background/click-listeners.js):
+// Whether click_ax's synthetic click reached a page listener (extension/background/actions/click-listeners.js):
 // the event path the debugger is asked about, and which listeners count. Chrome's trusted
 // fallback runs only when none does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CLICK_EVENT_TYPES, clickListenersIn, describeHeard, eventPathOf, findClickListeners } from "../../../extension/background/click-listeners.js";
+import { CLICK_EVENT_TYPES, clickListenersIn, describeHeard, eventPathOf, findClickListeners } from "../../../extension/background/actions/click-listeners.js";
 
 /**
  * #document > HTML > BODY > [DIV#root > BUTTON#plain > SPAN, X-CARD (shadow root > SLOT#s > -) >

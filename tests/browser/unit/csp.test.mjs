@@ -1,11 +1,11 @@
-// The core choice for a frame from its Content Security Policies (extension/background/csp.js),
+// The core choice for a frame from its Content Security Policies (extension/background/core/csp.js),
 // and the per-frame record state machine behind it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   chooseCore, CSP_RECORD_BOUNDS, inheritsPolicies, MOST_AGENT_TABS, nextRecord, parsePolicy, policyAllowsWasm, policyHeaders,
   recordedPolicies, recordsToEvict, splitPolicyList, storedSize, withAgentTab,
-} from "../../../extension/background/csp.js";
+} from "../../../extension/background/core/csp.js";
 
 const chrome = (policies) => chooseCore({ browser: "chrome", policies });
 

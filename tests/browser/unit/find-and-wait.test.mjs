@@ -1,5 +1,5 @@
-// find's reading of the text tree and printing of matches (background/tree-find.js), and the
-// element states of wait_for (background/element-states.js).
+// find's reading of the text tree and printing of matches (background/reads/tree-find.js), and the
+// element states of wait_for (background/reads/element-states.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -9,8 +9,8 @@ import {
   lineMatches,
   parseTreeLine,
   unescapeTreeString,
-} from "../../../extension/background/tree-find.js";
-import { stateHolds } from "../../../extension/background/element-states.js";
+} from "../../../extension/background/reads/tree-find.js";
+import { stateHolds } from "../../../extension/background/reads/element-states.js";
 
 const SHOP = [
   "banner",

@@ -1,6 +1,6 @@
 // fill_form's pure rules: which kind of field a ref stands for and what its value means
 // (extension/content/actions/form-field-kind.js), and what the result says about the fields
-// filled, failed and not attempted (extension/background/form-fill-outcome.js).
+// filled, failed and not attempted (extension/background/actions/form-fill-outcome.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -9,7 +9,7 @@ import {
   formFieldKind,
   wantedCheckedState,
 } from "../../../extension/content/actions/form-field-kind.js";
-import { formFillSummary } from "../../../extension/background/form-fill-outcome.js";
+import { formFillSummary } from "../../../extension/background/actions/form-fill-outcome.js";
 
 test("a native control's tag and type decide its kind; other elements go by the role the agent read", () => {
   const kind = (facts) => formFieldKind({ role: "", ...facts });

@@ -1,18 +1,18 @@
-// The pure parts of the frame tools (docs/protocol.md, "Frames"): which <iframe> holds which
+// The pure parts of the frame tools (docs/protocol/frames.md, "Frames"): which <iframe> holds which
 // child frame (content/dom/frame-elements.js), the per-tab record of which frame printed which
-// ref numbers (background/ref-issues.js), the frame inventory's questions and its repair after a
-// back/forward-cache restore (background/frame-inventory.js), and whether a form control differs
+// ref numbers (background/frames/ref-issues.js), the frame inventory's questions and its repair after a
+// back/forward-cache restore (background/frames/frame-inventory.js), and whether a form control differs
 // from its default (content/actions/form-defaults.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { matchChildFramesByUrl } from "../../../extension/content/dom/frame-elements.js";
-import { emptyRecord, isRecord, issueOf, MAX_ISSUES, recordIssue } from "../../../extension/background/ref-issues.js";
+import { emptyRecord, isRecord, issueOf, MAX_ISSUES, recordIssue } from "../../../extension/background/frames/ref-issues.js";
 import {
   frameAndDescendants,
   matchingFrames,
   originOf,
   repairInventory,
-} from "../../../extension/background/frame-inventory.js";
+} from "../../../extension/background/frames/frame-inventory.js";
 import { inputReading, selectDiffersFromDefault } from "../../../extension/content/actions/form-defaults.js";
 
 test("an iframe names its frame only when its URL is unambiguous", () => {

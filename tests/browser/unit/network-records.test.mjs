@@ -1,5 +1,5 @@
-// network_requests' records in a person's browser (background/network-records.js) and what the
-// side panel's log keeps of them (background/call-redaction.js).
+// network_requests' records in a person's browser (background/records/network-records.js) and what the
+// side panel's log keeps of them (background/side-panel/call-redaction.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -10,8 +10,8 @@ import {
   recordRequestStarted,
   recordResponse,
   REQUESTS_KEPT_PER_TAB,
-} from "../../../extension/background/network-records.js";
-import { createRedactor, REDACTED } from "../../../extension/background/call-redaction.js";
+} from "../../../extension/background/records/network-records.js";
+import { createRedactor, REDACTED } from "../../../extension/background/side-panel/call-redaction.js";
 
 test("a request's events fill in one record, and a redirect is a record of its own", () => {
   const tab = 101;

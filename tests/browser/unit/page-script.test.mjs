@@ -1,9 +1,9 @@
-// execute_js's page half (extension/background/page-script.js), in Node: how values are
+// execute_js's page half (extension/background/shadow-and-js/page-script.js), in Node: how values are
 // described, the limits, and what a hostile value cannot do (throwing getters, a toJSON that never
 // returns, cycles, huge strings). The browsers run the same function (tests/extension/shadow_dev.rs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { pageScript } from "../../../extension/background/page-script.js";
+import { pageScript } from "../../../extension/background/shadow-and-js/page-script.js";
 
 const LIMIT = 100_000;
 const run = (code, timeoutMs = 1_000) => pageScript("evaluate", code, timeoutMs, LIMIT);

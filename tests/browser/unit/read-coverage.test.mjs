@@ -1,4 +1,4 @@
-// Thread-read coverage (extension/background/read-coverage.js, docs/protocol.md "Thread-read
+// Thread-read coverage (extension/background/reads/read-coverage.js, docs/protocol/reading.md "Thread-read
 // coverage"): which reads are progress, when a conversation's read is complete, and what
 // restarts it.
 import { test } from "node:test";
@@ -9,7 +9,7 @@ import {
   nextPageRecord,
   recordKey,
   treeReadOf,
-} from "../../../extension/background/read-coverage.js";
+} from "../../../extension/background/reads/read-coverage.js";
 
 const ROOT = "ref_40";
 

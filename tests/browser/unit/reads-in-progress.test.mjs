@@ -1,9 +1,9 @@
-// Which frames are busy with a tree read (extension/background/reads-in-progress.js,
-// docs/protocol.md "Bounds and deadlines"): background/frames.js takes a frame's silence for
+// Which frames are busy with a tree read (extension/background/reads/reads-in-progress.js,
+// docs/protocol/host-safety.md "Bounds and deadlines"): background/frames/frames.js takes a frame's silence for
 // the read's only when that frame announced a read after the call was asked.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { noteReadFinished, noteReadStarted, readStartedSince } from "../../../extension/background/reads-in-progress.js";
+import { noteReadFinished, noteReadStarted, readStartedSince } from "../../../extension/background/reads/reads-in-progress.js";
 
 test("a read announced after the call counts for that frame only", () => {
   const asked = Date.now();

@@ -1,7 +1,7 @@
-// Frame order, context ids and assembly of accessibility_snapshot (extension/background/snapshot-plan.js).
+// Frame order, context ids and assembly of accessibility_snapshot (extension/background/reads/snapshot-plan.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "../../../extension/background/snapshot-plan.js";
+import { assembleSnapshot, contextIdFor, orderFramesDepthFirst } from "../../../extension/background/reads/snapshot-plan.js";
 
 const frame = (frameId, parentFrameId, extra = {}) => ({ frameId, parentFrameId, url: `https://a.test/${frameId}`, ...extra });
 

@@ -1,11 +1,11 @@
-// The tier gate (extension/background/tool-gate.js) and the call log's redaction
-// (extension/background/call-redaction.js), in Node: docs/protocol.md, "Tool access", and
+// The tier gate (extension/background/tools/tool-gate.js) and the call log's redaction
+// (extension/background/side-panel/call-redaction.js), in Node: docs/protocol/access.md, "Tool access", and
 // docs/agent-tools.md, "Watching the agent".
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { accessRefusal, describeAccess, isListed } from "../../../extension/background/tool-gate.js";
-import { createRedactor, REDACTED } from "../../../extension/background/call-redaction.js";
+import { accessRefusal, describeAccess, isListed } from "../../../extension/background/tools/tool-gate.js";
+import { createRedactor, REDACTED } from "../../../extension/background/side-panel/call-redaction.js";
 
 const contract = JSON.parse(
   await readFile(new URL("../../../extension/shared/tool-contract.json", import.meta.url), "utf8"),

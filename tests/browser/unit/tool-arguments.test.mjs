@@ -1,11 +1,11 @@
-// The extension's argument validator (extension/background/validate.js, against the contract it
+// The extension's argument validator (extension/background/tools/validate.js, against the contract it
 // ships) runs the conformance cases the host's validator runs too (tests/cases/tool-arguments.json;
 // src/tools/validation.rs, `argument_conformance`): both stand at a trust boundary, and a call one
 // of them accepts and the other refuses is a bug in one of them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { validateArguments } from "../../../extension/background/validate.js";
+import { validateArguments } from "../../../extension/background/tools/validate.js";
 
 const CONTRACT = JSON.parse(readFileSync(new URL("../../../extension/shared/tool-contract.json", import.meta.url), "utf8"));
 const { cases } = JSON.parse(readFileSync(new URL("../../cases/tool-arguments.json", import.meta.url), "utf8"));

@@ -1,9 +1,9 @@
-// The last check before Chrome's trusted fallback click (extension/background/trusted-click-check.js):
+// The last check before Chrome's trusted fallback click (extension/background/actions/trusted-click-check.js):
 // the marked element must still be the top hit at the point, in the top document, with the URL,
 // scroll position and viewport the frame reported when it marked it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { trustedClickRefusal } from "../../../extension/background/trusted-click-check.js";
+import { trustedClickRefusal } from "../../../extension/background/actions/trusted-click-check.js";
 
 const marked = {
   marker: "ab".repeat(16),

@@ -1,4 +1,4 @@
-// Property test of the extension's argument validator (extension/background/validate.js) over
+// Property test of the extension's argument validator (extension/background/tools/validate.js) over
 // the whole tool contract (extension/shared/tool-contract.json): for every tool, random argument
 // objects (values near and past each limit, wrong types, code points outside the BMP, hostile
 // URLs and key names, unknown and prototype-named keys, non-objects), read from JSON as they
@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { validateArguments } from "../../../extension/background/validate.js";
+import { validateArguments } from "../../../extension/background/tools/validate.js";
 import { propertySeeds, seededRandom } from "../seeded-random.mjs";
 
 const CONTRACT = JSON.parse(readFileSync(new URL("../../../extension/shared/tool-contract.json", import.meta.url), "utf8"));

@@ -1,9 +1,9 @@
-// Argument validation of the tools (extension/background/validate.js) against the tool contract
+// Argument validation of the tools (extension/background/tools/validate.js) against the tool contract
 // the extension ships (extension/shared/tool-contract.json).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { closestNames, validateArguments as validateAgainst } from "../../../extension/background/validate.js";
+import { closestNames, validateArguments as validateAgainst } from "../../../extension/background/tools/validate.js";
 
 const CONTRACT = JSON.parse(readFileSync(new URL("../../../extension/shared/tool-contract.json", import.meta.url), "utf8"));
 const validateArguments = (tool, args) => validateAgainst(CONTRACT, tool, args);

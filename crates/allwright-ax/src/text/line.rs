@@ -16,7 +16,7 @@ pub(super) struct Line<'tree> {
     pub(super) indent: usize,
     pub(super) role: &'static str,
     /// Borrowed from the tree's node: a line of its own for every name was a copy each
-    /// (docs/performance.md, "The core's allocations").
+    /// (docs/performance/warm-read.md, "The core's allocations").
     pub(super) name: Option<Cow<'tree, str>>,
     pub(super) reference: Option<String>,
     /// The registry's reference of an element whose line does not print it
@@ -106,7 +106,7 @@ impl<'tree> Line<'tree> {
             return (OVERLAYS_BANNER.to_string(), Printed::Nothing);
         }
         // Sized for the whole line at once: grown piece by piece, a line was reallocated two or
-        // three times, on every line of every read (docs/performance.md, "The core's
+        // three times, on every line of every read (docs/performance/warm-read.md, "The core's
         // allocations"). Escapes and attribute keys may still need a little more.
         let strings_length = self.name.as_ref().map_or(0, |name| name.len())
             + self.reference.as_ref().map_or(0, String::len)

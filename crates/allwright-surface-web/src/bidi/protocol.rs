@@ -145,7 +145,7 @@ impl BidiErrorKind {
         }
     }
 
-    /// The allwright tool error code (docs/protocol.md, "Error codes") that this failure becomes
+    /// The allwright tool error code (docs/protocol/tools.md, "Error codes") that this failure becomes
     /// when it ends a tool call.
     pub fn tool_error_code(self) -> &'static str {
         match self {

@@ -161,7 +161,7 @@ pub enum PageError {
 }
 
 impl PageError {
-    /// The allwright tool error code this failure becomes (docs/protocol.md, "Error codes").
+    /// The allwright tool error code this failure becomes (docs/protocol/tools.md, "Error codes").
     pub fn tool_error_code(&self) -> &'static str {
         match self {
             Self::Bidi(error) => error.kind.tool_error_code(),
@@ -256,7 +256,7 @@ impl<'connection> Page<'connection> {
     }
 
     /// `page.accessibilitySnapshot({format, mode, timeoutMs})`: the version-1 snapshot of this
-    /// page and all its frames (crate::snapshot, docs/protocol.md "The same snapshot over
+    /// page and all its frames (crate::snapshot, docs/protocol/core.md "The same snapshot over
     /// WebDriver BiDi"). Called on a frame's page, the frame is the snapshot's top document.
     pub async fn accessibility_snapshot(
         &self,
@@ -669,7 +669,7 @@ impl<'connection> Page<'connection> {
         // The last look before the input, after the round trips above: the element must still
         // be the top hit at the same point of its viewport (a page that scrolled, re-rendered or
         // laid something over it meanwhile is refused, naming the cover), and a document that
-        // navigated no longer holds the element at all (docs/protocol.md, "A ref means one
+        // navigated no longer holds the element at all (docs/protocol/action-safety.md, "A ref means one
         // element").
         self.check_hit_in(self.context, element, point, &scripts::HIT_TEST_AT_POINT)
             .await?;

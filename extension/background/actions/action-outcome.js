@@ -1,0 +1,96 @@
+// @ts-check
+// How an action's result is told to the agent (docs/protocol/tools.md, "Action results"): the page-side
+// evidence and what the tab did around it, turned into `progress`, `retryAllowed` and one hint.
+// Pure, so the rules of the click arbiter are unit-tested in Node.
+
+/**
+ * Evidence that proves progress (docs/protocol/tools.md, "Action results", click_ax): a URL change, a focus change caused
+ * by the handler, a synchronous local mutation, a deferred semantic state, a value the field
+ * took, text that changed anywhere in the page (a status line, a live region), or a popup
+ * (menu, tooltip, listbox, dialog) that appeared, or an item a drag moved to another place. Anything else the
+ * page side reports is a hint.
+ */
+const PROGRESS_EVIDENCE =
+  /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|text_changed(:.*)?|scrolled|moved|submitted|opened|revealed(:.*)?|popup_shown(:.*)?)$/;
+
+/** Whether one evidence string proves progress. */
+export function isProgressEvidence(evidence) {
+  return PROGRESS_EVIDENCE.test(evidence);
+}
+
+/**
+ * Joins evidence lists, keeping the first occurrence of each entry in order.
+ * @param {...(string[]|undefined)} lists
+ */
+export function mergeEvidence(...lists) {
+  return [...new Set(lists.flatMap((list) => list ?? []))];
+}
+
+/**
+ * The agent-facing outcome of an action.
+ * `clickReachedListeners`: Chrome's debugger found page listeners on the synthetic click's path
+ * (or could not prove there were none: click-listeners.js), so the click was heard and its
+ * effect may come later (a timer, a request, then a render).
+ * @param {{evidence: string[], observed: Record<string, unknown>, sawSideEffects: boolean,
+ *   navigated: boolean, trustedFallbackUsed?: boolean, clickReachedListeners?: boolean,
+ *   action: string}} facts
+ * @returns {{progress: "observed"|"none"|"inconclusive", evidence: string[], retryAllowed: boolean, hint?: string}}
+ */
+export function decideOutcome({
+  evidence,
+  observed,
+  sawSideEffects,
+  navigated,
+  trustedFallbackUsed = false,
+  clickReachedListeners = false,
+  action,
+}) {
+  const progressEvidence = mergeEvidence(navigated ? ["navigation"] : [], evidence).filter(isProgressEvidence);
+  const sideEffectText = describeSideEffects(observed);
+  // One activation at most: after the trusted fallback, after anything that may have changed
+  // something elsewhere, or after a click the page's listeners heard, a second try could act
+  // twice.
+  const retryAllowed = !sawSideEffects && !trustedFallbackUsed && !clickReachedListeners;
+  if (progressEvidence.length > 0) {
+    let hint;
+    if (navigated) hint = "The page navigated: read it before using refs.";
+    else if (sideEffectText !== "")
+      hint = `Done; it also caused ${sideEffectText}. Read the page again before acting further.`;
+    return { progress: "observed", evidence: progressEvidence, retryAllowed, ...(hint ? { hint } : {}) };
+  }
+  if (sawSideEffects) {
+    return {
+      progress: "inconclusive",
+      evidence: progressEvidence,
+      retryAllowed: false,
+      hint: `No change showed in the page, but ${sideEffectText} happened: the ${action} may have worked. Do not repeat it; read the page (or the new tab) to see what changed.`,
+    };
+  }
+  let hint;
+  if (trustedFallbackUsed) {
+    hint = `No observable effect, even after one trusted click. Do not click again; read the page and try another element or approach.`;
+  } else if (clickReachedListeners) {
+    hint = `No visible effect yet, but the page's own listeners received the ${action}, so its effect may still come (a timer, a request). Do not click again: wait (wait_for_stable) and read the page. If the page ignores script clicks, real input needs a browser allwright launched (allwright mcp --launch chromium, --input trusted).`;
+  } else {
+    // Short: a model reads it on every fruitless action; what "nothing" covers is in
+    // docs/protocol/tools.md ("Action results").
+    hint = `No observable effect of the ${action}: read the page, or try another tool.`;
+  }
+  return { progress: "none", evidence: progressEvidence, retryAllowed, hint };
+}
+
+/** "a new tab (tab 12), a download (report.csv) and a POST request" */
+function describeSideEffects(observed) {
+  const parts = [];
+  for (const tab of observed.newTabs ?? [])
+    parts.push(`a new tab (tabId ${tab.tabId}${tab.url ? `, ${tab.url}` : ""})`);
+  for (const item of observed.downloads ?? []) parts.push(`a download (${item.filename ?? item.url})`);
+  const requests = observed.requests ?? [];
+  if (requests.length > 0) {
+    const first = requests[0];
+    const what = first.kind === "beacon" ? "a beacon" : `a ${first.method} request`;
+    parts.push(`${what} to ${first.url}${requests.length > 1 ? ` (and ${requests.length - 1} more)` : ""}`);
+  }
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
