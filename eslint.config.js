@@ -31,7 +31,9 @@ export default [
   },
   {
     // Pure modules shared by the background and the content scripts (which esbuild bundles).
-    files: ["extension/shared/shadow-outline.js", "extension/shared/secret-fields.js", "extension/shared/line-records.js", "extension/shared/varint.js", "extension/shared/tree-result.js", "extension/shared/local-file-urls.js"],
+    // shared/generated/ holds the modules the binary writes from its Rust definitions
+    // (src/generated_modules.rs).
+    files: ["extension/shared/shadow-outline.js", "extension/shared/secret-fields.js", "extension/shared/line-records.js", "extension/shared/varint.js", "extension/shared/tree-result.js", "extension/shared/local-file-urls.js", "extension/shared/generated/*.js"],
     languageOptions: { sourceType: "module" },
   },
   {

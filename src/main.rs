@@ -11,6 +11,7 @@ mod driven_browser;
 mod embedded_extension;
 mod exit_signals;
 mod file_server;
+mod generated_modules;
 mod host;
 mod host_client;
 mod identity;
@@ -18,6 +19,7 @@ mod input_mode;
 mod install;
 mod local_socket;
 mod logging;
+mod marker_attributes;
 mod mcp;
 mod mcp_reply;
 mod native_messaging;
@@ -146,6 +148,15 @@ enum Command {
     /// not a user command: the file is checked in and a host test keeps it current).
     #[command(hide = true)]
     ToolContract,
+    /// Write the JS modules of extension/shared/generated/ from the Rust definitions they copy
+    /// (a build step, not a user command: the modules are checked in and a host test keeps them
+    /// current).
+    #[command(hide = true)]
+    GeneratedModules {
+        /// The folder to write them into: extension/shared/generated.
+        #[arg(value_name = "DIR")]
+        folder: PathBuf,
+    },
 }
 
 fn main() {
@@ -255,6 +266,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             print!("{}", tools::tool_contract_json());
             Ok(())
         }
+        Command::GeneratedModules { folder } => generated_modules::write_generated_modules(&folder),
     }
 }
 

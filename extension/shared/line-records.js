@@ -9,9 +9,10 @@
 // background (the writer) and the content scripts (the reader, bundled).
 
 import { undoZigzagDifference, writeVarint, zigzagDifference } from "./varint.js";
+import { LINE_RECORD_WIDTH } from "./generated/line-record-layout.js";
 
 /** Numbers per line record (crates/allwright-ax/src/tree_diff.rs, `RECORD_WIDTH`). */
-export const LINE_RECORD_WIDTH = 5;
+export { LINE_RECORD_WIDTH };
 const RECORD_WIDTH = LINE_RECORD_WIDTH;
 
 /**

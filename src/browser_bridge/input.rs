@@ -18,14 +18,11 @@ use serde_json::{json, Value};
 
 use crate::host_client::HostClient;
 use crate::input_mode::{InputMode, INPUT_FIELD};
+use crate::marker_attributes::{DROP_MARKER_ATTRIBUTE, INPUT_MARKER_ATTRIBUTE};
 use crate::tool_error::ToolError;
 
 use super::{BrowserBridge, InterruptedInput, TargetTab};
 
-/// The attribute the content script sets (extension/content/actions/external-input.js).
-pub(super) const INPUT_MARKER_ATTRIBUTE: &str = "data-allwright-input";
-/// The attribute that marks a drag's drop target, with the source's marker (the same file).
-const DROP_MARKER_ATTRIBUTE: &str = "data-allwright-drop";
 /// The hint of a drag that Firefox would not finish as real input.
 const FIREFOX_HTML5_DRAG: &str = "Firefox does not finish an HTML5 drag started by real input (no drop, no dragend), so the extension's synthetic drag and drop events were sent instead; nothing was sent before them";
 /// How long beginning, aborting and the pointer input itself may take.

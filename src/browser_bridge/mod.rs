@@ -49,6 +49,7 @@ use serde_json::{json, Value};
 use crate::host_client::HostClient;
 use crate::input_mode::InputMode;
 use crate::log;
+use crate::marker_attributes::TAB_MARKER_ATTRIBUTE;
 use crate::tool_error::{OpenDialog, ToolError};
 use crate::tools::ToolDefinition;
 
@@ -59,8 +60,6 @@ use journal::LifecycleJournal;
 const IDENTIFY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long the marker query may take in one top-level context.
 const MARKER_QUERY_TIMEOUT: Duration = Duration::from_secs(3);
-/// The attribute the extension sets (extension/background/host/bridge.js, TAB_MARKER_ATTRIBUTE).
-const TAB_MARKER_ATTRIBUTE: &str = "data-allwright-tab";
 /// How often `wait_for_stable` looks again whether the tab's navigation has loaded.
 const NAVIGATION_POLL: Duration = Duration::from_millis(50);
 

@@ -16,8 +16,9 @@ pub const MODIFIER_KEYS: &[&str] = &["Alt", "Control", "Meta", "Shift"];
 
 /// Common named keys, by their KeyboardEvent `key` values, to correct a name given in the wrong
 /// case ("enter"): key values are case-sensitive, and a page's handler that waits for "Enter"
-/// ignores "enter". Not every named key: an unlisted one passes as given.
-const COMMON_NAMED_KEYS: &[&str] = &[
+/// ignores "enter". Not every named key: an unlisted one passes as given. The extension's
+/// validator uses this table too, from the module src/generated_modules.rs writes from it.
+pub const COMMON_NAMED_KEYS: &[&str] = &[
     "Enter",
     "Tab",
     "Escape",
@@ -54,7 +55,8 @@ const COMMON_NAMED_KEYS: &[&str] = &[
 
 /// Other names for keys (compared ignoring case) and their KeyboardEvent `key` values: the
 /// spellings of key-combination notations and of old browsers, which pages do not recognise.
-const KEY_SPELLINGS: &[(&str, &str)] = &[
+/// The extension's validator uses this table too (src/generated_modules.rs).
+pub const KEY_SPELLINGS: &[(&str, &str)] = &[
     ("Esc", "Escape"),
     ("Return", "Enter"),
     ("Del", "Delete"),

@@ -7,8 +7,12 @@
 //! - `validation`: the checks every call passes before it reaches the browser;
 //! - `keys`: the KeyboardEvent key names of press_key;
 //! - `local_files`: which URLs reach a local file (`file_url_refused`);
-//! - `contract`: `extension/shared/tool-contract.json`, the extension's copy of the contract.
+//! - `contract`: `extension/shared/tool-contract.json`, the extension's copy of the contract;
+//! - `argument_conformance` (a test): the cases both argument validators run
+//!   (tests/cases/tool-arguments.json).
 
+#[cfg(test)]
+mod argument_conformance;
 mod contract;
 #[cfg(test)]
 mod deadline_order;
@@ -22,6 +26,7 @@ mod validation;
 
 pub use contract::tool_contract_json;
 pub use definition::{ReplyShape, ToolDefinition};
+pub use keys::{COMMON_NAMED_KEYS, KEY_SPELLINGS};
 pub use tiers::{listed_tools_in_session, tool_named, Tier, ToolAccess};
 
 /// The table's row for `name`, whatever the tier.

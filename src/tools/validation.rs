@@ -13,9 +13,20 @@ impl ToolDefinition {
     /// Checks `arguments` against the table. Returns the arguments to forward (unchanged: the
     /// extension applies the defaults) or an `invalid_arguments` error that names the argument
     /// and says, in its hint, what to pass instead.
+    ///
+    /// A number with a zero fraction (`2.0`) is an integer, as JSON Schema's `integer` says and as
+    /// the extension's validator cannot but read it (`JSON.parse` gives the same number for
+    /// `2.0` and `2`); it is forwarded as the integer, so that what reads the arguments after
+    /// this check (`as_u64`, `as_i64`) sees the number it was given.
     pub fn validate(&self, arguments: Option<&Map<String, Value>>) -> Result<Value, ToolError> {
+        let normalized = arguments.map(|arguments| {
+            arguments
+                .iter()
+                .map(|(name, value)| (name.clone(), with_whole_numbers_as_integers(value)))
+                .collect::<Map<String, Value>>()
+        });
         let empty = Map::new();
-        let arguments = arguments.unwrap_or(&empty);
+        let arguments = normalized.as_ref().unwrap_or(&empty);
         for name in arguments.keys() {
             if !self.arguments.iter().any(|argument| argument.name == name) {
                 let known: Vec<Value> = self
@@ -351,6 +362,32 @@ impl Argument {
     }
 }
 
+/// `value` with every number that has a zero fraction and fits a JS safe integer written as an
+/// integer (`2.0` as `2`), in nested arrays and objects too; other values as they are.
+fn with_whole_numbers_as_integers(value: &Value) -> Value {
+    /// 2^53 - 1: beyond it a float with a zero fraction may stand for several integers.
+    const LARGEST_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+    match value {
+        Value::Number(number) if number.is_f64() => match number.as_f64() {
+            Some(float) if float.fract() == 0.0 && float.abs() <= LARGEST_SAFE_INTEGER => {
+                // In range, the cast is exact.
+                Value::from(float as i64)
+            }
+            _ => value.clone(),
+        },
+        Value::Array(items) => {
+            Value::Array(items.iter().map(with_whole_numbers_as_integers).collect())
+        }
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(name, member)| (name.clone(), with_whole_numbers_as_integers(member)))
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
 /// An argument as given, with an explicit null meaning "not given", as many clients send for
 /// optional fields.
 fn given<'a>(arguments: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
@@ -514,6 +551,28 @@ pub(super) mod tests {
     fn validate(tool: &str, arguments: Value) -> Result<Value, ToolError> {
         let tool = find_tool(tool).expect("known tool");
         tool.validate(arguments.as_object())
+    }
+
+    /// A whole number written with a fraction is an integer, forwarded as one: the extension's
+    /// `JSON.parse` cannot tell `2.0` from `2`, and the host's own readers (`as_u64`) could.
+    #[test]
+    fn whole_numbers_written_with_a_fraction_are_forwarded_as_integers() {
+        assert_eq!(
+            validate(
+                "drag",
+                json!({"from_ref": "ref_1", "by": {"x": 120.0, "y": -3.0}, "tabId": 7.0})
+            ),
+            Ok(json!({"from_ref": "ref_1", "by": {"x": 120, "y": -3}, "tabId": 7}))
+        );
+        assert!(validate(
+            "drag",
+            json!({"from_ref": "ref_1", "by": {"x": 1.5, "y": 0}})
+        )
+        .is_err());
+        assert_eq!(
+            validate("emulate", json!({"deviceScaleFactor": 2.5})),
+            Ok(json!({"deviceScaleFactor": 2.5}))
+        );
     }
 
     #[test]

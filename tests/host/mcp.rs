@@ -862,6 +862,73 @@ fn the_checked_in_tool_contract_is_what_the_table_generates() {
     );
 }
 
+/// The folder of the JS modules the binary writes from its Rust definitions.
+const GENERATED_MODULES_FOLDER: &str = "extension/shared/generated";
+
+/// `extension/shared/generated/` holds exactly what `allwright generated-modules` writes today:
+/// the fact layout, the line records' layout, the marker attributes and the key-name tables that
+/// the extension imports instead of copying them from the Rust side by hand
+/// (src/generated_modules.rs). With `UPDATE_GENERATED=1` the test rewrites the folder instead.
+#[test]
+fn the_checked_in_generated_modules_are_what_the_rust_definitions_generate() {
+    let checked_in = Path::new(env!("CARGO_MANIFEST_DIR")).join(GENERATED_MODULES_FOLDER);
+    let written = tempfile::tempdir().expect("a temporary folder");
+    let target = if std::env::var_os("UPDATE_GENERATED").is_some_and(|value| value == "1") {
+        checked_in.clone()
+    } else {
+        written.path().to_path_buf()
+    };
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .arg("generated-modules")
+        .arg(&target)
+        .output()
+        .expect("run allwright generated-modules");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let files_of = |folder: &Path| -> Vec<(String, String)> {
+        let mut files: Vec<(String, String)> = std::fs::read_dir(folder)
+            .map(|entries| {
+                entries
+                    .map(|entry| entry.expect("a folder entry").path())
+                    .map(|path| {
+                        let name = path
+                            .file_name()
+                            .expect("a file name")
+                            .to_string_lossy()
+                            .into_owned();
+                        (name, std::fs::read_to_string(&path).unwrap_or_default())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
+    };
+    let generated = files_of(&target);
+    assert!(generated.len() >= 4, "the generator writes its modules");
+    let current = files_of(&checked_in);
+    let names = |files: &[(String, String)]| -> Vec<String> {
+        files.iter().map(|(name, _)| name.clone()).collect()
+    };
+    let stale: Vec<String> = generated
+        .iter()
+        .filter(|file| !current.contains(file))
+        .map(|(name, _)| name.clone())
+        .collect();
+    assert!(
+        stale.is_empty() && names(&current) == names(&generated),
+        "{GENERATED_MODULES_FOLDER} is stale ({stale:?} differ; it holds {:?}, the generator writes {:?}): \
+         a Rust definition it copies changed. Rewrite it with\n\
+         \x20   cargo run -q -- generated-modules {GENERATED_MODULES_FOLDER}\n\
+         (or UPDATE_GENERATED=1 cargo test --test host generated_modules) and commit it.",
+        names(&current),
+        names(&generated)
+    );
+}
+
 /// The MCP schemas that `tools/list` publishes and the contract the extension validates with
 /// describe the same tools, arguments, required arguments and defaults: both come from one table,
 /// and this checks the two writers of it against each other through the running server.

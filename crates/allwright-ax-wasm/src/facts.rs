@@ -10,7 +10,8 @@
 //! [`GENERATED_CONTENT_POSSIBLE`]) and which costs a style resolution per pseudo-element in the
 //! browser.
 //!
-//! The format (version [`FACTS_VERSION`]; `accessibility-tree.js` writes the same constants):
+//! The format (version [`FACTS_VERSION`]; the content script's `tree/facts.js` writes it with
+//! these constants, which the binary generates into `extension/shared/generated/fact-layout.js`):
 //!
 //! - `strings`: every string of the page, joined with one separator character (U+007F, see
 //!   [`STRING_SEPARATOR`]) so that two neighbouring lone surrogates cannot fuse into one

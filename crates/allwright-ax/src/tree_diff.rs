@@ -137,12 +137,16 @@ pub fn encode_records(records: &[LineRecord]) -> Vec<u32> {
     flat
 }
 
-const OVERLAY_BIT: u32 = 1 << 31;
-const NAME_LEFT_TO_FIRST_CHILD_BIT: u32 = 1 << 30;
-const TEXT_RUN_BIT: u32 = 1 << 29;
-/// The bits of a record's second number that hold the depth (the content script reads them
-/// with the same mask, tree/snapshots.js `LINE_DEPTH_MASK`).
-const DEPTH_MASK: u32 = TEXT_RUN_BIT - 1;
+/// In a record's second number: the line is under the `[open overlays]` banner.
+pub const OVERLAY_BIT: u32 = 1 << 31;
+/// In a record's second number: the line leaves its name to its first child's line.
+pub const NAME_LEFT_TO_FIRST_CHILD_BIT: u32 = 1 << 30;
+/// In a record's second number: the line is a run of text.
+pub const TEXT_RUN_BIT: u32 = 1 << 29;
+/// The bits of a record's second number that hold the depth. The content script reads records
+/// with these numbers too, from the module the binary generates from them
+/// (`extension/shared/generated/line-records.js`).
+pub const DEPTH_MASK: u32 = TEXT_RUN_BIT - 1;
 
 /// Reads [`encode_records`]' numbers back; a trailing partial record is ignored.
 pub fn decode_records(flat: &[u32]) -> Vec<LineRecord> {

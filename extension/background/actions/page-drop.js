@@ -16,17 +16,19 @@
 /* global DataTransfer, DragEvent, document -- dropFilesInPage runs in the page, not in the background. */
 
 import { api } from "../platform.js";
+import { INPUT_MARKER_ATTRIBUTE } from "../../shared/generated/marker-attributes.js";
 
 /**
- * Runs in the page's world: finds the element marked `data-allwright-input="<marker>"` (open
- * shadow roots included) and drags the files onto it: dragenter, dragover, and drop when the page
+ * Runs in the page's world: finds the element marked `<attribute>="<marker>"` (the input marker
+ * attribute, passed in: a function run in the page has no imports; open shadow roots included) and drags the files onto it: dragenter, dragover, and drop when the page
  * cancelled dragover (else dragleave), one DataTransfer holding the files.
+ * @param {string} attribute
  * @param {string} marker
  * @param {{name: string, type: string, lastModified: number, data: string}[]} files
  * @returns {{found: boolean, dropped: boolean}}
  */
-function dropFilesInPage(marker, files) {
-  const selector = `[data-allwright-input="${marker}"]`;
+function dropFilesInPage(attribute, marker, files) {
+  const selector = `[${attribute}="${marker}"]`;
   /** @param {Document|ShadowRoot} root @returns {Element|null} */
   const find = (root) => {
     const hit = root.querySelector(selector);
@@ -81,7 +83,7 @@ export async function dropInPageWorld(tabId, frameId, marker, files) {
     target: { tabId, frameIds: [frameId] },
     world: "MAIN",
     func: dropFilesInPage,
-    args: [marker, files],
+    args: [INPUT_MARKER_ATTRIBUTE, marker, files],
   });
   const answer = /** @type {{found?: unknown, dropped?: unknown}|undefined} */ (injection?.result);
   return { found: answer?.found === true, dropped: answer?.dropped === true };

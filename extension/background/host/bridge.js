@@ -20,9 +20,7 @@ import {
 } from "../actions/actions.js";
 import { maskForBridge, unmaskForBridge } from "../captures/secret-masks.js";
 import { logCallStart } from "../side-panel/call-log.js";
-
-/** The attribute that carries a tab's marker (read by the server's BiDi query). */
-export const TAB_MARKER_ATTRIBUTE = "data-allwright-tab";
+import { TAB_MARKER_ATTRIBUTE } from "../../shared/generated/marker-attributes.js";
 
 /** How long a marker stays on the document element if the server never removes it. */
 const TAB_MARKER_LIFETIME_MS = 5_000;

@@ -8,6 +8,7 @@
 // trust what passed here (docs/protocol/channels.md, section 3).
 
 import "../../shared/messages.js";
+import { COMMON_NAMED_KEYS, KEY_SPELLINGS } from "../../shared/generated/key-names.js";
 
 /**
  * One argument's rule, as the contract writes it. `enum`, `minimum`, `maximum` and `pattern`
@@ -357,60 +358,66 @@ function checkMembers(name, rules, given, hint) {
   return null;
 }
 
-/** The schemes the `navigableUrl` format accepts; `about:` only for about:blank. */
-const NAVIGABLE_PROTOCOLS = new Set(["http:", "https:", "file:"]);
+/**
+ * White space as Rust's `char::is_whitespace` (Unicode's White_Space property) counts it, which
+ * JS's `\s` does not quite (it adds U+FEFF and lacks U+0085).
+ */
+const WHITE_SPACE = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 
 /**
- * The `navigableUrl` format: refuses URLs the agent should not open through `navigate` or
- * `new_tab`: browser-internal pages, script and data URLs, and anything that does not parse.
+ * The `navigableUrl` format (docs/agent-tools.md, "The tool contract file"; the host's
+ * `is_navigable_url` in src/tools/validation.rs): `about:blank`; `http://` or `https://` followed
+ * by a host (not empty, not starting with `/`) with no white space anywhere; or `file://`
+ * followed by a path. It refuses URLs the agent should not open through `navigate` or `new_tab`:
+ * browser-internal pages, script and data URLs, and text that is not an absolute URL. The rule
+ * is read on the text as given, as the host reads it: a URL parser would repair `https:host`, a
+ * leading space or `HTTPS://`, which the host refuses.
  * @param {string} name
  * @param {string} value
  * @returns {Problem|null}
  */
 function checkNavigableUrl(name, value) {
-  const hint = "Give an absolute http://, https:// or file:// URL (or about:blank), e.g. https://example.com/.";
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    return { message: `${name} ${JSON.stringify(value)} is not an absolute URL`, hint };
+  if (isNavigableUrl(value)) return null;
+  return {
+    message: `${name} ${JSON.stringify(value)} is not an absolute http, https or file URL, nor about:blank`,
+    hint: "Give an absolute http://, https:// or file:// URL (or about:blank), e.g. https://example.com/.",
+  };
+}
+
+/** @param {string} value */
+function isNavigableUrl(value) {
+  if (value === "about:blank") return true;
+  for (const scheme of ["http://", "https://"]) {
+    if (!value.startsWith(scheme)) continue;
+    const rest = value.slice(scheme.length);
+    return rest !== "" && !rest.startsWith("/") && !WHITE_SPACE.test(value);
   }
-  if (NAVIGABLE_PROTOCOLS.has(url.protocol) || url.href === "about:blank") return null;
-  return { message: `${name} scheme ${url.protocol} is not allowed`, hint };
+  // `file:///path` (empty host) or `file://host/path`.
+  return value.startsWith("file://") && value.slice("file://".length).includes("/");
 }
 
 /**
- * KeyboardEvent `key` values (UI Events KeyboardEvent key Values) of common named keys, to
- * correct a name given in the wrong case: key values are case-sensitive, and a handler waiting
- * for "Enter" ignores "enter". Unlisted names pass as given.
+ * A key name in lower case, ASCII letters only, as the host compares names (Rust's
+ * `eq_ignore_ascii_case`): `toLowerCase` would also fold letters such as the Kelvin sign (U+212A)
+ * into ASCII ones, and correct a name the host lets pass.
+ * @param {string} text
  */
-const COMMON_NAMED_KEYS = Object.freeze(
-  (
-    "Enter Tab Escape Backspace Delete Insert Home End PageUp PageDown ArrowUp ArrowDown ArrowLeft ArrowRight " +
-    "Alt Control Meta Shift CapsLock ContextMenu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12"
-  ).split(" "),
-);
+const asciiLowerCase = (text) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
-/** Other spellings of keys (compared ignoring case), which pages do not recognise. */
-const KEY_SPELLINGS = Object.freeze({
-  esc: "Escape",
-  return: "Enter",
-  del: "Delete",
-  space: " ",
-  spacebar: " ",
-  up: "ArrowUp",
-  down: "ArrowDown",
-  left: "ArrowLeft",
-  right: "ArrowRight",
-  pgup: "PageUp",
-  pgdn: "PageDown",
-  ctrl: "Control",
-  cmd: "Meta",
-  command: "Meta",
-  super: "Meta",
-  win: "Meta",
-  option: "Alt",
-});
+/**
+ * The KeyboardEvent `key` value a name of more than one character stands for, when the host's
+ * tables (src/tools/keys.rs, generated into shared/generated/key-names.js) know it: itself in the
+ * right case, or what another spelling stands for.
+ * @param {string} value
+ * @returns {string|undefined}
+ */
+function knownKeyValue(value) {
+  const lower = asciiLowerCase(value);
+  return (
+    COMMON_NAMED_KEYS.find((key) => asciiLowerCase(key) === lower) ??
+    KEY_SPELLINGS.find(([spelling]) => asciiLowerCase(spelling) === lower)?.[1]
+  );
+}
 
 /**
  * The `keyName` format: one KeyboardEvent key value, not a chord like "Control+a" (modifiers
@@ -428,8 +435,7 @@ function checkKeyName(name, value) {
       hint: 'Pass one key and hold Alt, Control, Meta or Shift with modifiers, for example key "a" with modifiers ["Control"].',
     };
   }
-  const lower = value.toLowerCase();
-  const known = COMMON_NAMED_KEYS.find((key) => key.toLowerCase() === lower) ?? KEY_SPELLINGS[lower];
+  const known = knownKeyValue(value);
   if (known === undefined || known === value) return null;
   return {
     message: `${name} ${JSON.stringify(value)} is not a KeyboardEvent key value`,

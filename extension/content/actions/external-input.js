@@ -12,7 +12,7 @@
 // MARKER_LIFETIME_MS, so that it cannot outlive a server that went away.
 
 import { viewportRect } from "./element.js";
-import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
+import { DROP_MARKER_ATTRIBUTE, INPUT_MARKER_ATTRIBUTE } from "../../shared/generated/marker-attributes.js";
 import { beginExternalClick } from "./click.js";
 import { beginDragObservation } from "./drag.js";
 import { beginHoverObservation } from "./hover.js";
@@ -22,15 +22,6 @@ import { scrollIntoViewIfNeeded } from "./interaction.js";
 import { describeTarget, resolveTarget } from "./target.js";
 
 const messages = globalThis.allwrightMessages;
-
-/** The attribute the server's BiDi query looks for (src/browser_bridge/input.rs). */
-export const INPUT_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}input`;
-
-/**
- * The attribute that marks a drag's drop target, with the same marker as its source (the
- * server finds both: src/browser_bridge/input.rs).
- */
-export const DROP_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}drop`;
 
 /** How long a marker may stay on an element if neither finish nor abort comes. */
 const MARKER_LIFETIME_MS = 15_000;

@@ -8,13 +8,10 @@
 // same URL and viewport, and clicks only if so.
 
 import { viewportRect } from "./element.js";
-import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
+import { TRUSTED_MARKER_ATTRIBUTE } from "../../shared/generated/marker-attributes.js";
 import { clickedElementOf } from "./click.js";
 
 const messages = globalThis.allwrightMessages;
-
-/** The attribute the background's debugger check looks for (background/actions/trusted-click-check.js). */
-export const TRUSTED_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}trusted`;
 
 /** How long a marker may stay if the background never removes it. */
 const MARKER_LIFETIME_MS = 5_000;

@@ -4,10 +4,10 @@
 // `data-allwright-trusted` on an action's target, `data-allwright-shadow-host` on a shadow host
 // (docs/protocol/browser-bridge.md, "The browser bridge"). Their coming and going is allwright's own: never
 // evidence of the page's reaction to an action, never a change a read since a snapshot must
-// re-read (no line prints them).
+// re-read (no line prints them). Their names come from src/marker_attributes.rs, through the
+// module the binary generates from it.
 
-/** What every marker attribute's name starts with. */
-export const MARKER_ATTRIBUTE_PREFIX = "data-allwright-";
+import { MARKER_ATTRIBUTE_PREFIX } from "../../shared/generated/marker-attributes.js";
 
 /**
  * Whether a mutation record is a marker attribute coming, changing or going.

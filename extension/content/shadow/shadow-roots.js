@@ -19,13 +19,10 @@ import {
   pathInTree,
   shadowRootsUnder,
 } from "../../shared/shadow-outline.js";
-import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
+import { SHADOW_HOST_MARKER_ATTRIBUTE } from "../../shared/generated/marker-attributes.js";
 import { isSecretField } from "../../shared/secret-fields.js";
 
 const messages = globalThis.allwrightMessages;
-
-/** The attribute that names a ref's element to the background's debugger query. */
-export const SHADOW_HOST_MARKER_ATTRIBUTE = `${MARKER_ATTRIBUTE_PREFIX}shadow-host`;
 
 /** How long a marker may stay if the background never asks for its removal. */
 const MARKER_LIFETIME_MS = 5_000;

@@ -2,40 +2,46 @@
 // Facts gathering: one walk of the document in plain JS (light tree, open shadow roots, slot
 // assignments) that hands the core a few flat arrays in one call. Reading the DOM node by node
 // from WASM would cost a boundary crossing per read (docs/performance.md). The format is
-// documented in crates/allwright-ax-wasm/src/facts.rs; the constants below mirror it.
+// documented in crates/allwright-ax-wasm/src/facts.rs; its constants come from there, through the
+// module the binary generates from it (shared/generated/fact-layout.js).
 
 import { generatedContentCandidates } from "./generated-content.js";
 import { refNumberOf } from "./registry.js";
 import { knownAriaRef } from "./ai-refs.js";
 import { isInsideSecretHost, isSecretField } from "../../shared/secret-fields.js";
 import { inlineStyleMayReach, visibilityAndOverflowTargets } from "./style-rule-targets.js";
-import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
+import {
+  ATOMIC_INLINE,
+  BOXES_UNMEASURED,
+  CHECKED,
+  CONTENT_VISIBILITY_HIDDEN,
+  CURSOR_POINTER,
+  DISABLED,
+  DISPLAY_SHIFT,
+  FACTS_VERSION,
+  FILES_ATTACHED,
+  GENERATED_CONTENT_POSSIBLE,
+  HAS_BOX,
+  HAS_CLICK_LISTENER,
+  INDETERMINATE,
+  KIND_DOCUMENT,
+  KIND_ELEMENT,
+  KIND_SHADOW_ROOT,
+  KIND_TEXT,
+  NAMESPACE_SHIFT,
+  NODE_STRIDE,
+  OPTION_SELECTED,
+  POINTER_EVENTS_NONE,
+  POINTER_EVENTS_UNREAD,
+  SCROLL_CONTAINER,
+  STRING_SEPARATOR,
+  TEXT_TRANSFORM_SHIFT,
+  UNREAD_CLOSED_SHADOW_ROOT,
+  VISIBILITY_SHIFT,
+} from "../../shared/generated/fact-layout.js";
 import { clickListenerElements } from "./click-listener-elements.js";
 
-export const FACTS_VERSION = 8;
-const KIND_DOCUMENT = 0;
-const KIND_SHADOW_ROOT = 3;
-const NAMESPACE_SHIFT = 3;
-const DISPLAY_SHIFT = 5;
-const VISIBILITY_SHIFT = 7;
-const CONTENT_VISIBILITY_HIDDEN = 1 << 9;
-const POINTER_EVENTS_NONE = 1 << 10;
-const HAS_BOX = 1 << 11;
-const CHECKED = 1 << 12;
-const INDETERMINATE = 1 << 13;
-const OPTION_SELECTED = 1 << 14;
-const FILES_ATTACHED = 1 << 15;
-const DISABLED = 1 << 16;
-const BOXES_UNMEASURED = 1 << 17;
-const POINTER_EVENTS_UNREAD = 1 << 18;
-const UNREAD_CLOSED_SHADOW_ROOT = 1 << 20;
-const TEXT_TRANSFORM_SHIFT = 21;
-const SCROLL_CONTAINER = 1 << 23;
-const CURSOR_POINTER = 1 << 24;
-const ATOMIC_INLINE = 1 << 25;
-const HAS_CLICK_LISTENER = 1 << 26;
-// facts.rs, STRING_SEPARATOR: one UTF-8 byte, which JSON (the worker route's messages) leaves as is.
-const STRING_SEPARATOR = "\u007f";
+export { FACTS_VERSION };
 
 // STYLE_READ_DEFERRED: the style of an element under a `<select>` is read after the walk, not
 // in tree order. Chromium computes the style of a drop-down's options (which have no box) only

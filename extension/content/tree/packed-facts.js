@@ -8,7 +8,7 @@
 // worker.
 
 import { writeVarint, zigzagDifference } from "../../shared/varint.js";
-import { KIND_MASK, KIND_TEXT, NODE_STRIDE } from "./fact-layout.js";
+import { KIND_MASK, KIND_TEXT, NODE_STRIDE } from "../../shared/generated/fact-layout.js";
 
 /** The layout's version; packed.rs reads the same number first. */
 export const PACKED_VERSION = 2;

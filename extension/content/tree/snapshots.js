@@ -75,14 +75,11 @@ export function readKeyOf(args) {
 
 export { LINE_RECORD_WIDTH } from "../../shared/line-records.js";
 
-/**
- * A record's second number: its line's depth in the low bits (`LINE_DEPTH_MASK`), the top bit
- * set when the line is under the open overlays, the next one when the line leaves its name to
- * its first child, the next when it is a run of text (crates/allwright-ax/src/tree_diff.rs,
- * `encode_records`).
- */
-export const LINE_OVERLAY_BIT = 0x80000000;
-export const LINE_DEPTH_MASK = 0x1fffffff;
+// A record's second number: its line's depth in the low bits (`LINE_DEPTH_MASK`), the top bit
+// set when the line is under the open overlays (`LINE_OVERLAY_BIT`), the next one when the line
+// leaves its name to its first child, the next when it is a run of text
+// (crates/allwright-ax/src/tree_diff.rs, `encode_records`, through the module generated from it).
+export { LINE_DEPTH_MASK, LINE_OVERLAY_BIT } from "../../shared/generated/line-record-layout.js";
 
 /**
  * The id of the next snapshot, taken before the read's core call: a read whose core runs in the

@@ -12,7 +12,12 @@ import "../../shared/messages.js";
 import { LINE_RECORD_WIDTH, unpackLineRecords } from "../../shared/line-records.js";
 import { PackedWriter } from "./packed-facts.js";
 import { currentReadTiming } from "./read-timing.js";
-import { GENERATED_CONTENT_POSSIBLE, KIND_ELEMENT, KIND_MASK, NODE_STRIDE } from "./fact-layout.js";
+import {
+  GENERATED_CONTENT_POSSIBLE,
+  KIND_ELEMENT,
+  KIND_MASK,
+  NODE_STRIDE,
+} from "../../shared/generated/fact-layout.js";
 
 const messages = globalThis.allwrightMessages;
 
