@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Renders the extension for each browser: dist/chrome/ and dist/firefox/.
 //
-//   node scripts/build-extension.mjs [chrome|firefox ...] [--out DIR] [--source DIR]
+//   node scripts/build-extension.mjs [chrome|firefox ...] [--out DIR] [--source DIR] [--for-tests]
 //
 // --out puts the builds in DIR/<browser> instead of dist/; --source reads another copy of
-// extension/ (a copy with stand-ins, say).
+// extension/ (a copy with stand-ins, say); --for-tests (scripts/build --for-tests) builds the
+// extension the browser tests load, with the test-only settings of build-config.js below.
 //
 // One manifest source (manifest/base.json) plus a small patch per browser (manifest/chrome.json,
 // manifest/firefox.json), the identity fixed in manifest/identity.json and the version from
@@ -65,6 +66,18 @@ const BIDI_SNAPSHOT_OUTPUT = path.join("bidi", "snapshot.js");
  */
 const CALL_TIMING = process.env.ALLWRIGHT_CALL_TIMING === "1";
 
+/**
+ * The keep-alive alarm's period (background/host/keep-alive.js), in minutes. A product build uses
+ * 30 seconds, the shortest period Chrome allows a packed extension (chrome.alarms: "alarms do
+ * not fire more than once every 30 seconds" unless the extension is loaded unpacked). The browser
+ * tests load the extension unpacked, where Chromium's floor is 1 second
+ * (extensions/browser/api/alarms/alarms_api_constants.h, kDevDelayMinimum) and Firefox has none,
+ * so a build for tests wakes a stopped background within 3 seconds: the test of that wake
+ * (tests/extension/safety.rs, `a_stopped_background_comes_back_and_loses_no_call`) then waits
+ * seconds, not half a minute, each time it stops the background.
+ */
+const KEEP_ALIVE_PERIOD_MINUTES = { product: 0.5, forTests: 0.05 };
+
 /** Browsers the bundles must run in: the manifests' minimum versions (manifest/*.json). */
 const BUNDLE_TARGETS = ["chrome114", "firefox140"];
 
@@ -81,8 +94,10 @@ class BuildError extends Error {}
 async function main(argv) {
   const options = { "--out": path.join(root, "dist"), "--source": path.join(root, "extension") };
   const positional = [];
+  let forTests = false;
   for (let i = 0; i < argv.length; i += 1) {
-    if (!(argv[i] in options)) positional.push(argv[i]);
+    if (argv[i] === "--for-tests") forTests = true;
+    else if (!(argv[i] in options)) positional.push(argv[i]);
     else if (argv[i + 1] === undefined) throw new BuildError(`${argv[i]} needs a folder`);
     else options[argv[i]] = path.resolve(argv[(i += 1)]);
   }
@@ -106,7 +121,7 @@ async function main(argv) {
       await writeFile(path.join(outDir, entry), await bundleContentScript(entry, extensionDir));
     }
     await writeFile(path.join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    await writeFile(path.join(outDir, "background", "build-config.js"), buildConfig(browser, identity));
+    await writeFile(path.join(outDir, "background", "build-config.js"), buildConfig(browser, identity, forTests));
     await checkManifestFiles(manifest, outDir);
     console.log(`built ${path.relative(process.cwd(), outDir) || outDir} (${browser}, version ${version})`);
   }
@@ -191,12 +206,22 @@ function orderKeys(manifest) {
   return ordered;
 }
 
-function buildConfig(browser, identity) {
+/**
+ * background/build-config.js of one browser's build (declared in
+ * extension/background/build-config.d.ts). tests/extension/safety.rs reads
+ * KEEP_ALIVE_PERIOD_MINUTES back from the build it tests: keep it one line of this form.
+ * @param {string} browser
+ * @param {{ nativeHostName: string }} identity
+ * @param {boolean} forTests
+ */
+function buildConfig(browser, identity, forTests) {
+  const keepAlivePeriod = forTests ? KEEP_ALIVE_PERIOD_MINUTES.forTests : KEEP_ALIVE_PERIOD_MINUTES.product;
   return [
     "// Written by scripts/build-extension.mjs for this browser's build; not in the source tree.",
     `export const BROWSER = ${JSON.stringify(browser)};`,
     `export const NATIVE_HOST_NAME = ${JSON.stringify(identity.nativeHostName)};`,
     `export const CALL_TIMING = ${String(CALL_TIMING)};`,
+    `export const KEEP_ALIVE_PERIOD_MINUTES = ${String(keepAlivePeriod)};`,
     "",
   ].join("\n");
 }

@@ -117,8 +117,9 @@ pub async fn stop_service_worker(session: &Session) {
 /// Wakes a stopped service worker with a browser event that leaves the agent's tab alone: a
 /// background tab opened from outside (BiDi) fires `tabs.onCreated`, and the worker's start
 /// connects its native host again (background/main.js). Without it the next call waits for the
-/// keep-alive alarm, up to 30 s; only the check of that alarm (safety.rs) waits for it. Returns
-/// the tab's context, for [`close_from_outside`] once the call that needed the worker answered.
+/// keep-alive alarm (every 3 s in the build for tests, 30 s in a product build); only the check
+/// of that alarm (safety.rs) waits for it. Returns the tab's context, for [`close_from_outside`]
+/// once the call that needed the worker answered.
 pub async fn wake_service_worker(session: &Session) -> String {
     let (bidi, _) = session.bidi();
     let opened = bidi

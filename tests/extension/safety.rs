@@ -686,18 +686,42 @@ pub async fn a_stopped_background_comes_back_and_loses_no_call(session: &Session
     assert!(tree.contains("Crunched 1 time(s)"), "{browser}: {tree}");
 }
 
+/// The keep-alive alarm's period in the extension under test, as scripts/build-extension.mjs
+/// wrote it into the build's background/build-config.js: 3 s in a build for the tests
+/// (`./scripts/build --for-tests`), 30 s in a product build.
+fn keep_alive_period(session: &Session) -> Duration {
+    let config_path = session
+        .browser
+        .dist_folder()
+        .join("background/build-config.js");
+    let config = std::fs::read_to_string(&config_path)
+        .unwrap_or_else(|error| panic!("{}: {error}", config_path.display()));
+    let minutes: f64 = config
+        .lines()
+        .find_map(|line| line.strip_prefix("export const KEEP_ALIVE_PERIOD_MINUTES = "))
+        .and_then(|value| value.trim_end_matches(';').parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "{} sets no KEEP_ALIVE_PERIOD_MINUTES: rebuild with ./scripts/build --for-tests",
+                config_path.display()
+            )
+        });
+    Duration::from_secs_f64(minutes * 60.0)
+}
+
 /// get_accessibility_tree as the agent calls it after a stop, with the time it took to answer.
 /// A background stopped while idle is woken by the keep-alive alarm alone
-/// (extension/background/host/keep-alive.js), which fires every 30 s: the read may wait up to a whole
-/// period plus the reconnection, so the test gives it that and a margin.
+/// (extension/background/host/keep-alive.js), which fires every period ([`keep_alive_period`]): the
+/// read may wait up to a whole period plus the reconnection, so the test gives it that and a
+/// margin of 20 s.
 async fn read_when_back(session: &Session) -> String {
-    const ALARM_PERIOD_AND_RECONNECTION: Duration = Duration::from_secs(50);
+    let alarm_period_and_reconnection = keep_alive_period(session) + Duration::from_secs(20);
     let stopped_at = tokio::time::Instant::now();
     let tree = session
         .call_within(
             "get_accessibility_tree",
             json!({}),
-            ALARM_PERIOD_AND_RECONNECTION,
+            alarm_period_and_reconnection,
         )
         .await
         .unwrap_or_else(|error| {

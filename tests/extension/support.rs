@@ -49,7 +49,7 @@ impl Browser {
         }
     }
 
-    fn dist_folder(self) -> PathBuf {
+    pub fn dist_folder(self) -> PathBuf {
         repository_root().join("dist").join(match self {
             Browser::Chromium => "chrome",
             Browser::Firefox => "firefox",

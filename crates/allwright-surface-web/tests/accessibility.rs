@@ -1,6 +1,7 @@
 //! `accessibility_snapshot` over WebDriver BiDi in a real browser: every behaviour the
-//! snapshot promises (docs/protocol/channels.md, section 3; tests/README.md lists them). Opt-in, because each test launches a browser
-//! with a temporary profile:
+//! snapshot promises (docs/protocol/channels.md, section 3; tests/README.md lists them). Opt-in, because
+//! the tests launch a browser with a temporary profile (one for the whole binary, a fresh tab
+//! for each test: tests/shared_browser/mod.rs):
 //!
 //! ```text
 //! cargo test -p allwright-surface-web --test accessibility -- --ignored
@@ -12,12 +13,11 @@
 //! the same pages (tests/extension/surface.rs); that the two surfaces give the same bytes is
 //! checked there (tests/extension/bidi_snapshot.rs), where both are reachable.
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
+use allwright_surface_web::launch::LaunchedBrowser;
 use allwright_surface_web::{
     accessibility_snapshot, Page, SnapshotErrorKind, SnapshotFormat, SnapshotMode, SnapshotOptions,
 };
@@ -31,7 +31,10 @@ mod fixture_server;
 #[path = "../../../tests/support/snapshot_checks.rs"]
 mod snapshot_checks;
 
+mod shared_browser;
+
 use fixture_server::FixtureServer;
+use shared_browser::{browser_kind, SharedBrowserTurn};
 use snapshot_checks::{
     expect_node, find, nodes, shadow_roots_and_slots, surface_hidden_and_off_screen,
     surface_labels_and_descriptions, surface_owned_list, surface_typed_states, top_root,
@@ -57,69 +60,26 @@ fn fixtures() -> Arc<FixtureServer> {
         .clone()
 }
 
-/// One browser at a time: two cores do not host two browsers well.
-fn one_browser_at_a_time() -> &'static tokio::sync::Mutex<()> {
-    static LOCK: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
-    LOCK.get_or_init(|| tokio::sync::Mutex::new(()))
-}
-
-/// A browser from `ALLWRIGHT_TEST_BROWSER` (chromium by default, or firefox) with a temporary
-/// profile, and its first tab.
+/// A test's turn with the binary's one browser (tests/shared_browser/mod.rs) and the fresh tab
+/// it opened for the test.
 struct TestBrowser {
     name: &'static str,
-    launched: Option<LaunchedBrowser>,
     tab: String,
-    _folder: tempfile::TempDir,
-    _turn: tokio::sync::MutexGuard<'static, ()>,
+    turn: SharedBrowserTurn,
 }
 
 impl TestBrowser {
     async fn start() -> TestBrowser {
-        let turn = one_browser_at_a_time().lock().await;
-        let folder = tempfile::Builder::new()
-            .prefix("allwright-surface-web-test-")
-            .tempdir()
-            .expect("temp dir");
-        let root = folder.path().to_path_buf();
-        for sub in ["tmp", "config", "cache", "home"] {
-            std::fs::create_dir_all(root.join(sub)).expect("prepare folders");
-        }
-        // Browsers write into TMPDIR, XDG folders and HOME: all of them go to the temp folder.
-        let environment: Vec<(String, OsString)> = vec![
-            ("TMPDIR".into(), root.join("tmp").into()),
-            ("XDG_CONFIG_HOME".into(), root.join("config").into()),
-            ("XDG_CACHE_HOME".into(), root.join("cache").into()),
-            ("HOME".into(), root.join("home").into()),
-        ];
-        let requested = std::env::var("ALLWRIGHT_TEST_BROWSER").unwrap_or_default();
-        let (name, launched) = match requested.as_str() {
-            "" | "chromium" => {
-                let mut options = ChromiumLaunchOptions::new(root.join("profile"));
-                options.environment = environment;
-                options.log_path = Some(root.join("browser.log"));
-                ("chromium", LaunchedBrowser::launch_chromium(&options).await)
-            }
-            "firefox" => {
-                let mut options = FirefoxLaunchOptions::new(root.join("profile"));
-                options.environment = environment;
-                options.log_path = Some(root.join("browser.log"));
-                ("firefox", LaunchedBrowser::launch_firefox(&options).await)
-            }
-            other => panic!("ALLWRIGHT_TEST_BROWSER={other}: use chromium or firefox"),
-        };
-        let launched = launched.unwrap_or_else(|error| panic!("launch {name}: {error}"));
-        let tab = launched.bidi().first_tab().await.expect("a first tab");
+        let turn = SharedBrowserTurn::start().await;
         TestBrowser {
-            name,
-            launched: Some(launched),
-            tab,
-            _folder: folder,
-            _turn: turn,
+            name: browser_kind().name(),
+            tab: turn.tab.clone(),
+            turn,
         }
     }
 
     fn launched(&self) -> &LaunchedBrowser {
-        self.launched.as_ref().expect("a running browser")
+        self.turn.launched()
     }
 
     async fn open(&self, path: &str) {
@@ -182,14 +142,12 @@ impl TestBrowser {
         self.evaluate_in(&self.tab.clone(), expression).await
     }
 
-    async fn finish(mut self) {
-        if let Some(launched) = self.launched.take() {
-            launched.shutdown().await;
-        }
+    async fn finish(self) {
+        self.turn.finish().await;
     }
 }
 
-/// Opens a fixture page in a fresh browser, snapshots it (JSON) and runs a check of
+/// Opens a fixture page in a fresh tab, snapshots it (JSON) and runs a check of
 /// tests/support/snapshot_checks.rs on the top document.
 async fn check_top_document(path: &str, check: fn(&Value, &str)) {
     let browser = TestBrowser::start().await;

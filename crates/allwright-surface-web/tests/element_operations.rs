@@ -1,13 +1,15 @@
 //! Element operations, screenshots, frames and user prompts through WebDriver BiDi, in a real
 //! browser: `cargo test -p allwright-surface-web --test element_operations -- --ignored`, with
-//! `ALLWRIGHT_TEST_BROWSER=firefox` for Firefox (Chromium is the default). Each test launches
-//! its browser with a temporary profile against a local fixture server
-//! (`fixtures/bidi/operations.html` and `frame.html`); the tests take turns, since two cores
-//! do not run several browsers well.
+//! `ALLWRIGHT_TEST_BROWSER=firefox` for Firefox (Chromium is the default). The binary launches
+//! one browser with a temporary profile and each test has a fresh tab of it
+//! (tests/shared_browser/mod.rs), against a local fixture server of its own
+//! (`fixtures/bidi/operations.html` and `frame.html`); the tests take turns, since focus and
+//! screenshots belong to the tab in front. The remote-end test starts its own browser.
 
 #[path = "../../../tests/support/fixture_server.rs"]
 #[allow(dead_code)]
 mod fixture_server;
+mod shared_browser;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -17,73 +19,40 @@ use allwright_surface_web::launch::{
     BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
 };
 use allwright_surface_web::lifecycle::{
-    Lifecycle, LifecycleEvent, LifecycleEvents, NavigationStage, PromptType, Unblocked,
+    Lifecycle, LifecycleEvent, LifecycleEvents, NavigationStage, PromptInContext, PromptType,
+    Unblocked,
 };
 use allwright_surface_web::page::{
     ImageFormat, Page, PageError, PointerRouting, QueryOptions, ScreenshotArea,
 };
 use fixture_server::FixtureServer;
 use serde_json::json;
+use shared_browser::{browser_kind, SharedBrowserTurn};
 
 const VIEWPORT_WIDTH: u32 = 1000;
 const VIEWPORT_HEIGHT: u32 = 700;
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// One browser at a time, across the tests of this file.
-static BROWSER_SLOT: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn browser_kind() -> BrowserKind {
-    match std::env::var("ALLWRIGHT_TEST_BROWSER").as_deref() {
-        Ok("firefox") => BrowserKind::Firefox,
-        _ => BrowserKind::Chromium,
-    }
-}
-
 fn repository_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A launched browser showing the operations fixture in a 1000x700 viewport.
+/// The binary's one browser (tests/shared_browser/mod.rs): each test gets a fresh tab of it, set
+/// to a 1000x700 viewport and showing the operations fixture, from its own fixture server (so
+/// that no two tests share an origin, and with it storage).
 struct Fixture {
-    browser: LaunchedBrowser,
+    turn: SharedBrowserTurn,
     server: FixtureServer,
     context: String,
-    _profile: tempfile::TempDir,
-    _slot: tokio::sync::MutexGuard<'static, ()>,
 }
 
 impl Fixture {
     async fn start() -> Fixture {
-        let slot = BROWSER_SLOT.lock().await;
+        let turn = SharedBrowserTurn::start().await;
         let server = FixtureServer::start(&repository_root().join("fixtures"), None)
             .expect("start the fixture server");
-        let profile = tempfile::tempdir().expect("a temporary folder");
-        let environment: Vec<(String, OsString)> = vec![
-            ("HOME".into(), profile.path().join("home").into()),
-            ("TMPDIR".into(), profile.path().into()),
-            (
-                "XDG_CONFIG_HOME".into(),
-                profile.path().join("config").into(),
-            ),
-        ];
-        std::fs::create_dir_all(profile.path().join("home")).expect("home");
-        let browser = match browser_kind() {
-            BrowserKind::Chromium => {
-                let mut options = ChromiumLaunchOptions::new(profile.path().join("profile"));
-                options.environment = environment;
-                options.log_path = Some(profile.path().join("browser.log"));
-                LaunchedBrowser::launch_chromium(&options).await
-            }
-            BrowserKind::Firefox => {
-                let mut options = FirefoxLaunchOptions::new(profile.path().join("profile"));
-                options.environment = environment;
-                options.log_path = Some(profile.path().join("browser.log"));
-                LaunchedBrowser::launch_firefox(&options).await
-            }
-        }
-        .expect("launch the browser");
-        let context = browser.bidi().first_tab().await.expect("a tab");
-        browser
+        let context = turn.tab.clone();
+        turn.launched()
             .bidi()
             .command(
                 "browsingContext.setViewport",
@@ -92,18 +61,16 @@ impl Fixture {
             .await
             .expect("set the viewport");
         let fixture = Fixture {
-            browser,
+            turn,
             server,
             context,
-            _profile: profile,
-            _slot: slot,
         };
         fixture.open("/bidi/operations.html").await;
         fixture
     }
 
     async fn open(&self, path: &str) {
-        self.browser
+        self.browser()
             .bidi()
             .navigate(&self.context, &self.server.url(path), PATIENCE)
             .await
@@ -111,7 +78,7 @@ impl Fixture {
     }
 
     fn page(&self) -> Page<'_> {
-        Page::new(self.browser.bidi(), &self.context)
+        Page::new(self.browser().bidi(), &self.context)
     }
 
     async fn log(&self) -> String {
@@ -123,8 +90,12 @@ impl Fixture {
         page.text_content(&log).await.expect("read #log")
     }
 
+    fn browser(&self) -> &LaunchedBrowser {
+        self.turn.launched()
+    }
+
     async fn end(self) {
-        self.browser.shutdown().await;
+        self.turn.finish().await;
     }
 }
 
@@ -333,6 +304,22 @@ async fn key_input_reaches_the_focused_element_with_modifiers() {
     fixture.end().await;
 }
 
+/// The prompt the lifecycle's registry holds for the tab of `context`, once it holds one (at
+/// most PATIENCE). The registry learns of a prompt in a task of its own that reads the
+/// connection's events, and the test's own reader may see the same event first: the connection
+/// is read on the shared browser's runtime (tests/shared_browser/mod.rs), so the two readers
+/// wake in no fixed order.
+async fn registered_prompt(lifecycle: &Lifecycle, context: &str) -> Option<PromptInContext> {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let open = lifecycle.open_prompt(context);
+        if open.is_some() || tokio::time::Instant::now() >= deadline {
+            return open;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// The next prompt event, skipping navigation and context events.
 async fn next_prompt_event(events: &mut LifecycleEvents) -> LifecycleEvent {
     loop {
@@ -353,7 +340,7 @@ async fn next_prompt_event(events: &mut LifecycleEvents) -> LifecycleEvent {
 #[ignore = "needs a browser"]
 async fn prompts_raised_by_a_click_come_back_as_events_and_are_answered() {
     let fixture = Fixture::start().await;
-    let connection = fixture.browser.bidi();
+    let connection = fixture.browser().bidi();
     let lifecycle = Lifecycle::start(connection).await.expect("subscribe");
     let mut events = lifecycle.events(connection);
     let page = fixture.page();
@@ -402,8 +389,8 @@ async fn prompts_raised_by_a_click_come_back_as_events_and_are_answered() {
             assert_eq!(prompt.message, message);
             assert_eq!(prompt.default_value.as_deref(), default_value);
             assert_eq!(
-                lifecycle
-                    .open_prompt(&fixture.context)
+                registered_prompt(&lifecycle, &fixture.context)
+                    .await
                     .map(|open| open.prompt.prompt_type),
                 Some(prompt_type),
                 "the registry knows the open prompt"
@@ -432,7 +419,7 @@ async fn prompts_raised_by_a_click_come_back_as_events_and_are_answered() {
 #[ignore = "needs a browser"]
 async fn navigation_and_frame_contexts_come_back_as_lifecycle_events() {
     let fixture = Fixture::start().await;
-    let connection = fixture.browser.bidi();
+    let connection = fixture.browser().bidi();
     let lifecycle = Lifecycle::start(connection).await.expect("subscribe");
     eprintln!(
         "{}: subscribed {:?}, unsupported {:?}",
@@ -520,7 +507,7 @@ async fn screenshots_of_the_page_and_of_one_element_have_the_right_size_and_colo
     let (width, height, pixels, color_type) = decode_png(&viewport);
     // The viewport without its scroll bar: the page is taller than the window.
     let visible_size = fixture
-        .browser
+        .browser()
         .bidi()
         .command(
             "script.evaluate",
@@ -791,7 +778,9 @@ async fn a_remote_end_session_installs_the_extension_and_drives_a_page() {
     use allwright_surface_web::launch::BrowserKind;
     use allwright_surface_web::remote::{ExtensionDelivery, RemoteSession, RemoteSessionOptions};
 
-    let _slot = BROWSER_SLOT.lock().await;
+    // Its own browser, started as a remote end by a driver (or Firefox's own remote agent),
+    // which the shared browser cannot stand in for; it still waits for the other tests' turns.
+    let _turn = shared_browser::turn_without_a_tab().await;
     let server = FixtureServer::start(&repository_root().join("fixtures"), None)
         .expect("start the fixture server");
     let root = tempfile::tempdir().expect("a temporary folder");
@@ -915,7 +904,7 @@ async fn a_remote_end_session_installs_the_extension_and_drives_a_page() {
 #[ignore = "needs a browser"]
 async fn a_click_that_raises_a_prompt_returns_prompt_open_instead_of_waiting() {
     let fixture = Fixture::start().await;
-    let connection = fixture.browser.bidi();
+    let connection = fixture.browser().bidi();
     let lifecycle = Lifecycle::start(connection).await.expect("subscribe");
     let page = fixture.page();
     let button = element(&page, "#alert").await;
@@ -931,7 +920,10 @@ async fn a_click_that_raises_a_prompt_returns_prompt_open_instead_of_waiting() {
     assert_eq!(open.context, fixture.context);
     assert_eq!(open.prompt.prompt_type, PromptType::Alert);
     assert_eq!(open.prompt.message, "Saved!");
-    assert_eq!(lifecycle.open_prompt(&fixture.context), Some(open.clone()));
+    assert_eq!(
+        registered_prompt(&lifecycle, &fixture.context).await,
+        Some(open.clone())
+    );
     // The next operation does not even start.
     let next = lifecycle
         .unless_prompt_opens(
@@ -985,8 +977,8 @@ async fn a_click_that_raises_a_prompt_returns_prompt_open_instead_of_waiting() {
     assert_eq!(open.context, frames[1].context);
     assert_eq!(open.prompt.message, "From the frame");
     assert_eq!(
-        lifecycle
-            .open_prompt(&fixture.context)
+        registered_prompt(&lifecycle, &fixture.context)
+            .await
             .map(|open| open.context),
         Some(frames[1].context.clone()),
         "the tab's lookup finds its frame's prompt"
@@ -1025,7 +1017,7 @@ async fn a_click_that_raises_a_prompt_returns_prompt_open_instead_of_waiting() {
 #[ignore = "needs a browser"]
 async fn a_beforeunload_handler_raises_no_prompt_under_bidi() {
     let fixture = Fixture::start().await;
-    let connection = fixture.browser.bidi();
+    let connection = fixture.browser().bidi();
     let lifecycle = Lifecycle::start(connection).await.expect("subscribe");
     let mut events = lifecycle.events(connection);
     let page = fixture.page();
