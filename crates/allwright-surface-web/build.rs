@@ -76,9 +76,10 @@ fn try_main(manifest_dir: &Path, out_dir: &Path) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "{} not built in {}. Run ./scripts/build from the repository's root: it builds them (and the \
-extension) and then the crates. To build without them on purpose, for a lint say, set {ALLOW_MISSING}=1.",
-        missing.join(", "),
-        manifest_dir.display()
+        "the scripts this crate embeds are not built in {}: {}. Run ./scripts/build from the \
+repository's root (it needs node and npm): it writes them and the extension, then builds the crates. \
+To build without them on purpose, for a lint say, set {ALLOW_MISSING}=1.",
+        manifest_dir.join("embedded").display(),
+        missing.join(", ")
     ))
 }
