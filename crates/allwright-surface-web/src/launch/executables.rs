@@ -81,7 +81,7 @@ impl std::fmt::Display for ExecutableNotFound {
                 formatter,
                 "{variable}={} names no executable file{}: set it to the path of {}'s executable",
                 value.to_string_lossy(),
-                if self.tried.len() > 1 {
+                if is_bare_name(value) {
                     " in any folder of PATH"
                 } else {
                     ""
@@ -127,7 +127,7 @@ fn find_executable_with(
         // A bare name ("chromium-dev") is looked up on PATH as a shell would; anything with a
         // folder in it is taken as it is. An override that names nothing is an error, not a
         // reason to start some other browser than the one asked for.
-        Some(value) if Path::new(value).components().count() == 1 => path_folders
+        Some(value) if is_bare_name(value) => path_folders
             .iter()
             .map(|folder| folder.join(value))
             .collect(),
@@ -149,6 +149,12 @@ fn find_executable_with(
             tried: candidates,
         }),
     }
+}
+
+/// Whether an override is a file name without a folder ("chromium-dev"), which a shell would
+/// look up on `PATH`.
+fn is_bare_name(value: &OsString) -> bool {
+    Path::new(value).components().count() == 1 && !Path::new(value).has_root()
 }
 
 /// The file names a program has in a folder of `PATH`, most specific first.
@@ -461,6 +467,23 @@ mod tests {
             &fake_environment(&environment),
         );
         assert_eq!(found, Ok(on_path.join("firefox-nightly")));
+        let environment = [
+            ("PATH", path.as_os_str()),
+            ("ALLWRIGHT_FIREFOX", OsStr::new("firefox-beta")),
+        ];
+        let message = find_executable_with(
+            Program::Firefox,
+            OperatingSystem::Linux,
+            &fake_environment(&environment),
+        )
+        .expect_err("no firefox-beta on PATH")
+        .to_string();
+        assert!(
+            message.starts_with(
+                "ALLWRIGHT_FIREFOX=firefox-beta names no executable file in any folder of PATH"
+            ),
+            "{message}"
+        );
     }
 
     #[test]
