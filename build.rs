@@ -1,9 +1,13 @@
 //! Makes the `allwright` binary self-contained (docs/agent-tools.md, "A self-contained binary"):
 //!
 //! - the built extension (`dist/chrome`, `dist/firefox`, written by scripts/build-extension.mjs)
-//!   is compiled in, file by file, when it is present, so that an installed binary can load it
-//!   into a browser without the source tree. Without it the binary still builds, with a warning,
-//!   and looks for the extension on disk at run time;
+//!   is compiled in, file by file, so that an installed binary can load it into a browser
+//!   without the source tree. Without it the build stops with a message naming `./scripts/build`
+//!   (which builds the extension and then runs cargo, so the two never wait on each other),
+//!   because a binary without its extension builds fine and then cannot drive a browser. A build
+//!   that never starts one (a lint on a fresh checkout) may set
+//!   `ALLWRIGHT_ALLOW_MISSING_EXTENSION=1`: then the binary builds with a warning and looks for
+//!   the extension on disk at run time;
 //! - the git commit it was built from, for `allwright --version`.
 //!
 //! The extension's identity (manifest/identity.json: its Chrome key and id, its gecko id) is
@@ -16,6 +20,10 @@ use std::process::Command;
 
 /// The browsers' folders under `dist/`, as the extension's build names them.
 const EXTENSION_FLAVOURS: &[&str] = &["chrome", "firefox"];
+
+/// The variable that lets the binary build without its extension (crates/allwright-surface-web's
+/// build.rs reads it too, for the scripts it embeds).
+const ALLOW_MISSING: &str = "ALLWRIGHT_ALLOW_MISSING_EXTENSION";
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
@@ -101,10 +109,19 @@ fn embedded_extension_source(manifest_dir: &Path) -> Result<(String, Option<Stri
         ));
         return Ok((source, Some(fingerprint)));
     }
+    println!("cargo:rerun-if-env-changed={ALLOW_MISSING}");
+    if std::env::var_os(ALLOW_MISSING).is_none_or(|value| value != "1") {
+        return Err(format!(
+            "dist/chrome and dist/firefox, the extension this binary embeds, are not built. \
+Run ./scripts/build (or npm run build): it builds the core as WASM, the extension, and then this binary \
+with cargo (it needs node and npm; README.md, \"Use it with your own browser\"). To build a binary without its extension on \
+purpose, for a lint say, set {ALLOW_MISSING}=1."
+        ));
+    }
     println!(
-            "cargo:warning=dist/chrome or dist/firefox is not built: this allwright binary carries no extension, \
+        "cargo:warning={ALLOW_MISSING}=1: dist/chrome or dist/firefox is not built, so this allwright binary carries no extension, \
 and --launch, snapshot and install will look for one on disk. Run ./scripts/build (or npm run build) to embed it."
-        );
+    );
     source.push_str("pub const EMBEDDED_EXTENSION_FINGERPRINT: Option<&str> = None;\n");
     Ok((source, None))
 }

@@ -3,9 +3,11 @@
 //
 //   node scripts/build-extension.mjs [chrome|firefox ...] [--out DIR] [--source DIR] [--for-tests]
 //
-// --out puts the builds in DIR/<browser> instead of dist/; --source reads another copy of
-// extension/ (a copy with stand-ins, say); --for-tests (scripts/build --for-tests) builds the
-// extension the browser tests load, with the test-only settings of build-config.js below.
+// --out puts the builds in DIR/<browser> instead of dist/, and the scripts that
+// crates/allwright-surface-web embeds in DIR/surface-web/ instead of that crate's embedded/;
+// --source reads another copy of extension/ (a copy with stand-ins, say); --for-tests
+// (scripts/build --for-tests) builds the extension the browser tests load, with the test-only
+// settings of build-config.js below.
 //
 // One manifest source (manifest/base.json) plus a small patch per browser (manifest/chrome.json,
 // manifest/firefox.json), the identity fixed in manifest/identity.json and the version from
@@ -54,10 +56,28 @@ export const MAIN_WORLD_ENTRY_POINTS = Object.freeze(["content/click-listener-re
 /**
  * The page side of the WebDriver BiDi snapshot (crates/allwright-surface-web): an entry point
  * under extension/surface/ that is not part of the extension, bundled with the JS build of the
- * core into one script, written to dist/bidi/snapshot.js, where the crate's build.rs embeds it.
+ * core into one script, written to the crate's embedded/bidi-snapshot.js, where its build.rs
+ * embeds it.
  */
 export const BIDI_SNAPSHOT_ENTRY = "surface/bidi-snapshot.js";
-const BIDI_SNAPSHOT_OUTPUT = path.join("bidi", "snapshot.js");
+
+/**
+ * Where crates/allwright-surface-web's build.rs finds the scripts it embeds: inside its own
+ * package, so that the crate builds (and packages) from its own folder, not from the
+ * repository around it. The folder is written here and ignored by git, as dist/ is.
+ */
+export const SURFACE_WEB_EMBEDDED_DIR = path.join(root, "crates", "allwright-surface-web", "embedded");
+
+/**
+ * The files that crate embeds besides the snapshot's bundle, copied as they are: the WebDriver
+ * BiDi mapper for Chromium (`mapperTab.js` of the npm package chromium-bidi, pinned exactly in
+ * package.json), which its launcher runs in a hidden tab, and the extension's rule of what is
+ * a part of the control being clicked, which its element operations share with the extension.
+ */
+const SURFACE_WEB_COPIED = Object.freeze([
+  { from: path.join(root, "node_modules", "chromium-bidi", "out", "Default", "gen", "src", "mapperTab.js"), to: "chromium-bidi-mapper.js" },
+  { from: path.join("content", "dom", "own-part.js"), to: "own-part.js", inExtension: true },
+]);
 
 /**
  * `ALLWRIGHT_CALL_TIMING=1` builds an extension whose tree reads return the time of each step of
@@ -93,6 +113,7 @@ class BuildError extends Error {}
 
 async function main(argv) {
   const options = { "--out": path.join(root, "dist"), "--source": path.join(root, "extension") };
+  const outGiven = argv.includes("--out");
   const positional = [];
   let forTests = false;
   for (let i = 0; i < argv.length; i += 1) {
@@ -125,10 +146,15 @@ async function main(argv) {
     await checkManifestFiles(manifest, outDir);
     console.log(`built ${path.relative(process.cwd(), outDir) || outDir} (${browser}, version ${version})`);
   }
-  const bidiOutput = path.join(outRoot, BIDI_SNAPSHOT_OUTPUT);
-  await mkdir(path.dirname(bidiOutput), { recursive: true });
-  await writeFile(bidiOutput, await bundleBidiSnapshot(extensionDir));
-  console.log(`built ${path.relative(process.cwd(), bidiOutput) || bidiOutput} (WebDriver BiDi snapshot)`);
+  const embeddedDir = outGiven ? path.join(outRoot, "surface-web") : SURFACE_WEB_EMBEDDED_DIR;
+  await mkdir(embeddedDir, { recursive: true });
+  await writeFile(path.join(embeddedDir, "bidi-snapshot.js"), await bundleBidiSnapshot(extensionDir));
+  for (const { from, to, inExtension } of SURFACE_WEB_COPIED) {
+    const source = inExtension ? path.join(extensionDir, from) : from;
+    if (!(await isFile(source))) throw new BuildError(`${path.relative(root, source)} is missing${inExtension ? "" : " (run npm ci)"}`);
+    await cp(source, path.join(embeddedDir, to));
+  }
+  console.log(`built ${path.relative(process.cwd(), embeddedDir) || embeddedDir} (the scripts allwright-surface-web embeds)`);
 }
 
 /**
@@ -284,7 +310,7 @@ async function copyExtension(from, to, excluded) {
       if (relative.startsWith("content/") && !CONTENT_ENTRY_POINTS.includes(relative) && !MAIN_WORLD_ENTRY_POINTS.includes(relative)) {
         return false;
       }
-      // The BiDi snapshot's entry point is bundled into dist/bidi/, not into the extension.
+      // The BiDi snapshot's entry point is bundled for crates/allwright-surface-web, not into the extension.
       if (relative === "surface" || relative.startsWith("surface/")) return false;
       // Declarations for the type check (tsconfig.json) only.
       if (relative === "types" || relative.endsWith(".d.ts")) return false;

@@ -237,10 +237,11 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
     // for root), so the same notice.
     allwright_surface_web::launch::say_once_when_chromium_runs_without_sandbox();
     let mut chrome_options = json!({ "args": chromium.chromium_arguments() });
-    // Debian's /usr/bin/chromium wrapper adds flags of its own; the real binary is preferred
-    // when it is where the launcher expects it (the remote end is on this machine).
-    if chromium.chromium_binary.is_file() {
-        chrome_options["binary"] = json!(chromium.chromium_binary.to_string_lossy());
+    // The remote end is on this machine, so it gets the Chromium a launch would start: the
+    // real binary rather than a wrapper that adds flags of its own (Debian's /usr/bin/chromium),
+    // or $ALLWRIGHT_CHROMIUM. Without one found here, chromedriver looks for its own.
+    if let Ok(chromium_binary) = chromium.chromium_executable() {
+        chrome_options["binary"] = json!(chromium_binary.to_string_lossy());
     }
     let mut options = RemoteSessionOptions::new(request.url.clone(), BrowserKind::Chromium);
     options

@@ -1,8 +1,8 @@
 // @ts-check
 // The page side of the WebDriver BiDi snapshot (crates/allwright-surface-web/src/snapshot.rs),
-// bundled by scripts/build-extension.mjs into dist/bidi/snapshot.js together with the JS build
-// of the core (generated/ax-core-js.js), which runs first. It is not part of the extension: the
-// manifests do not list it, and the extension's builds do not carry it.
+// bundled by scripts/build-extension.mjs into crates/allwright-surface-web/embedded/bidi-snapshot.js
+// together with the JS build of the core (generated/ax-core-js.js), which runs first. It is not
+// part of the extension: the manifests do not list it, and the extension's builds do not carry it.
 //
 // The Rust side evaluates the bundle once per document in a BiDi sandbox realm (WebDriver BiDi,
 // "script.evaluate" with `target.sandbox`), never in the page's own realm, and then calls

@@ -17,6 +17,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_EXECUTABLE } from './chromium-executable.mjs';
 import { bundleContentScript } from '../../scripts/build-extension.mjs';
 
 const ACTIONS_SCRIPT = await bundleContentScript('content/actions.js');
@@ -393,7 +394,7 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
 const browser = await chromium.launch({
-  executablePath: '/usr/lib/chromium/chromium',
+  executablePath: CHROMIUM_EXECUTABLE,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });

@@ -23,6 +23,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
+import { CHROMIUM_EXECUTABLE } from "./chromium-executable.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const fixturesDir = path.join(root, "fixtures");
@@ -104,7 +105,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), "allwright-fixtures-"));
 process.env.TMPDIR = scratch;
 process.env.XDG_CONFIG_HOME = scratch;
 const browser = await chromium.launch({
-  executablePath: "/usr/lib/chromium/chromium",
+  executablePath: CHROMIUM_EXECUTABLE,
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });

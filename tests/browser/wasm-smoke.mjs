@@ -15,7 +15,7 @@
 // get_accessibility_tree and snapshot, a bare JS DOM walk, and Playwright's
 // `locator('body').ariaSnapshot()` round trip, and prints a table.
 //
-// Chromium: Debian's /usr/lib/chromium/chromium, driven by playwright-core.
+// Chromium: Debian's /usr/lib/chromium/chromium (or $ALLWRIGHT_CHROMIUM), driven by playwright-core.
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_EXECUTABLE } from './chromium-executable.mjs';
 import { generatedPage, median, runScript } from './bench-lib.mjs';
 import { bundleContentScript } from '../../scripts/build-extension.mjs';
 
@@ -157,7 +158,7 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 process.env.TMPDIR = scratch;
 process.env.XDG_CONFIG_HOME = scratch;
 const browser = await chromium.launch({
-  executablePath: '/usr/lib/chromium/chromium',
+  executablePath: CHROMIUM_EXECUTABLE,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });

@@ -529,7 +529,10 @@ impl LocalChromedriver {
             .expect("a free port")
             .port();
         let log = folder.path().join("chromedriver.log");
-        let process = std::process::Command::new("/usr/bin/chromedriver")
+        let chromedriver =
+            allwright_surface_web::find_executable(allwright_surface_web::Program::Chromedriver)
+                .expect("chromedriver");
+        let process = std::process::Command::new(chromedriver)
             .arg(format!("--port={port}"))
             .arg("--verbose")
             .arg(format!("--log-path={}", log.display()))
@@ -675,7 +678,7 @@ user_pref(\"app.update.disabledForTesting\", true);\n",
             .port();
         let options = allwright_surface_web::FirefoxLaunchOptions::new(root.join("profile"));
         let log = std::fs::File::create(root.join("firefox.log")).expect("firefox.log");
-        let process = std::process::Command::new(&options.binary)
+        let process = std::process::Command::new(options.firefox_executable().expect("Firefox"))
             .args(options.firefox_arguments(port))
             .envs(environment.iter().map(|(name, value)| (name, value)))
             .stdout(log.try_clone().expect("log"))

@@ -9,7 +9,9 @@ use std::process::Stdio;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use allwright_surface_web::launch::{ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser};
+use allwright_surface_web::launch::{
+    find_executable, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser, Program,
+};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::TokioChildProcess;
@@ -56,10 +58,11 @@ impl Browser {
         })
     }
 
-    fn binaries(self) -> &'static [&'static str] {
+    /// The programs this browser's tests start (the `--webdriver` tests start chromedriver).
+    fn programs(self) -> &'static [Program] {
         match self {
-            Browser::Chromium => &["/usr/lib/chromium/chromium", "/usr/bin/chromedriver"],
-            Browser::Firefox => &["/usr/bin/firefox-esr"],
+            Browser::Chromium => &[Program::Chromium, Program::Chromedriver],
+            Browser::Firefox => &[Program::Firefox],
         }
     }
 }
@@ -72,10 +75,10 @@ pub fn repository_root() -> PathBuf {
 /// passes, unless `ALLWRIGHT_REQUIRE_BROWSERS=1` (set by scripts/test, so CI cannot skip).
 pub fn available(browser: Browser) -> bool {
     let mut missing: Vec<String> = browser
-        .binaries()
+        .programs()
         .iter()
-        .filter(|path| !Path::new(path).exists())
-        .map(|path| path.to_string())
+        .filter_map(|program| find_executable(*program).err())
+        .map(|not_found| not_found.to_string())
         .collect();
     if !browser.dist_folder().join("manifest.json").is_file() {
         missing.push(format!(

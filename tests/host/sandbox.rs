@@ -28,8 +28,9 @@ struct ChromiumSeen {
 }
 
 /// The processes whose command line names `marker` (the temporary folder, in `--user-data-dir`):
-/// the browser process, and through its process group, its zygotes and renderers.
-fn look_at_chromium(marker: &str, seen: &mut ChromiumSeen) {
+/// the browser process (`chromium`'s executable), and through its process group, its zygotes and
+/// renderers.
+fn look_at_chromium(chromium: &str, marker: &str, seen: &mut ChromiumSeen) {
     let mut browser_group = None;
     let mut processes = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
@@ -51,7 +52,7 @@ fn look_at_chromium(marker: &str, seen: &mut ChromiumSeen) {
         let user_namespace = std::fs::read_link(folder.join("ns/user"))
             .ok()
             .map(|target| target.to_string_lossy().into_owned());
-        if command_line.starts_with("/usr/lib/chromium/chromium")
+        if command_line.starts_with(chromium)
             && command_line.contains(marker)
             && !command_line.contains("--type=")
         {
@@ -117,12 +118,16 @@ fn snapshot_watching_chromium(as_user: Option<u32>) -> (String, String, Chromium
         None => Command::new(binary),
     };
     let temporary = top.join("tmp");
+    // The environment is cleared, so the Chromium this test looks for is handed down by name.
+    let chromium = allwright_surface_web::find_executable(allwright_surface_web::Program::Chromium)
+        .expect("Chromium");
     command
         .args(["snapshot"])
         .arg(&page)
         .args(["--browser", "chromium"])
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
+        .env("ALLWRIGHT_CHROMIUM", &chromium)
         .env("HOME", top.join("home"))
         .env("TMPDIR", &temporary)
         .stdout(Stdio::piped())
@@ -132,7 +137,7 @@ fn snapshot_watching_chromium(as_user: Option<u32>) -> (String, String, Chromium
     let mut seen = ChromiumSeen::default();
     // The pipes are read after the exit: a snapshot of this page is far below a pipe's buffer.
     while child.try_wait().expect("wait").is_none() {
-        look_at_chromium(&marker, &mut seen);
+        look_at_chromium(&chromium.to_string_lossy(), &marker, &mut seen);
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let output = child.wait_with_output().expect("output");

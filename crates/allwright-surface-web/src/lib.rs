@@ -53,7 +53,8 @@ mod zip_archive;
 
 pub use bidi::{BidiConnection, BidiError, BidiErrorKind};
 pub use launch::{
-    BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchError, LaunchedBrowser,
+    find_executable, BrowserKind, ChromiumLaunchOptions, ExecutableNotFound, FirefoxLaunchOptions,
+    LaunchError, LaunchedBrowser, Program,
 };
 pub use lifecycle::{
     Lifecycle, LifecycleEvent, OpenPrompt, PromptInContext, PromptType, Unblocked,

@@ -6,7 +6,7 @@
 //! - `browsingContext.getTree` with `root` gives the page's browsing contexts. Every frame is a
 //!   context of its own, cross-origin frames included, so each document is collected in its own
 //!   context, depth-first, the top document first.
-//! - In each context the page-side collector (`dist/bidi/snapshot.js`, embedded by build.rs)
+//! - In each context the page-side collector (`embedded/bidi-snapshot.js`, written by ./scripts/build and embedded by build.rs)
 //!   runs in a sandbox realm named [`SANDBOX`] (WebDriver BiDi, "script.callFunction" with
 //!   `target.sandbox`): the page's own scripts see none of it, and nothing is compiled that the
 //!   page's CSP could forbid (the collector carries the core as plain JS). Only the `aria-ref`
@@ -30,7 +30,7 @@ use crate::bidi::{BidiConnection, BidiError, BidiErrorKind};
 
 pub use allwright_ax::snapshot::Format as SnapshotFormat;
 
-/// The page-side collector, as build.rs found it in `dist/bidi/snapshot.js` (empty when the
+/// The page-side collector, as build.rs found it in `embedded/bidi-snapshot.js` (empty when the
 /// build had none).
 const COLLECTOR_SCRIPT: &str = include_str!(concat!(env!("OUT_DIR"), "/bidi-snapshot.js"));
 
@@ -92,7 +92,7 @@ pub enum SnapshotErrorKind {
     ScriptFailed,
     /// The call did not finish within its timeout.
     Timeout,
-    /// The crate was built without `dist/bidi/snapshot.js`.
+    /// The crate was built without `embedded/bidi-snapshot.js` (`ALLWRIGHT_ALLOW_MISSING_EXTENSION=1`).
     BundleMissing,
     /// The BiDi connection is gone.
     NotConnected,
@@ -297,7 +297,7 @@ pub async fn accessibility_snapshot(
     if COLLECTOR_SCRIPT.is_empty() {
         return Err(SnapshotError::new(
             SnapshotErrorKind::BundleMissing,
-            "this build of allwright-surface-web has no page-side collector (dist/bidi/snapshot.js was not built): run ./scripts/build, then build again",
+            "this build of allwright-surface-web has no page-side collector (embedded/bidi-snapshot.js was not built): run ./scripts/build, then build again",
         ));
     }
     let deadline = Deadline::new(options.timeout);

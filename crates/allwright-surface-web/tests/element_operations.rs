@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use allwright_surface_web::launch::{
-    BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
+    find_executable, BrowserKind, ChromiumLaunchOptions, FirefoxLaunchOptions, LaunchedBrowser,
+    Program,
 };
 use allwright_surface_web::lifecycle::{
     Lifecycle, LifecycleEvent, LifecycleEvents, NavigationStage, PromptInContext, PromptType,
@@ -717,7 +718,7 @@ struct RemoteEndProcess {
 }
 
 impl RemoteEndProcess {
-    fn spawn(program: &str, arguments: &[String], environment: &[(String, OsString)]) -> Self {
+    fn spawn(program: &Path, arguments: &[String], environment: &[(String, OsString)]) -> Self {
         let mut command = tokio::process::Command::new(program);
         command
             .args(arguments)
@@ -795,11 +796,9 @@ async fn a_remote_end_session_installs_the_extension_and_drives_a_page() {
     let port = free_port();
     let (_process, options) = match browser_kind() {
         BrowserKind::Chromium => {
-            let process = RemoteEndProcess::spawn(
-                "/usr/bin/chromedriver",
-                &[format!("--port={port}")],
-                &environment,
-            );
+            let chromedriver = find_executable(Program::Chromedriver).expect("chromedriver");
+            let process =
+                RemoteEndProcess::spawn(&chromedriver, &[format!("--port={port}")], &environment);
             let launch = ChromiumLaunchOptions::new(root.path().join("profile"));
             let mut options = RemoteSessionOptions::new(
                 format!("http://127.0.0.1:{port}/"),
@@ -807,7 +806,7 @@ async fn a_remote_end_session_installs_the_extension_and_drives_a_page() {
             );
             options.extra_capabilities.insert(
                 "goog:chromeOptions".into(),
-                json!({"binary": launch.chromium_binary, "args": launch.chromium_arguments()}),
+                json!({"binary": launch.chromium_executable().expect("Chromium"), "args": launch.chromium_arguments()}),
             );
             options.extension = Some(extension.clone());
             (process, options)
@@ -816,11 +815,9 @@ async fn a_remote_end_session_installs_the_extension_and_drives_a_page() {
             let profile = root.path().join("profile");
             std::fs::create_dir_all(&profile).expect("profile");
             let launch = FirefoxLaunchOptions::new(profile);
-            let process = RemoteEndProcess::spawn(
-                "/usr/bin/firefox-esr",
-                &launch.firefox_arguments(port),
-                &environment,
-            );
+            let firefox = launch.firefox_executable().expect("Firefox");
+            let process =
+                RemoteEndProcess::spawn(&firefox, &launch.firefox_arguments(port), &environment);
             let mut options = RemoteSessionOptions::new(
                 format!("ws://127.0.0.1:{port}/session"),
                 BrowserKind::Firefox,

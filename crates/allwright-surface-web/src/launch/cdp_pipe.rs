@@ -41,7 +41,8 @@ use tokio::task::JoinHandle;
 
 use crate::bidi::{IncomingText, OutgoingText, TextTransport};
 
-/// The mapper's source, as build.rs found it in node_modules (empty when the build had none).
+/// The mapper's source, as build.rs found it in `embedded/chromium-bidi-mapper.js` (a copy of
+/// chromium-bidi's `mapperTab.js` from node_modules; empty when the build had none).
 pub(crate) const MAPPER_SCRIPT: &str =
     include_str!(concat!(env!("OUT_DIR"), "/chromium-bidi-mapper.js"));
 

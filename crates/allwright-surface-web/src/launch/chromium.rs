@@ -15,6 +15,7 @@ use tokio::net::unix::pipe;
 use tokio::process::Command;
 
 use super::cdp_pipe::{self, CdpPipe};
+use super::executables::{self, ExecutableNotFound, Program};
 use super::process::ProcessGroup;
 use super::BrowserKind;
 use super::{LaunchError, LaunchedBrowser, STARTUP_TIMEOUT};
@@ -24,9 +25,10 @@ use crate::lifecycle::keep_prompts_open_capability;
 /// Everything needed to start Chromium.
 #[derive(Debug, Clone)]
 pub struct ChromiumLaunchOptions {
-    /// The real Chromium binary, not Debian's `/usr/bin/chromium` wrapper (which adds its own
-    /// flags and an empty `--load-extension=`).
-    pub chromium_binary: PathBuf,
+    /// Chromium's executable; `None` (the default) finds it when the browser starts
+    /// ([`executables::find_executable`]: `$ALLWRIGHT_CHROMIUM`, the system's usual places with
+    /// real binaries before wrappers such as Debian's `/usr/bin/chromium`, then `PATH`).
+    pub chromium_binary: Option<PathBuf>,
     /// A fresh folder: Chromium's `--user-data-dir`.
     pub user_data_dir: PathBuf,
     pub headless: bool,
@@ -49,7 +51,7 @@ pub struct ChromiumLaunchOptions {
 impl ChromiumLaunchOptions {
     pub fn new(user_data_dir: PathBuf) -> Self {
         Self {
-            chromium_binary: PathBuf::from("/usr/lib/chromium/chromium"),
+            chromium_binary: None,
             user_data_dir,
             headless: true,
             environment: Vec::new(),
@@ -58,6 +60,11 @@ impl ChromiumLaunchOptions {
             keep_user_prompts_open: true,
             devtools_port_for_oracle_tests: false,
         }
+    }
+
+    /// The executable this launch starts: the one given, else the one found on this machine.
+    pub fn chromium_executable(&self) -> Result<PathBuf, ExecutableNotFound> {
+        executables::given_or_found(self.chromium_binary.as_deref(), Program::Chromium)
     }
 
     /// The Chromium flags shared by allwright's own launch and a `--webdriver` remote end's
@@ -148,9 +155,10 @@ const START_WITH_PIPE_ON_FDS_3_AND_4: &str = r#"exec "$0" "$@" 3<&0 4>&1 0</dev/
 impl LaunchedBrowser {
     pub async fn launch_chromium(options: &ChromiumLaunchOptions) -> Result<Self, LaunchError> {
         say_once_when_chromium_runs_without_sandbox();
-        let program = options.chromium_binary.display().to_string();
+        let chromium_binary = options.chromium_executable()?;
+        let program = chromium_binary.display().to_string();
         // `sh` would start and then fail to exec a missing binary; say so before that.
-        if !options.chromium_binary.is_file() {
+        if !chromium_binary.is_file() {
             return Err(LaunchError::Spawn {
                 program,
                 error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
@@ -171,7 +179,7 @@ impl LaunchedBrowser {
         command
             .arg("-c")
             .arg(START_WITH_PIPE_ON_FDS_3_AND_4)
-            .arg(&options.chromium_binary)
+            .arg(&chromium_binary)
             .args(options.launch_arguments_for(chromium_runs_without_sandbox()))
             .envs(
                 options

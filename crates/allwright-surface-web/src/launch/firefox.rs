@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::executables::{self, ExecutableNotFound, Program};
 use super::private_network::PrivateNetwork;
 use super::process::ProcessGroup;
 use super::{socks_proxy, BrowserKind, LaunchError, LaunchedBrowser, STARTUP_TIMEOUT};
@@ -20,7 +21,10 @@ use crate::lifecycle::keep_prompts_open_capability;
 /// Everything needed to start Firefox with its remote agent.
 #[derive(Debug, Clone)]
 pub struct FirefoxLaunchOptions {
-    pub binary: PathBuf,
+    /// Firefox's executable; `None` (the default) finds it when the browser starts
+    /// ([`executables::find_executable`]: `$ALLWRIGHT_FIREFOX`, the system's usual places, then
+    /// `PATH`).
+    pub binary: Option<PathBuf>,
     /// A fresh folder: the Firefox profile.
     pub profile_dir: PathBuf,
     pub headless: bool,
@@ -38,7 +42,7 @@ pub struct FirefoxLaunchOptions {
 impl FirefoxLaunchOptions {
     pub fn new(profile_dir: PathBuf) -> Self {
         Self {
-            binary: PathBuf::from("/usr/bin/firefox-esr"),
+            binary: None,
             profile_dir,
             headless: true,
             environment: Vec::new(),
@@ -46,6 +50,11 @@ impl FirefoxLaunchOptions {
             keep_user_prompts_open: true,
             download_folder: None,
         }
+    }
+
+    /// The executable this launch starts: the one given, else the one found on this machine.
+    pub fn firefox_executable(&self) -> Result<PathBuf, ExecutableNotFound> {
+        executables::given_or_found(self.binary.as_deref(), Program::Firefox)
     }
 
     /// The capabilities of Firefox's `session.new`.
@@ -233,6 +242,8 @@ impl LaunchedBrowser {
     /// connection sent through a SOCKS proxy on a private Unix socket (`socks_proxy.rs`), and
     /// opens a BiDi session on its remote agent.
     pub async fn launch_firefox(options: &FirefoxLaunchOptions) -> Result<Self, LaunchError> {
+        // Before anything is written: a machine without Firefox is told so, not left a profile.
+        let firefox_binary = options.firefox_executable()?;
         std::fs::create_dir_all(&options.profile_dir).map_err(profile_error)?;
         // A 0700 folder (tempfile's default mode is 0777 less the umask): only this user can
         // reach the proxy's socket, whatever the umask. It sits beside the profile, in the
@@ -267,8 +278,8 @@ impl LaunchedBrowser {
         }
         std::fs::write(options.profile_dir.join("user.js"), preferences).map_err(profile_error)?;
 
-        let program = options.binary.display().to_string();
-        let mut command = tokio::process::Command::new(&options.binary);
+        let program = firefox_binary.display().to_string();
+        let mut command = tokio::process::Command::new(&firefox_binary);
         command
             .args(options.firefox_arguments(REMOTE_AGENT_PORT))
             .envs(

@@ -4,6 +4,7 @@
 
 mod cdp_pipe;
 mod chromium;
+pub mod executables;
 mod firefox;
 // Linux's user and network namespaces; elsewhere a Firefox launch is refused with a way out.
 #[cfg(target_os = "linux")]
@@ -19,6 +20,7 @@ pub use chromium::{
     chromium_runs_without_sandbox, say_once_when_chromium_runs_without_sandbox,
     ChromiumLaunchOptions,
 };
+pub use executables::{find_executable, ExecutableNotFound, Program};
 pub use firefox::FirefoxLaunchOptions;
 
 use std::path::Path;
@@ -55,6 +57,8 @@ pub enum LaunchError {
         program: String,
         error: std::io::Error,
     },
+    /// No executable of the browser was given or found (`executables.rs`).
+    ExecutableNotFound(ExecutableNotFound),
     /// The browser or driver started but did not become reachable.
     NotReady { what: String, detail: String },
     /// A BiDi command failed during the launch.
@@ -75,6 +79,7 @@ impl std::fmt::Display for LaunchError {
             Self::NotReady { what, detail } => {
                 write!(formatter, "{what} did not become ready: {detail}")
             }
+            Self::ExecutableNotFound(error) => write!(formatter, "{error}"),
             Self::Bidi(error) => write!(formatter, "{error}"),
             Self::PrivateNamespace { step, error, hint } => write!(
                 formatter,
@@ -85,6 +90,12 @@ impl std::fmt::Display for LaunchError {
 }
 
 impl std::error::Error for LaunchError {}
+
+impl From<ExecutableNotFound> for LaunchError {
+    fn from(error: ExecutableNotFound) -> Self {
+        Self::ExecutableNotFound(error)
+    }
+}
 
 impl From<BidiError> for LaunchError {
     fn from(error: BidiError) -> Self {

@@ -53,9 +53,10 @@ macro_rules! hit_is_self_or_inside {
 /// The extension's rule of what is a part of the control being clicked
 /// (extension/content/dom/own-part.js, `isPartOfSameControl`), as the text of a plain function
 /// declaration: the file is an ES module for the extension, and its one `export` is dropped
-/// here so that the same text defines the function inside a BiDi function's body.
+/// here so that the same text defines the function inside a BiDi function's body. build.rs
+/// embeds the copy that scripts/build-extension.mjs puts in the crate's `embedded/` folder.
 fn own_part_rule_declaration() -> String {
-    include_str!("../../../../extension/content/dom/own-part.js").replacen(
+    include_str!(concat!(env!("OUT_DIR"), "/own-part.js")).replacen(
         "export function isPartOfSameControl",
         "function isPartOfSameControl",
         1,
