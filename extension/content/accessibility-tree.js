@@ -429,7 +429,7 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const runs = [];
   /** @type {number[][]} Each part's lines' lengths, backwards. */
   const partLengths = [];
-  // Lengths in UTF-16 units, the snapshot's and the parts' alike (api.rs, `changes_output`).
+  // Lengths in UTF-16 units, the snapshot's and the parts' alike (crates/allwright-ax/src/reads.rs, `changes_output`).
   const previousLengths = Uint32Array.from(previousTexts, (text) => text.length);
   // A read of one part compares it in the same call when the core can (the service worker's:
   // one trip to it rather than two); otherwise diffLines below does.
@@ -506,7 +506,7 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const current = joinedRecords(pieces.reverse());
   // The core compares records only: it learns which runs of the snapshot's lines were re-read
   // and how long every line is now, and answers the positions of the lines to print, which are
-  // joined here, where the lines are (api.rs, `changes_output`).
+  // joined here, where the lines are (crates/allwright-ax/src/reads.rs, `changes_output`).
   currentReadTiming()?.mark("diffStarted");
   const diffOutput =
     diffAfter?.answer ??
@@ -551,7 +551,7 @@ function joinedRecords(pieces) {
 }
 
 /**
- * The text of the core's diff plan (api.rs, `changes_output`): each item a banner, the
+ * The text of the core's diff plan (crates/allwright-ax/src/reads.rs, `changes_output`): each item a banner, the
  * position of a current line (0 and up), or of a snapshot's line that left the tree, printed
  * under `[removed]` (-1 for its first line, -2 for the next, ...), joined by line breaks.
  * @param {unknown} plan

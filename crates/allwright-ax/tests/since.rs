@@ -1,12 +1,12 @@
-//! A read since a snapshot through the glue's envelope (docs/protocol.md, "Reads since a
+//! A read since a snapshot through the core's envelope (docs/protocol.md, "Reads since a
 //! snapshot"): the records written to the caller's buffer and counted in `lineCount`, then a
 //! second read against them that answers only the changes, their refs and `removedRefs`, or the
 //! whole tree with `full` and `fullReason` when the changes are most of the page or exceed
 //! `maxChars`.
 
 use allwright_ax::memdom::MemDom;
+use allwright_ax::reads::{changes_output, split_output, text_tree_output_into, TextTreeRequest};
 use allwright_ax::NodeId;
-use allwright_ax_wasm::api::{split_output, text_tree_output_into, TextTreeRequest};
 use serde_json::Value;
 
 const PAGE: &str = r#"<main aria-label="Shop"><h1>Shop</h1>
@@ -169,19 +169,6 @@ fn reread_run(previous: &[u32], current: &[u32], current_body: &str) -> RereadRu
     }
 }
 
-/// The snapshot's side of a packed diff (`api::packed_snapshot`) for the run `replaced`.
-fn packed_snapshot(previous: &[u32], previous_body: &str, replaced: &[u32; 3]) -> Vec<u8> {
-    allwright_ax_wasm::api::packed_snapshot(previous, &lengths_of(previous_body), replaced)
-}
-
-fn packed_changes(run: &RereadRun) -> Vec<u8> {
-    let mut writer = allwright_ax_wasm::packed::PackedWriter::new();
-    writer.u32_list(&run.replaced);
-    writer.u32_list(&run.replacement);
-    writer.u32_list(&run.replacement_lengths);
-    writer.into_bytes()
-}
-
 /// The text a `changes_output` plan stands for over the current lines.
 fn plan_text(envelope: &Value, lines: &[&str]) -> String {
     envelope["plan"]
@@ -197,13 +184,10 @@ fn plan_text(envelope: &Value, lines: &[&str]) -> String {
 }
 
 /// A read of the changed parts only (the snapshot with one run of lines replaced, and the
-/// lines' lengths) answers what the whole second read answers, in every form the content script
-/// sends it: as arrays (a core in the page), packed (the service worker), and with the snapshot
-/// packed and the part as it was just read (the service worker, one part). The packed forms send
-/// no hash outside the run.
+/// lines' lengths) answers what the whole second read answers. The glue's tests check that the
+/// packed forms of the service worker's core answer the same (crates/allwright-ax-wasm/tests).
 #[test]
 fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
-    use allwright_ax_wasm::api::{changes_output, packed_changes_output, snapshot_changes_output};
     let dom = MemDom::parse(PAGE);
     let (_, previous_body, previous) = read(&dom, None, None);
     let mut changed = MemDom::parse(PAGE);
@@ -222,21 +206,6 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
         &decode(&run.replacement),
         &run.replacement_lengths,
         None,
-    );
-    let snapshot = packed_snapshot(&previous, &previous_body, &run.replaced);
-    assert_eq!(
-        packed_changes_output(&snapshot, &packed_changes(&run), None),
-        output
-    );
-    assert_eq!(
-        snapshot_changes_output(
-            &snapshot,
-            &run.replaced,
-            &run.replacement,
-            &run.replacement_lengths,
-            None
-        ),
-        output
     );
     let (envelope, body) = split_output(&output);
     assert_eq!(body, "");
@@ -260,13 +229,8 @@ fn a_diff_of_the_re_read_parts_answers_what_the_whole_read_answers() {
     );
     assert_eq!(envelope["plan"], serde_json::json!([]));
 
-    // Malformed calls are refused, never read past: a hash short, a run past the snapshot, a
-    // length short on either side.
-    // The snapshot side packed for a run one line shorter: a hash short for the real run.
-    let [start, end, count] = run.replaced;
-    let short = packed_snapshot(&previous, &previous_body, &[start, end - 1, count]);
-    let short = packed_changes_output(&short, &packed_changes(&run), None);
-    assert!(short.starts_with("{\"ok\":false"), "{short}");
+    // Malformed calls are refused, never read past: a run past the snapshot, a length short on
+    // either side.
     let past = changes_output(
         &decode(&previous),
         &previous_lengths,
