@@ -21,7 +21,7 @@
 import { api, BROWSER, messages } from "./platform.js";
 import { CALL_TIMING } from "./build-config.js";
 import { timingNow } from "./call-timing.js";
-import { LINE_RECORD_WIDTH, packLineRecords } from "../shared/line-records.js";
+import { LINE_RECORD_WIDTH, lineLengths, packLineRecords } from "../shared/line-records.js";
 import * as core from "../generated/ax-core-worker.js";
 
 /** The module file scripts/build-wasm writes (the same module as the page-side WASM core). */
@@ -318,8 +318,8 @@ function diffAfterPart(output, lineCount, records, diffAfter) {
     snapshot,
     Uint32Array.of(start, end, lineCount),
     records.subarray(0, lineCount * LINE_RECORD_WIDTH),
-    // UTF-16 units, as the content script counts the snapshot's lines.
-    Uint32Array.from(lines, (line) => line.length),
+    // Unicode scalars, as the content script counts the snapshot's lines.
+    lineLengths(lines),
     optionalNumber(maxChars),
   );
 }

@@ -51,6 +51,7 @@ import {
 } from "./tree/changed-parts.js";
 import { currentReadTiming, startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
+import { lineLength, lineLengths } from "../shared/line-records.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -429,8 +430,9 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const runs = [];
   /** @type {number[][]} Each part's lines' lengths, backwards. */
   const partLengths = [];
-  // Lengths in UTF-16 units, the snapshot's and the parts' alike (crates/allwright-ax/src/reads.rs, `changes_output`).
-  const previousLengths = Uint32Array.from(previousTexts, (text) => text.length);
+  // Lengths in Unicode scalars, the snapshot's and the parts' alike, as the whole read counts
+  // (shared/line-records.js, lineLength).
+  const previousLengths = lineLengths(previousTexts);
   // A read of one part compares it in the same call when the core can (the service worker's:
   // one trip to it rather than two); otherwise diffLines below does.
   /** @type {import("./tree/core-loading.js").DiffAfterPart | undefined} */
@@ -497,7 +499,7 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
     pieces.push(records);
     partRecords.push(records);
     runs.push([part.start, part.end, envelope.lineCount]);
-    partLengths.push(partTexts.map((text) => text.length));
+    partLengths.push(partTexts.map(lineLength));
     after = part.start * LINE_RECORD_WIDTH;
     texts.splice(part.start, part.end - part.start, ...partTexts);
     currentReadTiming()?.mark("partRead");

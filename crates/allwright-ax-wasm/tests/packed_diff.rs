@@ -70,10 +70,11 @@ struct RereadRun {
     replacement_lengths: Vec<u32>,
 }
 
-/// Each line's length in UTF-16 units, as the content script counts.
+/// Each line's length in Unicode scalar values, as the content script counts
+/// (extension/shared/line-records.js, `lineLength`).
 fn lengths_of(body: &str) -> Vec<u32> {
     body.lines()
-        .map(|line| line.encode_utf16().count() as u32)
+        .map(|line| line.chars().count() as u32)
         .collect()
 }
 

@@ -421,9 +421,10 @@ fn judge(
 /// A read since a snapshot that re-read only the changed parts (docs/protocol.md, "Reads since a
 /// snapshot"). The content script keeps the snapshot's lines and sends none of them: it sends
 /// the snapshot's records (`previous`) and the length of each of its lines (`previous_lengths`,
-/// in UTF-16 units as JavaScript counts, for the too-large and `maxChars` rules), the runs of
-/// lines it re-read (`replaced`, `start, end, count` triples, see `tree_diff::splice_lines`),
-/// and the re-read lines' records and lengths (`replacement`, `replacement_lengths`). The
+/// in Unicode scalar values, as [`compare`] counts the whole read's lines and as `maxChars`
+/// counts, so that both answer alike near the bound: extension/shared/line-records.js
+/// `lineLength`), the runs of lines it re-read (`replaced`, `start, end, count` triples, see
+/// `tree_diff::splice_lines`), and the re-read lines' records and lengths (`replacement`, `replacement_lengths`). The
 /// envelope is `{"ok":true,"result":{...the fields of a read that shows changes},"plan":[...]}`
 /// with no body: the plan lists the output's lines, each a banner (a string) or the position of
 /// a current line (a number), and the content script joins them with line breaks. Or it is
