@@ -16,13 +16,14 @@
 //! in-memory DOM. Lengths are counted in Unicode scalar values throughout, the unit of `maxChars`
 //! (docs/protocol.md, "Sizes of a read").
 
-use crate::snapshot::{push_decimal, push_quoted, write_json_document, write_yaml_document};
-use crate::text::{TextTreeOptions, MIN_MAX_CHARS};
-use crate::tree_diff::{self, DiffItem, DiffPlan, UNKNOWN_IDENTITY};
-use crate::{
-    generate_accessibility_tree, snapshot_tree, AxRole, Dom, Filter, Format, NodeId, NodeKind,
-    SnapshotDocument, TextTreeError,
+use crate::dom::{Dom, NodeId, NodeKind};
+use crate::snapshot::{
+    push_decimal, push_quoted, write_json_document, write_yaml_document, Format, SnapshotDocument,
 };
+use crate::text::{Filter, TextTree, TextTreeError, TextTreeOptions, MIN_MAX_CHARS};
+use crate::tree::AxRole;
+use crate::tree_diff::{self, DiffItem, DiffPlan, UNKNOWN_IDENTITY};
+use crate::{generate_accessibility_tree, snapshot_tree};
 
 /// The arguments of `get_accessibility_tree` once the content script has resolved `ref_id` to a
 /// node, plus the registry facts the glue needs to keep references stable.
@@ -379,7 +380,7 @@ enum Comparison {
 fn compare(
     previous: &[tree_diff::LineRecord],
     records: &[tree_diff::LineRecord],
-    tree: &crate::TextTree,
+    tree: &TextTree,
     request: &TextTreeRequest<'_>,
 ) -> Comparison {
     let line_chars = |position: usize| {
@@ -497,7 +498,7 @@ pub fn changes_output(
 }
 
 /// The page fields of an ordinary read, after `"truncated":`.
-fn write_page_fields(out: &mut String, tree: &crate::TextTree) {
+fn write_page_fields(out: &mut String, tree: &TextTree) {
     out.push_str(bool_text(tree.truncated));
     push_field_name(out, "hasMore");
     out.push_str(bool_text(tree.has_more));
