@@ -29,7 +29,7 @@ import {
 import { describe, engineFallback, engineOf, loadCore, runCore } from "./tree/core-loading.js";
 import { splitOutput, treeResultOf } from "../shared/tree-result.js";
 import { answerHandedOffRead, startHandOff } from "./tree/core-hand-off.js";
-import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
+import { factFields, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
   identitiesOf,
@@ -237,23 +237,23 @@ async function readTree(args, options) {
           return handOff.carry(request, prepared);
         });
   const coreCall = runCore(() =>
-    callingCore.buildTextTree(
-      ...factArguments(facts),
+    callingCore.buildTextTree({
+      ...factFields(facts),
       filter,
       maxDepth,
-      args.maxChars,
-      refId === undefined ? undefined : facts.anchorIndex,
-      refId,
-      args.page ?? 1,
-      facts.knownRefs,
-      counter,
-      document.URL,
-      document.title,
-      frameIdPairs(facts.nodeList, args.childFrames ?? []),
-      withSnapshot ? identitiesOf(facts.nodeList) : new Uint32Array(0),
-      compared !== null && "lines" in compared ? compared.lines : undefined,
+      maxChars: args.maxChars,
+      anchor: refId === undefined ? undefined : facts.anchorIndex,
+      anchorRef: refId,
+      page: args.page ?? 1,
+      knownRefs: facts.knownRefs,
+      refCounter: counter,
+      url: document.URL,
+      title: document.title,
+      frameIds: frameIdPairs(facts.nodeList, args.childFrames ?? []),
+      identities: withSnapshot ? identitiesOf(facts.nodeList) : new Uint32Array(0),
+      previousLines: compared !== null && "lines" in compared ? compared.lines : undefined,
       lineRecords,
-    ),
+    }),
   );
   timing?.mark("coreStarted");
   // The core call has run up to its first wait: the whole call for a core in this page, the
@@ -464,25 +464,22 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
     try {
       split = splitOutput(
         await runCore(() =>
-          core.buildTextTree(
-            ...factArguments(facts),
-            "all",
-            maxDepth - part.depth,
-            undefined,
-            facts.anchorIndex,
-            undefined,
-            1,
-            facts.knownRefs,
-            counter,
-            document.URL,
-            document.title,
-            frameIdPairs(facts.nodeList, args.childFrames ?? []),
-            identitiesOf(facts.nodeList),
-            undefined,
+          core.buildTextTree({
+            ...factFields(facts),
+            filter: "all",
+            maxDepth: maxDepth - part.depth,
+            anchor: facts.anchorIndex,
+            page: 1,
+            knownRefs: facts.knownRefs,
+            refCounter: counter,
+            url: document.URL,
+            title: document.title,
+            frameIds: frameIdPairs(facts.nodeList, args.childFrames ?? []),
+            identities: identitiesOf(facts.nodeList),
             lineRecords,
-            part.depth,
+            depthOffset: part.depth,
             diffAfter,
-          ),
+          }),
         ),
       );
     } catch {
@@ -680,23 +677,16 @@ async function warmUp(core) {
     longestText: LONGEST_TEXT_READ,
   });
   await runCore(() =>
-    core.buildTextTree(
-      ...factArguments(facts),
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      1,
-      facts.knownRefs,
-      refCounter(),
-      document.URL,
-      document.title,
-      new Float64Array(0),
-      identitiesOf(facts.nodeList),
-      undefined,
-      new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH),
-    ),
+    core.buildTextTree({
+      ...factFields(facts),
+      page: 1,
+      knownRefs: facts.knownRefs,
+      refCounter: refCounter(),
+      url: document.URL,
+      title: document.title,
+      identities: identitiesOf(facts.nodeList),
+      lineRecords: new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH),
+    }),
   );
 }
 
