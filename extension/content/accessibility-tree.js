@@ -29,7 +29,7 @@ import {
 import { describe, engineFallback, engineOf, loadCore, runCore } from "./tree/core-loading.js";
 import { splitOutput, treeResultOf } from "../shared/tree-result.js";
 import { answerHandedOffRead, startHandOff } from "./tree/core-hand-off.js";
-import { factArguments, writeSnapshotDocument } from "./tree/snapshot-document.js";
+import { factFields, writeSnapshotDocument } from "./tree/snapshot-document.js";
 import { printedRef, printedRefsOf, rememberChanges, rememberRead, reprintRef } from "./tree/printed-refs.js";
 import {
   identitiesOf,
@@ -51,6 +51,7 @@ import {
 } from "./tree/changed-parts.js";
 import { currentReadTiming, startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
+import { lineLength, lineLengths } from "../shared/line-records.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -236,23 +237,23 @@ async function readTree(args, options) {
           return handOff.carry(request, prepared);
         });
   const coreCall = runCore(() =>
-    callingCore.buildTextTree(
-      ...factArguments(facts),
+    callingCore.buildTextTree({
+      ...factFields(facts),
       filter,
       maxDepth,
-      args.maxChars,
-      refId === undefined ? undefined : facts.anchorIndex,
-      refId,
-      args.page ?? 1,
-      facts.knownRefs,
-      counter,
-      document.URL,
-      document.title,
-      frameIdPairs(facts.nodeList, args.childFrames ?? []),
-      withSnapshot ? identitiesOf(facts.nodeList) : new Uint32Array(0),
-      compared !== null && "lines" in compared ? compared.lines : undefined,
+      maxChars: args.maxChars,
+      anchor: refId === undefined ? undefined : facts.anchorIndex,
+      anchorRef: refId,
+      page: args.page ?? 1,
+      knownRefs: facts.knownRefs,
+      refCounter: counter,
+      url: document.URL,
+      title: document.title,
+      frameIds: frameIdPairs(facts.nodeList, args.childFrames ?? []),
+      identities: withSnapshot ? identitiesOf(facts.nodeList) : new Uint32Array(0),
+      previousLines: compared !== null && "lines" in compared ? compared.lines : undefined,
       lineRecords,
-    ),
+    }),
   );
   timing?.mark("coreStarted");
   // The core call has run up to its first wait: the whole call for a core in this page, the
@@ -429,8 +430,9 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const runs = [];
   /** @type {number[][]} Each part's lines' lengths, backwards. */
   const partLengths = [];
-  // Lengths in UTF-16 units, the snapshot's and the parts' alike (api.rs, `changes_output`).
-  const previousLengths = Uint32Array.from(previousTexts, (text) => text.length);
+  // Lengths in Unicode scalars, the snapshot's and the parts' alike, as the whole read counts
+  // (shared/line-records.js, lineLength).
+  const previousLengths = lineLengths(previousTexts);
   // A read of one part compares it in the same call when the core can (the service worker's:
   // one trip to it rather than two); otherwise diffLines below does.
   /** @type {import("./tree/core-loading.js").DiffAfterPart | undefined} */
@@ -462,25 +464,22 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
     try {
       split = splitOutput(
         await runCore(() =>
-          core.buildTextTree(
-            ...factArguments(facts),
-            "all",
-            maxDepth - part.depth,
-            undefined,
-            facts.anchorIndex,
-            undefined,
-            1,
-            facts.knownRefs,
-            counter,
-            document.URL,
-            document.title,
-            frameIdPairs(facts.nodeList, args.childFrames ?? []),
-            identitiesOf(facts.nodeList),
-            undefined,
+          core.buildTextTree({
+            ...factFields(facts),
+            filter: "all",
+            maxDepth: maxDepth - part.depth,
+            anchor: facts.anchorIndex,
+            page: 1,
+            knownRefs: facts.knownRefs,
+            refCounter: counter,
+            url: document.URL,
+            title: document.title,
+            frameIds: frameIdPairs(facts.nodeList, args.childFrames ?? []),
+            identities: identitiesOf(facts.nodeList),
             lineRecords,
-            part.depth,
+            depthOffset: part.depth,
             diffAfter,
-          ),
+          }),
         ),
       );
     } catch {
@@ -497,7 +496,7 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
     pieces.push(records);
     partRecords.push(records);
     runs.push([part.start, part.end, envelope.lineCount]);
-    partLengths.push(partTexts.map((text) => text.length));
+    partLengths.push(partTexts.map(lineLength));
     after = part.start * LINE_RECORD_WIDTH;
     texts.splice(part.start, part.end - part.start, ...partTexts);
     currentReadTiming()?.mark("partRead");
@@ -506,7 +505,7 @@ async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const current = joinedRecords(pieces.reverse());
   // The core compares records only: it learns which runs of the snapshot's lines were re-read
   // and how long every line is now, and answers the positions of the lines to print, which are
-  // joined here, where the lines are (api.rs, `changes_output`).
+  // joined here, where the lines are (crates/allwright-ax/src/reads.rs, `changes_output`).
   currentReadTiming()?.mark("diffStarted");
   const diffOutput =
     diffAfter?.answer ??
@@ -551,7 +550,7 @@ function joinedRecords(pieces) {
 }
 
 /**
- * The text of the core's diff plan (api.rs, `changes_output`): each item a banner, the
+ * The text of the core's diff plan (crates/allwright-ax/src/reads.rs, `changes_output`): each item a banner, the
  * position of a current line (0 and up), or of a snapshot's line that left the tree, printed
  * under `[removed]` (-1 for its first line, -2 for the next, ...), joined by line breaks.
  * @param {unknown} plan
@@ -678,23 +677,16 @@ async function warmUp(core) {
     longestText: LONGEST_TEXT_READ,
   });
   await runCore(() =>
-    core.buildTextTree(
-      ...factArguments(facts),
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      1,
-      facts.knownRefs,
-      refCounter(),
-      document.URL,
-      document.title,
-      new Float64Array(0),
-      identitiesOf(facts.nodeList),
-      undefined,
-      new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH),
-    ),
+    core.buildTextTree({
+      ...factFields(facts),
+      page: 1,
+      knownRefs: facts.knownRefs,
+      refCounter: refCounter(),
+      url: document.URL,
+      title: document.title,
+      identities: identitiesOf(facts.nodeList),
+      lineRecords: new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH),
+    }),
   );
 }
 

@@ -90,3 +90,41 @@ export function unpackLineRecords(bytes, into) {
   }
   return line;
 }
+
+/**
+ * The length of one printed line as the core counts it: in Unicode scalar values (code points),
+ * the unit of `maxChars` (docs/protocol/host-safety.md, "Sizes of a read"). A read since a snapshot that
+ * re-reads only the changed parts sends the core its lines' lengths, and the core weighs them
+ * against the whole tree and `maxChars` as the whole read weighs the lines it printed
+ * (crates/allwright-ax/src/reads.rs, `changes_output` and `compare`); counted in UTF-16 units,
+ * as `String.length` does, a line of emoji or other characters outside the Basic Multilingual
+ * Plane would weigh twice as much here as there, and near `maxChars` the two reads would answer
+ * differently. The lines come from the core, which writes valid UTF-8, so every surrogate here
+ * is half of a pair and each pair is one scalar.
+ * @param {string} line
+ * @returns {number}
+ */
+export function lineLength(line) {
+  let length = line.length;
+  for (let index = 0; index < line.length; index += 1) {
+    const unit = line.charCodeAt(index);
+    // A high surrogate followed by a low one: one scalar in two units.
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < line.length) {
+      const next = line.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length -= 1;
+        index += 1;
+      }
+    }
+  }
+  return length;
+}
+
+/**
+ * The lengths of printed lines (lineLength), as the core's line lengths arguments take them.
+ * @param {readonly string[]} lines
+ * @returns {Uint32Array}
+ */
+export function lineLengths(lines) {
+  return Uint32Array.from(lines, lineLength);
+}

@@ -26,7 +26,7 @@
  */
 
 /**
- * Splits a core output into its JSON envelope and its raw body (crates/allwright-ax-wasm/src/api.rs);
+ * Splits a core output into its JSON envelope and its raw body (crates/allwright-ax/src/reads.rs);
  * throws the envelope's error when the core refused the call.
  * @param {string} output
  * @returns {{envelope: any, body: string}}

@@ -110,69 +110,153 @@ fn decode<'input, 'reader>(
         .map_err(|error| ToolError::new("script_failed", error.to_string()).to_output())
 }
 
-/// `get_accessibility_tree` over one frame's facts. See `api::text_tree_output`.
-// The facts travel as separate typed arrays (one copy each, no per-node crossing); grouping
-// them in a JS object would cost a property read and a conversion per field for nothing.
-#[allow(clippy::too_many_arguments)]
-#[wasm_bindgen(js_name = buildTextTree)]
-pub fn build_text_tree(
-    strings: &str,
-    string_lengths: &[u32],
-    nodes: &[u32],
-    attributes: &[u32],
-    rects: &[f64],
-    slots: &[u32],
-    viewport: &[f64],
-    pseudo: &PseudoContentReader,
-    filter: Option<String>,
-    max_depth: Option<u32>,
-    max_chars: Option<u32>,
-    anchor: Option<u32>,
-    anchor_ref: Option<String>,
-    page: u32,
-    known_refs: &[u32],
-    ref_counter: u32,
-    url: &str,
-    title: &str,
-    frame_ids: &[f64],
-    identities: &[u32],
+#[wasm_bindgen]
+extern "C" {
+    /// The one argument of `buildTextTree` and the last of `buildTextTreePacked`: an object
+    /// with the fields of the JSDoc type `TextTreeCall` (extension/content/tree/core-loading.js),
+    /// which every caller in JavaScript builds. Each field is read once, by name, here: the
+    /// typed arrays are copied into the module as positional arguments were, and a field left
+    /// out takes the core's default. `buildTextTreePacked` reads its scalar fields and
+    /// `lineRecords` only: its facts and lists travel packed.
+    pub type TextTreeCall;
+
+    #[wasm_bindgen(method, getter)]
+    fn strings(this: &TextTreeCall) -> Option<String>;
+    #[wasm_bindgen(method, getter, js_name = stringLengths)]
+    fn string_lengths(this: &TextTreeCall) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter)]
+    fn nodes(this: &TextTreeCall) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter)]
+    fn attributes(this: &TextTreeCall) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter)]
+    fn rects(this: &TextTreeCall) -> Option<Vec<f64>>;
+    #[wasm_bindgen(method, getter)]
+    fn slots(this: &TextTreeCall) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter)]
+    fn viewport(this: &TextTreeCall) -> Option<Vec<f64>>;
+    #[wasm_bindgen(method, getter)]
+    fn pseudo(this: &TextTreeCall) -> PseudoContentReader;
+    #[wasm_bindgen(method, getter)]
+    fn filter(this: &TextTreeCall) -> Option<String>;
+    #[wasm_bindgen(method, getter, js_name = maxDepth)]
+    fn max_depth(this: &TextTreeCall) -> Option<u32>;
+    #[wasm_bindgen(method, getter, js_name = maxChars)]
+    fn max_chars(this: &TextTreeCall) -> Option<u32>;
+    #[wasm_bindgen(method, getter)]
+    fn anchor(this: &TextTreeCall) -> Option<u32>;
+    #[wasm_bindgen(method, getter, js_name = anchorRef)]
+    fn anchor_ref(this: &TextTreeCall) -> Option<String>;
+    #[wasm_bindgen(method, getter)]
+    fn page(this: &TextTreeCall) -> Option<u32>;
+    #[wasm_bindgen(method, getter, js_name = knownRefs)]
+    fn known_refs(this: &TextTreeCall) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter, js_name = refCounter)]
+    fn ref_counter(this: &TextTreeCall) -> Option<u32>;
+    #[wasm_bindgen(method, getter)]
+    fn url(this: &TextTreeCall) -> Option<String>;
+    #[wasm_bindgen(method, getter)]
+    fn title(this: &TextTreeCall) -> Option<String>;
+    #[wasm_bindgen(method, getter, js_name = frameIds)]
+    fn frame_ids(this: &TextTreeCall) -> Option<Vec<f64>>;
+    #[wasm_bindgen(method, getter)]
+    fn identities(this: &TextTreeCall) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter, js_name = previousLines)]
+    fn previous_lines(this: &TextTreeCall) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter, js_name = lineRecords)]
+    fn line_records(this: &TextTreeCall) -> Option<LineRecordArray>;
+    #[wasm_bindgen(method, getter, js_name = depthOffset)]
+    fn depth_offset(this: &TextTreeCall) -> Option<u32>;
+
+    /// The caller's `Uint32Array` that the core writes the records of the tree's lines into.
+    pub type LineRecordArray;
+
+    #[wasm_bindgen(method, getter)]
+    fn length(this: &LineRecordArray) -> u32;
+    /// `TypedArray.prototype.set`: copies the records from the module's memory.
+    #[wasm_bindgen(method)]
+    fn set(this: &LineRecordArray, records: &[u32]);
+}
+
+/// The scalar fields of a [`TextTreeCall`], and its lists when they are not packed.
+struct TextTreeLists {
+    known_refs: Vec<u32>,
+    frame_ids: Vec<f64>,
+    identities: Vec<u32>,
     previous_lines: Option<Vec<u32>>,
-    line_records: &mut [u32],
-    depth_offset: Option<u32>,
+}
+
+/// Runs one text tree read of a [`TextTreeCall`] over decoded facts, and writes its line
+/// records into the call's `lineRecords`.
+fn text_tree_of_call<P: crate::facts::PseudoContentSource>(
+    dom: &FactDom<'_, P>,
+    call: &TextTreeCall,
+    lists: &TextTreeLists,
 ) -> String {
-    let facts = Facts {
-        strings,
-        string_lengths,
-        nodes,
-        attributes,
-        rects,
-        slots,
-        viewport,
-    };
-    let dom = match decode(facts, pseudo) {
-        Ok(dom) => dom,
-        Err(output) => return output,
-    };
-    // Absent arguments take the core's defaults: the background fills in the tool contract's,
+    let filter = call.filter();
+    let anchor_ref = call.anchor_ref();
+    let url = call.url().unwrap_or_default();
+    let title = call.title().unwrap_or_default();
+    // Absent fields take the core's defaults: the background fills in the tool contract's,
     // which are these (src/tools/table.rs reads them from the core), and direct callers of the
     // page-side API (tests, benchmarks) may leave them out.
     let request = TextTreeRequest {
         filter: filter.as_deref().unwrap_or(Filter::default().as_str()),
-        max_depth: max_depth.unwrap_or(DEFAULT_MAX_DEPTH as u32),
-        max_chars,
-        anchor: anchor.map(NodeId),
+        max_depth: call.max_depth().unwrap_or(DEFAULT_MAX_DEPTH as u32),
+        max_chars: call.max_chars(),
+        anchor: call.anchor().map(NodeId),
         anchor_ref: anchor_ref.as_deref(),
-        page,
-        known_refs,
-        ref_counter,
-        url,
-        title,
-        frame_ids,
-        identities,
-        previous_lines: previous_lines.as_deref(),
-        depth_offset,
+        page: call.page().unwrap_or(1),
+        known_refs: &lists.known_refs,
+        ref_counter: call.ref_counter().unwrap_or(0),
+        url: &url,
+        title: &title,
+        frame_ids: &lists.frame_ids,
+        identities: &lists.identities,
+        previous_lines: lists.previous_lines.as_deref(),
+        depth_offset: call.depth_offset(),
     };
-    text_tree_output_into(&dom, &request, line_records)
+    let target = call.line_records();
+    let capacity = target.as_ref().map_or(0, |array| array.length() as usize);
+    let mut line_records = vec![0u32; capacity];
+    let output = text_tree_output_into(dom, &request, &mut line_records);
+    if let Some(array) = target.filter(|_| capacity > 0) {
+        array.set(&line_records);
+    }
+    output
+}
+
+/// `get_accessibility_tree` over one frame's facts, all of them in one [`TextTreeCall`]. See
+/// `allwright_ax::reads::text_tree_output`.
+#[wasm_bindgen(js_name = buildTextTree)]
+pub fn build_text_tree(call: &TextTreeCall) -> String {
+    let strings = call.strings().unwrap_or_default();
+    let string_lengths = call.string_lengths().unwrap_or_default();
+    let nodes = call.nodes().unwrap_or_default();
+    let attributes = call.attributes().unwrap_or_default();
+    let rects = call.rects().unwrap_or_default();
+    let slots = call.slots().unwrap_or_default();
+    let viewport = call.viewport().unwrap_or_default();
+    let facts = Facts {
+        strings: &strings,
+        string_lengths: &string_lengths,
+        nodes: &nodes,
+        attributes: &attributes,
+        rects: &rects,
+        slots: &slots,
+        viewport: &viewport,
+    };
+    let pseudo = call.pseudo();
+    let dom = match decode(facts, &pseudo) {
+        Ok(dom) => dom,
+        Err(output) => return output,
+    };
+    let lists = TextTreeLists {
+        known_refs: call.known_refs().unwrap_or_default(),
+        frame_ids: call.frame_ids().unwrap_or_default(),
+        identities: call.identities().unwrap_or_default(),
+        previous_lines: call.previous_lines(),
+    };
+    text_tree_of_call(&dom, call, &lists)
 }
 
 /// The changes between a snapshot and the parts of it the content script re-read: `previous`
@@ -258,25 +342,10 @@ fn packed_failure(error: crate::packed::PackedError) -> String {
 /// `buildTextTree` over packed facts, for the core in the extension's service worker
 /// (docs/protocol/core.md, "The core in the service worker"). After the facts, `packed` holds the
 /// lists `known_refs` (pair differences), `frame_ids` (f64), `identities` (differences) and
-/// `previous_lines` (optional), in that order. The scalar arguments are `buildTextTree`'s.
-#[allow(clippy::too_many_arguments)]
+/// `previous_lines` (optional), in that order; `call` is `buildTextTree`'s [`TextTreeCall`], of
+/// which this reads the generated-content reader, the scalar fields and `lineRecords`.
 #[wasm_bindgen(js_name = buildTextTreePacked)]
-pub fn build_text_tree_packed(
-    strings: &str,
-    packed: &[u8],
-    pseudo: &PseudoContentReader,
-    filter: Option<String>,
-    max_depth: Option<u32>,
-    max_chars: Option<u32>,
-    anchor: Option<u32>,
-    anchor_ref: Option<String>,
-    page: u32,
-    ref_counter: u32,
-    url: &str,
-    title: &str,
-    line_records: &mut [u32],
-    depth_offset: Option<u32>,
-) -> String {
+pub fn build_text_tree_packed(strings: &str, packed: &[u8], call: &TextTreeCall) -> String {
     let read = || -> Result<_, crate::packed::PackedError> {
         let mut reader = crate::packed::PackedReader::new(packed)?;
         let facts = reader.facts()?;
@@ -291,31 +360,27 @@ pub fn build_text_tree_packed(
         Ok(lists) => lists,
         Err(error) => return packed_failure(error),
     };
-    build_text_tree(
+    let facts = Facts {
         strings,
-        &facts.string_lengths,
-        &facts.nodes,
-        &facts.attributes,
-        &facts.rects,
-        &facts.slots,
-        &facts.viewport,
-        pseudo,
-        filter,
-        max_depth,
-        max_chars,
-        anchor,
-        anchor_ref,
-        page,
-        &known_refs,
-        ref_counter,
-        url,
-        title,
-        &frame_ids,
-        &identities,
+        string_lengths: &facts.string_lengths,
+        nodes: &facts.nodes,
+        attributes: &facts.attributes,
+        rects: &facts.rects,
+        slots: &facts.slots,
+        viewport: &facts.viewport,
+    };
+    let pseudo = call.pseudo();
+    let dom = match decode(facts, &pseudo) {
+        Ok(dom) => dom,
+        Err(output) => return output,
+    };
+    let lists = TextTreeLists {
+        known_refs,
+        frame_ids,
+        identities,
         previous_lines,
-        line_records,
-        depth_offset,
-    )
+    };
+    text_tree_of_call(&dom, call, &lists)
 }
 
 /// `diffLines` over packed lists. See `api::packed_changes_output`.

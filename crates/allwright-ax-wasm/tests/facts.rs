@@ -5,8 +5,7 @@
 use allwright_ax::memdom::MemDom;
 use allwright_ax::{Dom, NodeId, NodeKind, PseudoElement};
 use allwright_ax_wasm::api::{
-    role_name_key, snapshot_document_output, split_output, text_tree_output, AiRefs,
-    SnapshotRequest, TextTreeRequest,
+    snapshot_document_output, split_output, text_tree_output, SnapshotRequest, TextTreeRequest,
 };
 use allwright_ax_wasm::facts::*;
 
@@ -336,112 +335,6 @@ fn new_refs(output: &str) -> Vec<u32> {
         .filter(|part| !part.is_empty())
         .map(|part| part.parse().expect("number"))
         .collect()
-}
-
-#[test]
-fn known_refs_are_kept_and_new_ones_numbered_after_the_counter() {
-    let dom = MemDom::parse(PAGE);
-    let first = text_tree_output(&dom, &request("all"));
-    let (_, body) = split_output(&first);
-    let new_refs = new_refs(&first);
-    assert!(body.contains("[ref_1]"));
-    // The second build knows every element: the same text, nothing new.
-    let known: Vec<u32> = new_refs
-        .iter()
-        .enumerate()
-        .flat_map(|(position, &node)| [node, position as u32 + 1])
-        .collect();
-    let second = text_tree_output(
-        &dom,
-        &TextTreeRequest {
-            known_refs: &known,
-            ref_counter: new_refs.len() as u32,
-            ..request("all")
-        },
-    );
-    let (second_envelope, second_body) = split_output(&second);
-    assert_eq!(second_body, body);
-    assert!(
-        second_envelope.contains("\"newRefs\":[],"),
-        "{second_envelope}"
-    );
-    // With an older registry that already counted to 100, new references continue from there.
-    let third = text_tree_output(
-        &dom,
-        &TextTreeRequest {
-            ref_counter: 100,
-            ..request("all")
-        },
-    );
-    assert!(split_output(&third).1.contains("[ref_101]"));
-}
-
-#[test]
-fn errors_are_envelopes_with_protocol_codes() {
-    let dom = MemDom::parse(PAGE);
-    let bad_filter = text_tree_output(&dom, &request("everything"));
-    assert!(bad_filter.starts_with("{\"ok\":false,\"error\":{\"code\":\"invalid_arguments\""));
-    let bad_page = text_tree_output(
-        &dom,
-        &TextTreeRequest {
-            page: 9,
-            ..request("all")
-        },
-    );
-    assert!(
-        bad_page.contains("\"code\":\"page_out_of_range\""),
-        "{bad_page}"
-    );
-    let text_anchor = text_tree_output(
-        &dom,
-        &TextTreeRequest {
-            anchor: Some(NodeId(0)),
-            ..request("all")
-        },
-    );
-    assert!(
-        text_anchor.contains("\"code\":\"ref_not_found\""),
-        "{text_anchor}"
-    );
-}
-
-#[test]
-fn ai_references_stay_while_role_and_name_hold() {
-    let dom = MemDom::parse(PAGE);
-    let capture = |known: Vec<(NodeId, &'static str, &'static str)>| {
-        snapshot_document_output(
-            &dom,
-            &SnapshotRequest {
-                format: "json",
-                context_id: "c",
-                parent_context_id: None,
-                url: "u",
-                title: "t",
-                ai: Some(AiRefs {
-                    prefix: "p-",
-                    counter: 0,
-                    known,
-                }),
-            },
-        )
-    };
-    let first = capture(Vec::new());
-    assert!(first.contains("\"aria-ref\":\"p-e1\""));
-    let heading = (0..dom.node_count() as u32)
-        .map(NodeId)
-        .find(|&node| dom.local_name(node) == "h1")
-        .expect("h1");
-    let kept = capture(vec![(
-        heading,
-        "old-ref",
-        Box::leak(role_name_key("heading", "Glue 𝔘𝔫𝔦𝔠𝔬𝔡𝔢").into_boxed_str()),
-    )]);
-    assert!(kept.contains("\"aria-ref\":\"old-ref\""));
-    let renamed = capture(vec![(heading, "old-ref", "0000000000000000")]);
-    assert!(!renamed.contains("old-ref"));
-    // Text nodes and unrendered elements get none.
-    let (envelope, _) = split_output(&first);
-    assert!(envelope.contains("\"ariaCounter\":"));
 }
 
 #[test]

@@ -22,6 +22,7 @@ pub mod hidden;
 pub mod html;
 pub mod name;
 mod printed_reference;
+pub mod reads;
 pub mod role;
 pub mod snapshot;
 pub mod state;

@@ -189,7 +189,7 @@ fn removed_text_is_told_under_removed_and_its_parent_is_not_reprinted() {
 
 #[test]
 fn a_read_that_keeps_no_text_of_the_snapshot_counts_the_removed_lines() {
-    // The core that reads the whole page has the snapshot's records only (api.rs `compare`).
+    // The core that reads the whole page has the snapshot's records only (reads.rs `compare`).
     let before = page();
     let mut after = page();
     after.set_attribute(element(&after, "status"), "hidden", "");

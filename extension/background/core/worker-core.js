@@ -21,7 +21,7 @@
 import { api, BROWSER, messages } from "../platform.js";
 import { CALL_TIMING } from "../build-config.js";
 import { timingNow } from "../host/call-timing.js";
-import { LINE_RECORD_WIDTH, packLineRecords } from "../../shared/line-records.js";
+import { LINE_RECORD_WIDTH, lineLengths, packLineRecords } from "../../shared/line-records.js";
 import * as core from "../../generated/ax-core-worker.js";
 
 /** The module file scripts/build-wasm writes (the same module as the page-side WASM core). */
@@ -101,22 +101,14 @@ async function warmUpWorkerCore() {
     if (!instantiated) return;
     try {
       call ??= builtInPageCall();
-      output = core.buildTextTreePacked(
-        call.strings,
-        call.packed,
-        NO_GENERATED_CONTENT,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        1,
-        0,
-        "about:blank",
-        "A built-in page",
-        call.records,
-        undefined,
-      );
+      output = core.buildTextTreePacked(call.strings, call.packed, {
+        pseudo: NO_GENERATED_CONTENT,
+        page: 1,
+        refCounter: 0,
+        url: "about:blank",
+        title: "A built-in page",
+        lineRecords: call.records,
+      });
       // The built-in page always reads; a refusal would be a bug of the core, which a real
       // call reports. Only the optimisation is wanted here, never the output.
       if (!output.startsWith('{"ok":true')) return;
@@ -197,22 +189,22 @@ export async function runWorkerCore(request, sender) {
         const capacity = Math.min(request.recordCapacity, MAX_RECORD_CAPACITY);
         const records = new Uint32Array(capacity);
         const workerDecoded = CALL_TIMING ? timingNow() : 0;
-        const output = core.buildTextTreePacked(
-          request.strings,
-          packed,
+        // The scalar fields of the content script's TextTreeCall, checked; its facts and lists
+        // are in `packed` (content/tree/core-loading.js, bindings.rs `buildTextTreePacked`).
+        const output = core.buildTextTreePacked(request.strings, packed, {
           pseudo,
-          optionalString(options.filter),
-          optionalNumber(options.maxDepth),
-          optionalNumber(options.maxChars),
-          optionalNumber(options.anchor),
-          optionalString(options.anchorRef),
-          number(options.page, 1),
-          number(options.refCounter, 0),
-          string(options.url),
-          string(options.title),
-          records,
-          optionalNumber(options.depthOffset),
-        );
+          filter: optionalString(options.filter),
+          maxDepth: optionalNumber(options.maxDepth),
+          maxChars: optionalNumber(options.maxChars),
+          anchor: optionalNumber(options.anchor),
+          anchorRef: optionalString(options.anchorRef),
+          page: number(options.page, 1),
+          refCounter: number(options.refCounter, 0),
+          url: string(options.url),
+          title: string(options.title),
+          lineRecords: records,
+          depthOffset: optionalNumber(options.depthOffset),
+        });
         const workerCoreDone = CALL_TIMING ? timingNow() : 0;
         const lineCount = printedLineCount(output);
         const recordsSent = recordsToSend(lineCount, records);
@@ -318,8 +310,8 @@ function diffAfterPart(output, lineCount, records, diffAfter) {
     snapshot,
     Uint32Array.of(start, end, lineCount),
     records.subarray(0, lineCount * LINE_RECORD_WIDTH),
-    // UTF-16 units, as the content script counts the snapshot's lines.
-    Uint32Array.from(lines, (line) => line.length),
+    // Unicode scalars, as the content script counts the snapshot's lines.
+    lineLengths(lines),
     optionalNumber(maxChars),
   );
 }

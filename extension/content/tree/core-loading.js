@@ -15,13 +15,52 @@ import { workerCore } from "./worker-core-client.js";
 const messages = globalThis.allwrightMessages;
 
 /**
- * A `since` read's one changed part, read with its comparison (`buildTextTree`'s last argument):
+ * A `since` read's one changed part, read with its comparison (TextTreeCall's `diffAfter`):
  * the snapshot's records and lines' lengths, the part's run of lines in it, and `maxChars`. A
  * core that compares in the same call (the service worker's, tree/worker-core-client.js) writes
  * the diff's output into `answer`; an injected core ignores the argument, and the caller then
  * asks `diffLines` itself.
  * @typedef {{previous: Uint32Array, previousLengths: Uint32Array, start: number, end: number,
  *   maxChars: number | undefined, answer?: string}} DiffAfterPart
+ */
+
+/**
+ * The one argument of the core's `buildTextTree`, the same for every core and every caller
+ * (crates/allwright-ax-wasm/src/bindings.rs reads it by these names, `TextTreeCall`): the
+ * frame's facts (tree/snapshot-document.js, factFields), then the read's arguments. A field
+ * left out or undefined takes the core's default: filter "all", the default depth, no
+ * `maxChars`, page 1, no anchor, no references known before (counted from 0), no line records.
+ * @typedef {object} TextTreeCall
+ * @property {string} strings the facts' strings (tree/facts.js)
+ * @property {Uint32Array} stringLengths
+ * @property {Uint32Array} nodes
+ * @property {Uint32Array} attributes
+ * @property {Float64Array} rects
+ * @property {Uint32Array} slots
+ * @property {Float64Array} viewport
+ * @property {{read(node: number, after: boolean): string | null}} pseudo the `::before` and
+ *   `::after` content of a node, asked by the core when a name needs it
+ * @property {string | undefined} [filter] "all", "visible" or "interactive"
+ * @property {number | undefined} [maxDepth]
+ * @property {number | undefined} [maxChars] in Unicode scalars (docs/protocol/host-safety.md, "Sizes of a read")
+ * @property {number | undefined} [anchor] the node index of `ref_id`'s element
+ * @property {string | undefined} [anchorRef] `ref_id` itself, echoed in `continuationArgs`
+ * @property {number | undefined} [page]
+ * @property {Uint32Array | undefined} [knownRefs] `[node, N]` pairs: elements that keep `ref_N`
+ * @property {number | undefined} [refCounter] new references are numbered from this plus one
+ * @property {string | undefined} [url]
+ * @property {string | undefined} [title]
+ * @property {Float64Array | undefined} [frameIds] `[node, frameId]` pairs (numbers: Firefox's
+ *   frame ids exceed 32 bits)
+ * @property {Uint32Array | undefined} [identities] each node's identity, for the line records
+ * @property {Uint32Array | undefined} [previousLines] the records of the snapshot a `since`
+ *   read compares with
+ * @property {Uint32Array | undefined} [lineRecords] where the core writes the records of the
+ *   tree's lines (five numbers a line)
+ * @property {number | undefined} [depthOffset] the depth of a `since` read's part in the whole
+ *   tree (docs/protocol/reading.md, "Reads since a snapshot")
+ * @property {DiffAfterPart | undefined} [diffAfter] that part's comparison, for a core that
+ *   makes it in the same call (the service worker's); an injected core does not read it
  */
 
 /**
@@ -32,7 +71,7 @@ const messages = globalThis.allwrightMessages;
  *   from its flavour (engineOf)
  * @property {Promise<void>} ready
  * @property {() => number} factsVersion
- * @property {(...args: any[]) => string | Promise<string>} buildTextTree
+ * @property {(call: TextTreeCall) => string | Promise<string>} buildTextTree
  * @property {(...args: any[]) => string | Promise<string>} diffLines
  * @property {(...args: any[]) => string | Promise<string>} writeSnapshotDocument
  * @property {(carrier: (request: CoreCallRequest) => Promise<unknown>) => AxCore} [handedOffTo] the

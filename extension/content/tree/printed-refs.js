@@ -74,7 +74,7 @@ export function forgetReads() {
 
 /**
  * The printed references of a tree output: the envelope's `refs` tuples `[N, role, name,
- * focusable]` (crates/allwright-ax-wasm/src/api.rs). An envelope without them (a read that failed)
+ * focusable]` (crates/allwright-ax/src/reads.rs). An envelope without them (a read that failed)
  * prints nothing to remember.
  * @param {{refs?: unknown}} envelope
  * @returns {PrintedRef[]}

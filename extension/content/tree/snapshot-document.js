@@ -11,7 +11,25 @@ import { applyAriaRefs, ariaRefCounter, documentPrefix, setAriaRefCounter } from
 import { splitOutput } from "../../shared/tree-result.js";
 
 /**
- * The page's facts as the first arguments of both core calls (crates/allwright-ax-wasm/src/bindings.rs).
+ * The page's facts as the fields of the core's `buildTextTree` call (core-loading.js,
+ * TextTreeCall).
+ * @param {import("./facts.js").Facts} facts
+ */
+export function factFields(facts) {
+  return {
+    strings: facts.strings,
+    stringLengths: facts.stringLengths,
+    nodes: facts.nodes,
+    attributes: facts.attributes,
+    rects: facts.rects,
+    slots: facts.slots,
+    viewport: facts.viewport,
+    pseudo: pseudoContentReader(facts.nodeList),
+  };
+}
+
+/**
+ * The page's facts as the first arguments of `writeSnapshotDocument` (crates/allwright-ax-wasm/src/bindings.rs).
  * @param {import("./facts.js").Facts} facts
  */
 export function factArguments(facts) {

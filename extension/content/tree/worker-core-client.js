@@ -45,8 +45,8 @@ function coreSendingBy(factsVersion, send) {
     engine: /** @type {const} */ ("wasm-worker"),
     ready: Promise.resolve(),
     factsVersion: () => factsVersion,
-    // The positional arguments of the injected core's functions (bindings.rs), after the call.
-    buildTextTree: (/** @type {any[]} */ ...args) => /** @type {any} */ (buildTextTree)(call, ...args),
+    // The arguments of the injected core's functions (bindings.rs), after the call.
+    buildTextTree: (/** @type {import("./core-loading.js").TextTreeCall} */ treeCall) => buildTextTree(call, treeCall),
     diffLines: (/** @type {any[]} */ ...args) => /** @type {any} */ (diffLines)(call, ...args),
     writeSnapshotDocument: (/** @type {any[]} */ ...args) => /** @type {any} */ (writeSnapshotDocument)(call, ...args),
     handedOffTo: (/** @type {(request: CoreCallRequest) => Promise<unknown>} */ carrier) =>
@@ -55,63 +55,24 @@ function coreSendingBy(factsVersion, send) {
 }
 
 /**
- * `buildTextTree` with the injected core's positional arguments (bindings.rs).
+ * `buildTextTree` with the injected core's one argument (core-loading.js, TextTreeCall): the
+ * facts and lists are packed, the scalar fields sent as they are, the records written back into
+ * `lineRecords`. When `diffAfter` is given (the read of a `since` read's one changed part), the
+ * service worker compares the part with the snapshot in the same trip, and the answer is written
+ * into `diffAfter.answer` (bindings.rs `diffLinesAfterPart`).
  * @param {CoreCall} call
- * @param {string} strings
- * @param {Uint32Array} stringLengths
- * @param {Uint32Array} nodes
- * @param {Uint32Array} attributes
- * @param {Float64Array} rects
- * @param {Uint32Array} slots
- * @param {Float64Array} viewport
- * @param {{read(node: number, after: boolean): string | null}} pseudo
- * @param {string | undefined} filter
- * @param {number | undefined} maxDepth
- * @param {number | undefined} maxChars
- * @param {number | undefined} anchor
- * @param {string | undefined} anchorRef
- * @param {number} page
- * @param {Uint32Array} knownRefs
- * @param {number} refCounter
- * @param {string} url
- * @param {string} title
- * @param {Float64Array} frameIds
- * @param {Uint32Array} identities
- * @param {Uint32Array | undefined} previousLines
- * @param {Uint32Array} lineRecords
- * @param {number | undefined} [depthOffset]
- * @param {import("./core-loading.js").DiffAfterPart} [diffAfter] the read of a `since` read's one
- *   changed part: the service worker compares it with the snapshot in the same trip, and the
- *   answer is written into `diffAfter.answer` (bindings.rs `diffLinesAfterPart`)
+ * @param {import("./core-loading.js").TextTreeCall} treeCall
  * @returns {Promise<string>}
  */
-async function buildTextTree(
-  call,
-  strings,
-  stringLengths,
-  nodes,
-  attributes,
-  rects,
-  slots,
-  viewport,
-  pseudo,
-  filter,
-  maxDepth,
-  maxChars,
-  anchor,
-  anchorRef,
-  page,
-  knownRefs,
-  refCounter,
-  url,
-  title,
-  frameIds,
-  identities,
-  previousLines,
-  lineRecords,
-  depthOffset,
-  diffAfter,
-) {
+async function buildTextTree(call, treeCall) {
+  const { strings, stringLengths, nodes, attributes, rects, slots, viewport, pseudo } = treeCall;
+  const { filter, maxDepth, maxChars, anchor, anchorRef, page, refCounter, url, title } = treeCall;
+  const { depthOffset, diffAfter } = treeCall;
+  const knownRefs = treeCall.knownRefs ?? new Uint32Array(0);
+  const frameIds = treeCall.frameIds ?? new Float64Array(0);
+  const identities = treeCall.identities ?? new Uint32Array(0);
+  const lineRecords = treeCall.lineRecords ?? new Uint32Array(0);
+  const previousLines = treeCall.previousLines;
   const timing = currentReadTiming();
   const writer = new PackedWriter(nodes.length * 2 + stringLengths.length * 2 + 64);
   writer.facts({ stringLengths, nodes, attributes, rects, slots, viewport });

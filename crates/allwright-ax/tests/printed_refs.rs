@@ -4,8 +4,8 @@
 //! checks the field against the printed body itself.
 
 use allwright_ax::memdom::MemDom;
+use allwright_ax::reads::{split_output, text_tree_output, TextTreeRequest};
 use allwright_ax::text::push_escaped;
-use allwright_ax_wasm::api::{split_output, text_tree_output, TextTreeRequest};
 use serde_json::Value;
 
 const PAGE: &str = r#"<!doctype html><html><head><title>Refs</title></head><body>
