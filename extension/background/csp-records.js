@@ -38,6 +38,8 @@ import {
 } from "./csp.js";
 import { isAgentTab } from "./agent-tabs.js";
 
+/** @typedef {import("./csp.js").FrameRecord} FrameRecord */
+
 const keyFor = (tabId, frameId) => `csp/${tabId}/${frameId}`;
 const tabPrefix = (tabId) => `csp/${tabId}/`;
 
@@ -65,7 +67,9 @@ async function recordIndex() {
   index = new Map();
   for (const [key, value] of Object.entries(all)) {
     if (!key.startsWith("csp/")) continue;
-    const at = Number.isSafeInteger(value?.at) ? value.at : 0;
+    // A stored record (csp.js, FrameRecord) with the time this module wrote it.
+    const storedAt = /** @type {{at?: unknown}|null} */ (value)?.at;
+    const at = Number.isSafeInteger(storedAt) ? /** @type {number} */ (storedAt) : 0;
     lastAt = Math.max(lastAt, at);
     index.set(key, { at, bytes: await bytesInStorage(key, storedSize(key, value)) });
   }
@@ -101,7 +105,7 @@ async function apply(tabId, frameId, event) {
   const key = keyFor(tabId, frameId);
   const stored = await api.storage.session.get(key);
   lastAt = Math.max(lastAt, Date.now(), lastAt + 1);
-  const record = { ...nextRecord(stored[key], event), at: lastAt };
+  const record = { ...nextRecord(/** @type {FrameRecord|undefined} */ (stored[key]), event), at: lastAt };
   const bytes = storedSize(key, record);
   if (bytes > CSP_RECORD_BOUNDS.mostRecordBytes) {
     await removeRecords([key]);
@@ -191,7 +195,7 @@ export async function framePolicies(tabId, frameId, documentUrl) {
     if (!inheritsPolicies(currentUrl)) {
       const key = keyFor(tabId, currentFrameId);
       const stored = await api.storage.session.get(key);
-      const own = recordedPolicies(stored[key], currentUrl);
+      const own = recordedPolicies(/** @type {FrameRecord|undefined} */ (stored[key]), currentUrl);
       return own === null ? null : [...own, ...inherited];
     }
     const frame = await api.webNavigation.getFrame({ tabId, frameId: currentFrameId });

@@ -185,10 +185,13 @@ async function answerOrBlocked(answer, deadline, frame) {
 export async function probe({ tabId, frameId }, budgetMs) {
   const request = messages.contentToolRequest("ping", {});
   const answer = api.tabs.sendMessage(tabId, request, { frameId }).then(
-    (reply) => (messages.isContentToolReply(reply) && reply.ok && reply.result.heldByPage === true ? "held" : "alive"),
-    () => "alive",
+    (reply) =>
+      messages.isContentToolReply(reply) && reply.ok && reply.result.heldByPage === true
+        ? /** @type {const} */ ("held")
+        : /** @type {const} */ ("alive"),
+    () => /** @type {const} */ ("alive"),
   );
-  return Promise.race([answer, sleep(budgetMs).then(() => "silent")]);
+  return Promise.race([answer, sleep(budgetMs).then(() => /** @type {const} */ ("silent"))]);
 }
 
 /**
