@@ -11,15 +11,11 @@ import { noteAgentTab } from "./agent-tabs.js";
 import { hookConsoleInTab } from "./console-hooks.js";
 
 /**
- * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
- * lacks them (a tab open before the extension was installed or reloaded) gets them injected.
+ * The content script every frame gets from the manifest (one bundle, scripts/build-extension.mjs).
+ * A frame that lacks it (a tab open before the extension was installed or reloaded) gets it
+ * injected.
  */
-export const CONTENT_SCRIPT_FILES = Object.freeze([
-  "shared/messages.js",
-  "content/accessibility-tree.js",
-  "content/actions.js",
-  "content/content.js",
-]);
+export const CONTENT_SCRIPT_FILES = Object.freeze(["content/content.js"]);
 
 /**
  * The tab a call targets: the given id, else the active tab of the last focused window.

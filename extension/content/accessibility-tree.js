@@ -1,8 +1,7 @@
 // @ts-check
-// The tree side of the content scripts (entry point, bundled by scripts/build-extension.mjs into
-// content/accessibility-tree.js): `get_accessibility_tree` and `snapshot_document` of
-// docs/protocol.md, section 3, and the helpers the action tools use, installed as
-// `globalThis.allwrightAx` in the content script's world.
+// The tree side of the content script (imported by the router, content/content.js, which
+// scripts/build-extension.mjs bundles): `get_accessibility_tree` and `snapshot_document` of
+// docs/protocol.md, section 3, and the helpers the action tools use (`accessibilityTree()`).
 //
 // It runs in the content script's isolated world and never in the page's: the registry, the
 // gatherer and the core live on this world's `window`, which page scripts cannot see. The only
@@ -826,23 +825,39 @@ const withToolErrors =
     }
   };
 
-// A second injection of the content scripts into the same world keeps the first registry.
-if (globalThis.allwrightAx === undefined) {
-  installRegistry();
-  Object.defineProperty(globalThis, "allwrightAx", {
-    value: Object.freeze({
-      generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
-      answerHandedOffRead: withToolErrors(({ readId, reply }) => answerHandedOffRead(readId, reply)),
-      snapshotDocument: withToolErrors(snapshotDocument),
-      prepareCore: withToolErrors(prepareCore),
-      resolveRef,
-      describeElement: withToolErrors(describeElement),
-      describeUnchangedElement: withToolErrors(describeUnchangedElement),
-      printedRefOf,
-      documentToken,
-    }),
-    configurable: false,
-    enumerable: false,
-    writable: false,
+/**
+ * The tree side's API, for the router (content/content.js), which hands it to the action tools
+ * (content/actions.js) as their `ax`.
+ * @typedef {ReturnType<typeof createTreeApi>} TreeApi
+ */
+
+/** @type {TreeApi|null} */
+let treeApi = null;
+
+/**
+ * The tree side's API of this world. The first call installs the registry (tree/registry.js);
+ * the router makes it once, when it starts, so that a second injection of the content script
+ * into the same world, whose router does not start, keeps the first registry.
+ * @returns {TreeApi}
+ */
+export function accessibilityTree() {
+  if (treeApi === null) {
+    installRegistry();
+    treeApi = createTreeApi();
+  }
+  return treeApi;
+}
+
+function createTreeApi() {
+  return Object.freeze({
+    generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
+    answerHandedOffRead: withToolErrors(({ readId, reply }) => answerHandedOffRead(readId, reply)),
+    snapshotDocument: withToolErrors(snapshotDocument),
+    prepareCore: withToolErrors(prepareCore),
+    resolveRef,
+    describeElement: withToolErrors(describeElement),
+    describeUnchangedElement: withToolErrors(describeUnchangedElement),
+    printedRefOf,
+    documentToken,
   });
 }

@@ -1,13 +1,18 @@
 // @ts-check
-// The content-side router (entry point, bundled by scripts/build-extension.mjs into
-// content/content.js): runs the tools the background sends to this frame (`allwright/tool`,
-// docs/protocol.md section 3) on the page-side APIs that accessibility-tree.js and actions.js
-// install in the content script's world, and answers `{ok, result}` or `{ok: false, error}`.
+// The content-side router, the content script's one entry point (scripts/build-extension.mjs
+// bundles it and every module it imports into content/content.js): runs the tools the background
+// sends to this frame (`allwright/tool`, docs/protocol.md section 3) on the tree side
+// (accessibility-tree.js) and the action side (actions.js), and answers `{ok, result}` or
+// `{ok: false, error}`.
 //
-// Listed last of the content scripts. The background may inject them again into a frame that
-// lacked them; the guard below keeps a second copy from answering twice.
+// The background may inject the content script again into a frame that lacked it; the guard
+// below keeps a second copy from answering twice, and from installing a second registry. The
+// guard is the one name the content script leaves on its world's `globalThis`, because two copies
+// of the bundle share nothing else.
 
 import "../shared/messages.js";
+import { accessibilityTree } from "./accessibility-tree.js";
+import { actionHandlers } from "./actions.js";
 import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } from "./shadow/shadow-roots.js";
 import { relayConsoleEntries } from "./console-relay.js";
 
@@ -17,6 +22,7 @@ import { relayConsoleEntries } from "./console-relay.js";
 
   const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
   const messages = globalThis.allwrightMessages;
+  const ax = accessibilityTree();
   // The console hook's entries, in a page of a tab an agent uses (console-relay.js).
   relayConsoleEntries(runtime, messages);
 
@@ -53,20 +59,19 @@ import { relayConsoleEntries } from "./console-relay.js";
     // The liveness probe also names this frame's document, so that the background can tell a
     // frame that still shows the document that printed a ref from one that navigated
     // (docs/protocol.md, "Frames").
-    ping: (ax) => ({ ...globalThis.allwrightActions?.ping(), document: ax.documentToken() }),
+    ping: (ax) => ({ ...actionHandlers.ping(), document: ax.documentToken() }),
   };
   // The action tools' page halves live in content/actions.js (docs/protocol.md, "Content-side
   // action tools"); each takes the validated arguments and the tree builder's API.
   for (const tool of messages.CONTENT_TOOLS) {
     if (tool in HANDLERS) continue;
     HANDLERS[tool] = (ax, args) => {
-      const actions = globalThis.allwrightActions;
-      if (actions === undefined || typeof actions[tool] !== "function") {
+      if (!Object.hasOwn(actionHandlers, tool)) {
         throw messages.toolError("script_failed", `the action script does not serve ${tool} in this frame`, {
           hint: "Reload the page so the extension's scripts start, then try again.",
         });
       }
-      return actions[tool](args, ax);
+      return actionHandlers[tool](args, ax);
     };
   }
 
@@ -91,15 +96,6 @@ import { relayConsoleEntries } from "./console-relay.js";
    * @returns {Promise<ContentToolReply>}
    */
   async function run({ tool, arguments: args }, afterTheReply) {
-    const ax = globalThis.allwrightAx;
-    if (ax === undefined) {
-      return {
-        ok: false,
-        error: messages.toolError("script_failed", "the accessibility tree script is not running in this frame", {
-          hint: "Reload the page so the extension's scripts start, then read it again.",
-        }),
-      };
-    }
     try {
       const result = await HANDLERS[tool](ax, args, afterTheReply);
       return { ok: true, result };

@@ -3,9 +3,9 @@
 // sections 2 and 3). Every message that crosses a boundary is built by a constructor here and
 // recognised by a guard here, so the background and the content scripts cannot drift apart.
 //
-// This file is loaded three ways, which is why it has no import or export: as a classic content
-// script (the manifest lists it first; the content scripts' bundles also hold it, imported for its
-// effect), as a side-effect module import by the background (Chrome's module service worker,
+// This file is loaded three ways, which is why it has no import or export: in the content
+// script's bundle (imported for its effect by the modules that use it), as a side-effect module
+// import by the background (Chrome's module service worker,
 // Firefox's module background scripts), and by the Node unit tests. Each of them reads the result
 // from `globalThis.allwrightMessages`.
 "use strict";

@@ -8,10 +8,6 @@
 
 /** shared/messages.js: the one message vocabulary, installed for its effect. */
 declare var allwrightMessages: any;
-/** content/accessibility-tree.js: the tree side's API for the router and the actions. */
-declare var allwrightAx: any;
-/** content/actions.js: the page halves of the action tools. */
-declare var allwrightActions: any;
 /** The core a frame's content scripts asked for (generated/ax-core-*.js). */
 declare var allwrightAxCore: any;
 /** content/content.js: set once the router listens in this world. */

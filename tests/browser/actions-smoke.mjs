@@ -19,7 +19,10 @@ import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { bundleContentScript } from '../../scripts/build-extension.mjs';
 
-const ACTIONS_SCRIPT = await bundleContentScript('content/actions.js');
+// The action side on its own, its handlers set as `globalThis.allwrightActions` for the checks below
+// (the extension's router imports them instead).
+const ACTIONS_SCRIPT = `${await bundleContentScript('content/actions.js', undefined, { globalName: 'allwrightActionsModule' })}
+globalThis.allwrightActions = allwrightActionsModule.actionHandlers;`;
 
 // The registry stub: the helpers actions.js uses, with the real registry's error shape. No ref
 // was read from a tree here, so printedRefOf knows none and the role rules read role attributes.
