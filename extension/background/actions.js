@@ -371,6 +371,10 @@ function networkQuietFor(tabId, ms) {
   return network.pending.length === 0 && Date.now() - network.lastActivityAt >= ms;
 }
 
+/**
+ * A tool's arguments minus the frame they target, which the content side does not take.
+ * @param {Record<string, unknown>} args
+ */
 const withoutTarget = ({ tabId: _tabId, frameId: _frameId, ...rest }) => rest;
 
 export const typeAx = pageAction("type_text", "typing", withoutTarget);

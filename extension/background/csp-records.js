@@ -37,6 +37,7 @@ import {
   storedSize,
 } from "./csp.js";
 import { isAgentTab } from "./agent-tabs.js";
+import { thrownMessage } from "../shared/thrown.js";
 
 /** @typedef {import("./csp.js").FrameRecord} FrameRecord */
 
@@ -127,7 +128,7 @@ async function apply(tabId, frameId, event) {
     } catch (error) {
       await removeRecords([key]);
       console.warn(
-        `allwright: storage.session is full; frame ${frameId} of tab ${tabId} gets the JS core (${error.message})`,
+        `allwright: storage.session is full; frame ${frameId} of tab ${tabId} gets the JS core (${thrownMessage(error)})`,
       );
       return;
     }

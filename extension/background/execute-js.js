@@ -19,6 +19,7 @@ import { requireFrame, resolveTab } from "./frames.js";
 import { withDebugger } from "./debugger-session.js";
 import { pageScript } from "./page-script.js";
 import { DESCRIBE_BUDGET_MS } from "./budgets.js";
+import { thrownMessage } from "../shared/thrown.js";
 
 /** The longest `value`, as JSON text (the tool's description promises it). */
 export const MAX_VALUE_CHARS = 100_000;
@@ -113,7 +114,7 @@ async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
   try {
     results = await Promise.race([injection, deadline]);
   } catch (error) {
-    fail("script_failed", `the code could not be injected into frame ${frameId}: ${error?.message ?? error}`, {
+    fail("script_failed", `the code could not be injected into frame ${frameId}: ${thrownMessage(error)}`, {
       hint: "Browser pages and the extension gallery cannot run code; use an ordinary web page.",
     });
   }

@@ -18,15 +18,23 @@ import { hookConsoleInTab } from "./console-hooks.js";
 export const CONTENT_SCRIPT_FILES = Object.freeze(["content/content.js"]);
 
 /**
+ * A tab a call targets. The browser leaves `id` out only for tabs that are no tabs of a window
+ * (chrome.tabs.Tab: "foreign tabs" of sessions, devtools windows), which resolveTab never returns.
+ * @typedef {chrome.tabs.Tab & {id: number}} TargetTab
+ */
+
+/**
  * The tab a call targets: the given id, else the active tab of the last focused window.
  * @param {number|undefined} tabId
- * @returns {Promise<chrome.tabs.Tab>}
+ * @returns {Promise<TargetTab>}
  */
 export async function resolveTab(tabId) {
-  const tab = await findTab(tabId);
+  const found = await findTab(tabId);
+  if (found.id === undefined) fail("no_tab", "the browser names no id for the tab of this call");
+  const tab = /** @type {TargetTab} */ (found);
   // The tab is the agent's from now on: its documents' CSP records are kept (agent-tabs.js), and
   // its console is watched (console-hooks.js).
-  if (tab.id !== undefined && (await noteAgentTab(tab.id))) hookConsoleInTab(tab.id);
+  if (await noteAgentTab(tab.id)) hookConsoleInTab(tab.id);
   return tab;
 }
 

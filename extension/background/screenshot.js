@@ -14,6 +14,7 @@ import { callFrame, requireFrame, resolveTab } from "./frames.js";
 import { refuseRefOfOtherFrame } from "./ref-ownership.js";
 import { SCREENSHOT_ELEMENT_TIMEOUT_MS as ELEMENT_TIMEOUT_MS } from "./budgets.js";
 import { captureMasked } from "./secret-masks.js";
+import { thrownMessage } from "../shared/thrown.js";
 
 /** The picture's MIME type per `format`. */
 const MIME_TYPES = Object.freeze({ png: "image/png", jpeg: "image/jpeg" });
@@ -87,6 +88,8 @@ export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false,
     }
     const canvas = new OffscreenCanvas(crop.width, crop.height);
     const context = canvas.getContext("2d");
+    // A new canvas has no other context, so the 2D one is always granted (HTML, getContext).
+    if (context === null) throw new Error("the canvas gave no 2D context");
     context.drawImage(bitmap, crop.x, crop.y, crop.width, crop.height, 0, 0, crop.width, crop.height);
     const mimeType = MIME_TYPES[format];
     const blob = await canvas.convertToBlob({ type: mimeType, quality: JPEG_QUALITY / 100 });
@@ -211,7 +214,7 @@ async function captureVisibleTab(windowId, format) {
     try {
       return await api.tabs.captureVisibleTab(windowId, options);
     } catch (error) {
-      const text = String(error?.message ?? error);
+      const text = thrownMessage(error);
       if (/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(text) && attempt < CAPTURE_ATTEMPTS) {
         await sleep(CAPTURE_QUOTA_WAIT_MS);
         continue;

@@ -76,7 +76,7 @@ export async function shadowDomQuery({ selector, ref_id, frameId = 0, tabId }) {
       if (shadow === null) notAShadowHost(/** @type {string} */ (ref_id), path);
       roots = [
         { host, path, mode: shadow.mode, root: shadow.root, nested: false },
-        ...shadowRootsUnder(tree.reader, shadow.root, path + PATH_SEPARATOR),
+        ...shadowRootsUnder(tree.reader, enteredRoot(shadow.root), path + PATH_SEPARATOR),
       ];
     }
     const collector = new MatchCollector();
@@ -139,12 +139,23 @@ function outlines(tree, roots, maxChars) {
       truncated = true;
       break;
     }
-    const { outline, truncated: cut } = outlineOf(tree.reader, found.root, found.mode, room);
+    const { outline, truncated: cut } = outlineOf(tree.reader, enteredRoot(found.root), found.mode, room);
     hosts.push({ host: found.path, mode: found.mode, outline });
     room -= outline.length + found.path.length;
     truncated ||= cut;
   }
   return { hosts, truncated };
+}
+
+/**
+ * A shadow root the debugger's reader (documentTree) answered: it enters closed roots too, so,
+ * unlike a content script's reader in Firefox, it never answers a host whose root it cannot read.
+ * @param {CdpNode|null} root
+ * @returns {CdpNode}
+ */
+function enteredRoot(root) {
+  if (root === null) throw new Error("the debugger's tree names a shadow root it did not read");
+  return root;
 }
 
 /**
@@ -177,6 +188,7 @@ async function withDocumentTree(tabId, refId, work) {
       }
       const tree = documentTree(root, mark === null ? null : String(mark.attribute));
       await readStyleMasks(tree, send);
+      /** @type {CdpNode|null} */
       let host = null;
       if (mark !== null) {
         host = tree.findMarked(String(mark.marker));

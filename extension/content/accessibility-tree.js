@@ -50,6 +50,7 @@ import {
 } from "./tree/changed-parts.js";
 import { currentReadTiming, startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
+import { thrownToolError } from "../shared/thrown.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -201,7 +202,8 @@ async function readTree(args, options) {
   timing?.mark("gathered");
   // New references are numbered above every number the tab handed out in any of its frames, so
   // that a ref_N names one element of the whole tab (docs/protocol.md, "Frames").
-  const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
+  const refFloor = args.refFloor ?? 0;
+  const floor = Number.isSafeInteger(refFloor) && refFloor > 0 ? refFloor : 0;
   const counter = Math.max(refCounter(), floor);
   // The core writes the records of the tree's lines here: at most one line per gathered node.
   const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
@@ -276,8 +278,12 @@ async function readTree(args, options) {
   try {
     split = splitOutput(output);
   } catch (error) {
-    if (error?.code === "ref_not_found" && refId !== undefined) {
-      throw messages.toolError(error.code, error.message, { hint: error.hint, suggestions: suggest(refId, 5) });
+    const coreError = thrownToolError(error);
+    if (coreError?.code === "ref_not_found" && refId !== undefined) {
+      throw messages.toolError(coreError.code, coreError.message, {
+        hint: coreError.hint,
+        suggestions: suggest(refId, 5),
+      });
     }
     throw error;
   }
@@ -418,7 +424,8 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
  */
 async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const maxDepth = args.maxDepth ?? 15;
-  const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
+  const refFloor = args.refFloor ?? 0;
+  const floor = Number.isSafeInteger(refFloor) && refFloor > 0 ? refFloor : 0;
   const firstCounter = Math.max(refCounter(), floor);
   /** @type {Uint32Array[]} The records after the last part, then each part, backwards. */
   const pieces = [];
@@ -820,7 +827,7 @@ const withToolErrors =
     try {
       return await operation(...args);
     } catch (error) {
-      if (error !== null && typeof error === "object" && typeof error.code === "string") throw error;
+      if (thrownToolError(error) !== null) throw error;
       throw messages.toolError("script_failed", describe(error));
     }
   };

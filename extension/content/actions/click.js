@@ -113,7 +113,7 @@ const rememberedClicks = new Map();
 /**
  * @typedef {{elementRef: WeakRef<Element>, before: {href: string, semantic: Record<string, unknown>,
  *   appearance: Record<string, unknown>}, lastRect: {x: number, y: number, width: number, height: number} | null,
- *   clickedAt: number, observer: MutationObserver | null, expiry: ReturnType<typeof setTimeout> | number,
+ *   clickedAt: number, observer: MutationObserver, expiry: ReturnType<typeof setTimeout> | number,
  *   inClickPhase: boolean, targetMutatedSinceObservation: boolean, pageMutatedSinceObservation?: boolean,
  *   deferredMutationsElsewhere: number, deferredRecords: MutationRecord[], quietSinceClick: boolean,
  *   activeAfterClick: Element | null, valuesBefore: Map<Element, string>, popupsBefore: Set<Element>}} RememberedClick
@@ -316,27 +316,27 @@ async function startClick(args, ax) {
   // Records until the click's microtasks have run are the click's own ("synchronous"); later
   // ones are deferred. The same observer serves both, so nothing falls between them.
   const clickRecords = [];
+  /** @type {RememberedClick} */
   const entry = {
     elementRef: new WeakRef(element),
     before,
     lastRect: null,
     clickedAt: performance.now(),
-    observer: null,
+    observer: new MutationObserver((batch) => {
+      const records = withoutMarkerRecords(batch);
+      if (entry.inClickPhase) clickRecords.push(...records);
+      else noteDeferredMutations(entry, records);
+    }),
     expiry: 0,
     inClickPhase: true,
     targetMutatedSinceObservation: false,
     deferredMutationsElsewhere: 0,
     deferredRecords: [],
     quietSinceClick: true,
-    activeAfterClick: /** @type {Element | null} */ (null),
+    activeAfterClick: null,
     valuesBefore,
     popupsBefore,
   };
-  entry.observer = new MutationObserver((batch) => {
-    const records = withoutMarkerRecords(batch);
-    if (entry.inClickPhase) clickRecords.push(...records);
-    else noteDeferredMutations(entry, records);
-  });
   const token = newClickToken();
   // The expiry is armed first, so that an observer cannot outlive CLICK_MEMORY_MS even if the
   // page makes the click throw.
@@ -443,6 +443,7 @@ export async function observeClick(args) {
   }
   if (evidence.length > 0) entry.quietSinceClick = false;
 
+  /** @type {{x: number, y: number, width: number, height: number} | null} */
   let rect = null;
   if (connected) {
     evidence.push(...semanticStateChanges(entry.before.semantic, semanticState(element)));

@@ -249,6 +249,7 @@ export async function beginDragObservation(args, ax) {
   const finish = async () => {
     if (releaseSwallower !== null) await Promise.race([releaseSwallower.released, delay(RELEASE_SWALLOW_MS)]);
     const hints = [];
+    /** @type {ReturnType<typeof placeOf>|null} */
     let moved = null;
     const observe = () => {
       const now = itemAfterDrop(item, itemLabel);

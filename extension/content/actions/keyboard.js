@@ -268,7 +268,7 @@ async function startKeyPress(args, ax) {
   let target;
   let description;
   if (args.ref_id !== undefined && args.ref_id !== null) {
-    target = resolveTarget(ax, args);
+    target = resolveTarget(ax, { ref_id: args.ref_id });
     description = await describeTargetAsRead(ax, target);
     scrollIntoViewIfNeeded(target);
     focusTarget(ax, target);

@@ -44,15 +44,17 @@ export async function scrollAction(args, ax) {
   const vertical = to !== undefined || direction === "up" || direction === "down";
 
   if (to === "into_view") {
-    const scroller = scrollableAncestor(element, true) ?? scrollableAncestor(element, false);
+    const target = /** @type {Element} */ (element);
+    const scroller = scrollableAncestor(target, true) ?? scrollableAncestor(target, false);
     const before = scrollPosition(scroller);
-    const rectBefore = viewportRect(element);
-    element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    if (!sameRect(rectBefore, viewportRect(element))) evidence.push("scrolled");
+    const rectBefore = viewportRect(target);
+    target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    if (!sameRect(rectBefore, viewportRect(target))) evidence.push("scrolled");
     else hints.push("already in view");
     return { target: scroller === null ? "page" : "element", before, after: scrollPosition(scroller), evidence, hints };
   }
 
+  /** @type {Element|null} */
   let scroller = null;
   if (element !== null && element !== pageScroller() && element !== document.body) {
     if (isScrollable(element, vertical)) {

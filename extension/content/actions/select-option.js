@@ -10,9 +10,10 @@ import { pressKeyOnce } from "./key-events.js";
 import { pointerClick } from "./pointer-input.js";
 import { activeDescendantOf, displayedText, openListboxOf, optionsOf, visibleListboxes } from "./listbox.js";
 import { describeTargetAsRead, resolveTarget } from "./target.js";
-import { labelledField } from "./text-fields.js";
+import { labelledField, nativeSetter } from "./text-fields.js";
 import { nextFrame, settle, waitFor } from "./timing.js";
 import { isSecretField } from "../../shared/secret-fields.js";
+import { thrownToolError } from "../../shared/thrown.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -134,7 +135,7 @@ async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
     hints.push("the option was already selected");
   } else {
     if (select.multiple) hints.push("the other selected options were kept");
-    Object.getOwnPropertyDescriptor(HTMLOptionElement.prototype, "selected").set.call(option, true);
+    nativeSetter(HTMLOptionElement.prototype, "selected").call(option, true);
     select.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
     select.dispatchEvent(new Event("change", { bubbles: true }));
     await settle();
@@ -304,7 +305,7 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
     element: option,
     label: optionName(ax, option, optionLabel),
     values: [option.getAttribute("data-value"), option.getAttribute("value"), option.id].filter(
-      (value) => value !== null && value !== "",
+      /** @returns {value is string} */ (value) => value !== null && value !== "",
     ),
   }));
   let match;
@@ -317,7 +318,7 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
     }
   } catch (error) {
     const windowed =
-      error?.code === "option_not_found" && combobox !== null
+      thrownToolError(error)?.code === "option_not_found" && combobox !== null
         ? await chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints)
         : null;
     if (windowed !== null) return windowed;

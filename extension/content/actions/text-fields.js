@@ -77,7 +77,20 @@ export function onlyTextFieldInside(element) {
  */
 export function setNativeValue(field, value) {
   const prototype = field.localName === "textarea" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-  Object.getOwnPropertyDescriptor(prototype, "value").set.call(field, value);
+  nativeSetter(prototype, "value").call(field, value);
+}
+
+/**
+ * The browser's own setter of an accessor property of a DOM prototype (HTML defines `value` and
+ * `selected` as accessors there), read from this world's prototype, which the page cannot replace.
+ * @param {object} prototype
+ * @param {string} name
+ * @returns {(this: Element, value: unknown) => void}
+ */
+export function nativeSetter(prototype, name) {
+  const setter = Object.getOwnPropertyDescriptor(prototype, name)?.set;
+  if (setter === undefined) throw new Error(`the browser defines no setter of ${name}`);
+  return setter;
 }
 
 /**

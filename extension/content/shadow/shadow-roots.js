@@ -21,6 +21,7 @@ import {
 } from "../../shared/shadow-outline.js";
 import { MARKER_ATTRIBUTE_PREFIX } from "../dom/marker-attributes.js";
 import { isSecretField } from "../../shared/secret-fields.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -168,7 +169,7 @@ export function queryShadowRoots(args, ax) {
     try {
       elements = /** @type {ShadowRoot} */ (found.root).querySelectorAll(args.selector);
     } catch (error) {
-      throw messages.toolError("invalid_selector", `the selector does not parse: ${error?.message ?? error}`, {
+      throw messages.toolError("invalid_selector", `the selector does not parse: ${thrownMessage(error)}`, {
         hint: "Pass a CSS selector such as `button.primary` or `[part=label]`.",
       });
     }
