@@ -104,7 +104,10 @@ async function actionResult(report, watch, action, extra = {}) {
   return result;
 }
 
-/** Waits for a navigation the action started, so the next read sees the new page. */
+/**
+ * Waits for a navigation the action started, so the next read sees the new page.
+ * @param {string[]} hints
+ */
 async function settleNavigation(watch, hints) {
   if (!watch.navigationStarted()) return;
   const finished = await watch.navigationSettled(NAVIGATION_SETTLE_MS);
@@ -313,6 +316,7 @@ function dialogOpenFailure(dialog) {
 /**
  * Why the protected trusted click may not run, or null when it may.
  * @param {{eligible: boolean, reason?: string}|undefined} fallback the page side's verdict on the target
+ * @param {number} frameId
  */
 function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceClick) {
   if (BROWSER !== "chrome") return "Firefox stays synthetic";
@@ -745,7 +749,10 @@ export async function beginExternalInput(args) {
   return answer;
 }
 
-/** The pending external input of `token`, forgotten; fails when there is none. */
+/**
+ * The pending external input of `token`, forgotten; fails when there is none.
+ * @param {string} token
+ */
 function takeExternalInput(token) {
   const pending = externalInputs.get(token);
   if (pending === undefined) {

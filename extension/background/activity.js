@@ -144,6 +144,9 @@ function observedOf(watch) {
   return observed;
 }
 
+/**
+ * @param {number} timeoutMs
+ */
 function navigationSettled(watch, timeoutMs) {
   const isSettled = () => navigationOf(watch) === null || watch.navigation.finished;
   if (isSettled()) return Promise.resolve(true);
@@ -231,7 +234,10 @@ export function notableKind({ url, method, type }) {
   return "mutating";
 }
 
-/** Whether a URL names telemetry or heartbeat traffic in a host label or a path segment. */
+/**
+ * Whether a URL names telemetry or heartbeat traffic in a host label or a path segment.
+ * @param {string} url
+ */
 export function isTelemetry(url) {
   let parsed;
   try {
@@ -450,7 +456,10 @@ export function onFrameNavigation(kind, details) {
   }
 }
 
-/** Forgets a closed tab's requests. */
+/**
+ * Forgets a closed tab's requests.
+ * @param {number} tabId
+ */
 export function forgetTabActivity(tabId) {
   requestsInFlight.delete(tabId);
   lastNetworkActivity.delete(tabId);

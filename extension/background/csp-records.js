@@ -102,6 +102,10 @@ async function removeRecords(keys) {
   await api.storage.session.remove(keys);
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} frameId
+ */
 async function apply(tabId, frameId, event) {
   const key = keyFor(tabId, frameId);
   const stored = await api.storage.session.get(key);
@@ -142,6 +146,10 @@ async function apply(tabId, frameId, event) {
   }
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} [keepFrameId]
+ */
 async function dropTabRecords(tabId, keepFrameId) {
   const known = await recordIndex();
   const keep = keepFrameId === undefined ? null : keyFor(tabId, keepFrameId);
@@ -149,7 +157,12 @@ async function dropTabRecords(tabId, keepFrameId) {
   await removeRecords(stale);
 }
 
-/** webRequest.onHeadersReceived for main_frame and sub_frame responses. */
+/**
+ * webRequest.onHeadersReceived for main_frame and sub_frame responses.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {string} url
+ */
 export function recordHeaders(tabId, frameId, url, policies) {
   if (tabId < 0) return Promise.resolve();
   return serialized(async () => {
@@ -157,7 +170,12 @@ export function recordHeaders(tabId, frameId, url, policies) {
   });
 }
 
-/** webNavigation.onCommitted: the frame now shows the document at `url`. */
+/**
+ * webNavigation.onCommitted: the frame now shows the document at `url`.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {string} url
+ */
 export function recordCommit(tabId, frameId, url) {
   return serialized(async () => {
     if (await isAgentTab(tabId)) await apply(tabId, frameId, { type: "commit", url });
@@ -166,7 +184,10 @@ export function recordCommit(tabId, frameId, url) {
   });
 }
 
-/** tabs.onRemoved. */
+/**
+ * tabs.onRemoved.
+ * @param {number} tabId
+ */
 export function forgetTab(tabId) {
   return serialized(() => dropTabRecords(tabId));
 }
@@ -219,6 +240,8 @@ export async function framePolicies(tabId, frameId, documentUrl) {
 /**
  * The meta-element policies of a frame's document, read in the content-script world (nothing
  * runs in the page's world); null when the frame cannot be read.
+ * @param {number} tabId
+ * @param {number} frameId
  */
 async function metaPoliciesOf(tabId, frameId) {
   try {

@@ -146,6 +146,9 @@ export function recordedPolicies(record, documentUrl) {
   return sameOrigin(committed.url, documentUrl) ? committed.policies : null;
 }
 
+/**
+ * @param {string} url
+ */
 function withoutFragment(url) {
   const hash = url.indexOf("#");
   return hash === -1 ? url : url.slice(0, hash);

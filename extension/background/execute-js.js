@@ -90,7 +90,10 @@ export function resultOf(answer, timeoutMs) {
   return { value, type: answer.type.slice(0, 20), truncated };
 }
 
-/** @returns {never} */
+/**
+ * @returns {never}
+ * @param {number} timeoutMs
+ */
 function timedOut(timeoutMs) {
   fail("timeout", `the code did not finish within ${timeoutMs} ms`, {
     hint: "Make it faster, or pass a larger timeoutMs (at most 60000).",
@@ -100,6 +103,9 @@ function timedOut(timeoutMs) {
 /**
  * Firefox, and frames other than the top one in Chrome: the page half evaluates the code.
  * @returns {Promise<unknown>}
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {number} timeoutMs
  */
 async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
   const injection = api.scripting.executeScript({
@@ -127,6 +133,8 @@ async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
 /**
  * Chrome's top frame: Runtime.evaluate, then the page half describes an object result.
  * @returns {Promise<unknown>}
+ * @param {number} tabId
+ * @param {number} timeoutMs
  */
 function evaluateWithDebugger(tabId, code, timeoutMs) {
   return withDebugger(tabId, async (send) => {
@@ -176,6 +184,7 @@ function evaluateWithDebugger(tabId, code, timeoutMs) {
 /**
  * A command's answer, or null once the deadline passed; then any script still running in the
  * page is stopped (Runtime.terminateExecution), and detaching the debugger ends the command.
+ * @param {number} deadline
  */
 async function raceDeadline(command, deadline, send) {
   let timer;

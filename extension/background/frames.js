@@ -61,7 +61,11 @@ async function findTab(tabId) {
   fail("no_tab", "the browser has no open tab", { hint: "Open a tab (e.g. with navigate) and try again." });
 }
 
-/** Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame. */
+/**
+ * Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame.
+ * @param {number} tabId
+ * @param {number} frameId
+ */
 export async function requireFrame(tabId, frameId) {
   // frameOf, not webNavigation.getFrame alone: Chromium forgets a page's subframes after a
   // back/forward-cache restore (frame-list.js).
@@ -131,7 +135,12 @@ export async function callFrame(tabId, frameId, request, { deadline, frameLabel,
   return reply.result;
 }
 
-/** Injects the content scripts into one frame, for frames that never got them. */
+/**
+ * Injects the content scripts into one frame, for frames that never got them.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {string} label
+ */
 async function injectContentScripts(tabId, frameId, label) {
   try {
     await api.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [...CONTENT_SCRIPT_FILES] });
@@ -217,6 +226,10 @@ export function pageBlockedFailure(label, state) {
   );
 }
 
+/**
+ * @param {number} deadline
+ * @param {string} label
+ */
 function beforeDeadline(promise, deadline, label) {
   const remaining = deadline - Date.now();
   if (remaining <= 0) return Promise.reject(timeoutFailure(label));
@@ -239,6 +252,9 @@ function readTooLongFailure(label) {
   );
 }
 
+/**
+ * @param {string} label
+ */
 function timeoutFailure(label) {
   return new ToolFailure(
     messages.toolError("timeout", `${label} did not answer in time`, {
@@ -261,6 +277,7 @@ function isNoReceiver(error) {
  * Maps a browser error about a frame onto the protocol's codes. The texts are the browsers'
  * own (Chrome: "No frame with id", "message channel closed", "Cannot access contents";
  * Firefox: "Message manager disconnected", "Missing host permission").
+ * @param {string} label
  */
 function asFrameFailure(error, label, whileInjecting = false) {
   if (error instanceof ToolFailure) return error;

@@ -321,6 +321,10 @@ async function tabShowing(tabId, landedUrl) {
   return tab;
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} timeoutMs
+ */
 function waitForLoad(tabId, timeoutMs) {
   let timer;
   /** @type {Waiter} */

@@ -146,6 +146,8 @@ async function requireShown(tab) {
  * frame, cut to the part of that frame's viewport that scroll bars leave visible, then moved by
  * each frame element's position and cut the same way to each parent's viewport in turn.
  * @returns {Promise<{visible: Rect, topViewport: Viewport}>}
+ * @param {number} tabId
+ * @param {number} frameId
  */
 async function elementInTopViewport(tabId, frameId, ref_id) {
   const deadline = Date.now() + ELEMENT_TIMEOUT_MS;
@@ -175,6 +177,8 @@ async function elementInTopViewport(tabId, frameId, ref_id) {
  * Where frame `child` sits in frame `parent`: asked of the child first (a same-origin child sees
  * its frame element), then of the parent (Firefox names a cross-origin child's element too).
  * @returns {Promise<FrameOffsetResult>}
+ * @param {number} tabId
+ * @param {number} deadline
  */
 async function framePlacement(tabId, child, parent, deadline) {
   const askers = [
@@ -191,7 +195,10 @@ async function framePlacement(tabId, child, parent, deadline) {
   frameNotPlaced(child);
 }
 
-/** @returns {never} */
+/**
+ * @returns {never}
+ * @param {number} frameId
+ */
 function frameNotPlaced(frameId) {
   fail(
     "not_supported_here",

@@ -103,6 +103,9 @@ function debuggerMessage(error) {
   }
 }
 
+/**
+ * @param {number} frameId
+ */
 function refuseOtherFrames(frameId, tool) {
   if (frameId === 0) return;
   fail("not_supported_here", `in Chrome, ${tool} reads the top document only (frame ${frameId} was asked)`, {
@@ -110,13 +113,20 @@ function refuseOtherFrames(frameId, tool) {
   });
 }
 
-/** @returns {never} */
+/**
+ * @returns {never}
+ * @param {string} refId
+ */
 function notAShadowHost(refId, path) {
   fail("not_a_shadow_host", `${refId} (${path}) has no shadow root`, {
     hint: "Pass the ref of the component's host element, or leave ref_id out to see every shadow host of the page.",
   });
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} frameId
+ */
 async function askFrame(tabId, frameId, tool, toolArguments) {
   return callFrame(tabId, frameId, messages.contentToolRequest(tool, toolArguments), {
     deadline: Date.now() + SHADOW_DOM_FRAME_TIMEOUT_MS,

@@ -260,7 +260,11 @@
 
   // ---- NativeToBackground: what the native host sends the extension. ----
 
-  /** @returns {value is NativeCall} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeCall}
+   */
   function isNativeCall(value) {
     return (
       isObject(value) &&
@@ -271,7 +275,11 @@
     );
   }
 
-  /** @returns {value is NativeChunk} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeChunk}
+   */
   function isNativeChunk(value) {
     return (
       isObject(value) &&
@@ -286,7 +294,11 @@
     );
   }
 
-  /** @returns {value is NativeSession} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeSession}
+   */
   function isNativeSession(value) {
     return (
       isObject(value) &&
@@ -298,12 +310,20 @@
     );
   }
 
-  /** @returns {value is NativeSessionEnded} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeSessionEnded}
+   */
   function isNativeSessionEnded(value) {
     return isObject(value) && value.type === "sessionEnded";
   }
 
-  /** @returns {value is ToolAccess} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ToolAccess}
+   */
   function isToolAccess(value) {
     return isObject(value) && TOOL_TIERS.includes(value.tier) && typeof value.dev === "boolean";
   }
@@ -320,27 +340,46 @@
 
   // ---- BackgroundToNative: what the extension sends the native host. ----
 
-  /** @returns {NativeHello} */
+  /**
+   * @param {NativeHello["browser"]} browser
+   * @param {string} extensionVersion
+   * @returns {NativeHello}
+   */
   function hello(browser, extensionVersion) {
     return { type: "hello", browser, extensionVersion, protocol: PROTOCOL_VERSION };
   }
 
-  /** @returns {NativeResultOk} */
+  /**
+   * @param {string} id
+   * @param {NativeResultOk["result"]} result
+   * @returns {NativeResultOk}
+   */
   function resultOk(id, result) {
     return { type: "result", id, ok: true, result };
   }
 
-  /** @returns {NativeResultError} */
+  /**
+   * @param {string} id
+   * @param {ToolError} error
+   * @returns {NativeResultError}
+   */
   function resultError(id, error) {
     return { type: "result", id, ok: false, error };
   }
 
-  /** @returns {NativeAccessChanged} */
+  /**
+   * @param {ToolAccess} access
+   * @returns {NativeAccessChanged}
+   */
   function accessChanged(access) {
     return { type: "access", access: toolAccess(access) };
   }
 
-  /** @returns {value is BackgroundToNative} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is BackgroundToNative}
+   */
   function isBackgroundToNative(value) {
     if (!isObject(value)) return false;
     if (value.type === "access") return isToolAccess(value.access);
@@ -413,12 +452,21 @@
     "element_state",
   ]);
 
-  /** @returns {ContentToolRequest} */
+  /**
+   * @param {ContentToolRequest["tool"]} tool
+   * @param {ContentToolRequest["arguments"]} toolArguments
+   * @returns {ContentToolRequest}
+   */
   function contentToolRequest(tool, toolArguments) {
-    return { kind: "allwright/tool", tool, arguments: toolArguments };
+    // The union pairs each tool with its own arguments; a caller names the pair it sends.
+    return /** @type {ContentToolRequest} */ ({ kind: "allwright/tool", tool, arguments: toolArguments });
   }
 
-  /** @returns {value is ContentToolRequest} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ContentToolRequest}
+   */
   function isContentToolRequest(value) {
     return (
       isObject(value) &&
@@ -428,19 +476,30 @@
     );
   }
 
-  /** @returns {value is ContentToolReply} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ContentToolReply}
+   */
   function isContentToolReply(value) {
     return isObject(value) && isReply(value);
   }
 
   // ---- ContentToBackground: what a content script asks the background. ----
 
-  /** @returns {LoadCoreRequest} */
+  /**
+   * @param {string[]} metaPolicies
+   * @returns {LoadCoreRequest}
+   */
   function loadCoreRequest(metaPolicies) {
     return { kind: "allwright/load-core", metaPolicies };
   }
 
-  /** @returns {value is LoadCoreRequest} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is LoadCoreRequest}
+   */
   function isLoadCoreRequest(value) {
     return (
       isObject(value) &&
@@ -452,7 +511,15 @@
 
   const CORE_CALL_OPERATIONS = Object.freeze(["buildTextTree", "diffLines", "writeSnapshotDocument"]);
 
-  /** @returns {CoreCallRequest} */
+  /**
+   * @param {CoreCallRequest["operation"]} operation
+   * @param {CoreCallRequest["strings"]} strings
+   * @param {CoreCallRequest["packed"]} packed
+   * @param {CoreCallRequest["pseudo"]} pseudo
+   * @param {CoreCallRequest["options"]} options
+   * @param {CoreCallRequest["recordCapacity"]} recordCapacity
+   * @returns {CoreCallRequest}
+   */
   function coreCallRequest(operation, strings, packed, pseudo, options, recordCapacity) {
     return { kind: "allwright/core-call", operation, strings, packed, pseudo, options, recordCapacity };
   }
@@ -460,6 +527,7 @@
   /**
    * The shape only: the worker checks every option's type itself, and the core reads the bytes
    * as untrusted (crates/allwright-ax-wasm/src/packed.rs).
+   * @param {unknown} value
    * @returns {value is CoreCallRequest}
    */
   function isCoreCallRequest(value) {
@@ -476,7 +544,11 @@
     );
   }
 
-  /** @returns {value is CoreCallReply} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is CoreCallReply}
+   */
   function isCoreCallReply(value) {
     return (
       isObject(value) &&
@@ -488,6 +560,7 @@
   /**
    * A frame's hand-off of its read (TreeCoreHandOff), checked field by field: the background
    * builds the agent's result from `prepared` (shared/tree-result.js).
+   * @param {unknown} value
    * @returns {value is TreeCoreHandOff}
    */
   function isTreeCoreHandOff(value) {
@@ -515,7 +588,11 @@
     return { kind: "allwright/read-started" };
   }
 
-  /** @returns {value is ReadStartedNotice} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ReadStartedNotice}
+   */
   function isReadStartedNotice(value) {
     return isObject(value) && value.kind === "allwright/read-started";
   }
@@ -525,14 +602,21 @@
     return { kind: "allwright/read-finished" };
   }
 
-  /** @returns {value is ReadFinishedNotice} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ReadFinishedNotice}
+   */
   function isReadFinishedNotice(value) {
     return isObject(value) && value.kind === "allwright/read-finished";
   }
   /** The most console entries one notice carries (content/console-relay.js batches them). */
   const MOST_CONSOLE_ENTRIES_PER_NOTICE = 200;
 
-  /** @returns {ConsoleEntriesNotice} */
+  /**
+   * @param {ConsoleEntriesNotice["entries"]} entries
+   * @returns {ConsoleEntriesNotice}
+   */
   function consoleEntriesNotice(entries) {
     return { kind: "allwright/console-entries", entries };
   }
@@ -540,6 +624,7 @@
   /**
    * The shape only: the background reads each entry's fields as untrusted page data
    * (background/console-records.js).
+   * @param {unknown} value
    * @returns {value is ConsoleEntriesNotice}
    */
   function isConsoleEntriesNotice(value) {
@@ -552,7 +637,11 @@
     );
   }
 
-  /** @returns {value is LoadCoreReply} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is LoadCoreReply}
+   */
   function isLoadCoreReply(value) {
     return (
       isObject(value) &&
@@ -568,27 +657,43 @@
   /** The name of the side panel's runtime port. */
   const PANEL_PORT_NAME = "allwright-panel";
 
-  /** @returns {BackgroundToPanel} */
+  /**
+   * @param {any} state the background's own record, sent as it is (docs/protocol.md, section 4)
+   * @returns {BackgroundToPanel}
+   */
   function panelState(state) {
     return { type: "state", state };
   }
 
-  /** @returns {BackgroundToPanel} */
+  /**
+   * @param {any} calls the background's own record, sent as it is (docs/protocol.md, section 4)
+   * @returns {BackgroundToPanel}
+   */
   function panelCalls(calls) {
     return { type: "calls", calls };
   }
 
-  /** @returns {BackgroundToPanel} */
+  /**
+   * @param {any} call the background's own record, sent as it is (docs/protocol.md, section 4)
+   * @returns {BackgroundToPanel}
+   */
   function panelCall(call) {
     return { type: "call", call };
   }
 
-  /** @returns {PanelToBackground} */
+  /**
+   * @param {ToolAccess} access
+   * @returns {PanelToBackground}
+   */
   function panelSetAccess(access) {
     return { type: "setAccess", access: toolAccess(access) };
   }
 
-  /** @returns {value is PanelToBackground} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is PanelToBackground}
+   */
   function isPanelSetAccess(value) {
     return isObject(value) && value.type === "setAccess" && isToolAccess(value.access);
   }
@@ -624,13 +729,22 @@
     return error;
   }
 
-  /** @returns {value is RefChange} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is RefChange}
+   */
   function isRefChange(value) {
-    const isRoleAndName = (side) => isObject(side) && typeof side.role === "string" && typeof side.name === "string";
+    const isRoleAndName = (/** @type {unknown} */ side) =>
+      isObject(side) && typeof side.role === "string" && typeof side.name === "string";
     return isObject(value) && typeof value.ref === "string" && isRoleAndName(value.was) && isRoleAndName(value.now);
   }
 
-  /** @returns {value is FrameCandidate} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is FrameCandidate}
+   */
   function isFrameCandidate(value) {
     return (
       isObject(value) &&
@@ -640,12 +754,20 @@
     );
   }
 
-  /** @returns {value is OpenDialog} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is OpenDialog}
+   */
   function isOpenDialog(value) {
     return isObject(value) && DIALOG_TYPES.includes(value.type) && typeof value.message === "string";
   }
 
-  /** @returns {value is ToolError} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ToolError}
+   */
   function isToolError(value) {
     return (
       isObject(value) &&
@@ -665,11 +787,18 @@
   }
 
   // A reply is either `{ok: true, result}` with an object result or `{ok: false, error}`.
+  /** @param {Record<string, any>} value */
   function isReply(value) {
     if (value.ok === true) return isObject(value.result);
     return value.ok === false && isToolError(value.error);
   }
 
+  /**
+   * The first step of every guard: whatever arrived from another process, a page or storage is
+   * an object whose fields are not known yet, hence `any` for them; the guards check each.
+   * @param {unknown} value
+   * @returns {value is Record<string, any>}
+   */
   function isObject(value) {
     return typeof value === "object" && value !== null && !Array.isArray(value);
   }

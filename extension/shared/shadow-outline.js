@@ -106,7 +106,10 @@ export function shortened(text, max) {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** Whitespace collapsed to single spaces, trimmed. */
+/**
+ * Whitespace collapsed to single spaces, trimmed.
+ * @param {string} text
+ */
 function collapsed(text) {
   return text.replace(/\s+/g, " ").trim();
 }

@@ -17,6 +17,7 @@ const isOption = (element) => explicitRole(element) === "option";
  * The [role=option] elements of a listbox, in the flat tree the tree shows (shadow roots and
  * slotted light-DOM options included: a web-component select writes its options as its own
  * children and renders them in a slot of its shadow listbox), and the ones aria-owns adds.
+ * @param {Element} listbox
  */
 export function optionsOf(listbox) {
   const found = flatTreeDescendants(listbox, isOption);
@@ -27,7 +28,10 @@ export function optionsOf(listbox) {
   return [...new Set(found)];
 }
 
-/** Listboxes named by the IDREFs of a combobox, of its descendants, or of an ancestor wrapper. */
+/**
+ * Listboxes named by the IDREFs of a combobox, of its descendants, or of an ancestor wrapper.
+ * @param {Element} combobox
+ */
 function namedListboxes(combobox) {
   const holders = [combobox, ...combobox.querySelectorAll("[aria-controls], [aria-owns]")];
   const wrapper = combobox.parentElement?.closest("[aria-controls], [aria-owns]");
@@ -47,6 +51,8 @@ function namedListboxes(combobox) {
  * expanded, out of sight only because its box has no size. rc-select (Ant Design's Select) keeps
  * its ARIA listbox in a 0x0 box beside the visible list, which has no roles; browsers still
  * expose that listbox, and its options are the ones the keyboard highlights.
+ * @param {Element} combobox
+ * @param {Element} listbox
  */
 function isOpenNamedListbox(combobox, listbox) {
   if (isShown(listbox)) return true;
@@ -61,6 +67,7 @@ function isOpenNamedListbox(combobox, listbox) {
  * The popup list of a combobox, once shown: the one its IDREFs name, else the last listbox that
  * became visible since `shownBefore` (portals append to the body), else, when the combobox says
  * it is expanded, the last visible one.
+ * @param {Element} combobox
  */
 export function openListboxOf(combobox, shownBefore) {
   const named = namedListboxes(combobox).find((listbox) => isOpenNamedListbox(combobox, listbox));
@@ -86,7 +93,10 @@ export function looksLikeCombobox(field, shownBefore) {
   return visibleListboxes().some((listbox) => !shownBefore.has(listbox));
 }
 
-/** The option the combobox highlights now, if any, by the conventions libraries use. */
+/**
+ * The option the combobox highlights now, if any, by the conventions libraries use.
+ * @param {Element} listbox
+ */
 export function highlightedOption(field, listbox) {
   const combobox = field.closest('[role~="combobox"]') ?? field;
   for (const holder of new Set([field, combobox])) {
@@ -106,7 +116,10 @@ export function highlightedOption(field, listbox) {
   );
 }
 
-/** Text of an element, leaving out popups and live regions that sit inside widgets. */
+/**
+ * Text of an element, leaving out popups and live regions that sit inside widgets.
+ * @param {Element} element
+ */
 function textOutsidePopups(element) {
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode(node) {

@@ -8,7 +8,11 @@ import { resolveTarget } from "./target.js";
 
 const pageScroller = () => document.scrollingElement ?? document.documentElement;
 
-/** Whether a person could scroll the element along the axis: overflow that scrolls, and room. */
+/**
+ * Whether a person could scroll the element along the axis: overflow that scrolls, and room.
+ * @param {Element} element
+ * @param {boolean} vertical
+ */
 function isScrollable(element, vertical) {
   if (element === pageScroller() || element === document.body) return false;
   const style = getComputedStyle(element);
@@ -17,7 +21,11 @@ function isScrollable(element, vertical) {
   return vertical ? element.scrollHeight > element.clientHeight : element.scrollWidth > element.clientWidth;
 }
 
-/** The nearest scrollable ancestor along the axis, or null for the page. */
+/**
+ * The nearest scrollable ancestor along the axis, or null for the page.
+ * @param {Element} element
+ * @param {boolean} vertical
+ */
 function scrollableAncestor(element, vertical) {
   for (let node = flatTreeParentElement(element); node !== null; node = flatTreeParentElement(node)) {
     if (isScrollable(node, vertical)) return node;

@@ -83,7 +83,12 @@ export function matchOption(candidates, wanted) {
   throw notFound(`no option is labelled ${quote(label)}`);
 }
 
-/** What select_option acts on: a native select, a listbox, or a combobox that opens one. */
+/**
+ * What select_option acts on: a native select, a listbox, or a combobox that opens one.
+ * @param {Element} element
+ * @param {string} refId
+ * @param {string[]} hints
+ */
 function locateSelectControl(element, refId, hints) {
   if (element.localName === "select") return { kind: "native", select: element };
   const role = explicitRole(element);
@@ -112,6 +117,11 @@ function locateSelectControl(element, refId, hints) {
   );
 }
 
+/**
+ * @param {string} refId
+ * @param {string[]} evidence
+ * @param {string[]} hints
+ */
 async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
   if (isNativelyDisabled(select)) {
     throw messages.toolError("not_actionable", `${refId} is disabled`, {
@@ -171,7 +181,10 @@ function nativeOptionLabel(option) {
   return normalizeText(option.label || option.text);
 }
 
-/** The text of a listbox option, for options the agent never read (see optionName). */
+/**
+ * The text of a listbox option, for options the agent never read (see optionName).
+ * @param {Element} option
+ */
 function optionLabel(option) {
   const ariaLabel = option.getAttribute("aria-label");
   if (ariaLabel !== null && ariaLabel.trim() !== "") return normalizeText(ariaLabel);
@@ -180,7 +193,11 @@ function optionLabel(option) {
   return normalizeText(option.textContent);
 }
 
-/** Closes a list select_option opened, so the page is left as it was found. */
+/**
+ * Closes a list select_option opened, so the page is left as it was found.
+ * @param {Element} combobox
+ * @param {Element} listbox
+ */
 async function closeOpenedList(combobox, listbox) {
   const active = deepActiveElement();
   const keyTarget = listbox !== null && isSelfOrInside(listbox, active) ? active : combobox;
@@ -192,6 +209,10 @@ async function closeOpenedList(combobox, listbox) {
  * Chooses the option with the keyboard when its click did nothing: Enter on the option when
  * focus lives in the popup (Radix Select, MUI menus), else ArrowDown on the combobox until
  * aria-activedescendant names the option, then Enter (react-select, Downshift).
+ * @param {Element} combobox
+ * @param {Element} listbox
+ * @param {Element} option
+ * @param {string[]} hints
  */
 async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hints) {
   const active = deepActiveElement();
@@ -216,6 +237,7 @@ async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hi
 /**
  * Whether an option is the one the agent asked for: its value, or its label exactly (case aside).
  * @param {{label?: string, value?: string}} wanted
+ * @param {Element} option
  */
 function isWantedOption(ax, option, wanted) {
   if (wanted.value !== undefined) {
@@ -233,6 +255,10 @@ function isWantedOption(ax, option, wanted) {
  * Pattern", keyboard interaction); so does this, until the option asked for is the active one,
  * or the highlight comes back to an option already passed (the list wrapped), or gets stuck.
  * Answers the select_option result, or null (nothing chosen) when the option was not reached.
+ * @param {Element} combobox
+ * @param {Element} listbox
+ * @param {string[]} evidence
+ * @param {string[]} hints
  */
 async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints) {
   focusQuietly(combobox);
@@ -267,6 +293,11 @@ async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hin
   return null;
 }
 
+/**
+ * @param {string} refId
+ * @param {string[]} evidence
+ * @param {string[]} hints
+ */
 async function selectListboxOption(ax, control, wanted, refId, evidence, hints) {
   const { combobox } = control;
   let { listbox } = control;

@@ -192,6 +192,9 @@ function randomHex(byteCount) {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * @param {string} marker
+ */
 function removeMarker(marker) {
   const marked = markedHosts.get(marker);
   if (marked === undefined) return;
