@@ -16,6 +16,17 @@ import { actionHandlers } from "./actions.js";
 import { markShadowHost, queryShadowRoots, readShadowRoots, unmarkShadowHost } from "./shadow/shadow-roots.js";
 import { relayConsoleEntries } from "./console-relay.js";
 
+/**
+ * @typedef {import("./accessibility-tree.js").TreeApi} TreeApi
+ * @typedef {Record<string, unknown> | Promise<Record<string, unknown>>} HandlerResult
+ * @typedef {(ax: TreeApi, args: any, afterTheReply: (task: () => void) => void) => HandlerResult} ContentHandler
+ * @typedef {Record<string, number>} ReadStamps the times of a read's steps in a call-timing build
+ *   (content/tree/read-timing.js)
+ */
+
+/** The action handlers by the tool names the background sends (content/actions.js). */
+const ACTION_HANDLERS = /** @type {Record<string, (args: any, ax: TreeApi) => HandlerResult>} */ (actionHandlers);
+
 (function startContentRouter() {
   if (globalThis.allwrightContentRouter === true) return;
   globalThis.allwrightContentRouter = true;
@@ -26,21 +37,28 @@ import { relayConsoleEntries } from "./console-relay.js";
   // The console hook's entries, in a page of a tab an agent uses (console-relay.js).
   relayConsoleEntries(runtime, messages);
 
-  /** The page-side entry point of each content tool. */
+  /**
+   * The page-side entry point of each content tool. The arguments are the background's, validated
+   * against the tool contract (docs/protocol.md, section 3), so each handler takes them as its own
+   * JSDoc types them; here they are only passed on.
+   * @type {Record<string, ContentHandler>}
+   */
   const HANDLERS = {
     get_accessibility_tree: async (ax, args, afterTheReply) => {
       // In a call-timing build only (content/tree/read-timing.js): when the request arrived.
       const received = globalThis.ALLWRIGHT_CALL_TIMING ? performance.timeOrigin + performance.now() : 0;
-      const result = await ax.generateAccessibilityTree(args, afterTheReply);
+      const answer = await ax.generateAccessibilityTree(args, afterTheReply);
       // A read handed to the background (content/tree/core-hand-off.js): its core call, which
       // carries the read's stamps in a call-timing build.
-      if (result.coreHandOff !== undefined) {
-        const prepared = result.coreHandOff.prepared;
+      if ("coreHandOff" in answer && answer.coreHandOff !== undefined) {
+        const handedOff = /** @type {import("./tree/core-hand-off.js").HandedOffCall} */ (answer.coreHandOff);
+        const prepared = /** @type {{timing?: ReadStamps}} */ (handedOff.prepared);
         if (globalThis.ALLWRIGHT_CALL_TIMING && prepared.timing) {
           prepared.timing = { ...prepared.timing, received, replied: performance.timeOrigin + performance.now() };
         }
-        return result;
+        return answer;
       }
+      const result = /** @type {{timing?: ReadStamps}} */ (answer);
       if (globalThis.ALLWRIGHT_CALL_TIMING && result.timing) {
         result.timing = { ...result.timing, received, replied: performance.timeOrigin + performance.now() };
       }
@@ -66,12 +84,12 @@ import { relayConsoleEntries } from "./console-relay.js";
   for (const tool of messages.CONTENT_TOOLS) {
     if (tool in HANDLERS) continue;
     HANDLERS[tool] = (ax, args) => {
-      if (!Object.hasOwn(actionHandlers, tool)) {
+      if (!Object.hasOwn(ACTION_HANDLERS, tool)) {
         throw messages.toolError("script_failed", `the action script does not serve ${tool} in this frame`, {
           hint: "Reload the page so the extension's scripts start, then try again.",
         });
       }
-      return actionHandlers[tool](args, ax);
+      return ACTION_HANDLERS[tool](args, ax);
     };
   }
 
@@ -106,9 +124,11 @@ import { relayConsoleEntries } from "./console-relay.js";
 
   // The tree builder throws structured errors ({code, message, hint?, suggestions?}); anything
   // else is a failure of the script itself.
+  /** @param {unknown} thrown */
   function asError(thrown) {
     if (messages.isToolError(thrown)) {
-      return messages.toolError(thrown.code, thrown.message, thrown);
+      const error = /** @type {ToolError} */ (thrown);
+      return messages.toolError(error.code, error.message, error);
     }
     const text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
     return messages.toolError("script_failed", `the page-side script failed: ${text}`, {
