@@ -29,14 +29,14 @@ const SETTLE_MS = 200;
  */
 const QUIET_AFTER_EFFECT_MS = 50;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs one content-side tool in a frame, where a navigation that tears the frame down while it
  * answers is an outcome, not a failure: returns null in that case.
  * @param {number} tabId
  * @param {number} frameId
- * @param {string} contentTool
+ * @param {ContentToolRequest["tool"]} contentTool
  * @param {Record<string, unknown>} contentArguments
  * @param {{navigated: () => boolean}} watch
  */
@@ -342,7 +342,7 @@ const AGENT_TOOL_OF_CONTENT_TOOL = Object.freeze({
 
 /**
  * Builds a tool that runs one content-side action and reports it.
- * @param {string} contentTool
+ * @param {ContentActionTool} contentTool
  * @param {string} action the verb for hints ("typing", "key press", ...)
  * @param {(args: Record<string, unknown>) => Record<string, unknown>} contentArguments
  */

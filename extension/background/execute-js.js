@@ -24,7 +24,7 @@ import { thrownMessage } from "../shared/thrown.js";
 /** The longest `value`, as JSON text (the tool's description promises it). */
 export const MAX_VALUE_CHARS = 100_000;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * @param {{code: string, timeoutMs: number, frameId?: number, tabId?: number}} args
@@ -187,6 +187,7 @@ function evaluateWithDebugger(tabId, code, timeoutMs) {
  * @param {number} deadline
  */
 async function raceDeadline(command, deadline, send) {
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   const expiry = new Promise((resolve) => {
     timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));

@@ -9,6 +9,7 @@ import { readStartedSince } from "./reads-in-progress.js";
 import { frameCaughtUp } from "./tree-hand-off.js";
 import { noteAgentTab } from "./agent-tabs.js";
 import { hookConsoleInTab } from "./console-hooks.js";
+import { thrownMessage } from "../shared/thrown.js";
 
 /**
  * The content script every frame gets from the manifest (one bundle, scripts/build-extension.mjs).
@@ -81,7 +82,7 @@ export async function requireFrame(tabId, frameId) {
 // deadlines"); they are re-exported for the modules that probe frames themselves.
 export { PROBE_AFTER_MS, PROBE_BUDGET_MS, LAST_PROBE_BUDGET_MS };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Asks one frame's content script to run a tool and returns its result object. If the frame
@@ -96,6 +97,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *   request again after the scripts are injected: an action's frame that navigated meanwhile may
  *   not (its first document may have received the request before it went away, and the new
  *   document must not act a second time).
+ * @returns {Promise<any>} the tool's result: an object, whose shape each caller knows from its
+ *   tool (docs/protocol.md, section 3); typed `any` because it crosses from the page's process,
+ *   which the extension does not trust, and each caller reads only the fields its tool promises.
  */
 export async function callFrame(tabId, frameId, request, { deadline, frameLabel, mayRetry = () => true }) {
   const label = frameLabel ?? `frame ${frameId}`;
@@ -193,6 +197,8 @@ async function answerOrBlocked(answer, deadline, frame) {
  * One liveness probe of a frame: "alive", "held" (the page's handlers still hold an event the
  * frame dispatched) or "silent" (no answer within the budget). A frame without content scripts
  * counts as alive: the call itself reports that.
+ * @param {{tabId: number, frameId: number}} frame
+ * @param {number} budgetMs
  * @returns {Promise<"alive"|"held"|"silent">}
  */
 export async function probe({ tabId, frameId }, budgetMs) {
@@ -227,13 +233,18 @@ export function pageBlockedFailure(label, state) {
 }
 
 /**
+ * @template T
+ * @param {Promise<T>} promise
  * @param {number} deadline
  * @param {string} label
+ * @returns {Promise<T>}
  */
 function beforeDeadline(promise, deadline, label) {
   const remaining = deadline - Date.now();
   if (remaining <= 0) return Promise.reject(timeoutFailure(label));
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
+  /** @type {Promise<never>} */
   const expiry = new Promise((_, reject) => {
     timer = setTimeout(() => reject(timeoutFailure(label)), remaining);
   });
@@ -265,23 +276,25 @@ function timeoutFailure(label) {
 
 /** @param {unknown} error */
 function describeError(error) {
-  return String(/** @type {any} */ (error)?.message ?? error);
+  return thrownMessage(error);
 }
 
 // "Could not establish connection. Receiving end does not exist." in both browsers.
+/** @param {unknown} error */
 function isNoReceiver(error) {
-  return /receiving end does not exist/i.test(String(error?.message ?? error));
+  return /receiving end does not exist/i.test(thrownMessage(error));
 }
 
 /**
  * Maps a browser error about a frame onto the protocol's codes. The texts are the browsers'
  * own (Chrome: "No frame with id", "message channel closed", "Cannot access contents";
  * Firefox: "Message manager disconnected", "Missing host permission").
+ * @param {unknown} error
  * @param {string} label
  */
 function asFrameFailure(error, label, whileInjecting = false) {
   if (error instanceof ToolFailure) return error;
-  const text = String(error?.message ?? error);
+  const text = thrownMessage(error);
   if (/no tab with id/i.test(text)) {
     return new ToolFailure(messages.toolError("no_tab", `the tab closed while ${label} was read`));
   }

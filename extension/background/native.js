@@ -30,7 +30,8 @@ async function changesThePage(tool) {
 
 /**
  * A result with the late outcomes of earlier calls added (late-outcomes.js), when there are any.
- * @param {object} result
+ * @param {Record<string, unknown>} result
+ * @returns {Record<string, unknown>}
  */
 function withLateOutcomes(result) {
   if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
@@ -165,7 +166,11 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
       if (CALL_TIMING && typeof timed?.timing === "object") {
         timed.timing = { ...timed.timing, backgroundReceived: received, backgroundAnswered: timingNow() };
       }
-      reply = boundedReply(messages.resultOk(call.id, withLateOutcomes(result)), call.tool);
+      // runTool answers a result object (tools.js).
+      reply = boundedReply(
+        messages.resultOk(call.id, withLateOutcomes(/** @type {Record<string, unknown>} */ (result))),
+        call.tool,
+      );
     } catch (error) {
       reply = messages.resultError(call.id, asToolError(error));
     } finally {

@@ -157,6 +157,7 @@ export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIM
  */
 function failWhenHeldBeforeStart(tabId, loaded) {
   let watching = true;
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   const check = async () => {
     if (!watching || loaded.started()) return;
@@ -326,6 +327,7 @@ async function tabShowing(tabId, landedUrl) {
  * @param {number} timeoutMs
  */
 function waitForLoad(tabId, timeoutMs) {
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   /** @type {Waiter} */
   const waiter = { tabId, startedUrl: null, landedUrl: null, abortTimer: null, settle: () => {} };

@@ -30,7 +30,7 @@ const JPEG_QUALITY = 90;
 const CAPTURE_QUOTA_WAIT_MS = 600;
 const CAPTURE_ATTEMPTS = 4;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `screenshot({ref_id?, frameId?, fullPage?, format, tabId?})`.

@@ -105,7 +105,7 @@
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
  *   |"hover_element"|"drag_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
- *   |"finish_external_input"|"abort_external_input"|"continue_external_drag"} ContentActionTool
+ *   |"finish_external_input"|"abort_external_input"|"continue_external_drag"|"fill_form_field"|"attach_files"} ContentActionTool
  * What screenshot asks of frames (docs/protocol.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
  * @typedef {{ref_id: string}} ElementRectArguments
@@ -132,7 +132,9 @@
  *   |{kind: "allwright/tool", tool: "child_frames", arguments: {childFrames: ChildFrame[]}}
  *   |{kind: "allwright/tool", tool: "draft_state", arguments: {}}
  *   |{kind: "allwright/tool", tool: "mark_trusted_target", arguments: {token: string}}
- *   |{kind: "allwright/tool", tool: "unmark_trusted_target", arguments: {marker: string}}} ContentToolRequest
+ *   |{kind: "allwright/tool", tool: "unmark_trusted_target", arguments: {marker: string}}
+ *   |{kind: "allwright/tool", tool: "prepare_core", arguments: {}}
+ *   |{kind: "allwright/tool", tool: "text_shown"|"element_state", arguments: Object<string, unknown>}} ContentToolRequest
  * A child frame of the frame asked, as the browser's frame inventory (webNavigation) lists it.
  * @typedef {{frameId: number, url: string}} ChildFrame
  * @typedef {ContentToolRequest} BackgroundToContent
@@ -192,7 +194,15 @@
  * @typedef {{core: "wasm"|"js", fallback?: string}|{core: "worker", factsVersion: number}|{ok: false, error: ToolError}} LoadCoreReply
  */
 
-(function defineAllwrightMessages(scope) {
+/**
+ * The vocabulary as `globalThis.allwrightMessages` holds it, typed for every script of the
+ * extension (types/globals.d.ts).
+ * @typedef {ReturnType<typeof messageVocabulary>} MessageVocabulary
+ */
+
+globalThis.allwrightMessages = messageVocabulary();
+
+function messageVocabulary() {
   const ERROR_CODES = Object.freeze([
     "invalid_arguments",
     "no_tab",
@@ -803,7 +813,7 @@
     return typeof value === "object" && value !== null && !Array.isArray(value);
   }
 
-  scope.allwrightMessages = Object.freeze({
+  return Object.freeze({
     ERROR_CODES,
     DIALOG_TYPES,
     TOOL_TIERS,
@@ -852,4 +862,4 @@
     toolError,
     isToolError,
   });
-})(globalThis);
+}

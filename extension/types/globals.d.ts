@@ -7,7 +7,7 @@
 // declared below, as MDN documents them.
 
 /** shared/messages.js: the one message vocabulary, installed for its effect. */
-declare var allwrightMessages: any;
+declare var allwrightMessages: MessageVocabulary;
 /** The core a frame's content scripts asked for (generated/ax-core-*.js). */
 declare var allwrightAxCore: any;
 /** content/content.js: set once the router listens in this world. */
