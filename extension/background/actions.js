@@ -151,7 +151,9 @@ export async function clickAx(args, { signal } = {}) {
  *   report: Record<string, any>|null, inputMethod: "synthetic"|"bidi", signal?: AbortSignal}} click
  */
 async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, signal }) {
+  /** @type {string[]} */
   const evidence = [];
+  /** @type {string[]} */
   const hints = [];
   if (report === null) {
     await settleNavigation(watch, hints);
@@ -350,6 +352,7 @@ function pageAction(contentTool, action, contentArguments) {
   return async (args) => {
     const { tabId, frameId } = await actionTarget(args, contentTool);
     const watch = watchTab(tabId, frameId, AGENT_TOOL_OF_CONTENT_TOOL[contentTool] ?? contentTool);
+    /** @type {string[]} */
     const hints = [];
     let report;
     try {
@@ -411,6 +414,7 @@ export async function drag(args) {
   if (typeof args.to_ref === "string") await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
   const contentArguments = withoutTarget({ tabId: args.tabId, frameId: args.frameId, ...args });
   const watch = watchTab(tabId, frameId, "drag");
+  /** @type {string[]} */
   const hints = [];
   let report;
   try {
@@ -449,6 +453,7 @@ export async function attachFiles(args) {
   // finds what takes the files first, and a drop zone gets its drop from the page's own world.
   const { tabId, frameId } = await actionTarget(args, "attach_files");
   const watch = watchTab(tabId, frameId, "upload_file");
+  /** @type {string[]} */
   const hints = [];
   let report;
   try {
@@ -530,6 +535,7 @@ export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { sig
   let failed = null;
   /** @type {import("./form-fill-outcome.js").FormFillStop|null} */
   let stop = null;
+  /** @type {string[]} */
   const hints = [];
   try {
     for (const [index, { ref_id: ref, value }] of fields.entries()) {
@@ -786,6 +792,7 @@ export async function finishExternalInput({ token }) {
     }
   }
   if (kind === "click") return arbitrateClick({ tabId, frameId, watch, report, inputMethod: "bidi" });
+  /** @type {string[]} */
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);

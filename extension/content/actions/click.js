@@ -125,6 +125,9 @@ function newClickToken() {
   return `click_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/**
+ * @param {string} token
+ */
 function forgetClick(token) {
   const entry = rememberedClicks.get(token);
   if (entry === undefined) return;
@@ -196,6 +199,7 @@ function navigationOf(element) {
  * Why a trusted click through the debugger would not be safe on this target, or null when it
  * is a safe generic target (docs/protocol.md, "Action results", click_ax). Ordered from cheapest
  * to costliest; the first reason wins.
+ * @param {import("./target.js").TreeHelpers} ax
  */
 function unsafeFallbackReason(ax, element, name) {
   if (!element.isConnected) return "the target left the page";

@@ -75,7 +75,10 @@ function tabbableElements() {
   return [...positive, ...candidates.filter((element) => element.tabIndex === 0)];
 }
 
-/** Tab / Shift+Tab: focus the next or previous tabbable element, wrapping at the ends. */
+/**
+ * Tab / Shift+Tab: focus the next or previous tabbable element, wrapping at the ends.
+ * @param {string[]} hints
+ */
 function moveFocusSequentially(from, backward, hints) {
   const order = tabbableElements();
   if (order.length === 0) return null;
@@ -215,6 +218,7 @@ function isSpaceActivated(element, role) {
  * The default action a real key press would have had, which a synthetic event lacks; chosen
  * before keyup, performed by the caller.
  * @returns {null | {name: string, perform: () => void, afterKeyUp?: boolean}}
+ * @param {string[]} hints
  */
 function defaultActionOf(target, role, key, modifiers, hints) {
   const kind = editableKind(target);
@@ -339,9 +343,13 @@ async function keyPressReport(started, action, hints) {
   return result;
 }
 
+/**
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function pressKey(args, ax) {
   const started = await startKeyPress(args, ax);
   const { target, key, modifiers } = started;
+  /** @type {string[]} */
   const hints = [];
 
   // keydown, keypress, then the default action where the browser performs it, then keyup on

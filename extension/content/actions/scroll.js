@@ -40,6 +40,9 @@ function scrollPosition(scroller) {
     : { x: Math.round(scroller.scrollLeft), y: Math.round(scroller.scrollTop) };
 }
 
+/**
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function scrollAction(args, ax) {
   const direction = args.direction ?? "down";
   const to = args.to ?? undefined;

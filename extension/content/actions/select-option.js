@@ -121,6 +121,7 @@ function locateSelectControl(element, refId, hints) {
  * @param {string} refId
  * @param {string[]} evidence
  * @param {string[]} hints
+ * @param {import("./target.js").TreeHelpers} ax
  */
 async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
   if (isNativelyDisabled(select)) {
@@ -238,6 +239,7 @@ async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hi
  * Whether an option is the one the agent asked for: its value, or its label exactly (case aside).
  * @param {{label?: string, value?: string}} wanted
  * @param {Element} option
+ * @param {import("./target.js").TreeHelpers} ax
  */
 function isWantedOption(ax, option, wanted) {
   if (wanted.value !== undefined) {
@@ -259,6 +261,7 @@ function isWantedOption(ax, option, wanted) {
  * @param {Element} listbox
  * @param {string[]} evidence
  * @param {string[]} hints
+ * @param {import("./target.js").TreeHelpers} ax
  */
 async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints) {
   focusQuietly(combobox);
@@ -297,6 +300,7 @@ async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hin
  * @param {string} refId
  * @param {string[]} evidence
  * @param {string[]} hints
+ * @param {import("./target.js").TreeHelpers} ax
  */
 async function selectListboxOption(ax, control, wanted, refId, evidence, hints) {
   const { combobox } = control;
@@ -397,13 +401,18 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
   return { method: "listbox", selected };
 }
 
+/**
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function selectOption(args, ax) {
   const element = resolveTarget(ax, args);
   // The background's contract guarantees exactly one of label and value.
   const label = args.label ?? undefined;
   const value = args.value ?? undefined;
   const description = await describeTargetAsRead(ax, element);
+  /** @type {string[]} */
   const evidence = [];
+  /** @type {string[]} */
   const hints = [];
   const control = locateSelectControl(element, args.ref_id, hints);
   const wanted = label !== undefined ? { label } : { value };

@@ -43,6 +43,7 @@ const COMBOBOX_KEY_DELAY_MS = 100;
  * The field that type_ax types into, with its kind; refuses what cannot be typed into with
  * not_typable and a hint that names the right tool.
  * @returns {{field: Element, kind: "input"|"textarea"|"contenteditable", hint?: string}}
+ * @param {string} refId
  */
 function locateTextField(element, refId) {
   if (element.localName === "input") {
@@ -79,6 +80,9 @@ function locateTextField(element, refId) {
   throw messages.toolError("not_typable", `${refId} (${element.localName}) is not an editable field`, { hint });
 }
 
+/**
+ * @param {string} refId
+ */
 function refuseReadOnlyField(field, refId) {
   if (isNativelyDisabled(field)) {
     throw messages.toolError("not_actionable", `${refId} is disabled`, {
@@ -125,6 +129,8 @@ function placeCaret(host, selectEverything) {
  * type_ax on a contenteditable: sets textContent, with beforeinput and input events. The
  * beforeinput goes first and is cancelable, because editors (ProseMirror, Lexical, Slate)
  * cancel it and insert the text themselves; then whether the text appeared is what counts.
+ * @param {string[]} evidence
+ * @param {string[]} hints
  */
 async function typeIntoEditingHost(host, text, clear, evidence, hints) {
   const previous = host.textContent;
@@ -201,7 +207,11 @@ function typeKeyByKey(field, text, clear) {
   }
 }
 
-/** Types into a located field as type_ax does, appending evidence and hints. */
+/**
+ * Types into a located field as type_ax does, appending evidence and hints.
+ * @param {string[]} evidence
+ * @param {string[]} hints
+ */
 async function typeIntoField(located, text, clear, evidence, hints) {
   const { field, kind } = located;
   scrollIntoViewIfNeeded(field);
@@ -243,6 +253,7 @@ async function typeIntoField(located, text, clear, evidence, hints) {
  * What type_ax and set_field share before typing: the target, its description as the tree
  * named it, the text field it stands for (refusing what cannot be typed into) and the lists the
  * action's evidence and hints go into.
+ * @param {import("./target.js").TreeHelpers} ax
  */
 async function prepareTextEntry(args, ax) {
   const element = resolveTarget(ax, args);
@@ -267,6 +278,9 @@ function textEntryResult({ description, located, evidence, hints }) {
   };
 }
 
+/**
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function typeText(args, ax) {
   const entry = await prepareTextEntry(args, ax);
   await typeIntoField(entry.located, entry.text, entry.clear, entry.evidence, entry.hints);
@@ -276,6 +290,7 @@ export async function typeText(args, ax) {
 /**
  * The combobox-aware submission: ArrowDown then Enter, a short delay apart, to commit the
  * highlighted suggestion.
+ * @param {string[]} hints
  */
 async function commitSuggestion(field, listbox, hints) {
   // A plain ArrowDown-then-Enter would not do: react-select (and
@@ -292,6 +307,9 @@ async function commitSuggestion(field, listbox, hints) {
   return { method: "combobox", committed: displayedText(field) };
 }
 
+/**
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function fillField(args, ax) {
   const entry = await prepareTextEntry(args, ax);
   const { located, text, clear, evidence, hints } = entry;
