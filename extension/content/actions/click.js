@@ -173,7 +173,10 @@ function noteDeferredMutations(entry, records) {
   }
 }
 
-/** What a link or submit button would do: its absolute href, and whether it leaves the page. */
+/**
+ * What a link or submit button would do: its absolute href, and whether it leaves the page.
+ * @param {Element} element
+ */
 function navigationOf(element) {
   if (
     (element.localName === "a" || element.localName === "area") &&
@@ -200,6 +203,7 @@ function navigationOf(element) {
  * is a safe generic target (docs/protocol.md, "Action results", click_ax). Ordered from cheapest
  * to costliest; the first reason wins.
  * @param {import("./target.js").TreeHelpers} ax
+ * @param {Element} element
  */
 function unsafeFallbackReason(ax, element, name) {
   if (!element.isConnected) return "the target left the page";
@@ -240,8 +244,9 @@ function unsafeFallbackReason(ax, element, name) {
   // The trusted click lands on the centre; it must land on the target and not on an overlay.
   const point = centreOf(viewportRect(element));
   if (!isPointInViewport(point)) return "centre outside the viewport";
-  const root = element.getRootNode();
-  const hitScope = typeof root.elementFromPoint === "function" ? root : document;
+  // A document or a shadow root answers hit tests; a detached subtree's root does not.
+  const root = /** @type {Node & Partial<DocumentOrShadowRoot>} */ (element.getRootNode());
+  const hitScope = typeof root.elementFromPoint === "function" ? /** @type {DocumentOrShadowRoot} */ (root) : document;
   const hit = hitScope.elementFromPoint(point.x, point.y);
   // A cover that is a part of the target's own control (inside its label or its web component)
   // takes the click for it; the BiDi input path judges covers by the same rule (own-part.js).

@@ -163,6 +163,7 @@ export function popupEvidence(before) {
 /**
  * A mutation observer that collects records until `finish()`; for actions whose evidence is
  * read once, a little after acting.
+ * @param {Element} element
  */
 export function startMutationWindow(element) {
   const records = [];
@@ -191,6 +192,7 @@ export const nodesOfRecord = (record) => [...record.addedNodes, ...record.remove
  * Whether a mutation is local to the target, as docs/protocol.md ("Action results") defines it:
  * the target itself or its subtree, a direct attribute change of one of its ancestors, or what
  * its aria-controls names (including that element being inserted or removed).
+ * @param {Element} element
  */
 function isLocalMutation(record, element, controlledElements) {
   const node = record.target;
@@ -210,7 +212,10 @@ function isLocalMutation(record, element, controlledElements) {
   return false;
 }
 
-/** Splits mutation records into "local to the target" and a count of the others. */
+/**
+ * Splits mutation records into "local to the target" and a count of the others.
+ * @param {Element} element
+ */
 export function classifyMutations(records, element, controlledElements) {
   let local = false;
   let elsewhere = 0;
@@ -233,14 +238,20 @@ export function withoutMarkerRecords(records) {
 export const controlledBy = (element) =>
   element.hasAttribute("aria-controls") ? elementsByIdList(element, "aria-controls") : [];
 
-/** The target's semantic state: the ARIA states above, and `checked` / `open` properties. */
+/**
+ * The target's semantic state: the ARIA states above, and `checked` / `open` properties.
+ * @param {Element} element
+ */
 export function semanticState(element) {
   const state = {};
   for (const attribute of SEMANTIC_STATE_ATTRIBUTES) state[attribute] = element.getAttribute(attribute);
   // Native toggles change a property without any attribute: a checkbox's checkedness, an open
   // details or dialog.
-  state.checked = element.localName === "input" ? Boolean(element.checked) : null;
-  state.open = element.localName === "details" || element.localName === "dialog" ? Boolean(element.open) : null;
+  state.checked = element.localName === "input" ? Boolean(/** @type {HTMLInputElement} */ (element).checked) : null;
+  state.open =
+    element.localName === "details" || element.localName === "dialog"
+      ? Boolean(/** @type {HTMLDetailsElement|HTMLDialogElement} */ (element).open)
+      : null;
   return state;
 }
 
@@ -251,7 +262,10 @@ export function semanticStateChanges(before, after) {
     .map((key) => `semantic_state:${key}`);
 }
 
-/** The target's appearance, whose deferred changes observe_click reports as hints only. */
+/**
+ * The target's appearance, whose deferred changes observe_click reports as hints only.
+ * @param {Element} element
+ */
 export function targetAppearance(element) {
   return {
     name: [

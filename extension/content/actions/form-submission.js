@@ -33,6 +33,7 @@ export function submitImplicitly(form, hints) {
  * (docs/protocol.md, "Action results", `submit.method`). Enter is dispatched first in both cases, because a page that handles Enter
  * itself (a chat box) cancels it, and a real Enter would then not submit the form either.
  * @param {string[]} hints
+ * @param {Element} field
  */
 export function submitByEnter(field, hints) {
   const { prevented } = pressKeyOnce(field, "Enter");

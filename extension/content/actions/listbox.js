@@ -84,6 +84,7 @@ export function openListboxOf(combobox, shownBefore) {
  * aria-controls/aria-owns naming a listbox, or a listbox shown on the page. The last clause is
  * read as "a listbox that appeared while typing": a listbox that was already on the page (a
  * static list elsewhere) says nothing about this field.
+ * @param {Element} field
  */
 export function looksLikeCombobox(field, shownBefore) {
   if (explicitRole(field) === "combobox" || field.closest('[role~="combobox"]') !== null) return true;
@@ -96,6 +97,7 @@ export function looksLikeCombobox(field, shownBefore) {
 /**
  * The option the combobox highlights now, if any, by the conventions libraries use.
  * @param {Element} listbox
+ * @param {Element} field
  */
 export function highlightedOption(field, listbox) {
   const combobox = field.closest('[role~="combobox"]') ?? field;
@@ -141,10 +143,12 @@ function textOutsidePopups(element) {
  * What a combobox shows as its value: an input's value, else the text of the widget around it
  * (react-select shows the chosen option next to an emptied input). The climb stops before it
  * reaches a label, a form or another field, where it would leave the widget.
+ * @param {Element} field
  */
 export function displayedText(field) {
   const isTextControl = field.localName === "input" || field.localName === "textarea";
-  if (isTextControl && field.value !== "") return field.value;
+  const value = isTextControl ? /** @type {HTMLInputElement|HTMLTextAreaElement} */ (field).value : "";
+  if (value !== "") return value;
   if (!isTextControl) {
     const own = textOutsidePopups(field);
     if (own !== "") return own;
