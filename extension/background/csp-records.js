@@ -39,15 +39,24 @@ import {
 import { isAgentTab } from "./agent-tabs.js";
 import { thrownMessage } from "../shared/thrown.js";
 
-/** @typedef {import("./csp.js").FrameRecord} FrameRecord */
+/**
+ * @typedef {import("./csp.js").FrameRecord} FrameRecord
+ * @typedef {import("./csp.js").FrameEvent} FrameEvent
+ */
 
-const keyFor = (tabId, frameId) => `csp/${tabId}/${frameId}`;
-const tabPrefix = (tabId) => `csp/${tabId}/`;
+const keyFor = (/** @type {number} */ tabId, /** @type {number} */ frameId) => `csp/${tabId}/${frameId}`;
+const tabPrefix = (/** @type {number} */ tabId) => `csp/${tabId}/`;
 
 // Events arrive faster than storage answers; applying them one after another keeps each
 // read-modify-write whole. The queue is per worker lifetime, which is all it needs: a worker
 // that dies takes its pending events with it, and the browser replays nothing.
+/** @type {Promise<unknown>} */
 let queue = Promise.resolve();
+/**
+ * @template T
+ * @param {() => Promise<T>} task
+ * @returns {Promise<T>}
+ */
 function serialized(task) {
   const run = queue.then(task);
   queue = run.catch((error) => console.error("allwright: CSP record update failed", error));
@@ -92,6 +101,7 @@ async function bytesInStorage(key, estimate) {
   return Number.isSafeInteger(reported) && reported > 0 ? reported : estimate;
 }
 
+/** @param {string[]} keys */
 async function removeRecords(keys) {
   const known = await recordIndex();
   // The index mirrors what is stored, so a key it lacks needs no call.
@@ -105,6 +115,7 @@ async function removeRecords(keys) {
 /**
  * @param {number} tabId
  * @param {number} frameId
+ * @param {FrameEvent} event
  */
 async function apply(tabId, frameId, event) {
   const key = keyFor(tabId, frameId);
@@ -162,6 +173,7 @@ async function dropTabRecords(tabId, keepFrameId) {
  * @param {number} tabId
  * @param {number} frameId
  * @param {string} url
+ * @param {string[]} policies
  */
 export function recordHeaders(tabId, frameId, url, policies) {
   if (tabId < 0) return Promise.resolve();
