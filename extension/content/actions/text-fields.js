@@ -42,6 +42,7 @@ export function editingHost(element) {
 /**
  * The kind of text field the element is, or null; without the checks that refuse it.
  * @param {Element} element
+ * @returns {"input"|"textarea"|"contenteditable"|null}
  */
 export function textFieldKind(element) {
   if (element.localName === "input") {
