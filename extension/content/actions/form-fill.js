@@ -304,8 +304,10 @@ async function fillText(ax, element, value, refId) {
     element.localName === "input" && Object.hasOwn(FORMATTED_INPUT_TYPES, /** @type {any} */ (element).type);
   const text = formatted ? value.trim() : value;
   refuseValueTheInputDrops(element, text, refId);
-  const { kind: field, ...report } = await fillField({ ref_id: refId, text, clear: true, submit: false }, ax);
+  const { kind: field, ...filled } = await fillField({ ref_id: refId, text, clear: true, submit: false }, ax);
   // Nothing is submitted: set_field's `submit` says so only in its own result.
+  /** @type {Partial<typeof filled>} */
+  const report = filled;
   delete report.submit;
   return { ...report, kind: "text", field, action: "typed" };
 }

@@ -7,6 +7,7 @@ import { flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
 /**
  * Input types that type_ax refuses because they take no typed text (docs/protocol.md, error
  * `not_typable`), each with the hint naming the tool that fits.
+ * @type {Readonly<Record<string, string>>}
  */
 export const UNTYPABLE_INPUT_TYPES = Object.freeze({
   checkbox: "Use click_ax on the checkbox to check or uncheck it.",
