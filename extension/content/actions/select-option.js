@@ -39,6 +39,7 @@ const MAX_OPTION_SUGGESTIONS = 20;
  * exact, then a case-insensitive substring that only one option contains. Throws
  * option_not_found with the options' labels as suggestions.
  * @param {{element: Element, label: string, values: string[]}[]} candidates
+ * @param {WantedOption} wanted
  */
 export function matchOption(candidates, wanted) {
   const labels = candidates.map((candidate) => candidate.label).filter(Boolean);
@@ -49,7 +50,7 @@ export function matchOption(candidates, wanted) {
     labels.length === 0
       ? "the list showed no options"
       : `the list showed ${labels.length} option${labels.length === 1 ? "" : "s"}`;
-  const notFound = (message) =>
+  const notFound = (/** @type {string} */ message) =>
     messages.toolError("option_not_found", `${message}; ${seen}`, {
       hint:
         labels.length === 0
@@ -84,13 +85,23 @@ export function matchOption(candidates, wanted) {
 }
 
 /**
+ * The option select_option was asked for: by its label or by its value (the tool contract allows
+ * exactly one).
+ * @typedef {{label: string, value?: undefined} | {value: string, label?: undefined}} WantedOption
+ * What select_option acts on: a native select, a listbox, or a combobox that opens one.
+ * @typedef {{kind: "native", select: HTMLSelectElement}
+ *   | {kind: "listbox", listbox: Element|null, combobox: Element|null}} SelectControl
+ */
+
+/**
  * What select_option acts on: a native select, a listbox, or a combobox that opens one.
  * @param {Element} element
  * @param {string} refId
  * @param {string[]} hints
+ * @returns {SelectControl}
  */
 function locateSelectControl(element, refId, hints) {
-  if (element.localName === "select") return { kind: "native", select: element };
+  if (element.localName === "select") return { kind: "native", select: /** @type {HTMLSelectElement} */ (element) };
   const role = explicitRole(element);
   if (role === "listbox") return { kind: "listbox", listbox: element, combobox: null };
   if (role === "combobox" || element.getAttribute("aria-haspopup") === "listbox") {
@@ -122,6 +133,8 @@ function locateSelectControl(element, refId, hints) {
  * @param {string[]} evidence
  * @param {string[]} hints
  * @param {import("./target.js").TreeHelpers} ax
+ * @param {HTMLSelectElement} select
+ * @param {WantedOption} wanted
  */
 async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
   if (isNativelyDisabled(select)) {
@@ -210,9 +223,10 @@ async function closeOpenedList(combobox, listbox) {
  * Chooses the option with the keyboard when its click did nothing: Enter on the option when
  * focus lives in the popup (Radix Select, MUI menus), else ArrowDown on the combobox until
  * aria-activedescendant names the option, then Enter (react-select, Downshift).
- * @param {Element} combobox
+ * @param {Element|null} combobox a combobox, or null for a listbox on its own
  * @param {Element} listbox
  * @param {Element} option
+ * @param {number} optionCount
  * @param {string[]} hints
  */
 async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hints) {
@@ -262,6 +276,7 @@ function isWantedOption(ax, option, wanted) {
  * @param {string[]} evidence
  * @param {string[]} hints
  * @param {import("./target.js").TreeHelpers} ax
+ * @param {WantedOption} wanted
  */
 async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints) {
   focusQuietly(combobox);
@@ -281,6 +296,7 @@ async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hin
       hints.push(
         `the list shows only a window of its options: ArrowDown highlighted ${quote(label)} after ${step} step${step === 1 ? "" : "s"}, and Enter chose it`,
       );
+      /** @type {{label: string, value?: string}} */
       const selected = { label };
       const value = active.getAttribute("data-value") ?? active.getAttribute("value");
       if (value !== null && value !== "") selected.value = value;
@@ -301,10 +317,12 @@ async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hin
  * @param {string[]} evidence
  * @param {string[]} hints
  * @param {import("./target.js").TreeHelpers} ax
+ * @param {SelectControl & {kind: "listbox"}} control
+ * @param {WantedOption} wanted
  */
 async function selectListboxOption(ax, control, wanted, refId, evidence, hints) {
   const { combobox } = control;
-  let { listbox } = control;
+  let found = control.listbox;
   let openedHere = false;
 
   if (combobox !== null) {
@@ -314,26 +332,30 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
       });
     }
     const shownBefore = new Set(visibleListboxes());
-    listbox = combobox.getAttribute("aria-expanded") === "true" ? openListboxOf(combobox, new Set()) : null;
-    if (listbox === null) {
+    found = combobox.getAttribute("aria-expanded") === "true" ? openListboxOf(combobox, new Set()) : null;
+    if (found === null) {
       // Libraries open on different events: a click for most, mousedown or pointerdown for some
       // (react-select, Radix, MUI), which all also open on ArrowDown.
       openedHere = true;
       scrollIntoViewIfNeeded(combobox);
       focusQuietly(combobox);
       pointerClick(combobox);
-      listbox = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_CLICK_MS);
-      if (listbox === null) {
+      found = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_CLICK_MS);
+      if (found === null) {
         pressKeyOnce(combobox, "ArrowDown");
-        listbox = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_KEY_MS);
+        found = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_KEY_MS);
       }
-      if (listbox === null) {
+      if (found === null) {
         throw messages.toolError("not_actionable", `${refId} did not open a list of options`, {
           hint: "Open it with click_ax, read the tree, then click_ax the option.",
         });
       }
     }
   }
+
+  // A listbox control names its list; a combobox's list was found above, or the call failed.
+  if (found === null) throw new Error("select_option has no list to choose in");
+  const listbox = found;
 
   const options = optionsOf(listbox);
   const candidates = options.map((option) => ({
@@ -357,7 +379,8 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
         ? await chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints)
         : null;
     if (windowed !== null) return windowed;
-    if (openedHere) await closeOpenedList(combobox, listbox);
+    // Only a combobox's list is opened here.
+    if (openedHere && combobox !== null) await closeOpenedList(combobox, listbox);
     throw error;
   }
   const option = match.element;
@@ -396,12 +419,14 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
   if (changes !== null) evidence.push(...changes);
   else hints.push("nothing changed after clicking the option or pressing Enter on it");
 
+  /** @type {{label: string, value?: string}} */
   const selected = { label: match.label };
   if (match.values.length > 0) selected.value = match.values[0];
   return { method: "listbox", selected };
 }
 
 /**
+ * @param {{ref_id: string, label?: string|null, value?: string|null}} args
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function selectOption(args, ax) {
@@ -415,7 +440,8 @@ export async function selectOption(args, ax) {
   /** @type {string[]} */
   const hints = [];
   const control = locateSelectControl(element, args.ref_id, hints);
-  const wanted = label !== undefined ? { label } : { value };
+  /** @type {WantedOption} */
+  const wanted = label !== undefined ? { label } : { value: /** @type {string} */ (value) };
   const chosen =
     control.kind === "native"
       ? await selectNativeOption(ax, control.select, wanted, args.ref_id, evidence, hints)
