@@ -21,8 +21,8 @@ export default [
     },
   },
   {
-    // The shared message vocabulary stays a classic script: the manifest lists it as a content
-    // script, and modules import it for its effect (shared/messages.js explains why).
+    // The shared message vocabulary stays a classic script: modules import it for its effect
+    // (shared/messages.js explains why).
     files: ["extension/shared/**/*.js"],
     languageOptions: {
       sourceType: "script",
@@ -33,7 +33,7 @@ export default [
     // Pure modules shared by the background and the content scripts (which esbuild bundles).
     // shared/generated/ holds the modules the binary writes from its Rust definitions
     // (src/generated_modules.rs).
-    files: ["extension/shared/shadow-outline.js", "extension/shared/secret-fields.js", "extension/shared/line-records.js", "extension/shared/varint.js", "extension/shared/tree-result.js", "extension/shared/local-file-urls.js", "extension/shared/generated/*.js"],
+    files: ["extension/shared/shadow-outline.js", "extension/shared/secret-fields.js", "extension/shared/line-records.js", "extension/shared/varint.js", "extension/shared/tree-result.js", "extension/shared/local-file-urls.js", "extension/shared/generated/*.js", "extension/shared/thrown.js"],
     languageOptions: { sourceType: "module" },
   },
   {

@@ -38,12 +38,12 @@ const EXCLUDED = {
 };
 
 /**
- * The content scripts' entry points, relative to extension/: each becomes one classic script of
- * the same path in the build, holding the modules it imports. The manifest lists them (after
- * shared/messages.js, which stays a classic script), and background/frames/frames.js injects the same
- * files into frames that lack them.
+ * The content script's entry point, relative to extension/: the router, which imports the tree
+ * side and the action side. It becomes one classic script of the same path in the build, holding
+ * every module it imports, so that the modules share their state by imports within one bundle.
+ * The manifest lists it, and background/frames/frames.js injects the same file into frames that lack it.
  */
-export const CONTENT_ENTRY_POINTS = Object.freeze(["content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
+export const CONTENT_ENTRY_POINTS = Object.freeze(["content/content.js"]);
 
 /**
  * Entry points bundled the same way for the page's own world (a manifest content script with
@@ -265,15 +265,20 @@ async function requireGenerated(extensionDir) {
 /**
  * One content script entry point and the modules it imports, as one classic script (an IIFE)
  * (exported for the in-page tests, which load the same bundles).
- * @param {string} entry relative to the extension folder, e.g. "content/actions.js"
+ * @param {string} entry relative to the extension folder, e.g. "content/content.js"
  * @param {string} [extensionDir] the extension folder (default: extension/)
+ * @param {{globalName?: string}} [options] `globalName`: the name of a global variable that
+ *   receives the entry's exports, for tests and benchmarks that bundle a module of the content
+ *   script on its own (content/accessibility-tree.js, content/actions.js) and call its API from
+ *   outside; the extension's bundles leave nothing on the page's or the world's `globalThis`.
  * @returns {Promise<string>}
  */
-export async function bundleContentScript(entry, extensionDir = path.join(root, "extension")) {
+export async function bundleContentScript(entry, extensionDir = path.join(root, "extension"), options = {}) {
   const result = await build({
     entryPoints: [path.join(extensionDir, entry)],
     bundle: true,
     format: "iife",
+    globalName: options.globalName,
     target: BUNDLE_TARGETS,
     charset: "utf8",
     write: false,
@@ -284,6 +289,20 @@ export async function bundleContentScript(entry, extensionDir = path.join(root, 
     define: { "globalThis.ALLWRIGHT_CALL_TIMING": String(CALL_TIMING) },
   });
   return result.outputFiles[0].text;
+}
+
+/**
+ * The tree side of the content script bundled on its own (content/accessibility-tree.js), which
+ * sets its API (`accessibilityTree()`) as `globalThis.allwrightAx` of the world it runs in:
+ * exported for the in-page tests and benchmarks (tests/browser/wasm-smoke.mjs, bench.mjs), which
+ * inject it into a page's own world to drive the tree builder from outside. The extension's
+ * content script sets no such name.
+ * @param {string} [extensionDir] the extension folder (default: extension/)
+ * @returns {Promise<string>}
+ */
+export async function bundleTreeForPageTests(extensionDir = path.join(root, "extension")) {
+  const bundle = await bundleContentScript("content/accessibility-tree.js", extensionDir, { globalName: "allwrightTreeModule" });
+  return `${bundle}\nglobalThis.allwrightAx = allwrightTreeModule.accessibilityTree();\n`;
 }
 
 /**

@@ -161,6 +161,8 @@ if (BROWSER === "chrome") {
   api.webRequest.onHeadersReceived.addListener(
     (details) => {
       recordHeaders(details.tabId, details.frameId, details.url, policyHeaders(details.responseHeaders));
+      // Observed only: no blocking response.
+      return undefined;
     },
     { urls: ["<all_urls>"], types: ["main_frame", "sub_frame"] },
     ["responseHeaders"],

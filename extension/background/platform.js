@@ -19,7 +19,7 @@ export const messages = globalThis.allwrightMessages;
  * router turns them into `{ok: false, error}` results.
  */
 export class ToolFailure extends Error {
-  /** @param {{code: string, message: string, hint?: string, suggestions?: string[]}} error */
+  /** @param {ToolError} error */
   constructor(error) {
     super(error.message);
     this.error = error;

@@ -1,8 +1,7 @@
 // @ts-check
-// The tree side of the content scripts (entry point, bundled by scripts/build-extension.mjs into
-// content/accessibility-tree.js): `get_accessibility_tree` and `snapshot_document` of
-// docs/protocol/channels.md, section 3, and the helpers the action tools use, installed as
-// `globalThis.allwrightAx` in the content script's world.
+// The tree side of the content script (imported by the router, content/content.js, which
+// scripts/build-extension.mjs bundles): `get_accessibility_tree` and `snapshot_document` of
+// docs/protocol/channels.md, section 3, and the helpers the action tools use (`accessibilityTree()`).
 //
 // It runs in the content script's isolated world and never in the page's: the registry, the
 // gatherer and the core live on this world's `window`, which page scripts cannot see. The only
@@ -52,6 +51,7 @@ import {
 import { currentReadTiming, startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 import { lineLength, lineLengths } from "../shared/line-records.js";
+import { thrownToolError } from "../shared/thrown.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -203,7 +203,8 @@ async function readTree(args, options) {
   timing?.mark("gathered");
   // New references are numbered above every number the tab handed out in any of its frames, so
   // that a ref_N names one element of the whole tab (docs/protocol/frames.md, "Frames").
-  const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
+  const refFloor = args.refFloor ?? 0;
+  const floor = Number.isSafeInteger(refFloor) && refFloor > 0 ? refFloor : 0;
   const counter = Math.max(refCounter(), floor);
   // The core writes the records of the tree's lines here: at most one line per gathered node.
   const lineRecords = new Uint32Array(withSnapshot ? facts.nodeList.length * LINE_RECORD_WIDTH : 0);
@@ -278,8 +279,12 @@ async function readTree(args, options) {
   try {
     split = splitOutput(output);
   } catch (error) {
-    if (error?.code === "ref_not_found" && refId !== undefined) {
-      throw messages.toolError(error.code, error.message, { hint: error.hint, suggestions: suggest(refId, 5) });
+    const coreError = thrownToolError(error);
+    if (coreError?.code === "ref_not_found" && refId !== undefined) {
+      throw messages.toolError(coreError.code, coreError.message, {
+        hint: coreError.hint,
+        suggestions: suggest(refId, 5),
+      });
     }
     throw error;
   }
@@ -420,7 +425,8 @@ async function readChangedParts(core, args, readKey, previous, previousTexts) {
  */
 async function readParts(core, args, readKey, previous, previousTexts, parts) {
   const maxDepth = args.maxDepth ?? 15;
-  const floor = Number.isSafeInteger(args.refFloor) && args.refFloor > 0 ? args.refFloor : 0;
+  const refFloor = args.refFloor ?? 0;
+  const floor = Number.isSafeInteger(refFloor) && refFloor > 0 ? refFloor : 0;
   const firstCounter = Math.max(refCounter(), floor);
   /** @type {Uint32Array[]} The records after the last part, then each part, backwards. */
   const pieces = [];
@@ -813,28 +819,44 @@ const withToolErrors =
     try {
       return await operation(...args);
     } catch (error) {
-      if (error !== null && typeof error === "object" && typeof error.code === "string") throw error;
+      if (thrownToolError(error) !== null) throw error;
       throw messages.toolError("script_failed", describe(error));
     }
   };
 
-// A second injection of the content scripts into the same world keeps the first registry.
-if (globalThis.allwrightAx === undefined) {
-  installRegistry();
-  Object.defineProperty(globalThis, "allwrightAx", {
-    value: Object.freeze({
-      generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
-      answerHandedOffRead: withToolErrors(({ readId, reply }) => answerHandedOffRead(readId, reply)),
-      snapshotDocument: withToolErrors(snapshotDocument),
-      prepareCore: withToolErrors(prepareCore),
-      resolveRef,
-      describeElement: withToolErrors(describeElement),
-      describeUnchangedElement: withToolErrors(describeUnchangedElement),
-      printedRefOf,
-      documentToken,
-    }),
-    configurable: false,
-    enumerable: false,
-    writable: false,
+/**
+ * The tree side's API, for the router (content/content.js), which hands it to the action tools
+ * (content/actions.js) as their `ax`.
+ * @typedef {ReturnType<typeof createTreeApi>} TreeApi
+ */
+
+/** @type {TreeApi|null} */
+let treeApi = null;
+
+/**
+ * The tree side's API of this world. The first call installs the registry (tree/registry.js);
+ * the router makes it once, when it starts, so that a second injection of the content script
+ * into the same world, whose router does not start, keeps the first registry.
+ * @returns {TreeApi}
+ */
+export function accessibilityTree() {
+  if (treeApi === null) {
+    installRegistry();
+    treeApi = createTreeApi();
+  }
+  return treeApi;
+}
+
+function createTreeApi() {
+  return Object.freeze({
+    generateAccessibilityTree: withToolErrors(generateAccessibilityTree),
+    answerHandedOffRead: withToolErrors(({ readId, reply }) => answerHandedOffRead(readId, reply)),
+    snapshotDocument: withToolErrors(snapshotDocument),
+    prepareCore: withToolErrors(prepareCore),
+    resolveRef,
+    describeElement: withToolErrors(describeElement),
+    describeUnchangedElement: withToolErrors(describeUnchangedElement),
+    printedRefOf,
+    documentToken,
   });
 }

@@ -1,7 +1,7 @@
 // @ts-check
-// The action side of the content scripts (entry point, bundled by scripts/build-extension.mjs into
-// content/actions.js): the page halves of the action tools (docs/protocol/tools.md, "Content-side action
-// tools"), installed as `globalThis.allwrightActions` for the router (content/content.js).
+// The action side of the content script: the page halves of the action tools (docs/protocol/tools.md,
+// "Content-side action tools"), imported by the router (content/content.js), which
+// scripts/build-extension.mjs bundles.
 //
 // It runs in the content script's isolated world (Chrome) or behind Xray wrappers (Firefox) and
 // never injects code into the page's world. The DOM is shared, so the events dispatched here reach
@@ -36,42 +36,34 @@ import { markTrustedTarget, unmarkTrustedTarget } from "./actions/trusted-target
 import { elementState, textShown } from "./actions/wait-conditions.js";
 import { attachFiles } from "./actions/upload.js";
 
-// The background may inject the content scripts again into a frame that already has them; the
-// first copy keeps its remembered clicks.
-if (globalThis.allwrightActions === undefined) {
-  Object.defineProperty(globalThis, "allwrightActions", {
-    value: Object.freeze({
-      click_element: clickElement,
-      observe_click: observeClick,
-      type_text: typeText,
-      fill_field: fillField,
-      select_option: selectOption,
-      fill_form_field: fillFormField,
-      attach_files: attachFiles,
-      hover_element: hoverElement,
-      drag_element: dragElement,
-      press_key: pressKey,
-      scroll: scrollAction,
-      dom_quiet: domQuiet,
-      begin_external_input: beginExternalInput,
-      finish_external_input: finishExternalInput,
-      abort_external_input: abortExternalInput,
-      continue_external_drag: continueExternalDrag,
-      element_rect: elementRect,
-      frame_offset: frameOffset,
-      viewport_size: viewportSize,
-      paint_secret_masks: paintSecretMasks,
-      remove_secret_masks: removeSecretMasks,
-      ping,
-      child_frames: childFrames,
-      draft_state: draftState,
-      mark_trusted_target: markTrustedTarget,
-      unmark_trusted_target: unmarkTrustedTarget,
-      text_shown: textShown,
-      element_state: elementState,
-    }),
-    configurable: false,
-    enumerable: false,
-    writable: false,
-  });
-}
+/** The page half of each content action tool, by the name the background sends (content/content.js). */
+export const actionHandlers = Object.freeze({
+  click_element: clickElement,
+  observe_click: observeClick,
+  type_text: typeText,
+  fill_field: fillField,
+  select_option: selectOption,
+  fill_form_field: fillFormField,
+  attach_files: attachFiles,
+  hover_element: hoverElement,
+  drag_element: dragElement,
+  press_key: pressKey,
+  scroll: scrollAction,
+  dom_quiet: domQuiet,
+  begin_external_input: beginExternalInput,
+  finish_external_input: finishExternalInput,
+  abort_external_input: abortExternalInput,
+  continue_external_drag: continueExternalDrag,
+  element_rect: elementRect,
+  frame_offset: frameOffset,
+  viewport_size: viewportSize,
+  paint_secret_masks: paintSecretMasks,
+  remove_secret_masks: removeSecretMasks,
+  ping,
+  child_frames: childFrames,
+  draft_state: draftState,
+  mark_trusted_target: markTrustedTarget,
+  unmark_trusted_target: unmarkTrustedTarget,
+  text_shown: textShown,
+  element_state: elementState,
+});

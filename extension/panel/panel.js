@@ -330,10 +330,17 @@ function fieldLines(object) {
     .join("\n");
 }
 
+/**
+ * @param {number} ms
+ */
 function formatDuration(ms) {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function span(className, text) {
   const element = document.createElement("span");
   element.className = className;
@@ -341,12 +348,19 @@ function span(className, text) {
   return element;
 }
 
+/**
+ * @param {string} text
+ */
 function heading(text) {
   const element = document.createElement("h3");
   element.textContent = text;
   return element;
 }
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function pre(className, text) {
   const element = document.createElement("pre");
   element.className = className;
@@ -354,6 +368,10 @@ function pre(className, text) {
   return element;
 }
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function paragraph(className, text) {
   const element = document.createElement("p");
   element.className = className;

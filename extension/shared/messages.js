@@ -3,9 +3,9 @@
 // sections 2 and 3). Every message that crosses a boundary is built by a constructor here and
 // recognised by a guard here, so the background and the content scripts cannot drift apart.
 //
-// This file is loaded three ways, which is why it has no import or export: as a classic content
-// script (the manifest lists it first; the content scripts' bundles also hold it, imported for its
-// effect), as a side-effect module import by the background (Chrome's module service worker,
+// This file is loaded three ways, which is why it has no import or export: in the content
+// script's bundle (imported for its effect by the modules that use it), as a side-effect module
+// import by the background (Chrome's module service worker,
 // Firefox's module background scripts), and by the Node unit tests. Each of them reads the result
 // from `globalThis.allwrightMessages`.
 "use strict";
@@ -105,7 +105,7 @@
  * arguments are the validated tool arguments without tabId and frameId.
  * @typedef {"click_element"|"observe_click"|"type_text"|"fill_field"|"select_option"
  *   |"hover_element"|"drag_element"|"press_key"|"scroll"|"dom_quiet"|"begin_external_input"
- *   |"finish_external_input"|"abort_external_input"|"continue_external_drag"} ContentActionTool
+ *   |"finish_external_input"|"abort_external_input"|"continue_external_drag"|"fill_form_field"|"attach_files"} ContentActionTool
  * What screenshot asks of frames (docs/protocol/browser-bridge.md, "Screenshots"): an element's box after it
  * was scrolled into view, and where a child frame's viewport sits in its parent's.
  * @typedef {{ref_id: string}} ElementRectArguments
@@ -132,7 +132,9 @@
  *   |{kind: "allwright/tool", tool: "child_frames", arguments: {childFrames: ChildFrame[]}}
  *   |{kind: "allwright/tool", tool: "draft_state", arguments: {}}
  *   |{kind: "allwright/tool", tool: "mark_trusted_target", arguments: {token: string}}
- *   |{kind: "allwright/tool", tool: "unmark_trusted_target", arguments: {marker: string}}} ContentToolRequest
+ *   |{kind: "allwright/tool", tool: "unmark_trusted_target", arguments: {marker: string}}
+ *   |{kind: "allwright/tool", tool: "prepare_core", arguments: {}}
+ *   |{kind: "allwright/tool", tool: "text_shown"|"element_state", arguments: Object<string, unknown>}} ContentToolRequest
  * A child frame of the frame asked, as the browser's frame inventory (webNavigation) lists it.
  * @typedef {{frameId: number, url: string}} ChildFrame
  * @typedef {ContentToolRequest} BackgroundToContent
@@ -192,7 +194,15 @@
  * @typedef {{core: "wasm"|"js", fallback?: string}|{core: "worker", factsVersion: number}|{ok: false, error: ToolError}} LoadCoreReply
  */
 
-(function defineAllwrightMessages(scope) {
+/**
+ * The vocabulary as `globalThis.allwrightMessages` holds it, typed for every script of the
+ * extension (types/globals.d.ts).
+ * @typedef {ReturnType<typeof messageVocabulary>} MessageVocabulary
+ */
+
+globalThis.allwrightMessages = messageVocabulary();
+
+function messageVocabulary() {
   const ERROR_CODES = Object.freeze([
     "invalid_arguments",
     "no_tab",
@@ -260,7 +270,11 @@
 
   // ---- NativeToBackground: what the native host sends the extension. ----
 
-  /** @returns {value is NativeCall} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeCall}
+   */
   function isNativeCall(value) {
     return (
       isObject(value) &&
@@ -271,7 +285,11 @@
     );
   }
 
-  /** @returns {value is NativeChunk} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeChunk}
+   */
   function isNativeChunk(value) {
     return (
       isObject(value) &&
@@ -286,7 +304,11 @@
     );
   }
 
-  /** @returns {value is NativeSession} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeSession}
+   */
   function isNativeSession(value) {
     return (
       isObject(value) &&
@@ -298,12 +320,20 @@
     );
   }
 
-  /** @returns {value is NativeSessionEnded} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is NativeSessionEnded}
+   */
   function isNativeSessionEnded(value) {
     return isObject(value) && value.type === "sessionEnded";
   }
 
-  /** @returns {value is ToolAccess} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ToolAccess}
+   */
   function isToolAccess(value) {
     return isObject(value) && TOOL_TIERS.includes(value.tier) && typeof value.dev === "boolean";
   }
@@ -320,27 +350,46 @@
 
   // ---- BackgroundToNative: what the extension sends the native host. ----
 
-  /** @returns {NativeHello} */
+  /**
+   * @param {NativeHello["browser"]} browser
+   * @param {string} extensionVersion
+   * @returns {NativeHello}
+   */
   function hello(browser, extensionVersion) {
     return { type: "hello", browser, extensionVersion, protocol: PROTOCOL_VERSION };
   }
 
-  /** @returns {NativeResultOk} */
+  /**
+   * @param {string} id
+   * @param {NativeResultOk["result"]} result
+   * @returns {NativeResultOk}
+   */
   function resultOk(id, result) {
     return { type: "result", id, ok: true, result };
   }
 
-  /** @returns {NativeResultError} */
+  /**
+   * @param {string} id
+   * @param {ToolError} error
+   * @returns {NativeResultError}
+   */
   function resultError(id, error) {
     return { type: "result", id, ok: false, error };
   }
 
-  /** @returns {NativeAccessChanged} */
+  /**
+   * @param {ToolAccess} access
+   * @returns {NativeAccessChanged}
+   */
   function accessChanged(access) {
     return { type: "access", access: toolAccess(access) };
   }
 
-  /** @returns {value is BackgroundToNative} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is BackgroundToNative}
+   */
   function isBackgroundToNative(value) {
     if (!isObject(value)) return false;
     if (value.type === "access") return isToolAccess(value.access);
@@ -413,12 +462,21 @@
     "element_state",
   ]);
 
-  /** @returns {ContentToolRequest} */
+  /**
+   * @param {ContentToolRequest["tool"]} tool
+   * @param {ContentToolRequest["arguments"]} toolArguments
+   * @returns {ContentToolRequest}
+   */
   function contentToolRequest(tool, toolArguments) {
-    return { kind: "allwright/tool", tool, arguments: toolArguments };
+    // The union pairs each tool with its own arguments; a caller names the pair it sends.
+    return /** @type {ContentToolRequest} */ ({ kind: "allwright/tool", tool, arguments: toolArguments });
   }
 
-  /** @returns {value is ContentToolRequest} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ContentToolRequest}
+   */
   function isContentToolRequest(value) {
     return (
       isObject(value) &&
@@ -428,19 +486,30 @@
     );
   }
 
-  /** @returns {value is ContentToolReply} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ContentToolReply}
+   */
   function isContentToolReply(value) {
     return isObject(value) && isReply(value);
   }
 
   // ---- ContentToBackground: what a content script asks the background. ----
 
-  /** @returns {LoadCoreRequest} */
+  /**
+   * @param {string[]} metaPolicies
+   * @returns {LoadCoreRequest}
+   */
   function loadCoreRequest(metaPolicies) {
     return { kind: "allwright/load-core", metaPolicies };
   }
 
-  /** @returns {value is LoadCoreRequest} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is LoadCoreRequest}
+   */
   function isLoadCoreRequest(value) {
     return (
       isObject(value) &&
@@ -452,7 +521,15 @@
 
   const CORE_CALL_OPERATIONS = Object.freeze(["buildTextTree", "diffLines", "writeSnapshotDocument"]);
 
-  /** @returns {CoreCallRequest} */
+  /**
+   * @param {CoreCallRequest["operation"]} operation
+   * @param {CoreCallRequest["strings"]} strings
+   * @param {CoreCallRequest["packed"]} packed
+   * @param {CoreCallRequest["pseudo"]} pseudo
+   * @param {CoreCallRequest["options"]} options
+   * @param {CoreCallRequest["recordCapacity"]} recordCapacity
+   * @returns {CoreCallRequest}
+   */
   function coreCallRequest(operation, strings, packed, pseudo, options, recordCapacity) {
     return { kind: "allwright/core-call", operation, strings, packed, pseudo, options, recordCapacity };
   }
@@ -460,6 +537,7 @@
   /**
    * The shape only: the worker checks every option's type itself, and the core reads the bytes
    * as untrusted (crates/allwright-ax-wasm/src/packed.rs).
+   * @param {unknown} value
    * @returns {value is CoreCallRequest}
    */
   function isCoreCallRequest(value) {
@@ -476,7 +554,11 @@
     );
   }
 
-  /** @returns {value is CoreCallReply} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is CoreCallReply}
+   */
   function isCoreCallReply(value) {
     return (
       isObject(value) &&
@@ -488,6 +570,7 @@
   /**
    * A frame's hand-off of its read (TreeCoreHandOff), checked field by field: the background
    * builds the agent's result from `prepared` (shared/tree-result.js).
+   * @param {unknown} value
    * @returns {value is TreeCoreHandOff}
    */
   function isTreeCoreHandOff(value) {
@@ -515,7 +598,11 @@
     return { kind: "allwright/read-started" };
   }
 
-  /** @returns {value is ReadStartedNotice} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ReadStartedNotice}
+   */
   function isReadStartedNotice(value) {
     return isObject(value) && value.kind === "allwright/read-started";
   }
@@ -525,14 +612,21 @@
     return { kind: "allwright/read-finished" };
   }
 
-  /** @returns {value is ReadFinishedNotice} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ReadFinishedNotice}
+   */
   function isReadFinishedNotice(value) {
     return isObject(value) && value.kind === "allwright/read-finished";
   }
   /** The most console entries one notice carries (content/console-relay.js batches them). */
   const MOST_CONSOLE_ENTRIES_PER_NOTICE = 200;
 
-  /** @returns {ConsoleEntriesNotice} */
+  /**
+   * @param {ConsoleEntriesNotice["entries"]} entries
+   * @returns {ConsoleEntriesNotice}
+   */
   function consoleEntriesNotice(entries) {
     return { kind: "allwright/console-entries", entries };
   }
@@ -540,6 +634,7 @@
   /**
    * The shape only: the background reads each entry's fields as untrusted page data
    * (background/records/console-records.js).
+   * @param {unknown} value
    * @returns {value is ConsoleEntriesNotice}
    */
   function isConsoleEntriesNotice(value) {
@@ -552,7 +647,11 @@
     );
   }
 
-  /** @returns {value is LoadCoreReply} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is LoadCoreReply}
+   */
   function isLoadCoreReply(value) {
     return (
       isObject(value) &&
@@ -568,27 +667,43 @@
   /** The name of the side panel's runtime port. */
   const PANEL_PORT_NAME = "allwright-panel";
 
-  /** @returns {BackgroundToPanel} */
+  /**
+   * @param {any} state the background's own record, sent as it is (docs/protocol/access.md, "The side panel")
+   * @returns {BackgroundToPanel}
+   */
   function panelState(state) {
     return { type: "state", state };
   }
 
-  /** @returns {BackgroundToPanel} */
+  /**
+   * @param {any} calls the background's own record, sent as it is (docs/protocol/access.md, "The side panel")
+   * @returns {BackgroundToPanel}
+   */
   function panelCalls(calls) {
     return { type: "calls", calls };
   }
 
-  /** @returns {BackgroundToPanel} */
+  /**
+   * @param {any} call the background's own record, sent as it is (docs/protocol/access.md, "The side panel")
+   * @returns {BackgroundToPanel}
+   */
   function panelCall(call) {
     return { type: "call", call };
   }
 
-  /** @returns {PanelToBackground} */
+  /**
+   * @param {ToolAccess} access
+   * @returns {PanelToBackground}
+   */
   function panelSetAccess(access) {
     return { type: "setAccess", access: toolAccess(access) };
   }
 
-  /** @returns {value is PanelToBackground} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is PanelToBackground}
+   */
   function isPanelSetAccess(value) {
     return isObject(value) && value.type === "setAccess" && isToolAccess(value.access);
   }
@@ -624,13 +739,22 @@
     return error;
   }
 
-  /** @returns {value is RefChange} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is RefChange}
+   */
   function isRefChange(value) {
-    const isRoleAndName = (side) => isObject(side) && typeof side.role === "string" && typeof side.name === "string";
+    const isRoleAndName = (/** @type {unknown} */ side) =>
+      isObject(side) && typeof side.role === "string" && typeof side.name === "string";
     return isObject(value) && typeof value.ref === "string" && isRoleAndName(value.was) && isRoleAndName(value.now);
   }
 
-  /** @returns {value is FrameCandidate} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is FrameCandidate}
+   */
   function isFrameCandidate(value) {
     return (
       isObject(value) &&
@@ -640,12 +764,20 @@
     );
   }
 
-  /** @returns {value is OpenDialog} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is OpenDialog}
+   */
   function isOpenDialog(value) {
     return isObject(value) && DIALOG_TYPES.includes(value.type) && typeof value.message === "string";
   }
 
-  /** @returns {value is ToolError} */
+  /**
+   * @param {unknown} value
+   * @param {unknown} value
+   * @returns {value is ToolError}
+   */
   function isToolError(value) {
     return (
       isObject(value) &&
@@ -665,16 +797,23 @@
   }
 
   // A reply is either `{ok: true, result}` with an object result or `{ok: false, error}`.
+  /** @param {Record<string, any>} value */
   function isReply(value) {
     if (value.ok === true) return isObject(value.result);
     return value.ok === false && isToolError(value.error);
   }
 
+  /**
+   * The first step of every guard: whatever arrived from another process, a page or storage is
+   * an object whose fields are not known yet, hence `any` for them; the guards check each.
+   * @param {unknown} value
+   * @returns {value is Record<string, any>}
+   */
   function isObject(value) {
     return typeof value === "object" && value !== null && !Array.isArray(value);
   }
 
-  scope.allwrightMessages = Object.freeze({
+  return Object.freeze({
     ERROR_CODES,
     DIALOG_TYPES,
     TOOL_TIERS,
@@ -723,4 +862,4 @@
     toolError,
     isToolError,
   });
-})(globalThis);
+}

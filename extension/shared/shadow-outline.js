@@ -106,7 +106,10 @@ export function shortened(text, max) {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** Whitespace collapsed to single spaces, trimmed. */
+/**
+ * Whitespace collapsed to single spaces, trimmed.
+ * @param {string} text
+ */
 function collapsed(text) {
   return text.replace(/\s+/g, " ").trim();
 }
@@ -158,7 +161,11 @@ function pathStep(reader, element) {
  */
 export function pathInTree(reader, element) {
   const steps = [];
-  for (let node = element; node !== null && reader.kind(node) === "element"; node = reader.parent(node)) {
+  for (
+    let node = /** @type {N|null} */ (element);
+    node !== null && reader.kind(node) === "element";
+    node = reader.parent(node)
+  ) {
     if (steps.length >= MAX_PATH_STEPS) {
       // A page can nest elements without end: the path keeps the steps nearest the element.
       steps.push("…");
@@ -372,7 +379,7 @@ function attributeEntries(reader, element) {
   if (typeof reader.attributeEntries === "function") return reader.attributeEntries(element);
   return ["id", "class", ...OUTLINE_ATTRIBUTES]
     .map((name) => /** @type {[string, string|null]} */ ([name, reader.attribute(element, name)]))
-    .filter((entry) => entry[1] !== null);
+    .filter(/** @returns {entry is [string, string]} */ (entry) => entry[1] !== null);
 }
 
 /**

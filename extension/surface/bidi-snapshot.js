@@ -65,8 +65,8 @@ async function snapshotDocument(args) {
     return await writeSnapshotDocument(core, args, runCore);
   } catch (error) {
     // The core reports its own failures as `{code, message}` objects (splitOutput).
-    if (error !== null && typeof error === "object" && typeof error.code === "string") {
-      throw new Error(`${error.code}: ${error.message}`, { cause: error });
+    if (error !== null && typeof error === "object" && "code" in error && typeof error.code === "string") {
+      throw new Error(`${error.code}: ${/** @type {{message?: unknown}} */ (error).message}`, { cause: error });
     }
     if (error instanceof Error && error.message.startsWith("script_failed: ")) throw error;
     throw scriptFailed(describe(error), error);

@@ -20,7 +20,10 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_EXECUTABLE } from './chromium-executable.mjs';
 import { bundleContentScript } from '../../scripts/build-extension.mjs';
 
-const ACTIONS_SCRIPT = await bundleContentScript('content/actions.js');
+// The action side on its own, its handlers set as `globalThis.allwrightActions` for the checks below
+// (the extension's router imports them instead).
+const ACTIONS_SCRIPT = `${await bundleContentScript('content/actions.js', undefined, { globalName: 'allwrightActionsModule' })}
+globalThis.allwrightActions = allwrightActionsModule.actionHandlers;`;
 
 // The registry stub: the helpers actions.js uses, with the real registry's error shape. No ref
 // was read from a tree here, so printedRefOf knows none and the role rules read role attributes.

@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { bareWalk, generatedPage, McpClient, median, runScript, startServer, withTimeout } from './bench-lib.mjs';
 import { hopTable } from './bench-anatomy.mjs';
+import { bundleTreeForPageTests } from '../../scripts/build-extension.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -151,7 +152,7 @@ async function measureChromiumPage(origin) {
     'Chromium to start',
   );
   const core = readFileSync(path.join(root, 'extension/generated/ax-core-wasm.js'), 'utf8');
-  const tree = readFileSync(path.join(root, 'dist/chrome/content/accessibility-tree.js'), 'utf8');
+  const tree = await bundleTreeForPageTests();
   const moduleBase64 = /const moduleBytes = "([^"]+)"/.exec(core)?.[1] ?? '';
   try {
     const playwright = { cold: [], warm: [] };

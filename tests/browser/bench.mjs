@@ -68,7 +68,7 @@
 //      median of the rounds' ratios: 1. and 2. run minutes apart, and the machine's speed drifts
 //      over that span.
 //   3. In-page times of both builds of the core (extension/generated/ax-core-{wasm,js}.js plus
-//      content/accessibility-tree.js (the bundle in dist/chrome) injected into the page's world, as
+//      content/accessibility-tree.js (bundled as the build bundles it) injected into the page's world, as
 //      tests/browser/wasm-smoke.mjs does) against the same bare walk.
 // Prints one table per size and writes everything to target/bench/results.json.
 // Needs `./scripts/build-wasm` and `node scripts/build-extension.mjs`; builds the release binary
@@ -94,6 +94,7 @@ import {
   withTimeout,
 } from './bench-lib.mjs';
 import { measurePaired } from './bench-paired.mjs';
+import { bundleTreeForPageTests } from '../../scripts/build-extension.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -351,13 +352,14 @@ async function measureMcp(origin) {
 
 // ---- 2 and 3. Playwright, bare walk, in-page cores ---------------------------------------------
 
-/** The scripts injected into the page world (read once ensureBuilt has run). */
-const scripts = {};
+/**
+ * The scripts injected into the page world (read once ensureBuilt has run); the tree side of the
+ * content script as the build bundles it, its API set as `globalThis.allwrightAx`.
+ */
+const scripts = { tree: await bundleTreeForPageTests() };
 function injectedScripts() {
   scripts.wasm ??= readFileSync(path.join(root, 'extension/generated/ax-core-wasm.js'), 'utf8');
   scripts.js ??= readFileSync(path.join(root, 'extension/generated/ax-core-js.js'), 'utf8');
-  // The content script as the build bundles it (dist/chrome, checked by ensureBuilt).
-  scripts.tree ??= readFileSync(path.join(root, 'dist/chrome/content/accessibility-tree.js'), 'utf8');
   return scripts;
 }
 

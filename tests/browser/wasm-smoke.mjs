@@ -4,8 +4,9 @@
 //
 // Needs `scripts/build-wasm` first (extension/generated/). For each build of the core (WASM and
 // wasm2js) it loads fixture pages over HTTP, injects the core and
-// extension/content/accessibility-tree.js into the PAGE's world (only acceptable here: a unit-level
-// smoke test; the extension itself runs them in the content script's isolated world), and checks:
+// extension/content/accessibility-tree.js into the PAGE's world, its API as `globalThis.allwrightAx`
+// (only acceptable here: a unit-level smoke test; the extension itself runs them in the content
+// script's isolated world), and checks:
 //   - the text tree and the JSON/YAML snapshot documents equal what the same crate computes
 //     natively over the same HTML (the `native_tree` example, in-memory DOM);
 //   - the ref registry: lookup, stable refs across builds, release, sweep, suggestions, the
@@ -27,7 +28,7 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_EXECUTABLE } from './chromium-executable.mjs';
 import { generatedPage, median, runScript } from './bench-lib.mjs';
-import { bundleContentScript } from '../../scripts/build-extension.mjs';
+import { bundleTreeForPageTests } from '../../scripts/build-extension.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argv = process.argv.slice(2);
@@ -43,7 +44,7 @@ const CORES = {
   wasm: readFileSync(path.join(root, 'extension/generated/ax-core-wasm.js'), 'utf8'),
   js: readFileSync(path.join(root, 'extension/generated/ax-core-js.js'), 'utf8'),
 };
-const TREE_SCRIPT = await bundleContentScript('content/accessibility-tree.js');
+const TREE_SCRIPT = await bundleTreeForPageTests();
 
 // ---- Fixtures ----------------------------------------------------------------------------------
 

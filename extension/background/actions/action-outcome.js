@@ -13,7 +13,10 @@
 const PROGRESS_EVIDENCE =
   /^(url_changed|navigation|focus_moved|local_mutation|semantic_state(:.*)?|value_set|value_changed|selection_changed|text_changed(:.*)?|scrolled|moved|submitted|opened|revealed(:.*)?|popup_shown(:.*)?)$/;
 
-/** Whether one evidence string proves progress. */
+/**
+ * Whether one evidence string proves progress.
+ * @param {string} evidence
+ */
 export function isProgressEvidence(evidence) {
   return PROGRESS_EVIDENCE.test(evidence);
 }

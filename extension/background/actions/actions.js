@@ -29,14 +29,14 @@ const SETTLE_MS = 200;
  */
 const QUIET_AFTER_EFFECT_MS = 50;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs one content-side tool in a frame, where a navigation that tears the frame down while it
  * answers is an outcome, not a failure: returns null in that case.
  * @param {number} tabId
  * @param {number} frameId
- * @param {string} contentTool
+ * @param {ContentToolRequest["tool"]} contentTool
  * @param {Record<string, unknown>} contentArguments
  * @param {{navigated: () => boolean}} watch
  */
@@ -104,7 +104,10 @@ async function actionResult(report, watch, action, extra = {}) {
   return result;
 }
 
-/** Waits for a navigation the action started, so the next read sees the new page. */
+/**
+ * Waits for a navigation the action started, so the next read sees the new page.
+ * @param {string[]} hints
+ */
 async function settleNavigation(watch, hints) {
   if (!watch.navigationStarted()) return;
   const finished = await watch.navigationSettled(NAVIGATION_SETTLE_MS);
@@ -148,7 +151,9 @@ export async function clickAx(args, { signal } = {}) {
  *   report: Record<string, any>|null, inputMethod: "synthetic"|"bidi", signal?: AbortSignal}} click
  */
 async function arbitrateClick({ tabId, frameId, watch, report, inputMethod, signal }) {
+  /** @type {string[]} */
   const evidence = [];
+  /** @type {string[]} */
   const hints = [];
   if (report === null) {
     await settleNavigation(watch, hints);
@@ -313,6 +318,7 @@ function dialogOpenFailure(dialog) {
 /**
  * Why the protected trusted click may not run, or null when it may.
  * @param {{eligible: boolean, reason?: string}|undefined} fallback the page side's verdict on the target
+ * @param {number} frameId
  */
 function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceClick) {
   if (BROWSER !== "chrome") return "Firefox stays synthetic";
@@ -338,7 +344,7 @@ const AGENT_TOOL_OF_CONTENT_TOOL = Object.freeze({
 
 /**
  * Builds a tool that runs one content-side action and reports it.
- * @param {string} contentTool
+ * @param {ContentActionTool} contentTool
  * @param {string} action the verb for hints ("typing", "key press", ...)
  * @param {(args: Record<string, unknown>) => Record<string, unknown>} contentArguments
  */
@@ -346,6 +352,7 @@ function pageAction(contentTool, action, contentArguments) {
   return async (args) => {
     const { tabId, frameId } = await actionTarget(args, contentTool);
     const watch = watchTab(tabId, frameId, AGENT_TOOL_OF_CONTENT_TOOL[contentTool] ?? contentTool);
+    /** @type {string[]} */
     const hints = [];
     let report;
     try {
@@ -371,6 +378,10 @@ function networkQuietFor(tabId, ms) {
   return network.pending.length === 0 && Date.now() - network.lastActivityAt >= ms;
 }
 
+/**
+ * A tool's arguments minus the frame they target, which the content side does not take.
+ * @param {Record<string, unknown>} args
+ */
 const withoutTarget = ({ tabId: _tabId, frameId: _frameId, ...rest }) => rest;
 
 export const typeAx = pageAction("type_text", "typing", withoutTarget);
@@ -403,6 +414,7 @@ export async function drag(args) {
   if (typeof args.to_ref === "string") await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
   const contentArguments = withoutTarget({ tabId: args.tabId, frameId: args.frameId, ...args });
   const watch = watchTab(tabId, frameId, "drag");
+  /** @type {string[]} */
   const hints = [];
   let report;
   try {
@@ -441,6 +453,7 @@ export async function attachFiles(args) {
   // finds what takes the files first, and a drop zone gets its drop from the page's own world.
   const { tabId, frameId } = await actionTarget(args, "attach_files");
   const watch = watchTab(tabId, frameId, "upload_file");
+  /** @type {string[]} */
   const hints = [];
   let report;
   try {
@@ -522,6 +535,7 @@ export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { sig
   let failed = null;
   /** @type {import("./form-fill-outcome.js").FormFillStop|null} */
   let stop = null;
+  /** @type {string[]} */
   const hints = [];
   try {
     for (const [index, { ref_id: ref, value }] of fields.entries()) {
@@ -741,7 +755,10 @@ export async function beginExternalInput(args) {
   return answer;
 }
 
-/** The pending external input of `token`, forgotten; fails when there is none. */
+/**
+ * The pending external input of `token`, forgotten; fails when there is none.
+ * @param {string} token
+ */
 function takeExternalInput(token) {
   const pending = externalInputs.get(token);
   if (pending === undefined) {
@@ -775,6 +792,7 @@ export async function finishExternalInput({ token }) {
     }
   }
   if (kind === "click") return arbitrateClick({ tabId, frameId, watch, report, inputMethod: "bidi" });
+  /** @type {string[]} */
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);

@@ -41,7 +41,7 @@ const lastNetworkActivity = new Map();
  * What one watch has seen so far.
  * @typedef {{method: string, url: string, kind: "mutating"|"beacon"}} NotableRequest
  * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[], pageTraffic: number,
- *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{id?: number, url: string, filename?: string}>,
+ *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{id?: number, url: string, originalUrl?: string, filename?: string}>,
  *   navigation: {url: string, started: boolean, committed: boolean, finished: boolean, error?: string}|null,
  *   sameDocumentUrl: string|null, tool: string, listeners: Set<() => void>}} Watch
  */
@@ -119,6 +119,7 @@ export function watchTab(tabId, frameId = 0, tool = "action") {
  * The watched frame's navigation, unless it turned into a download: the browser starts a link's
  * load, the response says "attachment", and the page stays (Chrome then reports an aborted load;
  * Firefox may report nothing more).
+ * @param {Watch} watch
  */
 function navigationOf(watch) {
   const navigation = watch.navigation;
@@ -126,6 +127,9 @@ function navigationOf(watch) {
   return watch.downloads.some((item) => item.url === navigation.url) ? null : navigation;
 }
 
+/**
+ * @param {Watch} watch
+ */
 function observedOf(watch) {
   const observed = {};
   const navigation = navigationOf(watch);
@@ -134,6 +138,7 @@ function observedOf(watch) {
   if (watch.newTabs.length > 0) observed.newTabs = watch.newTabs.map((tab) => ({ ...tab }));
   if (watch.downloads.length > 0) {
     observed.downloads = watch.downloads.map(({ id, url, filename }) => {
+      /** @type {{url: string, id?: number, filename?: string}} */
       const download = { url: shortDownloadUrl(url) };
       if (id !== undefined) download.id = id;
       if (filename) download.filename = filename;
@@ -144,8 +149,12 @@ function observedOf(watch) {
   return observed;
 }
 
+/**
+ * @param {Watch} watch
+ * @param {number} timeoutMs
+ */
 function navigationSettled(watch, timeoutMs) {
-  const isSettled = () => navigationOf(watch) === null || watch.navigation.finished;
+  const isSettled = () => navigationOf(watch)?.finished ?? true;
   if (isSettled()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -162,6 +171,9 @@ function navigationSettled(watch, timeoutMs) {
   });
 }
 
+/**
+ * @param {Watch} watch
+ */
 function notify(watch) {
   for (const listener of [...watch.listeners]) listener();
 }
@@ -220,6 +232,7 @@ export function onRequestFinished(details) {
  *   A fetch or XMLHttpRequest POST there is a mutation: `POST /events` creates a calendar event
  *   as often as it logs one. A `fetch(..., {keepalive: true})` reaches webRequest as an ordinary
  *   fetch, so it cannot be told apart and is counted too: the safer side.
+ * @param {{url: string, method: string, type: string}} request
  * @returns {"mutating"|"beacon"|null}
  */
 export function notableKind({ url, method, type }) {
@@ -231,7 +244,10 @@ export function notableKind({ url, method, type }) {
   return "mutating";
 }
 
-/** Whether a URL names telemetry or heartbeat traffic in a host label or a path segment. */
+/**
+ * Whether a URL names telemetry or heartbeat traffic in a host label or a path segment.
+ * @param {string} url
+ */
 export function isTelemetry(url) {
   let parsed;
   try {
@@ -371,6 +387,7 @@ export function baseName(path) {
 export function onDownloadStarted(item) {
   let recorded = false;
   for (const watch of watches) {
+    /** @type {Watch["downloads"][number]} */
     const download = { url: item.url };
     if (item.id !== undefined) download.id = item.id;
     if (item.originalUrl !== undefined && item.originalUrl !== item.url) download.originalUrl = item.originalUrl;
@@ -450,7 +467,10 @@ export function onFrameNavigation(kind, details) {
   }
 }
 
-/** Forgets a closed tab's requests. */
+/**
+ * Forgets a closed tab's requests.
+ * @param {number} tabId
+ */
 export function forgetTabActivity(tabId) {
   requestsInFlight.delete(tabId);
   lastNetworkActivity.delete(tabId);

@@ -28,6 +28,8 @@
 // `eventPathOf` and `clickListenersIn` are pure (they read the protocol's answers), so the unit
 // tests run them without a browser; `findClickListeners` asks the questions.
 
+import { thrownMessage } from "../../shared/thrown.js";
+
 /**
  * The events a mouse click fires at its target that a page acts on, and that a second click
  * would fire again (UI Events, "Mouse Event Order"; Pointer Events, "Compatibility mapping with
@@ -179,7 +181,7 @@ export async function findClickListeners(send, root, target) {
     const { listeners } = await send("DOMDebugger.getEventListeners", { objectId: window.objectId });
     listenersByTarget.push({ where: "window", listeners });
   } catch (error) {
-    return { unproven: `the browser could not list the page's listeners (${error?.message ?? error})` };
+    return { unproven: `the browser could not list the page's listeners (${thrownMessage(error)})` };
   }
   return { heard: clickListenersIn(listenersByTarget) };
 }

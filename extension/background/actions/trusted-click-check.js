@@ -15,6 +15,7 @@
 // trusted click is withheld.
 
 import { describeNode, describeHeard, findClickListeners } from "./click-listeners.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 /**
  * What the frame reported when it marked the target (content/actions/trusted-target.js).
@@ -146,7 +147,7 @@ export async function checkTrustedClick(send, marked, point) {
       ignorePointerEventsNone: false,
     });
   } catch (error) {
-    return { outcome: "aborted", reason: `the browser found no element at the point (${error?.message ?? error})` };
+    return { outcome: "aborted", reason: `the browser found no element at the point (${thrownMessage(error)})` };
   }
   const layout = metrics.cssLayoutViewport;
   const refusal = trustedClickRefusal(marked, { root, hit, frame: frameTree.frame, layout });

@@ -6,6 +6,7 @@
 // click that opens one is reported as that prompt rather than left to time out.
 
 import { api } from "../platform.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 const DEBUGGER_PROTOCOL_VERSION = "1.3";
 
@@ -39,7 +40,7 @@ export async function dispatchTrustedClick(tabId, { x, y }, beforeClick) {
   try {
     await api.debugger.attach(target, DEBUGGER_PROTOCOL_VERSION);
   } catch (error) {
-    return { outcome: "refused", reason: `the debugger could not attach: ${error?.message ?? error}` };
+    return { outcome: "refused", reason: `the debugger could not attach: ${thrownMessage(error)}` };
   }
   /** @type {(dialog: OpenDialog) => void} */
   let reportDialog = () => {};
@@ -61,7 +62,7 @@ export async function dispatchTrustedClick(tabId, { x, y }, beforeClick) {
       try {
         veto = await beforeClick((method, params = {}) => api.debugger.sendCommand(target, method, params));
       } catch (error) {
-        return { outcome: "withheld", reason: `the check before the click failed: ${error?.message ?? error}` };
+        return { outcome: "withheld", reason: `the check before the click failed: ${thrownMessage(error)}` };
       }
       if (veto !== null) return veto;
     }
@@ -79,7 +80,7 @@ export async function dispatchTrustedClick(tabId, { x, y }, beforeClick) {
     }
     return { outcome: "clicked" };
   } catch (error) {
-    return { outcome: "refused", reason: `the trusted click failed: ${error?.message ?? error}` };
+    return { outcome: "refused", reason: `the trusted click failed: ${thrownMessage(error)}` };
   } finally {
     api.debugger.onEvent.removeListener(onEvent);
     await api.debugger.detach(target).catch(() => {});

@@ -14,6 +14,7 @@ import { callFrame, requireFrame, resolveTab } from "../frames/frames.js";
 import { refuseRefOfOtherFrame } from "../frames/ref-ownership.js";
 import { SCREENSHOT_ELEMENT_TIMEOUT_MS as ELEMENT_TIMEOUT_MS } from "../host/budgets.js";
 import { captureMasked } from "./secret-masks.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 /** The picture's MIME type per `format`. */
 const MIME_TYPES = Object.freeze({ png: "image/png", jpeg: "image/jpeg" });
@@ -29,7 +30,7 @@ const JPEG_QUALITY = 90;
 const CAPTURE_QUOTA_WAIT_MS = 600;
 const CAPTURE_ATTEMPTS = 4;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `screenshot({ref_id?, frameId?, fullPage?, format, tabId?})`.
@@ -87,6 +88,8 @@ export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false,
     }
     const canvas = new OffscreenCanvas(crop.width, crop.height);
     const context = canvas.getContext("2d");
+    // A new canvas has no other context, so the 2D one is always granted (HTML, getContext).
+    if (context === null) throw new Error("the canvas gave no 2D context");
     context.drawImage(bitmap, crop.x, crop.y, crop.width, crop.height, 0, 0, crop.width, crop.height);
     const mimeType = MIME_TYPES[format];
     const blob = await canvas.convertToBlob({ type: mimeType, quality: JPEG_QUALITY / 100 });
@@ -143,6 +146,8 @@ async function requireShown(tab) {
  * frame, cut to the part of that frame's viewport that scroll bars leave visible, then moved by
  * each frame element's position and cut the same way to each parent's viewport in turn.
  * @returns {Promise<{visible: Rect, topViewport: Viewport}>}
+ * @param {number} tabId
+ * @param {number} frameId
  */
 async function elementInTopViewport(tabId, frameId, ref_id) {
   const deadline = Date.now() + ELEMENT_TIMEOUT_MS;
@@ -172,6 +177,8 @@ async function elementInTopViewport(tabId, frameId, ref_id) {
  * Where frame `child` sits in frame `parent`: asked of the child first (a same-origin child sees
  * its frame element), then of the parent (Firefox names a cross-origin child's element too).
  * @returns {Promise<FrameOffsetResult>}
+ * @param {number} tabId
+ * @param {number} deadline
  */
 async function framePlacement(tabId, child, parent, deadline) {
   const askers = [
@@ -188,7 +195,10 @@ async function framePlacement(tabId, child, parent, deadline) {
   frameNotPlaced(child);
 }
 
-/** @returns {never} */
+/**
+ * @returns {never}
+ * @param {number} frameId
+ */
 function frameNotPlaced(frameId) {
   fail(
     "not_supported_here",
@@ -211,7 +221,7 @@ async function captureVisibleTab(windowId, format) {
     try {
       return await api.tabs.captureVisibleTab(windowId, options);
     } catch (error) {
-      const text = String(error?.message ?? error);
+      const text = thrownMessage(error);
       if (/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(text) && attempt < CAPTURE_ATTEMPTS) {
         await sleep(CAPTURE_QUOTA_WAIT_MS);
         continue;

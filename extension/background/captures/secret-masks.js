@@ -45,7 +45,8 @@ export async function paintMasks(tabId) {
         frameLabel: `frame ${frameId}`,
       }).then(
         (answer) => ({ frameId, answer }),
-        (error) => ({ frameId, error }),
+        // A frame that could not paint its masks counts below as not masked.
+        () => ({ frameId, answer: undefined }),
       ),
     ),
   );

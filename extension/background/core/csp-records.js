@@ -37,14 +37,26 @@ import {
   storedSize,
 } from "./csp.js";
 import { isAgentTab } from "../tabs/agent-tabs.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
-const keyFor = (tabId, frameId) => `csp/${tabId}/${frameId}`;
-const tabPrefix = (tabId) => `csp/${tabId}/`;
+/**
+ * @typedef {import("./csp.js").FrameRecord} FrameRecord
+ * @typedef {import("./csp.js").FrameEvent} FrameEvent
+ */
+
+const keyFor = (/** @type {number} */ tabId, /** @type {number} */ frameId) => `csp/${tabId}/${frameId}`;
+const tabPrefix = (/** @type {number} */ tabId) => `csp/${tabId}/`;
 
 // Events arrive faster than storage answers; applying them one after another keeps each
 // read-modify-write whole. The queue is per worker lifetime, which is all it needs: a worker
 // that dies takes its pending events with it, and the browser replays nothing.
+/** @type {Promise<unknown>} */
 let queue = Promise.resolve();
+/**
+ * @template T
+ * @param {() => Promise<T>} task
+ * @returns {Promise<T>}
+ */
 function serialized(task) {
   const run = queue.then(task);
   queue = run.catch((error) => console.error("allwright: CSP record update failed", error));
@@ -65,7 +77,9 @@ async function recordIndex() {
   index = new Map();
   for (const [key, value] of Object.entries(all)) {
     if (!key.startsWith("csp/")) continue;
-    const at = Number.isSafeInteger(value?.at) ? value.at : 0;
+    // A stored record (csp.js, FrameRecord) with the time this module wrote it.
+    const storedAt = /** @type {{at?: unknown}|null} */ (value)?.at;
+    const at = Number.isSafeInteger(storedAt) ? /** @type {number} */ (storedAt) : 0;
     lastAt = Math.max(lastAt, at);
     index.set(key, { at, bytes: await bytesInStorage(key, storedSize(key, value)) });
   }
@@ -87,6 +101,7 @@ async function bytesInStorage(key, estimate) {
   return Number.isSafeInteger(reported) && reported > 0 ? reported : estimate;
 }
 
+/** @param {string[]} keys */
 async function removeRecords(keys) {
   const known = await recordIndex();
   // The index mirrors what is stored, so a key it lacks needs no call.
@@ -97,11 +112,16 @@ async function removeRecords(keys) {
   await api.storage.session.remove(keys);
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {FrameEvent} event
+ */
 async function apply(tabId, frameId, event) {
   const key = keyFor(tabId, frameId);
   const stored = await api.storage.session.get(key);
   lastAt = Math.max(lastAt, Date.now(), lastAt + 1);
-  const record = { ...nextRecord(stored[key], event), at: lastAt };
+  const record = { ...nextRecord(/** @type {FrameRecord|undefined} */ (stored[key]), event), at: lastAt };
   const bytes = storedSize(key, record);
   if (bytes > CSP_RECORD_BOUNDS.mostRecordBytes) {
     await removeRecords([key]);
@@ -123,7 +143,7 @@ async function apply(tabId, frameId, event) {
     } catch (error) {
       await removeRecords([key]);
       console.warn(
-        `allwright: storage.session is full; frame ${frameId} of tab ${tabId} gets the JS core (${error.message})`,
+        `allwright: storage.session is full; frame ${frameId} of tab ${tabId} gets the JS core (${thrownMessage(error)})`,
       );
       return;
     }
@@ -137,6 +157,10 @@ async function apply(tabId, frameId, event) {
   }
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} [keepFrameId]
+ */
 async function dropTabRecords(tabId, keepFrameId) {
   const known = await recordIndex();
   const keep = keepFrameId === undefined ? null : keyFor(tabId, keepFrameId);
@@ -144,7 +168,13 @@ async function dropTabRecords(tabId, keepFrameId) {
   await removeRecords(stale);
 }
 
-/** webRequest.onHeadersReceived for main_frame and sub_frame responses. */
+/**
+ * webRequest.onHeadersReceived for main_frame and sub_frame responses.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {string} url
+ * @param {string[]} policies
+ */
 export function recordHeaders(tabId, frameId, url, policies) {
   if (tabId < 0) return Promise.resolve();
   return serialized(async () => {
@@ -152,7 +182,12 @@ export function recordHeaders(tabId, frameId, url, policies) {
   });
 }
 
-/** webNavigation.onCommitted: the frame now shows the document at `url`. */
+/**
+ * webNavigation.onCommitted: the frame now shows the document at `url`.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {string} url
+ */
 export function recordCommit(tabId, frameId, url) {
   return serialized(async () => {
     if (await isAgentTab(tabId)) await apply(tabId, frameId, { type: "commit", url });
@@ -161,7 +196,10 @@ export function recordCommit(tabId, frameId, url) {
   });
 }
 
-/** tabs.onRemoved. */
+/**
+ * tabs.onRemoved.
+ * @param {number} tabId
+ */
 export function forgetTab(tabId) {
   return serialized(() => dropTabRecords(tabId));
 }
@@ -191,7 +229,7 @@ export async function framePolicies(tabId, frameId, documentUrl) {
     if (!inheritsPolicies(currentUrl)) {
       const key = keyFor(tabId, currentFrameId);
       const stored = await api.storage.session.get(key);
-      const own = recordedPolicies(stored[key], currentUrl);
+      const own = recordedPolicies(/** @type {FrameRecord|undefined} */ (stored[key]), currentUrl);
       return own === null ? null : [...own, ...inherited];
     }
     const frame = await api.webNavigation.getFrame({ tabId, frameId: currentFrameId });
@@ -214,6 +252,8 @@ export async function framePolicies(tabId, frameId, documentUrl) {
 /**
  * The meta-element policies of a frame's document, read in the content-script world (nothing
  * runs in the page's world); null when the frame cannot be read.
+ * @param {number} tabId
+ * @param {number} frameId
  */
 async function metaPoliciesOf(tabId, frameId) {
   try {

@@ -93,8 +93,8 @@ export function chooseCore({ browser, policies }) {
 export function policyHeaders(responseHeaders) {
   const names = new Set(["content-security-policy", "content-security-policy-report-only"]);
   return (responseHeaders ?? [])
-    .filter((header) => names.has(header.name.toLowerCase()) && typeof header.value === "string")
-    .map((header) => header.value);
+    .map((header) => (names.has(header.name.toLowerCase()) ? header.value : undefined))
+    .filter((value) => typeof value === "string");
 }
 
 /**
@@ -146,6 +146,9 @@ export function recordedPolicies(record, documentUrl) {
   return sameOrigin(committed.url, documentUrl) ? committed.policies : null;
 }
 
+/**
+ * @param {string} url
+ */
 function withoutFragment(url) {
   const hash = url.indexOf("#");
   return hash === -1 ? url : url.slice(0, hash);

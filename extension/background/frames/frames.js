@@ -9,28 +9,33 @@ import { readStartedSince } from "../reads/reads-in-progress.js";
 import { frameCaughtUp } from "../core/tree-hand-off.js";
 import { noteAgentTab } from "../tabs/agent-tabs.js";
 import { hookConsoleInTab } from "../records/console-hooks.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 /**
- * The content scripts every frame gets from the manifest, in the manifest's order. A frame that
- * lacks them (a tab open before the extension was installed or reloaded) gets them injected.
+ * The content script every frame gets from the manifest (one bundle, scripts/build-extension.mjs).
+ * A frame that lacks it (a tab open before the extension was installed or reloaded) gets it
+ * injected.
  */
-export const CONTENT_SCRIPT_FILES = Object.freeze([
-  "shared/messages.js",
-  "content/accessibility-tree.js",
-  "content/actions.js",
-  "content/content.js",
-]);
+export const CONTENT_SCRIPT_FILES = Object.freeze(["content/content.js"]);
+
+/**
+ * A tab a call targets. The browser leaves `id` out only for tabs that are no tabs of a window
+ * (chrome.tabs.Tab: "foreign tabs" of sessions, devtools windows), which resolveTab never returns.
+ * @typedef {chrome.tabs.Tab & {id: number}} TargetTab
+ */
 
 /**
  * The tab a call targets: the given id, else the active tab of the last focused window.
  * @param {number|undefined} tabId
- * @returns {Promise<chrome.tabs.Tab>}
+ * @returns {Promise<TargetTab>}
  */
 export async function resolveTab(tabId) {
-  const tab = await findTab(tabId);
+  const found = await findTab(tabId);
+  if (found.id === undefined) fail("no_tab", "the browser names no id for the tab of this call");
+  const tab = /** @type {TargetTab} */ (found);
   // The tab is the agent's from now on: its documents' CSP records are kept (agent-tabs.js), and
   // its console is watched (console-hooks.js).
-  if (tab.id !== undefined && (await noteAgentTab(tab.id))) hookConsoleInTab(tab.id);
+  if (await noteAgentTab(tab.id)) hookConsoleInTab(tab.id);
   return tab;
 }
 
@@ -57,7 +62,11 @@ async function findTab(tabId) {
   fail("no_tab", "the browser has no open tab", { hint: "Open a tab (e.g. with navigate) and try again." });
 }
 
-/** Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame. */
+/**
+ * Fails with `frame_not_found`, listing the tab's frames, when a frame id names no frame.
+ * @param {number} tabId
+ * @param {number} frameId
+ */
 export async function requireFrame(tabId, frameId) {
   // frameOf, not webNavigation.getFrame alone: Chromium forgets a page's subframes after a
   // back/forward-cache restore (frame-list.js).
@@ -73,7 +82,7 @@ export async function requireFrame(tabId, frameId) {
 // deadlines"); they are re-exported for the modules that probe frames themselves.
 export { PROBE_AFTER_MS, PROBE_BUDGET_MS, LAST_PROBE_BUDGET_MS };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Asks one frame's content script to run a tool and returns its result object. If the frame
@@ -88,6 +97,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *   request again after the scripts are injected: an action's frame that navigated meanwhile may
  *   not (its first document may have received the request before it went away, and the new
  *   document must not act a second time).
+ * @returns {Promise<any>} the tool's result: an object, whose shape each caller knows from its
+ *   tool (docs/protocol/channels.md, section 3); typed `any` because it crosses from the page's process,
+ *   which the extension does not trust, and each caller reads only the fields its tool promises.
  */
 export async function callFrame(tabId, frameId, request, { deadline, frameLabel, mayRetry = () => true }) {
   const label = frameLabel ?? `frame ${frameId}`;
@@ -127,7 +139,12 @@ export async function callFrame(tabId, frameId, request, { deadline, frameLabel,
   return reply.result;
 }
 
-/** Injects the content scripts into one frame, for frames that never got them. */
+/**
+ * Injects the content scripts into one frame, for frames that never got them.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {string} label
+ */
 async function injectContentScripts(tabId, frameId, label) {
   try {
     await api.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [...CONTENT_SCRIPT_FILES] });
@@ -180,15 +197,20 @@ async function answerOrBlocked(answer, deadline, frame) {
  * One liveness probe of a frame: "alive", "held" (the page's handlers still hold an event the
  * frame dispatched) or "silent" (no answer within the budget). A frame without content scripts
  * counts as alive: the call itself reports that.
+ * @param {{tabId: number, frameId: number}} frame
+ * @param {number} budgetMs
  * @returns {Promise<"alive"|"held"|"silent">}
  */
 export async function probe({ tabId, frameId }, budgetMs) {
   const request = messages.contentToolRequest("ping", {});
   const answer = api.tabs.sendMessage(tabId, request, { frameId }).then(
-    (reply) => (messages.isContentToolReply(reply) && reply.ok && reply.result.heldByPage === true ? "held" : "alive"),
-    () => "alive",
+    (reply) =>
+      messages.isContentToolReply(reply) && reply.ok && reply.result.heldByPage === true
+        ? /** @type {const} */ ("held")
+        : /** @type {const} */ ("alive"),
+    () => /** @type {const} */ ("alive"),
   );
-  return Promise.race([answer, sleep(budgetMs).then(() => "silent")]);
+  return Promise.race([answer, sleep(budgetMs).then(() => /** @type {const} */ ("silent"))]);
 }
 
 /**
@@ -210,10 +232,19 @@ export function pageBlockedFailure(label, state) {
   );
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} deadline
+ * @param {string} label
+ * @returns {Promise<T>}
+ */
 function beforeDeadline(promise, deadline, label) {
   const remaining = deadline - Date.now();
   if (remaining <= 0) return Promise.reject(timeoutFailure(label));
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
+  /** @type {Promise<never>} */
   const expiry = new Promise((_, reject) => {
     timer = setTimeout(() => reject(timeoutFailure(label)), remaining);
   });
@@ -232,6 +263,9 @@ function readTooLongFailure(label) {
   );
 }
 
+/**
+ * @param {string} label
+ */
 function timeoutFailure(label) {
   return new ToolFailure(
     messages.toolError("timeout", `${label} did not answer in time`, {
@@ -242,22 +276,25 @@ function timeoutFailure(label) {
 
 /** @param {unknown} error */
 function describeError(error) {
-  return String(/** @type {any} */ (error)?.message ?? error);
+  return thrownMessage(error);
 }
 
 // "Could not establish connection. Receiving end does not exist." in both browsers.
+/** @param {unknown} error */
 function isNoReceiver(error) {
-  return /receiving end does not exist/i.test(String(error?.message ?? error));
+  return /receiving end does not exist/i.test(thrownMessage(error));
 }
 
 /**
  * Maps a browser error about a frame onto the protocol's codes. The texts are the browsers'
  * own (Chrome: "No frame with id", "message channel closed", "Cannot access contents";
  * Firefox: "Message manager disconnected", "Missing host permission").
+ * @param {unknown} error
+ * @param {string} label
  */
 function asFrameFailure(error, label, whileInjecting = false) {
   if (error instanceof ToolFailure) return error;
-  const text = String(error?.message ?? error);
+  const text = thrownMessage(error);
   if (/no tab with id/i.test(text)) {
     return new ToolFailure(messages.toolError("no_tab", `the tab closed while ${label} was read`));
   }

@@ -12,13 +12,14 @@
 // page in the tab's history.
 
 import { DRAFT_STATE_TIMEOUT_MS } from "../host/budgets.js";
-import { api, fail, messages } from "../platform.js";
+import { api, fail, messages, ToolFailure } from "../platform.js";
 import { callFrame, resolveTab } from "./frames.js";
 import { framesOf } from "./frame-tools.js";
 import { frameOf } from "./frame-list.js";
 import { openInTab } from "../tabs/navigation.js";
 import { refuseLocalFile } from "../tools/local-files.js";
 import { frameAndDescendants, matchingFrames } from "./frame-inventory.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 // DRAFT_STATE_TIMEOUT_MS (budgets.js): how long one frame may take to say whether it holds
 // unsaved work.
@@ -44,7 +45,8 @@ async function unsavedWork(tabId, frames) {
         if (!Array.isArray(state.reasons)) return [`${label}: its state could not be read`];
         return state.reasons.map((reason) => (frames.length > 1 ? `${label}: ${reason}` : String(reason)));
       } catch (failure) {
-        const why = failure?.error?.message ?? failure?.message ?? String(failure);
+        // A ToolFailure carries its structured error; anything else says what it is itself.
+        const why = failure instanceof ToolFailure ? failure.error.message : thrownMessage(failure);
         return [`${label}: its state cannot be inspected safely (${why})`];
       }
     }),

@@ -79,7 +79,10 @@ export async function otherTabOf(tabId, ref) {
   return null;
 }
 
-/** Forgets a closed tab's record. */
+/**
+ * Forgets a closed tab's record.
+ * @param {number} tabId
+ */
 export async function forgetTab(tabId) {
   memoryRecords.delete(tabId);
   await api.storage?.session?.remove(storageKey(tabId));

@@ -105,6 +105,7 @@ async function documentShown(tabId, frameId) {
     (reply) => (messages.isContentToolReply(reply) && reply.ok ? (reply.result.document ?? null) : null),
     () => null,
   );
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   const silence = new Promise((resolve) => {
     timer = setTimeout(() => resolve(null), DOCUMENT_QUESTION_MS);

@@ -6,6 +6,8 @@
 // worker restart: the port dies with the worker, and the host then fails every call in flight
 // on the old connection, so a half-received series never has to be resumed.
 
+import { thrownMessage } from "../../shared/thrown.js";
+
 /** At most this many series may be open at once; a host that opens more is misbehaving. */
 const MAX_OPEN_SERIES = 16;
 /**
@@ -118,7 +120,7 @@ export class ChunkAssembler {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new ChunkError(`series ${id} does not join into valid JSON: ${error.message}`);
+      throw new ChunkError(`series ${id} does not join into valid JSON: ${thrownMessage(error)}`);
     }
   }
 

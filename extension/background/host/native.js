@@ -14,6 +14,7 @@ import { loadToolContract } from "../tools/validate.js";
 import { CALL_TIMING } from "../build-config.js";
 import { timingNow } from "./call-timing.js";
 import { replySent } from "./after-reply.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 /**
  * Whether a tool changes the page (its contract's `readOnly` is false): its lost answer is
@@ -29,7 +30,8 @@ async function changesThePage(tool) {
 
 /**
  * A result with the late outcomes of earlier calls added (late-outcomes.js), when there are any.
- * @param {object} result
+ * @param {Record<string, unknown>} result
+ * @returns {Record<string, unknown>}
  */
 function withLateOutcomes(result) {
   if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
@@ -54,8 +56,10 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
   /** @type {chrome.runtime.Port|null} */
   let port = null;
   let failures = 0;
+  /** @type {ReturnType<typeof setTimeout>|null} */
   let retryTimer = null;
-  let stableTimer = null;
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
+  let stableTimer;
   /**
    * The calls in flight, each with the controller that cancels what is left of it once its
    * answer was given by someone else: the host failed it when this port closed, or the budget
@@ -76,7 +80,7 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
     try {
       opened = api.runtime.connectNative(hostName);
     } catch (error) {
-      console.warn(`allwright: cannot start the native host ${hostName}: ${error.message}`);
+      console.warn(`allwright: cannot start the native host ${hostName}: ${thrownMessage(error)}`);
       scheduleReconnect();
       return;
     }
@@ -162,7 +166,11 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
       if (CALL_TIMING && typeof timed?.timing === "object") {
         timed.timing = { ...timed.timing, backgroundReceived: received, backgroundAnswered: timingNow() };
       }
-      reply = boundedReply(messages.resultOk(call.id, withLateOutcomes(result)), call.tool);
+      // runTool answers a result object (tools.js).
+      reply = boundedReply(
+        messages.resultOk(call.id, withLateOutcomes(/** @type {Record<string, unknown>} */ (result))),
+        call.tool,
+      );
     } catch (error) {
       reply = messages.resultError(call.id, asToolError(error));
     } finally {
@@ -172,7 +180,7 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
     try {
       if (from === port) from.postMessage(reply);
     } catch (error) {
-      console.warn(`allwright: could not answer call ${call.id}: ${error.message}`);
+      console.warn(`allwright: could not answer call ${call.id}: ${thrownMessage(error)}`);
     } finally {
       replySent();
     }
@@ -183,7 +191,7 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
     try {
       port?.postMessage(message);
     } catch (error) {
-      console.warn(`allwright: could not tell the host: ${error.message}`);
+      console.warn(`allwright: could not tell the host: ${thrownMessage(error)}`);
     }
   }
 

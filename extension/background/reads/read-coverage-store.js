@@ -90,8 +90,12 @@ export function withReadCoverage(tabId, frameId, args, result) {
     const recordName = recordKey(tabId, frameId, read);
     const rootName = rootKey(tabId, frameId);
     const stored = { ...(await area.get(recordName)), ...(await area.get(rootName)) };
-    const { record, outcome } = nextPageRecord(stored[recordName], read);
-    const conversationRoot = conversationRootFor(stored[rootName], read);
+    // What keep() stored under these keys, or nothing.
+    const { record, outcome } = nextPageRecord(
+      /** @type {import("./read-coverage.js").PageRecord|undefined} */ (stored[recordName]),
+      read,
+    );
+    const conversationRoot = conversationRootFor(/** @type {string|undefined} */ (stored[rootName]), read);
     if (record === undefined) await area.remove(recordName);
     else await keep({ [recordName]: record });
     if (read.anchor === null) await keep({ [rootName]: conversationRoot });

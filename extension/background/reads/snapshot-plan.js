@@ -34,8 +34,7 @@ export function orderFramesDepthFirst(frames) {
   // in reverse so the first child is visited first.
   const stack = [top];
   const seen = new Set();
-  while (stack.length > 0) {
-    const frame = stack.pop();
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
     if (seen.has(frame.frameId)) continue;
     seen.add(frame.frameId);
     ordered.push(frame);

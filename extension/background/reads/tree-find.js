@@ -72,6 +72,7 @@ export function parseTreeLine(line) {
   const role = roleEnd < 0 ? printed : printed.slice(0, roleEnd);
   /** @type {string | null} */
   let rawName = null;
+  /** @type {string | null} */
   let ref = null;
   const words = [];
   let index = roleEnd < 0 ? printed.length : roleEnd + 1;

@@ -22,7 +22,7 @@ const LOOK_INTERVAL_MS = 100;
 const LATER_LOOK_INTERVAL_MS = 250;
 const FREQUENT_LOOKS_FOR_MS = 2_000;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A frame that cannot answer a look (it is navigating, or the extension may not enter it) counts

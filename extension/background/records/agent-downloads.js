@@ -63,7 +63,10 @@ export function recordAgentDownload({ referrer, ...record }) {
 
 /** @returns {Promise<AgentDownloads>} */
 async function readRecords() {
-  const stored = (await api.storage.session.get(STORAGE_KEY))[STORAGE_KEY];
+  // What recordAgentDownload stored in this session, or nothing; its fields are checked all the same.
+  const stored = /** @type {Partial<AgentDownloads>|undefined} */ (
+    (await api.storage.session.get(STORAGE_KEY))[STORAGE_KEY]
+  );
   if (stored === undefined || !Array.isArray(stored.records)) return { records: [], dropped: 0 };
   return { records: stored.records, dropped: Number(stored.dropped) || 0 };
 }

@@ -21,7 +21,7 @@ export function setConsoleRecordedByBridge(recorded) {
 }
 
 /**
- * @param {{tabId: number, frameIds?: number[], allFrames?: boolean}} target
+ * @param {chrome.scripting.InjectionTarget} target
  */
 function inject(target) {
   if (consoleRecordedByBridge) return;

@@ -6,6 +6,7 @@
 // for each other: a tab takes one extension debugger at a time.
 
 import { api, fail } from "../platform.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 const DEBUGGER_PROTOCOL_VERSION = "1.3";
 
@@ -48,7 +49,7 @@ async function runSession(tabId, work) {
   try {
     await api.debugger.attach(target, DEBUGGER_PROTOCOL_VERSION);
   } catch (error) {
-    const reason = String(error?.message ?? error);
+    const reason = thrownMessage(error);
     const another = /another debugger/i.test(reason);
     fail("debugger_unavailable", `the browser's debugger could not attach to tab ${tabId}: ${reason}`, {
       hint: another

@@ -19,11 +19,12 @@ import { requireFrame, resolveTab } from "../frames/frames.js";
 import { withDebugger } from "./debugger-session.js";
 import { pageScript } from "./page-script.js";
 import { DESCRIBE_BUDGET_MS } from "../host/budgets.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 /** The longest `value`, as JSON text (the tool's description promises it). */
 export const MAX_VALUE_CHARS = 100_000;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * @param {{code: string, timeoutMs: number, frameId?: number, tabId?: number}} args
@@ -89,7 +90,10 @@ export function resultOf(answer, timeoutMs) {
   return { value, type: answer.type.slice(0, 20), truncated };
 }
 
-/** @returns {never} */
+/**
+ * @returns {never}
+ * @param {number} timeoutMs
+ */
 function timedOut(timeoutMs) {
   fail("timeout", `the code did not finish within ${timeoutMs} ms`, {
     hint: "Make it faster, or pass a larger timeoutMs (at most 60000).",
@@ -99,6 +103,9 @@ function timedOut(timeoutMs) {
 /**
  * Firefox, and frames other than the top one in Chrome: the page half evaluates the code.
  * @returns {Promise<unknown>}
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {number} timeoutMs
  */
 async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
   const injection = api.scripting.executeScript({
@@ -113,7 +120,7 @@ async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
   try {
     results = await Promise.race([injection, deadline]);
   } catch (error) {
-    fail("script_failed", `the code could not be injected into frame ${frameId}: ${error?.message ?? error}`, {
+    fail("script_failed", `the code could not be injected into frame ${frameId}: ${thrownMessage(error)}`, {
       hint: "Browser pages and the extension gallery cannot run code; use an ordinary web page.",
     });
   }
@@ -126,6 +133,8 @@ async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
 /**
  * Chrome's top frame: Runtime.evaluate, then the page half describes an object result.
  * @returns {Promise<unknown>}
+ * @param {number} tabId
+ * @param {number} timeoutMs
  */
 function evaluateWithDebugger(tabId, code, timeoutMs) {
   return withDebugger(tabId, async (send) => {
@@ -175,8 +184,10 @@ function evaluateWithDebugger(tabId, code, timeoutMs) {
 /**
  * A command's answer, or null once the deadline passed; then any script still running in the
  * page is stopped (Runtime.terminateExecution), and detaching the debugger ends the command.
+ * @param {number} deadline
  */
 async function raceDeadline(command, deadline, send) {
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   const expiry = new Promise((resolve) => {
     timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));

@@ -133,7 +133,8 @@ export async function pageScript(task, input, timeoutMs, limit) {
           try {
             item = walk(value[index], depth + 1);
           } catch (error) {
-            item = spend(`[threw: ${text(error?.message ?? error)}]`);
+            // The page's values may throw anything (see the top of this file), typed as such.
+            item = spend(`[threw: ${text(/** @type {any} */ (error)?.message ?? error)}]`);
           }
           items[items.length] = item;
         }
@@ -152,14 +153,14 @@ export async function pageScript(task, input, timeoutMs, limit) {
         try {
           described[key] = walk(value[key], depth + 1);
         } catch (error) {
-          described[key] = spend(`[getter threw: ${text(error?.message ?? error)}]`);
+          described[key] = spend(`[getter threw: ${text(/** @type {any} */ (error)?.message ?? error)}]`);
         }
       }
       seen.delete(value);
       return described;
     } catch (error) {
       seen.delete(value);
-      return spend(`[unreadable: ${text(error?.message ?? error)}]`);
+      return spend(`[unreadable: ${text(/** @type {any} */ (error)?.message ?? error)}]`);
     }
   };
 
@@ -193,6 +194,9 @@ export async function pageScript(task, input, timeoutMs, limit) {
     const type = typeOf(value);
     return { outcome: "value", json: JSON.stringify(walk(value, 0)) ?? "null", type, truncated };
   } catch (error) {
-    return { outcome: "thrown", message: `the value could not be described: ${text(error?.message ?? error)}` };
+    return {
+      outcome: "thrown",
+      message: `the value could not be described: ${text(/** @type {any} */ (error)?.message ?? error)}`,
+    };
   }
 }

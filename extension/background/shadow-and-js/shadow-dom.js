@@ -76,7 +76,7 @@ export async function shadowDomQuery({ selector, ref_id, frameId = 0, tabId }) {
       if (shadow === null) notAShadowHost(/** @type {string} */ (ref_id), path);
       roots = [
         { host, path, mode: shadow.mode, root: shadow.root, nested: false },
-        ...shadowRootsUnder(tree.reader, shadow.root, path + PATH_SEPARATOR),
+        ...shadowRootsUnder(tree.reader, enteredRoot(shadow.root), path + PATH_SEPARATOR),
       ];
     }
     const collector = new MatchCollector();
@@ -103,6 +103,9 @@ function debuggerMessage(error) {
   }
 }
 
+/**
+ * @param {number} frameId
+ */
 function refuseOtherFrames(frameId, tool) {
   if (frameId === 0) return;
   fail("not_supported_here", `in Chrome, ${tool} reads the top document only (frame ${frameId} was asked)`, {
@@ -110,13 +113,20 @@ function refuseOtherFrames(frameId, tool) {
   });
 }
 
-/** @returns {never} */
+/**
+ * @returns {never}
+ * @param {string} refId
+ */
 function notAShadowHost(refId, path) {
   fail("not_a_shadow_host", `${refId} (${path}) has no shadow root`, {
     hint: "Pass the ref of the component's host element, or leave ref_id out to see every shadow host of the page.",
   });
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} frameId
+ */
 async function askFrame(tabId, frameId, tool, toolArguments) {
   return callFrame(tabId, frameId, messages.contentToolRequest(tool, toolArguments), {
     deadline: Date.now() + SHADOW_DOM_FRAME_TIMEOUT_MS,
@@ -139,12 +149,23 @@ function outlines(tree, roots, maxChars) {
       truncated = true;
       break;
     }
-    const { outline, truncated: cut } = outlineOf(tree.reader, found.root, found.mode, room);
+    const { outline, truncated: cut } = outlineOf(tree.reader, enteredRoot(found.root), found.mode, room);
     hosts.push({ host: found.path, mode: found.mode, outline });
     room -= outline.length + found.path.length;
     truncated ||= cut;
   }
   return { hosts, truncated };
+}
+
+/**
+ * A shadow root the debugger's reader (documentTree) answered: it enters closed roots too, so,
+ * unlike a content script's reader in Firefox, it never answers a host whose root it cannot read.
+ * @param {CdpNode|null} root
+ * @returns {CdpNode}
+ */
+function enteredRoot(root) {
+  if (root === null) throw new Error("the debugger's tree names a shadow root it did not read");
+  return root;
 }
 
 /**
@@ -177,6 +198,7 @@ async function withDocumentTree(tabId, refId, work) {
       }
       const tree = documentTree(root, mark === null ? null : String(mark.attribute));
       await readStyleMasks(tree, send);
+      /** @type {CdpNode|null} */
       let host = null;
       if (mark !== null) {
         host = tree.findMarked(String(mark.marker));

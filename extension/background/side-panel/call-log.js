@@ -17,7 +17,8 @@ const redact = createRedactor();
 /** @type {LoggedCall[]|null} newest last */
 let calls = null;
 let nextId = 1;
-let persistTimer = null;
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let persistTimer;
 /** @type {Set<(call: LoggedCall) => void>} */
 const listeners = new Set();
 

@@ -19,6 +19,7 @@ import {
 import { ABORT_GRACE_MS, DEFAULT_NAVIGATION_TIMEOUT_MS } from "../host/budgets.js";
 import { refuseLocalFile } from "../tools/local-files.js";
 import { watchTab } from "../actions/activity.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 /**
  * One navigation waiting for its load.
@@ -80,7 +81,7 @@ export function onNavigationEvent(kind, details) {
         );
         // An abort fails the call only if nothing continues the load (see ABORT_GRACE_MS).
         if (ABORTED.test(details.error ?? "")) {
-          clearTimeout(waiter.abortTimer);
+          clearTimeout(waiter.abortTimer ?? undefined);
           waiter.abortTimer = setTimeout(() => waiter.settle(failure), ABORT_GRACE_MS);
         } else {
           waiter.settle(failure);
@@ -118,7 +119,7 @@ export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIM
   } catch (error) {
     loaded.cancel();
     watch.stop();
-    fail("navigation_failed", `the browser refused to open ${url}: ${error.message}`, {
+    fail("navigation_failed", `the browser refused to open ${url}: ${thrownMessage(error)}`, {
       hint: url.startsWith("file:")
         ? 'Chrome needs "Allow access to file URLs" for this extension (chrome://extensions), and Firefox opens no file: URL for an extension; or serve the file over http.'
         : "Check the URL.",
@@ -156,6 +157,7 @@ export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIM
  */
 function failWhenHeldBeforeStart(tabId, loaded) {
   let watching = true;
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   const check = async () => {
     if (!watching || loaded.started()) return;
@@ -286,7 +288,7 @@ export async function reload({ tabId, ignoreCache = false, timeoutMs = DEFAULT_N
     await api.tabs.reload(tab.id, { bypassCache: ignoreCache });
   } catch (error) {
     loaded.cancel();
-    fail("navigation_failed", `the browser refused to reload tab ${tab.id}: ${error.message}`, {
+    fail("navigation_failed", `the browser refused to reload tab ${tab.id}: ${thrownMessage(error)}`, {
       hint: "Use navigate to open the page's URL again.",
     });
   }
@@ -320,7 +322,12 @@ async function tabShowing(tabId, landedUrl) {
   return tab;
 }
 
+/**
+ * @param {number} tabId
+ * @param {number} timeoutMs
+ */
 function waitForLoad(tabId, timeoutMs) {
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   /** @type {Waiter} */
   const waiter = { tabId, startedUrl: null, landedUrl: null, abortTimer: null, settle: () => {} };
@@ -329,7 +336,7 @@ function waitForLoad(tabId, timeoutMs) {
     waiter.settle = (error) => {
       waiters.delete(waiter);
       clearTimeout(timer);
-      clearTimeout(waiter.abortTimer);
+      clearTimeout(waiter.abortTimer ?? undefined);
       if (error === undefined) resolve();
       else reject(error);
     };
@@ -356,7 +363,7 @@ function waitForLoad(tabId, timeoutMs) {
     cancel: () => {
       waiters.delete(waiter);
       clearTimeout(timer);
-      clearTimeout(waiter.abortTimer);
+      clearTimeout(waiter.abortTimer ?? undefined);
     },
   };
 }

@@ -45,7 +45,8 @@ export async function newTab({ tabId, url, timeoutMs }) {
 /** `select_tab({tabId})`: activates the tab and focuses its window. */
 export async function selectTab({ tabId }) {
   const tab = await resolveTab(tabId);
-  const updated = await api.tabs.update(tab.id, { active: true });
+  // The browser answers the updated tab; the tab as read a moment ago stands in if it does not.
+  const updated = (await api.tabs.update(tab.id, { active: true })) ?? tab;
   await focusWindow(updated.windowId);
   return { tabId: updated.id, url: updated.url ?? "", title: updated.title ?? "" };
 }

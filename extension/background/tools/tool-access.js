@@ -30,14 +30,19 @@ let cachedClient = null;
 /** @type {Set<(change: {access: ToolAccess, client: string|null, source: "session"|"panel"|"client"}) => void>} */
 const listeners = new Set();
 
-/** The active access: the cached one, else storage.local's, else the default. */
+/**
+ * The active access: the cached one, else storage.local's, else the default.
+ * @returns {Promise<ToolAccess>}
+ */
 export async function activeAccess() {
   if (cachedAccess !== null) return cachedAccess;
+  /** @type {Record<string, unknown>} */
   const stored = await api.storage.local.get(ACCESS_KEY).catch(() => ({}));
   const value = stored?.[ACCESS_KEY];
   // A session or the panel may have set the access while storage answered: theirs wins.
-  cachedAccess ??= messages.isToolAccess(value) ? messages.toolAccess(value) : DEFAULT_ACCESS;
-  return cachedAccess;
+  const access = cachedAccess ?? (messages.isToolAccess(value) ? messages.toolAccess(value) : DEFAULT_ACCESS);
+  cachedAccess = access;
+  return access;
 }
 
 /** The name of the MCP client whose session is on, or null. */

@@ -103,6 +103,7 @@ async function uploadFileWithoutServer() {
  * @param {ToolAccess|null} [claimedAccess] the access the MCP server lists tools for
  * @param {AbortSignal} [signal] aborted once the call was answered without its result (the port
  *   closed, the budget ran out): an action then takes no further step that acts
+ * @returns {Promise<Record<string, unknown>>}
  */
 export async function runTool(tool, rawArguments, claimedAccess = null, signal = undefined) {
   // The MCP server's own calls (bridge.js) are not agent tools and are not in the contract; the

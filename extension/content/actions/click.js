@@ -113,7 +113,7 @@ const rememberedClicks = new Map();
 /**
  * @typedef {{elementRef: WeakRef<Element>, before: {href: string, semantic: Record<string, unknown>,
  *   appearance: Record<string, unknown>}, lastRect: {x: number, y: number, width: number, height: number} | null,
- *   clickedAt: number, observer: MutationObserver | null, expiry: ReturnType<typeof setTimeout> | number,
+ *   clickedAt: number, observer: MutationObserver, expiry: ReturnType<typeof setTimeout> | number,
  *   inClickPhase: boolean, targetMutatedSinceObservation: boolean, pageMutatedSinceObservation?: boolean,
  *   deferredMutationsElsewhere: number, deferredRecords: MutationRecord[], quietSinceClick: boolean,
  *   activeAfterClick: Element | null, valuesBefore: Map<Element, string>, popupsBefore: Set<Element>}} RememberedClick
@@ -125,6 +125,9 @@ function newClickToken() {
   return `click_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/**
+ * @param {string} token
+ */
 function forgetClick(token) {
   const entry = rememberedClicks.get(token);
   if (entry === undefined) return;
@@ -170,7 +173,10 @@ function noteDeferredMutations(entry, records) {
   }
 }
 
-/** What a link or submit button would do: its absolute href, and whether it leaves the page. */
+/**
+ * What a link or submit button would do: its absolute href, and whether it leaves the page.
+ * @param {Element} element
+ */
 function navigationOf(element) {
   if (
     (element.localName === "a" || element.localName === "area") &&
@@ -196,6 +202,8 @@ function navigationOf(element) {
  * Why a trusted click through the debugger would not be safe on this target, or null when it
  * is a safe generic target (docs/protocol/tools.md, "Action results", click_ax). Ordered from cheapest
  * to costliest; the first reason wins.
+ * @param {import("./target.js").TreeHelpers} ax
+ * @param {Element} element
  */
 function unsafeFallbackReason(ax, element, name) {
   if (!element.isConnected) return "the target left the page";
@@ -236,8 +244,9 @@ function unsafeFallbackReason(ax, element, name) {
   // The trusted click lands on the centre; it must land on the target and not on an overlay.
   const point = centreOf(viewportRect(element));
   if (!isPointInViewport(point)) return "centre outside the viewport";
-  const root = element.getRootNode();
-  const hitScope = typeof root.elementFromPoint === "function" ? root : document;
+  // A document or a shadow root answers hit tests; a detached subtree's root does not.
+  const root = /** @type {Node & Partial<DocumentOrShadowRoot>} */ (element.getRootNode());
+  const hitScope = typeof root.elementFromPoint === "function" ? /** @type {DocumentOrShadowRoot} */ (root) : document;
   const hit = hitScope.elementFromPoint(point.x, point.y);
   // A cover that is a part of the target's own control (inside its label or its web component)
   // takes the click for it; the BiDi input path judges covers by the same rule (own-part.js).
@@ -316,27 +325,27 @@ async function startClick(args, ax) {
   // Records until the click's microtasks have run are the click's own ("synchronous"); later
   // ones are deferred. The same observer serves both, so nothing falls between them.
   const clickRecords = [];
+  /** @type {RememberedClick} */
   const entry = {
     elementRef: new WeakRef(element),
     before,
     lastRect: null,
     clickedAt: performance.now(),
-    observer: null,
+    observer: new MutationObserver((batch) => {
+      const records = withoutMarkerRecords(batch);
+      if (entry.inClickPhase) clickRecords.push(...records);
+      else noteDeferredMutations(entry, records);
+    }),
     expiry: 0,
     inClickPhase: true,
     targetMutatedSinceObservation: false,
     deferredMutationsElsewhere: 0,
     deferredRecords: [],
     quietSinceClick: true,
-    activeAfterClick: /** @type {Element | null} */ (null),
+    activeAfterClick: null,
     valuesBefore,
     popupsBefore,
   };
-  entry.observer = new MutationObserver((batch) => {
-    const records = withoutMarkerRecords(batch);
-    if (entry.inClickPhase) clickRecords.push(...records);
-    else noteDeferredMutations(entry, records);
-  });
   const token = newClickToken();
   // The expiry is armed first, so that an observer cannot outlive CLICK_MEMORY_MS even if the
   // page makes the click throw.
@@ -443,6 +452,7 @@ export async function observeClick(args) {
   }
   if (evidence.length > 0) entry.quietSinceClick = false;
 
+  /** @type {{x: number, y: number, width: number, height: number} | null} */
   let rect = null;
   if (connected) {
     evidence.push(...semanticStateChanges(entry.before.semantic, semanticState(element)));

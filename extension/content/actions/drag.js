@@ -84,7 +84,10 @@ export function html5DragSourceOf(pressed) {
   return null;
 }
 
-/** A short label of an element: its aria-label, else its text, at most 60 characters. */
+/**
+ * A short label of an element: its aria-label, else its text, at most 60 characters.
+ * @param {Element} element
+ */
 function labelOf(element) {
   const text = element.getAttribute("aria-label") || normalizeText(element.textContent);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
@@ -249,6 +252,7 @@ export async function beginDragObservation(args, ax) {
   const finish = async () => {
     if (releaseSwallower !== null) await Promise.race([releaseSwallower.released, delay(RELEASE_SWALLOW_MS)]);
     const hints = [];
+    /** @type {ReturnType<typeof placeOf>|null} */
     let moved = null;
     const observe = () => {
       const now = itemAfterDrop(item, itemLabel);

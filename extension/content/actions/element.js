@@ -4,38 +4,60 @@
 
 import { closestAcrossShadow, flatTreeParentElement } from "../dom/shadow.js";
 
-/** The first token of the role attribute: the explicit role, as the tree reads it. */
+/**
+ * The first token of the role attribute: the explicit role, as the tree reads it.
+ * @param {Element} element
+ */
 export function explicitRole(element) {
   const role = element.getAttribute?.("role");
   return role ? role.trim().split(/\s+/)[0].toLowerCase() : "";
 }
 
+/**
+ * @param {Element} element
+ */
 export function isNativelyDisabled(element) {
   // `:disabled` covers disabled form controls and those inside a disabled fieldset (outside its
   // first legend), which is exactly when the browser refuses to activate them.
   return typeof element.matches === "function" && element.matches(":disabled");
 }
 
+/**
+ * @param {Element} element
+ */
 export function formOwner(element) {
-  if (element.form instanceof HTMLFormElement) return element.form;
+  // A form control names its form owner (HTML, "form owner"); other elements have no `form`.
+  const { form } = /** @type {Partial<HTMLInputElement>} */ (element);
+  if (form instanceof HTMLFormElement) return form;
   return closestAcrossShadow(element, (node) => node.localName === "form");
 }
 
+/**
+ * @param {Element} element
+ */
 export function isSubmitButton(element) {
-  if (element.localName === "button") return element.type === "submit";
-  return element.localName === "input" && (element.type === "submit" || element.type === "image");
+  if (element.localName === "button") return /** @type {HTMLButtonElement} */ (element).type === "submit";
+  if (element.localName !== "input") return false;
+  const { type } = /** @type {HTMLInputElement} */ (element);
+  return type === "submit" || type === "image";
 }
 
 /** Whitespace collapsed and trimmed, as a list shows a label. */
 export const normalizeText = (text) => (text ?? "").replace(/\s+/g, " ").trim();
 
-/** A short quotation of a value for a hint. */
+/**
+ * A short quotation of a value for a hint.
+ * @param {string} text
+ */
 export function quote(text, limit = 80) {
   const shown = text.length > limit ? `${text.slice(0, limit)}…` : text;
   return JSON.stringify(shown);
 }
 
-/** The border box in this frame's viewport, in whole CSS pixels. */
+/**
+ * The border box in this frame's viewport, in whole CSS pixels.
+ * @param {Element} element
+ */
 export function viewportRect(element) {
   const box = element.getBoundingClientRect();
   return {
@@ -63,12 +85,13 @@ export function isPointInViewport(point) {
 /**
  * Why CSS keeps the element from being seen, or null: display none, visibility hidden or
  * opacity 0 on it or an ancestor (flat tree), or a box of zero size.
+ * @param {Element} element
  */
 export function cssHiddenReason(element) {
   const ownStyle = getComputedStyle(element);
   // `visibility` is inherited, so the element's own computed value accounts for its ancestors.
   if (ownStyle.visibility !== "visible") return "hidden by CSS (visibility)";
-  for (let node = element; node !== null; node = flatTreeParentElement(node)) {
+  for (let node = /** @type {Element|null} */ (element); node !== null; node = flatTreeParentElement(node)) {
     const style = node === element ? ownStyle : getComputedStyle(node);
     if (style.display === "none") return "hidden by CSS (display: none)";
     if (Number(style.opacity) === 0) return "hidden by CSS (opacity: 0)";

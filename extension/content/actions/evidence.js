@@ -67,7 +67,7 @@ const LIVE_REGION_SELECTOR =
 const MAX_COMPARED_TEXT = 10_000;
 
 /** The text a node carries, as a person would read it (its first MAX_COMPARED_TEXT characters). */
-const textOf = (node) => normalizeText((node.textContent ?? "").slice(0, MAX_COMPARED_TEXT));
+const textOf = (/** @type {Node} */ node) => normalizeText((node.textContent ?? "").slice(0, MAX_COMPARED_TEXT));
 
 /**
  * Whether mutation records changed text anywhere (a text node's data, or nodes with text added
@@ -147,7 +147,8 @@ export function shownPopups() {
   return new Set(scopes.flatMap((scope) => [...scope.querySelectorAll(POPUP_SELECTOR)]).filter(isShown));
 }
 
-const popupKind = (popup) => explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
+const popupKind = (/** @type {Element} */ popup) =>
+  explicitRole(popup) || (popup.localName === "dialog" ? "dialog" : "popover");
 
 /**
  * `popup_shown:<kind>` for each popup shown now that was not shown before.
@@ -163,8 +164,10 @@ export function popupEvidence(before) {
 /**
  * A mutation observer that collects records until `finish()`; for actions whose evidence is
  * read once, a little after acting.
+ * @param {Element} element
  */
 export function startMutationWindow(element) {
+  /** @type {MutationRecord[]} */
   const records = [];
   const observer = new MutationObserver((batch) => {
     for (const record of batch) records.push(record);
@@ -185,12 +188,15 @@ export function startMutationWindow(element) {
   };
 }
 
-export const nodesOfRecord = (record) => [...record.addedNodes, ...record.removedNodes];
+export const nodesOfRecord = (/** @type {MutationRecord} */ record) => [...record.addedNodes, ...record.removedNodes];
 
 /**
  * Whether a mutation is local to the target, as docs/protocol/tools.md ("Action results") defines it:
  * the target itself or its subtree, a direct attribute change of one of its ancestors, or what
  * its aria-controls names (including that element being inserted or removed).
+ * @param {MutationRecord} record
+ * @param {Element} element
+ * @param {Element[]} controlledElements
  */
 function isLocalMutation(record, element, controlledElements) {
   const node = record.target;
@@ -210,7 +216,12 @@ function isLocalMutation(record, element, controlledElements) {
   return false;
 }
 
-/** Splits mutation records into "local to the target" and a count of the others. */
+/**
+ * Splits mutation records into "local to the target" and a count of the others.
+ * @param {MutationRecord[]} records
+ * @param {Element} element
+ * @param {Element[]} controlledElements
+ */
 export function classifyMutations(records, element, controlledElements) {
   let local = false;
   let elsewhere = 0;
@@ -230,28 +241,42 @@ export function withoutMarkerRecords(records) {
 }
 
 /** The elements that aria-controls names, now (a popup may be created by the action itself). */
-export const controlledBy = (element) =>
+export const controlledBy = (/** @type {Element} */ element) =>
   element.hasAttribute("aria-controls") ? elementsByIdList(element, "aria-controls") : [];
 
-/** The target's semantic state: the ARIA states above, and `checked` / `open` properties. */
+/**
+ * The target's semantic state: the ARIA states above, and `checked` / `open` properties.
+ * @param {Element} element
+ */
 export function semanticState(element) {
+  /** @type {Record<string, string|boolean|null>} */
   const state = {};
   for (const attribute of SEMANTIC_STATE_ATTRIBUTES) state[attribute] = element.getAttribute(attribute);
   // Native toggles change a property without any attribute: a checkbox's checkedness, an open
   // details or dialog.
-  state.checked = element.localName === "input" ? Boolean(element.checked) : null;
-  state.open = element.localName === "details" || element.localName === "dialog" ? Boolean(element.open) : null;
+  state.checked = element.localName === "input" ? Boolean(/** @type {HTMLInputElement} */ (element).checked) : null;
+  state.open =
+    element.localName === "details" || element.localName === "dialog"
+      ? Boolean(/** @type {HTMLDetailsElement|HTMLDialogElement} */ (element).open)
+      : null;
   return state;
 }
 
-/** `semantic_state:<name>` for every state that differs. */
+/**
+ * `semantic_state:<name>` for every state that differs.
+ * @param {Record<string, unknown>} before
+ * @param {Record<string, unknown>} after
+ */
 export function semanticStateChanges(before, after) {
   return Object.keys(before)
     .filter((key) => before[key] !== after[key])
     .map((key) => `semantic_state:${key}`);
 }
 
-/** The target's appearance, whose deferred changes observe_click reports as hints only. */
+/**
+ * The target's appearance, whose deferred changes observe_click reports as hints only.
+ * @param {Element} element
+ */
 export function targetAppearance(element) {
   return {
     name: [
@@ -265,6 +290,10 @@ export function targetAppearance(element) {
   };
 }
 
+/**
+ * dom_quiet: waits until the page's DOM has had no mutation for `quietMs`, at most `timeoutMs`.
+ * @param {{quietMs?: number, timeoutMs?: number}} args
+ */
 export async function domQuiet(args) {
   const quietMs = args.quietMs ?? 500;
   const timeoutMs = args.timeoutMs ?? 10_000;

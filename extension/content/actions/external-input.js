@@ -40,11 +40,18 @@ function randomHex(byteCount) {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * @param {Element} element
+ * @param {string} marker
+ */
 function removeMarker(element, marker) {
   if (element.getAttribute(INPUT_MARKER_ATTRIBUTE) === marker) element.removeAttribute(INPUT_MARKER_ATTRIBUTE);
 }
 
-/** Ends a pending input: its marker goes, and so does its entry. */
+/**
+ * Ends a pending input: its marker goes, and so does its entry.
+ * @param {string} token
+ */
 function settlePending(token) {
   const pending = pendingInputs.get(token);
   if (pending === undefined) return undefined;

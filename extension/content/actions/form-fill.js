@@ -18,6 +18,7 @@ import { labelledField } from "./text-fields.js";
 import { waitFor } from "./timing.js";
 import { checkedStateOf, FORMATTED_INPUT_TYPES, formFieldKind, wantedCheckedState } from "./form-field-kind.js";
 import { isSecretField } from "../../shared/secret-fields.js";
+import { thrownToolError } from "../../shared/thrown.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -238,7 +239,7 @@ async function fillRadioGroup(ax, group, value, refId) {
       throw messages.toolError(
         "option_not_found",
         `no radio button of ${refId} is labelled ${quote(value)}; the group has ${candidates.length} radio button${candidates.length === 1 ? "" : "s"}`,
-        { hint: "Use one of the suggested labels exactly.", suggestions: byLabel.suggestions ?? [] },
+        { hint: "Use one of the suggested labels exactly.", suggestions: thrownToolError(byLabel)?.suggestions ?? [] },
       );
     }
   }
@@ -303,8 +304,10 @@ async function fillText(ax, element, value, refId) {
     element.localName === "input" && Object.hasOwn(FORMATTED_INPUT_TYPES, /** @type {any} */ (element).type);
   const text = formatted ? value.trim() : value;
   refuseValueTheInputDrops(element, text, refId);
-  const { kind: field, ...report } = await fillField({ ref_id: refId, text, clear: true, submit: false }, ax);
+  const { kind: field, ...filled } = await fillField({ ref_id: refId, text, clear: true, submit: false }, ax);
   // Nothing is submitted: set_field's `submit` says so only in its own result.
+  /** @type {Partial<typeof filled>} */
+  const report = filled;
   delete report.submit;
   return { ...report, kind: "text", field, action: "typed" };
 }
@@ -340,7 +343,7 @@ async function fillChoice(ax, element, value, refId) {
   try {
     report = await selectOption({ ref_id: refId, label: value }, ax);
   } catch (byLabel) {
-    if (byLabel?.code !== "option_not_found" || element.localName !== "select") throw byLabel;
+    if (thrownToolError(byLabel)?.code !== "option_not_found" || element.localName !== "select") throw byLabel;
     // A native select's options are all in the page: matching by value opens nothing.
     report = await selectOption({ ref_id: refId, value }, ax).catch(() => {
       throw byLabel;

@@ -8,6 +8,7 @@ import { pressKeyOnce } from "./key-events.js";
  * The form's implicit submission, as Enter in a field performs it: through the default button
  * as submitter, and not at all when that button is disabled.
  * @returns {"requestSubmit"|"none"}
+ * @param {string[]} hints
  */
 export function submitImplicitly(form, hints) {
   const controls = Array.from(form.elements);
@@ -31,6 +32,8 @@ export function submitImplicitly(form, hints) {
  * set_field's non-combobox submission: form.requestSubmit() or a plain Enter key press
  * (docs/protocol/tools.md, "Action results", `submit.method`). Enter is dispatched first in both cases, because a page that handles Enter
  * itself (a chat box) cancels it, and a real Enter would then not submit the form either.
+ * @param {string[]} hints
+ * @param {Element} field
  */
 export function submitByEnter(field, hints) {
   const { prevented } = pressKeyOnce(field, "Enter");

@@ -72,8 +72,7 @@ export async function elementRect(args, ax) {
 function frameElements() {
   const found = [];
   const roots = [/** @type {Document|ShadowRoot} */ (document)];
-  while (roots.length > 0) {
-    const root = roots.pop();
+  for (let root = roots.pop(); root !== undefined; root = roots.pop()) {
     for (const element of root.querySelectorAll("*")) {
       if (["iframe", "frame", "object", "embed"].includes(element.localName)) found.push(element);
       if (element.shadowRoot) roots.push(element.shadowRoot);
@@ -115,9 +114,10 @@ export function frameOffset({ childFrameId }) {
     return { offset: contentBoxOrigin(ownFrameElement), viewport: viewportOf(/** @type {Window} */ (window.parent)) };
   }
   const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
+  // Firefox only (MDN, runtime.getFrameId); called on its namespace, as the API is written.
   const frameElement =
     typeof runtime.getFrameId === "function"
-      ? frameElements().find((element) => runtime.getFrameId(element) === childFrameId)
+      ? frameElements().find((element) => runtime.getFrameId?.(element) === childFrameId)
       : undefined;
   if (frameElement === undefined) {
     throw messages.toolError("frame_not_found", `frame ${childFrameId} is not found in its parent document`, {

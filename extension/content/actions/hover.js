@@ -103,7 +103,10 @@ function elementStyledOnHover(chain) {
   return null;
 }
 
-/** `tag#id.class` of an element, for a hint. */
+/**
+ * `tag#id.class` of an element, for a hint.
+ * @param {Element} element
+ */
 function shortName(element) {
   const id = element.id ? `#${element.id}` : "";
   const classes = [...element.classList]

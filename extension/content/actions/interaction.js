@@ -6,7 +6,10 @@ import { deepActiveElement } from "../dom/shadow.js";
 import { centreOf, isPointInViewport, viewportRect } from "./element.js";
 import { runPageHandlers } from "./page-handlers.js";
 
-/** Scrolls only when the element's centre is off screen, as a person would before acting. */
+/**
+ * Scrolls only when the element's centre is off screen, as a person would before acting.
+ * @param {Element} element
+ */
 export function scrollIntoViewIfNeeded(element) {
   if (isPointInViewport(centreOf(viewportRect(element)))) return false;
   // "instant": a page's `scroll-behavior: smooth` would otherwise leave the target moving while
@@ -44,6 +47,9 @@ export function focusElement(element, { preventScroll = true } = {}) {
   element.dispatchEvent(new FocusEvent("focusin", { bubbles: true, relatedTarget: previous, composed: true }));
 }
 
+/**
+ * @param {Element} element
+ */
 export function focusQuietly(element) {
   focusElement(element);
 }
@@ -51,10 +57,12 @@ export function focusQuietly(element) {
 /**
  * element.click() (HTML, "click()"). SVG and MathML elements have no click(); they get the click event it
  * would have dispatched, at their centre.
+ * @param {Element} element
  */
 export function activate(element) {
-  if (typeof element.click === "function") {
-    runPageHandlers(() => element.click());
+  const ownClick = /** @type {Partial<HTMLElement>} */ (element).click;
+  if (typeof ownClick === "function") {
+    runPageHandlers(() => ownClick.call(element));
     return;
   }
   const point = centreOf(viewportRect(element));

@@ -34,7 +34,10 @@ const NAMED_KEYS = Object.freeze({
 
 export const isPrintableKey = (key) => [...key].length === 1;
 
-/** KeyboardEvent `code` and `keyCode` of a key value. */
+/**
+ * KeyboardEvent `code` and `keyCode` of a key value.
+ * @param {string} key
+ */
 function keyDefinition(key) {
   if (Object.hasOwn(NAMED_KEYS, key)) return { code: NAMED_KEYS[key][0], keyCode: NAMED_KEYS[key][1] };
   if (/^[a-z]$/i.test(key)) return { code: `Key${key.toUpperCase()}`, keyCode: key.toUpperCase().charCodeAt(0) };
@@ -50,6 +53,7 @@ export const NO_MODIFIERS = Object.freeze({ altKey: false, ctrlKey: false, metaK
  * Dispatches one keyboard event; `true` when no listener cancelled it. keyCode, charCode and
  * which go through the init dictionary, which Chrome and Firefox both accept, because many
  * widgets still read `keyCode`.
+ * @param {string} key
  */
 export function dispatchKeyboardEvent(target, type, key, modifiers) {
   const { code, keyCode } = keyDefinition(key);
@@ -74,6 +78,7 @@ export function dispatchKeyboardEvent(target, type, key, modifiers) {
  * keydown, keypress (printable keys without Control/Meta, and Enter), keyup, with no default
  * action; press_key performs those itself. Returns whether a listener cancelled keydown or
  * keypress.
+ * @param {string} key
  */
 export function pressKeyOnce(target, key, modifiers = NO_MODIFIERS) {
   let proceed = dispatchKeyboardEvent(target, "keydown", key, modifiers);

@@ -45,11 +45,21 @@ const TABBABLE_CANDIDATES =
   "a[href], area[href], button, input, select, textarea, iframe, summary, " +
   "audio[controls], video[controls], [contenteditable], [tabindex]";
 
-/** The editable kind of a focused element, or null when keys cannot edit it. */
+/**
+ * A text control: the fields whose value keys edit at a caret.
+ * @typedef {HTMLInputElement | HTMLTextAreaElement} TextControl
+ * @typedef {{altKey: boolean, ctrlKey: boolean, metaKey: boolean, shiftKey: boolean}} Modifiers
+ */
+
+/**
+ * The editable kind of a focused element, or null when keys cannot edit it.
+ * @param {Element} element
+ * @returns {"input"|"textarea"|"contenteditable"|null}
+ */
 function editableKind(element) {
   const kind = textFieldKind(element);
   if (kind === null || isNativelyDisabled(element)) return null;
-  if (kind !== "contenteditable" && element.readOnly) return null;
+  if (kind !== "contenteditable" && /** @type {TextControl} */ (element).readOnly) return null;
   return kind;
 }
 
@@ -75,18 +85,24 @@ function tabbableElements() {
   return [...positive, ...candidates.filter((element) => element.tabIndex === 0)];
 }
 
-/** Tab / Shift+Tab: focus the next or previous tabbable element, wrapping at the ends. */
+/**
+ * Tab / Shift+Tab: focus the next or previous tabbable element, wrapping at the ends.
+ * @param {Element} from
+ * @param {boolean} backward
+ * @param {string[]} hints
+ */
 function moveFocusSequentially(from, backward, hints) {
   const order = tabbableElements();
   if (order.length === 0) return null;
-  const index = order.indexOf(from);
+  const index = order.indexOf(/** @type {HTMLElement} */ (from));
   let next;
   if (index >= 0) {
     next = order[(index + (backward ? -1 : 1) + order.length) % order.length];
   } else {
     // From a position that is not itself tabbable (the body, a plain element), the search
     // starts at that position in document order.
-    const after = (element) => (from.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    const after = (/** @type {Element} */ element) =>
+      (from.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
     next = backward ? order.findLast((element) => !after(element)) : order.find(after);
     next ??= backward ? order[order.length - 1] : order[0];
   }
@@ -97,7 +113,10 @@ function moveFocusSequentially(from, backward, hints) {
   return next;
 }
 
-/** The caret (or selection) of a text control; types without one (email, number) use the end. */
+/**
+ * The caret (or selection) of a text control; types without one (email, number) use the end.
+ * @param {TextControl} field
+ */
 function textControlSelection(field) {
   try {
     if (field.selectionStart !== null && field.selectionEnd !== null) {
@@ -109,6 +128,10 @@ function textControlSelection(field) {
   return { start: field.value.length, end: field.value.length };
 }
 
+/**
+ * @param {TextControl} field
+ * @param {number} position
+ */
 function restoreCaret(field, position) {
   try {
     field.setSelectionRange(position, position);
@@ -151,7 +174,11 @@ export function editTextControl(field, text) {
   return true;
 }
 
-/** The same in a contenteditable, at the selection when it lies inside the host. */
+/**
+ * The same in a contenteditable, at the selection when it lies inside the host.
+ * @param {Element} host
+ * @param {string} text
+ */
 function editEditingHost(host, text) {
   const init = beforeInput(host, text);
   if (init === null) return false;
@@ -183,29 +210,52 @@ function editEditingHost(host, text) {
   return true;
 }
 
+/**
+ * @param {Element} element
+ * @param {"input"|"textarea"|"contenteditable"} kind
+ * @param {string} text
+ */
 function editAtCaret(element, kind, text) {
-  return kind === "contenteditable" ? editEditingHost(editingHost(element), text) : editTextControl(element, text);
+  return kind === "contenteditable"
+    ? editEditingHost(editingHost(element), text)
+    : editTextControl(/** @type {TextControl} */ (element), text);
 }
 
+/**
+ * @param {Element} element
+ * @param {"input"|"textarea"|"contenteditable"} kind
+ */
 function selectAllIn(element, kind) {
   if (kind === "contenteditable") {
     element.ownerDocument.getSelection()?.selectAllChildren(editingHost(element));
   } else {
-    element.select();
+    /** @type {TextControl} */ (element).select();
   }
 }
 
+/**
+ * @param {Element} element
+ * @param {string} role
+ */
 function isEnterActivated(element, role) {
   if (element.localName === "button" || (element.localName === "a" && element.hasAttribute("href"))) return true;
-  if (element.localName === "input" && ["submit", "button", "reset", "image"].includes(element.type)) return true;
+  if (
+    element.localName === "input" &&
+    ["submit", "button", "reset", "image"].includes(/** @type {HTMLInputElement} */ (element).type)
+  )
+    return true;
   return ENTER_ACTIVATED_ROLES.has(role);
 }
 
+/**
+ * @param {Element} element
+ * @param {string} role
+ */
 function isSpaceActivated(element, role) {
   if (element.localName === "button" || element.localName === "summary") return true;
   if (
     element.localName === "input" &&
-    ["submit", "button", "reset", "image", "checkbox", "radio"].includes(element.type)
+    ["submit", "button", "reset", "image", "checkbox", "radio"].includes(/** @type {HTMLInputElement} */ (element).type)
   )
     return true;
   return SPACE_ACTIVATED_ROLES.has(role);
@@ -214,6 +264,11 @@ function isSpaceActivated(element, role) {
 /**
  * The default action a real key press would have had, which a synthetic event lacks; chosen
  * before keyup, performed by the caller.
+ * @param {Element} target
+ * @param {string} role
+ * @param {string} key
+ * @param {Modifiers} modifiers
+ * @param {string[]} hints
  * @returns {null | {name: string, perform: () => void, afterKeyUp?: boolean}}
  */
 function defaultActionOf(target, role, key, modifiers, hints) {
@@ -250,9 +305,17 @@ function defaultActionOf(target, role, key, modifiers, hints) {
   return null;
 }
 
-/** A value to compare before and after a key, for editable targets. */
+/**
+ * A value to compare before and after a key, for editable targets.
+ * @param {Element} element
+ * @param {"input"|"textarea"|"contenteditable"|null} kind
+ */
 const editableValue = (element, kind) =>
-  kind === null ? null : kind === "contenteditable" ? editingHost(element).textContent : element.value;
+  kind === null
+    ? null
+    : kind === "contenteditable"
+      ? editingHost(element).textContent
+      : /** @type {TextControl} */ (element).value;
 
 /**
  * press_key up to the key itself: the target (focused first when ref_id names it) and the
@@ -262,13 +325,15 @@ const editableValue = (element, kind) =>
  */
 async function startKeyPress(args, ax) {
   const modifierNames = args.modifiers ?? [];
+  /** @type {Modifiers} */
   const modifiers = { ...NO_MODIFIERS };
-  for (const name of modifierNames) modifiers[MODIFIER_FLAGS[name]] = true;
+  // The names passed the tool contract's enum (background/validate.js).
+  for (const name of modifierNames) modifiers[MODIFIER_FLAGS[/** @type {keyof typeof MODIFIER_FLAGS} */ (name)]] = true;
 
   let target;
   let description;
   if (args.ref_id !== undefined && args.ref_id !== null) {
-    target = resolveTarget(ax, args);
+    target = resolveTarget(ax, { ref_id: args.ref_id });
     description = await describeTargetAsRead(ax, target);
     scrollIntoViewIfNeeded(target);
     focusTarget(ax, target);
@@ -328,6 +393,7 @@ async function keyPressReport(started, action, hints) {
   );
   if (elsewhere > 0) hints.push(`global_mutation: ${elsewhere} mutations elsewhere`);
 
+  /** @type {Record<string, unknown>} */
   const result = {
     ...started.description,
     key: started.key,
@@ -339,9 +405,14 @@ async function keyPressReport(started, action, hints) {
   return result;
 }
 
+/**
+ * @param {{ref_id?: string|null, key: string, modifiers?: string[]}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function pressKey(args, ax) {
   const started = await startKeyPress(args, ax);
   const { target, key, modifiers } = started;
+  /** @type {string[]} */
   const hints = [];
 
   // keydown, keypress, then the default action where the browser performs it, then keyup on

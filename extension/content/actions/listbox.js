@@ -17,6 +17,7 @@ const isOption = (element) => explicitRole(element) === "option";
  * The [role=option] elements of a listbox, in the flat tree the tree shows (shadow roots and
  * slotted light-DOM options included: a web-component select writes its options as its own
  * children and renders them in a slot of its shadow listbox), and the ones aria-owns adds.
+ * @param {Element} listbox
  */
 export function optionsOf(listbox) {
   const found = flatTreeDescendants(listbox, isOption);
@@ -27,7 +28,10 @@ export function optionsOf(listbox) {
   return [...new Set(found)];
 }
 
-/** Listboxes named by the IDREFs of a combobox, of its descendants, or of an ancestor wrapper. */
+/**
+ * Listboxes named by the IDREFs of a combobox, of its descendants, or of an ancestor wrapper.
+ * @param {Element} combobox
+ */
 function namedListboxes(combobox) {
   const holders = [combobox, ...combobox.querySelectorAll("[aria-controls], [aria-owns]")];
   const wrapper = combobox.parentElement?.closest("[aria-controls], [aria-owns]");
@@ -47,6 +51,8 @@ function namedListboxes(combobox) {
  * expanded, out of sight only because its box has no size. rc-select (Ant Design's Select) keeps
  * its ARIA listbox in a 0x0 box beside the visible list, which has no roles; browsers still
  * expose that listbox, and its options are the ones the keyboard highlights.
+ * @param {Element} combobox
+ * @param {Element} listbox
  */
 function isOpenNamedListbox(combobox, listbox) {
   if (isShown(listbox)) return true;
@@ -61,6 +67,7 @@ function isOpenNamedListbox(combobox, listbox) {
  * The popup list of a combobox, once shown: the one its IDREFs name, else the last listbox that
  * became visible since `shownBefore` (portals append to the body), else, when the combobox says
  * it is expanded, the last visible one.
+ * @param {Element} combobox
  */
 export function openListboxOf(combobox, shownBefore) {
   const named = namedListboxes(combobox).find((listbox) => isOpenNamedListbox(combobox, listbox));
@@ -77,6 +84,7 @@ export function openListboxOf(combobox, shownBefore) {
  * aria-controls/aria-owns naming a listbox, or a listbox shown on the page. The last clause is
  * read as "a listbox that appeared while typing": a listbox that was already on the page (a
  * static list elsewhere) says nothing about this field.
+ * @param {Element} field
  */
 export function looksLikeCombobox(field, shownBefore) {
   if (explicitRole(field) === "combobox" || field.closest('[role~="combobox"]') !== null) return true;
@@ -86,7 +94,11 @@ export function looksLikeCombobox(field, shownBefore) {
   return visibleListboxes().some((listbox) => !shownBefore.has(listbox));
 }
 
-/** The option the combobox highlights now, if any, by the conventions libraries use. */
+/**
+ * The option the combobox highlights now, if any, by the conventions libraries use.
+ * @param {Element} listbox
+ * @param {Element} field
+ */
 export function highlightedOption(field, listbox) {
   const combobox = field.closest('[role~="combobox"]') ?? field;
   for (const holder of new Set([field, combobox])) {
@@ -106,7 +118,10 @@ export function highlightedOption(field, listbox) {
   );
 }
 
-/** Text of an element, leaving out popups and live regions that sit inside widgets. */
+/**
+ * Text of an element, leaving out popups and live regions that sit inside widgets.
+ * @param {Element} element
+ */
 function textOutsidePopups(element) {
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode(node) {
@@ -128,10 +143,12 @@ function textOutsidePopups(element) {
  * What a combobox shows as its value: an input's value, else the text of the widget around it
  * (react-select shows the chosen option next to an emptied input). The climb stops before it
  * reaches a label, a form or another field, where it would leave the widget.
+ * @param {Element} field
  */
 export function displayedText(field) {
   const isTextControl = field.localName === "input" || field.localName === "textarea";
-  if (isTextControl && field.value !== "") return field.value;
+  const value = isTextControl ? /** @type {HTMLInputElement|HTMLTextAreaElement} */ (field).value : "";
+  if (value !== "") return value;
   if (!isTextControl) {
     const own = textOutsidePopups(field);
     if (own !== "") return own;

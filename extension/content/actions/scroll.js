@@ -8,7 +8,11 @@ import { resolveTarget } from "./target.js";
 
 const pageScroller = () => document.scrollingElement ?? document.documentElement;
 
-/** Whether a person could scroll the element along the axis: overflow that scrolls, and room. */
+/**
+ * Whether a person could scroll the element along the axis: overflow that scrolls, and room.
+ * @param {Element} element
+ * @param {boolean} vertical
+ */
 function isScrollable(element, vertical) {
   if (element === pageScroller() || element === document.body) return false;
   const style = getComputedStyle(element);
@@ -17,7 +21,11 @@ function isScrollable(element, vertical) {
   return vertical ? element.scrollHeight > element.clientHeight : element.scrollWidth > element.clientWidth;
 }
 
-/** The nearest scrollable ancestor along the axis, or null for the page. */
+/**
+ * The nearest scrollable ancestor along the axis, or null for the page.
+ * @param {Element} element
+ * @param {boolean} vertical
+ */
 function scrollableAncestor(element, vertical) {
   for (let node = flatTreeParentElement(element); node !== null; node = flatTreeParentElement(node)) {
     if (isScrollable(node, vertical)) return node;
@@ -32,6 +40,9 @@ function scrollPosition(scroller) {
     : { x: Math.round(scroller.scrollLeft), y: Math.round(scroller.scrollTop) };
 }
 
+/**
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function scrollAction(args, ax) {
   const direction = args.direction ?? "down";
   const to = args.to ?? undefined;
@@ -44,15 +55,17 @@ export async function scrollAction(args, ax) {
   const vertical = to !== undefined || direction === "up" || direction === "down";
 
   if (to === "into_view") {
-    const scroller = scrollableAncestor(element, true) ?? scrollableAncestor(element, false);
+    const target = /** @type {Element} */ (element);
+    const scroller = scrollableAncestor(target, true) ?? scrollableAncestor(target, false);
     const before = scrollPosition(scroller);
-    const rectBefore = viewportRect(element);
-    element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    if (!sameRect(rectBefore, viewportRect(element))) evidence.push("scrolled");
+    const rectBefore = viewportRect(target);
+    target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    if (!sameRect(rectBefore, viewportRect(target))) evidence.push("scrolled");
     else hints.push("already in view");
     return { target: scroller === null ? "page" : "element", before, after: scrollPosition(scroller), evidence, hints };
   }
 
+  /** @type {Element|null} */
   let scroller = null;
   if (element !== null && element !== pageScroller() && element !== document.body) {
     if (isScrollable(element, vertical)) {

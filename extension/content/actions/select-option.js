@@ -10,9 +10,10 @@ import { pressKeyOnce } from "./key-events.js";
 import { pointerClick } from "./pointer-input.js";
 import { activeDescendantOf, displayedText, openListboxOf, optionsOf, visibleListboxes } from "./listbox.js";
 import { describeTargetAsRead, resolveTarget } from "./target.js";
-import { labelledField } from "./text-fields.js";
+import { labelledField, nativeSetter } from "./text-fields.js";
 import { nextFrame, settle, waitFor } from "./timing.js";
 import { isSecretField } from "../../shared/secret-fields.js";
+import { thrownToolError } from "../../shared/thrown.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -38,6 +39,7 @@ const MAX_OPTION_SUGGESTIONS = 20;
  * exact, then a case-insensitive substring that only one option contains. Throws
  * option_not_found with the options' labels as suggestions.
  * @param {{element: Element, label: string, values: string[]}[]} candidates
+ * @param {WantedOption} wanted
  */
 export function matchOption(candidates, wanted) {
   const labels = candidates.map((candidate) => candidate.label).filter(Boolean);
@@ -48,7 +50,7 @@ export function matchOption(candidates, wanted) {
     labels.length === 0
       ? "the list showed no options"
       : `the list showed ${labels.length} option${labels.length === 1 ? "" : "s"}`;
-  const notFound = (message) =>
+  const notFound = (/** @type {string} */ message) =>
     messages.toolError("option_not_found", `${message}; ${seen}`, {
       hint:
         labels.length === 0
@@ -82,9 +84,24 @@ export function matchOption(candidates, wanted) {
   throw notFound(`no option is labelled ${quote(label)}`);
 }
 
-/** What select_option acts on: a native select, a listbox, or a combobox that opens one. */
+/**
+ * The option select_option was asked for: by its label or by its value (the tool contract allows
+ * exactly one).
+ * @typedef {{label: string, value?: undefined} | {value: string, label?: undefined}} WantedOption
+ * What select_option acts on: a native select, a listbox, or a combobox that opens one.
+ * @typedef {{kind: "native", select: HTMLSelectElement}
+ *   | {kind: "listbox", listbox: Element|null, combobox: Element|null}} SelectControl
+ */
+
+/**
+ * What select_option acts on: a native select, a listbox, or a combobox that opens one.
+ * @param {Element} element
+ * @param {string} refId
+ * @param {string[]} hints
+ * @returns {SelectControl}
+ */
 function locateSelectControl(element, refId, hints) {
-  if (element.localName === "select") return { kind: "native", select: element };
+  if (element.localName === "select") return { kind: "native", select: /** @type {HTMLSelectElement} */ (element) };
   const role = explicitRole(element);
   if (role === "listbox") return { kind: "listbox", listbox: element, combobox: null };
   if (role === "combobox" || element.getAttribute("aria-haspopup") === "listbox") {
@@ -111,6 +128,14 @@ function locateSelectControl(element, refId, hints) {
   );
 }
 
+/**
+ * @param {string} refId
+ * @param {string[]} evidence
+ * @param {string[]} hints
+ * @param {import("./target.js").TreeHelpers} ax
+ * @param {HTMLSelectElement} select
+ * @param {WantedOption} wanted
+ */
 async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
   if (isNativelyDisabled(select)) {
     throw messages.toolError("not_actionable", `${refId} is disabled`, {
@@ -134,7 +159,7 @@ async function selectNativeOption(ax, select, wanted, refId, evidence, hints) {
     hints.push("the option was already selected");
   } else {
     if (select.multiple) hints.push("the other selected options were kept");
-    Object.getOwnPropertyDescriptor(HTMLOptionElement.prototype, "selected").set.call(option, true);
+    nativeSetter(HTMLOptionElement.prototype, "selected").call(option, true);
     select.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
     select.dispatchEvent(new Event("change", { bubbles: true }));
     await settle();
@@ -170,7 +195,10 @@ function nativeOptionLabel(option) {
   return normalizeText(option.label || option.text);
 }
 
-/** The text of a listbox option, for options the agent never read (see optionName). */
+/**
+ * The text of a listbox option, for options the agent never read (see optionName).
+ * @param {Element} option
+ */
 function optionLabel(option) {
   const ariaLabel = option.getAttribute("aria-label");
   if (ariaLabel !== null && ariaLabel.trim() !== "") return normalizeText(ariaLabel);
@@ -179,7 +207,11 @@ function optionLabel(option) {
   return normalizeText(option.textContent);
 }
 
-/** Closes a list select_option opened, so the page is left as it was found. */
+/**
+ * Closes a list select_option opened, so the page is left as it was found.
+ * @param {Element} combobox
+ * @param {Element} listbox
+ */
 async function closeOpenedList(combobox, listbox) {
   const active = deepActiveElement();
   const keyTarget = listbox !== null && isSelfOrInside(listbox, active) ? active : combobox;
@@ -191,6 +223,11 @@ async function closeOpenedList(combobox, listbox) {
  * Chooses the option with the keyboard when its click did nothing: Enter on the option when
  * focus lives in the popup (Radix Select, MUI menus), else ArrowDown on the combobox until
  * aria-activedescendant names the option, then Enter (react-select, Downshift).
+ * @param {Element|null} combobox a combobox, or null for a listbox on its own
+ * @param {Element} listbox
+ * @param {Element} option
+ * @param {number} optionCount
+ * @param {string[]} hints
  */
 async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hints) {
   const active = deepActiveElement();
@@ -215,6 +252,8 @@ async function chooseOptionByKeyboard(combobox, listbox, option, optionCount, hi
 /**
  * Whether an option is the one the agent asked for: its value, or its label exactly (case aside).
  * @param {{label?: string, value?: string}} wanted
+ * @param {Element} option
+ * @param {import("./target.js").TreeHelpers} ax
  */
 function isWantedOption(ax, option, wanted) {
   if (wanted.value !== undefined) {
@@ -232,6 +271,12 @@ function isWantedOption(ax, option, wanted) {
  * Pattern", keyboard interaction); so does this, until the option asked for is the active one,
  * or the highlight comes back to an option already passed (the list wrapped), or gets stuck.
  * Answers the select_option result, or null (nothing chosen) when the option was not reached.
+ * @param {Element} combobox
+ * @param {Element} listbox
+ * @param {string[]} evidence
+ * @param {string[]} hints
+ * @param {import("./target.js").TreeHelpers} ax
+ * @param {WantedOption} wanted
  */
 async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints) {
   focusQuietly(combobox);
@@ -251,6 +296,7 @@ async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hin
       hints.push(
         `the list shows only a window of its options: ArrowDown highlighted ${quote(label)} after ${step} step${step === 1 ? "" : "s"}, and Enter chose it`,
       );
+      /** @type {{label: string, value?: string}} */
       const selected = { label };
       const value = active.getAttribute("data-value") ?? active.getAttribute("value");
       if (value !== null && value !== "") selected.value = value;
@@ -266,9 +312,17 @@ async function chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hin
   return null;
 }
 
+/**
+ * @param {string} refId
+ * @param {string[]} evidence
+ * @param {string[]} hints
+ * @param {import("./target.js").TreeHelpers} ax
+ * @param {SelectControl & {kind: "listbox"}} control
+ * @param {WantedOption} wanted
+ */
 async function selectListboxOption(ax, control, wanted, refId, evidence, hints) {
   const { combobox } = control;
-  let { listbox } = control;
+  let found = control.listbox;
   let openedHere = false;
 
   if (combobox !== null) {
@@ -278,20 +332,20 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
       });
     }
     const shownBefore = new Set(visibleListboxes());
-    listbox = combobox.getAttribute("aria-expanded") === "true" ? openListboxOf(combobox, new Set()) : null;
-    if (listbox === null) {
+    found = combobox.getAttribute("aria-expanded") === "true" ? openListboxOf(combobox, new Set()) : null;
+    if (found === null) {
       // Libraries open on different events: a click for most, mousedown or pointerdown for some
       // (react-select, Radix, MUI), which all also open on ArrowDown.
       openedHere = true;
       scrollIntoViewIfNeeded(combobox);
       focusQuietly(combobox);
       pointerClick(combobox);
-      listbox = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_CLICK_MS);
-      if (listbox === null) {
+      found = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_CLICK_MS);
+      if (found === null) {
         pressKeyOnce(combobox, "ArrowDown");
-        listbox = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_KEY_MS);
+        found = await waitFor(() => openListboxOf(combobox, shownBefore), LIST_OPEN_BY_KEY_MS);
       }
-      if (listbox === null) {
+      if (found === null) {
         throw messages.toolError("not_actionable", `${refId} did not open a list of options`, {
           hint: "Open it with click_ax, read the tree, then click_ax the option.",
         });
@@ -299,12 +353,16 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
     }
   }
 
+  // A listbox control names its list; a combobox's list was found above, or the call failed.
+  if (found === null) throw new Error("select_option has no list to choose in");
+  const listbox = found;
+
   const options = optionsOf(listbox);
   const candidates = options.map((option) => ({
     element: option,
     label: optionName(ax, option, optionLabel),
     values: [option.getAttribute("data-value"), option.getAttribute("value"), option.id].filter(
-      (value) => value !== null && value !== "",
+      /** @returns {value is string} */ (value) => value !== null && value !== "",
     ),
   }));
   let match;
@@ -317,11 +375,12 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
     }
   } catch (error) {
     const windowed =
-      error?.code === "option_not_found" && combobox !== null
+      thrownToolError(error)?.code === "option_not_found" && combobox !== null
         ? await chooseInWindowedList(ax, combobox, listbox, wanted, evidence, hints)
         : null;
     if (windowed !== null) return windowed;
-    if (openedHere) await closeOpenedList(combobox, listbox);
+    // Only a combobox's list is opened here.
+    if (openedHere && combobox !== null) await closeOpenedList(combobox, listbox);
     throw error;
   }
   const option = match.element;
@@ -360,21 +419,29 @@ async function selectListboxOption(ax, control, wanted, refId, evidence, hints) 
   if (changes !== null) evidence.push(...changes);
   else hints.push("nothing changed after clicking the option or pressing Enter on it");
 
+  /** @type {{label: string, value?: string}} */
   const selected = { label: match.label };
   if (match.values.length > 0) selected.value = match.values[0];
   return { method: "listbox", selected };
 }
 
+/**
+ * @param {{ref_id: string, label?: string|null, value?: string|null}} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function selectOption(args, ax) {
   const element = resolveTarget(ax, args);
   // The background's contract guarantees exactly one of label and value.
   const label = args.label ?? undefined;
   const value = args.value ?? undefined;
   const description = await describeTargetAsRead(ax, element);
+  /** @type {string[]} */
   const evidence = [];
+  /** @type {string[]} */
   const hints = [];
   const control = locateSelectControl(element, args.ref_id, hints);
-  const wanted = label !== undefined ? { label } : { value };
+  /** @type {WantedOption} */
+  const wanted = label !== undefined ? { label } : { value: /** @type {string} */ (value) };
   const chosen =
     control.kind === "native"
       ? await selectNativeOption(ax, control.select, wanted, args.ref_id, evidence, hints)

@@ -40,27 +40,41 @@ const SUGGESTIONS_TIMEOUT_MS = 1000;
 const COMBOBOX_KEY_DELAY_MS = 100;
 
 /**
+ * A field type_ax types into, by kind; `hint` says when it stands in for the element the ref
+ * named (a label's control, a wrapper's only field).
+ * @typedef {({field: HTMLInputElement, kind: "input"} | {field: HTMLTextAreaElement, kind: "textarea"}
+ *   | {field: Element, kind: "contenteditable"}) & {hint?: string}} LocatedField
+ */
+
+/**
  * The field that type_ax types into, with its kind; refuses what cannot be typed into with
  * not_typable and a hint that names the right tool.
- * @returns {{field: Element, kind: "input"|"textarea"|"contenteditable", hint?: string}}
+ * @param {Element} element
+ * @param {string} refId
+ * @returns {LocatedField}
  */
 function locateTextField(element, refId) {
   if (element.localName === "input") {
-    const refusal = UNTYPABLE_INPUT_TYPES[element.type];
+    const input = /** @type {HTMLInputElement} */ (element);
+    const refusal = UNTYPABLE_INPUT_TYPES[input.type];
     if (refusal !== undefined) {
-      throw messages.toolError("not_typable", `${refId} is a ${element.type} input, which cannot be typed into`, {
+      throw messages.toolError("not_typable", `${refId} is a ${input.type} input, which cannot be typed into`, {
         hint: refusal,
       });
     }
-    return { field: element, kind: "input" };
+    return { field: input, kind: "input" };
   }
-  if (element.localName === "textarea") return { field: element, kind: "textarea" };
+  if (element.localName === "textarea")
+    return { field: /** @type {HTMLTextAreaElement} */ (element), kind: "textarea" };
   if (element.localName === "select") {
     throw messages.toolError("not_typable", `${refId} is a select, which cannot be typed into`, {
       hint: "Use select_option with the option's label or value.",
     });
   }
-  if (element.isContentEditable) return { field: editingHost(element), kind: "contenteditable" };
+  // SVG and MathML elements have no isContentEditable: they are not editing hosts.
+  if (/** @type {Partial<HTMLElement>} */ (element).isContentEditable) {
+    return { field: editingHost(element), kind: "contenteditable" };
+  }
 
   // A label types into its control, and a wrapper into its only field; the agent often holds
   // the ref of the visible text rather than of the field.
@@ -79,13 +93,18 @@ function locateTextField(element, refId) {
   throw messages.toolError("not_typable", `${refId} (${element.localName}) is not an editable field`, { hint });
 }
 
+/**
+ * @param {Element} field
+ * @param {string} refId
+ */
 function refuseReadOnlyField(field, refId) {
   if (isNativelyDisabled(field)) {
     throw messages.toolError("not_actionable", `${refId} is disabled`, {
       hint: "The field is disabled; do what enables it first, then read the tree again.",
     });
   }
-  if ((field.localName === "input" || field.localName === "textarea") && field.readOnly) {
+  const isTextControl = field.localName === "input" || field.localName === "textarea";
+  if (isTextControl && /** @type {HTMLInputElement|HTMLTextAreaElement} */ (field).readOnly) {
     throw messages.toolError("not_actionable", `${refId} is read-only`, {
       hint: "The page does not accept typing in this field; it may be filled by another control.",
     });
@@ -97,20 +116,28 @@ function refuseReadOnlyField(field, refId) {
  * textarea or an editing host) shared/secret-fields.js calls secret.
  * The result says so (`sensitive`), the background's call log redacts the text unless it is
  * false, and no hint or error quotes the text or the value.
+ * @param {Element} field
  */
 function isSensitiveField(field) {
-  if (field.localName === "input" && field.type === "file") return true;
+  if (field.localName === "input" && /** @type {HTMLInputElement} */ (field).type === "file") return true;
   return isSecretField(field);
 }
 
-/** The value a result may show: never a password or another secret. */
-function shownValue(field, kind) {
+/**
+ * The value a result may show: never a password or another secret.
+ * @param {LocatedField} located
+ */
+function shownValue({ field, kind }) {
   const value = kind === "contenteditable" ? field.textContent : field.value;
   if (isSensitiveField(field)) return value === "" ? "" : "••••";
   return value;
 }
 
-/** Puts the caret where typing should go: over everything when clearing, else at the end. */
+/**
+ * Puts the caret where typing should go: over everything when clearing, else at the end.
+ * @param {Element} host
+ * @param {boolean} selectEverything
+ */
 function placeCaret(host, selectEverything) {
   const selection = host.ownerDocument.getSelection();
   if (selection === null) return;
@@ -125,6 +152,11 @@ function placeCaret(host, selectEverything) {
  * type_ax on a contenteditable: sets textContent, with beforeinput and input events. The
  * beforeinput goes first and is cancelable, because editors (ProseMirror, Lexical, Slate)
  * cancel it and insert the text themselves; then whether the text appeared is what counts.
+ * @param {Element} host
+ * @param {string} text
+ * @param {boolean} clear
+ * @param {string[]} evidence
+ * @param {string[]} hints
  */
 async function typeIntoEditingHost(host, text, clear, evidence, hints) {
   const previous = host.textContent;
@@ -201,7 +233,14 @@ function typeKeyByKey(field, text, clear) {
   }
 }
 
-/** Types into a located field as type_ax does, appending evidence and hints. */
+/**
+ * Types into a located field as type_ax does, appending evidence and hints.
+ * @param {LocatedField} located
+ * @param {string} text
+ * @param {boolean} clear
+ * @param {string[]} evidence
+ * @param {string[]} hints
+ */
 async function typeIntoField(located, text, clear, evidence, hints) {
   const { field, kind } = located;
   scrollIntoViewIfNeeded(field);
@@ -211,6 +250,7 @@ async function typeIntoField(located, text, clear, evidence, hints) {
     return;
   }
   const intended = clear ? text : field.value + text;
+  /** @type {string|null} */
   let sanitized = null;
   if (typesKeyByKey(field, text)) {
     typeKeyByKey(field, text, clear);
@@ -243,6 +283,8 @@ async function typeIntoField(located, text, clear, evidence, hints) {
  * What type_ax and set_field share before typing: the target, its description as the tree
  * named it, the text field it stands for (refusing what cannot be typed into) and the lists the
  * action's evidence and hints go into.
+ * @param {TextEntryArguments} args
+ * @param {import("./target.js").TreeHelpers} ax
  */
 async function prepareTextEntry(args, ax) {
   const element = resolveTarget(ax, args);
@@ -252,21 +294,34 @@ async function prepareTextEntry(args, ax) {
   const located = locateTextField(element, args.ref_id);
   refuseReadOnlyField(located.field, args.ref_id);
   const hints = located.hint === undefined ? [] : [located.hint];
-  return { args, text, clear, description, located, evidence: [], hints };
+  return { args, text, clear, description, located, evidence: /** @type {string[]} */ ([]), hints };
 }
 
-/** The result of type_ax, and of set_field before its `submit` field. */
+/**
+ * The result of type_ax, and of set_field before its `submit` field.
+ * @param {Awaited<ReturnType<typeof prepareTextEntry>>} entry
+ */
 function textEntryResult({ description, located, evidence, hints }) {
   return {
     ...description,
     kind: located.kind,
-    value: shownValue(located.field, located.kind),
+    value: shownValue(located),
     sensitive: isSensitiveField(located.field),
     evidence,
     hints,
   };
 }
 
+/**
+ * The arguments of type_text and fill_field, as the background validated them (the tool contract
+ * of type_ax and set_field).
+ * @typedef {{ref_id: string, text: string, clear?: boolean, submit?: boolean}} TextEntryArguments
+ */
+
+/**
+ * @param {TextEntryArguments} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function typeText(args, ax) {
   const entry = await prepareTextEntry(args, ax);
   await typeIntoField(entry.located, entry.text, entry.clear, entry.evidence, entry.hints);
@@ -276,6 +331,9 @@ export async function typeText(args, ax) {
 /**
  * The combobox-aware submission: ArrowDown then Enter, a short delay apart, to commit the
  * highlighted suggestion.
+ * @param {Element} field
+ * @param {Element} listbox
+ * @param {string[]} hints
  */
 async function commitSuggestion(field, listbox, hints) {
   // A plain ArrowDown-then-Enter would not do: react-select (and
@@ -292,6 +350,10 @@ async function commitSuggestion(field, listbox, hints) {
   return { method: "combobox", committed: displayedText(field) };
 }
 
+/**
+ * @param {TextEntryArguments} args
+ * @param {import("./target.js").TreeHelpers} ax
+ */
 export async function fillField(args, ax) {
   const entry = await prepareTextEntry(args, ax);
   const { located, text, clear, evidence, hints } = entry;

@@ -7,6 +7,7 @@ import { flatTreeParentElement, queryAllAcrossShadow } from "../dom/shadow.js";
 /**
  * Input types that type_ax refuses because they take no typed text (docs/protocol.md, error
  * `not_typable`), each with the hint naming the tool that fits.
+ * @type {Readonly<Record<string, string>>}
  */
 export const UNTYPABLE_INPUT_TYPES = Object.freeze({
   checkbox: "Use click_ax on the checkbox to check or uncheck it.",
@@ -39,27 +40,41 @@ export function editingHost(element) {
   return host;
 }
 
-/** The kind of text field the element is, or null; without the checks that refuse it. */
+/**
+ * The kind of text field the element is, or null; without the checks that refuse it.
+ * @param {Element} element
+ * @returns {"input"|"textarea"|"contenteditable"|null}
+ */
 export function textFieldKind(element) {
-  if (element.localName === "input") return UNTYPABLE_INPUT_TYPES[element.type] === undefined ? "input" : null;
+  if (element.localName === "input") {
+    return UNTYPABLE_INPUT_TYPES[/** @type {HTMLInputElement} */ (element).type] === undefined ? "input" : null;
+  }
   if (element.localName === "textarea") return "textarea";
-  if (element.isContentEditable) return "contenteditable";
+  // SVG and MathML elements have no isContentEditable: they are not editing hosts.
+  if (/** @type {Partial<HTMLElement>} */ (element).isContentEditable) return "contenteditable";
   return null;
 }
 
-/** The field that a label or an aria-labelledby target names. */
+/**
+ * The field that a label or an aria-labelledby target names.
+ * @param {Element} element
+ */
 export function labelledField(element) {
-  if (element.localName === "label" && element.control !== null) return element.control;
+  const control = element.localName === "label" ? /** @type {HTMLLabelElement} */ (element).control : null;
+  if (control !== null) return control;
   if (element.id) {
-    const root = element.getRootNode();
-    const scope = typeof root.querySelector === "function" ? root : document;
+    const root = /** @type {Node & Partial<ParentNode>} */ (element.getRootNode());
+    const scope = typeof root.querySelector === "function" ? /** @type {ParentNode} */ (root) : document;
     const labelled = scope.querySelector(`[aria-labelledby~="${CSS.escape(element.id)}"]`);
     if (labelled !== null && labelled !== element) return labelled;
   }
   return null;
 }
 
-/** The only text field inside a wrapper (a form row, a component's host), or null. */
+/**
+ * The only text field inside a wrapper (a form row, a component's host), or null.
+ * @param {Element} element
+ */
 export function onlyTextFieldInside(element) {
   const fields = queryAllAcrossShadow(element, "input, textarea, [contenteditable]")
     .filter((candidate) => textFieldKind(candidate) !== null)
@@ -74,10 +89,25 @@ export function onlyTextFieldInside(element) {
  * Writes a value through the browser's own setter: React and Vue wrap `value` on the instance
  * and would swallow the write, so the input event would look like no change to them: the
  * controlled components of React and Vue must be reached past their wrappers.
+ * @param {Element} field
+ * @param {string} value
  */
 export function setNativeValue(field, value) {
   const prototype = field.localName === "textarea" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-  Object.getOwnPropertyDescriptor(prototype, "value").set.call(field, value);
+  nativeSetter(prototype, "value").call(field, value);
+}
+
+/**
+ * The browser's own setter of an accessor property of a DOM prototype (HTML defines `value` and
+ * `selected` as accessors there), read from this world's prototype, which the page cannot replace.
+ * @param {object} prototype
+ * @param {string} name
+ * @returns {(this: Element, value: unknown) => void}
+ */
+export function nativeSetter(prototype, name) {
+  const setter = Object.getOwnPropertyDescriptor(prototype, name)?.set;
+  if (setter === undefined) throw new Error(`the browser defines no setter of ${name}`);
+  return setter;
 }
 
 /**

@@ -61,6 +61,10 @@ export async function unmarkTrustedTarget(args) {
 /** @type {Map<string, WeakRef<Element>>} */
 const markedElements = new Map();
 
+/**
+ * @param {Element} element
+ * @param {string} marker
+ */
 function removeMarker(element, marker) {
   markedElements.delete(marker);
   if (element.getAttribute(TRUSTED_MARKER_ATTRIBUTE) !== marker) return false;

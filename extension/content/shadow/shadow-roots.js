@@ -21,6 +21,7 @@ import {
 } from "../../shared/shadow-outline.js";
 import { SHADOW_HOST_MARKER_ATTRIBUTE } from "../../shared/generated/marker-attributes.js";
 import { isSecretField } from "../../shared/secret-fields.js";
+import { thrownMessage } from "../../shared/thrown.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -165,7 +166,7 @@ export function queryShadowRoots(args, ax) {
     try {
       elements = /** @type {ShadowRoot} */ (found.root).querySelectorAll(args.selector);
     } catch (error) {
-      throw messages.toolError("invalid_selector", `the selector does not parse: ${error?.message ?? error}`, {
+      throw messages.toolError("invalid_selector", `the selector does not parse: ${thrownMessage(error)}`, {
         hint: "Pass a CSS selector such as `button.primary` or `[part=label]`.",
       });
     }
@@ -188,6 +189,9 @@ function randomHex(byteCount) {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * @param {string} marker
+ */
 function removeMarker(marker) {
   const marked = markedHosts.get(marker);
   if (marked === undefined) return;

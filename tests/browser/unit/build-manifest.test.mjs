@@ -40,7 +40,7 @@ test("chrome: MV3 module service worker, key, permissions, content scripts in ev
   assert.equal(manifest.message_serialization, "structured_clone");
   assert.ok(Number(manifest.minimum_chrome_version) >= 148);
   const [scripts] = manifest.content_scripts;
-  assert.deepEqual(scripts.js, ["shared/messages.js", "content/accessibility-tree.js", "content/actions.js", "content/content.js"]);
+  assert.deepEqual(scripts.js, ["content/content.js"]);
   assert.equal(scripts.all_frames, true);
   assert.equal(scripts.match_about_blank, true);
   assert.equal(scripts.match_origin_as_fallback, true);
