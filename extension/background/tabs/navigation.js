@@ -359,7 +359,7 @@ function waitForLoad(tabId, timeoutMs) {
     landedUrl: () => waiter.landedUrl,
     /** Whether the browser reported any navigation (or a same-document move) yet. */
     started: () => waiter.startedUrl !== null || !waiters.has(waiter),
-    fail: (error) => waiter.settle(error),
+    fail: (/** @type {ToolFailure} */ error) => waiter.settle(error),
     cancel: () => {
       waiters.delete(waiter);
       clearTimeout(timer);
