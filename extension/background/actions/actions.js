@@ -124,7 +124,7 @@ async function settleNavigation(watch, hints) {
  * the click, checked once more just before) and whose synthetic click provably reached no page
  * listener (click-listeners.js, asked once the debugger is attached), one trusted click through
  * the debugger, observed once more.
- * @param {Record<string, any>} args
+ * @param {ToolArguments<"click_ax">} args iframe_click's too, whose frameId is required
  * @param {{signal?: AbortSignal}} [options]
  */
 export async function clickAx(args, { signal } = {}) {
@@ -415,7 +415,7 @@ export async function hover(args) {
 /**
  * drag: the frame's synthetic drag (content/actions/drag.js), with both refs checked against the
  * frame that printed them (ref_in_other_frame), then the outcome of an action.
- * @param {Record<string, any>} args
+ * @param {ToolArguments<"drag">} args
  */
 export async function drag(args) {
   const { tabId, frameId } = await actionTarget({ ...args, ref_id: args.from_ref }, "drag_element");
