@@ -526,7 +526,7 @@ const BETWEEN_FIELDS_MAX_WAIT_MS = 2_000;
  * once for the whole form, and the result is one action's: its outcome, the tree lines that
  * changed, and which fields were filled, which failed and which were not attempted
  * (form-fill-outcome.js).
- * @param {{fields: {ref_id: string, value: string}[], frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"fill_form">} args
  * @param {{signal?: AbortSignal}} [options]
  */
 export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { signal } = {}) {

@@ -34,7 +34,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 
 /**
  * `screenshot({ref_id?, frameId?, fullPage?, format, tabId?})`.
- * @param {{tabId?: number, ref_id?: string, frameId?: number, fullPage?: boolean, format: "png"|"jpeg"}} args
+ * @param {ToolArguments<"screenshot">} args
  */
 export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false, format }) {
   if (fullPage && ref_id !== undefined) {

@@ -27,7 +27,7 @@ export const MAX_VALUE_CHARS = 100_000;
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * @param {{code: string, timeoutMs: number, frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"execute_js">} args
  */
 export async function executeJs({ code, timeoutMs, frameId = 0, tabId }) {
   const tab = await resolveTab(tabId);

@@ -29,7 +29,7 @@ import {
 } from "../../shared/shadow-outline.js";
 
 /**
- * @param {{ref_id?: string, maxChars: number, frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"get_shadow_dom">} args
  */
 export async function getShadowDom({ ref_id, maxChars, frameId = 0, tabId }) {
   const tab = await resolveTab(tabId);
@@ -51,7 +51,7 @@ export async function getShadowDom({ ref_id, maxChars, frameId = 0, tabId }) {
 }
 
 /**
- * @param {{selector: string, ref_id?: string, frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"shadow_dom_query">} args
  */
 export async function shadowDomQuery({ selector, ref_id, frameId = 0, tabId }) {
   const tab = await resolveTab(tabId);

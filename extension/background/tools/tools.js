@@ -211,7 +211,7 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
  * `network_requests` in a person's browser: the tab's records after `since`, as they are
  * (network-records.js); allwright's MCP server filters them, masks their credentials and prints
  * them (src/page_observations.rs).
- * @param {{tabId?: number, since?: number}} args
+ * @param {ToolArguments<"network_requests">} args
  */
 async function networkRequests({ tabId, since }) {
   const tab = await resolveTab(tabId);
@@ -222,7 +222,7 @@ async function networkRequests({ tabId, since }) {
 /**
  * `console_messages` in a person's browser: the tab's entries after `since`, as the console hook
  * saw them (console-records.js); allwright's MCP server filters and prints them.
- * @param {{tabId?: number, since?: number}} args
+ * @param {ToolArguments<"console_messages">} args
  */
 async function consoleMessages({ tabId, since }) {
   const tab = await resolveTab(tabId);
