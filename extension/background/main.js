@@ -101,7 +101,7 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 // Navigation events: the waiting `navigate`, `go_back`, `go_forward` and `reload` calls, the
 // actions watching their tab (activity.js), and the CSP record of each committed document.
 /** @param {Parameters<typeof onNavigationEvent>[0]} kind */
-const navigationEvent = (kind) => (details) => {
+const navigationEvent = (kind) => (/** @type {Parameters<typeof onNavigationEvent>[1]} */ details) => {
   onNavigationEvent(kind, details);
   onFrameNavigation(kind, details);
   // A new document, or another route of the same one, holds other pages than those read.

@@ -40,6 +40,7 @@ export function fail(code, message, extra) {
 /**
  * Turns anything thrown into a structured error. An exception that is not a ToolFailure is a
  * bug or an unexpected browser refusal; it still reaches the agent as an error, never a crash.
+ * @param {unknown} thrown
  */
 export function asToolError(thrown) {
   if (thrown instanceof ToolFailure) return thrown.error;

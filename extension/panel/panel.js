@@ -56,6 +56,7 @@ let lastActingTier = "full";
 /** @type {{tools: Record<string, {tiers: string[], devTiers: string[]}>}|null} */
 let contract = null;
 
+/** @param {string} id */
 function byId(id) {
   const element = document.getElementById(id);
   if (element === null) throw new Error(`panel.html has no #${id}`);
@@ -98,6 +99,7 @@ function receive(message) {
 
 // ---- Connection and access ---------------------------------------------------------------------
 
+/** @param {boolean|null} connected null until the background has said */
 function showHost(connected) {
   elements.hostState.dataset.state = connected === null ? "unknown" : connected ? "on" : "off";
   elements.hostState.textContent =
@@ -128,6 +130,10 @@ function renderState() {
   renderToolNames();
 }
 
+/**
+ * @param {HTMLElement} group
+ * @param {string|null} value null checks none of the group's buttons
+ */
 function checkRadio(group, value) {
   for (const button of group.querySelectorAll("button")) {
     const checked = button.dataset.value === value;
@@ -201,6 +207,7 @@ elements.verbose.addEventListener("click", (event) => {
   api.storage.local.set({ panelVerbose: verbose }).catch(() => {});
 });
 
+/** @param {boolean} on */
 function setVerbose(on) {
   verbose = on;
   elements.verbose.setAttribute("aria-pressed", String(on));
@@ -254,6 +261,7 @@ function renderCall(call, live) {
 
 /** The newest call opens itself, unless the person opened another one to read it. */
 let autoOpened = /** @type {HTMLDetailsElement|null} */ (null);
+/** @param {HTMLDetailsElement} details */
 function openOnlyNewest(details) {
   if (autoOpened !== null && autoOpened.isConnected && autoOpened.dataset.touched !== "true") autoOpened.open = false;
   details.open = true;
@@ -323,7 +331,10 @@ function previewOf(call) {
   return text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS)}…` : text;
 }
 
-/** An object as "name: value" lines, values that are not strings in JSON: easy to scan. */
+/**
+ * An object as "name: value" lines, values that are not strings in JSON: easy to scan.
+ * @param {Object<string, unknown>} object
+ */
 function fieldLines(object) {
   return Object.entries(object)
     .map(([name, value]) => `${name}: ${typeof value === "string" ? value : JSON.stringify(value)}`)

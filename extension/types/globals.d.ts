@@ -33,3 +33,13 @@ declare namespace chrome.scripting {
     error?: any;
   }
 }
+
+declare namespace chrome.runtime {
+  interface Port {
+    /**
+     * Firefox only (MDN, runtime.Port): the error that disconnected the port, when one did.
+     * Chrome reports it as runtime.lastError in the onDisconnect listener instead.
+     */
+    error?: { message: string } | null;
+  }
+}

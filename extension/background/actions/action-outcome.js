@@ -34,7 +34,7 @@ export function mergeEvidence(...lists) {
  * `clickReachedListeners`: Chrome's debugger found page listeners on the synthetic click's path
  * (or could not prove there were none: click-listeners.js), so the click was heard and its
  * effect may come later (a timer, a request, then a render).
- * @param {{evidence: string[], observed: Record<string, unknown>, sawSideEffects: boolean,
+ * @param {{evidence: string[], observed: ObservedEffects, sawSideEffects: boolean,
  *   navigated: boolean, trustedFallbackUsed?: boolean, clickReachedListeners?: boolean,
  *   action: string}} facts
  * @returns {{progress: "observed"|"none"|"inconclusive", evidence: string[], retryAllowed: boolean, hint?: string}}
@@ -82,7 +82,16 @@ export function decideOutcome({
   return { progress: "none", evidence: progressEvidence, retryAllowed, hint };
 }
 
-/** "a new tab (tab 12), a download (report.csv) and a POST request" */
+/**
+ * What a watch saw happen while an action ran (activity.js, observedOf), the parts this module reads.
+ * @typedef {{newTabs?: {tabId: number, url?: string}[], downloads?: {url: string, filename?: string}[],
+ *   requests?: import("./activity.js").NotableRequest[]}} ObservedEffects
+ */
+
+/**
+ * "a new tab (tab 12), a download (report.csv) and a POST request"
+ * @param {ObservedEffects} observed
+ */
 function describeSideEffects(observed) {
   const parts = [];
   for (const tab of observed.newTabs ?? [])

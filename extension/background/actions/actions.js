@@ -93,7 +93,7 @@ async function actionResult(report, watch, action, extra = {}) {
   const hints = mergeEvidence(
     pageHints,
     extra.hints,
-    pageEvidence.filter((item) => !isProgressEvidence(item)),
+    pageEvidence.filter((/** @type {string} */ item) => !isProgressEvidence(item)),
   );
   /** @type {Record<string, unknown>} */
   const result = { success: true, ...fields, ...outcome, hints };
@@ -106,6 +106,7 @@ async function actionResult(report, watch, action, extra = {}) {
 
 /**
  * Waits for a navigation the action started, so the next read sees the new page.
+ * @param {ReturnType<typeof watchTab>} watch
  * @param {string[]} hints
  */
 async function settleNavigation(watch, hints) {
@@ -123,7 +124,7 @@ async function settleNavigation(watch, hints) {
  * the click, checked once more just before) and whose synthetic click provably reached no page
  * listener (click-listeners.js, asked once the debugger is attached), one trusted click through
  * the debugger, observed once more.
- * @param {Record<string, any>} args
+ * @param {ToolArguments<"click_ax">} args iframe_click's too, whose frameId is required
  * @param {{signal?: AbortSignal}} [options]
  */
 export async function clickAx(args, { signal } = {}) {
@@ -319,6 +320,8 @@ function dialogOpenFailure(dialog) {
  * Why the protected trusted click may not run, or null when it may.
  * @param {{eligible: boolean, reason?: string}|undefined} fallback the page side's verdict on the target
  * @param {number} frameId
+ * @param {number} stableIntervals how many checks in a row found the page and the target unchanged
+ * @param {boolean} quietSinceClick whether nothing changed on the page since the synthetic click
  */
 function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceClick) {
   if (BROWSER !== "chrome") return "Firefox stays synthetic";
@@ -331,7 +334,10 @@ function trustedFallbackRefusal(fallback, frameId, stableIntervals, quietSinceCl
 
 // ---- The other actions -------------------------------------------------------------------------
 
-/** The agent's tool behind each content tool of pageAction: the name a download record gives. */
+/**
+ * The agent's tool behind each content tool of pageAction: the name a download record gives.
+ * @type {Readonly<Partial<Record<ContentActionTool, string>>>}
+ */
 const AGENT_TOOL_OF_CONTENT_TOOL = Object.freeze({
   type_text: "type_ax",
   fill_field: "set_field",
@@ -349,6 +355,7 @@ const AGENT_TOOL_OF_CONTENT_TOOL = Object.freeze({
  * @param {(args: Record<string, unknown>) => Record<string, unknown>} contentArguments
  */
 function pageAction(contentTool, action, contentArguments) {
+  /** @param {{tabId?: number, frameId?: number, ref_id?: string} & Record<string, unknown>} args validated (validate.js) */
   return async (args) => {
     const { tabId, frameId } = await actionTarget(args, contentTool);
     const watch = watchTab(tabId, frameId, AGENT_TOOL_OF_CONTENT_TOOL[contentTool] ?? contentTool);
@@ -394,6 +401,7 @@ const hoverWithSyntheticEvents = pageAction("hover_element", "hover", withoutTar
  * the page styles the target with `:hover` rules, which synthetic events cannot apply, the hint
  * says why instead of suggesting that the page ignored the hover (docs/protocol/tools.md, "Action
  * results").
+ * @param {ToolArguments<"hover">} args
  */
 export async function hover(args) {
   const result = await hoverWithSyntheticEvents(args);
@@ -407,7 +415,7 @@ export async function hover(args) {
 /**
  * drag: the frame's synthetic drag (content/actions/drag.js), with both refs checked against the
  * frame that printed them (ref_in_other_frame), then the outcome of an action.
- * @param {Record<string, any>} args
+ * @param {ToolArguments<"drag">} args
  */
 export async function drag(args) {
   const { tabId, frameId } = await actionTarget({ ...args, ref_id: args.from_ref }, "drag_element");
@@ -438,15 +446,15 @@ export const pressKey = pageAction("press_key", "key press", withoutTarget);
  */
 const attachFilesInFrame = pageAction("attach_files", "upload", withoutTarget);
 
-/**
- * upload_file's extension route (bridge.js, bridge_attach_files): `{tabId?, frameId?, ref_id,
- * files: [{name, type, size, lastModified, data}]}`.
- * @param {Record<string, any>} args
- */
 /** not_a_file_target's hint, as content/actions/upload.js gives it (the frame's own refusal). */
 const NOT_A_FILE_TARGET_HINT =
   "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here). A page that opens its file dialog only for a real click (it ignores untrusted clicks), with showPicker(), or from an input it never put in the document cannot be reached by the extension alone: ask the person to choose the file, or use a browser allwright launched with --input trusted, where upload_file clicks for real and takes the browser's file dialog.";
 
+/**
+ * upload_file's extension route (bridge.js, bridge_attach_files): `{tabId?, frameId?, ref_id,
+ * files: [{name, type, size, lastModified, data}]}`.
+ * @param {{tabId?: number, frameId?: number, ref_id: string, noClick?: boolean, files: {name: string, type: string, size: number, lastModified: number, data: string}[]}} args
+ */
 export async function attachFiles(args) {
   if (BROWSER !== "firefox") return attachFilesInFrame(args);
   // Firefox hides a content script's DataTransfer items from the page (page-drop.js): the frame
@@ -518,7 +526,7 @@ const BETWEEN_FIELDS_MAX_WAIT_MS = 2_000;
  * once for the whole form, and the result is one action's: its outcome, the tree lines that
  * changed, and which fields were filled, which failed and which were not attempted
  * (form-fill-outcome.js).
- * @param {{fields: {ref_id: string, value: string}[], frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"fill_form">} args
  * @param {{signal?: AbortSignal}} [options]
  */
 export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { signal } = {}) {
@@ -578,9 +586,10 @@ export async function fillForm({ fields, frameId = 0, tabId: givenTabId }, { sig
   // A field's diagnostics, and its evidence that proves no progress (a list that closed), say
   // which field they are about.
   const fieldHints = reports.flatMap((report) =>
-    [...(report.hints ?? []), ...(report.evidence ?? []).filter((item) => !isProgressEvidence(item))].map(
-      (hint) => `${report.ref_id}: ${hint}`,
-    ),
+    [
+      ...(report.hints ?? []),
+      ...(report.evidence ?? []).filter((/** @type {string} */ item) => !isProgressEvidence(item)),
+    ].map((hint) => `${report.ref_id}: ${hint}`),
   );
   const page = {
     evidence: mergeEvidence(...reports.map((report) => (report.evidence ?? []).filter(isProgressEvidence))),
@@ -613,6 +622,7 @@ async function quietNetwork(tabId, until) {
  * `wait_for_stable({quietMs, timeoutMs})`: waits until the tab has had no request in flight and
  * its top document no DOM mutation for quietMs, both at once, or until timeoutMs. Not reaching
  * stability is an answer (stable: false, with what kept it busy), not an error.
+ * @param {ToolArguments<"wait_for_stable">} args
  */
 export async function waitForStable({ tabId, quietMs, timeoutMs }) {
   const tab = await resolveTab(tabId);
@@ -710,9 +720,13 @@ const externalInputs = new Map();
 export async function beginExternalInput(args) {
   const { tabId, frameId } = await actionTarget(
     { tabId: args.tabId, frameId: args.frameId, ref_id: args.kind === "drag" ? args.from_ref : args.ref_id },
-    { click: "click_element", hover: "hover_element", key: "press_key", upload: "attach_files", drag: "drag_element" }[
-      args.kind
-    ] ?? args.kind,
+    /** @type {Record<string, string>} */ ({
+      click: "click_element",
+      hover: "hover_element",
+      key: "press_key",
+      upload: "attach_files",
+      drag: "drag_element",
+    })[args.kind] ?? args.kind,
   );
   if (args.kind === "drag" && typeof args.to_ref === "string") {
     await refuseRefOfOtherFrame(tabId, frameId, args.to_ref, "drag_element");
@@ -720,8 +734,13 @@ export async function beginExternalInput(args) {
   const watch = watchTab(
     tabId,
     frameId,
-    { click: "click_ax", hover: "hover", key: "press_key", upload: "upload_file", drag: "drag" }[args.kind] ??
-      args.kind,
+    /** @type {Record<string, string>} */ ({
+      click: "click_ax",
+      hover: "hover",
+      key: "press_key",
+      upload: "upload_file",
+      drag: "drag",
+    })[args.kind] ?? args.kind,
   );
   let begun;
   try {
@@ -796,7 +815,8 @@ export async function finishExternalInput({ token }) {
   const hints = [];
   await sleep(SETTLE_MS);
   await settleNavigation(watch, hints);
-  const action = { key: "key press", upload: "upload", drag: "drag" }[kind] ?? "hover";
+  const action =
+    /** @type {Record<string, string>} */ ({ key: "key press", upload: "upload", drag: "drag" })[kind] ?? "hover";
   const result = await actionResult(report, watch, action, { hints, tabId });
   return { method: "bidi", ...result };
 }

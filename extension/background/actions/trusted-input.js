@@ -50,9 +50,15 @@ export async function dispatchTrustedClick(tabId, { x, y }, beforeClick) {
   });
   // Page.javascriptDialogOpening (Chrome DevTools Protocol, Page domain): {type, message, ...},
   // where type is "alert", "confirm", "prompt" or "beforeunload".
+  /**
+   * @param {chrome.debugger.Debuggee} source
+   * @param {string} method
+   * @param {object} [params] the event's parameters, as the protocol documents them for `method`
+   */
   const onEvent = (source, method, params) => {
     if (source.tabId !== tabId || method !== "Page.javascriptDialogOpening") return;
-    reportDialog({ type: params.type, message: String(params.message ?? "") });
+    const opening = /** @type {{type: OpenDialog["type"], message?: unknown}} */ (params);
+    reportDialog({ type: opening.type, message: String(opening.message ?? "") });
   };
   api.debugger.onEvent.addListener(onEvent);
   try {

@@ -17,7 +17,7 @@ import { PRINT_TO_PDF_MS } from "../host/budgets.js";
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
 
 /**
- * @param {{tabId?: number}} args
+ * @param {ToolArguments<"save_pdf">} args
  * @returns {Promise<{data: string, mimeType: string, method: string, url: string, title: string}>}
  */
 export async function savePdf({ tabId }) {

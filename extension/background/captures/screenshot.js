@@ -34,7 +34,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 
 /**
  * `screenshot({ref_id?, frameId?, fullPage?, format, tabId?})`.
- * @param {{tabId?: number, ref_id?: string, frameId?: number, fullPage?: boolean, format: "png"|"jpeg"}} args
+ * @param {ToolArguments<"screenshot">} args
  */
 export async function screenshot({ tabId, ref_id, frameId = 0, fullPage = false, format }) {
   if (fullPage && ref_id !== undefined) {
@@ -148,6 +148,7 @@ async function requireShown(tab) {
  * @returns {Promise<{visible: Rect, topViewport: Viewport}>}
  * @param {number} tabId
  * @param {number} frameId
+ * @param {string} ref_id
  */
 async function elementInTopViewport(tabId, frameId, ref_id) {
   const deadline = Date.now() + ELEMENT_TIMEOUT_MS;
@@ -178,6 +179,8 @@ async function elementInTopViewport(tabId, frameId, ref_id) {
  * its frame element), then of the parent (Firefox names a cross-origin child's element too).
  * @returns {Promise<FrameOffsetResult>}
  * @param {number} tabId
+ * @param {number} child the frame id of the child frame
+ * @param {number} parent the frame id of its parent
  * @param {number} deadline
  */
 async function framePlacement(tabId, child, parent, deadline) {
@@ -247,7 +250,10 @@ function decodeDataUrl(dataUrl) {
   return { mimeType, base64, bytes };
 }
 
-/** Base64 of bytes, in slices: `String.fromCharCode` takes a bounded number of arguments. */
+/**
+ * Base64 of bytes, in slices: `String.fromCharCode` takes a bounded number of arguments.
+ * @param {Uint8Array} bytes
+ */
 function base64Of(bytes) {
   const SLICE = 0x8000;
   let text = "";

@@ -154,6 +154,10 @@ function withoutFragment(url) {
   return hash === -1 ? url : url.slice(0, hash);
 }
 
+/**
+ * @param {string} a
+ * @param {string} b
+ */
 function sameOrigin(a, b) {
   try {
     return new URL(a).origin === new URL(b).origin;

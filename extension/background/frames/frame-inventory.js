@@ -90,6 +90,7 @@ export function repairInventory(known, reached) {
       if (parents.length !== 1) continue;
       parentFrameId = parents[0].frameId;
     }
+    /** @type {{frameId: number, parentFrameId: number, url: string, documentId?: string}} */
     const entry = { frameId: frame.frameId, parentFrameId, url };
     if (typeof frame.documentId === "string") entry.documentId = frame.documentId;
     repaired.push(entry);

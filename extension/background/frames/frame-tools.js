@@ -91,20 +91,24 @@ export function readFrameTree(tabId, frameId, treeArguments, deadline = undefine
   });
 }
 
-/** @returns {value is {document: string, first: number, last: number}} */
+/**
+ * @param {unknown} value what the frame's tree read reported as its ref issue
+ * @returns {value is {document: string, first: number, last: number}}
+ */
 function isRefIssue(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = /** @type {{document?: unknown, first?: unknown, last?: unknown}} */ (value);
   return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof value.document === "string" &&
-    Number.isSafeInteger(value.first) &&
-    Number.isSafeInteger(value.last)
+    typeof candidate.document === "string" &&
+    Number.isSafeInteger(candidate.first) &&
+    Number.isSafeInteger(candidate.last)
   );
 }
 
 /**
  * `get_accessibility_tree`: the top document, or the frame `frameId` names. A `ref_id` printed
  * by another frame is refused by name, as for the actions.
+ * @param {ToolArguments<"get_accessibility_tree">} args
  */
 export async function getAccessibilityTree({ tabId, frameId = 0, ...treeArguments }) {
   const tab = await resolveTab(tabId);
@@ -127,7 +131,10 @@ function onlyChanges(result) {
   return visible;
 }
 
-/** `iframe_read`: get_accessibility_tree of one frame, whose id the result repeats. */
+/**
+ * `iframe_read`: get_accessibility_tree of one frame, whose id the result repeats.
+ * @param {ToolArguments<"iframe_read">} args
+ */
 export async function iframeRead({ tabId, frameId, ...treeArguments }) {
   const tab = await resolveTab(tabId);
   await requireFrame(tab.id, frameId);
@@ -143,10 +150,13 @@ export async function iframeRead({ tabId, frameId, ...treeArguments }) {
 }
 
 /** `iframe_click`: click_ax in the frame named (the same path, the same answer). */
-export const iframeClick = (args, options) => clickAx(args, options);
+export const iframeClick = (
+  /** @type {ToolArguments<"iframe_click">} */ args,
+  /** @type {Parameters<typeof clickAx>[1]} */ options,
+) => clickAx(args, options);
 
 /** `iframe_type`: type_ax in the frame named (the same path, the same answer). */
-export const iframeType = (args) => typeAx(args);
+export const iframeType = (/** @type {ToolArguments<"iframe_type">} */ args) => typeAx(args);
 
 // ---- get_frames --------------------------------------------------------------------------------
 
@@ -171,6 +181,7 @@ async function contentScriptAnswers(tabId, frameId) {
 /**
  * `get_frames`: the browser's frame inventory, each child frame's <iframe> element as its parent
  * lays it out, and whether our content script answers in each frame.
+ * @param {ToolArguments<"get_frames">} args
  */
 export async function getFrames({ tabId }) {
   const tab = await resolveTab(tabId);

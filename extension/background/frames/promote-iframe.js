@@ -43,7 +43,9 @@ async function unsavedWork(tabId, frames) {
           frameLabel: label,
         });
         if (!Array.isArray(state.reasons)) return [`${label}: its state could not be read`];
-        return state.reasons.map((reason) => (frames.length > 1 ? `${label}: ${reason}` : String(reason)));
+        return state.reasons.map((/** @type {unknown} */ reason) =>
+          frames.length > 1 ? `${label}: ${reason}` : String(reason),
+        );
       } catch (failure) {
         // A ToolFailure carries its structured error; anything else says what it is itself.
         const why = failure instanceof ToolFailure ? failure.error.message : thrownMessage(failure);
@@ -54,7 +56,10 @@ async function unsavedWork(tabId, frames) {
   return reasons.flat();
 }
 
-/** The `promote_iframe` tool. */
+/**
+ * The `promote_iframe` tool.
+ * @param {ToolArguments<"promote_iframe">} args
+ */
 export async function promoteIframe({ urlFilter, matchIndex, force = false, timeoutMs, tabId }) {
   const tab = await resolveTab(tabId);
   const frames = await framesOf(tab.id);

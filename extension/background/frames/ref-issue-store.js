@@ -15,7 +15,7 @@ import { emptyRecord, isRecord, issueOf } from "./ref-issues.js";
 /** @typedef {import("./ref-issues.js").RefRecord} RefRecord */
 
 const KEY_PREFIX = "refIssues:";
-const storageKey = (tabId) => `${KEY_PREFIX}${tabId}`;
+const storageKey = (/** @type {number} */ tabId) => `${KEY_PREFIX}${tabId}`;
 /** The browser-wide floor: the highest number any tab's frames handed out. */
 const FLOOR_KEY = "refFloor";
 
@@ -30,9 +30,12 @@ const FLOOR_KEY = "refFloor";
 export async function loadRecord(tabId) {
   const session = api.storage?.session;
   const remembered = memoryRecords.get(tabId);
+  /** @type {Record<string, unknown>} what storage.session holds, as any extension page may have written it */
   const stored = session === undefined ? {} : await session.get([storageKey(tabId), FLOOR_KEY]).catch(() => ({}));
-  const record = remembered ?? (isRecord(stored[storageKey(tabId)]) ? stored[storageKey(tabId)] : emptyRecord());
-  const storedFloor = Number.isSafeInteger(stored[FLOOR_KEY]) ? stored[FLOOR_KEY] : 0;
+  const storedRecord = stored[storageKey(tabId)];
+  const record = remembered ?? (isRecord(storedRecord) ? storedRecord : emptyRecord());
+  const floorValue = stored[FLOOR_KEY];
+  const storedFloor = typeof floorValue === "number" && Number.isSafeInteger(floorValue) ? floorValue : 0;
   return { ...record, floor: Math.max(record.floor, storedFloor, memoryFloor) };
 }
 
@@ -45,8 +48,8 @@ export async function saveRecord(tabId, record) {
   memoryFloor = Math.max(memoryFloor, record.floor);
   const session = api.storage?.session;
   if (session === undefined) return;
-  const stored = (await session.get(FLOOR_KEY).catch(() => ({})))[FLOOR_KEY];
-  const floor = Math.max(Number.isSafeInteger(stored) ? stored : 0, memoryFloor);
+  const stored = /** @type {Record<string, unknown>} */ (await session.get(FLOOR_KEY).catch(() => ({})))[FLOOR_KEY];
+  const floor = Math.max(typeof stored === "number" && Number.isSafeInteger(stored) ? stored : 0, memoryFloor);
   // A full storage.session keeps the record in this worker's memory only (loadRecord reads it
   // there); a worker that restarts then knows an older floor, as it would without the write.
   await session.set({ [storageKey(tabId)]: record, [FLOOR_KEY]: floor }).catch((error) => {

@@ -15,6 +15,7 @@ const DOCUMENT_QUESTION_MS = 1_000;
 /**
  * The tool an agent calls with a ref in the top document and in a frame, by the content half of
  * the call (the tree read, or an action).
+ * @type {Readonly<Record<string, string[]>>}
  */
 const TOOL_OF_CONTENT_ACTION = Object.freeze({
   get_accessibility_tree: ["get_accessibility_tree", "iframe_read"],

@@ -31,13 +31,14 @@ const MARK_TIMEOUT_MS = 2_000;
 const BRIDGE_CALLS = Object.freeze({
   bridge_identify_tab: identifyTab,
   bridge_begin_input: beginInput,
-  bridge_finish_input: (args) => finishExternalInput({ token: tokenOf(args) }),
-  bridge_abort_input: (args) => abortExternalInput({ token: tokenOf(args) }),
+  bridge_finish_input: (/** @type {Record<string, unknown>} */ args) => finishExternalInput({ token: tokenOf(args) }),
+  bridge_abort_input: (/** @type {Record<string, unknown>} */ args) => abortExternalInput({ token: tokenOf(args) }),
   // A Firefox drag whose press the server sent alone (src/browser_bridge/input.rs).
-  bridge_drag_after_press: (args) => continueExternalDrag({ token: tokenOf(args) }),
+  bridge_drag_after_press: (/** @type {Record<string, unknown>} */ args) =>
+    continueExternalDrag({ token: tokenOf(args) }),
   // The masks over secret fields around the server's BiDi screenshot (secret-masks.js).
   bridge_mask_secrets: maskSecrets,
-  bridge_unmask_secrets: (args) => unmaskForBridge({ token: tokenOf(args) }),
+  bridge_unmask_secrets: (/** @type {Record<string, unknown>} */ args) => unmaskForBridge({ token: tokenOf(args) }),
   // upload_file's extension route: the files' bytes, read by the server inside its upload roots.
   bridge_attach_files: attachFilesFromServer,
   // The calls the server answered without the extension, for the side panel's log.
@@ -251,7 +252,10 @@ export function isBridgeCall(tool) {
   return Object.hasOwn(BRIDGE_CALLS, tool);
 }
 
-/** The agent tool whose real pointer input a bridge_begin_input starts, by its kind. */
+/**
+ * The agent tool whose real pointer input a bridge_begin_input starts, by its kind.
+ * @type {Readonly<Record<string, string>>}
+ */
 const AGENT_TOOL_OF_INPUT_KIND = Object.freeze({
   click: "click_ax",
   hover: "hover",

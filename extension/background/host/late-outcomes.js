@@ -28,7 +28,7 @@ export function rememberLateOutcome(call, outcome) {
   const late = { callId: call.id, tool: call.tool, finishedAt: new Date().toISOString(), ok: outcome.ok };
   if (outcome.ok) {
     const result = outcome.result ?? {};
-    for (const field of ["progress", "evidence", "retryAllowed", "observed"]) {
+    for (const field of /** @type {const} */ (["progress", "evidence", "retryAllowed", "observed"])) {
       if (result[field] !== undefined) late[field] = result[field];
     }
   } else {

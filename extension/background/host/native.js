@@ -116,6 +116,11 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
     retryTimer = setTimeout(connect, delay);
   }
 
+  /**
+   * @param {chrome.runtime.Port} from
+   * @param {ChunkAssembler} assembler
+   * @param {unknown} message what the native host sent, checked here before it is used
+   */
   function receive(from, assembler, message) {
     failures = 0;
     if (messages.isNativeChunk(message)) {
@@ -142,9 +147,16 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
       onSession(null);
       return;
     }
-    console.warn("allwright: ignoring an unknown message from the native host", message?.type);
+    console.warn(
+      "allwright: ignoring an unknown message from the native host",
+      /** @type {{type?: unknown}} */ (message)?.type,
+    );
   }
 
+  /**
+   * @param {chrome.runtime.Port} from
+   * @param {NativeCall} call
+   */
   async function answer(from, call) {
     const received = CALL_TIMING ? timingNow() : 0;
     let reply;
@@ -186,7 +198,10 @@ export function createNativeConnection({ hostName, browser, runTool, onSession, 
     }
   }
 
-  /** Sends a message to the host, when connected (the side panel's access changes). */
+  /**
+   * Sends a message to the host, when connected (the side panel's access changes).
+   * @param {BackgroundToNative} message
+   */
   function sendToHost(message) {
     try {
       port?.postMessage(message);

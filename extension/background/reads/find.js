@@ -27,7 +27,7 @@ const FRAMES_NOT_READ_NAMED = 5;
 
 /**
  * `find({text?, role?, name?, limit, tabId?})`.
- * @param {{tabId?: number, text?: string, role?: string, name?: string, limit: number}} args
+ * @param {ToolArguments<"find">} args
  *   validated: at least one of text, role and name
  */
 export async function find({ tabId, text, role, name, limit }) {

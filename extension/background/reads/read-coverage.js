@@ -47,11 +47,13 @@ export function recordKey(tabId, frameId, read) {
 }
 
 /** The key of the conversation root the frame's last document read reported. */
-export const rootKey = (tabId, frameId) => `${framePrefix(tabId, frameId)}root`;
+export const rootKey = (/** @type {number} */ tabId, /** @type {number} */ frameId) =>
+  `${framePrefix(tabId, frameId)}root`;
 
 /** Every key of a frame starts with this; every key of a tab with `tabPrefix`. */
-export const framePrefix = (tabId, frameId) => `${tabPrefix(tabId)}${frameId}/`;
-export const tabPrefix = (tabId) => `readCoverage/${tabId}/`;
+export const framePrefix = (/** @type {number} */ tabId, /** @type {number} */ frameId) =>
+  `${tabPrefix(tabId)}${frameId}/`;
+export const tabPrefix = (/** @type {number} */ tabId) => `readCoverage/${tabId}/`;
 
 /**
  * Applies one read to its page record.

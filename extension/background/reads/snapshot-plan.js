@@ -20,6 +20,7 @@
  */
 export function orderFramesDepthFirst(frames) {
   const live = frames.filter((frame) => frame.documentLifecycle === undefined || frame.documentLifecycle === "active");
+  /** @type {Map<number, FrameInfo[]>} each frame's children, by the parent's frame id */
   const children = new Map();
   for (const frame of live) {
     const siblings = children.get(frame.parentFrameId) ?? [];

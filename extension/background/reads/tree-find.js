@@ -42,7 +42,7 @@ export function unescapeTreeString(escaped) {
       const point = Number.parseInt(hex, 16);
       return point <= 0x10ffff ? String.fromCodePoint(point) : "";
     }
-    return { n: "\n", r: "\r", t: "\t" }[escape] ?? escape;
+    return /** @type {Record<string, string>} */ ({ n: "\n", r: "\r", t: "\t" })[escape] ?? escape;
   });
 }
 

@@ -39,8 +39,7 @@ function isPassingFrameFailure(failure) {
 
 /**
  * `wait_for({text} | {textGone} | {ref_id, state}, timeoutMs, frameId?, tabId?)`.
- * @param {{tabId?: number, frameId?: number, text?: string, textGone?: string, ref_id?: string,
- *   state?: string, timeoutMs: number}} args validated: exactly one of text, textGone and ref_id
+ * @param {ToolArguments<"wait_for">} args validated: exactly one of text, textGone and ref_id
  * @param {{signal?: AbortSignal}} [options]
  */
 export async function waitFor(args, { signal } = {}) {

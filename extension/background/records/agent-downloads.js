@@ -90,7 +90,7 @@ export async function listDownloads() {
  * The `get_download` tool: one of the agent's downloads, waited for while it runs (at most
  * DOWNLOAD_FINISH_WAIT_MS), with the path the browser wrote once it is complete (`filePath`: for
  * the MCP server, which reads the file and leaves the path out of the reply).
- * @param {{id: number}} args
+ * @param {ToolArguments<"get_download">} args
  */
 export async function getDownload({ id }) {
   await writes;

@@ -27,7 +27,7 @@ export const MAX_VALUE_CHARS = 100_000;
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * @param {{code: string, timeoutMs: number, frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"execute_js">} args
  */
 export async function executeJs({ code, timeoutMs, frameId = 0, tabId }) {
   const tab = await resolveTab(tabId);
@@ -105,6 +105,7 @@ function timedOut(timeoutMs) {
  * @returns {Promise<unknown>}
  * @param {number} tabId
  * @param {number} frameId
+ * @param {string} code
  * @param {number} timeoutMs
  */
 async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
@@ -134,6 +135,7 @@ async function evaluateInMainWorld(tabId, frameId, code, timeoutMs) {
  * Chrome's top frame: Runtime.evaluate, then the page half describes an object result.
  * @returns {Promise<unknown>}
  * @param {number} tabId
+ * @param {string} code
  * @param {number} timeoutMs
  */
 function evaluateWithDebugger(tabId, code, timeoutMs) {
@@ -184,11 +186,16 @@ function evaluateWithDebugger(tabId, code, timeoutMs) {
 /**
  * A command's answer, or null once the deadline passed; then any script still running in the
  * page is stopped (Runtime.terminateExecution), and detaching the debugger ends the command.
+ * @template T
+ * @param {Promise<T>} command
  * @param {number} deadline
+ * @param {import("./debugger-session.js").SendCommand} send
+ * @returns {Promise<T|null>}
  */
 async function raceDeadline(command, deadline, send) {
   /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
+  /** @type {Promise<null>} */
   const expiry = new Promise((resolve) => {
     timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
   });

@@ -36,7 +36,7 @@ export async function pageScript(task, input, timeoutMs, limit) {
   let budget = limit;
   let truncated = false;
   const seen = new Set();
-  const text = (value) => {
+  const text = (/** @type {unknown} */ value) => {
     try {
       return String(value);
     } catch {
@@ -71,7 +71,12 @@ export async function pageScript(task, input, timeoutMs, limit) {
     if (typeof PageNode === "function" && value instanceof PageNode) return "node";
     return typeof value;
   };
-  const walk = (/** @type {any} */ value, /** @type {number} */ depth) => {
+  /**
+   * @param {any} value any value of the page, whatever its type: this function finds out which
+   * @param {number} depth
+   * @returns {unknown}
+   */
+  const walk = (value, depth) => {
     if (budget <= 0) {
       truncated = true;
       return null;
@@ -107,6 +112,7 @@ export async function pageScript(task, input, timeoutMs, limit) {
       if (depth >= MAX_DEPTH) return spend("[too deep]");
       seen.add(value);
       if (value instanceof Map || value instanceof Set) {
+        /** @type {unknown[]} */
         const entries = [];
         Object.setPrototypeOf(entries, null);
         for (const entry of value instanceof Map ? value.entries() : value.values()) {
@@ -121,6 +127,7 @@ export async function pageScript(task, input, timeoutMs, limit) {
         return entries;
       }
       if (Array.isArray(value)) {
+        /** @type {unknown[]} */
         const items = [];
         Object.setPrototypeOf(items, null);
         const length = value.length;

@@ -29,7 +29,7 @@ import {
 } from "../../shared/shadow-outline.js";
 
 /**
- * @param {{ref_id?: string, maxChars: number, frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"get_shadow_dom">} args
  */
 export async function getShadowDom({ ref_id, maxChars, frameId = 0, tabId }) {
   const tab = await resolveTab(tabId);
@@ -51,7 +51,7 @@ export async function getShadowDom({ ref_id, maxChars, frameId = 0, tabId }) {
 }
 
 /**
- * @param {{selector: string, ref_id?: string, frameId?: number, tabId?: number}} args
+ * @param {ToolArguments<"shadow_dom_query">} args
  */
 export async function shadowDomQuery({ selector, ref_id, frameId = 0, tabId }) {
   const tab = await resolveTab(tabId);
@@ -82,7 +82,10 @@ export async function shadowDomQuery({ selector, ref_id, frameId = 0, tabId }) {
     const collector = new MatchCollector();
     for (const found of roots) {
       if (collector.full) break;
-      const { nodeIds } = await send("DOM.querySelectorAll", { nodeId: found.root.nodeId, selector });
+      // The debugger's reader (the `reader` of the document tree below) returns every shadow
+      // root it reports, open or closed, with its node, so a found root is never null here.
+      const root = /** @type {CdpNode} */ (found.root);
+      const { nodeIds } = await send("DOM.querySelectorAll", { nodeId: root.nodeId, selector });
       for (const nodeId of nodeIds ?? []) {
         const node = tree.nodesById.get(nodeId);
         if (node === undefined || collector.full) continue;
@@ -93,9 +96,12 @@ export async function shadowDomQuery({ selector, ref_id, frameId = 0, tabId }) {
   });
 }
 
-/** The text of a debugger error: chrome.debugger rejects with the protocol's error as JSON. */
+/**
+ * The text of a debugger error: chrome.debugger rejects with the protocol's error as JSON.
+ * @param {unknown} error
+ */
 function debuggerMessage(error) {
-  const text = String(error?.message ?? error);
+  const text = String(/** @type {{message?: unknown}|null|undefined} */ (error)?.message ?? error);
   try {
     return String(JSON.parse(text).message ?? text);
   } catch {
@@ -105,6 +111,7 @@ function debuggerMessage(error) {
 
 /**
  * @param {number} frameId
+ * @param {string} tool
  */
 function refuseOtherFrames(frameId, tool) {
   if (frameId === 0) return;
@@ -116,6 +123,7 @@ function refuseOtherFrames(frameId, tool) {
 /**
  * @returns {never}
  * @param {string} refId
+ * @param {string} path the host's composed path, as the results print it
  */
 function notAShadowHost(refId, path) {
   fail("not_a_shadow_host", `${refId} (${path}) has no shadow root`, {
@@ -126,6 +134,8 @@ function notAShadowHost(refId, path) {
 /**
  * @param {number} tabId
  * @param {number} frameId
+ * @param {Parameters<typeof messages.contentToolRequest>[0]} tool
+ * @param {Object<string, unknown>} toolArguments
  */
 async function askFrame(tabId, frameId, tool, toolArguments) {
   return callFrame(tabId, frameId, messages.contentToolRequest(tool, toolArguments), {
@@ -248,7 +258,9 @@ async function readStyleMasks(tree, send) {
     }
     try {
       const { computedStyle } = await send("CSS.getComputedStyleForNode", { nodeId: node.nodeId });
-      const security = (computedStyle ?? []).find((entry) => entry.name === "-webkit-text-security");
+      const security = (computedStyle ?? []).find(
+        (/** @type {{name: string, value: string}} */ entry) => entry.name === "-webkit-text-security",
+      );
       if (security !== undefined && security.value.trim() !== "" && security.value.trim() !== "none") {
         tree.maskedNodes.add(node);
       }

@@ -24,8 +24,11 @@ const listeners = new Set();
 
 async function loadCalls() {
   if (calls !== null) return calls;
+  /** @type {Record<string, unknown>} */
   const stored = await api.storage.session.get(STORAGE_KEY).catch(() => ({}));
-  const kept = Array.isArray(stored?.[STORAGE_KEY]) ? stored[STORAGE_KEY] : [];
+  const storedCalls = stored?.[STORAGE_KEY];
+  // Only this module writes the key (persist), so a stored array holds LoggedCall entries.
+  const kept = Array.isArray(storedCalls) ? /** @type {LoggedCall[]} */ (storedCalls) : [];
   // Another call may have started while storage answered.
   if (calls === null) {
     calls = kept.slice(-CALL_LOG_SIZE);
@@ -39,7 +42,10 @@ export async function loggedCalls() {
   return [...(await loadCalls())];
 }
 
-/** Calls `listener` with each call as it starts and again when it ends. */
+/**
+ * Calls `listener` with each call as it starts and again when it ends.
+ * @param {(call: LoggedCall) => void} listener
+ */
 export function onCallLogged(listener) {
   listeners.add(listener);
 }
@@ -81,6 +87,7 @@ export async function logCallStart(tool, rawArguments, claimedAccess) {
   };
 }
 
+/** @param {LoggedCall} call */
 function publish(call) {
   const copy = structuredClone(call);
   for (const listener of listeners) listener(copy);

@@ -161,7 +161,8 @@ export function createRedactor() {
       if (tool === FORM_TOOL && Array.isArray(kept.fields)) {
         const ordinary = ordinaryFormFields(result);
         kept.fields = kept.fields.map((field, index) => {
-          const given = asObject(asObject(rawArguments)["fields"]?.[index]);
+          const givenFields = /** @type {Record<number, unknown>|null|undefined} */ (asObject(rawArguments)["fields"]);
+          const given = asObject(givenFields?.[index]);
           if (typeof field !== "object" || field === null || !("value" in field)) return field;
           return ordinary.has(given["ref_id"]) ? field : { ...field, value: REDACTED };
         });
@@ -186,7 +187,8 @@ export function createRedactor() {
       if (tool === SELECTING_TOOL && "selected" in kept && !saysNotSensitive(result)) kept.selected = REDACTED;
       if (tool === FORM_TOOL && Array.isArray(kept.fields)) {
         kept.fields = kept.fields.map((field, index) => {
-          if (saysNotSensitive(asObject(result)["fields"]?.[index]) || typeof field !== "object" || field === null) {
+          const resultFields = /** @type {Record<number, unknown>|null|undefined} */ (asObject(result)["fields"]);
+          if (saysNotSensitive(resultFields?.[index]) || typeof field !== "object" || field === null) {
             return field;
           }
           const masked = { ...field };
@@ -195,8 +197,9 @@ export function createRedactor() {
         });
       }
       if (tool === NETWORK_TOOL) redactNetworkRecords(kept);
-      if (typeof kept.data === "string" && typeof result?.["data"] === "string") {
-        kept.data = `[image data not logged: ${result["data"].length} base64 characters]`;
+      const resultData = /** @type {{data?: unknown}|null|undefined} */ (result)?.["data"];
+      if (typeof kept.data === "string" && typeof resultData === "string") {
+        kept.data = `[image data not logged: ${resultData.length} base64 characters]`;
       }
       return kept;
     },
@@ -266,7 +269,7 @@ function formFieldValues(rawArguments, ordinary) {
  */
 function redactNetworkRecords(kept) {
   if (!Array.isArray(kept.requests)) return;
-  const withoutValues = (headers) =>
+  const withoutValues = (/** @type {unknown} */ headers) =>
     Array.isArray(headers)
       ? headers.map((header) => (Array.isArray(header) ? [header[0], REDACTED] : REDACTED))
       : headers;
@@ -280,13 +283,21 @@ function redactNetworkRecords(kept) {
   }
 }
 
-/** @returns {Object<string, unknown>} */
+/**
+ * @param {unknown} value
+ * @returns {Object<string, unknown>}
+ */
 function asObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? /** @type {any} */ (value) : {};
 }
 
+/** @param {unknown} result an action's result, or one field's part of it */
 function saysNotSensitive(result) {
-  return typeof result === "object" && result !== null && result["sensitive"] === false;
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    /** @type {Record<string, unknown>} */ (result)["sensitive"] === false
+  );
 }
 
 /** @param {string} key */

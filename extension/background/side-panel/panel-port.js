@@ -12,7 +12,7 @@ import { loggedCalls, onCallLogged } from "./call-log.js";
 const panels = new Set();
 
 /**
- * @param {{isHostConnected: () => boolean, sendToHost: (message: object) => void}} native
+ * @param {{isHostConnected: () => boolean, sendToHost: (message: BackgroundToNative) => void}} native
  */
 export function servePanels(native) {
   api.runtime.onConnect.addListener((port) => {
@@ -49,7 +49,10 @@ export function servePanels(native) {
   };
 }
 
-/** @returns {Promise<PanelConnectionState>} */
+/**
+ * @param {{isHostConnected: () => boolean}} native
+ * @returns {Promise<PanelConnectionState>}
+ */
 async function connectionState(native) {
   return {
     hostConnected: native.isHostConnected(),
@@ -60,6 +63,7 @@ async function connectionState(native) {
   };
 }
 
+/** @param {BackgroundToPanel} message */
 function broadcast(message) {
   for (const port of panels) {
     try {

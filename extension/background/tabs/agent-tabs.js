@@ -17,12 +17,14 @@ let cachedTabs = null;
 
 async function agentTabs() {
   if (cachedTabs !== null) return cachedTabs;
+  /** @type {Record<string, unknown>} */
   const stored = await (api.storage?.session?.get(AGENT_TABS_KEY) ?? Promise.resolve({})).catch(() => ({}));
   const value = stored?.[AGENT_TABS_KEY];
   cachedTabs ??= Array.isArray(value) ? value.filter((tab) => Number.isSafeInteger(tab)) : [];
   return cachedTabs;
 }
 
+/** @param {number[]} tabs */
 async function keep(tabs) {
   cachedTabs = tabs;
   // A full storage.session keeps the list in memory only: the worker that holds it records on.

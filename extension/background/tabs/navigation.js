@@ -94,7 +94,7 @@ export function onNavigationEvent(kind, details) {
 
 /**
  * The `navigate` tool.
- * @param {{tabId?: number, url: string, timeoutMs?: number}} args validated arguments
+ * @param {ToolArguments<"navigate">} args validated arguments
  * @returns {Promise<{url: string, title: string}>}
  */
 export function navigate(args) {
@@ -198,7 +198,7 @@ const HISTORY_MOVES = Object.freeze({
 /**
  * The `go_back` tool: the tab's previous history entry, another document or the same one (an
  * SPA's pushState entry), waited for like navigate.
- * @param {{tabId?: number, timeoutMs?: number}} args validated arguments
+ * @param {ToolArguments<"go_back">} args validated arguments
  * @returns {Promise<{url: string, title: string, changed: boolean}>}
  */
 export function goBack(args) {
@@ -208,7 +208,7 @@ export function goBack(args) {
 /**
  * The `go_forward` tool: the tab's next history entry (the one a go_back left), another document
  * or the same one, waited for like navigate.
- * @param {{tabId?: number, timeoutMs?: number}} args validated arguments
+ * @param {ToolArguments<"go_forward">} args validated arguments
  * @returns {Promise<{url: string, title: string, changed: boolean}>}
  */
 export function goForward(args) {
@@ -277,7 +277,7 @@ async function moveThroughHistory({ tabId, timeoutMs = DEFAULT_NAVIGATION_TIMEOU
  * network, as a hard reload), waited for like navigate. A reload has no start check of its own:
  * it always starts, unless the page holds it with a beforeunload prompt, which the same watchdog
  * as navigate's answers with page_blocked.
- * @param {{tabId?: number, ignoreCache?: boolean, timeoutMs?: number}} args validated arguments
+ * @param {ToolArguments<"reload">} args validated arguments
  * @returns {Promise<{url: string, title: string, changed: boolean}>}
  */
 export async function reload({ tabId, ignoreCache = false, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }) {
@@ -359,7 +359,7 @@ function waitForLoad(tabId, timeoutMs) {
     landedUrl: () => waiter.landedUrl,
     /** Whether the browser reported any navigation (or a same-document move) yet. */
     started: () => waiter.startedUrl !== null || !waiters.has(waiter),
-    fail: (error) => waiter.settle(error),
+    fail: (/** @type {ToolFailure} */ error) => waiter.settle(error),
     cancel: () => {
       waiters.delete(waiter);
       clearTimeout(timer);

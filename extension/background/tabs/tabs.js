@@ -27,6 +27,7 @@ export async function listTabs() {
 /**
  * `new_tab({url?, tabId?, timeoutMs})`: opens a tab (in tabId's window, when given), makes it the active one and, for a URL, waits for it
  * to load (through navigate, so a failed load reports the same errors).
+ * @param {ToolArguments<"new_tab">} args
  */
 export async function newTab({ tabId, url, timeoutMs }) {
   // With a tabId, the new tab opens in that tab's window.
@@ -42,7 +43,10 @@ export async function newTab({ tabId, url, timeoutMs }) {
   return { tabId: tab.id, ...loaded };
 }
 
-/** `select_tab({tabId})`: activates the tab and focuses its window. */
+/**
+ * `select_tab({tabId})`: activates the tab and focuses its window.
+ * @param {ToolArguments<"select_tab">} args
+ */
 export async function selectTab({ tabId }) {
   const tab = await resolveTab(tabId);
   // The browser answers the updated tab; the tab as read a moment ago stands in if it does not.
@@ -51,7 +55,10 @@ export async function selectTab({ tabId }) {
   return { tabId: updated.id, url: updated.url ?? "", title: updated.title ?? "" };
 }
 
-/** `close_tab({tabId?})`: closes the tab (default: the active one) and names the tab now active. */
+/**
+ * `close_tab({tabId?})`: closes the tab (default: the active one) and names the tab now active.
+ * @param {ToolArguments<"close_tab">} args
+ */
 export async function closeTab({ tabId }) {
   const tab = await resolveTab(tabId);
   const remaining = await api.tabs.query({});
@@ -66,6 +73,7 @@ export async function closeTab({ tabId }) {
   return { closed: tab.id, activeTabId: next?.id ?? null };
 }
 
+/** @param {number} windowId */
 async function focusWindow(windowId) {
   // Focusing may be refused (some window managers, headless browsers); the tab is active anyway.
   await api.windows?.update(windowId, { focused: true }).catch(() => {});

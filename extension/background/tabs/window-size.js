@@ -24,7 +24,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 /**
  * `resize({width, height, tabId?})`: resizes the tab's window so that its viewport gets the size
  * asked, and answers the viewport reached.
- * @param {{width: number, height: number, tabId?: number}} args
+ * @param {ToolArguments<"resize">} args
  * @returns {Promise<{width: number, height: number, hint?: string}>}
  */
 export async function resize({ width, height, tabId }) {

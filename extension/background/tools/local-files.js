@@ -37,6 +37,7 @@ export async function setFileUrlsAllowed(allowed) {
 /** Whether the session allows local files. */
 async function fileUrlsAllowed() {
   if (cachedAllowance !== null) return cachedAllowance;
+  /** @type {Record<string, unknown>} */
   const stored = await (api.storage?.session?.get(ALLOWANCE_KEY) ?? Promise.resolve({})).catch(() => ({}));
   cachedAllowance ??= stored?.[ALLOWANCE_KEY] === true;
   return cachedAllowance;

@@ -27,7 +27,7 @@ const DEFAULT_ACCESS = Object.freeze({ tier: "full", dev: false });
 let cachedAccess = null;
 /** @type {{name: string|null}|null} */
 let cachedClient = null;
-/** @type {Set<(change: {access: ToolAccess, client: string|null, source: "session"|"panel"|"client"}) => void>} */
+/** @type {Set<(change: AccessChange) => void>} */
 const listeners = new Set();
 
 /**
@@ -48,6 +48,7 @@ export async function activeAccess() {
 /** The name of the MCP client whose session is on, or null. */
 export async function activeClient() {
   if (cachedClient !== null) return cachedClient.name;
+  /** @type {Record<string, unknown>} */
   const stored = await api.storage.session.get(CLIENT_KEY).catch(() => ({}));
   const value = stored?.[CLIENT_KEY];
   cachedClient ??= { name: typeof value === "string" ? value : null };
@@ -79,11 +80,20 @@ export async function setActiveClient(client) {
   await notify("client");
 }
 
-/** Calls `listener` after every change of the access or of the client. */
+/**
+ * What changed, and who changed it: a session ("session", "client") or the side panel.
+ * @typedef {{access: ToolAccess, client: string|null, source: "session"|"panel"|"client"}} AccessChange
+ */
+
+/**
+ * Calls `listener` after every change of the access or of the client.
+ * @param {(change: AccessChange) => void} listener
+ */
 export function onAccessChange(listener) {
   listeners.add(listener);
 }
 
+/** @param {AccessChange["source"]} source */
 async function notify(source) {
   const change = { access: await activeAccess(), client: await activeClient(), source };
   for (const listener of listeners) listener(change);

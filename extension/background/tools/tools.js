@@ -42,6 +42,12 @@ import { isAgentTabNow } from "../tabs/agent-tabs.js";
 import { getDownload, listDownloads } from "../records/agent-downloads.js";
 import { savePdf } from "../captures/save-pdf.js";
 
+/**
+ * Each agent tool's handler, typed from the tool contract: a handler takes its tool's validated
+ * arguments (extension/types/tool-arguments.d.ts), so one that reads an argument the contract
+ * does not define, or reads it as another type, fails the type check.
+ * @type {{readonly [Tool in keyof ToolArgumentsByTool]: (args: ToolArguments<Tool>, options: {signal?: AbortSignal}) => Promise<object>}}
+ */
 const TOOLS = Object.freeze({
   get_accessibility_tree: getAccessibilityTree,
   accessibility_snapshot: accessibilitySnapshot,
@@ -87,6 +93,7 @@ const TOOLS = Object.freeze({
  * upload_file sent to the extension as it is: its files are read by allwright's MCP server,
  * inside the folders the person allowed, which then calls bridge_attach_files; the extension
  * reads no file itself.
+ * @returns {Promise<never>}
  */
 async function uploadFileWithoutServer() {
   fail("not_supported_here", "upload_file's files are read by allwright's MCP server, not by the extension", {
@@ -137,7 +144,12 @@ async function runAgentTool(tool, rawArguments, signal) {
   if ("error" in checked) fail(checked.error.code, checked.error.message, checked.error);
   observeRequestsWhileAgentWorks(api.webRequest);
   recordRequestsWhileAgentWorks(api.webRequest, isAgentTabNow);
-  const result = await TOOLS[tool](checked.value, { signal });
+  // The trust boundary: validateArguments checked the arguments against this tool's contract, the
+  // one ToolArguments<tool> is generated from, so the handler takes them as its contract types them.
+  const handler = /** @type {(args: any, options: {signal?: AbortSignal}) => Promise<Record<string, unknown>>} */ (
+    TOOLS[/** @type {keyof ToolArgumentsByTool} */ (tool)]
+  );
+  const result = await handler(checked.value, { signal });
   prepareCoresAfter(tool, checked.value);
   return result;
 }
@@ -159,6 +171,7 @@ async function refuseOutsideAccess(tool) {
  * top; any frame that cannot answer fails the whole call, because a snapshot silently missing a
  * frame would mislead the agent (docs/protocol/channels.md, section 3: "a frame that does not answer fails
  * the call").
+ * @param {ToolArguments<"accessibility_snapshot">} args
  */
 async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
@@ -173,6 +186,7 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
   /** @type {string[]} Where each document's core ran (docs/protocol/core.md, "The core in the service worker"). */
   const engines = [];
   for (const frame of frames) {
+    /** @type {{format: string, contextId: string, parentContextId: string|null, mode?: string}} */
     const snapshotArguments = {
       format,
       contextId: contextIdFor(tab.id, frame.frameId),
@@ -197,7 +211,7 @@ async function accessibilitySnapshot({ tabId, format, mode, timeoutMs }) {
  * `network_requests` in a person's browser: the tab's records after `since`, as they are
  * (network-records.js); allwright's MCP server filters them, masks their credentials and prints
  * them (src/page_observations.rs).
- * @param {{tabId?: number, since?: number}} args
+ * @param {ToolArguments<"network_requests">} args
  */
 async function networkRequests({ tabId, since }) {
   const tab = await resolveTab(tabId);
@@ -208,7 +222,7 @@ async function networkRequests({ tabId, since }) {
 /**
  * `console_messages` in a person's browser: the tab's entries after `since`, as the console hook
  * saw them (console-records.js); allwright's MCP server filters and prints them.
- * @param {{tabId?: number, since?: number}} args
+ * @param {ToolArguments<"console_messages">} args
  */
 async function consoleMessages({ tabId, since }) {
   const tab = await resolveTab(tabId);

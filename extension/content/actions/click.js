@@ -154,7 +154,11 @@ function forgetExpiredClicks() {
   }
 }
 
-/** Deferred mutations after a click: whether they touched the target, and how many did not. */
+/**
+ * Deferred mutations after a click: whether they touched the target, and how many did not.
+ * @param {RememberedClick} entry
+ * @param {MutationRecord[]} records
+ */
 function noteDeferredMutations(entry, records) {
   const element = entry.elementRef.deref();
   if (records.length > 0) entry.quietSinceClick = false;
@@ -190,7 +194,7 @@ function navigationOf(element) {
       return { href: raw, navigates: false };
     }
     if (/^\s*javascript:/i.test(raw)) return { href, navigates: false };
-    const withoutFragment = (url) => url.split("#")[0];
+    const withoutFragment = (/** @type {string} */ url) => url.split("#")[0];
     const sameDocumentFragment =
       raw.trim().startsWith("#") || (href.includes("#") && withoutFragment(href) === withoutFragment(location.href));
     return { href, navigates: !sameDocumentFragment };
@@ -204,6 +208,7 @@ function navigationOf(element) {
  * to costliest; the first reason wins.
  * @param {import("./target.js").TreeHelpers} ax
  * @param {Element} element
+ * @param {string} name the target's accessible name
  */
 function unsafeFallbackReason(ax, element, name) {
   if (!element.isConnected) return "the target left the page";
@@ -324,6 +329,7 @@ async function startClick(args, ax) {
 
   // Records until the click's microtasks have run are the click's own ("synchronous"); later
   // ones are deferred. The same observer serves both, so nothing falls between them.
+  /** @type {MutationRecord[]} */
   const clickRecords = [];
   /** @type {RememberedClick} */
   const entry = {
@@ -393,7 +399,7 @@ async function clickReport(ax, started, activeAfterOwnFocus) {
 
   // Focus moved by a handler: not to the target (our own focus() did that), not back where it
   // was, nor where our focus() delegated it.
-  const movedByHandler = (active) =>
+  const movedByHandler = (/** @type {Element|null} */ active) =>
     active !== activeBefore &&
     active !== element &&
     !isSelfOrInside(element, active) &&
@@ -428,6 +434,7 @@ async function clickReport(ax, started, activeAfterOwnFocus) {
   return result;
 }
 
+/** @param {{token: string}} args */
 export async function observeClick(args) {
   const token = args.token;
   forgetExpiredClicks();
@@ -460,7 +467,9 @@ export async function observeClick(args) {
     // Deferred changes of the target's name, class, style or children are diagnostics only
     // (docs/protocol/tools.md, "Action results"): previews, unread badges and timestamps change alone.
     const now = targetAppearance(element);
-    const changed = Object.keys(now).filter((key) => now[key] !== entry.before.appearance[key]);
+    const changed = /** @type {(keyof typeof now)[]} */ (Object.keys(now)).filter(
+      (key) => now[key] !== entry.before.appearance[key],
+    );
     if (changed.length > 0) hints.push(`the target's ${changed.join(", ")} changed since the click`);
   } else {
     hints.push("the target is no longer in the page");
@@ -476,7 +485,11 @@ export async function observeClick(args) {
   // rendered) may be the click's deferred effect, so it must not get a second activation.
   const stable =
     connected &&
-    sameRect(rect, entry.lastRect) &&
+    // Connected, so measured just above; the click measured the box before (startClick).
+    sameRect(
+      /** @type {{x: number, y: number, width: number, height: number}} */ (rect),
+      /** @type {{x: number, y: number, width: number, height: number}} */ (entry.lastRect),
+    ) &&
     !entry.targetMutatedSinceObservation &&
     !entry.pageMutatedSinceObservation;
   entry.lastRect = rect;

@@ -121,6 +121,7 @@ function placeOf(item) {
   const parent = item.parentElement;
   const siblings = parent === null ? [item] : [...parent.children].filter((node) => node.localName === item.localName);
   const index = siblings.indexOf(item);
+  /** @type {{list: ReturnType<typeof containerLabelOf>, position: number, of: number, after?: ReturnType<typeof labelOf>}} */
   const place = { list: containerLabelOf(item), position: index + 1, of: siblings.length };
   if (index > 0) place.after = labelOf(siblings[index - 1]);
   return place;
@@ -344,7 +345,11 @@ function swallowRealRelease() {
   return { released, stop };
 }
 
-/** The points of the moves from `start` to `end`: a first small one, then even steps. */
+/**
+ * The points of the moves from `start` to `end`: a first small one, then even steps.
+ * @param {{x: number, y: number}} start
+ * @param {{x: number, y: number}} end
+ */
 function dragPath(start, end) {
   const length = Math.hypot(end.x - start.x, end.y - start.y);
   const unit = length === 0 ? { x: 1, y: 0 } : { x: (end.x - start.x) / length, y: (end.y - start.y) / length };
@@ -377,7 +382,11 @@ function initialDropEffect(effectAllowed) {
   return "copy";
 }
 
-/** Whether effectAllowed permits an operation (HTML, "effectAllowed"). */
+/**
+ * Whether effectAllowed permits an operation (HTML, "effectAllowed").
+ * @param {string} effectAllowed
+ * @param {DropEffect} operation
+ */
 function allows(effectAllowed, operation) {
   if (operation === "none") return false;
   if (effectAllowed === "all" || effectAllowed === "uninitialized") return true;
@@ -402,7 +411,10 @@ function scriptDataTransferKeepsEffects() {
  */
 async function html5Drag(source, pressed, path) {
   const dataTransfer = new DataTransfer();
-  const at = (point) => ({ ...mouseFields(point, { button: 0, buttons: 1 }), dataTransfer });
+  const at = (/** @type {{x: number, y: number}} */ point) => ({
+    ...mouseFields(point, { button: 0, buttons: 1 }),
+    dataTransfer,
+  });
   const first = path[0];
   const started = runPageHandlers(() => source.dispatchEvent(new DragEvent("dragstart", at(first))));
   if (!started) return null;
@@ -500,7 +512,11 @@ async function pointerDrag(pressed, path, mouseEventsSuppressed) {
   pointerNowOn(under);
 }
 
-/** The nearest element of both flat-tree chains (the click target of a press and release). */
+/**
+ * The nearest element of both flat-tree chains (the click target of a press and release).
+ * @param {Element} first
+ * @param {Element} second
+ */
 function commonAncestor(first, second) {
   const chain = new Set(flatTreeChain(first));
   return flatTreeChain(second).find((node) => chain.has(node)) ?? null;

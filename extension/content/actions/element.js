@@ -24,12 +24,14 @@ export function isNativelyDisabled(element) {
 
 /**
  * @param {Element} element
+ * @returns {HTMLFormElement|null}
  */
 export function formOwner(element) {
   // A form control names its form owner (HTML, "form owner"); other elements have no `form`.
   const { form } = /** @type {Partial<HTMLInputElement>} */ (element);
   if (form instanceof HTMLFormElement) return form;
-  return closestAcrossShadow(element, (node) => node.localName === "form");
+  // An element named form in a web page's (HTML) document is an HTML form element.
+  return /** @type {HTMLFormElement|null} */ (closestAcrossShadow(element, (node) => node.localName === "form"));
 }
 
 /**
@@ -43,7 +45,7 @@ export function isSubmitButton(element) {
 }
 
 /** Whitespace collapsed and trimmed, as a list shows a label. */
-export const normalizeText = (text) => (text ?? "").replace(/\s+/g, " ").trim();
+export const normalizeText = (/** @type {string|null|undefined} */ text) => (text ?? "").replace(/\s+/g, " ").trim();
 
 /**
  * A short quotation of a value for a hint.
@@ -68,9 +70,15 @@ export function viewportRect(element) {
   };
 }
 
-export const centreOf = (rect) => ({ x: Math.round(rect.x + rect.width / 2), y: Math.round(rect.y + rect.height / 2) });
+export const centreOf = (/** @type {{x: number, y: number, width: number, height: number}} */ rect) => ({
+  x: Math.round(rect.x + rect.width / 2),
+  y: Math.round(rect.y + rect.height / 2),
+});
 
-export const sameRect = (left, right) =>
+export const sameRect = (
+  /** @type {{x: number, y: number, width: number, height: number}} */ left,
+  /** @type {{x: number, y: number, width: number, height: number}} */ right,
+) =>
   left !== null &&
   right !== null &&
   left.x === right.x &&
@@ -78,6 +86,7 @@ export const sameRect = (left, right) =>
   left.width === right.width &&
   left.height === right.height;
 
+/** @param {{x: number, y: number}} point */
 export function isPointInViewport(point) {
   return point.x >= 0 && point.y >= 0 && point.x < innerWidth && point.y < innerHeight;
 }
@@ -101,4 +110,4 @@ export function cssHiddenReason(element) {
   return null;
 }
 
-export const isShown = (element) => element.isConnected && cssHiddenReason(element) === null;
+export const isShown = (/** @type {Element} */ element) => element.isConnected && cssHiddenReason(element) === null;

@@ -34,6 +34,16 @@ const MARKER_LIFETIME_MS = 15_000;
  */
 const pendingInputs = new Map();
 
+/**
+ * What each kind's begin function answers: the element marked for the server, what to tell it,
+ * how to finish or abort; a drag adds its drop target, whether the press starts an HTML5 drag,
+ * and how to go on after a press the server sent alone.
+ * @typedef {{element: Element, rect: {x: number, y: number, width: number, height: number},
+ *   description: Record<string, unknown>, finish: () => Promise<Record<string, unknown>>, abort: () => void,
+ *   target?: Element|null, html5Source?: boolean, continueAfterRealPress?: () => Promise<{html5: boolean}>}} BegunExternalInput
+ */
+
+/** @param {number} byteCount */
 function randomHex(byteCount) {
   const bytes = new Uint8Array(byteCount);
   crypto.getRandomValues(bytes);
@@ -76,14 +86,17 @@ function settlePending(token) {
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function beginExternalInput(args, ax) {
-  const begin =
-    {
+  // Each kind's begin function reads the arguments of its kind (the background's
+  // beginExternalInput sends them, actions.js), so the chosen one takes them as they came.
+  const begin = /** @type {(args: any, ax: import("./target.js").TreeHelpers) => Promise<BegunExternalInput>} */ (
+    /** @type {Record<string, unknown>} */ ({
       hover: beginHover,
       locate: beginLocate,
       key: beginExternalKeyPress,
       upload: beginExternalUpload,
       drag: beginDragObservation,
-    }[args.kind] ?? beginExternalClick;
+    })[args.kind] ?? beginExternalClick
+  );
   const begun = await begin(args, ax);
   const token = `input_${randomHex(12)}`;
   const marker = randomHex(16);

@@ -56,7 +56,9 @@ export function formFieldKind({ tag, type = "", role, hasList = false, editable 
   }
   if (tag === "textarea") return "text";
   if (tag === "select") return "choice";
-  if (Object.hasOwn(FORM_FIELD_KIND_OF_ROLE, role)) return FORM_FIELD_KIND_OF_ROLE[role];
+  if (Object.hasOwn(FORM_FIELD_KIND_OF_ROLE, role)) {
+    return FORM_FIELD_KIND_OF_ROLE[/** @type {keyof typeof FORM_FIELD_KIND_OF_ROLE} */ (role)];
+  }
   return editable ? "text" : null;
 }
 

@@ -287,7 +287,7 @@ function refuseValueTheInputDrops(element, value, refId) {
     "value_not_accepted",
     `${refId} is a ${element.type} input, which does not take ${shown}; nothing was typed`,
     {
-      hint: `Give the value as the input takes it: ${FORMATTED_INPUT_TYPES[element.type]}.`,
+      hint: `Give the value as the input takes it: ${FORMATTED_INPUT_TYPES[/** @type {keyof typeof FORMATTED_INPUT_TYPES} */ (element.type)]}.`,
     },
   );
 }
@@ -400,7 +400,7 @@ export async function fillFormField(args, ax) {
         },
       );
     }
-    return { ...report, sensitive: report.sensitive === true || sensitive };
+    return { ...report, sensitive: /** @type {{sensitive?: unknown}} */ (report).sensitive === true || sensitive };
   } catch (error) {
     throw sensitive ? withoutValue(error, value) : error;
   }

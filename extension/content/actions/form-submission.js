@@ -8,10 +8,16 @@ import { pressKeyOnce } from "./key-events.js";
  * The form's implicit submission, as Enter in a field performs it: through the default button
  * as submitter, and not at all when that button is disabled.
  * @returns {"requestSubmit"|"none"}
+ * @param {HTMLFormElement} form
  * @param {string[]} hints
  */
 export function submitImplicitly(form, hints) {
-  const controls = Array.from(form.elements);
+  // The form's listed elements (HTML, "listed elements"): buttons, fieldsets, inputs, objects,
+  // outputs, selects, text areas and form-associated custom elements; the checks below read the
+  // validation members those have, and find them absent on a custom element without them.
+  const controls = /** @type {Array<Element & Partial<HTMLButtonElement & HTMLInputElement>>} */ (
+    Array.from(form.elements)
+  );
   const defaultButton = controls.find(isSubmitButton) ?? null;
   if (defaultButton !== null && isNativelyDisabled(defaultButton)) {
     hints.push("the form's default button is disabled, so the form was not submitted");
@@ -24,7 +30,8 @@ export function submitImplicitly(form, hints) {
       `the form did not submit: a field is invalid (${invalid.validationMessage || invalid.name || invalid.localName})`,
     );
   }
-  form.requestSubmit(defaultButton ?? undefined);
+  // isSubmitButton found a button or an input, both HTML elements.
+  form.requestSubmit(/** @type {HTMLElement|null} */ (defaultButton) ?? undefined);
   return "requestSubmit";
 }
 

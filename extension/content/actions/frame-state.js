@@ -46,6 +46,7 @@ function deepQuery(selector) {
 export function childFrames({ childFrames: listed }) {
   const elements = /** @type {HTMLIFrameElement[]} */ (deepQuery("iframe, frame").filter(isFrameElement));
   const frameIds = childFrameIdsOf(elements, listed);
+  /** @type {{frameId: number, width: number, height: number, visible: boolean}[]} */
   const frames = [];
   frameIds.forEach((frameId, index) => {
     if (frameId === undefined) return;

@@ -10,7 +10,10 @@ import { nextFrame } from "./timing.js";
 
 const messages = globalThis.allwrightMessages;
 
-/** Whether the whole box lies inside the viewport. */
+/**
+ * Whether the whole box lies inside the viewport.
+ * @param {{left: number, top: number, right: number, bottom: number}} box
+ */
 function isFullyInViewport(box) {
   return box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight;
 }
@@ -70,11 +73,15 @@ export async function elementRect(args, ax) {
  * @returns {(HTMLIFrameElement|HTMLFrameElement|HTMLObjectElement|HTMLEmbedElement)[]}
  */
 function frameElements() {
+  /** @type {(HTMLIFrameElement|HTMLFrameElement|HTMLObjectElement|HTMLEmbedElement)[]} */
   const found = [];
   const roots = [/** @type {Document|ShadowRoot} */ (document)];
   for (let root = roots.pop(); root !== undefined; root = roots.pop()) {
     for (const element of root.querySelectorAll("*")) {
-      if (["iframe", "frame", "object", "embed"].includes(element.localName)) found.push(element);
+      // The local name says which of the four element types it is.
+      if (["iframe", "frame", "object", "embed"].includes(element.localName)) {
+        found.push(/** @type {HTMLIFrameElement|HTMLFrameElement|HTMLObjectElement|HTMLEmbedElement} */ (element));
+      }
       if (element.shadowRoot) roots.push(element.shadowRoot);
     }
   }
@@ -89,7 +96,7 @@ function frameElements() {
 function contentBoxOrigin(frameElement) {
   const box = frameElement.getBoundingClientRect();
   const style = getComputedStyle(frameElement);
-  const inset = (side) =>
+  const inset = (/** @type {"left"|"top"} */ side) =>
     parseFloat(style.getPropertyValue(`border-${side}-width`)) + parseFloat(style.getPropertyValue(`padding-${side}`));
   return { x: box.x + inset("left"), y: box.y + inset("top") };
 }

@@ -25,6 +25,7 @@ const HOVER_OBSERVATION_MS = 500;
  * @returns {string[]}
  */
 function hoverSelectorsOf(sheet) {
+  /** @type {string[]} */
   const found = [];
   let rules;
   try {
@@ -168,12 +169,19 @@ export async function beginHoverObservation(args, ax, { watchRevealed }) {
   return { element, description, rect, finish, abort: () => mutationWindow.finish() };
 }
 
-/** The descendants of `scope` that are not shown now (at most 500 are looked at). */
+/**
+ * The descendants of `scope` that are not shown now (at most 500 are looked at).
+ * @param {Element} scope
+ */
 function hiddenDescendants(scope) {
   return new Set([...scope.querySelectorAll("*")].slice(0, 500).filter((node) => !isShown(node)));
 }
 
-/** Whether one of the descendants that were hidden is shown now. */
+/**
+ * Whether one of the descendants that were hidden is shown now.
+ * @param {Element} scope
+ * @param {Set<Element>} hiddenBefore
+ */
 function revealedInside(scope, hiddenBefore) {
   for (const node of hiddenBefore) if (node.isConnected && isShown(node) && scope.contains(node)) return true;
   return false;

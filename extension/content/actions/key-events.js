@@ -8,6 +8,7 @@ import { runPageHandlers } from "./page-handlers.js";
  * KeyboardEvent `code` and legacy `keyCode` of the named keys. Letters, digits and F-keys are
  * computed in `keyDefinition`; other printable characters get no code, as on a layout that
  * lacks them.
+ * @type {Readonly<Record<string, [code: string, keyCode: number]>>}
  */
 const NAMED_KEYS = Object.freeze({
   Enter: ["Enter", 13],
@@ -32,14 +33,17 @@ const NAMED_KEYS = Object.freeze({
   ContextMenu: ["ContextMenu", 93],
 });
 
-export const isPrintableKey = (key) => [...key].length === 1;
+export const isPrintableKey = (/** @type {string} */ key) => [...key].length === 1;
 
 /**
  * KeyboardEvent `code` and `keyCode` of a key value.
  * @param {string} key
  */
 function keyDefinition(key) {
-  if (Object.hasOwn(NAMED_KEYS, key)) return { code: NAMED_KEYS[key][0], keyCode: NAMED_KEYS[key][1] };
+  if (Object.hasOwn(NAMED_KEYS, key)) {
+    const [code, keyCode] = NAMED_KEYS[key];
+    return { code, keyCode };
+  }
   if (/^[a-z]$/i.test(key)) return { code: `Key${key.toUpperCase()}`, keyCode: key.toUpperCase().charCodeAt(0) };
   if (/^[0-9]$/.test(key)) return { code: `Digit${key}`, keyCode: key.charCodeAt(0) };
   const functionKey = /^F([1-9]|1[0-2])$/.exec(key);
@@ -47,13 +51,18 @@ function keyDefinition(key) {
   return { code: "", keyCode: 0 };
 }
 
+/** @typedef {{altKey: boolean, ctrlKey: boolean, metaKey: boolean, shiftKey: boolean}} KeyModifiers */
+
 export const NO_MODIFIERS = Object.freeze({ altKey: false, ctrlKey: false, metaKey: false, shiftKey: false });
 
 /**
  * Dispatches one keyboard event; `true` when no listener cancelled it. keyCode, charCode and
  * which go through the init dictionary, which Chrome and Firefox both accept, because many
  * widgets still read `keyCode`.
+ * @param {EventTarget} target
+ * @param {"keydown"|"keypress"|"keyup"} type
  * @param {string} key
+ * @param {KeyModifiers} modifiers
  */
 export function dispatchKeyboardEvent(target, type, key, modifiers) {
   const { code, keyCode } = keyDefinition(key);
@@ -78,7 +87,9 @@ export function dispatchKeyboardEvent(target, type, key, modifiers) {
  * keydown, keypress (printable keys without Control/Meta, and Enter), keyup, with no default
  * action; press_key performs those itself. Returns whether a listener cancelled keydown or
  * keypress.
+ * @param {EventTarget} target
  * @param {string} key
+ * @param {KeyModifiers} [modifiers]
  */
 export function pressKeyOnce(target, key, modifiers = NO_MODIFIERS) {
   let proceed = dispatchKeyboardEvent(target, "keydown", key, modifiers);

@@ -283,7 +283,11 @@ function defaultActionOf(target, role, key, modifiers, hints) {
   if (key === "Enter" && !commandKey && !modifiers.altKey) {
     // Enter in a single-line field submits its form ("implicit submission").
     if (kind === "input" && formOwner(target) !== null) {
-      return { name: "submit", perform: () => submitImplicitly(formOwner(target), hints) };
+      // formOwner found the form just above, and the page's script cannot take it away in between.
+      return {
+        name: "submit",
+        perform: () => submitImplicitly(/** @type {HTMLFormElement} */ (formOwner(target)), hints),
+      };
     }
     if (isEnterActivated(target, role)) return { name: "click", perform: () => activate(target) };
     return null;

@@ -11,7 +11,7 @@ export const visibleListboxes = () =>
     (element) => explicitRole(element) === "listbox" && isShown(element),
   );
 
-const isOption = (element) => explicitRole(element) === "option";
+const isOption = (/** @type {Element} */ element) => explicitRole(element) === "option";
 
 /**
  * The [role=option] elements of a listbox, in the flat tree the tree shows (shadow roots and
@@ -68,6 +68,7 @@ function isOpenNamedListbox(combobox, listbox) {
  * became visible since `shownBefore` (portals append to the body), else, when the combobox says
  * it is expanded, the last visible one.
  * @param {Element} combobox
+ * @param {Set<Element>} shownBefore the listboxes shown before the typing (visibleListboxes)
  */
 export function openListboxOf(combobox, shownBefore) {
   const named = namedListboxes(combobox).find((listbox) => isOpenNamedListbox(combobox, listbox));
@@ -85,6 +86,7 @@ export function openListboxOf(combobox, shownBefore) {
  * read as "a listbox that appeared while typing": a listbox that was already on the page (a
  * static list elsewhere) says nothing about this field.
  * @param {Element} field
+ * @param {Set<Element>} shownBefore the listboxes shown before the typing (visibleListboxes)
  */
 export function looksLikeCombobox(field, shownBefore) {
   if (explicitRole(field) === "combobox" || field.closest('[role~="combobox"]') !== null) return true;
@@ -164,7 +166,10 @@ export function displayedText(field) {
   return "";
 }
 
-/** The element a combobox's aria-activedescendant names now. */
+/**
+ * The element a combobox's aria-activedescendant names now.
+ * @param {Element} holder
+ */
 export function activeDescendantOf(holder) {
   return elementsByIdList(holder, "aria-activedescendant")[0] ?? null;
 }

@@ -154,6 +154,11 @@ export function movePointerTo(element, point) {
   const mouse = mouseFields(point, { button: 0, buttons: 0 });
   const pointer = pointerFields(mouse);
   const notBubbling = { bubbles: false, cancelable: false, composed: false };
+  /**
+   * @param {"pointer"|"mouse"} prefix
+   * @param {typeof MouseEvent} EventType
+   * @param {MouseEventInit} init
+   */
   const boundaryEvents = (prefix, EventType, init) => {
     if (previous !== null && previous !== element) {
       previous.dispatchEvent(new EventType(`${prefix}out`, { ...init, relatedTarget: element }));

@@ -33,7 +33,10 @@ function scrollableAncestor(element, vertical) {
   return null;
 }
 
-/** Reads and moves either the page (null) or a scrollable element. */
+/**
+ * Reads and moves either the page (null) or a scrollable element.
+ * @param {Element|null} scroller
+ */
 function scrollPosition(scroller) {
   return scroller === null
     ? { x: Math.round(scrollX), y: Math.round(scrollY) }
@@ -41,6 +44,7 @@ function scrollPosition(scroller) {
 }
 
 /**
+ * @param {Omit<ToolArguments<"scroll">, "tabId" | "frameId">} args the scroll tool's arguments, less its target
  * @param {import("./target.js").TreeHelpers} ax
  */
 export async function scrollAction(args, ax) {

@@ -1,7 +1,7 @@
 // @ts-check
 // Time for the action tools: the next task, the next frame, and polling until a sign appears.
 
-export const delay = (milliseconds) =>
+export const delay = (/** @type {number} */ milliseconds) =>
   /** @type {Promise<void>} */ (new Promise((resolve) => setTimeout(resolve, milliseconds)));
 
 /**

@@ -147,7 +147,10 @@ function refusalOfFiles(input, files) {
   return refusal === null ? null : messages.toolError("file_not_accepted", refusal.message, { hint: refusal.hint });
 }
 
-/** The refusal of an input that cannot take files now, or null. */
+/**
+ * The refusal of an input that cannot take files now, or null.
+ * @param {HTMLInputElement} input
+ */
 function refusalOfInput(input) {
   if (isNativelyDisabled(input)) {
     return messages.toolError("not_actionable", "the file input is disabled", {
@@ -191,7 +194,10 @@ function beginObservation(element) {
   };
 }
 
-/** The bytes of one file, decoded from the base64 the server sent. */
+/**
+ * The bytes of one file, decoded from the base64 the server sent.
+ * @param {{data?: string}} file
+ */
 function bytesOf(file) {
   const text = atob(file.data ?? "");
   const bytes = new Uint8Array(text.length);
@@ -258,7 +264,7 @@ function dropFiles(zone, files) {
 const NOT_A_FILE_TARGET_HINT =
   "Pass the file input, its label, the button that opens the file dialog, or the drop zone itself (read the tree: they are often named Upload, Browse, Choose file or Drop files here). A page that opens its file dialog only for a real click (it ignores untrusted clicks), with showPicker(), or from an input it never put in the document cannot be reached by the extension alone: ask the person to choose the file, or use a browser allwright launched with --input trusted, where upload_file clicks for real and takes the browser's file dialog.";
 
-const notAFileTarget = (ref) =>
+const notAFileTarget = (/** @type {string} */ ref) =>
   messages.toolError(
     "not_a_file_target",
     `${ref} takes no files: it is no file input, no label of one, its click opens no file input, and it does not accept a drop of files`,

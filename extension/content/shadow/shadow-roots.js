@@ -89,6 +89,10 @@ function composedPath(element) {
   return boundedPath(parts.reverse().join(PATH_SEPARATOR));
 }
 
+/**
+ * @param {string[]} paths the paths of the hosts whose closed roots could not be entered
+ * @param {string} hint
+ */
 function closedRootError(paths, hint) {
   return messages.toolError(
     "closed_shadow_root_unreachable",
@@ -183,6 +187,7 @@ export function queryShadowRoots(args, ax) {
 /** The markers set and not yet removed, by marker value. @type {Map<string, {element: Element, expiry: ReturnType<typeof setTimeout>}>} */
 const markedHosts = new Map();
 
+/** @param {number} byteCount */
 function randomHex(byteCount) {
   const bytes = new Uint8Array(byteCount);
   crypto.getRandomValues(bytes);
