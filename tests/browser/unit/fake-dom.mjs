@@ -1,6 +1,6 @@
 // A small hand-made stand-in for the few DOM relations the content script's tree helpers read:
 // parentNode, a shadow root's host, a slotted node's assignedSlot, childNodes, attributes, and
-// `matches` for the selector forms the helpers under test use (a tag name, `[name]`,
+// `matches` for the selector forms the helpers under test use (`*`, a tag name, `[name]`,
 // `[name="value"]`, `[name~="value"]`, `:disabled`, a `:not(...)` of one of these, compounds of them, and
 // comma-separated lists). It has no layout and no events: a module that needs those is tested in a
 // browser (tests/browser/), not here. The node type numbers are the DOM Standard's ("Interface Node").
@@ -58,6 +58,17 @@ class FakeNode {
     return node;
   }
 
+  /** The elements below this node in its own tree (not its shadow trees), in tree order, that match. */
+  querySelectorAll(selectorList) {
+    const found = [];
+    for (const child of this.childNodes) {
+      if (child.nodeType !== ELEMENT_NODE) continue;
+      if (child.matches(selectorList)) found.push(child);
+      found.push(...child.querySelectorAll(selectorList));
+    }
+    return found;
+  }
+
   /** The first element of this node's own tree (not its shadow trees) with the ID, as a root finds it. */
   getElementById(id) {
     for (const child of this.childNodes) {
@@ -74,6 +85,10 @@ export class FakeDocument extends FakeNode {
   constructor() {
     super(DOCUMENT_NODE);
   }
+
+  createElement(localName) {
+    return new FakeElement(localName);
+  }
 }
 
 export class FakeText extends FakeNode {
@@ -83,6 +98,10 @@ export class FakeText extends FakeNode {
   }
 
   get textContent() {
+    return this.data;
+  }
+
+  get nodeValue() {
     return this.data;
   }
 }
@@ -102,6 +121,7 @@ export class FakeElement extends FakeNode {
   constructor(localName, attributes = {}) {
     super(ELEMENT_NODE);
     this.localName = localName;
+    this.namespaceURI = "http://www.w3.org/1999/xhtml";
     this.attributes = new Map(Object.entries(attributes));
     this.shadowRoot = null;
     /** Whether the element is `:disabled`, which the browser computes (HTML, "disabled"). */
@@ -114,6 +134,10 @@ export class FakeElement extends FakeNode {
 
   getBoundingClientRect() {
     return this.box;
+  }
+
+  get id() {
+    return this.getAttribute("id") ?? "";
   }
 
   getAttribute(name) {
@@ -164,34 +188,41 @@ function splitTopLevel(text, separator) {
   return parts;
 }
 
-const SIMPLE_SELECTOR = /^(?:([a-z][a-z0-9-]*)|\[([a-z-]+)(?:(~?=)"([^"]*)")?\]|:not\((.*)\)|(:disabled))/;
+const SIMPLE_SELECTOR = /^(?:([a-z][a-z0-9-]*)|\[([a-z-]+)(?:(~?=)"([^"]*)")?\]|:not\((.*)\)|(:disabled)|(\*))/;
 
 function matchesCompound(element, selector) {
-  let rest = selector;
-  while (rest !== "") {
+  // The whole selector is parsed before any part is matched, so that a selector this stand-in
+  // cannot run throws (as a browser's SyntaxError would for an invalid one) whatever the element.
+  const parts = [];
+  for (let rest = selector; rest !== ""; ) {
     const found = SIMPLE_SELECTOR.exec(rest);
     if (found === null) throw new Error(`fake-dom.mjs cannot match the selector ${JSON.stringify(selector)}`);
-    const [whole, tag, attribute, operator, value, negated, disabled] = found;
-    if (disabled !== undefined && !element.disabled) return false;
+    parts.push(found);
+    rest = rest.slice(found[0].length);
+  }
+  return parts.every(([, tag, attribute, operator, value, negated, disabled]) => {
+    // The universal selector (the last group) matches every element.
     if (tag !== undefined && element.localName !== tag) return false;
+    if (disabled !== undefined && !element.disabled) return false;
     if (attribute !== undefined) {
       const actual = element.getAttribute(attribute);
       if (actual === null) return false;
       if (operator === "=" && actual !== value) return false;
       if (operator === "~=" && !actual.split(/\s+/).includes(value)) return false;
     }
-    if (negated !== undefined && matchesCompound(element, negated.trim())) return false;
-    rest = rest.slice(whole.length);
-  }
-  return true;
+    return negated === undefined || !matchesCompound(element, negated.trim());
+  });
 }
 
-/** An `<input>`: its type and checkedness are properties, as HTML reflects them. */
+/** An `<input>`: its type, value and checkedness are properties, as HTML reflects them. */
 export class FakeInput extends FakeElement {
   constructor(attributes = {}) {
     super("input", attributes);
     this.type = attributes.type ?? "text";
     this.checked = false;
     this.value = attributes.value ?? "";
+    this.defaultValue = this.value;
+    this.defaultChecked = false;
+    this.files = null;
   }
 }
