@@ -266,3 +266,28 @@ test("generated content candidates: the elements rules give ::before or ::after 
   assert.equal(generatedContentCandidates([rule("p", '"x"', [rule("&::before")])]), null);
   assert.equal(generatedContentCandidates([rule("p > span::before")]), null);
 });
+
+test("secret fields are found in the light tree, in open shadow roots and in closed ones the extension may read", async () => {
+  const { secretFieldsOf } = await import("../../../extension/content/dom/secret-masks.js");
+  const document = installFakeDom();
+  const password = new FakeInput({ type: "password" });
+  const email = new FakeInput({ type: "email" });
+  const openHost = new FakeElement("x-login");
+  const inOpen = new FakeInput({ type: "password" });
+  openHost.attachShadow(new FakeElement("div").append(inOpen));
+  const closedHost = new FakeElement("x-vault");
+  const closedRoot = new FakeElement("x-vault").attachShadow(new FakeInput({ type: "password" }));
+  const inClosed = closedRoot.childNodes[0];
+  const masked = new FakeElement("div", { contenteditable: "true" });
+  masked.isContentEditable = true;
+  masked.computedStyle = { ...masked.computedStyle, "-webkit-text-security": "disc" };
+  document.append(new FakeElement("body").append(password, email, openHost, closedHost, masked));
+  globalThis.chrome = { dom: { openOrClosedShadowRoot: (element) => (element === closedHost ? closedRoot : null) } };
+  try {
+    assert.deepEqual(secretFieldsOf(document), [password, masked, inOpen, inClosed]);
+    delete globalThis.chrome;
+    assert.deepEqual(secretFieldsOf(document), [password, masked, inOpen], "a closed root it cannot read is not entered");
+  } finally {
+    delete globalThis.chrome;
+  }
+});

@@ -45,6 +45,11 @@ class FakeNode {
     return this.childNodes.map((child) => child.textContent).join("");
   }
 
+  /** The parent when it is an element (DOM Standard, "parent element"): null at a root. */
+  get parentElement() {
+    return this.parentNode !== null && this.parentNode.nodeType === ELEMENT_NODE ? this.parentNode : null;
+  }
+
   /** Whether the node is in a document, shadow-including (DOM Standard, "connected"). */
   get isConnected() {
     let node = this;
@@ -127,7 +132,15 @@ export class FakeElement extends FakeNode {
     /** Whether the element is `:disabled`, which the browser computes (HTML, "disabled"). */
     this.disabled = false;
     /** The computed style a test gives it: what getComputedStyle answers once installed. */
-    this.computedStyle = { visibility: "visible", display: "block", opacity: "1" };
+    this.computedStyle = {
+      visibility: "visible",
+      display: "block",
+      opacity: "1",
+      /** A longhand by its CSS name, "" when the test gave none (CSSOM, getPropertyValue). */
+      getPropertyValue(name) {
+        return typeof this[name] === "string" ? this[name] : "";
+      },
+    };
     /** Its border box, for getBoundingClientRect. */
     this.box = { x: 0, y: 0, width: 10, height: 10 };
   }
