@@ -1,7 +1,7 @@
 // A small hand-made stand-in for the few DOM relations the content script's tree helpers read:
 // parentNode, a shadow root's host, a slotted node's assignedSlot, childNodes, attributes, and
 // `matches` for the selector forms the helpers under test use (`*`, a tag name, `[name]`,
-// `[name="value"]`, `[name~="value"]`, `:disabled`, a `:not(...)` of one of these, compounds of them, and
+// `[name="value"]`, `[name~="value"]`, `:disabled`, `:defined`, a `:not(...)` of one of these, compounds of them, and
 // comma-separated lists). It has no layout and no events: a module that needs those is tested in a
 // browser (tests/browser/), not here. The node type numbers are the DOM Standard's ("Interface Node").
 
@@ -131,6 +131,8 @@ export class FakeElement extends FakeNode {
     this.shadowRoot = null;
     /** Whether the element is `:disabled`, which the browser computes (HTML, "disabled"). */
     this.disabled = false;
+    /** Whether the element is `:defined` (false for a custom element not yet upgraded). */
+    this.defined = true;
     /** The computed style a test gives it: what getComputedStyle answers once installed. */
     this.computedStyle = {
       visibility: "visible",
@@ -176,6 +178,12 @@ export class FakeElement extends FakeNode {
     return null;
   }
 
+  /** Whether `other` is this element or inside it, in this element's own tree (Node.contains). */
+  contains(other) {
+    for (let node = other; node !== null; node = node.parentNode) if (node === this) return true;
+    return false;
+  }
+
   matches(selectorList) {
     return splitTopLevel(selectorList, ",").some((selector) => matchesCompound(this, selector.trim()));
   }
@@ -201,7 +209,7 @@ function splitTopLevel(text, separator) {
   return parts;
 }
 
-const SIMPLE_SELECTOR = /^(?:([a-z][a-z0-9-]*)|\[([a-z-]+)(?:(~?=)"([^"]*)")?\]|:not\((.*)\)|(:disabled)|(\*))/;
+const SIMPLE_SELECTOR = /^(?:([a-z][a-z0-9-]*)|\[([a-z-]+)(?:(~?=)"([^"]*)")?\]|:not\((.*)\)|(:disabled)|(\*)|(:defined))/;
 
 function matchesCompound(element, selector) {
   // The whole selector is parsed before any part is matched, so that a selector this stand-in
@@ -213,7 +221,8 @@ function matchesCompound(element, selector) {
     parts.push(found);
     rest = rest.slice(found[0].length);
   }
-  return parts.every(([, tag, attribute, operator, value, negated, disabled]) => {
+  return parts.every(([, tag, attribute, operator, value, negated, disabled, , defined]) => {
+    if (defined !== undefined && !element.defined) return false;
     // The universal selector (the last group) matches every element.
     if (tag !== undefined && element.localName !== tag) return false;
     if (disabled !== undefined && !element.disabled) return false;
