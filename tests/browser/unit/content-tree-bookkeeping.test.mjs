@@ -173,6 +173,15 @@ test("a ref to a removed element is never resolved; its error suggests the neare
   assert.equal(registry.suggest(undefined, 1)[0], "ref_108");
 });
 
+test("suggestions stop at 50, however many are asked for", () => {
+  registry.installRegistry();
+  const many = Array.from({ length: 60 }, () => attached("li"));
+  registry.registerNewRefs(many, many.map((_, index) => index), 300);
+  assert.equal(registry.suggest("ref_330", 1000).length, 50);
+  assert.equal(registry.suggest("ref_330", 50).length, 50);
+  assert.equal(registry.suggest("ref_330", 1.5).length, 5);
+});
+
 test("releasing a ref forgets it and the element's number; a second release answers false", () => {
   registry.installRegistry();
   const element = attached("input");
