@@ -300,28 +300,39 @@ fn decoded_facts_give_the_core_the_same_answers_as_the_original_dom() {
     );
 }
 
-/// The gatherer (extension/content/tree/facts.js) writes the version and the listener bit this
-/// crate reads: the two sides of the seam are written by hand, so a bump on one side alone
-/// fails here rather than as a refused core in a browser.
+/// The gatherer (extension/content/tree/facts.js) writes the version and the bits this crate
+/// reads from the module generated from this crate's constants (extension/shared/generated/
+/// fact-layout.js, whose freshness tests/host/mcp.rs checks), and holds no hand copy of them: a
+/// copy could drift from facts.rs and show only as a refused core in a browser.
 #[test]
-fn the_gatherer_writes_this_version_and_the_click_listener_bit() {
-    let source = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../extension/content/tree/facts.js"
-    ))
-    .expect("facts.js");
-    for line in [
-        format!("export const FACTS_VERSION = {FACTS_VERSION};"),
-        format!(
-            "const HAS_CLICK_LISTENER = 1 << {};",
-            HAS_CLICK_LISTENER.trailing_zeros()
-        ),
-        format!(
-            "const CURSOR_POINTER = 1 << {};",
-            CURSOR_POINTER.trailing_zeros()
-        ),
+fn the_gatherer_takes_the_version_and_the_bits_from_the_generated_layout() {
+    let read = |path: &str| {
+        std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or_else(|error| panic!("{path}: {error}"))
+    };
+    let gatherer = read("extension/content/tree/facts.js");
+    let layout = read("extension/shared/generated/fact-layout.js");
+    assert!(
+        gatherer.contains("} from \"../../shared/generated/fact-layout.js\";"),
+        "facts.js does not import the generated fact layout"
+    );
+    for (name, value) in [
+        ("FACTS_VERSION", format!("{FACTS_VERSION}")),
+        ("HAS_CLICK_LISTENER", format!("{HAS_CLICK_LISTENER:#x}")),
+        ("CURSOR_POINTER", format!("{CURSOR_POINTER:#x}")),
     ] {
-        assert!(source.contains(&line), "facts.js lacks {line:?}");
+        assert!(
+            layout.contains(&format!("export const {name} = {value};")),
+            "fact-layout.js lacks {name} = {value}"
+        );
+        assert!(
+            gatherer.contains(&format!("  {name},\n")),
+            "facts.js does not import {name}"
+        );
+        assert!(
+            !gatherer.contains(&format!("const {name} =")),
+            "facts.js keeps a hand copy of {name}"
+        );
     }
 }
 
