@@ -10,7 +10,6 @@
 //! MUI, Shoelace, Vue and React, and the surface pages. Issue 13's bar is 99.5% for roles and for names.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde_json::Value;
 
@@ -103,12 +102,18 @@ pub async fn agreement_with_chromium(session: &Session) {
     for page in CORPUS {
         let url = server.url(page);
         let page_started = std::time::Instant::now();
-        session.open(&url).await;
-        // The component-library apps render after load; the page is read once it has settled.
-        let _ = session
-            .ok("wait_for_stable", serde_json::json!({"timeoutMs": 3000}))
+        session
+            .ok("navigate", serde_json::json!({"url": url}))
             .await;
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        // The component-library apps render after load; the page is read once its tree has
+        // been quiet for 200 ms (React, MUI and Lit render within a task or two of load; the
+        // static pages are quiet at once, so the default 500 ms would only add waiting).
+        let _ = session
+            .ok(
+                "wait_for_stable",
+                serde_json::json!({"timeoutMs": 3000, "quietMs": 200}),
+            )
+            .await;
         let parsed = snapshot(session, true).await;
         let mut devtools = DevTools::attach_to_page(&address, &url).await;
         let disagreements_before = disagreements.len();
