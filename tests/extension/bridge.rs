@@ -19,7 +19,7 @@ use crate::support::{
 
 /// How long real input may wait for the browser in the sessions these tests start
 /// (`ALLWRIGHT_INPUT_TIMEOUT_MS`; the product's default is 30 s).
-pub const REAL_INPUT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const REAL_INPUT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `allwright mcp --launch <browser> --headless`, as an MCP client sees it.
 pub struct LaunchedMcp {
@@ -62,9 +62,10 @@ impl LaunchedMcp {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
         command.args(arguments);
         command.envs(environment.iter().copied());
-        // Real input waits 10 s for the browser instead of 30 s, so that the busy page of
-        // once.rs holds its thread 13 s, not 35 s, to outlast it (the same behaviour, tested in
-        // a third of the time); ordinary input answers in milliseconds.
+        // Real input waits 5 s for the browser instead of 30 s, so that the busy page of
+        // once.rs holds its thread 8 s, not 35 s, to outlast it (the same behaviour, tested in
+        // a quarter of the time); ordinary input answers in milliseconds, and in under a
+        // second on a loaded 2-core CI machine.
         command.env(
             "ALLWRIGHT_INPUT_TIMEOUT_MS",
             REAL_INPUT_TIMEOUT.as_millis().to_string(),

@@ -1,6 +1,6 @@
 //! An action is never done twice (issue 27, item 5), through `allwright mcp --launch`:
 //!
-//! - With `--input synthetic`, a click whose effect shows 3 s later, however the page arranges
+//! - With `--input synthetic`, a click whose effect shows 2 s later, however the page arranges
 //!   it (a timer, a request then a render, animation frames, a promise chain, a handler
 //!   delegated to the document, the window in the capture phase, an open shadow root or the
 //!   app's container, an inline `onclick` attribute, an `onclick` property, a handler of the
@@ -63,7 +63,7 @@ pub async fn a_late_effect_gets_one_activation(session: &LaunchedMcp) {
         let clicked = session.ok("click_ax", json!({"ref_id": button})).await;
         assert_eq!(clicked["method"], "synthetic", "{name} {case}: {clicked}");
         assert_eq!(clicked["input"], "synthetic", "{name} {case}: {clicked}");
-        // The effect comes 3 s after the handler ran; a second run would show "Ran 2 times"
+        // The effect comes 2 s after the handler ran; a second run would show "Ran 2 times"
         // at the same moment.
         let tree = wait_for_text(session, "Ran ", Duration::from_secs(10)).await;
         assert!(
@@ -117,12 +117,12 @@ pub async fn a_target_no_listener_hears_keeps_the_trusted_fallback(session: &Lau
     }
 }
 
-/// How long a call into the busy page may take: the page's 13 s, and the abort of the input
+/// How long a call into the busy page may take: the page's 8 s, and the abort of the input
 /// after it (the extension answers once the page is free).
 const BUSY_PATIENCE: Duration = Duration::from_secs(60);
 
-/// A handler that holds the page's thread for 13 s in `mousedown` (fixtures/pages/bridge/
-/// busy-input.html): the real click's `input.performActions` gets no answer within the 10 s
+/// A handler that holds the page's thread for 8 s in `mousedown` (fixtures/pages/bridge/
+/// busy-input.html): the real click's `input.performActions` gets no answer within the 5 s
 /// these tests give real input (`ALLWRIGHT_INPUT_TIMEOUT_MS`; 30 s by default), after it was
 /// sent. The answer is `outcome_unknown`, `retryAllowed: false`,
 /// with no retry hint; the press, and then the click, reached the page once. The same for a
