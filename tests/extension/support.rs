@@ -101,51 +101,88 @@ pub fn available(browser: Browser) -> bool {
     false
 }
 
-/// A browser of each kind at a time: a Chromium test and a Firefox test run side by side, never
-/// two of the same browser. On two cores a browser test leaves about 60 % of the machine idle
-/// (waits for pages, timers and the other process), so the two kinds together take about the
-/// time of the longer kind (issue 32, item 7). Two of one kind would be two heavy renderers at
-/// once and leave the checks that wait on timings (busy pages, late effects) less margin. Every
-/// test has its own profile, home folder and socket (`Session::start`, bridge.rs), so a test
-/// shares nothing with the one running beside it.
-fn browser_turns(browser: Browser) -> &'static tokio::sync::Mutex<()> {
-    static CHROMIUM: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
-    static FIREFOX: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
+/// How many browser tests run at once, and how many of one kind. On two cores a browser test
+/// leaves about half of the machine idle (it waits for pages, timers and the other process:
+/// 46 % busy with a Chromium and a Firefox test side by side), so three at a time use the idle
+/// half (issue 32, item 7); at most two of one kind, so that a kind's long groups never hold
+/// every lane. Every test has its own profile, home folder and socket (`Session::start`,
+/// bridge.rs), so a test shares nothing with those running beside it. The lanes can be set for
+/// a run with `ALLWRIGHT_TEST_LANES=<at once>,<of one kind>` (1,1 runs the tests one by one).
+fn browser_lanes() -> (u32, u32) {
+    const AT_ONCE: u32 = 3;
+    const OF_ONE_KIND: u32 = 2;
+    std::env::var("ALLWRIGHT_TEST_LANES")
+        .ok()
+        .and_then(|text| {
+            let (at_once, of_one_kind) = text.split_once(',')?;
+            Some((
+                at_once.trim().parse().ok()?,
+                of_one_kind.trim().parse().ok()?,
+            ))
+        })
+        .filter(|&(at_once, of_one_kind): &(u32, u32)| at_once >= 1 && of_one_kind >= 1)
+        .unwrap_or((AT_ONCE, OF_ONE_KIND))
+}
+
+/// The lanes of one kind of browser ([`browser_lanes`]).
+fn lanes_of(browser: Browser) -> &'static tokio::sync::Semaphore {
+    static CHROMIUM: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
+    static FIREFOX: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
     match browser {
         Browser::Chromium => &CHROMIUM,
         Browser::Firefox => &FIREFOX,
     }
-    .get_or_init(|| tokio::sync::Mutex::new(()))
+    .get_or_init(|| tokio::sync::Semaphore::new(browser_lanes().1 as usize))
 }
 
-/// A test's turn with its browser ([`browser_turns`]), timed: when it ends, the seconds the test
+/// The lanes of all browser tests together ([`browser_lanes`]).
+fn all_lanes() -> &'static tokio::sync::Semaphore {
+    static ALL: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
+    ALL.get_or_init(|| tokio::sync::Semaphore::new(browser_lanes().0 as usize))
+}
+
+/// A test's turn with its browser ([`browser_lanes`]), timed: when it ends, the seconds the test
 /// held it (its browser's launch, its checks and the shutdown; not the wait for the turn) are
 /// recorded under the test's name ([`record_time`]).
 pub struct Turn {
-    _locks: Vec<tokio::sync::MutexGuard<'static, ()>>,
+    _permits: Vec<tokio::sync::SemaphorePermit<'static>>,
     name: String,
     started: std::time::Instant,
 }
 
-/// Waits for the test's turn with `browser`; see [`Turn`].
+/// Waits for the test's turn with `browser`; see [`Turn`]. Lanes are always taken in one order
+/// (Chromium's, Firefox's, then the shared ones), and the semaphores serve waiters first come,
+/// first served, so no two tests can wait for each other.
 pub async fn turn(browser: Browser) -> Turn {
-    Turn::of(vec![browser_turns(browser).lock().await])
+    let of_kind = lanes_of(browser).acquire().await.expect("lanes stay open");
+    let shared = all_lanes().acquire().await.expect("lanes stay open");
+    Turn::of(vec![of_kind, shared])
 }
 
 /// Waits until no other browser test runs, and keeps the machine so: for the checks that bound
 /// how long a huge page may take (tests/extension/bounds.rs), which a second browser beside
 /// them made slow enough to look blocked (a million-node read answered `page_blocked` with a
-/// Firefox test running and another build on the machine). Both turns are taken in one order,
-/// Chromium's first, and a test holding one turn never waits for the other otherwise, so no two
-/// tests can wait for each other.
+/// Firefox test running and another build on the machine). It takes every lane, in the order
+/// [`turn`] states.
 pub async fn turn_alone() -> Turn {
-    let chromium = browser_turns(Browser::Chromium).lock().await;
-    let firefox = browser_turns(Browser::Firefox).lock().await;
-    Turn::of(vec![chromium, firefox])
+    let (at_once, of_one_kind) = browser_lanes();
+    let chromium = lanes_of(Browser::Chromium)
+        .acquire_many(of_one_kind)
+        .await
+        .expect("lanes stay open");
+    let firefox = lanes_of(Browser::Firefox)
+        .acquire_many(of_one_kind)
+        .await
+        .expect("lanes stay open");
+    let shared = all_lanes()
+        .acquire_many(at_once)
+        .await
+        .expect("lanes stay open");
+    Turn::of(vec![chromium, firefox, shared])
 }
 
 impl Turn {
-    fn of(locks: Vec<tokio::sync::MutexGuard<'static, ()>>) -> Turn {
+    fn of(permits: Vec<tokio::sync::SemaphorePermit<'static>>) -> Turn {
         // libtest runs each test on a thread named after it, and #[tokio::test] polls the
         // test's future on that thread.
         let name = std::thread::current()
@@ -153,7 +190,7 @@ impl Turn {
             .unwrap_or("unnamed test")
             .to_owned();
         Turn {
-            _locks: locks,
+            _permits: permits,
             name,
             started: std::time::Instant::now(),
         }
