@@ -17,10 +17,13 @@ pub(crate) use framing::{host_header, HttpResponse};
 use framing::{parse_response, take_read};
 
 /// Sends one request with `Connection: close` to `host:port` and reads the whole answer, at
-/// most `timeout`. `host` is a name or an IP address (IPv6 without brackets).
+/// most `timeout`. `host` is a name or an IP address (IPv6 without brackets); `authorization`
+/// is the value of an `Authorization` header to send (basic authentication of a grid), which no
+/// error message repeats.
 pub(crate) async fn request_to(
     host: &str,
     port: u16,
+    authorization: Option<&str>,
     method: &str,
     path: &str,
     body: Option<&Value>,
@@ -31,8 +34,11 @@ pub(crate) async fn request_to(
             .await
             .map_err(|error| format!("cannot connect to {}: {error}", host_header(host, port)))?;
         let body_text = body.map(Value::to_string).unwrap_or_default();
+        let authorization_line = authorization
+            .map(|value| format!("Authorization: {value}\r\n"))
+            .unwrap_or_default();
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{authorization_line}Connection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
             host_header(host, port),
             body_text.len()
         );

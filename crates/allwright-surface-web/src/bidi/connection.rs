@@ -225,6 +225,32 @@ impl BidiConnection {
         Ok(Self::over_transport(TextTransport::over_websocket(socket)))
     }
 
+    /// Opens the WebSocket at `url` with an `Authorization` header on the handshake (RFC 6455,
+    /// section 4.1: the opening handshake is an HTTP request and may carry it), for a grid that
+    /// asks for basic authentication on its BiDi proxy as on its HTTP endpoints. The header's
+    /// value is never part of an error.
+    pub async fn connect_with_authorization(
+        url: &str,
+        authorization: &str,
+    ) -> Result<Self, BidiError> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::header::{HeaderValue, AUTHORIZATION};
+        let cannot_open = |error: String| {
+            BidiError::connection_closed(format!("cannot open the BiDi WebSocket {url}: {error}"))
+        };
+        let mut request = url
+            .into_client_request()
+            .map_err(|error| cannot_open(error.to_string()))?;
+        let mut value = HeaderValue::from_str(authorization)
+            .map_err(|_| cannot_open("the credentials cannot be sent in a header".into()))?;
+        value.set_sensitive(true);
+        request.headers_mut().insert(AUTHORIZATION, value);
+        let (socket, _response) = tokio_tungstenite::connect_async(request)
+            .await
+            .map_err(|error| cannot_open(error.to_string()))?;
+        Ok(Self::over_transport(TextTransport::over_websocket(socket)))
+    }
+
     /// Opens the WebSocket at `url` over a TCP stream the caller has already connected (a
     /// socket made inside a launched browser's private network namespace, where `connect` cannot
     /// reach, or one whose peer the caller checked before speaking).
