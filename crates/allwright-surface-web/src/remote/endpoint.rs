@@ -127,7 +127,7 @@ pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
                 ));
             }
             (
-                Some(read_credentials(user_information).map_err(|reason| invalid(reason))?),
+                Some(read_credentials(user_information).map_err(&invalid)?),
                 host_and_port,
             )
         }
