@@ -1,7 +1,8 @@
 //! `allwright snapshot` and `allwright mcp` through a Selenium Grid 4 standalone that the test
 //! starts on loopback (tests/support/selenium_grid.rs; docs/grid.md): reads, a click, a
 //! `--capability` that reaches the grid, queueing reported as progress, every exit path ending
-//! the grid session, and the grid's password never printed.
+//! the grid session, `https://` through a TLS proxy with a test certificate, and the grid's
+//! password never printed.
 //!
 //! One test starts one grid and runs the checks in turn (a JVM start is the costliest part), so
 //! it is ignored by default and run by its own scripts/test step:
@@ -80,6 +81,9 @@ async fn through_a_selenium_grid() {
     let check_started = Instant::now();
     errors_are_clear(&grid, &page, &mut printed);
     timed("errors", check_started);
+    let check_started = Instant::now();
+    https_reaches_the_grid_through_a_tls_proxy(&grid, &page, &mut printed).await;
+    timed("https", check_started);
     assert!(
         !printed.0.contains(GRID_PASSWORD),
         "the grid's password was printed:\n{}",
@@ -366,4 +370,113 @@ fn errors_are_clear(grid: &SeleniumGrid, page: &str, printed: &mut PrintedText) 
     );
     grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
         .expect("no session after the errors");
+}
+
+/// A TLS-terminating proxy on loopback in front of the grid, with the test certificate of
+/// `fixtures/tls/` (for `localhost` and `127.0.0.1`): what an `https://` grid looks like.
+struct TlsProxy {
+    port: u16,
+    handshakes: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    accepting: tokio::task::JoinHandle<()>,
+}
+
+impl TlsProxy {
+    async fn start(grid_port: u16) -> TlsProxy {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let folder = repository_root().join("fixtures/tls");
+        let certificates = CertificateDer::pem_file_iter(folder.join("localhost.pem"))
+            .expect("the test certificate")
+            .collect::<Result<Vec<_>, _>>()
+            .expect("the test certificate");
+        let key = PrivateKeyDer::from_pem_file(folder.join("localhost-key.pem")).expect("its key");
+        let config = rustls::ServerConfig::builder()
+            .with_no_client_auth()
+            .with_single_cert(certificates, key)
+            .expect("a TLS server configuration");
+        let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a listener");
+        let port = listener.local_addr().expect("its address").port();
+        let handshakes = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = std::sync::Arc::clone(&handshakes);
+        let accepting = tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let acceptor = acceptor.clone();
+                let counted = std::sync::Arc::clone(&counted);
+                tokio::spawn(async move {
+                    let Ok(mut client) = acceptor.accept(client).await else {
+                        return;
+                    };
+                    counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Ok(mut grid) =
+                        tokio::net::TcpStream::connect(("127.0.0.1", grid_port)).await
+                    else {
+                        return;
+                    };
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut grid).await;
+                });
+            }
+        });
+        TlsProxy {
+            port,
+            handshakes,
+            accepting,
+        }
+    }
+}
+
+impl Drop for TlsProxy {
+    fn drop(&mut self) {
+        self.accepting.abort();
+    }
+}
+
+/// `https://USER:PASSWORD@localhost:PROXY` with the test CA as the system's roots
+/// (`SSL_CERT_FILE`): the session is created and ended over TLS (the BiDi WebSocket the grid
+/// hands out is its own plain loopback one). Without that CA the certificate is refused.
+async fn https_reaches_the_grid_through_a_tls_proxy(
+    grid: &SeleniumGrid,
+    page: &str,
+    printed: &mut PrintedText,
+) {
+    let proxy = TlsProxy::start(grid.port).await;
+    let url = format!(
+        "https://{}:{GRID_PASSWORD}@localhost:{}",
+        selenium_grid::GRID_USER,
+        proxy.port
+    );
+    let snapshot = |trusted_roots: &Path| {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+        command
+            .args(["snapshot", "--webdriver", &url, page])
+            .env("SSL_CERT_FILE", trusted_roots)
+            .env_remove("SSL_CERT_DIR");
+        command.output()
+    };
+    let output = snapshot(&repository_root().join("fixtures/tls/ca.pem"))
+        .await
+        .expect("run allwright snapshot");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    printed.add(&stdout);
+    printed.add(&stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("button \"Add one\""), "{stdout}");
+    // POST /session and DELETE /session/ID.
+    assert!(
+        proxy.handshakes.load(std::sync::atomic::Ordering::SeqCst) >= 2,
+        "the requests did not go through the TLS proxy"
+    );
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the https snapshot");
+    // The system's own roots do not include the test CA.
+    let output = snapshot(Path::new("/etc/ssl/certs/ca-certificates.crt"))
+        .await
+        .expect("run allwright snapshot");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    printed.add(&stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("TLS with localhost"), "{stderr}");
 }

@@ -16,7 +16,7 @@
 //! `{type: "path"}`, so an extension for a Chromium on another machine must already be on that
 //! machine (pass its path there with [`ExtensionDelivery::PathOnRemote`]).
 //!
-//! Plain `http`/`ws` only (see `webdriver_http.rs`): an `https` grid needs a local proxy.
+//! `https`/`wss` remote ends are reached over TLS with the system's roots (`tls.rs`).
 //! Credentials in the URL (`http://user:password@grid:4444`) go as basic authentication on every
 //! request and on the BiDi WebSocket's handshake, and never into a message.
 //!
@@ -76,16 +76,59 @@ async fn classic_request(
     body: Option<&Value>,
     timeout: Duration,
 ) -> Result<webdriver_http::HttpResponse, String> {
+    let authorization = basic_authorization(endpoint);
+    let target = webdriver_http::HttpTarget {
+        host: &endpoint.host,
+        port: endpoint.port,
+        tls: endpoint.tls,
+        authorization: authorization.as_deref(),
+    };
     webdriver_http::request_to(
-        &endpoint.host,
-        endpoint.port,
-        basic_authorization(endpoint).as_deref(),
+        &target,
         method,
         &format!("{}{path}", endpoint.path),
         body,
         timeout,
     )
     .await
+}
+
+/// Opens the BiDi WebSocket at `web_socket` (a checked URL, see [`check_bidi_web_socket_url`]),
+/// over TLS for `wss`, with `authorization` on the handshake when given.
+async fn open_web_socket(
+    web_socket: &RemoteEndpoint,
+    authorization: Option<&str>,
+) -> Result<BidiConnection, RemoteError> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::http::header::{HeaderValue, AUTHORIZATION};
+    let url = web_socket.url();
+    let cannot_open = |detail: String| {
+        RemoteError::Http(format!("cannot open the BiDi WebSocket {url}: {detail}"))
+    };
+    // tungstenite reads the URL's scheme for the handshake only; the stream below is the
+    // transport, TLS or not.
+    let mut request = url
+        .as_str()
+        .into_client_request()
+        .map_err(|error| cannot_open(error.to_string()))?;
+    if let Some(authorization) = authorization {
+        let mut value = HeaderValue::from_str(authorization)
+            .map_err(|_| cannot_open("the credentials cannot be sent in a header".into()))?;
+        value.set_sensitive(true);
+        request.headers_mut().insert(AUTHORIZATION, value);
+    }
+    let stream = tokio::net::TcpStream::connect((web_socket.host.as_str(), web_socket.port))
+        .await
+        .map_err(|error| cannot_open(error.to_string()))?;
+    let connection = if web_socket.tls {
+        let stream = crate::tls::connect(&web_socket.host, stream)
+            .await
+            .map_err(cannot_open)?;
+        BidiConnection::handshake_over(request, stream).await?
+    } else {
+        BidiConnection::handshake_over(request, stream).await?
+    };
+    Ok(connection)
 }
 
 /// A classic session that exists on the remote end until this guard ends it: explicitly
@@ -138,7 +181,8 @@ impl Drop for ClassicSessionGuard {
 }
 
 /// Whether the BiDi WebSocket a classic remote end hands out (`capabilities.webSocketUrl` of its
-/// `POST /session` answer) may be connected to: a `ws://` URL without credentials on a loopback
+/// `POST /session` answer) may be connected to: a `ws://` or `wss://` URL (`wss://` when the
+/// remote end is an `https://` one on another machine) without credentials on a loopback
 /// host (127.0.0.0/8, `::1`, `localhost`) when the remote end itself is on loopback, else on the
 /// remote end's own host. Without this check a remote end (or whatever answers on its port) could
 /// send the session, and every page it reads, to a host of its choosing. The URL is read by
@@ -159,7 +203,14 @@ pub fn check_bidi_web_socket_url(
     let web_socket = parse_remote_url(web_socket_url)
         .map_err(|error| refused(format!("which cannot be used: {error}")))?;
     if web_socket.protocol != RemoteProtocol::BidiWebSocket {
-        return Err(refused("which is not a ws:// URL".into()));
+        return Err(refused("which is not a ws:// or wss:// URL".into()));
+    }
+    // A remote end reached over TLS on another machine keeps the session encrypted: a plain
+    // WebSocket would carry every page, and the credentials' header, in clear.
+    if remote_end.tls && !web_socket.tls && !remote_end.is_loopback() {
+        return Err(refused(
+            "which is not wss:// although the remote end is reached over https".into(),
+        ));
     }
     // Credentials are ours to send (the remote end's own, from its URL), never the remote
     // end's to choose.
@@ -451,14 +502,9 @@ impl RemoteSession {
             session_id: Some(session_id),
         };
         let connection = match check_bidi_web_socket_url(&endpoint, &web_socket_url) {
-            Ok(_) => match basic_authorization(&endpoint) {
-                Some(authorization) => {
-                    BidiConnection::connect_with_authorization(&web_socket_url, &authorization)
-                        .await
-                }
-                None => BidiConnection::connect(&web_socket_url).await,
+            Ok(web_socket) => {
+                open_web_socket(&web_socket, basic_authorization(&endpoint).as_deref()).await
             }
-            .map_err(RemoteError::from),
             Err(refusal) => Err(refusal),
         };
         match connection {
@@ -481,12 +527,7 @@ impl RemoteSession {
         endpoint: RemoteEndpoint,
     ) -> Result<Self, RemoteError> {
         let always_match = options.always_match(false)?;
-        let bidi = match basic_authorization(&endpoint) {
-            Some(authorization) => {
-                BidiConnection::connect_with_authorization(&endpoint.url(), &authorization).await?
-            }
-            None => BidiConnection::connect(&endpoint.url()).await?,
-        };
+        let bidi = open_web_socket(&endpoint, basic_authorization(&endpoint).as_deref()).await?;
         let result = bidi
             .new_session_with(json!({ "alwaysMatch": always_match }))
             .await?;
@@ -736,6 +777,7 @@ mod tests {
             "ws://localhost:9222/session/abc",
             "WS://LOCALHOST:9222/session/abc",
             "ws://[::1]:9222/session",
+            "wss://127.0.0.1:4444/session",
         ] {
             assert!(
                 check_bidi_web_socket_url(&local, accepted).is_ok(),
@@ -752,7 +794,6 @@ mod tests {
             "ws://[::ffff:10.0.0.7]:4444/session",
             "ws://0.0.0.0:4444/session",
             "http://127.0.0.1:4444/session",
-            "wss://127.0.0.1:4444/session",
             "ftp://127.0.0.1/session",
             "ws://127.0.0.1:4444/session?next=ws://evil",
             "127.0.0.1:4444",
@@ -763,6 +804,12 @@ mod tests {
                 .to_string();
             assert!(error.contains("refuses to connect"), "{refused}: {error}");
         }
+        let secure = parse_remote_url("https://grid.example/wd/hub").expect("url");
+        assert!(check_bidi_web_socket_url(&secure, "wss://grid.example/session/a").is_ok());
+        let error = check_bidi_web_socket_url(&secure, "ws://grid.example/session/a")
+            .expect_err("a plain WebSocket after https")
+            .to_string();
+        assert!(error.contains("not wss://"), "{error}");
         let remote = parse_remote_url("http://grid.example:4444/wd/hub").expect("url");
         assert!(check_bidi_web_socket_url(&remote, "ws://GRID.example:4444/session/a").is_ok());
         for refused in [

@@ -225,29 +225,25 @@ impl BidiConnection {
         Ok(Self::over_transport(TextTransport::over_websocket(socket)))
     }
 
-    /// Opens the WebSocket at `url` with an `Authorization` header on the handshake (RFC 6455,
-    /// section 4.1: the opening handshake is an HTTP request and may carry it), for a grid that
-    /// asks for basic authentication on its BiDi proxy as on its HTTP endpoints. The header's
-    /// value is never part of an error.
-    pub async fn connect_with_authorization(
-        url: &str,
-        authorization: &str,
-    ) -> Result<Self, BidiError> {
-        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-        use tokio_tungstenite::tungstenite::http::header::{HeaderValue, AUTHORIZATION};
-        let cannot_open = |error: String| {
-            BidiError::connection_closed(format!("cannot open the BiDi WebSocket {url}: {error}"))
-        };
-        let mut request = url
-            .into_client_request()
-            .map_err(|error| cannot_open(error.to_string()))?;
-        let mut value = HeaderValue::from_str(authorization)
-            .map_err(|_| cannot_open("the credentials cannot be sent in a header".into()))?;
-        value.set_sensitive(true);
-        request.headers_mut().insert(AUTHORIZATION, value);
-        let (socket, _response) = tokio_tungstenite::connect_async(request)
+    /// Completes the WebSocket handshake of `request` (its URL and headers: an `Authorization`
+    /// header for a grid that asks for basic authentication, RFC 6455 section 4.1 allowing it on
+    /// the opening handshake) over a stream the caller connected, plain or TLS. The request's
+    /// header values are never part of an error.
+    pub(crate) async fn handshake_over<Stream>(
+        request: tokio_tungstenite::tungstenite::handshake::client::Request,
+        stream: Stream,
+    ) -> Result<Self, BidiError>
+    where
+        Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let url = request.uri().to_string();
+        let (socket, _response) = tokio_tungstenite::client_async(request, stream)
             .await
-            .map_err(|error| cannot_open(error.to_string()))?;
+            .map_err(|error| {
+                BidiError::connection_closed(format!(
+                    "cannot open the BiDi WebSocket {url}: {error}"
+                ))
+            })?;
         Ok(Self::over_transport(TextTransport::over_websocket(socket)))
     }
 

@@ -24,6 +24,8 @@ pub struct RemoteEndpoint {
     pub port: u16,
     /// The path, without a trailing slash (`""`, `"/wd/hub"`, `"/session"`).
     pub path: String,
+    /// `https` or `wss`: the connection is TLS (`tls.rs`, the system's roots).
+    pub tls: bool,
     /// The `user:password@` of the URL, sent as HTTP basic authentication (RFC 7617) on every
     /// request and on the WebSocket handshake. Never part of [`RemoteEndpoint::url`].
     pub credentials: Option<Credentials>,
@@ -81,9 +83,11 @@ impl RemoteEndpoint {
 
     /// The URL again, for messages and for the BiDi WebSocket.
     pub fn url(&self) -> String {
-        let scheme = match self.protocol {
-            RemoteProtocol::ClassicHttp => "http",
-            RemoteProtocol::BidiWebSocket => "ws",
+        let scheme = match (self.protocol, self.tls) {
+            (RemoteProtocol::ClassicHttp, false) => "http",
+            (RemoteProtocol::ClassicHttp, true) => "https",
+            (RemoteProtocol::BidiWebSocket, false) => "ws",
+            (RemoteProtocol::BidiWebSocket, true) => "wss",
         };
         format!(
             "{scheme}://{}{}",
@@ -93,25 +97,23 @@ impl RemoteEndpoint {
     }
 }
 
-/// Reads `http://[user:password@]host[:port][/path]` or `ws://[user:password@]host[:port][/path]`.
-/// Queries, fragments and `https`/`wss` are refused with a reason; the reason quotes the URL
-/// without its credentials ([`without_credentials`]).
+/// Reads `http://[user:password@]host[:port][/path]` or `ws://[user:password@]host[:port][/path]`,
+/// or the same with `https`/`wss`. Queries and fragments are refused with a reason; the reason
+/// quotes the URL without its credentials ([`without_credentials`]).
 pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
     let invalid =
         |reason: &str| InvalidRemoteUrl(format!("{}: {reason}", without_credentials(url)));
     let (scheme, rest) = url
         .split_once("://")
         .ok_or_else(|| invalid("expected http://host:port or ws://host:port"))?;
-    let (protocol, default_port) = match scheme.to_ascii_lowercase().as_str() {
-        "http" => (RemoteProtocol::ClassicHttp, 80),
-        "ws" => (RemoteProtocol::BidiWebSocket, 80),
-        "https" | "wss" => {
-            return Err(invalid(
-                "TLS is not supported; put a local forwarding proxy in front of the grid",
-            ))
-        }
-        _ => return Err(invalid("the scheme must be http or ws")),
+    let (protocol, tls) = match scheme.to_ascii_lowercase().as_str() {
+        "http" => (RemoteProtocol::ClassicHttp, false),
+        "https" => (RemoteProtocol::ClassicHttp, true),
+        "ws" => (RemoteProtocol::BidiWebSocket, false),
+        "wss" => (RemoteProtocol::BidiWebSocket, true),
+        _ => return Err(invalid("the scheme must be http, https, ws or wss")),
     };
+    let default_port = if tls { 443 } else { 80 };
     if rest.contains(['?', '#']) {
         return Err(invalid("a query or fragment is not allowed"));
     }
@@ -180,6 +182,7 @@ pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
         host: host.to_owned(),
         port,
         path: path.trim_end_matches('/').to_owned(),
+        tls,
         credentials,
     })
 }
@@ -314,6 +317,7 @@ mod tests {
                 host: "grid.example".into(),
                 port: 4444,
                 path: "/wd/hub".into(),
+                tls: false,
                 credentials: None,
             }
         );
@@ -329,6 +333,15 @@ mod tests {
         assert!(bidi.is_loopback());
         assert_eq!(bidi.url(), "ws://localhost:9222/session");
         assert_eq!(parse_remote_url("http://node7").expect("url").port, 80);
+        let secure = parse_remote_url("https://grid.example/wd/hub").expect("url");
+        assert!(secure.tls);
+        assert_eq!(secure.port, 443);
+        assert_eq!(secure.url(), "https://grid.example:443/wd/hub");
+        let secure_bidi = parse_remote_url("WSS://grid.example:9222/session").expect("url");
+        assert_eq!(
+            (secure_bidi.protocol, secure_bidi.tls),
+            (RemoteProtocol::BidiWebSocket, true)
+        );
         assert!(!parse_remote_url("http://10.0.0.7:4444")
             .expect("url")
             .is_loopback());
@@ -337,7 +350,7 @@ mod tests {
     #[test]
     fn unsupported_remote_urls_say_why() {
         for (url, reason) in [
-            ("https://grid:4444", "TLS"),
+            ("ftps://grid:4444", "scheme"),
             ("grid:4444", "expected"),
             ("ftp://grid", "scheme"),
             ("http://:pw@grid:4444", "user name"),
