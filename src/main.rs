@@ -88,7 +88,9 @@ enum Command {
         /// A WebDriver remote end on this machine: http://127.0.0.1:9515 (a chromedriver or a
         /// Selenium standalone) to start a Chromium with the extension installed, or
         /// ws://127.0.0.1:PORT/session (a Firefox started with --remote-debugging-port PORT by a
-        /// user who ran `allwright install`) to install the extension in that Firefox.
+        /// user who ran `allwright install`) to install the extension in that Firefox. https://
+        /// and wss:// use TLS; http://user:password@host:port sends basic authentication
+        /// (docs/grid.md).
         #[arg(long, value_name = "URL")]
         webdriver: Option<String>,
         #[command(flatten)]
