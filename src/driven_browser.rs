@@ -464,6 +464,22 @@ mod tests {
         }
     }
 
+    /// An http remote end gives a Chromium: asking it for a Firefox is refused before anything
+    /// is asked of it, with the way that works; other browser names are the remote end's to
+    /// answer.
+    #[test]
+    fn an_http_remote_end_is_not_asked_for_a_firefox() {
+        let asking = |value: &str| {
+            check_chromium_capabilities(&[format!("browserName={value}")
+                .parse()
+                .expect("a capability")])
+        };
+        let error = asking("\"Firefox\"").expect_err("refused");
+        assert!(error.contains("ws:// URL of a Firefox"), "{error}");
+        assert!(asking("\"MicrosoftEdge\"").is_ok());
+        assert!(asking("\"chrome\"").is_ok());
+    }
+
     #[test]
     fn paths_are_single_shell_words() {
         assert_eq!(shell_quoted(Path::new("/tmp/a b")), "'/tmp/a b'");
