@@ -3,15 +3,22 @@
 //! Linux the distribution's bundle, or `SSL_CERT_FILE` / `SSL_CERT_DIR` when set). The server's
 //! name is checked against its certificate as usual (RFC 6125 through webpki); there is no
 //! option to skip that check.
+//!
+//! Built with the crate's `tls` feature (on by default); without it, [`connect`] refuses with
+//! the reason, and an `https://` URL fails at its first connection.
 
+#[cfg(feature = "tls")]
 use std::sync::{Arc, OnceLock};
 
 use tokio::net::TcpStream;
-use tokio_rustls::client::TlsStream;
-use tokio_rustls::rustls::pki_types::ServerName;
-use tokio_rustls::rustls::{ClientConfig, RootCertStore};
-use tokio_rustls::TlsConnector;
+#[cfg(feature = "tls")]
+use tokio_rustls::{
+    client::TlsStream,
+    rustls::{pki_types::ServerName, ClientConfig, RootCertStore},
+    TlsConnector,
+};
 
+#[cfg(feature = "tls")]
 /// The client configuration, made on first use: reading the system's roots takes a moment and
 /// is the same for every connection of the process.
 fn client_config() -> Result<Arc<ClientConfig>, String> {
@@ -40,6 +47,7 @@ fn client_config() -> Result<Arc<ClientConfig>, String> {
 
 /// Completes a TLS handshake over `stream` with `host` (a name or an IP address, IPv6 without
 /// brackets), checking its certificate against the system's roots.
+#[cfg(feature = "tls")]
 pub(crate) async fn connect(host: &str, stream: TcpStream) -> Result<TlsStream<TcpStream>, String> {
     let server_name = ServerName::try_from(host.to_owned())
         .map_err(|error| format!("{host} cannot be checked against a certificate: {error}"))?;
@@ -47,4 +55,13 @@ pub(crate) async fn connect(host: &str, stream: TcpStream) -> Result<TlsStream<T
         .connect(server_name, stream)
         .await
         .map_err(|error| format!("TLS with {host}: {error}"))
+}
+
+/// A build without the `tls` feature has no TLS client: the connection is refused with the
+/// reason.
+#[cfg(not(feature = "tls"))]
+pub(crate) async fn connect(host: &str, _stream: TcpStream) -> Result<TcpStream, String> {
+    Err(format!(
+        "TLS with {host}: this allwright was built without its `tls` feature, so https:// and wss:// remote ends cannot be reached"
+    ))
 }
