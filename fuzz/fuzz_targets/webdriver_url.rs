@@ -120,7 +120,11 @@ fn check(url: &str) {
         .unwrap_or(uri_host);
     assert_eq!(uri_host, endpoint.host, "{url:?}");
     let default_port = if endpoint.tls { 443 } else { 80 };
-    assert_eq!(uri.port_u16().unwrap_or(default_port), endpoint.port, "{url:?}");
+    assert_eq!(
+        uri.port_u16().unwrap_or(default_port),
+        endpoint.port,
+        "{url:?}"
+    );
     assert_eq!(uri.path().trim_end_matches('/'), endpoint.path, "{url:?}");
     // The URL as allwright writes it again reads back the same, less the credentials, which
     // `url()` never writes (so that no message can hold them).
