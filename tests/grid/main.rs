@@ -317,8 +317,9 @@ fn a_queued_session_reports_progress(grid: &SeleniumGrid, page: &str, printed: &
         .expect("no session after the queued snapshot, nor one for the cancelled request");
 }
 
-/// A browser the grid has not, a wrong password, a capability allwright owns: each fails with
-/// a message that says what went wrong, and none prints the password.
+/// A browser the grid has not, a wrong password, a capability allwright owns, an extension
+/// that is not allwright's: each fails with a message that says what went wrong, none prints
+/// the password, and none leaves a session.
 fn errors_are_clear(grid: &SeleniumGrid, page: &str, printed: &mut PrintedText) {
     let failure = |arguments: &[&str], url: &str, printed: &mut PrintedText| {
         let output = allwright()
@@ -370,6 +371,20 @@ fn errors_are_clear(grid: &SeleniumGrid, page: &str, printed: &mut PrintedText) 
     );
     grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
         .expect("no session after the errors");
+    // An error after the session was made: an extension without allwright's key installs under
+    // another id, which allwright refuses, and the grid session is ended at once.
+    let stranger = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        stranger.path().join("manifest.json"),
+        r#"{"manifest_version": 3, "name": "not allwright", "version": "1.0"}"#,
+    )
+    .expect("write the manifest");
+    let extension_argument = stranger.path().to_string_lossy().into_owned();
+    let (code, stderr) = failure(&["--extension", &extension_argument], &grid.url(), printed);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("installed the extension as"), "{stderr}");
+    grid.wait_for_no_session(Duration::from_secs(2))
+        .expect("no session after an error that followed its creation");
 }
 
 /// A TLS-terminating proxy on loopback in front of the grid, with the test certificate of
