@@ -25,7 +25,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use allwright_surface_web::remote::{
-    parse_remote_url, ExtensionDelivery, RemoteProtocol, RemoteSession, RemoteSessionOptions,
+    parse_remote_url, without_credentials, ExtensionDelivery, RemoteProtocol, RemoteSession,
+    RemoteSessionOptions, RequestedCapability, NEW_SESSION_TIMEOUT,
 };
 use allwright_surface_web::{BidiConnection, BrowserKind, ChromiumLaunchOptions};
 use serde_json::json;
@@ -48,6 +49,8 @@ pub struct WebDriverRequest {
     pub extension_dir: Option<PathBuf>,
     /// As [`LaunchRequest::keep_user_prompts_open`].
     pub keep_user_prompts_open: bool,
+    /// `--capability NAME=JSON`, merged into the new session's `alwaysMatch`.
+    pub capabilities: Vec<RequestedCapability>,
 }
 
 /// A browser on a WebDriver remote end, with the extension installed and its host ready.
@@ -196,7 +199,7 @@ pub async fn connect(request: &WebDriverRequest) -> Result<RemoteBrowserSession,
             "--webdriver {}: the remote end is on another machine, where the browser would start \
 allwright's native host, which must reach this MCP server over a local socket. Run `allwright mcp --webdriver` \
 on that machine instead (after `allwright install` there), or use a remote end on this machine",
-            request.url
+            without_credentials(&request.url)
         ));
     }
     match endpoint.protocol {
@@ -205,9 +208,41 @@ on that machine instead (after `allwright install` there), or use a remote end o
     }
 }
 
+/// Logs, while a new session request waits (a grid's queue), how long it has waited: a person
+/// watching stderr sees why nothing happens yet. The MCP server answers its client only once the
+/// browser is there, so stderr is the one channel at that moment.
+fn new_session_progress(url: &str) -> allwright_surface_web::remote::NewSessionProgress {
+    let shown = without_credentials(url);
+    Arc::new(move |waited: std::time::Duration| {
+        log!(
+            "still waiting for {shown} to create a session ({} s so far; a grid queues the request until a slot is free; allwright waits up to {} s)",
+            waited.as_secs(),
+            NEW_SESSION_TIMEOUT.as_secs()
+        )
+    })
+}
+
+/// The capabilities asked for an http remote end, which starts a Chromium here: a Firefox would
+/// need its own remote agent (`ws://`), since the Chromium options carry the native host's
+/// registration.
+fn check_chromium_capabilities(capabilities: &[RequestedCapability]) -> Result<(), String> {
+    let asks_for_firefox = capabilities.iter().any(|capability| {
+        capability.name == "browserName"
+            && capability
+                .value
+                .as_str()
+                .is_some_and(|name| name.eq_ignore_ascii_case("firefox"))
+    });
+    if asks_for_firefox {
+        return Err("--capability browserName: an http:// remote end gives allwright a Chromium (the extension's native host is registered in the Chromium profile it asks for); for Firefox, use the ws:// URL of a Firefox's own remote agent".into());
+    }
+    Ok(())
+}
+
 /// A chromedriver or Selenium standalone on this machine: a Chromium with a profile of ours that
 /// registers the native host.
 async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
+    check_chromium_capabilities(&request.capabilities)?;
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = browser_launch::locate_extension(&LaunchRequest {
         browser: BrowserChoice::Chromium,
@@ -250,14 +285,16 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
     options.keep_user_prompts_open = request.keep_user_prompts_open;
     options.extension = Some(extension_folder.clone());
     options.extension_delivery = ExtensionDelivery::LocalPath;
+    options.requested_capabilities = request.capabilities.clone();
+    options.progress = Some(new_session_progress(&request.url));
     log!(
         "asking {} for a Chromium with the extension in {}",
-        request.url,
+        without_credentials(&request.url),
         extension_folder.display()
     );
     let session = RemoteSession::start(&options)
         .await
-        .map_err(|error| format!("--webdriver {}: {error}", request.url))?;
+        .map_err(|error| format!("--webdriver {}: {error}", without_credentials(&request.url)))?;
     let ready = async {
         let installed_id = session.extension_id().unwrap_or_default();
         if installed_id != identity.chrome_extension_id {
@@ -302,15 +339,16 @@ async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSess
     options.keep_user_prompts_open = request.keep_user_prompts_open;
     options.extension = Some(extension_folder.clone());
     options.extension_delivery = ExtensionDelivery::LocalPath;
+    options.requested_capabilities = request.capabilities.clone();
     log!(
         "asking the Firefox at {} to install the extension in {}; its host should listen on {}",
-        request.url,
+        without_credentials(&request.url),
         extension_folder.display(),
         socket_path.display()
     );
     let session = RemoteSession::start(&options)
         .await
-        .map_err(|error| format!("--webdriver {}: {error}", request.url))?;
+        .map_err(|error| format!("--webdriver {}: {error}", without_credentials(&request.url)))?;
     let installed_id = session.extension_id().unwrap_or_default().to_owned();
     let ready = async {
         if installed_id != identity.gecko_id {
@@ -419,10 +457,27 @@ mod tests {
                 headless: true,
                 extension_dir: None,
                 keep_user_prompts_open: true,
+                capabilities: Vec::new(),
             };
             let error = connect(&request).await.err().expect("refused");
             assert!(error.contains("on another machine"), "{error}");
         }
+    }
+
+    /// An http remote end gives a Chromium: asking it for a Firefox is refused before anything
+    /// is asked of it, with the way that works; other browser names are the remote end's to
+    /// answer.
+    #[test]
+    fn an_http_remote_end_is_not_asked_for_a_firefox() {
+        let asking = |value: &str| {
+            check_chromium_capabilities(&[format!("browserName={value}")
+                .parse()
+                .expect("a capability")])
+        };
+        let error = asking("\"Firefox\"").expect_err("refused");
+        assert!(error.contains("ws:// URL of a Firefox"), "{error}");
+        assert!(asking("\"MicrosoftEdge\"").is_ok());
+        assert!(asking("\"chrome\"").is_ok());
     }
 
     #[test]

@@ -54,6 +54,17 @@ const VERSION_TEXT: &str = concat!(
     ")"
 );
 
+/// `--capability NAME=JSON`, defined once for each command that takes `--webdriver`.
+#[derive(clap::Args)]
+struct CapabilityArguments {
+    /// With --webdriver: a capability for the new session (repeatable), as NAME=JSON: browserName,
+    /// browserVersion, platformName, or a vendor's options such as goog:chromeOptions or se:name
+    /// (--capability se:name='"nightly"'). Merged with the ones allwright sets itself; see
+    /// docs/grid.md.
+    #[arg(long = "capability", value_name = "NAME=JSON", requires = "webdriver")]
+    capabilities: Vec<allwright_surface_web::remote::RequestedCapability>,
+}
+
 /// Lets an AI agent see and act on real web pages through a browser extension.
 #[derive(Parser)]
 #[command(name = "allwright", version = VERSION_TEXT, about, long_about = None)]
@@ -77,9 +88,13 @@ enum Command {
         /// A WebDriver remote end on this machine: http://127.0.0.1:9515 (a chromedriver or a
         /// Selenium standalone) to start a Chromium with the extension installed, or
         /// ws://127.0.0.1:PORT/session (a Firefox started with --remote-debugging-port PORT by a
-        /// user who ran `allwright install`) to install the extension in that Firefox.
+        /// user who ran `allwright install`) to install the extension in that Firefox. https://
+        /// and wss:// use TLS; http://user:password@host:port sends basic authentication
+        /// (docs/grid.md).
         #[arg(long, value_name = "URL")]
         webdriver: Option<String>,
+        #[command(flatten)]
+        capability: CapabilityArguments,
         /// With --launch or --webdriver: run the browser without a window.
         #[arg(long)]
         headless: bool,
@@ -139,6 +154,8 @@ enum Command {
         /// --webdriver`) instead of launching a browser.
         #[arg(long, value_name = "URL", conflicts_with = "browser")]
         webdriver: Option<String>,
+        #[command(flatten)]
+        capability: CapabilityArguments,
     },
     /// Register the native host with the user's Chrome, Chromium and Firefox.
     Install,
@@ -194,6 +211,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
         Command::Mcp {
             launch,
             webdriver,
+            capability,
             headless,
             tier,
             dev,
@@ -216,6 +234,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 headless,
                 extension_dir: extension.clone(),
                 keep_user_prompts_open: true,
+                capabilities: capability.capabilities,
             });
             let launch = launch.map(|browser| LaunchRequest {
                 browser,
@@ -246,6 +265,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             headed,
             extension,
             webdriver,
+            capability,
         } => {
             logging::init("snapshot");
             let options = snapshot_command::SnapshotOptions {
@@ -257,6 +277,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 headless: !headed,
                 extension_dir: extension,
                 webdriver,
+                capabilities: capability.capabilities,
             };
             run_async(snapshot_command::run(options))
         }

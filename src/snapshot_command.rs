@@ -49,6 +49,8 @@ pub struct SnapshotOptions {
     /// `--webdriver URL`: a browser from a WebDriver remote end on this machine (a chromedriver's
     /// Chromium or a running Firefox's remote agent) instead of a launched browser.
     pub webdriver: Option<String>,
+    /// `--capability NAME=JSON`: more capabilities for the remote end's new session.
+    pub capabilities: Vec<allwright_surface_web::remote::RequestedCapability>,
 }
 
 const NAVIGATION_TIMEOUT: Duration = Duration::from_secs(30);
@@ -76,6 +78,7 @@ pub async fn run(options: SnapshotOptions) -> Result<(), String> {
         headless: options.headless,
         extension_dir: options.extension_dir.clone(),
         keep_user_prompts_open: false,
+        capabilities: options.capabilities.clone(),
     });
     // Watched before the browser starts (src/exit_signals.rs): a signal at any moment closes
     // the browser and removes the session folder.

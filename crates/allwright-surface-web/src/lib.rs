@@ -48,6 +48,7 @@ pub mod observations;
 pub mod page;
 pub mod remote;
 pub mod snapshot;
+mod tls;
 mod webdriver_http;
 mod zip_archive;
 

@@ -16,9 +16,19 @@
 //! `{type: "path"}`, so an extension for a Chromium on another machine must already be on that
 //! machine (pass its path there with [`ExtensionDelivery::PathOnRemote`]).
 //!
-//! Plain `http`/`ws` only (see `webdriver_http.rs`): an `https` grid needs a local proxy.
+//! `https`/`wss` remote ends are reached over TLS with the system's roots (`tls.rs`).
+//! Credentials in the URL (`http://user:password@grid:4444`) go as basic authentication on every
+//! request and on the BiDi WebSocket's handshake, and never into a message.
+//!
+//! A grid queues a new session request until a slot frees (Selenium Grid's
+//! `--session-request-timeout`, 300 s by default), so `POST /session` may wait for minutes: the
+//! wait is bounded by [`NEW_SESSION_TIMEOUT`] and reported every [`NEW_SESSION_PROGRESS_INTERVAL`]
+//! through [`RemoteSessionOptions::progress`]. Once a classic session exists, it is ended on
+//! every path: [`RemoteSession::end`], or, when a session or a half-made one is dropped (a
+//! signal during the start, an error, a panic), the guard's `Drop` ([`ClassicSessionGuard`]).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Map, Value};
@@ -28,15 +38,151 @@ use crate::launch::BrowserKind;
 use crate::lifecycle::keep_prompts_open_capability;
 use crate::webdriver_http;
 
+mod capabilities;
 mod endpoint;
-pub use endpoint::{parse_remote_url, InvalidRemoteUrl, RemoteEndpoint, RemoteProtocol};
+pub use capabilities::{merge_requested_capabilities, CapabilityError, RequestedCapability};
+pub use endpoint::{
+    parse_remote_url, without_credentials, Credentials, InvalidRemoteUrl, RemoteEndpoint,
+    RemoteProtocol,
+};
 
-/// Creating a session on a grid may wait for a free node.
-const NEW_SESSION_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long `POST /session` may wait for its answer. A grid holds the request in its queue until
+/// a slot frees, for up to its `--session-request-timeout` (300 s by default) and then answers
+/// an error itself; ten minutes leaves room for a grid configured to wait longer, and still ends
+/// a wait on a remote end that never answers.
+pub const NEW_SESSION_TIMEOUT: Duration = Duration::from_secs(600);
+/// How often a waiting `POST /session` is reported ([`RemoteSessionOptions::progress`]).
+pub const NEW_SESSION_PROGRESS_INTERVAL: Duration = Duration::from_secs(5);
 const END_SESSION_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Told, every [`NEW_SESSION_PROGRESS_INTERVAL`] while `POST /session` is unanswered, how long
+/// it has waited so far.
+pub type NewSessionProgress = Arc<dyn Fn(Duration) + Send + Sync>;
+
+/// The `Authorization` header's value for an endpoint's credentials: HTTP basic
+/// authentication (RFC 7617, section 2: base64 of `user:password`).
+fn basic_authorization(endpoint: &RemoteEndpoint) -> Option<String> {
+    endpoint.credentials.as_ref().map(|credentials| {
+        let pair = format!("{}:{}", credentials.user, credentials.password());
+        format!("Basic {}", crate::base64::encode(pair.as_bytes()))
+    })
+}
+
+/// One classic HTTP request to the endpoint, with its credentials.
+async fn classic_request(
+    endpoint: &RemoteEndpoint,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    timeout: Duration,
+) -> Result<webdriver_http::HttpResponse, String> {
+    let authorization = basic_authorization(endpoint);
+    let target = webdriver_http::HttpTarget {
+        host: &endpoint.host,
+        port: endpoint.port,
+        tls: endpoint.tls,
+        authorization: authorization.as_deref(),
+    };
+    webdriver_http::request_to(
+        &target,
+        method,
+        &format!("{}{path}", endpoint.path),
+        body,
+        timeout,
+    )
+    .await
+}
+
+/// Opens the BiDi WebSocket at `web_socket` (a checked URL, see [`check_bidi_web_socket_url`]),
+/// over TLS for `wss`, with `authorization` on the handshake when given.
+async fn open_web_socket(
+    web_socket: &RemoteEndpoint,
+    authorization: Option<&str>,
+) -> Result<BidiConnection, RemoteError> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::http::header::{HeaderValue, AUTHORIZATION};
+    let url = web_socket.url();
+    let cannot_open = |detail: String| {
+        RemoteError::Http(format!("cannot open the BiDi WebSocket {url}: {detail}"))
+    };
+    // tungstenite reads the URL's scheme for the handshake only; the stream below is the
+    // transport, TLS or not.
+    let mut request = url
+        .as_str()
+        .into_client_request()
+        .map_err(|error| cannot_open(error.to_string()))?;
+    if let Some(authorization) = authorization {
+        let mut value = HeaderValue::from_str(authorization)
+            .map_err(|_| cannot_open("the credentials cannot be sent in a header".into()))?;
+        value.set_sensitive(true);
+        request.headers_mut().insert(AUTHORIZATION, value);
+    }
+    let stream = tokio::net::TcpStream::connect((web_socket.host.as_str(), web_socket.port))
+        .await
+        .map_err(|error| cannot_open(error.to_string()))?;
+    let connection = if web_socket.tls {
+        let stream = crate::tls::connect(&web_socket.host, stream)
+            .await
+            .map_err(cannot_open)?;
+        BidiConnection::handshake_over(request, stream).await?
+    } else {
+        BidiConnection::handshake_over(request, stream).await?
+    };
+    Ok(connection)
+}
+
+/// A classic session that exists on the remote end until this guard ends it: explicitly
+/// ([`ClassicSessionGuard::end`]), or when dropped. The drop is synchronous (a session dropped
+/// during a signal or an error has no later moment to be ended in), so it sends the `DELETE` from
+/// a thread of its own, on a runtime of its own, and waits at most [`END_SESSION_TIMEOUT`].
+struct ClassicSessionGuard {
+    endpoint: RemoteEndpoint,
+    session_id: Option<String>,
+}
+
+impl ClassicSessionGuard {
+    async fn end(&mut self) {
+        if let Some(session_id) = self.session_id.take() {
+            let _ = classic_request(
+                &self.endpoint,
+                "DELETE",
+                &format!("/session/{session_id}"),
+                None,
+                END_SESSION_TIMEOUT,
+            )
+            .await;
+        }
+    }
+}
+
+impl Drop for ClassicSessionGuard {
+    fn drop(&mut self) {
+        let Some(session_id) = self.session_id.take() else {
+            return;
+        };
+        let endpoint = self.endpoint.clone();
+        let deleting = std::thread::spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            let _ = runtime.block_on(classic_request(
+                &endpoint,
+                "DELETE",
+                &format!("/session/{session_id}"),
+                None,
+                END_SESSION_TIMEOUT,
+            ));
+        });
+        let _ = deleting.join();
+    }
+}
+
 /// Whether the BiDi WebSocket a classic remote end hands out (`capabilities.webSocketUrl` of its
-/// `POST /session` answer) may be connected to: a `ws://` URL without credentials on a loopback
+/// `POST /session` answer) may be connected to: a `ws://` or `wss://` URL (`wss://` when the
+/// remote end is an `https://` one on another machine) without credentials on a loopback
 /// host (127.0.0.0/8, `::1`, `localhost`) when the remote end itself is on loopback, else on the
 /// remote end's own host. Without this check a remote end (or whatever answers on its port) could
 /// send the session, and every page it reads, to a host of its choosing. The URL is read by
@@ -49,14 +195,27 @@ pub fn check_bidi_web_socket_url(
 ) -> Result<RemoteEndpoint, RemoteError> {
     let refused = |reason: String| {
         RemoteError::UntrustedWebSocketUrl(format!(
-            "the remote end at {} handed out the BiDi WebSocket {web_socket_url:?}, {reason}",
-            remote_end.url()
+            "the remote end at {} handed out the BiDi WebSocket {:?}, {reason}",
+            remote_end.url(),
+            without_credentials(web_socket_url)
         ))
     };
     let web_socket = parse_remote_url(web_socket_url)
         .map_err(|error| refused(format!("which cannot be used: {error}")))?;
     if web_socket.protocol != RemoteProtocol::BidiWebSocket {
-        return Err(refused("which is not a ws:// URL".into()));
+        return Err(refused("which is not a ws:// or wss:// URL".into()));
+    }
+    // A remote end reached over TLS on another machine keeps the session encrypted: a plain
+    // WebSocket would carry every page, and the credentials' header, in clear.
+    if remote_end.tls && !web_socket.tls && !remote_end.is_loopback() {
+        return Err(refused(
+            "which is not wss:// although the remote end is reached over https".into(),
+        ));
+    }
+    // Credentials are ours to send (the remote end's own, from its URL), never the remote
+    // end's to choose.
+    if web_socket.credentials.is_some() {
+        return Err(refused("which holds credentials".into()));
     }
     if remote_end.is_loopback() {
         if !web_socket.is_loopback() {
@@ -87,7 +246,7 @@ pub enum ExtensionDelivery {
 }
 
 /// What [`RemoteSession::start`] needs.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct RemoteSessionOptions {
     pub url: String,
     pub browser: BrowserKind,
@@ -99,6 +258,11 @@ pub struct RemoteSessionOptions {
     /// The unpacked extension folder to install, if any.
     pub extension: Option<PathBuf>,
     pub extension_delivery: ExtensionDelivery,
+    /// What the person asked for (`--capability`), merged last into `alwaysMatch`
+    /// ([`merge_requested_capabilities`]).
+    pub requested_capabilities: Vec<RequestedCapability>,
+    /// Told how long a new session request has waited, while it waits.
+    pub progress: Option<NewSessionProgress>,
 }
 
 impl RemoteSessionOptions {
@@ -110,11 +274,14 @@ impl RemoteSessionOptions {
             keep_user_prompts_open: true,
             extension: None,
             extension_delivery: ExtensionDelivery::Automatic,
+            requested_capabilities: Vec::new(),
+            progress: None,
         }
     }
 
-    /// The `alwaysMatch` capabilities of the new session.
-    pub fn always_match(&self, with_web_socket_url: bool) -> Value {
+    /// The `alwaysMatch` capabilities of the new session: allwright's own, then the requested
+    /// ones merged in.
+    pub fn always_match(&self, with_web_socket_url: bool) -> Result<Value, CapabilityError> {
         let mut capabilities = Map::new();
         capabilities.insert(
             "browserName".into(),
@@ -135,13 +302,16 @@ impl RemoteSessionOptions {
         for (name, value) in &self.extra_capabilities {
             capabilities.insert(name.clone(), value.clone());
         }
-        Value::Object(capabilities)
+        merge_requested_capabilities(&mut capabilities, &self.requested_capabilities)?;
+        Ok(Value::Object(capabilities))
     }
 }
 
 /// The body of WebDriver classic's `POST /session`.
-pub fn classic_new_session_request(options: &RemoteSessionOptions) -> Value {
-    json!({ "capabilities": { "alwaysMatch": options.always_match(true) } })
+pub fn classic_new_session_request(
+    options: &RemoteSessionOptions,
+) -> Result<Value, CapabilityError> {
+    Ok(json!({ "capabilities": { "alwaysMatch": options.always_match(true)? } }))
 }
 
 /// The session id, the BiDi WebSocket URL and the capabilities from a classic `POST /session`
@@ -152,6 +322,11 @@ pub fn read_classic_new_session(
     body: &Value,
 ) -> Result<(String, String, Value), RemoteError> {
     let value = &body["value"];
+    if status == 401 {
+        return Err(RemoteError::SessionNotCreated(
+            "HTTP 401: the remote end asks for credentials, or refused the ones given (put them in the URL: http://user:password@host:port)".into(),
+        ));
+    }
     if status != 200 || value.get("error").is_some() {
         let code = value["error"].as_str().unwrap_or("unknown error");
         let message = value["message"].as_str().unwrap_or("no message");
@@ -210,6 +385,7 @@ pub enum RemoteError {
     UntrustedWebSocketUrl(String),
     Bidi(BidiError),
     Extension(String),
+    Capability(CapabilityError),
 }
 
 impl std::fmt::Display for RemoteError {
@@ -227,6 +403,7 @@ impl std::fmt::Display for RemoteError {
             Self::UntrustedWebSocketUrl(detail) => write!(formatter, "{detail}; allwright refuses to connect"),
             Self::Bidi(error) => write!(formatter, "{error}"),
             Self::Extension(detail) => write!(formatter, "installing the extension: {detail}"),
+            Self::Capability(error) => write!(formatter, "{error}"),
         }
     }
 }
@@ -236,6 +413,12 @@ impl std::error::Error for RemoteError {}
 impl From<InvalidRemoteUrl> for RemoteError {
     fn from(InvalidRemoteUrl(detail): InvalidRemoteUrl) -> Self {
         Self::InvalidUrl(detail)
+    }
+}
+
+impl From<CapabilityError> for RemoteError {
+    fn from(error: CapabilityError) -> Self {
+        Self::Capability(error)
     }
 }
 
@@ -249,8 +432,8 @@ impl From<BidiError> for RemoteError {
 pub struct RemoteSession {
     bidi: BidiConnection,
     endpoint: RemoteEndpoint,
-    /// The classic session id (HTTP remote ends only).
-    classic_session_id: Option<String>,
+    /// The classic session (HTTP remote ends only), ended by [`RemoteSession::end`] or on drop.
+    classic_session: Option<ClassicSessionGuard>,
     capabilities: Value,
     extension_id: Option<String>,
 }
@@ -299,42 +482,41 @@ impl RemoteSession {
         options: &RemoteSessionOptions,
         endpoint: RemoteEndpoint,
     ) -> Result<Self, RemoteError> {
-        let response = webdriver_http::request_to(
-            &endpoint.host,
-            endpoint.port,
+        let request = classic_new_session_request(options)?;
+        let creating = classic_request(
+            &endpoint,
             "POST",
-            &format!("{}/session", endpoint.path),
-            Some(&classic_new_session_request(options)),
+            "/session",
+            Some(&request),
             NEW_SESSION_TIMEOUT,
-        )
-        .await
-        .map_err(RemoteError::Http)?;
+        );
+        let response = reporting_progress(creating, options.progress.as_ref())
+            .await
+            .map_err(RemoteError::Http)?;
         let (session_id, web_socket_url, capabilities) =
             read_classic_new_session(response.status, &response.body)?;
+        // From here the session exists: dropping the guard (an error below, or a signal that
+        // drops this future) ends it.
+        let mut classic_session = ClassicSessionGuard {
+            endpoint: endpoint.clone(),
+            session_id: Some(session_id),
+        };
         let connection = match check_bidi_web_socket_url(&endpoint, &web_socket_url) {
-            Ok(_) => BidiConnection::connect(&web_socket_url)
-                .await
-                .map_err(RemoteError::from),
+            Ok(web_socket) => {
+                open_web_socket(&web_socket, basic_authorization(&endpoint).as_deref()).await
+            }
             Err(refusal) => Err(refusal),
         };
         match connection {
             Ok(bidi) => Ok(Self {
                 bidi,
                 endpoint,
-                classic_session_id: Some(session_id),
+                classic_session: Some(classic_session),
                 capabilities,
                 extension_id: None,
             }),
             Err(error) => {
-                let _ = webdriver_http::request_to(
-                    &endpoint.host,
-                    endpoint.port,
-                    "DELETE",
-                    &format!("{}/session/{session_id}", endpoint.path),
-                    None,
-                    END_SESSION_TIMEOUT,
-                )
-                .await;
+                classic_session.end().await;
                 Err(error)
             }
         }
@@ -344,14 +526,15 @@ impl RemoteSession {
         options: &RemoteSessionOptions,
         endpoint: RemoteEndpoint,
     ) -> Result<Self, RemoteError> {
-        let bidi = BidiConnection::connect(&endpoint.url()).await?;
+        let always_match = options.always_match(false)?;
+        let bidi = open_web_socket(&endpoint, basic_authorization(&endpoint).as_deref()).await?;
         let result = bidi
-            .new_session_with(json!({ "alwaysMatch": options.always_match(false) }))
+            .new_session_with(json!({ "alwaysMatch": always_match }))
             .await?;
         Ok(Self {
             bidi,
             endpoint,
-            classic_session_id: None,
+            classic_session: None,
             capabilities: result["capabilities"].clone(),
             extension_id: None,
         })
@@ -377,19 +560,9 @@ impl RemoteSession {
 
     /// Ends the session (the remote end closes its browser); errors are ignored, since the
     /// remote end may already be gone.
-    pub async fn end(self) {
-        match &self.classic_session_id {
-            Some(session_id) => {
-                let _ = webdriver_http::request_to(
-                    &self.endpoint.host,
-                    self.endpoint.port,
-                    "DELETE",
-                    &format!("{}/session/{session_id}", self.endpoint.path),
-                    None,
-                    END_SESSION_TIMEOUT,
-                )
-                .await;
-            }
+    pub async fn end(mut self) {
+        match &mut self.classic_session {
+            Some(classic_session) => classic_session.end().await,
             None => {
                 let _ = self
                     .bidi
@@ -398,6 +571,30 @@ impl RemoteSession {
             }
         }
         self.bidi.close().await;
+    }
+}
+
+/// Awaits `creating`, calling `progress` every [`NEW_SESSION_PROGRESS_INTERVAL`] with the time
+/// waited so far, until it answers.
+async fn reporting_progress<T>(
+    creating: impl std::future::Future<Output = T>,
+    progress: Option<&NewSessionProgress>,
+) -> T {
+    let started = tokio::time::Instant::now();
+    tokio::pin!(creating);
+    let mut ticks = tokio::time::interval_at(
+        tokio::time::Instant::now() + NEW_SESSION_PROGRESS_INTERVAL,
+        NEW_SESSION_PROGRESS_INTERVAL,
+    );
+    loop {
+        tokio::select! {
+            answer = &mut creating => return answer,
+            _ = ticks.tick() => {
+                if let Some(progress) = progress {
+                    progress(started.elapsed());
+                }
+            }
+        }
     }
 }
 
@@ -412,7 +609,7 @@ mod tests {
             "goog:chromeOptions".into(),
             json!({"args": ["--headless=new"]}),
         );
-        let request = classic_new_session_request(&options);
+        let request = classic_new_session_request(&options).expect("capabilities");
         let always = &request["capabilities"]["alwaysMatch"];
         assert_eq!(always["browserName"], "chrome");
         assert_eq!(always["webSocketUrl"], true);
@@ -422,8 +619,9 @@ mod tests {
         );
         assert_eq!(always["goog:chromeOptions"]["args"][0], "--headless=new");
         let firefox = RemoteSessionOptions::new("ws://127.0.0.1:1/session", BrowserKind::Firefox);
-        assert_eq!(firefox.always_match(false)["browserName"], "firefox");
-        assert!(firefox.always_match(false).get("webSocketUrl").is_none());
+        let firefox_capabilities = firefox.always_match(false).expect("capabilities");
+        assert_eq!(firefox_capabilities["browserName"], "firefox");
+        assert!(firefox_capabilities.get("webSocketUrl").is_none());
     }
 
     #[test]
@@ -474,6 +672,99 @@ mod tests {
         assert_eq!(there["extensionData"]["path"], "/opt/ext");
     }
 
+    /// Accepts one HTTP request on a loopback listener, answers `{"value": null}`, and hands
+    /// the request's head back.
+    async fn one_request_server() -> (u16, tokio::task::JoinHandle<String>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a listener");
+        let port = listener.local_addr().expect("its address").port();
+        let server = tokio::spawn(async move {
+            let (mut stream, _) = listener.accept().await.expect("a connection");
+            let mut head = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while !head.windows(4).any(|window| window == b"\r\n\r\n") {
+                let read = stream.read(&mut buffer).await.expect("a read");
+                assert!(read > 0, "the request ended before its head");
+                head.extend_from_slice(&buffer[..read]);
+            }
+            let body = b"{\"value\":null}";
+            let answer = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
+            stream.write_all(answer.as_bytes()).await.expect("a write");
+            stream.write_all(body).await.expect("a write");
+            String::from_utf8_lossy(&head).into_owned()
+        });
+        (port, server)
+    }
+
+    #[tokio::test]
+    async fn credentials_go_as_basic_authentication() {
+        let (port, server) = one_request_server().await;
+        let endpoint = parse_remote_url(&format!("http://alice:s%40cret@127.0.0.1:{port}/wd/hub"))
+            .expect("url");
+        let answer = classic_request(&endpoint, "GET", "/status", None, Duration::from_secs(5))
+            .await
+            .expect("an answer");
+        assert_eq!(answer.status, 200);
+        let head = server.await.expect("the server");
+        assert!(
+            head.starts_with("GET /wd/hub/status HTTP/1.1\r\n"),
+            "{head}"
+        );
+        // RFC 7617, section 2: base64("alice:s@cret").
+        assert!(
+            head.contains("\r\nAuthorization: Basic YWxpY2U6c0BjcmV0\r\n"),
+            "{head}"
+        );
+        let (port, server) = one_request_server().await;
+        let without = parse_remote_url(&format!("http://127.0.0.1:{port}")).expect("url");
+        classic_request(&without, "GET", "/status", None, Duration::from_secs(5))
+            .await
+            .expect("an answer");
+        assert!(!server.await.expect("the server").contains("Authorization"));
+    }
+
+    /// A session dropped without `end` (a signal while it started, an error) is deleted all
+    /// the same, from inside a runtime as from outside one.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dropped_classic_session_is_deleted() {
+        let (port, server) = one_request_server().await;
+        let guard = ClassicSessionGuard {
+            endpoint: parse_remote_url(&format!("http://bob:pw@127.0.0.1:{port}")).expect("url"),
+            session_id: Some("abc123".into()),
+        };
+        drop(guard);
+        let head = server.await.expect("the server");
+        assert!(
+            head.starts_with("DELETE /session/abc123 HTTP/1.1\r\n"),
+            "{head}"
+        );
+        assert!(head.contains("Authorization: Basic "), "{head}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_new_session_reports_its_progress() {
+        let reports = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let recorded = Arc::clone(&reports);
+        let progress: NewSessionProgress = Arc::new(move |waited: Duration| {
+            recorded.lock().expect("the reports").push(waited);
+        });
+        let answer = reporting_progress(
+            async {
+                tokio::time::sleep(Duration::from_secs(17)).await;
+                "created"
+            },
+            Some(&progress),
+        )
+        .await;
+        assert_eq!(answer, "created");
+        assert_eq!(
+            *reports.lock().expect("the reports"),
+            [5, 10, 15].map(Duration::from_secs)
+        );
+    }
+
     /// The class of `webSocketUrl` answers: every way to name another host while looking like
     /// loopback is refused, and the ones Selenium and chromedriver really send are accepted.
     #[test]
@@ -486,6 +777,7 @@ mod tests {
             "ws://localhost:9222/session/abc",
             "WS://LOCALHOST:9222/session/abc",
             "ws://[::1]:9222/session",
+            "wss://127.0.0.1:4444/session",
         ] {
             assert!(
                 check_bidi_web_socket_url(&local, accepted).is_ok(),
@@ -502,7 +794,6 @@ mod tests {
             "ws://[::ffff:10.0.0.7]:4444/session",
             "ws://0.0.0.0:4444/session",
             "http://127.0.0.1:4444/session",
-            "wss://127.0.0.1:4444/session",
             "ftp://127.0.0.1/session",
             "ws://127.0.0.1:4444/session?next=ws://evil",
             "127.0.0.1:4444",
@@ -513,6 +804,12 @@ mod tests {
                 .to_string();
             assert!(error.contains("refuses to connect"), "{refused}: {error}");
         }
+        let secure = parse_remote_url("https://grid.example/wd/hub").expect("url");
+        assert!(check_bidi_web_socket_url(&secure, "wss://grid.example/session/a").is_ok());
+        let error = check_bidi_web_socket_url(&secure, "ws://grid.example/session/a")
+            .expect_err("a plain WebSocket after https")
+            .to_string();
+        assert!(error.contains("not wss://"), "{error}");
         let remote = parse_remote_url("http://grid.example:4444/wd/hub").expect("url");
         assert!(check_bidi_web_socket_url(&remote, "ws://GRID.example:4444/session/a").is_ok());
         for refused in [

@@ -225,6 +225,28 @@ impl BidiConnection {
         Ok(Self::over_transport(TextTransport::over_websocket(socket)))
     }
 
+    /// Completes the WebSocket handshake of `request` (its URL and headers: an `Authorization`
+    /// header for a grid that asks for basic authentication, RFC 6455 section 4.1 allowing it on
+    /// the opening handshake) over a stream the caller connected, plain or TLS. The request's
+    /// header values are never part of an error.
+    pub(crate) async fn handshake_over<Stream>(
+        request: tokio_tungstenite::tungstenite::handshake::client::Request,
+        stream: Stream,
+    ) -> Result<Self, BidiError>
+    where
+        Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let url = request.uri().to_string();
+        let (socket, _response) = tokio_tungstenite::client_async(request, stream)
+            .await
+            .map_err(|error| {
+                BidiError::connection_closed(format!(
+                    "cannot open the BiDi WebSocket {url}: {error}"
+                ))
+            })?;
+        Ok(Self::over_transport(TextTransport::over_websocket(socket)))
+    }
+
     /// Opens the WebSocket at `url` over a TCP stream the caller has already connected (a
     /// socket made inside a launched browser's private network namespace, where `connect` cannot
     /// reach, or one whose peer the caller checked before speaking).

@@ -24,6 +24,51 @@ pub struct RemoteEndpoint {
     pub port: u16,
     /// The path, without a trailing slash (`""`, `"/wd/hub"`, `"/session"`).
     pub path: String,
+    /// `https` or `wss`: the connection is TLS (`tls.rs`, the system's roots).
+    pub tls: bool,
+    /// The `user:password@` of the URL, sent as HTTP basic authentication (RFC 7617) on every
+    /// request and on the WebSocket handshake. Never part of [`RemoteEndpoint::url`].
+    pub credentials: Option<Credentials>,
+}
+
+/// A user name and password from a remote end URL (`http://user:password@grid:4444`),
+/// percent-decoded. Its `Debug` hides the password, so that no log or error can print it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub user: String,
+    password: String,
+}
+
+impl Credentials {
+    /// The password, for the one place that writes the `Authorization` header.
+    pub fn password(&self) -> &str {
+        &self.password
+    }
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "Credentials {{ user: {:?}, password: \"***\" }}",
+            self.user
+        )
+    }
+}
+
+/// The URL as typed, with anything that could be a `user:password@` replaced by `***@`, for
+/// messages. Everything before the last `@` after the scheme goes, so that a password holding an
+/// unencoded `/` or `@` (which the parser refuses) is hidden too; a path holding an `@` loses
+/// its host in the message, which is the price of never printing a password.
+pub fn without_credentials(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.rfind('@') {
+            Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
+            None => url.to_owned(),
+        },
+        None if url.contains('@') => "***".to_owned(),
+        None => url.to_owned(),
+    }
 }
 
 impl RemoteEndpoint {
@@ -38,9 +83,11 @@ impl RemoteEndpoint {
 
     /// The URL again, for messages and for the BiDi WebSocket.
     pub fn url(&self) -> String {
-        let scheme = match self.protocol {
-            RemoteProtocol::ClassicHttp => "http",
-            RemoteProtocol::BidiWebSocket => "ws",
+        let scheme = match (self.protocol, self.tls) {
+            (RemoteProtocol::ClassicHttp, false) => "http",
+            (RemoteProtocol::ClassicHttp, true) => "https",
+            (RemoteProtocol::BidiWebSocket, false) => "ws",
+            (RemoteProtocol::BidiWebSocket, true) => "wss",
         };
         format!(
             "{scheme}://{}{}",
@@ -50,23 +97,23 @@ impl RemoteEndpoint {
     }
 }
 
-/// Reads `http://host[:port][/path]` or `ws://host[:port][/path]`. User names, queries,
-/// fragments and `https`/`wss` are refused with a reason.
+/// Reads `http://[user:password@]host[:port][/path]` or `ws://[user:password@]host[:port][/path]`,
+/// or the same with `https`/`wss`. Queries and fragments are refused with a reason; the reason
+/// quotes the URL without its credentials ([`without_credentials`]).
 pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
-    let invalid = |reason: &str| InvalidRemoteUrl(format!("{url}: {reason}"));
+    let invalid =
+        |reason: &str| InvalidRemoteUrl(format!("{}: {reason}", without_credentials(url)));
     let (scheme, rest) = url
         .split_once("://")
         .ok_or_else(|| invalid("expected http://host:port or ws://host:port"))?;
-    let (protocol, default_port) = match scheme.to_ascii_lowercase().as_str() {
-        "http" => (RemoteProtocol::ClassicHttp, 80),
-        "ws" => (RemoteProtocol::BidiWebSocket, 80),
-        "https" | "wss" => {
-            return Err(invalid(
-                "TLS is not supported; put a local forwarding proxy in front of the grid",
-            ))
-        }
-        _ => return Err(invalid("the scheme must be http or ws")),
+    let (protocol, tls) = match scheme.to_ascii_lowercase().as_str() {
+        "http" => (RemoteProtocol::ClassicHttp, false),
+        "https" => (RemoteProtocol::ClassicHttp, true),
+        "ws" => (RemoteProtocol::BidiWebSocket, false),
+        "wss" => (RemoteProtocol::BidiWebSocket, true),
+        _ => return Err(invalid("the scheme must be http, https, ws or wss")),
     };
+    let default_port = if tls { 443 } else { 80 };
     if rest.contains(['?', '#']) {
         return Err(invalid("a query or fragment is not allowed"));
     }
@@ -74,9 +121,20 @@ pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
         Some(slash) => rest.split_at(slash),
         None => (rest, ""),
     };
-    if authority.contains('@') {
-        return Err(invalid("credentials in the URL are not supported"));
-    }
+    let (credentials, authority) = match authority.split_once('@') {
+        Some((user_information, host_and_port)) => {
+            if host_and_port.contains('@') {
+                return Err(invalid(
+                    "more than one '@' before the path (percent-encode an '@' in a password as %40)",
+                ));
+            }
+            (
+                Some(read_credentials(user_information).map_err(&invalid)?),
+                host_and_port,
+            )
+        }
+        None => (None, authority),
+    };
     let (host, port_text) = if let Some(bracketed) = authority.strip_prefix('[') {
         let (host, after) = bracketed
             .split_once(']')
@@ -124,7 +182,69 @@ pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
         host: host.to_owned(),
         port,
         path: path.trim_end_matches('/').to_owned(),
+        tls,
+        credentials,
     })
+}
+
+/// RFC 3986's userinfo (section 3.2.1): `user[:password]`, of unreserved characters,
+/// percent-encodings and sub-delims, each part percent-decoded to UTF-8. An empty user name is
+/// refused: basic authentication needs one.
+fn read_credentials(user_information: &str) -> Result<Credentials, &'static str> {
+    let allowed = |character: char| {
+        character.is_ascii_alphanumeric()
+            || matches!(
+                character,
+                '-' | '.'
+                    | '_'
+                    | '~'
+                    | '%'
+                    | '!'
+                    | '$'
+                    | '&'
+                    | '\''
+                    | '('
+                    | ')'
+                    | '*'
+                    | '+'
+                    | ','
+                    | ';'
+                    | '='
+                    | ':'
+            )
+    };
+    if !user_information.chars().all(allowed) {
+        return Err("the user name and password may hold only the characters RFC 3986 allows there (percent-encode the others)");
+    }
+    let (user, password) = user_information
+        .split_once(':')
+        .unwrap_or((user_information, ""));
+    let user = percent_decoded(user).ok_or("the user name is not valid percent-encoded UTF-8")?;
+    let password =
+        percent_decoded(password).ok_or("the password is not valid percent-encoded UTF-8")?;
+    if user.is_empty() {
+        return Err("credentials without a user name");
+    }
+    Ok(Credentials { user, password })
+}
+
+/// Percent-decoding (RFC 3986, section 2.1) into UTF-8 text; None for a `%` not followed by two
+/// hexadecimal digits or bytes that are not UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let digits = std::str::from_utf8(bytes.get(index + 1..index + 3)?).ok()?;
+            decoded.push(u8::from_str_radix(digits, 16).ok()?);
+            index += 3;
+        } else {
+            decoded.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(decoded).ok()
 }
 
 /// A character of a host name or IPv4 address: RFC 3986's "unreserved" characters (section
@@ -196,7 +316,9 @@ mod tests {
                 protocol: RemoteProtocol::ClassicHttp,
                 host: "grid.example".into(),
                 port: 4444,
-                path: "/wd/hub".into()
+                path: "/wd/hub".into(),
+                tls: false,
+                credentials: None,
             }
         );
         let local = parse_remote_url("http://127.0.0.1:9515").expect("url");
@@ -211,6 +333,15 @@ mod tests {
         assert!(bidi.is_loopback());
         assert_eq!(bidi.url(), "ws://localhost:9222/session");
         assert_eq!(parse_remote_url("http://node7").expect("url").port, 80);
+        let secure = parse_remote_url("https://grid.example/wd/hub").expect("url");
+        assert!(secure.tls);
+        assert_eq!(secure.port, 443);
+        assert_eq!(secure.url(), "https://grid.example:443/wd/hub");
+        let secure_bidi = parse_remote_url("WSS://grid.example:9222/session").expect("url");
+        assert_eq!(
+            (secure_bidi.protocol, secure_bidi.tls),
+            (RemoteProtocol::BidiWebSocket, true)
+        );
         assert!(!parse_remote_url("http://10.0.0.7:4444")
             .expect("url")
             .is_loopback());
@@ -219,10 +350,13 @@ mod tests {
     #[test]
     fn unsupported_remote_urls_say_why() {
         for (url, reason) in [
-            ("https://grid:4444", "TLS"),
+            ("ftps://grid:4444", "scheme"),
             ("grid:4444", "expected"),
             ("ftp://grid", "scheme"),
-            ("http://user:pw@grid:4444", "credentials"),
+            ("http://:pw@grid:4444", "user name"),
+            ("http://a@b@grid:4444", "more than one"),
+            ("http://user:p%zzw@grid:4444", "percent-encoded"),
+            ("http://user:p w@grid:4444", "RFC 3986"),
             ("http://grid:99999", "port"),
             ("http://:4444", "no host"),
             ("http://grid:4444/?x=1", "query"),
@@ -230,6 +364,37 @@ mod tests {
             let error = parse_remote_url(url).expect_err(url).to_string();
             assert!(error.contains(reason), "{url}: {error}");
         }
+    }
+
+    #[test]
+    fn credentials_are_read_decoded_and_never_shown() {
+        let endpoint =
+            parse_remote_url("http://alice:s%40cr%3At@grid.example:4444/wd/hub").expect("url");
+        let credentials = endpoint.credentials.clone().expect("credentials");
+        assert_eq!(credentials.user, "alice");
+        assert_eq!(credentials.password(), "s@cr:t");
+        assert_eq!(endpoint.host, "grid.example");
+        assert_eq!(endpoint.url(), "http://grid.example:4444/wd/hub");
+        assert!(!format!("{endpoint:?}").contains("s@cr"), "{endpoint:?}");
+        let user_only = parse_remote_url("ws://bob@127.0.0.1:9222/session").expect("url");
+        assert_eq!(user_only.credentials.expect("credentials").password(), "");
+        for (url, shown) in [
+            (
+                "http://alice:hunter2@grid:4444/wd",
+                "http://***@grid:4444/wd",
+            ),
+            ("http://alice:hun/ter2@grid:4444", "http://***@grid:4444"),
+            ("http://alice:hunter2@grid:99999", "http://***@grid:99999"),
+            ("http://grid:4444", "http://grid:4444"),
+            ("alice:hunter2@grid", "***"),
+        ] {
+            assert_eq!(without_credentials(url), shown);
+            if let Err(error) = parse_remote_url(url) {
+                assert!(!error.to_string().contains("hunter2"), "{error}");
+            }
+        }
+        let error = parse_remote_url("http://alice:hunter2@grid:99999").expect_err("port");
+        assert!(!error.to_string().contains("hunter2"), "{error}");
     }
 
     /// Every way a URL could put text into the HTTP request line or `Host` header that ends it

