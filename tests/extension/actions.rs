@@ -91,7 +91,7 @@ async fn assert_requests_since(
 ) {
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(
-        fixtures().request_count(path) - before,
+        fixtures().request_count_from(session.browser.user_agent_mark(), path) - before,
         expected,
         "{}: {what}",
         session.browser.name()
@@ -705,12 +705,18 @@ pub async fn new_tab_link_and_tab_tools(session: &Session) {
         "{browser}: {tabs}"
     );
     session.ok("select_tab", json!({"tabId": new_tab})).await;
-    // The new tab may still be loading its page.
+    // The new tab may still be loading its page: until its document commits, it is the
+    // initial about:blank, which Firefox lets no extension read (`script_failed`).
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let tree = session
-            .ok("get_accessibility_tree", json!({"tabId": new_tab}))
-            .await;
+        let tree = match session
+            .call("get_accessibility_tree", json!({"tabId": new_tab}))
+            .await
+        {
+            Ok(tree) => tree,
+            Err(error) if error.code() == "script_failed" => error.0,
+            Err(error) => panic!("{browser}: reading the new tab: {}", error.0),
+        };
         if tree["tree"]
             .as_str()
             .unwrap_or("")
@@ -751,7 +757,8 @@ pub async fn new_tab_link_and_tab_tools(session: &Session) {
 pub async fn download_link_is_inconclusive(session: &Session) {
     let browser = session.browser.name();
     open(session, "download").await;
-    let before = fixtures().request_count("/download/report.csv");
+    let before =
+        fixtures().request_count_from(session.browser.user_agent_mark(), "/download/report.csv");
     let link = ref_of(session, "link", "Download report").await;
     let clicked = session.ok("click_ax", json!({"ref_id": link})).await;
     assert_action_shape(browser, "click_ax", &clicked);
@@ -786,7 +793,7 @@ pub async fn mutating_request_is_inconclusive_and_never_repeated(session: &Sessi
         !value.is_null()
     })
     .await;
-    let before = fixtures().request_count("/api/mutate");
+    let before = fixtures().request_count_from(session.browser.user_agent_mark(), "/api/mutate");
     let delete = ref_of(session, "button", "Delete item").await;
     let clicked = session.ok("click_ax", json!({"ref_id": delete})).await;
     assert_action_shape(browser, "click_ax", &clicked);
@@ -810,7 +817,8 @@ pub async fn mutating_request_is_inconclusive_and_never_repeated(session: &Sessi
 pub async fn telemetry_beacons_are_ignored(session: &Session) {
     let browser = session.browser.name();
     open(session, "network").await;
-    let before = fixtures().request_count("/telemetry/collect");
+    let before =
+        fixtures().request_count_from(session.browser.user_agent_mark(), "/telemetry/collect");
     let refresh = ref_of(session, "button", "Refresh stats").await;
     let clicked = session.ok("click_ax", json!({"ref_id": refresh})).await;
     assert_action_shape(browser, "click_ax", &clicked);

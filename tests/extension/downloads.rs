@@ -130,7 +130,8 @@ fn assert_three_page_pdf(browser: &str, header: &Value, bytes: &[u8]) {
 async fn download_by_hand_in_another_tab(session: &Session, origin: &str) {
     let browser = session.browser.name();
     let (bidi, main) = session.bidi();
-    let before = fixtures().request_count("/download/data.bin");
+    let before =
+        fixtures().request_count_from(session.browser.user_agent_mark(), "/download/data.bin");
     let created = bidi
         .command(
             "browsingContext.create",
@@ -156,7 +157,9 @@ async fn download_by_hand_in_another_tab(session: &Session, origin: &str) {
         .expect("click by hand");
     assert_ne!(clicked["type"], "exception", "{browser}: {clicked}");
     let deadline = Instant::now() + PATIENCE;
-    while fixtures().request_count("/download/data.bin") == before {
+    while fixtures().request_count_from(session.browser.user_agent_mark(), "/download/data.bin")
+        == before
+    {
         assert!(
             Instant::now() < deadline,
             "{browser}: the hand-started download never reached the server"

@@ -488,9 +488,9 @@ fn listed_requests(result: &Value) -> Vec<(String, String)> {
 }
 
 /// Waits a moment for requests in flight to reach the server, then counts them.
-async fn requests_to(path: &str) -> usize {
+async fn requests_to(session: &Session, path: &str) -> usize {
     tokio::time::sleep(Duration::from_millis(400)).await;
-    fixtures().request_count(path)
+    fixtures().request_count_from(session.browser.user_agent_mark(), path)
 }
 
 /// A form's POST navigation, submitted by click_ax, set_field's submit and press_key Enter, is a
@@ -509,7 +509,7 @@ pub async fn posts_are_side_effects_whatever_their_path(session: &Session) {
     ];
     for (path, name, extra) in submissions {
         open_safety(session, "post-form.html").await;
-        let before = fixtures().request_count(path);
+        let before = fixtures().request_count_from(session.browser.user_agent_mark(), path);
         let (tool, role) = match path {
             "/forms/order" => ("click_ax", "button"),
             "/forms/subscribe" => ("set_field", "textbox"),
@@ -531,7 +531,7 @@ pub async fn posts_are_side_effects_whatever_their_path(session: &Session) {
             "{browser} {tool}: the navigation is reported too: {result}"
         );
         assert_eq!(
-            requests_to(path).await - before,
+            requests_to(session, path).await - before,
             1,
             "{browser} {tool}: submitted once"
         );
@@ -543,7 +543,7 @@ pub async fn posts_are_side_effects_whatever_their_path(session: &Session) {
         ("/log", "Save journal entry"),
         ("/stats", "Update my goals"),
     ] {
-        let before = fixtures().request_count(path);
+        let before = fixtures().request_count_from(session.browser.user_agent_mark(), path);
         let button = ref_of(session, "button", name).await;
         let clicked = session.ok("click_ax", json!({"ref_id": button})).await;
         assert_eq!(
@@ -564,14 +564,14 @@ pub async fn posts_are_side_effects_whatever_their_path(session: &Session) {
             "{browser} {name}: {clicked}"
         );
         assert_eq!(
-            requests_to(path).await - before,
+            requests_to(session, path).await - before,
             1,
             "{browser} {name}: sent once"
         );
     }
     // A beacon to /stats is the page's bookkeeping: not listed, not a side effect, and (since
     // it shows the handler ran) no trusted click follows.
-    let before = fixtures().request_count("/stats");
+    let before = fixtures().request_count_from(session.browser.user_agent_mark(), "/stats");
     let tips = ref_of(session, "button", "Show tips").await;
     let clicked = session.ok("click_ax", json!({"ref_id": tips})).await;
     assert!(
@@ -580,7 +580,7 @@ pub async fn posts_are_side_effects_whatever_their_path(session: &Session) {
     );
     assert_eq!(clicked["method"], "synthetic", "{browser}: {clicked}");
     assert_eq!(
-        requests_to("/stats").await - before,
+        requests_to(session, "/stats").await - before,
         1,
         "{browser}: one beacon"
     );

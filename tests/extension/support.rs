@@ -44,6 +44,15 @@ pub enum Browser {
 }
 
 impl Browser {
+    /// What this browser's `User-Agent` contains and the other's does not (Firefox's has no
+    /// "Chrome/"): the fixture server counts a test's requests by it (`request_count_from`).
+    pub fn user_agent_mark(self) -> &'static str {
+        match self {
+            Browser::Chromium => "Chrome/",
+            Browser::Firefox => "Firefox/",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Browser::Chromium => "chromium",

@@ -28,8 +28,9 @@
 //! - Endpoints of the safety fixtures (`fixtures/pages/safety/`): `POST /forms/NAME` (a form's
 //!   submission, answered with a small HTML page naming it) and `POST /events`, `POST /log`,
 //!   `POST /stats` (paths that merely sound like telemetry; JSON `{"ok":true}`).
-//! - Every request is recorded; `request_count(path_prefix)` counts them, so a test can prove
-//!   that an action did not send its request twice.
+//! - Every request is recorded with its browser's `User-Agent`; `request_count_from(mark,
+//!   path_prefix)` counts one browser's, so a test can prove that an action did not send its
+//!   request twice while the other browser's tests use the same paths.
 //!
 //! Standard library only, one thread per connection, `Connection: close`: simple and enough for
 //! tests on loopback.
@@ -61,6 +62,9 @@ struct RecordedRequest {
     /// The request's `Cache-Control` header, if it had one: how a reload is told from a hard
     /// reload (browsers send `no-cache` for a hard reload only).
     cache_control: Option<String>,
+    /// The request's `User-Agent`: which kind of browser sent it, since the tests of both
+    /// browsers (and two of one kind) share this server at the same time.
+    user_agent: String,
 }
 
 pub struct FixtureServer {
@@ -142,8 +146,19 @@ impl FixtureServer {
 
     /// How many requests so far, of any method and on either origin, had a path starting with
     /// `path_prefix`.
-    pub fn request_count(&self, path_prefix: &str) -> usize {
-        count_requests(&self.requests, path_prefix, None)
+    /// How many requests whose path starts with `path_prefix` came from a browser whose
+    /// `User-Agent` contains `user_agent_mark` (`"Firefox/"`, or `"Chrome/"` for Chromium): the
+    /// count a test of one browser may compare before and after its action while a test of the
+    /// other browser requests the same paths beside it.
+    pub fn request_count_from(&self, user_agent_mark: &str, path_prefix: &str) -> usize {
+        let Ok(requests) = self.requests.lock() else {
+            return 0;
+        };
+        requests
+            .iter()
+            .filter(|request| request.path.starts_with(path_prefix))
+            .filter(|request| request.user_agent.contains(user_agent_mark))
+            .count()
     }
 
     /// The `Cache-Control` header of the latest request for exactly `path` (None when that
@@ -205,6 +220,7 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
             method: method.clone(),
             path: path.to_string(),
             cache_control,
+            user_agent: user_agent.clone(),
         });
     }
     if method == "POST" && path == "/csp-report" {

@@ -20,6 +20,11 @@ const OBSERVATION_INTERVAL_MS = 250;
 
 /** After other actions, how long the tab is watched for requests, tabs and navigations. */
 const SETTLE_MS = 200;
+/**
+ * How long an action that navigated its frame waits for the new document's request to be seen
+ * (activity.js, documentRequestKnown): it normally comes before the navigation is told.
+ */
+const DOCUMENT_REQUEST_WAIT_MS = 1_000;
 
 /**
  * How long the page must have been quiet (no mutation, no request started or finished) after an
@@ -79,12 +84,14 @@ async function actionTarget({ tabId, frameId = 0, ref_id: ref }, contentTool) {
  *   clickReachedListeners?: boolean, tabId?: number}} [extra]
  */
 async function actionResult(report, watch, action, extra = {}) {
+  // A new document whose request was not seen may have been a form's POST: no retry then.
+  const documentRequestKnown = await watch.documentRequestKnown(DOCUMENT_REQUEST_WAIT_MS);
   const observed = watch.stop();
   const { evidence: pageEvidence = [], hints: pageHints = [], ...fields } = report ?? {};
   const outcome = decideOutcome({
     evidence: mergeEvidence(pageEvidence, extra.evidence),
     observed,
-    sawSideEffects: watch.sawSideEffects(),
+    sawSideEffects: watch.sawSideEffects() || !documentRequestKnown,
     navigated: watch.navigated(),
     trustedFallbackUsed: extra.trustedFallbackUsed,
     clickReachedListeners: extra.clickReachedListeners,

@@ -43,7 +43,7 @@ const lastNetworkActivity = new Map();
  * @typedef {{tabId: number, frameId: number, startedAt: number, requests: NotableRequest[], pageTraffic: number,
  *   newTabs: Array<{tabId: number, url: string}>, downloads: Array<{id?: number, url: string, originalUrl?: string, filename?: string}>,
  *   navigation: {url: string, started: boolean, committed: boolean, finished: boolean, error?: string}|null,
- *   sameDocumentUrl: string|null, tool: string, listeners: Set<() => void>}} Watch
+ *   documentRequestSeen: boolean, sameDocumentUrl: string|null, tool: string, listeners: Set<() => void>}} Watch
  */
 
 /** @type {Set<Watch>} */
@@ -66,6 +66,7 @@ export function watchTab(tabId, frameId = 0, tool = "action") {
     newTabs: [],
     downloads: [],
     navigation: null,
+    documentRequestSeen: false,
     sameDocumentUrl: null,
     tool,
     listeners: new Set(),
@@ -92,6 +93,16 @@ export function watchTab(tabId, frameId = 0, tool = "action") {
      * @param {number} timeoutMs
      */
     navigationSettled: (timeoutMs) => navigationSettled(watch, timeoutMs),
+    /**
+     * Resolves true once the request that loads the watched frame's new document was seen, or at
+     * once when no document navigation started; false after `timeoutMs` without it. A load's
+     * method decides whether it is a side effect (a form's POST), and the browser may tell the
+     * navigation before the request: a Firefox under heavy load answered a submit with
+     * `retryAllowed: true` because the POST's `onBeforeRequest` came after the outcome.
+     * @param {number} timeoutMs
+     */
+    documentRequestKnown: (timeoutMs) =>
+      conditionMet(watch, () => navigationOf(watch) === null || watch.documentRequestSeen, timeoutMs),
     /**
      * Resolves with the first download seen that `matches` (navigate: the URL it opened turned
      * into a download); never resolves otherwise (race it against the load).
@@ -154,7 +165,17 @@ function observedOf(watch) {
  * @param {number} timeoutMs
  */
 function navigationSettled(watch, timeoutMs) {
-  const isSettled = () => navigationOf(watch)?.finished ?? true;
+  return conditionMet(watch, () => navigationOf(watch)?.finished ?? true, timeoutMs);
+}
+
+/**
+ * Resolves true when `isSettled()` holds, checked now and after every event of the watch;
+ * false after `timeoutMs`.
+ * @param {Watch} watch
+ * @param {() => boolean} isSettled
+ * @param {number} timeoutMs
+ */
+function conditionMet(watch, isSettled, timeoutMs) {
   if (isSettled()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -202,10 +223,16 @@ export function onRequestStarted(details) {
   // Requests that are not side effects still show that the page is at work: its own reads, and
   // telemetry, which a handler sends when it runs.
   const pageTraffic = kind === null && ["xmlhttprequest", "fetch", "ping", "beacon"].includes(details.type);
+  // A document's own request names the frame it loads in (frameId 0 for the main frame).
+  const loadsDocument = details.type === "main_frame" || details.type === "sub_frame";
   for (const watch of watches) {
     if (watch.tabId !== details.tabId) continue;
     if (kind !== null) watch.requests.push({ method: details.method, url: details.url, kind });
     else if (pageTraffic) watch.pageTraffic += 1;
+    if (loadsDocument && (details.frameId ?? 0) === watch.frameId) {
+      watch.documentRequestSeen = true;
+      notify(watch);
+    }
   }
 }
 

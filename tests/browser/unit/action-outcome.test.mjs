@@ -133,6 +133,36 @@ test("a link's download that Firefox never ends is not a navigation either", () 
   watch.stop();
 });
 
+test("a new document's request is waited for: its method decides the retry, and an unseen one forbids it", async () => {
+  // No navigation: known at once.
+  const still = watchTab(12, 0);
+  assert.equal(await still.documentRequestKnown(1_000), true);
+  still.stop();
+  // The navigation is told before the POST that loads it (Firefox under load): the wait sees the
+  // POST arrive, which is a side effect.
+  const posted = watchTab(13, 0);
+  onFrameNavigation("beforeNavigate", { tabId: 13, frameId: 0, url: "http://a/forms/subscribe" });
+  const known = posted.documentRequestKnown(1_000);
+  onRequestStarted({ requestId: "p1", tabId: 13, frameId: 0, url: "http://a/forms/subscribe", method: "POST", type: "main_frame" });
+  assert.equal(await known, true);
+  assert.equal(posted.sawSideEffects(), true);
+  posted.stop();
+  // Another frame's document request is not the watched frame's.
+  const framed = watchTab(14, 0);
+  onFrameNavigation("beforeNavigate", { tabId: 14, frameId: 0, url: "http://a/next" });
+  onRequestStarted({ requestId: "f1", tabId: 14, frameId: 3, url: "http://a/ad", method: "GET", type: "sub_frame" });
+  assert.equal(await framed.documentRequestKnown(50), false, "no request for the main frame's document was seen");
+  onRequestStarted({ requestId: "f2", tabId: 14, frameId: 0, url: "http://a/next", method: "GET", type: "main_frame" });
+  assert.equal(await framed.documentRequestKnown(50), true);
+  assert.equal(framed.sawSideEffects(), false, "a GET load is no side effect");
+  framed.stop();
+  // A route change inside the document loads nothing: nothing to wait for.
+  const routed = watchTab(15, 0);
+  onFrameNavigation("sameDocument", { tabId: 15, frameId: 0, url: "http://a/#next" });
+  assert.equal(await routed.documentRequestKnown(1_000), true);
+  routed.stop();
+});
+
 test("a click the page's listeners heard is never retried, even without a visible effect", () => {
   const heard = decideOutcome({ evidence: [], observed: {}, sawSideEffects: false, navigated: false, clickReachedListeners: true, action: "click" });
   assert.equal(heard.progress, "none");
