@@ -155,6 +155,14 @@ impl BrowserBridge {
                 (captured, Scope::Element)
             }
         };
+        // A tab named by tabId may have been brought to the front for the picture (headless
+        // Chromium paints no tab in the background: crates/allwright-surface-web's
+        // screenshot.rs), which gives the front back to the tab it saw visible, if it saw one.
+        // The agent's active tab gets the front and the focus back here whatever that saw: a
+        // rehearsal on a loaded machine left the next page of the session without focus.
+        if tab_id.is_some() {
+            self.activate_the_active_tab(host).await;
+        }
         let Some((width, height)) = image_dimensions(&bytes) else {
             return Err(ToolError::script_failed(
                 "the browser's screenshot is neither a PNG nor a JPEG",
