@@ -237,6 +237,10 @@ fn percent_decode(text: &str) -> Option<String> {
     while index < bytes.len() {
         if bytes[index] == b'%' {
             let hex = text.get(index + 1..index + 3)?;
+            // `from_str_radix` alone would also take a sign ("%+1").
+            if !hex.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+                return None;
+            }
             out.push(u8::from_str_radix(hex, 16).ok()?);
             index += 3;
         } else {

@@ -191,29 +191,7 @@ pub fn parse_remote_url(url: &str) -> Result<RemoteEndpoint, InvalidRemoteUrl> {
 /// percent-encodings and sub-delims, each part percent-decoded to UTF-8. An empty user name is
 /// refused: basic authentication needs one.
 fn read_credentials(user_information: &str) -> Result<Credentials, &'static str> {
-    let allowed = |character: char| {
-        character.is_ascii_alphanumeric()
-            || matches!(
-                character,
-                '-' | '.'
-                    | '_'
-                    | '~'
-                    | '%'
-                    | '!'
-                    | '$'
-                    | '&'
-                    | '\''
-                    | '('
-                    | ')'
-                    | '*'
-                    | '+'
-                    | ','
-                    | ';'
-                    | '='
-                    | ':'
-            )
-    };
-    if !user_information.chars().all(allowed) {
+    if !user_information.chars().all(is_user_information_character) {
         return Err("the user name and password may hold only the characters RFC 3986 allows there (percent-encode the others)");
     }
     let (user, password) = user_information
@@ -236,7 +214,12 @@ fn percent_decoded(text: &str) -> Option<String> {
     let mut index = 0;
     while index < bytes.len() {
         if bytes[index] == b'%' {
-            let digits = std::str::from_utf8(bytes.get(index + 1..index + 3)?).ok()?;
+            let digits = bytes.get(index + 1..index + 3)?;
+            // `from_str_radix` alone would also take a sign ("%+1").
+            if !digits.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            let digits = std::str::from_utf8(digits).ok()?;
             decoded.push(u8::from_str_radix(digits, 16).ok()?);
             index += 3;
         } else {
@@ -255,10 +238,9 @@ fn is_host_name_character(character: char) -> bool {
     character.is_ascii_alphanumeric() || matches!(character, '-' | '.' | '_' | '~')
 }
 
-/// A character of a path: RFC 3986's "pchar" (unreserved, percent-encoded, sub-delims, `:` and
-/// `@`, section 3.3) or the `/` between segments. The path goes into the HTTP request line, where
-/// a space or line break would end it.
-fn is_path_character(character: char) -> bool {
+/// A character of RFC 3986's userinfo (section 3.2.1): unreserved, percent-encoded, sub-delims
+/// and `:`.
+fn is_user_information_character(character: char) -> bool {
     character.is_ascii_alphanumeric()
         || matches!(
             character,
@@ -278,9 +260,14 @@ fn is_path_character(character: char) -> bool {
                 | ';'
                 | '='
                 | ':'
-                | '@'
-                | '/'
         )
+}
+
+/// A character of a path: RFC 3986's "pchar" (the userinfo characters and `@`, section 3.3) or
+/// the `/` between segments. The path goes into the HTTP request line, where a space or line
+/// break would end it.
+fn is_path_character(character: char) -> bool {
+    is_user_information_character(character) || matches!(character, '@' | '/')
 }
 
 /// A port: ASCII digits only (`u16::from_str` would also take a `+`), from 1 to 65535.
