@@ -23,9 +23,12 @@ import { thrownMessage } from "../../shared/thrown.js";
 
 /**
  * One navigation waiting for its load.
- * @typedef {{tabId: number, startedUrl: string|null, landedUrl: string|null,
+ * @typedef {{tabId: number, startedUrl: string|null, landedUrl: string|null, opensBlank: boolean,
  *   abortTimer: ReturnType<typeof setTimeout>|null, settle: (error?: ToolFailure) => void}} Waiter
  */
+
+/** The URL of a tab's first, empty document (HTML, "initial about:blank"); new_tab opens it. */
+const INITIAL_BLANK = "about:blank";
 
 // ABORT_GRACE_MS (budgets.js): how long an aborted load may be followed by its continuation.
 
@@ -50,6 +53,11 @@ export function onNavigationEvent(kind, details) {
       continue;
     }
     if (details.frameId !== 0) continue;
+    // A navigation to a page is never ended by an empty document's events: new_tab opens its tab
+    // on about:blank, and that load's events may reach the service worker after the tab's
+    // navigation to the agent's URL has begun (a loaded CI machine: new_tab answered on
+    // about:blank, and the agent's next read found a page no extension may script).
+    if (!waiter.opensBlank && details.url === INITIAL_BLANK) continue;
     if (kind !== "errorOccurred" && waiter.abortTimer !== null) {
       clearTimeout(waiter.abortTimer);
       waiter.abortTimer = null;
@@ -111,7 +119,7 @@ export function navigate(args) {
 export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }, tool) {
   await refuseLocalFile(tool, url);
   const tab = await resolveTab(tabId);
-  const loaded = waitForLoad(tab.id, timeoutMs);
+  const loaded = waitForLoad(tab.id, timeoutMs, url.startsWith(INITIAL_BLANK));
   // The navigation's downloads are the agent's (activity.js records them; list_downloads).
   const watch = watchTab(tab.id, 0, tool);
   try {
@@ -325,12 +333,14 @@ async function tabShowing(tabId, landedUrl) {
 /**
  * @param {number} tabId
  * @param {number} timeoutMs
+ * @param {boolean} [opensBlank] whether the navigation may end on about:blank; a history move or
+ *   a reload may, a navigation to any other URL may not.
  */
-function waitForLoad(tabId, timeoutMs) {
+function waitForLoad(tabId, timeoutMs, opensBlank = true) {
   /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   /** @type {Waiter} */
-  const waiter = { tabId, startedUrl: null, landedUrl: null, abortTimer: null, settle: () => {} };
+  const waiter = { tabId, startedUrl: null, landedUrl: null, opensBlank, abortTimer: null, settle: () => {} };
   /** @type {Promise<void>} */
   const promise = new Promise((resolve, reject) => {
     waiter.settle = (error) => {
