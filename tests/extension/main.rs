@@ -20,6 +20,7 @@ mod form_fill;
 mod frames;
 mod gathering;
 mod hover_and_prompts;
+mod lanes;
 mod lifecycle;
 mod local_files;
 mod once;
@@ -46,16 +47,16 @@ async fn run(browser: Browser, options: SessionOptions, checks: &[(&str, Check)]
     if !available(browser) {
         return;
     }
-    let _turn = support::turn(browser).await;
+    let _turn = lanes::turn(browser).await;
     run_checks(browser, options, checks).await;
 }
 
-/// [`run`] with no other browser test running beside it ([`support::turn_alone`]).
+/// [`run`] with no other browser test running beside it ([`lanes::turn_alone`]).
 async fn run_alone(browser: Browser, options: SessionOptions, checks: &[(&str, Check)]) {
     if !available(browser) {
         return;
     }
-    let _turn = support::turn_alone().await;
+    let _turn = lanes::turn_alone().await;
     run_checks(browser, options, checks).await;
 }
 
@@ -382,7 +383,7 @@ async fn run_launched_with(browser: Browser, arguments: &[&str], checks: &[(&str
     if !available(browser) {
         return;
     }
-    let _turn = support::turn(browser).await;
+    let _turn = lanes::turn(browser).await;
     let session = bridge::LaunchedMcp::start_with(browser, arguments).await;
     for (name, check) in checks {
         eprintln!("{} (launched): {name}", browser.name());
@@ -496,7 +497,7 @@ async fn chromium_webdriver_bridge() {
     if !available(Browser::Chromium) {
         return;
     }
-    let _turn = support::turn(Browser::Chromium).await;
+    let _turn = lanes::turn(Browser::Chromium).await;
     let chromedriver = bridge::LocalChromedriver::start();
     let session =
         bridge::LaunchedMcp::start_on_remote_end(Browser::Chromium, &chromedriver.url, None).await;
@@ -566,7 +567,7 @@ async fn firefox_webdriver_bridge() {
     if !available(Browser::Firefox) {
         return;
     }
-    let _turn = support::turn(Browser::Firefox).await;
+    let _turn = lanes::turn(Browser::Firefox).await;
     let mut firefox = bridge::LocalFirefox::start();
     let session = bridge::LaunchedMcp::start_on_remote_end(
         Browser::Firefox,
@@ -680,7 +681,7 @@ async fn chromium_shadow_roots_and_execute_js() {
     )
     .await;
     if available(Browser::Chromium) {
-        let _turn = support::turn(Browser::Chromium).await;
+        let _turn = lanes::turn(Browser::Chromium).await;
         shadow_dev::execute_js_is_refused_without_dev(Browser::Chromium).await;
     }
 }
@@ -694,7 +695,7 @@ async fn firefox_shadow_roots_and_execute_js() {
     )
     .await;
     if available(Browser::Firefox) {
-        let _turn = support::turn(Browser::Firefox).await;
+        let _turn = lanes::turn(Browser::Firefox).await;
         shadow_dev::execute_js_is_refused_without_dev(Browser::Firefox).await;
     }
 }
@@ -705,7 +706,7 @@ async fn run_local_files(browser: Browser) {
     if !available(browser) {
         return;
     }
-    let _turn = support::turn(browser).await;
+    let _turn = lanes::turn(browser).await;
     let mut session = Session::start(browser, SessionOptions::default()).await;
     eprintln!(
         "{}: local_files::local_files_are_refused_unless_the_session_allows_them",
@@ -731,7 +732,7 @@ async fn run_tiers_and_panel(browser: Browser) {
     if !available(browser) {
         return;
     }
-    let _turn = support::turn(browser).await;
+    let _turn = lanes::turn(browser).await;
     let mut session = Session::start(browser, SessionOptions::default()).await;
     eprintln!(
         "{}: tiers::each_tier_lists_its_tools_and_refuses_the_others",
@@ -816,7 +817,7 @@ async fn run_uploads(browser: Browser) {
     if !available(browser) {
         return;
     }
-    let _turn = support::turn(browser).await;
+    let _turn = lanes::turn(browser).await;
     let folder = upload::UploadFolder::new();
     let root = folder.root_argument();
     let session = Session::start(

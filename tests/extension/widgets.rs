@@ -866,7 +866,7 @@ pub async fn widget_matrix(browser: Browser, mode: InputMode) {
     if !available(browser) {
         return;
     }
-    let _turn = crate::support::turn(browser).await;
+    let _turn = crate::lanes::turn(browser).await;
     let session = LaunchedMcp::start_with(browser, &["--input", mode.name(), "--dev"]).await;
     let agent = Agent {
         session: &session,
