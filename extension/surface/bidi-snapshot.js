@@ -14,9 +14,20 @@
 // choice between builds is ever made (compiling WASM to find out would be seen by the page's CSP;
 // docs/protocol/core.md, "Loading the core").
 
-import { FACTS_VERSION } from "../content/tree/facts.js";
+import { FACTS_VERSION, gatherFacts } from "../content/tree/facts.js";
 import { describe } from "../content/tree/core-loading.js";
-import { writeSnapshotDocument } from "../content/tree/snapshot-document.js";
+import { factFields, writeSnapshotDocument } from "../content/tree/snapshot-document.js";
+import { documentToken, installRegistry, lookup, refCounter, refNotFound, registerNewRefs, sweep } from "../content/tree/registry.js";
+import {
+  identitiesOf,
+  keepSnapshot,
+  LINE_RECORD_WIDTH,
+  readKeyOf,
+  reserveSnapshotId,
+  snapshotToCompare,
+} from "../content/tree/snapshots.js";
+import { splitOutput, treeResultOf } from "../shared/tree-result.js";
+import { LONGEST_TEXT_READ, MAX_READ_NODES, PAGE_CUT_NOTICE } from "../content/tree/read-limits.js";
 
 const scope = /** @type {any} */ (globalThis);
 
@@ -73,10 +84,120 @@ async function snapshotDocument(args) {
   }
 }
 
+/** Whether this realm's ref registry is published (installRegistry, once per realm). */
+let registryInstalled = false;
+
+/**
+ * `get_accessibility_tree` of this document in BiDi-only mode (docs/grid.md, "BiDi-only mode"):
+ * the content script's whole read (content/accessibility-tree.js, readTree) with the same
+ * modules, run in this sandbox, whose registry holds the refs of this document as the content
+ * script's world holds them. The differences are the ones a sandbox makes: a read since a
+ * snapshot is the core's comparison of a whole re-read with the snapshot (the answer the
+ * content script's read of only the changed parts gives too: tests/extension/since.rs), no
+ * frame ids are printed (the extension's come from webNavigation), and the core is the wasm2js
+ * build. The answer is a JSON text, `{ok: true, result}` or `{ok: false, error}` with the
+ * error's {code, message, hint?, suggestions?}, so that a structured error crosses BiDi whole.
+ * @param {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
+ *   ref_id?: string, page?: number, since?: string, refFloor?: number}} args
+ * @returns {Promise<string>}
+ */
+async function readTree(args) {
+  try {
+    return JSON.stringify({ ok: true, result: await readTreeResult(args) });
+  } catch (error) {
+    const structured =
+      error !== null && typeof error === "object" && "code" in error && typeof error.code === "string"
+        ? error
+        : { code: "script_failed", message: describe(error) };
+    return JSON.stringify({ ok: false, error: structured });
+  }
+}
+
+/**
+ * The read of readTree, throwing the structured errors of the content script's read.
+ * @param {Parameters<typeof readTree>[0]} args
+ */
+async function readTreeResult(args) {
+  if (core === undefined) throw scriptFailed("the bundle carries no tree core");
+  await core.ready;
+  if (core.factsVersion() !== FACTS_VERSION) {
+    throw scriptFailed("the tree core and the collector come from different builds");
+  }
+  if (!registryInstalled) {
+    installRegistry();
+    registryInstalled = true;
+  }
+  sweep();
+  const readKey = readKeyOf(args);
+  const compared =
+    args.since === undefined || args.since === null ? null : snapshotToCompare(args.since, readKey, args.page ?? 1);
+  const refId = args.ref_id ?? undefined;
+  const anchor = refId === undefined ? null : lookup(refId);
+  if (refId !== undefined && anchor === null) throw refNotFound(refId);
+  const gatherOptions = {
+    anchor,
+    withRefs: true,
+    withAriaRefs: false,
+    measureBoxes: args.filter === "visible",
+    readPointerEvents: false,
+    maxNodes: MAX_READ_NODES,
+    longestText: LONGEST_TEXT_READ,
+  };
+  let facts = gatherFacts(gatherOptions);
+  const pageCut = facts.cut;
+  if (facts.cut && anchor !== null && facts.anchorIndex < 0) facts = gatherFacts({ ...gatherOptions, scope: anchor });
+  if (refId !== undefined && facts.anchorIndex < 0) throw refNotFound(refId);
+  // The tab's floor (kept by the Rust side per tab, as the extension's background keeps it:
+  // docs/protocol/frames.md, "Frames"): a navigated tab numbers above what it printed before.
+  const refFloor = args.refFloor ?? 0;
+  const floor = Number.isSafeInteger(refFloor) && refFloor > 0 ? refFloor : 0;
+  const counter = Math.max(refCounter(), floor);
+  const lineRecords = new Uint32Array(facts.nodeList.length * LINE_RECORD_WIDTH);
+  const prepared = {
+    counter,
+    document: documentToken(),
+    url: document.URL,
+    title: document.title,
+    cutNotice: pageCut ? PAGE_CUT_NOTICE : null,
+    sinceFields: compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {},
+    snapshotId: pageCut ? null : reserveSnapshotId(),
+    lineCapacity: lineRecords.length / LINE_RECORD_WIDTH,
+    engine: { engine: "js-page" },
+  };
+  const output = runCore(() =>
+    core.buildTextTree({
+      ...factFields(facts),
+      filter: args.filter,
+      maxDepth: args.maxDepth,
+      maxChars: args.maxChars,
+      anchor: refId === undefined ? undefined : facts.anchorIndex,
+      anchorRef: refId,
+      page: args.page ?? 1,
+      knownRefs: facts.knownRefs,
+      refCounter: counter,
+      url: document.URL,
+      title: document.title,
+      frameIds: new Float64Array(0),
+      identities: identitiesOf(facts.nodeList),
+      previousLines: compared !== null && "lines" in compared ? compared.lines : undefined,
+      lineRecords,
+    }),
+  );
+  const { envelope, body } = splitOutput(typeof output === "string" ? output : await output);
+  const result = treeResultOf(envelope, body, prepared);
+  registerNewRefs(facts.nodeList, envelope.newRefs, counter);
+  const onlyChanges = envelope.result.full === false;
+  const everyLine = !onlyChanges && result.pageCount === 1 && result.autoDegraded === false;
+  if (prepared.snapshotId !== null) {
+    keepSnapshot(readKey, lineRecords, envelope.lineCount, everyLine ? body : null, prepared.snapshotId);
+  }
+  return result;
+}
+
 // A second evaluation in the same realm keeps the first instance and its "ai" registry.
 if (scope.allwrightSurface === undefined) {
   Object.defineProperty(globalThis, "allwrightSurface", {
-    value: Object.freeze({ snapshotDocument }),
+    value: Object.freeze({ snapshotDocument, readTree }),
     configurable: false,
     enumerable: false,
     writable: false,
