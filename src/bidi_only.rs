@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use allwright_surface_web::snapshot::{accessibility_snapshot_of_documents, read_tree, SANDBOX};
 use allwright_surface_web::{
-    BidiError, BidiErrorKind, SnapshotError, SnapshotErrorKind,
-    SnapshotFormat, SnapshotMode, SnapshotOptions,
+    BidiError, BidiErrorKind, SnapshotError, SnapshotErrorKind, SnapshotFormat, SnapshotMode,
+    SnapshotOptions,
 };
 use serde_json::{json, Value};
 
@@ -290,7 +290,11 @@ impl BidiOnlyTools {
     /// go_back and go_forward: `browsingContext.traverseHistory` by one entry, over every entry
     /// of the tab's session history (a page's pushState entries included, as the extension's
     /// `history.go` moves), then the document's load awaited.
-    async fn move_through_history(&self, arguments: &Value, delta: i64) -> Result<Value, ToolError> {
+    async fn move_through_history(
+        &self,
+        arguments: &Value,
+        delta: i64,
+    ) -> Result<Value, ToolError> {
         let context = self.context_for(arguments).await?;
         let timeout = navigation_timeout(arguments);
         let started = Instant::now();
@@ -307,7 +311,11 @@ impl BidiOnlyTools {
             Ok(_) => {}
             // WebDriver BiDi, "browsingContext.traverseHistory": no entry that way.
             Err(error) if error.code == "no such history entry" => {
-                let which = if delta < 0 { "no earlier page in its history" } else { "no later page in its history" };
+                let which = if delta < 0 {
+                    "no earlier page in its history"
+                } else {
+                    "no later page in its history"
+                };
                 return Err(ToolError::new("no_history", format!("the tab has {which}"))
                     .with_hint("Use navigate to open a URL instead."));
             }
@@ -430,7 +438,9 @@ impl BidiOnlyTools {
             return Ok(json!({ "tabId": tab_id, "url": "about:blank", "title": "" }));
         }
         let loaded = self
-            .navigate(&json!({ "tabId": tab_id, "url": url, "timeoutMs": arguments.get("timeoutMs") }))
+            .navigate(
+                &json!({ "tabId": tab_id, "url": url, "timeoutMs": arguments.get("timeoutMs") }),
+            )
             .await?;
         Ok(json!({ "tabId": tab_id, "url": loaded["url"], "title": loaded["title"] }))
     }
@@ -514,7 +524,9 @@ fn document_state(answer: &Value) -> Result<(String, String, String), ToolError>
         .map_err(|error| ToolError::script_failed(format!("the tab's document: {error}")))?;
     match values.as_slice() {
         [url, title, state] => Ok((url.clone(), title.clone(), state.clone())),
-        _ => Err(ToolError::script_failed("the tab's document could not be read")),
+        _ => Err(ToolError::script_failed(
+            "the tab's document could not be read",
+        )),
     }
 }
 
@@ -530,11 +542,10 @@ fn bidi_failure(what: &str, error: &BidiError) -> ToolError {
         BidiErrorKind::ConnectionClosed => ToolError::not_connected(format!(
             "{what}: the WebDriver BiDi connection to the browser closed ({error})"
         )),
-        BidiErrorKind::NoSuchFrame => ToolError::new(
-            "no_tab",
-            format!("{what}: the tab went away ({error})"),
-        )
-        .with_hint("Call list_tabs for the open tabs' ids."),
+        BidiErrorKind::NoSuchFrame => {
+            ToolError::new("no_tab", format!("{what}: the tab went away ({error})"))
+                .with_hint("Call list_tabs for the open tabs' ids.")
+        }
         _ => ToolError::script_failed(format!("{what}: {error}")),
     }
 }
@@ -548,7 +559,11 @@ fn navigation_failure(what: &str, url: &str, error: &BidiError) -> ToolError {
             bidi_failure(what, error)
         }
         _ => {
-            let target = if url.is_empty() { String::new() } else { format!(" to {url}") };
+            let target = if url.is_empty() {
+                String::new()
+            } else {
+                format!(" to {url}")
+            };
             ToolError::new(
                 "navigation_failed",
                 format!("{what}{target} failed: {}", error.message),
@@ -589,10 +604,15 @@ mod tests {
 
     #[test]
     fn a_document_state_is_read_from_its_json() {
-        let answer = json!({"result": {"type": "string", "value": "[\"http://a/\",\"A\",\"complete\"]"}});
+        let answer =
+            json!({"result": {"type": "string", "value": "[\"http://a/\",\"A\",\"complete\"]"}});
         assert_eq!(
             document_state(&answer).expect("read"),
-            ("http://a/".to_owned(), "A".to_owned(), "complete".to_owned())
+            (
+                "http://a/".to_owned(),
+                "A".to_owned(),
+                "complete".to_owned()
+            )
         );
         assert!(document_state(&json!({"result": {"type": "null"}})).is_err());
     }

@@ -323,7 +323,10 @@ async fn launch_without_extension(request: &LaunchRequest) -> Result<LaunchedSes
         ("XDG_CACHE_HOME".into(), root.join("cache").into()),
         ("HOME".into(), root.join("home").into()),
     ];
-    log!("launching {:?} without the extension (BiDi-only mode)", request.browser);
+    log!(
+        "launching {:?} without the extension (BiDi-only mode)",
+        request.browser
+    );
     let browser = match request.browser {
         BrowserChoice::Chromium => {
             let mut options = ChromiumLaunchOptions::new(root.join("profile"));

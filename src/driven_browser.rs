@@ -33,9 +33,7 @@ use allwright_surface_web::{BidiConnection, BrowserKind, ChromiumLaunchOptions};
 use serde_json::json;
 
 use crate::browser_bridge::BidiSessionOwner;
-use crate::browser_launch::{
-    self, BrowserChoice, ExtensionChoice, LaunchRequest, LaunchedSession,
-};
+use crate::browser_launch::{self, BrowserChoice, ExtensionChoice, LaunchRequest, LaunchedSession};
 use crate::host_client::HostClient;
 use crate::identity::ExtensionIdentity;
 use crate::install;
@@ -222,12 +220,14 @@ pub async fn connect_without_extension(
     if request.headless && endpoint.protocol == RemoteProtocol::ClassicHttp {
         // Both vendors' options, as the node's browser may be either: each browser reads only
         // its own key (WebDriver, "Extensions": a capability with a prefix is its vendor's).
-        options
-            .extra_capabilities
-            .insert("goog:chromeOptions".into(), json!({ "args": ["--headless=new"] }));
-        options
-            .extra_capabilities
-            .insert("moz:firefoxOptions".into(), json!({ "args": ["-headless"] }));
+        options.extra_capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({ "args": ["--headless=new"] }),
+        );
+        options.extra_capabilities.insert(
+            "moz:firefoxOptions".into(),
+            json!({ "args": ["-headless"] }),
+        );
     }
     options.keep_user_prompts_open = request.keep_user_prompts_open;
     options.requested_capabilities = request.capabilities.clone();

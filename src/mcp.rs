@@ -144,10 +144,7 @@ impl AllwrightMcpServer {
             .with_hint("Call one of the listed tools.")
             .with_suggestions(listed));
         };
-        tool.local_file_refusal(
-            request.arguments.as_ref(),
-            self.service.file_urls_allowed(),
-        )?;
+        tool.local_file_refusal(request.arguments.as_ref(), self.service.file_urls_allowed())?;
         let mut arguments = tool.validate(request.arguments.as_ref())?;
         // `verbose` shapes the reply here and is no business of the browser's.
         let verbose = arguments

@@ -33,10 +33,11 @@ const scope = /** @type {any} */ (globalThis);
 
 /** @type {import("../content/tree/core-loading.js").AxCore | undefined} */
 const core = scope.allwrightAxCore;
-// The core and the message vocabulary announce themselves through globals, which the modules
-// above have read by now; the sandbox keeps one global of ours, `allwrightSurface`.
+// The core announces itself through a global, which the modules above have read by now. The
+// message vocabulary (shared/messages.js) stays: the registry builds its ref_not_found error
+// from it when a tree read is asked (readTree). Both live in this sandbox realm, which the
+// page's scripts never see.
 delete scope.allwrightAxCore;
-delete scope.allwrightMessages;
 
 /**
  * An error for the Rust side, which reads `code` from the exception's text: `script_failed`

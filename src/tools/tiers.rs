@@ -430,7 +430,11 @@ mod tests {
             .collect();
         assert_eq!(
             ask,
-            ["get_accessibility_tree", "accessibility_snapshot", "list_tabs"],
+            [
+                "get_accessibility_tree",
+                "accessibility_snapshot",
+                "list_tabs"
+            ],
             "Ask keeps to the read-only tools in BiDi-only mode too"
         );
         assert!(why_bidi_only_lacks("get_shadow_dom").contains("debugger"));

@@ -1,0 +1,403 @@
+//! BiDi-only mode (docs/grid.md, "BiDi-only mode"): `allwright mcp --launch BROWSER
+//! --no-extension` lists exactly the tools it serves, refuses the others naming the mode, reads
+//! the same tree and refs as the extension for the same pages, and navigates and keeps tabs over
+//! WebDriver BiDi alone. One BiDi-only session and one session with the extension (to compare
+//! against) per browser.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::bridge::LaunchedMcp;
+use crate::support::{fixtures, Browser};
+
+/// The tools BiDi-only mode serves, in the table's order (src/tools/tiers.rs,
+/// `SERVED_WITHOUT_EXTENSION`), as the Full tier lists them.
+const SERVED: &[&str] = &[
+    "get_accessibility_tree",
+    "accessibility_snapshot",
+    "navigate",
+    "go_back",
+    "go_forward",
+    "reload",
+    "list_tabs",
+    "new_tab",
+    "select_tab",
+    "close_tab",
+];
+
+/// Pages whose tree both sessions read: forms and widgets, shadow roots, frames (same- and
+/// cross-origin, srcdoc), a strict CSP, and one of the since fixtures.
+/// The page with a closed shadow root comes last: the extension gives its host a ref that
+/// BiDi-only mode does not print, and the two would number the next pages apart.
+const PAGES: &[&str] = &[
+    "/pages/surface.html",
+    "/pages/frames.html",
+    "/pages/csp/default-none.html",
+    "/pages/compact-tree.html",
+    "/pages/registry.html",
+    "/pages/shadow.html",
+];
+
+/// The pages of [`PAGES`] with a closed shadow root (see [`as_bidi_only_prints_it`]).
+const HAS_A_CLOSED_SHADOW_ROOT: &[&str] = &["/pages/shadow.html"];
+
+/// How long a refusal may take: it is answered before anything reaches the browser.
+const REFUSED_AT_ONCE: Duration = Duration::from_secs(2);
+
+pub async fn bidi_only_mode(browser: Browser) {
+    let bidi = LaunchedMcp::start_with(browser, &["--no-extension"]).await;
+    let extension = LaunchedMcp::start_with(browser, &[]).await;
+    lists_only_what_it_serves(&bidi).await;
+    trees_equal_the_extensions(&bidi, &extension).await;
+    refs_stay_and_since_reads_answer_changes(&bidi).await;
+    navigation_moves_through_history(&bidi).await;
+    tabs_are_top_level_contexts(&bidi).await;
+    snapshot_joins_every_document(&bidi, &extension).await;
+    bidi.shutdown().await;
+    extension.shutdown().await;
+}
+
+async fn lists_only_what_it_serves(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    assert_eq!(
+        bidi.tool_names().await,
+        SERVED,
+        "{browser}: the listed tools"
+    );
+    let refused = bidi
+        .refused(
+            "click_ax",
+            json!({"ref_id": "ref_1"}),
+            "not_supported_here",
+            REFUSED_AT_ONCE,
+        )
+        .await;
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(message.contains("BiDi-only mode"), "{browser}: {refused}");
+    assert!(refused["hint"].as_str().is_some(), "{browser}: {refused}");
+    let shadow = bidi
+        .refused(
+            "get_shadow_dom",
+            json!({}),
+            "not_supported_here",
+            REFUSED_AT_ONCE,
+        )
+        .await;
+    assert!(
+        shadow["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("debugger")),
+        "{browser}: {shadow}"
+    );
+}
+
+/// The extension's tree as BiDi-only mode prints it, with the two differences a sandbox makes
+/// taken out (docs/grid.md, "BiDi-only mode"): the extension prints an iframe's frame id
+/// (`frameId=N`, from webNavigation) after its ref, and marks the host of a closed shadow root
+/// (`closed-shadow-root`, which the content script finds through the browser's extension API),
+/// a line BiDi-only mode does not print at all when nothing else shows the element.
+fn as_bidi_only_prints_it(tree: &str) -> String {
+    let kept: Vec<&str> = tree
+        .lines()
+        .filter(|line| !line.ends_with(" closed-shadow-root"))
+        .collect();
+    without_frame_ids(&kept.join("\n"))
+}
+
+fn without_frame_ids(tree: &str) -> String {
+    let mut out = String::with_capacity(tree.len());
+    let mut rest = tree;
+    while let Some(start) = rest.find(" frameId=") {
+        out.push_str(&rest[..start]);
+        let digits = &rest[start + " frameId=".len()..];
+        let end = digits
+            .find(|character: char| !character.is_ascii_digit())
+            .unwrap_or(digits.len());
+        rest = &digits[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The same page read by both sessions, each in a fresh document of a fresh tab state: the same
+/// text with the same ref numbers, for the whole tree and for each argument that shapes it.
+async fn trees_equal_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    for page in PAGES {
+        let url = server.url(page);
+        for session in [bidi, extension] {
+            session.ok("navigate", json!({"url": url})).await;
+        }
+        let mut readings = vec![json!({})];
+        // A page with a closed shadow root prints one line fewer here, which moves the cut of
+        // a page and the lines after it: only its whole tree is compared.
+        if !HAS_A_CLOSED_SHADOW_ROOT.contains(page) {
+            readings.extend([
+                json!({"filter": "interactive"}),
+                json!({"filter": "visible", "maxDepth": 4}),
+                json!({"maxChars": 300}),
+                json!({"maxChars": 300, "page": 2}),
+            ]);
+        }
+        for arguments in readings {
+            let from_bidi = bidi.call("get_accessibility_tree", arguments.clone()).await;
+            let from_extension = extension
+                .call("get_accessibility_tree", arguments.clone())
+                .await;
+            match (from_bidi, from_extension) {
+                (Ok(from_bidi), Ok(from_extension)) => {
+                    let bidi_tree = from_bidi["tree"].as_str().expect("a tree");
+                    let extension_tree =
+                        as_bidi_only_prints_it(from_extension["tree"].as_str().expect("a tree"));
+                    assert_eq!(
+                        bidi_tree, extension_tree,
+                        "{browser} {page} {arguments}: BiDi-only's tree differs from the extension's"
+                    );
+                    for field in ["truncated", "hasMore", "page", "pageCount", "title"] {
+                        assert_eq!(
+                            from_bidi[field], from_extension[field],
+                            "{browser} {page} {arguments}: {field}"
+                        );
+                    }
+                }
+                (Err(from_bidi), Err(from_extension)) => assert_eq!(
+                    from_bidi.code(),
+                    from_extension.code(),
+                    "{browser} {page} {arguments}"
+                ),
+                (from_bidi, from_extension) => panic!(
+                    "{browser} {page} {arguments}: BiDi-only answered {from_bidi:?}, the extension {from_extension:?}"
+                ),
+            }
+        }
+        // A read anchored on a ref both printed.
+        let tree = bidi.tree_text().await;
+        if let Some(reference) = first_ref(&tree) {
+            let arguments = json!({"ref_id": reference});
+            let from_bidi = bidi.ok("get_accessibility_tree", arguments.clone()).await;
+            let from_extension = extension.ok("get_accessibility_tree", arguments).await;
+            assert_eq!(
+                from_bidi["tree"].as_str(),
+                Some(
+                    as_bidi_only_prints_it(from_extension["tree"].as_str().unwrap_or_default())
+                        .as_str()
+                ),
+                "{browser} {page}: the read of {reference}"
+            );
+        }
+    }
+    bidi.refused(
+        "get_accessibility_tree",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        Duration::from_secs(20),
+    )
+    .await;
+}
+
+/// The last `[ref_N]` of a tree (an element deep in the page).
+fn first_ref(tree: &str) -> Option<String> {
+    let start = tree.rfind("[ref_")? + 1;
+    let end = start + tree[start..].find(']')?;
+    Some(tree[start..end].to_owned())
+}
+
+/// A ref stays its element's across reads; a read since a snapshot answers only what changed,
+/// and a navigated tab numbers its new refs above the ones it printed before.
+async fn refs_stay_and_since_reads_answer_changes(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    bidi.ok(
+        "navigate",
+        json!({"url": server.url("/pages/surface.html")}),
+    )
+    .await;
+    let first = bidi
+        .ok("get_accessibility_tree", json!({"verbose": true}))
+        .await;
+    let second = bidi
+        .ok("get_accessibility_tree", json!({"verbose": true}))
+        .await;
+    assert_eq!(first["tree"], second["tree"], "{browser}: the same refs");
+    let snapshot = second["snapshotId"].as_str().expect("a snapshotId");
+    let unchanged = bidi
+        .ok(
+            "get_accessibility_tree",
+            json!({"since": snapshot, "verbose": true}),
+        )
+        .await;
+    assert_eq!(unchanged["full"], false, "{browser}: {unchanged}");
+    let unknown = bidi
+        .ok(
+            "get_accessibility_tree",
+            json!({"since": "s-00000000-1", "verbose": true}),
+        )
+        .await;
+    assert_eq!(
+        unknown["fullReason"], "document_changed",
+        "{browser}: {unknown}"
+    );
+    let highest = highest_ref(first["tree"].as_str().unwrap_or_default());
+    bidi.ok(
+        "navigate",
+        json!({"url": server.url("/pages/registry.html")}),
+    )
+    .await;
+    let after = bidi.tree_text().await;
+    let lowest_after = lowest_ref(&after).expect("refs on the new page");
+    assert!(
+        lowest_after > highest,
+        "{browser}: the new document's refs start above {highest}:\n{after}"
+    );
+}
+
+fn ref_numbers(tree: &str) -> Vec<u64> {
+    tree.split("[ref_")
+        .skip(1)
+        .filter_map(|rest| rest.split(']').next()?.parse().ok())
+        .collect()
+}
+
+fn highest_ref(tree: &str) -> u64 {
+    ref_numbers(tree).into_iter().max().unwrap_or(0)
+}
+
+fn lowest_ref(tree: &str) -> Option<u64> {
+    ref_numbers(tree).into_iter().min()
+}
+
+async fn navigation_moves_through_history(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    let first = server.url("/pages/surface.html");
+    let second = server.url("/pages/shadow.html");
+    bidi.ok("navigate", json!({"url": first})).await;
+    let landed = bidi
+        .ok("navigate", json!({"url": second, "verbose": true}))
+        .await;
+    assert_eq!(landed["url"], second, "{browser}: {landed}");
+    let back = bidi.ok("go_back", json!({"verbose": true})).await;
+    assert_eq!(
+        (back["url"].as_str(), back["changed"].as_bool()),
+        (Some(first.as_str()), Some(true)),
+        "{browser}: {back}"
+    );
+    let forward = bidi.ok("go_forward", json!({"verbose": true})).await;
+    assert_eq!(forward["url"], second, "{browser}: {forward}");
+    bidi.refused(
+        "go_forward",
+        json!({}),
+        "no_history",
+        Duration::from_secs(20),
+    )
+    .await;
+    let reloaded = bidi
+        .ok("reload", json!({"ignoreCache": true, "verbose": true}))
+        .await;
+    assert_eq!(
+        (reloaded["url"].as_str(), reloaded["changed"].as_bool()),
+        (Some(second.as_str()), Some(false)),
+        "{browser}: {reloaded}"
+    );
+    bidi.refused(
+        "navigate",
+        json!({"url": "file:///etc/passwd"}),
+        "file_url_refused",
+        REFUSED_AT_ONCE,
+    )
+    .await;
+}
+
+async fn tabs_are_top_level_contexts(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    let listed = bidi.ok("list_tabs", json!({})).await;
+    let tabs = listed["tabs"].as_array().expect("tabs").clone();
+    assert_eq!(
+        tabs.len(),
+        1,
+        "{browser}: one tab at first (no mapper tab): {listed}"
+    );
+    assert_eq!(tabs[0]["active"], true, "{browser}: {listed}");
+    let first_tab = tabs[0]["tabId"].as_i64().expect("a tab id");
+    let url = server.url("/pages/frames.html");
+    let opened = bidi
+        .ok("new_tab", json!({"url": url, "verbose": true}))
+        .await;
+    let new_tab = opened["tabId"].as_i64().expect("a tab id");
+    assert_ne!(new_tab, first_tab);
+    assert_eq!(opened["url"], url, "{browser}: {opened}");
+    // Calls without tabId go to the new, active tab.
+    let read = bidi
+        .ok("get_accessibility_tree", json!({"verbose": true}))
+        .await;
+    assert_eq!(read["url"], url, "{browser}: the active tab is read");
+    let listed = bidi.ok("list_tabs", json!({})).await;
+    let active: Vec<i64> = listed["tabs"]
+        .as_array()
+        .expect("tabs")
+        .iter()
+        .filter(|tab| tab["active"] == true)
+        .filter_map(|tab| tab["tabId"].as_i64())
+        .collect();
+    assert_eq!(active, [new_tab], "{browser}: {listed}");
+    let selected = bidi.ok("select_tab", json!({"tabId": first_tab})).await;
+    assert_eq!(selected["tabId"], first_tab, "{browser}: {selected}");
+    let other = bidi
+        .ok(
+            "get_accessibility_tree",
+            json!({"tabId": new_tab, "verbose": true}),
+        )
+        .await;
+    assert_eq!(other["url"], url, "{browser}: a read of the tab named");
+    let closed = bidi.ok("close_tab", json!({"tabId": new_tab})).await;
+    assert_eq!(
+        (closed["closed"].as_i64(), closed["activeTabId"].as_i64()),
+        (Some(new_tab), Some(first_tab)),
+        "{browser}: {closed}"
+    );
+    bidi.refused(
+        "select_tab",
+        json!({"tabId": new_tab}),
+        "no_tab",
+        Duration::from_secs(10),
+    )
+    .await;
+    bidi.refused(
+        "close_tab",
+        json!({}),
+        "invalid_arguments",
+        Duration::from_secs(10),
+    )
+    .await;
+}
+
+/// accessibility_snapshot joins the top document and its frames' as the extension does.
+async fn snapshot_joins_every_document(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/frames.html");
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+    }
+    let from_bidi = bidi
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    let from_extension = extension
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    assert_eq!(
+        from_bidi["documentCount"], from_extension["documentCount"],
+        "{browser}: the documents joined"
+    );
+    let documents: Value =
+        serde_json::from_str(from_bidi["snapshot"].as_str().expect("a snapshot")).expect("JSON");
+    assert_eq!(
+        documents["documents"].as_array().map(Vec::len),
+        from_bidi["documentCount"]
+            .as_u64()
+            .map(|count| count as usize),
+        "{browser}"
+    );
+}
