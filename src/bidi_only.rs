@@ -340,13 +340,60 @@ impl BidiOnlyTools {
         if ignore_cache {
             params["ignoreCache"] = json!(true);
         }
-        self.bidi()
+        let reloaded = self
+            .bidi()
             .command_with_timeout("browsingContext.reload", params, timeout)
-            .await
-            .map_err(|error| navigation_failure("reload", "", &error))?;
+            .await;
+        match reloaded {
+            Ok(_) => {}
+            // Firefox 14x refuses reload's `ignoreCache` ("not supported yet"): the tab's
+            // cache is bypassed for the reload instead (WebDriver BiDi, "network.setCacheBehavior").
+            Err(error)
+                if ignore_cache
+                    && matches!(
+                        error.kind,
+                        BidiErrorKind::Unsupported | BidiErrorKind::InvalidArgument
+                    ) =>
+            {
+                self.reload_bypassing_the_cache(&context, timeout).await?;
+            }
+            Err(error) => return Err(navigation_failure("reload", "", &error)),
+        }
         let (url, title) = self.url_and_title(&context).await?;
         let changed = url != before;
         Ok(json!({ "url": url, "title": title, "changed": changed }))
+    }
+
+    /// A reload with the tab's cache bypassed, then its cache behaviour set back to the
+    /// browser's own, whatever the reload did.
+    async fn reload_bypassing_the_cache(
+        &self,
+        context: &str,
+        timeout: Duration,
+    ) -> Result<(), ToolError> {
+        let cache = |behavior: &str| json!({ "cacheBehavior": behavior, "contexts": [context] });
+        self.bidi()
+            .command("network.setCacheBehavior", cache("bypass"))
+            .await
+            .map_err(|error| bidi_failure("bypassing the tab's cache", &error))?;
+        let reloaded = self
+            .bidi()
+            .command_with_timeout(
+                "browsingContext.reload",
+                json!({ "context": context, "wait": "complete" }),
+                timeout,
+            )
+            .await;
+        if let Err(error) = self
+            .bidi()
+            .command("network.setCacheBehavior", cache("default"))
+            .await
+        {
+            crate::log!("could not give the tab its cache back: {error}");
+        }
+        reloaded
+            .map(|_| ())
+            .map_err(|error| navigation_failure("reload", "", &error))
     }
 
     /// Waits until the context's document says `complete`, or the deadline.
