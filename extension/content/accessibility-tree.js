@@ -217,9 +217,7 @@ async function readTree(args, options) {
     document: documentToken(),
     url: document.URL,
     title: document.title,
-    cutNotice: pageCut
-      ? PAGE_CUT_NOTICE
-      : null,
+    cutNotice: pageCut ? PAGE_CUT_NOTICE : null,
     sinceFields: compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {},
     // A cut read is no snapshot to compare with: what it left out would read as removed.
     snapshotId: withSnapshot && !pageCut ? reserveSnapshotId() : null,

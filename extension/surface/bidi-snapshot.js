@@ -17,7 +17,15 @@
 import { FACTS_VERSION, gatherFacts } from "../content/tree/facts.js";
 import { describe } from "../content/tree/core-loading.js";
 import { factFields, writeSnapshotDocument } from "../content/tree/snapshot-document.js";
-import { documentToken, installRegistry, lookup, refCounter, refNotFound, registerNewRefs, sweep } from "../content/tree/registry.js";
+import {
+  documentToken,
+  installRegistry,
+  lookup,
+  refCounter,
+  refNotFound,
+  registerNewRefs,
+  sweep,
+} from "../content/tree/registry.js";
 import {
   identitiesOf,
   keepSnapshot,
