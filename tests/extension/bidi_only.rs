@@ -4,12 +4,12 @@
 //! WebDriver BiDi alone. One BiDi-only session and one session with the extension (to compare
 //! against) per browser.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use crate::bridge::LaunchedMcp;
-use crate::support::{fixtures, Browser};
+use crate::support::{fixtures, record_time, Browser};
 
 /// The tools BiDi-only mode serves, in the table's order (src/tools/tiers.rs,
 /// `SERVED_WITHOUT_EXTENSION`), as the Full tier lists them.
@@ -46,14 +46,28 @@ const HAS_A_CLOSED_SHADOW_ROOT: &[&str] = &["/pages/shadow.html"];
 const REFUSED_AT_ONCE: Duration = Duration::from_secs(2);
 
 pub async fn bidi_only_mode(browser: Browser) {
+    let name = browser.name();
+    let mut started = Instant::now();
+    let mut step = |what: &str| {
+        record_time(&format!("{name} (BiDi-only): {what}"), started.elapsed());
+        started = Instant::now();
+    };
     let bidi = LaunchedMcp::start_with(browser, &["--no-extension"]).await;
+    step("launch without the extension");
     let extension = LaunchedMcp::start_with(browser, &[]).await;
+    step("launch with the extension");
     lists_only_what_it_serves(&bidi).await;
+    step("lists_only_what_it_serves");
     trees_equal_the_extensions(&bidi, &extension).await;
+    step("trees_equal_the_extensions");
     refs_stay_and_since_reads_answer_changes(&bidi).await;
+    step("refs_stay_and_since_reads_answer_changes");
     navigation_moves_through_history(&bidi).await;
+    step("navigation_moves_through_history");
     tabs_are_top_level_contexts(&bidi).await;
+    step("tabs_are_top_level_contexts");
     snapshot_joins_every_document(&bidi, &extension).await;
+    step("snapshot_joins_every_document");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
