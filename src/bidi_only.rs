@@ -203,6 +203,14 @@ impl BidiOnlyTools {
     }
 
     async fn read_tree(&self, arguments: &Value, wait: Duration) -> Result<Value, ToolError> {
+        // A frame id names a frame of the extension's inventory (webNavigation), which this
+        // mode has not: never read another document than the one named.
+        if arguments.get("frameId").is_some_and(|frame| !frame.is_null()) {
+            return Err(ToolError::not_supported_here(
+                "frameId names a frame of the extension's inventory, and BiDi-only mode has none yet: it reads the tab's top document",
+            )
+            .with_hint("Leave frameId out; accessibility_snapshot covers every frame of the tab."));
+        }
         let context = self.context_for(arguments).await?;
         let floor = {
             let tabs = self.tabs.lock().await;

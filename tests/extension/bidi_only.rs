@@ -204,6 +204,13 @@ async fn trees_equal_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp)
     }
     bidi.refused(
         "get_accessibility_tree",
+        json!({"frameId": 1}),
+        "not_supported_here",
+        REFUSED_AT_ONCE,
+    )
+    .await;
+    bidi.refused(
+        "get_accessibility_tree",
         json!({"ref_id": "ref_999999"}),
         "ref_not_found",
         Duration::from_secs(20),
