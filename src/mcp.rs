@@ -161,6 +161,12 @@ impl AllwrightMcpServer {
             } => (host, bridge, screenshots),
             ToolService::BidiOnly { tools, .. } => {
                 // The same checks above and the same replies below; only the answer differs.
+                if tool.name == SCREENSHOT_TOOL {
+                    let screenshot = tools.screenshot(arguments).await?;
+                    return Ok(mcp_reply::without_structured_content(
+                        screenshot.into_tool_result(),
+                    ));
+                }
                 let result = tools.call(tool, &arguments, timeout).await?;
                 return Ok(mcp_reply::success_reply(
                     tool.name, &arguments, result, verbose,

@@ -36,6 +36,7 @@ import {
 } from "../content/tree/snapshots.js";
 import { splitOutput, treeResultOf } from "../shared/tree-result.js";
 import { LONGEST_TEXT_READ, MAX_READ_NODES, PAGE_CUT_NOTICE } from "../content/tree/read-limits.js";
+import { paintSecretMasks, removeSecretMasks, searchAlsoIn } from "../content/dom/secret-masks.js";
 
 const scope = /** @type {any} */ (globalThis);
 
@@ -203,10 +204,35 @@ async function readTreeResult(args) {
   return result;
 }
 
+/**
+ * A screenshot's masks in BiDi-only mode: the content script's own boxes over every secret field
+ * of this document (content/dom/secret-masks.js), its closed shadow roots included, which the
+ * Rust side found over BiDi and hands in (this realm cannot open them). Answers the JSON text of
+ * `{masked, maskedInViewport}`.
+ * @param {string} token
+ * @param {ShadowRoot[]} closedRoots
+ * @returns {Promise<string>}
+ */
+async function paintMasks(token, closedRoots) {
+  searchAlsoIn(closedRoots.filter((root) => root instanceof ShadowRoot));
+  return JSON.stringify(await paintSecretMasks({ token }));
+}
+
+/**
+ * Takes the masks of paintMasks away: the JSON text of `{painted, intact}`.
+ * @param {string} token
+ * @returns {string}
+ */
+function removeMasks(token) {
+  const answer = removeSecretMasks({ token });
+  searchAlsoIn([]);
+  return JSON.stringify(answer);
+}
+
 // A second evaluation in the same realm keeps the first instance and its "ai" registry.
 if (scope.allwrightSurface === undefined) {
   Object.defineProperty(globalThis, "allwrightSurface", {
-    value: Object.freeze({ snapshotDocument, readTree }),
+    value: Object.freeze({ snapshotDocument, readTree, paintMasks, removeMasks }),
     configurable: false,
     enumerable: false,
     writable: false,

@@ -184,6 +184,7 @@ pub enum ServedBy {
 pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "get_accessibility_tree",
     "accessibility_snapshot",
+    "screenshot",
     "navigate",
     "go_back",
     "go_forward",

@@ -16,6 +16,7 @@ use crate::support::{fixtures, record_time, Browser};
 const SERVED: &[&str] = &[
     "get_accessibility_tree",
     "accessibility_snapshot",
+    "screenshot",
     "navigate",
     "go_back",
     "go_forward",
@@ -68,6 +69,8 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("tabs_are_top_level_contexts");
     snapshot_joins_every_document(&bidi, &extension).await;
     step("snapshot_joins_every_document");
+    screenshots_mask_every_secret_field(&bidi).await;
+    step("screenshots_mask_every_secret_field");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -421,4 +424,64 @@ async fn snapshot_joins_every_document(bidi: &LaunchedMcp, extension: &LaunchedM
             .map(|count| count as usize),
         "{browser}"
     );
+}
+
+/// Screenshots over BiDi alone paint over every secret field as the extension's masks do, in
+/// the page, its frame and its closed shadow root (the same fixture and pixel checks as
+/// bridge.rs, `secret_fields_are_painted_over_in_bidi_screenshots`).
+async fn screenshots_mask_every_secret_field(bidi: &LaunchedMcp) {
+    use crate::screenshot::{
+        assert_secret_fields_masked, image_of, Picture, SECRET_FIELDS_IN_VIEWPORT,
+        SECRET_FIELD_BELOW,
+    };
+    let browser = bidi.browser.name();
+    let capture = |arguments: Value| async move {
+        let result = bidi
+            .call_result("screenshot", arguments.clone())
+            .await
+            .unwrap_or_else(|error| panic!("{browser}: screenshot({arguments}): {}", error.0));
+        let (_, bytes, facts) = image_of(browser, &result);
+        assert_eq!(facts["method"], "bidi", "{browser}: {facts}");
+        (Picture::decode_png(&bytes), facts)
+    };
+    bidi.ok(
+        "navigate",
+        json!({"url": fixtures().url("/pages/screenshot/secrets.html")}),
+    )
+    .await;
+    let (picture, facts) = capture(json!({})).await;
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        1.0,
+        SECRET_FIELDS_IN_VIEWPORT,
+        &facts,
+    );
+    assert_eq!(facts["maskedSecretFields"], 11, "{browser}: {facts}");
+    assert!(facts.get("framesNotMasked").is_none(), "{browser}: {facts}");
+    let (picture, facts) = capture(json!({"fullPage": true})).await;
+    let mut everywhere = SECRET_FIELDS_IN_VIEWPORT.to_vec();
+    everywhere.push(SECRET_FIELD_BELOW);
+    assert!(picture.height >= 2430, "{browser}: the whole page: {facts}");
+    assert_secret_fields_masked(browser, &picture, (0.0, 0.0), 1.0, &everywhere, &facts);
+    assert_eq!(facts["maskedSecretFields"], 12, "{browser}: {facts}");
+    let form = bidi.ref_of("region", "Payment").await;
+    let (picture, facts) = capture(json!({"ref_id": form})).await;
+    assert_eq!(facts["scope"], "element", "{browser}: {facts}");
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        1.0,
+        &SECRET_FIELDS_IN_VIEWPORT[..8],
+        &facts,
+    );
+    bidi.refused(
+        "screenshot",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        Duration::from_secs(20),
+    )
+    .await;
 }

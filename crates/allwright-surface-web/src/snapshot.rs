@@ -365,10 +365,34 @@ pub async fn read_tree(
     if COLLECTOR_SCRIPT.is_empty() {
         return Err(bundle_missing());
     }
+    call_collector_function(
+        connection,
+        context,
+        CALL_READ_TREE,
+        vec![json!({"type": "string", "value": arguments.to_string()})],
+        timeout,
+    )
+    .await
+}
+
+/// Calls `function_declaration` with `arguments` (BiDi local values, remote references
+/// included) in the collector's sandbox of the document in `context`, installing the collector
+/// first when the sandbox lacks it. The function answers a string, or null when
+/// `globalThis.allwrightSurface` is missing (the collector is not installed yet).
+pub async fn call_collector_function(
+    connection: &BidiConnection,
+    context: &str,
+    function_declaration: &str,
+    arguments: Vec<Value>,
+    timeout: Duration,
+) -> Result<String, SnapshotError> {
+    if COLLECTOR_SCRIPT.is_empty() {
+        return Err(bundle_missing());
+    }
     let deadline = Deadline::new(timeout);
     let call = json!({
-        "functionDeclaration": CALL_READ_TREE,
-        "arguments": [{"type": "string", "value": arguments.to_string()}],
+        "functionDeclaration": function_declaration,
+        "arguments": arguments,
         "target": {"context": context, "sandbox": SANDBOX},
         "awaitPromise": true,
         "resultOwnership": "none",

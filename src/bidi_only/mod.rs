@@ -14,7 +14,12 @@
 //! - accessibility_snapshot is the surface's own snapshot; navigate, go_back, go_forward and
 //!   reload are `browsingContext.navigate`, `traverseHistory` and `reload`.
 //!
+//! - screenshot is `browsingContext.captureScreenshot` with the content script's masks over the
+//!   secret fields of every document (screenshot.rs).
+//!
 //! Which tools this mode lists is said once, in src/tools/tiers.rs (`SERVED_WITHOUT_EXTENSION`).
+
+mod screenshot;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -205,7 +210,10 @@ impl BidiOnlyTools {
     async fn read_tree(&self, arguments: &Value, wait: Duration) -> Result<Value, ToolError> {
         // A frame id names a frame of the extension's inventory (webNavigation), which this
         // mode has not: never read another document than the one named.
-        if arguments.get("frameId").is_some_and(|frame| !frame.is_null()) {
+        if arguments
+            .get("frameId")
+            .is_some_and(|frame| !frame.is_null())
+        {
             return Err(ToolError::not_supported_here(
                 "frameId names a frame of the extension's inventory, and BiDi-only mode has none yet: it reads the tab's top document",
             )
