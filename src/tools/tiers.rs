@@ -434,6 +434,7 @@ mod tests {
             [
                 "get_accessibility_tree",
                 "accessibility_snapshot",
+                "screenshot",
                 "list_tabs"
             ],
             "Ask keeps to the read-only tools in BiDi-only mode too"
