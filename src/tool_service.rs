@@ -2,7 +2,7 @@
 //! lists, checks and answers every call alike, and what answers a call. Either the extension's
 //! native host (src/host_client.rs), with the browser bridge beside it when allwright holds a
 //! WebDriver BiDi session (src/browser_bridge/), or WebDriver BiDi alone in a browser without the
-//! extension (src/bidi_only.rs; docs/grid.md, "BiDi-only mode").
+//! extension (src/bidi_only/; docs/grid.md, "BiDi-only mode").
 
 use std::sync::Arc;
 
