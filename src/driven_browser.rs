@@ -521,6 +521,19 @@ mod tests {
         }
     }
 
+    /// A remote end on another machine selects BiDi-only mode; loopback ones, and URLs that do
+    /// not parse (left for `connect` to refuse with its reason), do not.
+    #[test]
+    fn only_remote_ends_elsewhere_select_bidi_only_mode() {
+        assert!(is_on_another_machine("http://192.0.2.1:4444"));
+        assert!(is_on_another_machine("https://user:secret@grid.example:443/wd/hub"));
+        assert!(is_on_another_machine("ws://192.0.2.1:9222/session"));
+        assert!(!is_on_another_machine("http://127.0.0.1:4444"));
+        assert!(!is_on_another_machine("http://localhost:9515"));
+        assert!(!is_on_another_machine("ws://[::1]:9222/session"));
+        assert!(!is_on_another_machine("ftp://192.0.2.1/"));
+    }
+
     /// An http remote end gives a Chromium: asking it for a Firefox is refused before anything
     /// is asked of it, with the way that works; other browser names are the remote end's to
     /// answer.
