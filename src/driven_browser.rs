@@ -217,17 +217,39 @@ pub async fn connect_without_extension(
         RemoteProtocol::BidiWebSocket => BrowserKind::Firefox,
     };
     let mut options = RemoteSessionOptions::new(request.url.clone(), kind);
-    if request.headless && endpoint.protocol == RemoteProtocol::ClassicHttp {
+    let mut temporary_root = None;
+    if endpoint.protocol == RemoteProtocol::ClassicHttp {
         // Both vendors' options, as the node's browser may be either: each browser reads only
         // its own key (WebDriver, "Extensions": a capability with a prefix is its vendor's).
-        options.extra_capabilities.insert(
-            "goog:chromeOptions".into(),
-            json!({ "args": ["--headless=new"] }),
-        );
-        options.extra_capabilities.insert(
-            "moz:firefoxOptions".into(),
-            json!({ "args": ["-headless"] }),
-        );
+        let chrome_options = if endpoint.is_loopback() {
+            // A Chromium on this machine gets what a launch gives it (connect_chromium): a
+            // private profile, the sandbox rule, this machine's real binary.
+            let root = SessionFolder::create()?;
+            let mut chromium = ChromiumLaunchOptions::new(root.private_folder("profile")?);
+            chromium.headless = request.headless;
+            allwright_surface_web::launch::say_once_when_chromium_runs_without_sandbox();
+            let mut chrome_options = json!({ "args": chromium.chromium_arguments() });
+            if let Ok(chromium_binary) = chromium.chromium_executable() {
+                chrome_options["binary"] = json!(chromium_binary.to_string_lossy());
+            }
+            temporary_root = Some(root);
+            Some(chrome_options)
+        } else {
+            request
+                .headless
+                .then(|| json!({ "args": ["--headless=new"] }))
+        };
+        if let Some(chrome_options) = chrome_options {
+            options
+                .extra_capabilities
+                .insert("goog:chromeOptions".into(), chrome_options);
+        }
+        if request.headless {
+            options.extra_capabilities.insert(
+                "moz:firefoxOptions".into(),
+                json!({ "args": ["-headless"] }),
+            );
+        }
     }
     options.keep_user_prompts_open = request.keep_user_prompts_open;
     options.requested_capabilities = request.capabilities.clone();
@@ -236,14 +258,23 @@ pub async fn connect_without_extension(
         "asking {} for a browser without the extension (BiDi-only mode)",
         without_credentials(&request.url)
     );
-    let session = RemoteSession::start(&options)
-        .await
-        .map_err(|error| format!("--webdriver {}: {error}", without_credentials(&request.url)))?;
+    let session = match RemoteSession::start(&options).await {
+        Ok(session) => session,
+        Err(error) => {
+            if let Some(root) = temporary_root {
+                root.remove();
+            }
+            return Err(format!(
+                "--webdriver {}: {error}",
+                without_credentials(&request.url)
+            ));
+        }
+    };
     Ok(RemoteBrowserSession {
         session,
         host: None,
         uninstall_extension: None,
-        temporary_root: None,
+        temporary_root,
     })
 }
 
@@ -526,7 +557,9 @@ mod tests {
     #[test]
     fn only_remote_ends_elsewhere_select_bidi_only_mode() {
         assert!(is_on_another_machine("http://192.0.2.1:4444"));
-        assert!(is_on_another_machine("https://user:secret@grid.example:443/wd/hub"));
+        assert!(is_on_another_machine(
+            "https://user:secret@grid.example:443/wd/hub"
+        ));
         assert!(is_on_another_machine("ws://192.0.2.1:9222/session"));
         assert!(!is_on_another_machine("http://127.0.0.1:4444"));
         assert!(!is_on_another_machine("http://localhost:9515"));
