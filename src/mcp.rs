@@ -383,7 +383,14 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
             return Err("BiDi-only mode needs --launch or --webdriver".into());
         };
         log!("serving MCP on stdio in BiDi-only mode (no extension)");
-        let tools = BidiOnlyTools::new(Arc::clone(&browser) as Arc<dyn BidiSessionOwner>);
+        let tools =
+            match BidiOnlyTools::start(Arc::clone(&browser) as Arc<dyn BidiSessionOwner>).await {
+                Ok(tools) => tools,
+                Err(message) => {
+                    DrivenBrowser::shutdown_shared(browser).await;
+                    return Err(message);
+                }
+            };
         let service = ToolService::BidiOnly {
             tools: Arc::new(tools),
             access: ToolAccess::new(options.tier, options.dev),

@@ -25,14 +25,15 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use allwright_surface_web::lifecycle::PromptType;
 use allwright_surface_web::snapshot::{accessibility_snapshot_of_documents, read_tree, SANDBOX};
 use allwright_surface_web::{
-    BidiError, BidiErrorKind, SnapshotError, SnapshotErrorKind, SnapshotFormat, SnapshotMode,
-    SnapshotOptions,
+    BidiError, BidiErrorKind, Lifecycle, SnapshotError, SnapshotErrorKind, SnapshotFormat,
+    SnapshotMode, SnapshotOptions, Unblocked,
 };
 use serde_json::{json, Value};
 
-use crate::browser_bridge::BidiSessionOwner;
+use crate::browser_bridge::{dialog_open_error, BidiSessionOwner};
 use crate::tool_error::ToolError;
 use crate::tools::ToolDefinition;
 
@@ -41,10 +42,23 @@ const LOAD_POLL: Duration = Duration::from_millis(50);
 /// The default of navigate's and the history moves' `timeoutMs` (src/tools/table.rs).
 const DEFAULT_NAVIGATION_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// Tools that do not touch a page: they read or change the tab list only, so an open prompt
+/// does not hold them (as in the browser bridge).
+const PAGE_FREE_TOOLS: &[&str] = &[
+    "list_tabs",
+    "new_tab",
+    "select_tab",
+    "close_tab",
+    "handle_dialog",
+];
+
 /// The tools of a session in BiDi-only mode.
 pub struct BidiOnlyTools {
     browser: Arc<dyn BidiSessionOwner>,
     tabs: tokio::sync::Mutex<TabTable>,
+    /// The user prompts open now (WebDriver BiDi, `browsingContext.userPromptOpened`): a call
+    /// for a tab a prompt blocks answers `dialog_open`, and handle_dialog answers the prompt.
+    lifecycle: Lifecycle,
 }
 
 /// The tab ids of the top-level contexts, the active tab, and each tab's ref floor.
@@ -99,11 +113,16 @@ struct TopContext {
 }
 
 impl BidiOnlyTools {
-    pub fn new(browser: Arc<dyn BidiSessionOwner>) -> Self {
-        Self {
+    /// Starts following the browser's user prompts.
+    pub async fn start(browser: Arc<dyn BidiSessionOwner>) -> Result<Self, String> {
+        let lifecycle = Lifecycle::start(browser.bidi())
+            .await
+            .map_err(|error| format!("cannot follow the browser's dialogs over BiDi: {error}"))?;
+        Ok(Self {
             browser,
             tabs: tokio::sync::Mutex::new(TabTable::default()),
-        }
+            lifecycle,
+        })
     }
 
     /// Answers one call of a tool BiDi-only mode lists; `arguments` passed the table's checks.
@@ -113,7 +132,44 @@ impl BidiOnlyTools {
         arguments: &Value,
         wait: Duration,
     ) -> Result<Value, ToolError> {
+        if PAGE_FREE_TOOLS.contains(&tool.name) {
+            return self
+                .answer(tool, arguments, wait)
+                .await
+                .map_err(|error| error.for_call_of(tool.name));
+        }
+        let context = self.context_for(arguments).await?;
+        self.unless_a_prompt_blocks(&context, self.answer(tool, arguments, wait))
+            .await
+            .map_err(|error| error.for_call_of(tool.name))
+    }
+
+    /// Runs a call for the tab of `context` unless a user prompt blocks it, when it opens before
+    /// or while the call runs (the call's late answer is dropped): `dialog_open`, with the
+    /// prompt, for handle_dialog to answer.
+    async fn unless_a_prompt_blocks<T>(
+        &self,
+        context: &str,
+        call: impl std::future::Future<Output = Result<T, ToolError>>,
+    ) -> Result<T, ToolError> {
+        match self
+            .lifecycle
+            .unless_prompt_opens(self.bidi(), context, call)
+            .await
+        {
+            Unblocked::Finished(answer) => answer,
+            Unblocked::PromptOpen(open) => Err(dialog_open_error(&open)),
+        }
+    }
+
+    async fn answer(
+        &self,
+        tool: &'static ToolDefinition,
+        arguments: &Value,
+        wait: Duration,
+    ) -> Result<Value, ToolError> {
         match tool.name {
+            "handle_dialog" => self.handle_dialog(arguments).await,
             "get_accessibility_tree" => self.read_tree(arguments, wait).await,
             "accessibility_snapshot" => self.snapshot(arguments, wait).await,
             "navigate" => self.navigate(arguments).await,
@@ -129,7 +185,33 @@ impl BidiOnlyTools {
                 crate::tools::why_bidi_only_lacks(other),
             )),
         }
-        .map_err(|error| error.for_call_of(tool.name))
+    }
+
+    /// handle_dialog: `browsingContext.handleUserPrompt` of the prompt open in the tab.
+    async fn handle_dialog(&self, arguments: &Value) -> Result<Value, ToolError> {
+        let context = self.context_for(arguments).await?;
+        let Some(open) = self.lifecycle.open_prompt(&context) else {
+            return Err(ToolError::no_dialog("no dialog is open in the tab"));
+        };
+        let accept = arguments["accept"].as_bool().unwrap_or(true);
+        // The text only means something to a prompt() that is accepted.
+        let prompt_text = arguments["promptText"]
+            .as_str()
+            .filter(|_| accept && open.prompt.prompt_type == PromptType::Prompt);
+        self.bidi()
+            .handle_user_prompt(&open.context, accept, prompt_text)
+            .await
+            .map_err(|error| {
+                ToolError::script_failed(format!(
+                    "the browser did not take the answer to the {} dialog: {error}",
+                    open.prompt.prompt_type.name()
+                ))
+            })?;
+        Ok(json!({
+            "handled": true,
+            "type": open.prompt.prompt_type.name(),
+            "message": open.prompt.message,
+        }))
     }
 
     fn bidi(&self) -> &allwright_surface_web::BidiConnection {
@@ -456,10 +538,15 @@ impl BidiOnlyTools {
         };
         let mut listed = Vec::new();
         for context in &contexts {
-            let title = match self.url_and_title(&context.context).await {
-                Ok((_, title)) => title,
-                // A tab whose document cannot be scripted (a browser page) keeps its URL.
-                Err(_) => String::new(),
+            // A tab whose document cannot be scripted (a browser page, or one a prompt holds:
+            // Chromium holds script calls there) keeps its URL, without its title.
+            let title = if self.lifecycle.open_prompt(&context.context).is_some() {
+                String::new()
+            } else {
+                match self.url_and_title(&context.context).await {
+                    Ok((_, title)) => title,
+                    Err(_) => String::new(),
+                }
             };
             let mut tabs = self.tabs.lock().await;
             listed.push(json!({
@@ -528,7 +615,19 @@ impl BidiOnlyTools {
             tabs.active = Some(context.clone());
             tabs.tab_id(&context)
         };
-        let (url, title) = self.url_and_title(&context).await?;
+        // A tab a prompt holds answers no script in Chromium: its URL from the tree then.
+        let (url, title) = if self.lifecycle.open_prompt(&context).is_some() {
+            let url = self
+                .top_contexts()
+                .await?
+                .into_iter()
+                .find(|candidate| candidate.context == context)
+                .map(|candidate| candidate.url)
+                .unwrap_or_default();
+            (url, String::new())
+        } else {
+            self.url_and_title(&context).await?
+        };
         Ok(json!({ "tabId": tab_id, "url": url, "title": title }))
     }
 

@@ -76,8 +76,15 @@ struct Masks {
 }
 
 impl BidiOnlyTools {
-    /// `screenshot({ref_id?, fullPage?, format, tabId?})` over BiDi alone.
+    /// `screenshot({ref_id?, fullPage?, format, tabId?})` over BiDi alone, unless a user prompt
+    /// blocks the tab.
     pub async fn screenshot(&self, arguments: Value) -> Result<Screenshot, ToolError> {
+        let context = self.context_for(&arguments).await?;
+        self.unless_a_prompt_blocks(&context, self.capture(arguments))
+            .await
+    }
+
+    async fn capture(&self, arguments: Value) -> Result<Screenshot, ToolError> {
         if arguments
             .get("frameId")
             .is_some_and(|frame| !frame.is_null())

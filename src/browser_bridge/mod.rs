@@ -807,7 +807,7 @@ impl BrowserBridge {
 }
 
 /// The `dialog_open` error for a prompt: `dialog` is `{type, message, defaultValue?}`.
-fn dialog_open_error(open: &PromptInContext) -> ToolError {
+pub(crate) fn dialog_open_error(open: &PromptInContext) -> ToolError {
     let prompt = &open.prompt;
     let dialog = OpenDialog {
         kind: prompt.prompt_type.name().to_owned(),

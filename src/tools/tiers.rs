@@ -193,6 +193,7 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "new_tab",
     "select_tab",
     "close_tab",
+    "handle_dialog",
 ];
 
 /// Why BiDi-only mode does not list `tool`: either it needs the extension for good (it reaches
@@ -438,6 +439,11 @@ mod tests {
                 "list_tabs"
             ],
             "Ask keeps to the read-only tools in BiDi-only mode too"
+        );
+        assert!(
+            !listed_tools_served_by(Tier::Ask, false, ServedBy::BidiOnly)
+                .any(|tool| tool.name == "handle_dialog"),
+            "Ask leaves dialogs to the person in BiDi-only mode too"
         );
         assert!(why_bidi_only_lacks("get_shadow_dom").contains("debugger"));
         assert!(why_bidi_only_lacks("click_ax").contains("not serve it yet"));

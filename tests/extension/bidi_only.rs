@@ -25,6 +25,7 @@ const SERVED: &[&str] = &[
     "new_tab",
     "select_tab",
     "close_tab",
+    "handle_dialog",
 ];
 
 /// Pages whose tree both sessions read: forms and widgets, shadow roots, frames (same- and
@@ -71,6 +72,8 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("snapshot_joins_every_document");
     screenshots_mask_every_secret_field(&bidi).await;
     step("screenshots_mask_every_secret_field");
+    dialogs_are_reported_and_answered(&bidi).await;
+    step("dialogs_are_reported_and_answered");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -482,6 +485,56 @@ async fn screenshots_mask_every_secret_field(bidi: &LaunchedMcp) {
         json!({"ref_id": "ref_999999"}),
         "ref_not_found",
         Duration::from_secs(20),
+    )
+    .await;
+}
+
+/// A prompt that blocks the tab is reported as `dialog_open` (navigate meets it, and so does a
+/// read), the tab tools still answer, and handle_dialog answers it; then the page goes on.
+async fn dialogs_are_reported_and_answered(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/bidi/confirm-on-load.html");
+    let blocked = bidi
+        .refused(
+            "navigate",
+            json!({"url": url}),
+            "dialog_open",
+            Duration::from_secs(20),
+        )
+        .await;
+    assert_eq!(blocked["dialog"]["type"], "confirm", "{browser}: {blocked}");
+    assert_eq!(
+        blocked["dialog"]["message"], "Carry on?",
+        "{browser}: {blocked}"
+    );
+    bidi.refused(
+        "get_accessibility_tree",
+        json!({}),
+        "dialog_open",
+        Duration::from_secs(5),
+    )
+    .await;
+    bidi.ok("list_tabs", json!({})).await;
+    let handled = bidi.ok("handle_dialog", json!({"accept": true})).await;
+    assert_eq!(
+        (handled["handled"].as_bool(), handled["type"].as_str()),
+        (Some(true), Some("confirm")),
+        "{browser}: {handled}"
+    );
+    let mut tree = String::new();
+    for _ in 0..50 {
+        tree = bidi.tree_text().await;
+        if tree.contains("confirmed") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(tree.contains("status \"confirmed\""), "{browser}: {tree}");
+    bidi.refused(
+        "handle_dialog",
+        json!({"accept": false}),
+        "no_dialog",
+        Duration::from_secs(5),
     )
     .await;
 }
