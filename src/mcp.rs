@@ -48,6 +48,11 @@ outcome_unknown means an action's answer was lost and it may have happened: read
 Take a screenshot only when you need to see the page (layout, images, colours): it costs far more than the tree. \
 Errors come back as {code, message, hint}: follow the hint. page_blocked and dialog_open mean a dialog in the page waits for an answer: ask the user.";
 
+/// Added to the instructions in BiDi-only mode, where the actions the instructions name are not
+/// all listed.
+const BIDI_ONLY_INSTRUCTIONS: &str = "This session drives the browser over WebDriver BiDi alone (BiDi-only mode): \
+only the listed tools are served, and a tool the instructions name that is not listed answers not_supported_here.";
+
 pub struct McpOptions {
     pub tier: Tier,
     pub dev: bool,
@@ -292,7 +297,12 @@ impl ServerHandler for AllwrightMcpServer {
                 .build(),
         )
         .with_server_info(Implementation::new("allwright", env!("CARGO_PKG_VERSION")))
-        .with_instructions(SERVER_INSTRUCTIONS)
+        .with_instructions(match self.service {
+            ToolService::Extension { .. } => SERVER_INSTRUCTIONS.to_owned(),
+            ToolService::BidiOnly { .. } => {
+                format!("{SERVER_INSTRUCTIONS} {BIDI_ONLY_INSTRUCTIONS}")
+            }
+        })
     }
 
     /// Once the client has initialized: announce the session (tier, Dev mode, the client's

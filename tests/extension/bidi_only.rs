@@ -85,6 +85,11 @@ async fn lists_only_what_it_serves(bidi: &LaunchedMcp) {
         SERVED,
         "{browser}: the listed tools"
     );
+    let instructions = bidi.instructions().unwrap_or_default();
+    assert!(
+        instructions.contains("BiDi-only mode"),
+        "{browser}: the instructions say the mode: {instructions}"
+    );
     let refused = bidi
         .refused(
             "click_ax",
