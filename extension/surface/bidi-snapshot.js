@@ -104,16 +104,20 @@ let registryInstalled = false;
  * script's world holds them. The differences are the ones a sandbox makes: a read since a
  * snapshot is the core's comparison of a whole re-read with the snapshot (the answer the
  * content script's read of only the changed parts gives too: tests/extension/since.rs), no
- * frame ids are printed (the extension's come from webNavigation), and the core is the wasm2js
- * build. The answer is a JSON text, `{ok: true, result}` or `{ok: false, error}` with the
+ * frame ids are printed (the extension's come from webNavigation), the hosts of closed shadow
+ * roots are told by the caller (the content script asks the browser), and the core is the
+ * wasm2js build. The answer is a JSON text, `{ok: true, result}` or `{ok: false, error}` with the
  * error's {code, message, hint?, suggestions?}, so that a structured error crosses BiDi whole.
  * @param {{filter?: "all"|"visible"|"interactive", maxDepth?: number, maxChars?: number,
  *   ref_id?: string, page?: number, since?: string, refFloor?: number}} args
+ * @param {Element[]} closedShadowRootHosts the custom elements that host a closed shadow root,
+ *   which the Rust side found over BiDi (this realm cannot ask): their lines say
+ *   `closed-shadow-root`, as the content script's do
  * @returns {Promise<string>}
  */
-async function readTree(args) {
+async function readTree(args, closedShadowRootHosts = []) {
   try {
-    return JSON.stringify({ ok: true, result: await readTreeResult(args) });
+    return JSON.stringify({ ok: true, result: await readTreeResult(args, new Set(closedShadowRootHosts)) });
   } catch (error) {
     const structured =
       error !== null && typeof error === "object" && "code" in error && typeof error.code === "string"
@@ -126,8 +130,9 @@ async function readTree(args) {
 /**
  * The read of readTree, throwing the structured errors of the content script's read.
  * @param {Parameters<typeof readTree>[0]} args
+ * @param {ReadonlySet<Element>} closedShadowRootHosts
  */
-async function readTreeResult(args) {
+async function readTreeResult(args, closedShadowRootHosts) {
   if (core === undefined) throw scriptFailed("the bundle carries no tree core");
   await core.ready;
   if (core.factsVersion() !== FACTS_VERSION) {
@@ -152,6 +157,7 @@ async function readTreeResult(args) {
     readPointerEvents: false,
     maxNodes: MAX_READ_NODES,
     longestText: LONGEST_TEXT_READ,
+    closedShadowRootHosts,
   };
   let facts = gatherFacts(gatherOptions);
   const pageCut = facts.cut;

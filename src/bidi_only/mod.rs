@@ -311,7 +311,8 @@ impl BidiOnlyTools {
             object.remove("tabId");
             object.insert("refFloor".to_owned(), json!(floor));
         }
-        let answer = read_tree(self.bidi(), &context, &read_arguments, wait)
+        let hosts = self.closed_shadow_root_hosts(&context).await?;
+        let answer = read_tree(self.bidi(), &context, &read_arguments, &hosts, wait)
             .await
             .map_err(snapshot_failure)?;
         let answer: Value = serde_json::from_str(&answer).map_err(|error| {
@@ -334,6 +335,37 @@ impl BidiOnlyTools {
             }
         }
         Ok(result)
+    }
+
+    /// The custom elements of the document (and of its open shadow roots) that host a closed
+    /// shadow root: the ones the content script marks `closed-shadow-root` (content/tree/facts.js
+    /// asks only custom elements), found over BiDi, since a sandbox cannot ask.
+    async fn closed_shadow_root_hosts(&self, context: &str) -> Result<Vec<String>, ToolError> {
+        let answer = self
+            .bidi()
+            .command(
+                "script.callFunction",
+                json!({
+                    "functionDeclaration": screenshot::SHADOW_HOST_CANDIDATES,
+                    "arguments": [{"type": "boolean", "value": true}],
+                    "target": {"context": context, "sandbox": SANDBOX},
+                    "awaitPromise": false,
+                    "resultOwnership": "none",
+                    "serializationOptions": {"maxDomDepth": 0, "maxObjectDepth": 1, "includeShadowTree": "all"},
+                }),
+            )
+            .await
+            .map_err(|error| bidi_failure("looking for closed shadow roots", &error))?;
+        if answer["type"] == "exception" {
+            return Err(ToolError::script_failed(format!(
+                "looking for closed shadow roots failed: {}",
+                answer["exceptionDetails"]["text"]
+            )));
+        }
+        Ok(screenshot::closed_hosts_and_roots_in(&answer["result"])
+            .into_iter()
+            .map(|(host, _)| host)
+            .collect())
     }
 
     async fn snapshot(&self, arguments: &Value, wait: Duration) -> Result<Value, ToolError> {

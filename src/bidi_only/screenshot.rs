@@ -31,15 +31,16 @@ const MASK_TIMEOUT: Duration = Duration::from_secs(10);
 const CLOSED_ROOT_ROUNDS: usize = 16;
 
 /// The elements of the given roots (the document when none), and of the open shadow roots in
-/// them, that have no open shadow root: the only elements a closed one can hang off. Run in the
-/// collector's sandbox, so that the page's own scripts cannot answer for the document.
-const SHADOW_HOST_CANDIDATES: &str = "function (...roots) {
+/// them, that have no open shadow root: the only elements a closed one can hang off (custom
+/// elements only when `customOnly`). Run in the collector's sandbox, so that the page's own
+/// scripts cannot answer for the document.
+pub(super) const SHADOW_HOST_CANDIDATES: &str = "function (customOnly, ...roots) {
   const queue = roots.length === 0 ? [document] : roots;
   const candidates = [];
   for (let index = 0; index < queue.length; index++) {
     for (const element of queue[index].querySelectorAll('*')) {
       if (element.shadowRoot !== null) queue.push(element.shadowRoot);
-      else candidates.push(element);
+      else if (!customOnly || element.localName.includes('-')) candidates.push(element);
     }
   }
   return candidates;
@@ -263,7 +264,9 @@ impl BidiOnlyTools {
                     "script.callFunction",
                     json!({
                         "functionDeclaration": SHADOW_HOST_CANDIDATES,
-                        "arguments": searched_in.iter().map(|root| json!({ "sharedId": root })).collect::<Vec<_>>(),
+                        "arguments": std::iter::once(json!({"type": "boolean", "value": false}))
+                            .chain(searched_in.iter().map(|root| json!({ "sharedId": root })))
+                            .collect::<Vec<_>>(),
                         "target": {"context": context, "sandbox": SANDBOX},
                         "awaitPromise": false,
                         "resultOwnership": "none",
@@ -316,6 +319,15 @@ impl BidiOnlyTools {
 /// BiDi, "script.NodeRemoteValue": `value.shadowRoot`, itself a node whose `value.mode` says
 /// "closed" or "open").
 fn closed_roots_in(array: &Value) -> Vec<String> {
+    closed_hosts_and_roots_in(array)
+        .into_iter()
+        .map(|(_, root)| root)
+        .collect()
+}
+
+/// The shared ids of the elements of a serialized array that host a closed shadow root, with
+/// their roots'.
+pub(super) fn closed_hosts_and_roots_in(array: &Value) -> Vec<(String, String)> {
     array["value"]
         .as_array()
         .map(Vec::as_slice)
@@ -323,9 +335,13 @@ fn closed_roots_in(array: &Value) -> Vec<String> {
         .iter()
         .filter_map(|node| {
             let root = &node["value"]["shadowRoot"];
-            (root["value"]["mode"] == "closed")
-                .then(|| root["sharedId"].as_str().map(str::to_owned))
-                .flatten()
+            if root["value"]["mode"] != "closed" {
+                return None;
+            }
+            Some((
+                node["sharedId"].as_str()?.to_owned(),
+                root["sharedId"].as_str()?.to_owned(),
+            ))
         })
         .collect()
 }

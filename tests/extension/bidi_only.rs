@@ -28,21 +28,16 @@ const SERVED: &[&str] = &[
     "handle_dialog",
 ];
 
-/// Pages whose tree both sessions read: forms and widgets, shadow roots, frames (same- and
-/// cross-origin, srcdoc), a strict CSP, and one of the since fixtures.
-/// The page with a closed shadow root comes last: the extension gives its host a ref that
-/// BiDi-only mode does not print, and the two would number the next pages apart.
+/// Pages whose tree both sessions read: forms and widgets, open and closed shadow roots, frames
+/// (same- and cross-origin, srcdoc), a strict CSP, and one of the since fixtures.
 const PAGES: &[&str] = &[
     "/pages/surface.html",
+    "/pages/shadow.html",
     "/pages/frames.html",
     "/pages/csp/default-none.html",
     "/pages/compact-tree.html",
     "/pages/registry.html",
-    "/pages/shadow.html",
 ];
-
-/// The pages of [`PAGES`] with a closed shadow root (see [`as_bidi_only_prints_it`]).
-const HAS_A_CLOSED_SHADOW_ROOT: &[&str] = &["/pages/shadow.html"];
 
 /// How long a refusal may take: it is answered before anything reaches the browser.
 const REFUSED_AT_ONCE: Duration = Duration::from_secs(2);
@@ -117,17 +112,11 @@ async fn lists_only_what_it_serves(bidi: &LaunchedMcp) {
     );
 }
 
-/// The extension's tree as BiDi-only mode prints it, with the two differences a sandbox makes
-/// taken out (docs/grid.md, "BiDi-only mode"): the extension prints an iframe's frame id
-/// (`frameId=N`, from webNavigation) after its ref, and marks the host of a closed shadow root
-/// (`closed-shadow-root`, which the content script finds through the browser's extension API),
-/// a line BiDi-only mode does not print at all when nothing else shows the element.
+/// The extension's tree as BiDi-only mode prints it: the extension prints an iframe's frame id
+/// (`frameId=N`, from webNavigation) after its ref, which this mode has not (docs/grid.md,
+/// "BiDi-only mode").
 fn as_bidi_only_prints_it(tree: &str) -> String {
-    let kept: Vec<&str> = tree
-        .lines()
-        .filter(|line| !line.ends_with(" closed-shadow-root"))
-        .collect();
-    without_frame_ids(&kept.join("\n"))
+    without_frame_ids(tree)
 }
 
 fn without_frame_ids(tree: &str) -> String {
@@ -155,18 +144,13 @@ async fn trees_equal_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp)
         for session in [bidi, extension] {
             session.ok("navigate", json!({"url": url})).await;
         }
-        let mut readings = vec![json!({})];
-        // A page with a closed shadow root prints one line fewer here, which moves the cut of
-        // a page and the lines after it: only its whole tree is compared.
-        if !HAS_A_CLOSED_SHADOW_ROOT.contains(page) {
-            readings.extend([
-                json!({"filter": "interactive"}),
-                json!({"filter": "visible", "maxDepth": 4}),
-                json!({"maxChars": 300}),
-                json!({"maxChars": 300, "page": 2}),
-            ]);
-        }
-        for arguments in readings {
+        for arguments in [
+            json!({}),
+            json!({"filter": "interactive"}),
+            json!({"filter": "visible", "maxDepth": 4}),
+            json!({"maxChars": 300}),
+            json!({"maxChars": 300, "page": 2}),
+        ] {
             let from_bidi = bidi.call("get_accessibility_tree", arguments.clone()).await;
             let from_extension = extension
                 .call("get_accessibility_tree", arguments.clone())

@@ -345,34 +345,33 @@ async fn collect_document(
 /// Called in the sandbox of a document for `get_accessibility_tree` in BiDi-only mode: the
 /// collector's `readTree` answer for the arguments (a JSON text), or null when the collector
 /// is not installed in this realm yet.
-const CALL_READ_TREE: &str = "async function (argumentsJson) {
+const CALL_READ_TREE: &str = "async function (argumentsJson, ...closedShadowRootHosts) {
   const surface = globalThis.allwrightSurface;
   if (surface === undefined) return null;
-  return await surface.readTree(JSON.parse(argumentsJson));
+  return await surface.readTree(JSON.parse(argumentsJson), closedShadowRootHosts);
 }";
 
 /// `get_accessibility_tree` of the document in `context` over WebDriver BiDi alone, read by the
 /// collector in its sandbox, whose registry keeps the document's refs (docs/grid.md,
-/// "BiDi-only mode"). `arguments` are the tool's, plus `refFloor`. The answer is the collector's
-/// JSON text: `{ok: true, result}` with the extension's tree result, or `{ok: false, error}`
-/// with a tool error.
+/// "BiDi-only mode"). `arguments` are the tool's, plus `refFloor`; `closed_shadow_root_hosts`
+/// the shared ids of the custom elements hosting a closed shadow root, which the sandbox cannot
+/// tell by itself (their lines say `closed-shadow-root`, as the extension's do). The answer is
+/// the collector's JSON text: `{ok: true, result}` with the extension's tree result, or
+/// `{ok: false, error}` with a tool error.
 pub async fn read_tree(
     connection: &BidiConnection,
     context: &str,
     arguments: &Value,
+    closed_shadow_root_hosts: &[String],
     timeout: Duration,
 ) -> Result<String, SnapshotError> {
-    if COLLECTOR_SCRIPT.is_empty() {
-        return Err(bundle_missing());
-    }
-    call_collector_function(
-        connection,
-        context,
-        CALL_READ_TREE,
-        vec![json!({"type": "string", "value": arguments.to_string()})],
-        timeout,
-    )
-    .await
+    let mut call_arguments = vec![json!({"type": "string", "value": arguments.to_string()})];
+    call_arguments.extend(
+        closed_shadow_root_hosts
+            .iter()
+            .map(|host| json!({ "sharedId": host })),
+    );
+    call_collector_function(connection, context, CALL_READ_TREE, call_arguments, timeout).await
 }
 
 /// Calls `function_declaration` with `arguments` (BiDi local values, remote references
