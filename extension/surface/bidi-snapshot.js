@@ -37,6 +37,9 @@ import {
 import { splitOutput, treeResultOf } from "../shared/tree-result.js";
 import { LONGEST_TEXT_READ, MAX_READ_NODES, PAGE_CUT_NOTICE } from "../content/tree/read-limits.js";
 import { paintSecretMasks, removeSecretMasks, searchAlsoIn } from "../content/dom/secret-masks.js";
+import { elementState, textShown } from "../content/actions/wait-conditions.js";
+import { stateHolds } from "../background/reads/element-states.js";
+import { resolveRef } from "../content/tree/registry.js";
 
 const scope = /** @type {any} */ (globalThis);
 
@@ -235,10 +238,39 @@ function removeMasks(token) {
   return JSON.stringify(answer);
 }
 
+/**
+ * One look of wait_for for a text in this document (content/actions/wait-conditions.js, the
+ * content script's own): the JSON text of `{shown, excerpt?}`.
+ * @param {string} text
+ * @returns {string}
+ */
+function lookForText(text) {
+  return JSON.stringify(textShown({ text }));
+}
+
+/**
+ * One look of wait_for at a ref's element in this document's registry: the JSON text of
+ * `{met, lastSeen}`, with the background's rule of which state holds
+ * (background/reads/element-states.js) and its `lastSeen`.
+ * @param {string} reference
+ * @param {string} state
+ * @returns {string}
+ */
+function lookAtElement(reference, state) {
+  if (!registryInstalled) {
+    installRegistry();
+    registryInstalled = true;
+  }
+  const seen = elementState({ ref_id: reference }, { resolveRef });
+  const lastSeen =
+    seen.found === true ? { visible: seen.visible, enabled: seen.enabled, checked: seen.checked } : "removed";
+  return JSON.stringify({ met: stateHolds(state, seen), lastSeen });
+}
+
 // A second evaluation in the same realm keeps the first instance and its "ai" registry.
 if (scope.allwrightSurface === undefined) {
   Object.defineProperty(globalThis, "allwrightSurface", {
-    value: Object.freeze({ snapshotDocument, readTree, paintMasks, removeMasks }),
+    value: Object.freeze({ snapshotDocument, readTree, paintMasks, removeMasks, lookForText, lookAtElement }),
     configurable: false,
     enumerable: false,
     writable: false,

@@ -15,11 +15,13 @@
 //!   reload are `browsingContext.navigate`, `traverseHistory` and `reload`.
 //!
 //! - screenshot is `browsingContext.captureScreenshot` with the content script's masks over the
-//!   secret fields of every document (screenshot.rs).
+//!   secret fields of every document (screenshot.rs); wait_for looks with the content script's
+//!   own functions in each document's sandbox (wait_for.rs).
 //!
 //! Which tools this mode lists is said once, in src/tools/tiers.rs (`SERVED_WITHOUT_EXTENSION`).
 
 mod screenshot;
+mod wait_for;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -171,6 +173,7 @@ impl BidiOnlyTools {
         match tool.name {
             "handle_dialog" => self.handle_dialog(arguments).await,
             "get_accessibility_tree" => self.read_tree(arguments, wait).await,
+            "wait_for" => self.wait_for(arguments).await,
             "accessibility_snapshot" => self.snapshot(arguments, wait).await,
             "navigate" => self.navigate(arguments).await,
             "go_back" => self.move_through_history(arguments, -1).await,

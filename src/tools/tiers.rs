@@ -194,6 +194,7 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "select_tab",
     "close_tab",
     "handle_dialog",
+    "wait_for",
 ];
 
 /// Why BiDi-only mode does not list `tool`: either it needs the extension for good (it reaches
@@ -436,6 +437,7 @@ mod tests {
                 "get_accessibility_tree",
                 "accessibility_snapshot",
                 "screenshot",
+                "wait_for",
                 "list_tabs"
             ],
             "Ask keeps to the read-only tools in BiDi-only mode too"

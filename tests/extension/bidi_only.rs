@@ -21,6 +21,7 @@ const SERVED: &[&str] = &[
     "go_back",
     "go_forward",
     "reload",
+    "wait_for",
     "list_tabs",
     "new_tab",
     "select_tab",
@@ -69,6 +70,8 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("screenshots_mask_every_secret_field");
     dialogs_are_reported_and_answered(&bidi).await;
     step("dialogs_are_reported_and_answered");
+    wait_for_returns_when_text_or_a_state_arrives(&bidi).await;
+    step("wait_for_returns_when_text_or_a_state_arrives");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -524,6 +527,93 @@ async fn dialogs_are_reported_and_answered(bidi: &LaunchedMcp) {
         json!({"accept": false}),
         "no_dialog",
         Duration::from_secs(5),
+    )
+    .await;
+}
+
+/// wait_for looks as the extension's does (the checks of find_and_wait.rs on a page that changes
+/// by itself, since this mode has no action to start a change): texts in the page and in a frame
+/// (not named by a frame id here), a text gone, element states, what was seen last on a timeout,
+/// and a ref never printed refused.
+async fn wait_for_returns_when_text_or_a_state_arrives(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    bidi.ok(
+        "navigate",
+        json!({"url": fixtures().url("/pages/bidi/late-by-itself.html")}),
+    )
+    .await;
+    // One read, at once: the page changes 1.5 s after its load.
+    let tree = bidi.tree_text().await;
+    let ref_of = |start: &str| -> String {
+        let line = tree
+            .lines()
+            .find(|line| line.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("{browser}: no {start} in\n{tree}"));
+        let from = line.find("[ref_").expect("a ref") + 1;
+        let to = from + line[from..].find(']').expect("the ref's end");
+        line[from..to].to_owned()
+    };
+    let continue_ref = ref_of("button \"Continue\"");
+    let accept = ref_of("checkbox \"Accept terms\"");
+    let banner = ref_of("button \"Spring sale\"");
+    for (arguments, what) in [
+        (
+            json!({ "text": "order   CONFIRMED" }),
+            "a text, in any case and spacing",
+        ),
+        (json!({ "textGone": "Loading results" }), "a text gone"),
+        (json!({ "text": "Frame ready" }), "a frame's text"),
+        (
+            json!({ "ref_id": continue_ref, "state": "enabled" }),
+            "enabled",
+        ),
+        (json!({ "ref_id": accept, "state": "checked" }), "checked"),
+        (json!({ "ref_id": banner, "state": "removed" }), "removed"),
+        (
+            json!({ "ref_id": banner, "state": "hidden" }),
+            "hidden, once removed",
+        ),
+    ] {
+        let mut arguments = arguments;
+        arguments["timeoutMs"] = json!(10_000);
+        let result = bidi.ok("wait_for", arguments.clone()).await;
+        assert_eq!(
+            result["met"], true,
+            "{browser}: {what}: {arguments} {result}"
+        );
+    }
+    let hidden = bidi
+        .ok(
+            "wait_for",
+            json!({"text": "Hidden phrase", "timeoutMs": 300}),
+        )
+        .await;
+    assert_eq!(
+        (hidden["met"].as_bool(), hidden["reason"].as_str()),
+        (Some(false), Some("timeout")),
+        "{browser}: a text CSS hides is not shown: {hidden}"
+    );
+    assert_eq!(hidden["lastSeen"]["shown"], false, "{browser}: {hidden}");
+    assert!(
+        hidden["waitedMs"].as_u64().is_some_and(|ms| ms >= 300),
+        "{browser}: {hidden}"
+    );
+    let still_enabled = bidi
+        .ok(
+            "wait_for",
+            json!({"ref_id": continue_ref, "state": "disabled", "timeoutMs": 200}),
+        )
+        .await;
+    assert_eq!(still_enabled["met"], false, "{browser}: {still_enabled}");
+    assert_eq!(
+        still_enabled["lastSeen"]["enabled"], true,
+        "{browser}: {still_enabled}"
+    );
+    bidi.refused(
+        "wait_for",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        REFUSED_AT_ONCE,
     )
     .await;
 }
