@@ -14,6 +14,8 @@
 //! - accessibility_snapshot is the surface's own snapshot; navigate, go_back, go_forward and
 //!   reload are `browsingContext.navigate`, `traverseHistory` and `reload`.
 //!
+//! - a call for a tab that a user prompt holds answers `dialog_open` (the surface's
+//!   `Lifecycle`, as the browser bridge uses it), and handle_dialog answers the prompt.
 //! - screenshot is `browsingContext.captureScreenshot` with the content script's masks over the
 //!   secret fields of every document (screenshot.rs); wait_for looks with the content script's
 //!   own functions in each document's sandbox (wait_for.rs).
