@@ -40,6 +40,7 @@ import { paintSecretMasks, removeSecretMasks, searchAlsoIn } from "../content/do
 import { elementState, textShown } from "../content/actions/wait-conditions.js";
 import { stateHolds } from "../background/reads/element-states.js";
 import { resolveRef } from "../content/tree/registry.js";
+import { domQuiet } from "../content/actions/evidence.js";
 
 const scope = /** @type {any} */ (globalThis);
 
@@ -267,10 +268,30 @@ function lookAtElement(reference, state) {
   return JSON.stringify({ met: stateHolds(state, seen), lastSeen });
 }
 
+/**
+ * wait_for_stable's look at this document (content/actions/evidence.js, the content script's
+ * own): whether no mutation happened for `quietMs`, within `timeoutMs`. The JSON text of
+ * `{quiet, waitedMs, mutations}`.
+ * @param {number} quietMs
+ * @param {number} timeoutMs
+ * @returns {Promise<string>}
+ */
+async function waitForQuiet(quietMs, timeoutMs) {
+  return JSON.stringify(await domQuiet({ quietMs, timeoutMs }));
+}
+
 // A second evaluation in the same realm keeps the first instance and its "ai" registry.
 if (scope.allwrightSurface === undefined) {
   Object.defineProperty(globalThis, "allwrightSurface", {
-    value: Object.freeze({ snapshotDocument, readTree, paintMasks, removeMasks, lookForText, lookAtElement }),
+    value: Object.freeze({
+      snapshotDocument,
+      readTree,
+      paintMasks,
+      removeMasks,
+      lookForText,
+      lookAtElement,
+      waitForQuiet,
+    }),
     configurable: false,
     enumerable: false,
     writable: false,

@@ -18,11 +18,13 @@
 //!   `Lifecycle`, as the browser bridge uses it), and handle_dialog answers the prompt.
 //! - screenshot is `browsingContext.captureScreenshot` with the content script's masks over the
 //!   secret fields of every document (screenshot.rs); wait_for looks with the content script's
-//!   own functions in each document's sandbox (wait_for.rs).
+//!   own functions in each document's sandbox (wait_for.rs); wait_for_stable waits for the
+//!   tab's requests as BiDi reports them and the content script's `domQuiet` (stable.rs).
 //!
 //! Which tools this mode lists is said once, in src/tools/tiers.rs (`SERVED_WITHOUT_EXTENSION`).
 
 mod screenshot;
+mod stable;
 mod wait_for;
 
 use std::collections::HashMap;
@@ -30,6 +32,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use allwright_surface_web::lifecycle::PromptType;
+use allwright_surface_web::observations::ObservationRecorder;
 use allwright_surface_web::snapshot::{accessibility_snapshot_of_documents, read_tree, SANDBOX};
 use allwright_surface_web::{
     BidiError, BidiErrorKind, Lifecycle, SnapshotError, SnapshotErrorKind, SnapshotFormat,
@@ -63,6 +66,8 @@ pub struct BidiOnlyTools {
     /// The user prompts open now (WebDriver BiDi, `browsingContext.userPromptOpened`): a call
     /// for a tab a prompt blocks answers `dialog_open`, and handle_dialog answers the prompt.
     lifecycle: Lifecycle,
+    /// The tabs' requests, which wait_for_stable waits to end (stable.rs).
+    observations: ObservationRecorder,
 }
 
 /// The tab ids of the top-level contexts, the active tab, and each tab's ref floor.
@@ -117,15 +122,19 @@ struct TopContext {
 }
 
 impl BidiOnlyTools {
-    /// Starts following the browser's user prompts.
+    /// Starts following the browser's user prompts and the tabs' requests.
     pub async fn start(browser: Arc<dyn BidiSessionOwner>) -> Result<Self, String> {
         let lifecycle = Lifecycle::start(browser.bidi())
             .await
             .map_err(|error| format!("cannot follow the browser's dialogs over BiDi: {error}"))?;
+        let observations = ObservationRecorder::start(browser.bidi(), lifecycle.tab_resolver())
+            .await
+            .map_err(|error| format!("cannot follow the pages' requests over BiDi: {error}"))?;
         Ok(Self {
             browser,
             tabs: tokio::sync::Mutex::new(TabTable::default()),
             lifecycle,
+            observations,
         })
     }
 
@@ -176,6 +185,7 @@ impl BidiOnlyTools {
             "handle_dialog" => self.handle_dialog(arguments).await,
             "get_accessibility_tree" => self.read_tree(arguments, wait).await,
             "wait_for" => self.wait_for(arguments).await,
+            "wait_for_stable" => self.wait_for_stable(arguments).await,
             "accessibility_snapshot" => self.snapshot(arguments, wait).await,
             "navigate" => self.navigate(arguments).await,
             "go_back" => self.move_through_history(arguments, -1).await,

@@ -194,6 +194,7 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "select_tab",
     "close_tab",
     "handle_dialog",
+    "wait_for_stable",
     "wait_for",
 ];
 
@@ -437,6 +438,7 @@ mod tests {
                 "get_accessibility_tree",
                 "accessibility_snapshot",
                 "screenshot",
+                "wait_for_stable",
                 "wait_for",
                 "list_tabs"
             ],

@@ -21,6 +21,7 @@ const SERVED: &[&str] = &[
     "go_back",
     "go_forward",
     "reload",
+    "wait_for_stable",
     "wait_for",
     "list_tabs",
     "new_tab",
@@ -582,6 +583,33 @@ async fn wait_for_returns_when_text_or_a_state_arrives(bidi: &LaunchedMcp) {
             "{browser}: {what}: {arguments} {result}"
         );
     }
+    // The page changed once and is quiet since, with no request running.
+    let stable = bidi
+        .ok(
+            "wait_for_stable",
+            json!({"quietMs": 300, "timeoutMs": 10_000}),
+        )
+        .await;
+    assert_eq!(
+        (
+            stable["stable"].as_bool(),
+            stable["pendingRequests"].as_u64()
+        ),
+        (Some(true), Some(0)),
+        "{browser}: {stable}"
+    );
+    // Less time than the quiet asked for: not stable, and it says why.
+    let too_short = bidi
+        .ok(
+            "wait_for_stable",
+            json!({"quietMs": 2_000, "timeoutMs": 500}),
+        )
+        .await;
+    assert_eq!(too_short["stable"], false, "{browser}: {too_short}");
+    assert!(
+        too_short["reason"].is_string() && too_short["hint"].is_string(),
+        "{browser}: {too_short}"
+    );
     let hidden = bidi
         .ok(
             "wait_for",
