@@ -18,8 +18,9 @@
 //!   is where the MCP server connects when both run with the same environment.
 //!
 //! A remote end on another machine (a Selenium Grid node) would need allwright installed on that
-//! node (`allwright install`) and the node's host socket forwarded to this machine; this version
-//! refuses such a URL with a message that says so.
+//! node (`allwright install`) and the node's host socket forwarded to this machine, so [`connect`]
+//! refuses such a URL; `allwright mcp` serves it in BiDi-only mode instead, with no extension
+//! ([`connect_without_extension`]; docs/grid.md, "BiDi-only mode").
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -32,7 +33,7 @@ use allwright_surface_web::{BidiConnection, BrowserKind, ChromiumLaunchOptions};
 use serde_json::json;
 
 use crate::browser_bridge::BidiSessionOwner;
-use crate::browser_launch::{self, BrowserChoice, LaunchRequest, LaunchedSession};
+use crate::browser_launch::{self, BrowserChoice, ExtensionChoice, LaunchRequest, LaunchedSession};
 use crate::host_client::HostClient;
 use crate::identity::ExtensionIdentity;
 use crate::install;
@@ -56,7 +57,8 @@ pub struct WebDriverRequest {
 /// A browser on a WebDriver remote end, with the extension installed and its host ready.
 pub struct RemoteBrowserSession {
     session: RemoteSession,
-    host: Arc<HostClient>,
+    /// None in BiDi-only mode: no extension was installed, so no native host runs.
+    host: Option<Arc<HostClient>>,
     /// Set for a browser that outlives the session (a Firefox's own remote agent): the
     /// extension to remove again at the end, so that we leave that browser as we found it.
     uninstall_extension: Option<String>,
@@ -114,11 +116,11 @@ impl DrivenBrowser {
         }
     }
 
-    /// The connection to the browser's host, already past `ready`.
-    pub fn host(&self) -> Arc<HostClient> {
+    /// The connection to the browser's host, already past `ready`; None in BiDi-only mode.
+    pub fn host(&self) -> Option<Arc<HostClient>> {
         match self {
             Self::Launched(session) => session.host(),
-            Self::Remote(remote) => Arc::clone(&remote.host),
+            Self::Remote(remote) => remote.host.clone(),
         }
     }
 
@@ -176,18 +178,104 @@ impl DrivenBrowser {
     }
 }
 
-/// Launches a browser (`--launch`) or asks a remote end for one (`--webdriver`).
+/// Launches a browser (`--launch`) or asks a remote end for one (`--webdriver`), with the
+/// extension installed or, in BiDi-only mode, without.
 pub async fn start(
     launch: Option<&LaunchRequest>,
     webdriver: Option<&WebDriverRequest>,
+    extension: ExtensionChoice,
 ) -> Result<Option<DrivenBrowser>, String> {
     match (launch, webdriver) {
         (Some(request), _) => Ok(Some(DrivenBrowser::Launched(
-            browser_launch::launch(request).await?,
+            browser_launch::launch_with(request, extension).await?,
         ))),
+        (None, Some(request)) if extension == ExtensionChoice::Without => Ok(Some(
+            DrivenBrowser::Remote(connect_without_extension(request).await?),
+        )),
         (None, Some(request)) => Ok(Some(DrivenBrowser::Remote(connect(request).await?))),
         (None, None) => Ok(None),
     }
+}
+
+/// Whether `--webdriver URL` names a remote end on another machine, which BiDi-only mode
+/// serves by itself (the extension's native host could not reach this server from there). A
+/// URL that does not parse is left for [`connect`] to refuse with its reason.
+pub fn is_on_another_machine(url: &str) -> bool {
+    parse_remote_url(url).is_ok_and(|endpoint| !endpoint.is_loopback())
+}
+
+/// `--webdriver URL` in BiDi-only mode: a new session with nothing installed, on any remote
+/// end, this machine's or another's. An `http://` end gives a Chromium unless
+/// `--capability browserName=...` asks for another browser; a `ws://` end is a browser's own
+/// remote agent.
+pub async fn connect_without_extension(
+    request: &WebDriverRequest,
+) -> Result<RemoteBrowserSession, String> {
+    let endpoint = parse_remote_url(&request.url).map_err(|error| error.to_string())?;
+    let kind = match endpoint.protocol {
+        RemoteProtocol::ClassicHttp => BrowserKind::Chromium,
+        RemoteProtocol::BidiWebSocket => BrowserKind::Firefox,
+    };
+    let mut options = RemoteSessionOptions::new(request.url.clone(), kind);
+    let mut temporary_root = None;
+    if endpoint.protocol == RemoteProtocol::ClassicHttp {
+        // Both vendors' options, as the node's browser may be either: each browser reads only
+        // its own key (WebDriver, "Extensions": a capability with a prefix is its vendor's).
+        let chrome_options = if endpoint.is_loopback() {
+            // A Chromium on this machine gets what a launch gives it (connect_chromium): a
+            // private profile, the sandbox rule, this machine's real binary.
+            let root = SessionFolder::create()?;
+            let mut chromium = ChromiumLaunchOptions::new(root.private_folder("profile")?);
+            chromium.headless = request.headless;
+            allwright_surface_web::launch::say_once_when_chromium_runs_without_sandbox();
+            let mut chrome_options = json!({ "args": chromium.chromium_arguments() });
+            if let Ok(chromium_binary) = chromium.chromium_executable() {
+                chrome_options["binary"] = json!(chromium_binary.to_string_lossy());
+            }
+            temporary_root = Some(root);
+            Some(chrome_options)
+        } else {
+            request
+                .headless
+                .then(|| json!({ "args": ["--headless=new"] }))
+        };
+        if let Some(chrome_options) = chrome_options {
+            options
+                .extra_capabilities
+                .insert("goog:chromeOptions".into(), chrome_options);
+        }
+        if request.headless {
+            options.extra_capabilities.insert(
+                "moz:firefoxOptions".into(),
+                json!({ "args": ["-headless"] }),
+            );
+        }
+    }
+    options.keep_user_prompts_open = request.keep_user_prompts_open;
+    options.requested_capabilities = request.capabilities.clone();
+    options.progress = Some(new_session_progress(&request.url));
+    log!(
+        "asking {} for a browser without the extension (BiDi-only mode)",
+        without_credentials(&request.url)
+    );
+    let session = match RemoteSession::start(&options).await {
+        Ok(session) => session,
+        Err(error) => {
+            if let Some(root) = temporary_root {
+                root.remove();
+            }
+            return Err(format!(
+                "--webdriver {}: {error}",
+                without_credentials(&request.url)
+            ));
+        }
+    };
+    Ok(RemoteBrowserSession {
+        session,
+        host: None,
+        uninstall_extension: None,
+        temporary_root,
+    })
 }
 
 /// `--webdriver URL`: a new session on the remote end (a loopback one), the extension installed
@@ -309,7 +397,7 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
     match ready {
         Ok(host) => Ok(RemoteBrowserSession {
             session,
-            host,
+            host: Some(host),
             uninstall_extension: None,
             temporary_root: Some(temporary_root),
         }),
@@ -364,7 +452,7 @@ async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSess
     match ready {
         Ok(host) => Ok(RemoteBrowserSession {
             session,
-            host,
+            host: Some(host),
             uninstall_extension: Some(installed_id),
             temporary_root: None,
         }),
@@ -462,6 +550,21 @@ mod tests {
             let error = connect(&request).await.err().expect("refused");
             assert!(error.contains("on another machine"), "{error}");
         }
+    }
+
+    /// A remote end on another machine selects BiDi-only mode; loopback ones, and URLs that do
+    /// not parse (left for `connect` to refuse with its reason), do not.
+    #[test]
+    fn only_remote_ends_elsewhere_select_bidi_only_mode() {
+        assert!(is_on_another_machine("http://192.0.2.1:4444"));
+        assert!(is_on_another_machine(
+            "https://user:secret@grid.example:443/wd/hub"
+        ));
+        assert!(is_on_another_machine("ws://192.0.2.1:9222/session"));
+        assert!(!is_on_another_machine("http://127.0.0.1:4444"));
+        assert!(!is_on_another_machine("http://localhost:9515"));
+        assert!(!is_on_another_machine("ws://[::1]:9222/session"));
+        assert!(!is_on_another_machine("ftp://192.0.2.1/"));
     }
 
     /// An http remote end gives a Chromium: asking it for a Firefox is refused before anything

@@ -73,6 +73,9 @@ async fn through_a_selenium_grid() {
     mcp_lists_navigates_reads_and_clicks(&grid, &page, folder.path(), &mut printed).await;
     timed("mcp", check_started);
     let check_started = Instant::now();
+    mcp_without_the_extension(&grid, &page, folder.path(), &mut printed).await;
+    timed("mcp, BiDi-only", check_started);
+    let check_started = Instant::now();
     mcp_ends_the_session_on_sigterm(&grid, folder.path(), &mut printed).await;
     timed("mcp, SIGTERM", check_started);
     let check_started = Instant::now();
@@ -130,9 +133,20 @@ async fn start_mcp(
     session_name: &str,
     stderr_file: &Path,
 ) -> (rmcp::service::RunningService<rmcp::RoleClient, ()>, u32) {
+    start_mcp_with(grid, session_name, stderr_file, &[]).await
+}
+
+/// [`start_mcp`] with more arguments (`--no-extension`).
+async fn start_mcp_with(
+    grid: &SeleniumGrid,
+    session_name: &str,
+    stderr_file: &Path,
+    more_arguments: &[&str],
+) -> (rmcp::service::RunningService<rmcp::RoleClient, ()>, u32) {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
     command
         .args(["mcp", "--webdriver", &grid.url(), "--headless"])
+        .args(more_arguments)
         .arg("--capability")
         .arg(format!("se:name={}", json!(session_name)));
     let (transport, _) = TokioChildProcess::builder(command)
@@ -233,6 +247,72 @@ async fn mcp_lists_navigates_reads_and_clicks(
     printed.add(&std::fs::read_to_string(&stderr_file).unwrap_or_default());
     grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
         .expect("no session after the MCP client closed");
+}
+
+/// `--no-extension` through the grid (docs/grid.md, "BiDi-only mode", what a grid on another
+/// machine gets by itself): only the mode's tools are listed, a read and a screenshot work, an
+/// action is refused naming the mode, and closing the MCP session ends the grid session.
+async fn mcp_without_the_extension(
+    grid: &SeleniumGrid,
+    page: &str,
+    folder: &Path,
+    printed: &mut PrintedText,
+) {
+    let stderr_file = folder.join("mcp-bidi-only.stderr");
+    let (client, process_id) = start_mcp_with(
+        grid,
+        "allwright BiDi-only",
+        &stderr_file,
+        &["--no-extension"],
+    )
+    .await;
+    let tools: Vec<String> = client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    for tool in ["navigate", "get_accessibility_tree", "screenshot"] {
+        assert!(tools.iter().any(|name| name == tool), "{tool} in {tools:?}");
+    }
+    assert!(
+        !tools.iter().any(|name| name == "click_ax"),
+        "click_ax is not served without the extension: {tools:?}"
+    );
+    call(&client, "navigate", json!({ "url": page })).await;
+    let tree = call(&client, "get_accessibility_tree", json!({})).await;
+    assert!(
+        tree["tree"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("button \"Add one\" [ref_"),
+        "{tree}"
+    );
+    let picture = client
+        .call_tool(CallToolRequestParams::new("screenshot"))
+        .await
+        .expect("tools/call");
+    assert_ne!(picture.is_error, Some(true), "screenshot: {picture:?}");
+    let refused = client
+        .call_tool(
+            CallToolRequestParams::new("click_ax").with_arguments(
+                json!({"ref_id": "ref_1"})
+                    .as_object()
+                    .cloned()
+                    .expect("an object"),
+            ),
+        )
+        .await
+        .expect("tools/call");
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    let error = reply_text::reply_value(&refused);
+    assert_eq!(error["code"], "not_supported_here", "{error}");
+    client.cancel().await.expect("close the MCP session");
+    wait_for_exit(process_id).await;
+    printed.add(&std::fs::read_to_string(&stderr_file).unwrap_or_default());
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the BiDi-only MCP client closed");
 }
 
 /// SIGTERM to a serving `allwright mcp` ends its grid session before it exits.
