@@ -170,6 +170,15 @@ async fn start_mcp(
             .args(["--capability", "browserName=\"firefox\""])
             .env("ALLWRIGHT_SOCKET", &grid.firefox_socket);
     }
+    serve_mcp(command, stderr_file).await
+}
+
+/// Starts the `allwright mcp` of `command` with stderr in `stderr_file` and initializes the MCP
+/// session (answered once the browser is there); the client and the process id.
+async fn serve_mcp(
+    command: tokio::process::Command,
+    stderr_file: &Path,
+) -> (rmcp::service::RunningService<rmcp::RoleClient, ()>, u32) {
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::from(
             std::fs::File::create(stderr_file).expect("the stderr file"),
@@ -177,20 +186,14 @@ async fn start_mcp(
         .spawn()
         .expect("spawn allwright mcp --webdriver");
     let process_id = transport.id().expect("the process id");
-    let client = tokio::time::timeout(Duration::from_secs(60), ().serve(transport))
-        .await
-        .unwrap_or_else(|_| {
-            panic!(
-                "MCP initialize in time: {}",
-                std::fs::read_to_string(stderr_file).unwrap_or_default()
-            )
-        })
-        .unwrap_or_else(|error| {
-            panic!(
-                "MCP initialize: {error}: {}",
-                std::fs::read_to_string(stderr_file).unwrap_or_default()
-            )
-        });
+    // Long enough for a load run's server that waits in the grid's queue behind others.
+    let initialized = tokio::time::timeout(Duration::from_secs(180), ().serve(transport)).await;
+    let stderr = || std::fs::read_to_string(stderr_file).unwrap_or_default();
+    let client = match initialized {
+        Ok(Ok(client)) => client,
+        Ok(Err(error)) => panic!("MCP initialize: {error}: {}", stderr()),
+        Err(_) => panic!("MCP initialize in time: {}", stderr()),
+    };
     (client, process_id)
 }
 
@@ -679,4 +682,184 @@ async fn https_reaches_the_grid_through_a_tls_proxy(
     printed.add(&stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("TLS with localhost"), "{stderr}");
+}
+
+/// The load run (docs/grid.md, "Load"): a grid with 4 slots and 8 `allwright mcp --webdriver`
+/// servers started at once, each doing a task loop on the counter page (navigate, read, click
+/// the counter button `LOAD_CLICKS` times, read). All finish; none acts twice (the page counts
+/// the clicks, and the count equals the clicks sent); the servers that waited for a slot said so
+/// on stderr. Prints the wall time, each server's time to its browser (the queue's wait within
+/// it) and task time. Not in scripts/test:
+/// `cargo test --locked --test grid -- --ignored --exact load_run --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: 8 Chromiums through a Selenium Grid, about a minute"]
+async fn load_run() {
+    const SLOTS: usize = 4;
+    const SERVERS: usize = 8;
+    const LOAD_CLICKS: usize = 10;
+    let grid = SeleniumGrid::start(SLOTS);
+    let fixtures =
+        FixtureServer::start(&repository_root().join("fixtures"), None).expect("fixture server");
+    let page = fixtures.url("/pages/grid/counter.html");
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    // A thread of its own watches the grid's queue every 100 ms: how long each server's request
+    // waited there, to within that.
+    let watching = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let watcher = {
+        let watching = std::sync::Arc::clone(&watching);
+        let port = grid.port;
+        std::thread::spawn(move || {
+            let mut seen: std::collections::HashMap<String, (Instant, Instant)> =
+                std::collections::HashMap::new();
+            while watching.load(std::sync::atomic::Ordering::SeqCst) {
+                let now = Instant::now();
+                for name in selenium_grid::queued_session_names(port) {
+                    seen.entry(name).or_insert((now, now)).1 = now;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            seen
+        })
+    };
+    let started = Instant::now();
+    let servers: Vec<_> = (0..SERVERS)
+        .map(|index| {
+            let url = grid.url();
+            let page = page.clone();
+            let stderr_file = folder.path().join(format!("load-{index}.stderr"));
+            tokio::spawn(async move {
+                let spawned = Instant::now();
+                let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+                command
+                    .args(["mcp", "--webdriver", &url, "--headless"])
+                    .arg("--capability")
+                    .arg(format!("se:name=\"load {index}\""));
+                let (client, process_id) = serve_mcp(command, &stderr_file).await;
+                let to_browser = spawned.elapsed();
+                let task_started = Instant::now();
+                call(&client, "navigate", json!({ "url": page })).await;
+                let tree = read_tree(&client, "get_accessibility_tree", json!({})).await;
+                let button = ref_on_line(&tree, "button \"Add one\"");
+                for _ in 0..LOAD_CLICKS {
+                    call(&client, "click_ax", json!({ "ref_id": button })).await;
+                }
+                let tree = read_tree(&client, "get_accessibility_tree", json!({})).await;
+                let task = task_started.elapsed();
+                client.cancel().await.expect("close the MCP session");
+                wait_for_exit(process_id).await;
+                let stderr = std::fs::read_to_string(&stderr_file).unwrap_or_default();
+                (index, to_browser, task, tree, stderr)
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for server in servers {
+        results.push(server.await.expect("a server's task loop finished"));
+    }
+    let wall = started.elapsed();
+    watching.store(false, std::sync::atomic::Ordering::SeqCst);
+    let queue = watcher.join().expect("the queue watcher");
+    let mut queued_servers = 0;
+    let mut total_queued = Duration::ZERO;
+    for (index, to_browser, task, tree, stderr) in &results {
+        assert!(
+            tree.contains(&format!("clicks: {LOAD_CLICKS}")),
+            "server {index}: the page counted other than the {LOAD_CLICKS} clicks sent: {tree}"
+        );
+        assert!(
+            !stderr.contains(GRID_PASSWORD),
+            "server {index} printed the password"
+        );
+        let progress_lines = stderr.matches("to create a session (").count();
+        let queued = queue
+            .get(&format!("load {index}"))
+            .map(|(first, last)| *last - *first);
+        // Every request passes through the queue; one that a free slot took at once leaves it
+        // within the watcher's first look or two.
+        if let Some(queued) = queued.filter(|queued| *queued >= Duration::from_secs(1)) {
+            queued_servers += 1;
+            total_queued += queued;
+            // A progress line every 5 s of waiting for the session, queued or starting.
+            assert!(
+                progress_lines as u64 >= queued.as_secs() / 5,
+                "server {index} waited {queued:?} in the queue and printed {progress_lines} progress lines:\n{stderr}"
+            );
+        }
+        eprintln!(
+            "server {index}: browser after {:.1} s, of it {} in the grid's queue ({progress_lines} progress lines); task {:.1} s",
+            to_browser.as_secs_f64(),
+            queued.map_or("none".to_owned(), |queued| format!("{:.1} s", queued.as_secs_f64())),
+            task.as_secs_f64()
+        );
+    }
+    eprintln!(
+        "load run: {SERVERS} servers on {SLOTS} slots, {LOAD_CLICKS} clicks each: {:.1} s wall, {queued_servers} servers waited in the queue, {:.1} s in all",
+        wall.as_secs_f64(),
+        total_queued.as_secs_f64()
+    );
+    // Half the servers cannot have a slot until another server's session ends.
+    assert!(
+        queued_servers >= SERVERS - SLOTS,
+        "{queued_servers} servers were seen in the grid's queue"
+    );
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the load run");
+}
+
+/// The cost of a read and of a click, through the grid against `--launch`, in each browser
+/// (docs/grid.md, "Cost"): one MCP server each way on the counter page, `COST_SAMPLES` of
+/// `get_accessibility_tree` and of `click_ax` timed at the MCP client, the medians printed.
+/// Not in scripts/test:
+/// `cargo test --locked --test grid -- --ignored --exact read_and_click_costs --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: four browser sessions, about a minute"]
+async fn read_and_click_costs() {
+    const COST_SAMPLES: usize = 21;
+    let grid = SeleniumGrid::start(1);
+    let fixtures =
+        FixtureServer::start(&repository_root().join("fixtures"), None).expect("fixture server");
+    let page = fixtures.url("/pages/grid/counter.html");
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let median = |mut samples: Vec<Duration>| {
+        samples.sort();
+        samples[samples.len() / 2].as_secs_f64() * 1000.0
+    };
+    for browser in [Browser::Chromium, Browser::Firefox] {
+        for way in ["grid", "launch"] {
+            let stderr_file = folder
+                .path()
+                .join(format!("cost-{}-{way}.stderr", browser.name()));
+            let (client, process_id) = if way == "grid" {
+                start_mcp(&grid, browser, "allwright costs", &stderr_file).await
+            } else {
+                let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_allwright"));
+                command.args(["mcp", "--launch", browser.name(), "--headless"]);
+                serve_mcp(command, &stderr_file).await
+            };
+            call(&client, "navigate", json!({ "url": page })).await;
+            let tree = read_tree(&client, "get_accessibility_tree", json!({})).await;
+            let button = ref_on_line(&tree, "button \"Add one\"");
+            let (mut reads, mut clicks) = (Vec::new(), Vec::new());
+            for _ in 0..COST_SAMPLES {
+                let read_started = Instant::now();
+                read_tree(&client, "get_accessibility_tree", json!({})).await;
+                reads.push(read_started.elapsed());
+                let click_started = Instant::now();
+                call(&client, "click_ax", json!({ "ref_id": button })).await;
+                clicks.push(click_started.elapsed());
+            }
+            let tree = read_tree(&client, "get_accessibility_tree", json!({})).await;
+            assert!(tree.contains(&format!("clicks: {COST_SAMPLES}")), "{tree}");
+            eprintln!(
+                "{} through {way}: read median {:.1} ms, click median {:.1} ms ({COST_SAMPLES} each)",
+                browser.name(),
+                median(reads),
+                median(clicks)
+            );
+            client.cancel().await.expect("close the MCP session");
+            wait_for_exit(process_id).await;
+        }
+    }
+    grid.wait_for_no_session(SESSION_GONE_TIMEOUT)
+        .expect("no session after the measurements");
 }

@@ -301,7 +301,6 @@ impl SeleniumGrid {
         self.request("GET", path, None, Duration::from_secs(10))
     }
 
-    /// One request with the grid's credentials and `Connection: close`; the answer's JSON.
     fn request(
         &self,
         method: &str,
@@ -309,36 +308,70 @@ impl SeleniumGrid {
         body: Option<&Value>,
         timeout: Duration,
     ) -> Result<Value, String> {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
-        stream
-            .set_read_timeout(Some(timeout))
-            .map_err(|e| e.to_string())?;
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let credentials = base64::Engine::encode(
-            &base64::engine::general_purpose::STANDARD,
-            format!("{GRID_USER}:{GRID_PASSWORD}"),
-        );
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Basic {credentials}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
-            self.port,
-            body.len()
-        )
-        .map_err(|e| e.to_string())?;
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).map_err(|e| e.to_string())?;
-        let text = String::from_utf8_lossy(&answer);
-        let (head, body) = text.split_once("\r\n\r\n").ok_or("no end of headers")?;
-        let body = if head
-            .to_ascii_lowercase()
-            .contains("transfer-encoding: chunked")
-        {
-            dechunk(body)
-        } else {
-            body.to_owned()
-        };
-        serde_json::from_str(&body).map_err(|error| format!("{error}: {head}\n{body}"))
+        request_at(self.port, method, path, body, timeout)
     }
+}
+
+/// The `se:name` of each new session request that waits in the queue of the grid on `port`
+/// (Grid 4's `GET /se/grid/newsessionqueue/queue`: `{value: [{requestId, capabilities: [...]}]}`).
+/// A free function of the port, so that a thread of its own can watch the queue.
+pub fn queued_session_names(port: u16) -> Vec<String> {
+    let Ok(queue) = request_at(
+        port,
+        "GET",
+        "/se/grid/newsessionqueue/queue",
+        None,
+        Duration::from_secs(10),
+    ) else {
+        return Vec::new();
+    };
+    queue["value"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|request| request["capabilities"].as_array().into_iter().flatten())
+        .filter_map(|capabilities| capabilities["se:name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// One request to the grid on `port` with its credentials and `Connection: close`; the
+/// answer's JSON.
+fn request_at(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    timeout: Duration,
+) -> Result<Value, String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let credentials = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        format!("{GRID_USER}:{GRID_PASSWORD}"),
+    );
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Basic {credentials}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
+        port,
+        body.len()
+    )
+    .map_err(|e| e.to_string())?;
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&answer);
+    let (head, body) = text.split_once("\r\n\r\n").ok_or("no end of headers")?;
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    serde_json::from_str(&body).map_err(|error| format!("{error}: {head}\n{body}"))
 }
 
 impl Drop for SeleniumGrid {
