@@ -807,7 +807,7 @@ async fn load_run() {
 }
 
 /// The cost of a read and of a click, through the grid against `--launch`, in each browser
-/// (docs/grid.md, "Cost"): one MCP server each way on the counter page, `COST_SAMPLES` of
+/// (docs/grid.md, "Cost of a read and a click"): one MCP server each way on the counter page, `COST_SAMPLES` of
 /// `get_accessibility_tree` and of `click_ax` timed at the MCP client, the medians printed.
 /// Not in scripts/test:
 /// `cargo test --locked --test grid -- --ignored --exact read_and_click_costs --nocapture`.
