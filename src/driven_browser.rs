@@ -5,11 +5,15 @@
 //!
 //! `--webdriver` and the native host: the browser starts the host from its own machine, and the
 //! host talks to the MCP server over a local socket. So the remote end must run on this machine
-//! (a loopback URL), and two kinds are served (docs/protocol/browser-bridge.md, "The browser bridge"):
+//! (a loopback URL), and these are served (docs/protocol/browser-bridge.md, "The browser bridge"):
 //!
 //! - `http://...`, a chromedriver or a Selenium standalone started here: it starts a Chromium
 //!   for us, so allwright prepares that Chromium's profile with the host's manifest, exactly as
 //!   `--launch` does, naming a script that sets the socket of our temporary folder.
+//! - `http://...` asked for `browserName` "firefox", a geckodriver or a grid's Firefox node
+//!   started here: geckodriver starts Firefox with a profile of its own and its own environment
+//!   (it passes `moz:firefoxOptions.env` to Android only), so, as for the `ws://` case below,
+//!   the host is the one the user registered and listens on the default socket.
 //! - `ws://.../session`, the remote agent of a Firefox someone else started here
 //!   (`firefox --remote-debugging-port N`): that Firefox already runs, with its own HOME and
 //!   environment, so allwright cannot register anything for it. It starts the host that its
@@ -291,8 +295,13 @@ on that machine instead (after `allwright install` there), or use a remote end o
         ));
     }
     match endpoint.protocol {
-        RemoteProtocol::ClassicHttp => connect_chromium(request).await,
-        RemoteProtocol::BidiWebSocket => connect_firefox(request).await,
+        RemoteProtocol::ClassicHttp => match requested_browser(&request.capabilities) {
+            BrowserKind::Chromium => connect_chromium(request).await,
+            BrowserKind::Firefox => connect_firefox(request, RemoteProtocol::ClassicHttp).await,
+        },
+        RemoteProtocol::BidiWebSocket => {
+            connect_firefox(request, RemoteProtocol::BidiWebSocket).await
+        }
     }
 }
 
@@ -310,10 +319,10 @@ fn new_session_progress(url: &str) -> allwright_surface_web::remote::NewSessionP
     })
 }
 
-/// The capabilities asked for an http remote end, which starts a Chromium here: a Firefox would
-/// need its own remote agent (`ws://`), since the Chromium options carry the native host's
-/// registration.
-fn check_chromium_capabilities(capabilities: &[RequestedCapability]) -> Result<(), String> {
+/// The browser an http remote end is asked for: a Firefox when `--capability browserName` names
+/// one (geckodriver, or a grid's Firefox node), else a Chromium (`"chrome"`, or another Chromium
+/// build the person names, such as `"MicrosoftEdge"`, whose options are Chromium's too).
+fn requested_browser(capabilities: &[RequestedCapability]) -> BrowserKind {
     let asks_for_firefox = capabilities.iter().any(|capability| {
         capability.name == "browserName"
             && capability
@@ -322,15 +331,15 @@ fn check_chromium_capabilities(capabilities: &[RequestedCapability]) -> Result<(
                 .is_some_and(|name| name.eq_ignore_ascii_case("firefox"))
     });
     if asks_for_firefox {
-        return Err("--capability browserName: an http:// remote end gives allwright a Chromium (the extension's native host is registered in the Chromium profile it asks for); for Firefox, use the ws:// URL of a Firefox's own remote agent".into());
+        BrowserKind::Firefox
+    } else {
+        BrowserKind::Chromium
     }
-    Ok(())
 }
 
 /// A chromedriver or Selenium standalone on this machine: a Chromium with a profile of ours that
 /// registers the native host.
 async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
-    check_chromium_capabilities(&request.capabilities)?;
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = browser_launch::locate_extension(&LaunchRequest {
         browser: BrowserChoice::Chromium,
@@ -408,12 +417,36 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
     }
 }
 
-/// The remote agent of a Firefox that runs on this machine already (WebDriver BiDi, "Establishing
-/// a connection": a BiDi-only session with `session.new`). Its user registered allwright's host
-/// for it (`allwright install`), so the host it starts listens on the default socket of that
+/// `moz:firefoxOptions` for a Firefox that geckodriver starts here (geckodriver's
+/// documentation, "Firefox capabilities"): `-headless` when asked, and the Firefox a launch would
+/// start (`$ALLWRIGHT_FIREFOX` or Debian's firefox-esr; without one found here, geckodriver looks
+/// for its own). No `env`: geckodriver gives it to a Firefox on Android only (its `browser.rs`
+/// starts a desktop Firefox with geckodriver's own environment), which is why the host's
+/// registration must be the user's own (`connect_firefox`).
+fn firefox_options(headless: bool) -> serde_json::Value {
+    let mut options = json!({ "args": if headless { vec!["-headless"] } else { Vec::new() } });
+    if let Ok(firefox) =
+        allwright_surface_web::find_executable(allwright_surface_web::Program::Firefox)
+    {
+        options["binary"] = json!(firefox.to_string_lossy());
+    }
+    options
+}
+
+/// A Firefox on this machine whose environment is not ours to set: the remote agent of a Firefox
+/// that runs already (`ws://`, WebDriver BiDi, "Establishing a connection": a BiDi-only session
+/// with `session.new`), or one that a geckodriver or a grid's Firefox node starts (`http://`
+/// with `browserName` "firefox": geckodriver starts it with its own environment and a profile
+/// of its own, and passes no variables of ours to it). Either way its user registered
+/// allwright's host for it (`allwright install`, `~/.mozilla/native-messaging-hosts/` of the
+/// HOME that Firefox runs with), so the host it starts listens on the default socket of that
 /// user's environment, where we connect. Since that socket may still hold an older host (the
-/// user's own browser, say), only a host started after the extension was installed counts.
-async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
+/// user's own browser, say), only a host started after the extension was installed counts; and
+/// so one such Firefox per socket at a time.
+async fn connect_firefox(
+    request: &WebDriverRequest,
+    protocol: RemoteProtocol,
+) -> Result<RemoteBrowserSession, String> {
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = browser_launch::locate_extension(&LaunchRequest {
         browser: BrowserChoice::Firefox,
@@ -428,6 +461,16 @@ async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSess
     options.extension = Some(extension_folder.clone());
     options.extension_delivery = ExtensionDelivery::LocalPath;
     options.requested_capabilities = request.capabilities.clone();
+    // A Firefox that geckodriver starts ends with its session; one that runs already is the
+    // user's, and only the extension is removed from it at the end.
+    let browser_outlives_the_session = protocol == RemoteProtocol::BidiWebSocket;
+    if !browser_outlives_the_session {
+        options.extra_capabilities.insert(
+            "moz:firefoxOptions".into(),
+            firefox_options(request.headless),
+        );
+        options.progress = Some(new_session_progress(&request.url));
+    }
     log!(
         "asking the Firefox at {} to install the extension in {}; its host should listen on {}",
         without_credentials(&request.url),
@@ -453,7 +496,7 @@ async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSess
         Ok(host) => Ok(RemoteBrowserSession {
             session,
             host: Some(host),
-            uninstall_extension: Some(installed_id),
+            uninstall_extension: Some(installed_id).filter(|_| browser_outlives_the_session),
             temporary_root: None,
         }),
         Err(message) => {
@@ -491,8 +534,8 @@ async fn wait_for_new_socket(path: &Path, older: Option<(u64, u64)>) -> Result<(
         }
         if std::time::Instant::now() >= deadline {
             return Err(format!(
-                "the remote Firefox did not start allwright's native host on {} within {} s. That Firefox must run \
-as this user with `allwright install` done in its HOME (~/.mozilla/native-messaging-hosts/), and with the same \
+                "the remote Firefox did not start allwright's native host on {} within {} s. That Firefox (or the \
+geckodriver or grid node that starts it) must run as this user with `allwright install` done in its HOME (~/.mozilla/native-messaging-hosts/), and with the same \
 {SOCKET_ENVIRONMENT_VARIABLE} (or XDG_RUNTIME_DIR) as this command; and if another browser's allwright host is \
 still running on that socket, the new host leaves it alone and exits (\"already running\"): close that browser first",
                 path.display(),
@@ -567,20 +610,27 @@ mod tests {
         assert!(!is_on_another_machine("ftp://192.0.2.1/"));
     }
 
-    /// An http remote end gives a Chromium: asking it for a Firefox is refused before anything
-    /// is asked of it, with the way that works; other browser names are the remote end's to
-    /// answer.
+    /// An http remote end gives a Chromium unless `browserName` names a Firefox (in any case):
+    /// then geckodriver's Firefox gets the host's registration instead of a Chromium profile.
     #[test]
-    fn an_http_remote_end_is_not_asked_for_a_firefox() {
+    fn an_http_remote_end_gives_the_browser_its_browser_name_names() {
         let asking = |value: &str| {
-            check_chromium_capabilities(&[format!("browserName={value}")
+            requested_browser(&[format!("browserName={value}")
                 .parse()
                 .expect("a capability")])
         };
-        let error = asking("\"Firefox\"").expect_err("refused");
-        assert!(error.contains("ws:// URL of a Firefox"), "{error}");
-        assert!(asking("\"MicrosoftEdge\"").is_ok());
-        assert!(asking("\"chrome\"").is_ok());
+        assert_eq!(asking("\"Firefox\""), BrowserKind::Firefox);
+        assert_eq!(asking("\"firefox\""), BrowserKind::Firefox);
+        assert_eq!(asking("\"MicrosoftEdge\""), BrowserKind::Chromium);
+        assert_eq!(asking("\"chrome\""), BrowserKind::Chromium);
+        assert_eq!(requested_browser(&[]), BrowserKind::Chromium);
+    }
+
+    /// geckodriver's Firefox is headless only when asked.
+    #[test]
+    fn geckodrivers_firefox_is_headless_when_asked() {
+        assert_eq!(firefox_options(true)["args"], json!(["-headless"]));
+        assert_eq!(firefox_options(false)["args"], json!([]));
     }
 
     #[test]

@@ -88,7 +88,9 @@ enum Command {
         #[arg(long, value_enum, conflicts_with = "webdriver")]
         launch: Option<BrowserChoice>,
         /// A WebDriver remote end on this machine: http://127.0.0.1:9515 (a chromedriver or a
-        /// Selenium standalone) to start a Chromium with the extension installed, or
+        /// Selenium standalone) to start a Chromium with the extension installed (a Firefox, with
+        /// --capability browserName='"firefox"', from a geckodriver or a grid's Firefox node run
+        /// by a user who ran `allwright install`), or
         /// ws://127.0.0.1:PORT/session (a Firefox started with --remote-debugging-port PORT by a
         /// user who ran `allwright install`) to install the extension in that Firefox. https://
         /// and wss:// use TLS; http://user:password@host:port sends basic authentication
@@ -158,8 +160,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
         /// Read the page in a browser from this WebDriver remote end on this machine (a Chromium
-        /// from a chromedriver, or a running Firefox's remote agent: see `allwright mcp
-        /// --webdriver`) instead of launching a browser.
+        /// from a chromedriver or a grid, a Firefox from a geckodriver or a grid, or a running
+        /// Firefox's remote agent: see `allwright mcp --webdriver`) instead of launching a browser.
         #[arg(long, value_name = "URL", conflicts_with = "browser")]
         webdriver: Option<String>,
         #[command(flatten)]
