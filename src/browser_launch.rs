@@ -60,7 +60,8 @@ pub struct LaunchRequest {
 /// removes every temporary file; dropping it kills the browser's processes.
 pub struct LaunchedSession {
     browser: LaunchedBrowser,
-    host: Arc<HostClient>,
+    /// None in BiDi-only mode (`--no-extension`): no extension, so no native host.
+    host: Option<Arc<HostClient>>,
     // Declared last: dropped after the browser is gone, so the profile is removed whole.
     temporary_root: SessionFolder,
 }
@@ -68,8 +69,8 @@ pub struct LaunchedSession {
 impl LaunchedSession {
     /// The connection to the host, already past `ready`. The host serves one client at a time,
     /// so this is the connection every later call must use.
-    pub fn host(&self) -> Arc<HostClient> {
-        Arc::clone(&self.host)
+    pub fn host(&self) -> Option<Arc<HostClient>> {
+        self.host.clone()
     }
 
     pub fn bidi(&self) -> &BidiConnection {
@@ -181,7 +182,24 @@ pub fn own_executable() -> Result<PathBuf, String> {
         })
 }
 
-pub async fn launch(request: &LaunchRequest) -> Result<LaunchedSession, String> {
+/// Whether a browser allwright starts gets the extension (and so its native host), or is
+/// driven over WebDriver BiDi alone (`--no-extension`: docs/grid.md, "BiDi-only mode").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtensionChoice {
+    Install,
+    Without,
+}
+
+/// Launches the browser with a temporary profile, with the extension installed and its native
+/// host ready, or, without it, with no native host manifest written, nothing installed and no
+/// host awaited: the browser is ready once its BiDi session is.
+pub async fn launch_with(
+    request: &LaunchRequest,
+    extension: ExtensionChoice,
+) -> Result<LaunchedSession, String> {
+    if extension == ExtensionChoice::Without {
+        return launch_without_extension(request).await;
+    }
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = locate_extension(request)?;
     let executable = own_executable()?;
@@ -278,7 +296,69 @@ key or gecko id differs from manifest/identity.json, so the native host would re
     match ready {
         Ok(host) => Ok(LaunchedSession {
             browser,
-            host,
+            host: Some(host),
+            temporary_root,
+        }),
+        Err(message) => {
+            browser.shutdown().await;
+            Err(message)
+        }
+    }
+}
+
+/// A browser with a temporary profile and no extension, for BiDi-only mode: the same private
+/// session folder, environment and download folder as [`launch_with`] with it, and nothing of the native
+/// host.
+async fn launch_without_extension(request: &LaunchRequest) -> Result<LaunchedSession, String> {
+    let temporary_root = SessionFolder::create()?;
+    let root = temporary_root.path();
+    let browser_log = temporary_root.private_file("browser.log", 0o600)?;
+    for folder in ["tmp", "config", "cache", "home", "profile"] {
+        temporary_root.private_folder(folder)?;
+    }
+    let download_folder = temporary_root.private_folder(DOWNLOAD_FOLDER)?;
+    let environment: Vec<(String, OsString)> = vec![
+        ("TMPDIR".into(), root.join("tmp").into()),
+        ("XDG_CONFIG_HOME".into(), root.join("config").into()),
+        ("XDG_CACHE_HOME".into(), root.join("cache").into()),
+        ("HOME".into(), root.join("home").into()),
+    ];
+    log!(
+        "launching {:?} without the extension (BiDi-only mode)",
+        request.browser
+    );
+    let browser = match request.browser {
+        BrowserChoice::Chromium => {
+            let mut options = ChromiumLaunchOptions::new(root.join("profile"));
+            options.headless = request.headless;
+            options.keep_user_prompts_open = request.keep_user_prompts_open;
+            options.environment = environment;
+            options.log_path = Some(browser_log.clone());
+            LaunchedBrowser::launch_chromium(&options).await
+        }
+        BrowserChoice::Firefox => {
+            let mut options = FirefoxLaunchOptions::new(root.join("profile"));
+            options.headless = request.headless;
+            options.keep_user_prompts_open = request.keep_user_prompts_open;
+            options.environment = environment;
+            options.log_path = Some(browser_log.clone());
+            options.download_folder = Some(download_folder.clone());
+            LaunchedBrowser::launch_firefox(&options).await
+        }
+    };
+    let browser = browser.map_err(|error| format!("{error}\n{}", log_excerpt(&browser_log)))?;
+    let ready = async {
+        if request.browser == BrowserChoice::Chromium {
+            save_downloads_in(browser.bidi(), &download_folder).await?;
+        }
+        activate_first_tab(browser.bidi()).await;
+        Ok::<(), String>(())
+    }
+    .await;
+    match ready {
+        Ok(()) => Ok(LaunchedSession {
+            browser,
+            host: None,
             temporary_root,
         }),
         Err(message) => {

@@ -5,11 +5,15 @@
 //!
 //! `--webdriver` and the native host: the browser starts the host from its own machine, and the
 //! host talks to the MCP server over a local socket. So the remote end must run on this machine
-//! (a loopback URL), and two kinds are served (docs/protocol/browser-bridge.md, "The browser bridge"):
+//! (a loopback URL), and these are served (docs/protocol/browser-bridge.md, "The browser bridge"):
 //!
 //! - `http://...`, a chromedriver or a Selenium standalone started here: it starts a Chromium
 //!   for us, so allwright prepares that Chromium's profile with the host's manifest, exactly as
 //!   `--launch` does, naming a script that sets the socket of our temporary folder.
+//! - `http://...` asked for `browserName` "firefox", a geckodriver or a grid's Firefox node
+//!   started here: geckodriver starts Firefox with a profile of its own and its own environment
+//!   (it passes `moz:firefoxOptions.env` to Android only), so, as for the `ws://` case below,
+//!   the host is the one the user registered and listens on the default socket.
 //! - `ws://.../session`, the remote agent of a Firefox someone else started here
 //!   (`firefox --remote-debugging-port N`): that Firefox already runs, with its own HOME and
 //!   environment, so allwright cannot register anything for it. It starts the host that its
@@ -18,8 +22,9 @@
 //!   is where the MCP server connects when both run with the same environment.
 //!
 //! A remote end on another machine (a Selenium Grid node) would need allwright installed on that
-//! node (`allwright install`) and the node's host socket forwarded to this machine; this version
-//! refuses such a URL with a message that says so.
+//! node (`allwright install`) and the node's host socket forwarded to this machine, so [`connect`]
+//! refuses such a URL; `allwright mcp` serves it in BiDi-only mode instead, with no extension
+//! ([`connect_without_extension`]; docs/grid.md, "BiDi-only mode").
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -32,7 +37,7 @@ use allwright_surface_web::{BidiConnection, BrowserKind, ChromiumLaunchOptions};
 use serde_json::json;
 
 use crate::browser_bridge::BidiSessionOwner;
-use crate::browser_launch::{self, BrowserChoice, LaunchRequest, LaunchedSession};
+use crate::browser_launch::{self, BrowserChoice, ExtensionChoice, LaunchRequest, LaunchedSession};
 use crate::host_client::HostClient;
 use crate::identity::ExtensionIdentity;
 use crate::install;
@@ -56,7 +61,8 @@ pub struct WebDriverRequest {
 /// A browser on a WebDriver remote end, with the extension installed and its host ready.
 pub struct RemoteBrowserSession {
     session: RemoteSession,
-    host: Arc<HostClient>,
+    /// None in BiDi-only mode: no extension was installed, so no native host runs.
+    host: Option<Arc<HostClient>>,
     /// Set for a browser that outlives the session (a Firefox's own remote agent): the
     /// extension to remove again at the end, so that we leave that browser as we found it.
     uninstall_extension: Option<String>,
@@ -114,11 +120,11 @@ impl DrivenBrowser {
         }
     }
 
-    /// The connection to the browser's host, already past `ready`.
-    pub fn host(&self) -> Arc<HostClient> {
+    /// The connection to the browser's host, already past `ready`; None in BiDi-only mode.
+    pub fn host(&self) -> Option<Arc<HostClient>> {
         match self {
             Self::Launched(session) => session.host(),
-            Self::Remote(remote) => Arc::clone(&remote.host),
+            Self::Remote(remote) => remote.host.clone(),
         }
     }
 
@@ -176,18 +182,104 @@ impl DrivenBrowser {
     }
 }
 
-/// Launches a browser (`--launch`) or asks a remote end for one (`--webdriver`).
+/// Launches a browser (`--launch`) or asks a remote end for one (`--webdriver`), with the
+/// extension installed or, in BiDi-only mode, without.
 pub async fn start(
     launch: Option<&LaunchRequest>,
     webdriver: Option<&WebDriverRequest>,
+    extension: ExtensionChoice,
 ) -> Result<Option<DrivenBrowser>, String> {
     match (launch, webdriver) {
         (Some(request), _) => Ok(Some(DrivenBrowser::Launched(
-            browser_launch::launch(request).await?,
+            browser_launch::launch_with(request, extension).await?,
         ))),
+        (None, Some(request)) if extension == ExtensionChoice::Without => Ok(Some(
+            DrivenBrowser::Remote(connect_without_extension(request).await?),
+        )),
         (None, Some(request)) => Ok(Some(DrivenBrowser::Remote(connect(request).await?))),
         (None, None) => Ok(None),
     }
+}
+
+/// Whether `--webdriver URL` names a remote end on another machine, which BiDi-only mode
+/// serves by itself (the extension's native host could not reach this server from there). A
+/// URL that does not parse is left for [`connect`] to refuse with its reason.
+pub fn is_on_another_machine(url: &str) -> bool {
+    parse_remote_url(url).is_ok_and(|endpoint| !endpoint.is_loopback())
+}
+
+/// `--webdriver URL` in BiDi-only mode: a new session with nothing installed, on any remote
+/// end, this machine's or another's. An `http://` end gives a Chromium unless
+/// `--capability browserName=...` asks for another browser; a `ws://` end is a browser's own
+/// remote agent.
+pub async fn connect_without_extension(
+    request: &WebDriverRequest,
+) -> Result<RemoteBrowserSession, String> {
+    let endpoint = parse_remote_url(&request.url).map_err(|error| error.to_string())?;
+    let kind = match endpoint.protocol {
+        RemoteProtocol::ClassicHttp => BrowserKind::Chromium,
+        RemoteProtocol::BidiWebSocket => BrowserKind::Firefox,
+    };
+    let mut options = RemoteSessionOptions::new(request.url.clone(), kind);
+    let mut temporary_root = None;
+    if endpoint.protocol == RemoteProtocol::ClassicHttp {
+        // Both vendors' options, as the node's browser may be either: each browser reads only
+        // its own key (WebDriver, "Extensions": a capability with a prefix is its vendor's).
+        let chrome_options = if endpoint.is_loopback() {
+            // A Chromium on this machine gets what a launch gives it (connect_chromium): a
+            // private profile, the sandbox rule, this machine's real binary.
+            let root = SessionFolder::create()?;
+            let mut chromium = ChromiumLaunchOptions::new(root.private_folder("profile")?);
+            chromium.headless = request.headless;
+            allwright_surface_web::launch::say_once_when_chromium_runs_without_sandbox();
+            let mut chrome_options = json!({ "args": chromium.chromium_arguments() });
+            if let Ok(chromium_binary) = chromium.chromium_executable() {
+                chrome_options["binary"] = json!(chromium_binary.to_string_lossy());
+            }
+            temporary_root = Some(root);
+            Some(chrome_options)
+        } else {
+            request
+                .headless
+                .then(|| json!({ "args": ["--headless=new"] }))
+        };
+        if let Some(chrome_options) = chrome_options {
+            options
+                .extra_capabilities
+                .insert("goog:chromeOptions".into(), chrome_options);
+        }
+        if request.headless {
+            options.extra_capabilities.insert(
+                "moz:firefoxOptions".into(),
+                json!({ "args": ["-headless"] }),
+            );
+        }
+    }
+    options.keep_user_prompts_open = request.keep_user_prompts_open;
+    options.requested_capabilities = request.capabilities.clone();
+    options.progress = Some(new_session_progress(&request.url));
+    log!(
+        "asking {} for a browser without the extension (BiDi-only mode)",
+        without_credentials(&request.url)
+    );
+    let session = match RemoteSession::start(&options).await {
+        Ok(session) => session,
+        Err(error) => {
+            if let Some(root) = temporary_root {
+                root.remove();
+            }
+            return Err(format!(
+                "--webdriver {}: {error}",
+                without_credentials(&request.url)
+            ));
+        }
+    };
+    Ok(RemoteBrowserSession {
+        session,
+        host: None,
+        uninstall_extension: None,
+        temporary_root,
+    })
 }
 
 /// `--webdriver URL`: a new session on the remote end (a loopback one), the extension installed
@@ -203,8 +295,13 @@ on that machine instead (after `allwright install` there), or use a remote end o
         ));
     }
     match endpoint.protocol {
-        RemoteProtocol::ClassicHttp => connect_chromium(request).await,
-        RemoteProtocol::BidiWebSocket => connect_firefox(request).await,
+        RemoteProtocol::ClassicHttp => match requested_browser(&request.capabilities) {
+            BrowserKind::Chromium => connect_chromium(request).await,
+            BrowserKind::Firefox => connect_firefox(request, RemoteProtocol::ClassicHttp).await,
+        },
+        RemoteProtocol::BidiWebSocket => {
+            connect_firefox(request, RemoteProtocol::BidiWebSocket).await
+        }
     }
 }
 
@@ -222,10 +319,10 @@ fn new_session_progress(url: &str) -> allwright_surface_web::remote::NewSessionP
     })
 }
 
-/// The capabilities asked for an http remote end, which starts a Chromium here: a Firefox would
-/// need its own remote agent (`ws://`), since the Chromium options carry the native host's
-/// registration.
-fn check_chromium_capabilities(capabilities: &[RequestedCapability]) -> Result<(), String> {
+/// The browser an http remote end is asked for: a Firefox when `--capability browserName` names
+/// one (geckodriver, or a grid's Firefox node), else a Chromium (`"chrome"`, or another Chromium
+/// build the person names, such as `"MicrosoftEdge"`, whose options are Chromium's too).
+fn requested_browser(capabilities: &[RequestedCapability]) -> BrowserKind {
     let asks_for_firefox = capabilities.iter().any(|capability| {
         capability.name == "browserName"
             && capability
@@ -234,15 +331,15 @@ fn check_chromium_capabilities(capabilities: &[RequestedCapability]) -> Result<(
                 .is_some_and(|name| name.eq_ignore_ascii_case("firefox"))
     });
     if asks_for_firefox {
-        return Err("--capability browserName: an http:// remote end gives allwright a Chromium (the extension's native host is registered in the Chromium profile it asks for); for Firefox, use the ws:// URL of a Firefox's own remote agent".into());
+        BrowserKind::Firefox
+    } else {
+        BrowserKind::Chromium
     }
-    Ok(())
 }
 
 /// A chromedriver or Selenium standalone on this machine: a Chromium with a profile of ours that
 /// registers the native host.
 async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
-    check_chromium_capabilities(&request.capabilities)?;
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = browser_launch::locate_extension(&LaunchRequest {
         browser: BrowserChoice::Chromium,
@@ -309,7 +406,7 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
     match ready {
         Ok(host) => Ok(RemoteBrowserSession {
             session,
-            host,
+            host: Some(host),
             uninstall_extension: None,
             temporary_root: Some(temporary_root),
         }),
@@ -320,12 +417,36 @@ async fn connect_chromium(request: &WebDriverRequest) -> Result<RemoteBrowserSes
     }
 }
 
-/// The remote agent of a Firefox that runs on this machine already (WebDriver BiDi, "Establishing
-/// a connection": a BiDi-only session with `session.new`). Its user registered allwright's host
-/// for it (`allwright install`), so the host it starts listens on the default socket of that
+/// `moz:firefoxOptions` for a Firefox that geckodriver starts here (geckodriver's
+/// documentation, "Firefox capabilities"): `-headless` when asked, and the Firefox a launch would
+/// start (`$ALLWRIGHT_FIREFOX` or Debian's firefox-esr; without one found here, geckodriver looks
+/// for its own). No `env`: geckodriver gives it to a Firefox on Android only (its `browser.rs`
+/// starts a desktop Firefox with geckodriver's own environment), which is why the host's
+/// registration must be the user's own (`connect_firefox`).
+fn firefox_options(headless: bool) -> serde_json::Value {
+    let mut options = json!({ "args": if headless { vec!["-headless"] } else { Vec::new() } });
+    if let Ok(firefox) =
+        allwright_surface_web::find_executable(allwright_surface_web::Program::Firefox)
+    {
+        options["binary"] = json!(firefox.to_string_lossy());
+    }
+    options
+}
+
+/// A Firefox on this machine whose environment is not ours to set: the remote agent of a Firefox
+/// that runs already (`ws://`, WebDriver BiDi, "Establishing a connection": a BiDi-only session
+/// with `session.new`), or one that a geckodriver or a grid's Firefox node starts (`http://`
+/// with `browserName` "firefox": geckodriver starts it with its own environment and a profile
+/// of its own, and passes no variables of ours to it). Either way its user registered
+/// allwright's host for it (`allwright install`, `~/.mozilla/native-messaging-hosts/` of the
+/// HOME that Firefox runs with), so the host it starts listens on the default socket of that
 /// user's environment, where we connect. Since that socket may still hold an older host (the
-/// user's own browser, say), only a host started after the extension was installed counts.
-async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSession, String> {
+/// user's own browser, say), only a host started after the extension was installed counts; and
+/// so one such Firefox per socket at a time.
+async fn connect_firefox(
+    request: &WebDriverRequest,
+    protocol: RemoteProtocol,
+) -> Result<RemoteBrowserSession, String> {
     let identity = ExtensionIdentity::compiled_in()?;
     let extension_folder = browser_launch::locate_extension(&LaunchRequest {
         browser: BrowserChoice::Firefox,
@@ -340,6 +461,16 @@ async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSess
     options.extension = Some(extension_folder.clone());
     options.extension_delivery = ExtensionDelivery::LocalPath;
     options.requested_capabilities = request.capabilities.clone();
+    // A Firefox that geckodriver starts ends with its session; one that runs already is the
+    // user's, and only the extension is removed from it at the end.
+    let browser_outlives_the_session = protocol == RemoteProtocol::BidiWebSocket;
+    if !browser_outlives_the_session {
+        options.extra_capabilities.insert(
+            "moz:firefoxOptions".into(),
+            firefox_options(request.headless),
+        );
+        options.progress = Some(new_session_progress(&request.url));
+    }
     log!(
         "asking the Firefox at {} to install the extension in {}; its host should listen on {}",
         without_credentials(&request.url),
@@ -364,8 +495,8 @@ async fn connect_firefox(request: &WebDriverRequest) -> Result<RemoteBrowserSess
     match ready {
         Ok(host) => Ok(RemoteBrowserSession {
             session,
-            host,
-            uninstall_extension: Some(installed_id),
+            host: Some(host),
+            uninstall_extension: Some(installed_id).filter(|_| browser_outlives_the_session),
             temporary_root: None,
         }),
         Err(message) => {
@@ -403,8 +534,8 @@ async fn wait_for_new_socket(path: &Path, older: Option<(u64, u64)>) -> Result<(
         }
         if std::time::Instant::now() >= deadline {
             return Err(format!(
-                "the remote Firefox did not start allwright's native host on {} within {} s. That Firefox must run \
-as this user with `allwright install` done in its HOME (~/.mozilla/native-messaging-hosts/), and with the same \
+                "the remote Firefox did not start allwright's native host on {} within {} s. That Firefox (or the \
+geckodriver or grid node that starts it) must run as this user with `allwright install` done in its HOME (~/.mozilla/native-messaging-hosts/), and with the same \
 {SOCKET_ENVIRONMENT_VARIABLE} (or XDG_RUNTIME_DIR) as this command; and if another browser's allwright host is \
 still running on that socket, the new host leaves it alone and exits (\"already running\"): close that browser first",
                 path.display(),
@@ -464,20 +595,42 @@ mod tests {
         }
     }
 
-    /// An http remote end gives a Chromium: asking it for a Firefox is refused before anything
-    /// is asked of it, with the way that works; other browser names are the remote end's to
-    /// answer.
+    /// A remote end on another machine selects BiDi-only mode; loopback ones, and URLs that do
+    /// not parse (left for `connect` to refuse with its reason), do not.
     #[test]
-    fn an_http_remote_end_is_not_asked_for_a_firefox() {
+    fn only_remote_ends_elsewhere_select_bidi_only_mode() {
+        assert!(is_on_another_machine("http://192.0.2.1:4444"));
+        assert!(is_on_another_machine(
+            "https://user:secret@grid.example:443/wd/hub"
+        ));
+        assert!(is_on_another_machine("ws://192.0.2.1:9222/session"));
+        assert!(!is_on_another_machine("http://127.0.0.1:4444"));
+        assert!(!is_on_another_machine("http://localhost:9515"));
+        assert!(!is_on_another_machine("ws://[::1]:9222/session"));
+        assert!(!is_on_another_machine("ftp://192.0.2.1/"));
+    }
+
+    /// An http remote end gives a Chromium unless `browserName` names a Firefox (in any case):
+    /// then geckodriver's Firefox gets the host's registration instead of a Chromium profile.
+    #[test]
+    fn an_http_remote_end_gives_the_browser_its_browser_name_names() {
         let asking = |value: &str| {
-            check_chromium_capabilities(&[format!("browserName={value}")
+            requested_browser(&[format!("browserName={value}")
                 .parse()
                 .expect("a capability")])
         };
-        let error = asking("\"Firefox\"").expect_err("refused");
-        assert!(error.contains("ws:// URL of a Firefox"), "{error}");
-        assert!(asking("\"MicrosoftEdge\"").is_ok());
-        assert!(asking("\"chrome\"").is_ok());
+        assert_eq!(asking("\"Firefox\""), BrowserKind::Firefox);
+        assert_eq!(asking("\"firefox\""), BrowserKind::Firefox);
+        assert_eq!(asking("\"MicrosoftEdge\""), BrowserKind::Chromium);
+        assert_eq!(asking("\"chrome\""), BrowserKind::Chromium);
+        assert_eq!(requested_browser(&[]), BrowserKind::Chromium);
+    }
+
+    /// geckodriver's Firefox is headless only when asked.
+    #[test]
+    fn geckodrivers_firefox_is_headless_when_asked() {
+        assert_eq!(firefox_options(true)["args"], json!(["-headless"]));
+        assert_eq!(firefox_options(false)["args"], json!([]));
     }
 
     #[test]

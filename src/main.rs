@@ -4,6 +4,7 @@
 //! `main` only turns `try_main`'s outcome into an exit status: 0 on success, 1 when the command
 //! failed, 2 for a command line that cannot be understood (clap's convention).
 
+mod bidi_only;
 mod browser_bridge;
 mod browser_launch;
 mod downloads;
@@ -32,6 +33,7 @@ mod session_folder;
 mod snapshot_command;
 mod socket_lines;
 mod tool_error;
+mod tool_service;
 mod tools;
 mod upload;
 mod upload_roots;
@@ -86,7 +88,9 @@ enum Command {
         #[arg(long, value_enum, conflicts_with = "webdriver")]
         launch: Option<BrowserChoice>,
         /// A WebDriver remote end on this machine: http://127.0.0.1:9515 (a chromedriver or a
-        /// Selenium standalone) to start a Chromium with the extension installed, or
+        /// Selenium standalone) to start a Chromium with the extension installed (a Firefox, with
+        /// --capability browserName='"firefox"', from a geckodriver or a grid's Firefox node run
+        /// by a user who ran `allwright install`), or
         /// ws://127.0.0.1:PORT/session (a Firefox started with --remote-debugging-port PORT by a
         /// user who ran `allwright install`) to install the extension in that Firefox. https://
         /// and wss:// use TLS; http://user:password@host:port sends basic authentication
@@ -120,6 +124,12 @@ enum Command {
         /// to open a file and read it back (file_url_refused).
         #[arg(long)]
         allow_file_urls: bool,
+        /// With --launch or --webdriver: no extension in the browser, the tools served over
+        /// WebDriver BiDi alone (BiDi-only mode; the default for a --webdriver remote end on
+        /// another machine). Only the tools this mode serves are listed: see docs/grid.md,
+        /// "BiDi-only mode".
+        #[arg(long, conflicts_with = "extension")]
+        no_extension: bool,
         /// A folder upload_file may attach files from (repeatable). Without one, upload_file is
         /// not offered. Files are opened only below these folders, never through a link that
         /// leaves them, never a credential-looking name (.ssh, .env, id_rsa, *.pem, ...), at most
@@ -150,8 +160,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         extension: Option<PathBuf>,
         /// Read the page in a browser from this WebDriver remote end on this machine (a Chromium
-        /// from a chromedriver, or a running Firefox's remote agent: see `allwright mcp
-        /// --webdriver`) instead of launching a browser.
+        /// from a chromedriver or a grid, a Firefox from a geckodriver or a grid, or a running
+        /// Firefox's remote agent: see `allwright mcp --webdriver`) instead of launching a browser.
         #[arg(long, value_name = "URL", conflicts_with = "browser")]
         webdriver: Option<String>,
         #[command(flatten)]
@@ -219,8 +229,25 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
             extension,
             allow_file_urls,
             upload_root,
+            no_extension,
         } => {
             logging::init("mcp");
+            if no_extension && launch.is_none() && webdriver.is_none() {
+                return Err("--no-extension applies to --launch or --webdriver: the user's own browser is reached through its extension".into());
+            }
+            // A remote end on another machine cannot start a native host that reaches this
+            // server, so it is driven over BiDi alone (driven_browser.rs, `connect`).
+            let elsewhere = webdriver
+                .as_deref()
+                .is_some_and(driven_browser::is_on_another_machine);
+            if elsewhere && extension.is_some() {
+                return Err("--extension: a --webdriver remote end on another machine is driven without the extension (BiDi-only mode, docs/grid.md)".into());
+            }
+            let extension_choice = if no_extension || elsewhere {
+                browser_launch::ExtensionChoice::Without
+            } else {
+                browser_launch::ExtensionChoice::Install
+            };
             if launch.is_none() && webdriver.is_none() && (headless || extension.is_some()) {
                 return Err("--headless and --extension apply to --launch or --webdriver".into());
             }
@@ -242,7 +269,10 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 extension_dir: extension,
                 keep_user_prompts_open: true,
             });
-            if let Some(request) = &launch {
+            if let Some(request) = launch
+                .as_ref()
+                .filter(|_| extension_choice == browser_launch::ExtensionChoice::Install)
+            {
                 // Fail before the MCP handshake when the extension is not built.
                 browser_launch::locate_extension(request)?;
             }
@@ -254,6 +284,7 @@ fn try_main(arguments: Vec<String>) -> Result<(), String> {
                 input,
                 allow_file_urls,
                 upload_roots: upload_root,
+                extension: extension_choice,
             }))
         }
         Command::Snapshot {

@@ -17,8 +17,9 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
-use crate::browser_bridge::{BridgeScreenshots, BrowserBridge};
-use crate::browser_launch::LaunchRequest;
+use crate::bidi_only::BidiOnlyTools;
+use crate::browser_bridge::{BidiSessionOwner, BrowserBridge};
+use crate::browser_launch::{ExtensionChoice, LaunchRequest};
 use crate::downloads::{self, DownloadFolder, GET_DOWNLOAD_TOOL, LIST_DOWNLOADS_TOOL};
 use crate::driven_browser::{self, DrivenBrowser, WebDriverRequest};
 use crate::exit_signals::ExitSignals;
@@ -28,9 +29,10 @@ use crate::log;
 use crate::mcp_reply;
 use crate::page_observations;
 use crate::pdf::{self, SAVE_PDF_TOOL};
-use crate::screenshot::{ExtensionScreenshots, ScreenshotSource, SCREENSHOT_TOOL};
+use crate::screenshot::SCREENSHOT_TOOL;
 use crate::tool_error::ToolError;
-use crate::tools::{self, Tier, ToolAccess, ToolDefinition};
+use crate::tool_service::ToolService;
+use crate::tools::{self, ServedBy, Tier, ToolAccess, ToolDefinition};
 use crate::upload::{self, UPLOAD_TOOL};
 use crate::upload_roots::UploadRoots;
 
@@ -46,6 +48,11 @@ outcome_unknown means an action's answer was lost and it may have happened: read
 Take a screenshot only when you need to see the page (layout, images, colours): it costs far more than the tree. \
 Errors come back as {code, message, hint}: follow the hint. page_blocked and dialog_open mean a dialog in the page waits for an answer: ask the user.";
 
+/// Added to the instructions in BiDi-only mode, where the actions the instructions name are not
+/// all listed.
+const BIDI_ONLY_INSTRUCTIONS: &str = "This session drives the browser over WebDriver BiDi alone (BiDi-only mode): \
+only the listed tools are served, and a tool the instructions name that is not listed answers not_supported_here.";
+
 pub struct McpOptions {
     pub tier: Tier,
     pub dev: bool,
@@ -59,14 +66,13 @@ pub struct McpOptions {
     pub allow_file_urls: bool,
     /// `--upload-root DIR` (repeatable): the folders upload_file may read; none, no upload_file.
     pub upload_roots: Vec<std::path::PathBuf>,
+    /// `--no-extension`, or a `--webdriver` remote end on another machine: BiDi-only mode.
+    pub extension: ExtensionChoice,
 }
 
 pub struct AllwrightMcpServer {
-    host: Arc<HostClient>,
-    /// Where `screenshot` gets its pictures: the extension by default.
-    screenshots: Arc<dyn ScreenshotSource>,
-    /// The BiDi side of a browser allwright launched (src/browser_bridge).
-    bridge: Option<Arc<BrowserBridge>>,
+    /// What answers the calls (src/tool_service.rs): the extension's host, or BiDi alone.
+    service: ToolService,
     /// Where get_download may read a launched browser's downloads (src/downloads.rs).
     download_folder: DownloadFolder,
     /// The folders upload_file may read (src/upload_roots.rs); None: the tool is not listed.
@@ -74,23 +80,12 @@ pub struct AllwrightMcpServer {
 }
 
 impl AllwrightMcpServer {
-    /// The server lists the tools of the host client's access: `--tier`/`--dev` at first, then
-    /// whatever the side panel sets (docs/protocol/access.md, "Tool access").
-    pub fn new(
-        host: Arc<HostClient>,
-        bridge: Option<Arc<BrowserBridge>>,
-        upload_roots: Option<Arc<UploadRoots>>,
-    ) -> Self {
-        // With a BiDi session, screenshots come from the browser itself (any tab, whole pages,
-        // elements in any frame); otherwise the extension captures the visible tab.
-        let screenshots: Arc<dyn ScreenshotSource> = match &bridge {
-            Some(bridge) => Arc::new(BridgeScreenshots::new(bridge.clone(), host.clone())),
-            None => Arc::new(ExtensionScreenshots::new(host.clone())),
-        };
+    /// The server lists the tools of the service's access: `--tier`/`--dev` at first, then
+    /// whatever the side panel sets (docs/protocol/access.md, "Tool access"), of the tools the
+    /// service serves.
+    pub fn new(service: ToolService, upload_roots: Option<Arc<UploadRoots>>) -> Self {
         Self {
-            host,
-            screenshots,
-            bridge,
+            service,
             upload_roots,
             download_folder: DownloadFolder::default(),
         }
@@ -107,8 +102,8 @@ impl AllwrightMcpServer {
 
     /// The tools of the session's access; upload_file only when the person allowed folders.
     fn listed_tools(&self) -> impl Iterator<Item = &'static ToolDefinition> + '_ {
-        let access = self.host.access();
-        tools::listed_tools_in_session(access.tier, access.dev, self.bridge.is_some())
+        let access = self.service.access();
+        tools::listed_tools_served_by(access.tier, access.dev, self.service.served_by())
             .filter(|tool| tool.name != UPLOAD_TOOL || self.upload_roots.is_some())
     }
 
@@ -120,7 +115,16 @@ impl AllwrightMcpServer {
         let Some(tool) = self.listed_tool(&request.name) else {
             let listed: Vec<Value> = self.listed_tools().map(|tool| json!(tool.name)).collect();
             if let Some(definition) = tools::tool_named(&request.name) {
-                let access = self.host.access();
+                let access = self.service.access();
+                // Listed for this tier, but not served without the extension.
+                if self.service.served_by() == ServedBy::BidiOnly
+                    && definition.availability.is_listed(access.tier, access.dev)
+                {
+                    return Err(ToolError::needs_extension(
+                        definition.name,
+                        tools::why_bidi_only_lacks(definition.name),
+                    ));
+                }
                 // Listed for this tier, but only with a BiDi session on the browser.
                 if definition.availability.needs_browser_bridge
                     && definition.availability.is_listed(access.tier, access.dev)
@@ -145,7 +149,7 @@ impl AllwrightMcpServer {
             .with_hint("Call one of the listed tools.")
             .with_suggestions(listed));
         };
-        tool.local_file_refusal(request.arguments.as_ref(), self.host.file_urls_allowed())?;
+        tool.local_file_refusal(request.arguments.as_ref(), self.service.file_urls_allowed())?;
         let mut arguments = tool.validate(request.arguments.as_ref())?;
         // `verbose` shapes the reply here and is no business of the browser's.
         let verbose = arguments
@@ -154,34 +158,48 @@ impl AllwrightMcpServer {
             .and_then(|verbose| verbose.as_bool())
             .unwrap_or(false);
         let timeout = tool.host_wait(&arguments);
+        let (host, bridge, screenshots) = match &self.service {
+            ToolService::Extension {
+                host,
+                bridge,
+                screenshots,
+            } => (host, bridge, screenshots),
+            ToolService::BidiOnly { tools, .. } => {
+                // The same checks above and the same replies below; only the answer differs.
+                if tool.name == SCREENSHOT_TOOL {
+                    let screenshot = tools.screenshot(arguments).await?;
+                    return Ok(mcp_reply::without_structured_content(
+                        screenshot.into_tool_result(),
+                    ));
+                }
+                let result = tools.call(tool, &arguments, timeout).await?;
+                return Ok(mcp_reply::success_reply(
+                    tool.name, &arguments, result, verbose,
+                ));
+            }
+        };
         if tool.name == SCREENSHOT_TOOL {
-            let screenshot = self.screenshots.capture(arguments, timeout).await?;
+            let screenshot = screenshots.capture(arguments, timeout).await?;
             return Ok(mcp_reply::without_structured_content(
                 screenshot.into_tool_result(),
             ));
         }
         if tool.name == SAVE_PDF_TOOL {
             let tab_id = arguments.get("tabId").and_then(Value::as_i64);
-            let printed = match &self.bridge {
-                Some(bridge) => bridge.save_pdf(&self.host, arguments, timeout).await?,
-                None => self.host.call(tool.name, arguments, timeout).await?,
+            let printed = match bridge {
+                Some(bridge) => bridge.save_pdf(host, arguments, timeout).await?,
+                None => host.call(tool.name, arguments, timeout).await?,
             };
             return pdf::reply(printed, tab_id);
         }
         let mut result = if tool.name == UPLOAD_TOOL {
-            self.upload(tool, &arguments, timeout).await?
+            self.upload(host, bridge.as_ref(), tool, &arguments, timeout)
+                .await?
         } else {
-            match &self.bridge {
-                Some(bridge) => {
-                    bridge
-                        .call(&self.host, tool, arguments.clone(), timeout)
-                        .await?
-                }
+            match bridge {
+                Some(bridge) => bridge.call(host, tool, arguments.clone(), timeout).await?,
                 None => {
-                    let result = self
-                        .host
-                        .call(tool.name, arguments.clone(), timeout)
-                        .await?;
+                    let result = host.call(tool.name, arguments.clone(), timeout).await?;
                     // The extension sends its request and console records as they are: they are
                     // masked and printed here, as the bridge's are (src/page_observations.rs).
                     let query = page_observations::ObservationQuery::of(&arguments);
@@ -224,6 +242,8 @@ impl AllwrightMcpServer {
     /// files.
     async fn upload(
         &self,
+        host: &Arc<HostClient>,
+        bridge: Option<&Arc<BrowserBridge>>,
         tool: &'static ToolDefinition,
         arguments: &Value,
         timeout: std::time::Duration,
@@ -233,16 +253,15 @@ impl AllwrightMcpServer {
         };
         let mut files = roots.check_all(&upload::paths_of(arguments))?;
         let described = upload::described(&files);
-        let mut result = match &self.bridge {
+        let mut result = match bridge {
             Some(bridge) => {
                 bridge
-                    .upload_files(&self.host, tool, arguments, &mut files, timeout)
+                    .upload_files(host, tool, arguments, &mut files, timeout)
                     .await?
             }
             None => {
                 let call = upload::attach_arguments(arguments, &mut files)?;
-                self.host
-                    .call(upload::ATTACH_FILES_CALL, call, timeout)
+                host.call(upload::ATTACH_FILES_CALL, call, timeout)
                     .await
                     .map_err(|error| error.for_call_of(tool.name))?
             }
@@ -278,18 +297,28 @@ impl ServerHandler for AllwrightMcpServer {
                 .build(),
         )
         .with_server_info(Implementation::new("allwright", env!("CARGO_PKG_VERSION")))
-        .with_instructions(SERVER_INSTRUCTIONS)
+        .with_instructions(match self.service {
+            ToolService::Extension { .. } => SERVER_INSTRUCTIONS.to_owned(),
+            ToolService::BidiOnly { .. } => {
+                format!("{SERVER_INSTRUCTIONS} {BIDI_ONLY_INSTRUCTIONS}")
+            }
+        })
     }
 
     /// Once the client has initialized: announce the session (tier, Dev mode, the client's
     /// name) to the browser's host, and follow the side panel's access changes with
     /// `notifications/tools/list_changed`.
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // Without the extension there is no host to announce the session to and no side panel
+        // to change the access.
+        let ToolService::Extension { host, .. } = &self.service else {
+            return;
+        };
         let client = context
             .peer
             .peer_info()
             .map(|info| info.client_info.name.clone());
-        let mut access_changes = self.host.watch_access();
+        let mut access_changes = host.watch_access();
         let peer = context.peer.clone();
         tokio::spawn(async move {
             while access_changes.changed().await.is_ok() {
@@ -304,7 +333,7 @@ impl ServerHandler for AllwrightMcpServer {
             }
         });
         // In its own task: a host that is slow to say ready must not hold up the first request.
-        let host = Arc::clone(&self.host);
+        let host = Arc::clone(host);
         tokio::spawn(async move { host.start_session(client).await });
     }
 
@@ -352,13 +381,37 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
         Some(Arc::new(UploadRoots::open(&options.upload_roots)?))
     };
     let started = tokio::select! {
-        started = driven_browser::start(options.launch.as_ref(), options.webdriver.as_ref()) => started?,
+        started = driven_browser::start(options.launch.as_ref(), options.webdriver.as_ref(), options.extension) => started?,
         signal = exit_signals.received() => {
             log!("{signal} while the browser was starting");
             return Ok(());
         }
     };
     let launched: Option<Arc<DrivenBrowser>> = started.map(Arc::new);
+    if options.extension == ExtensionChoice::Without {
+        let Some(browser) = launched else {
+            return Err("BiDi-only mode needs --launch or --webdriver".into());
+        };
+        log!("serving MCP on stdio in BiDi-only mode (no extension)");
+        let tools =
+            match BidiOnlyTools::start(Arc::clone(&browser) as Arc<dyn BidiSessionOwner>).await {
+                Ok(tools) => tools,
+                Err(message) => {
+                    DrivenBrowser::shutdown_shared(browser).await;
+                    return Err(message);
+                }
+            };
+        let service = ToolService::BidiOnly {
+            tools: Arc::new(tools),
+            access: ToolAccess::new(options.tier, options.dev),
+            allow_file_urls: options.allow_file_urls,
+        };
+        let server = AllwrightMcpServer::new(service, upload_roots)
+            .with_download_folder(browser.download_folder());
+        let outcome = serve_until_the_end(server, &mut exit_signals).await;
+        DrivenBrowser::shutdown_shared(browser).await;
+        return outcome;
+    }
     // The BiDi session of a browser we launched (or got from a remote end) serves the bridge
     // (dialogs, real pointer input, lifecycle).
     let bridge = match &launched {
@@ -377,8 +430,8 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     };
     // A launched browser's host is already connected (and serves one client at a time); otherwise
     // the user's browser's host is reached lazily, on the first call.
-    let host = match &launched {
-        Some(session) => session.host(),
+    let host = match launched.as_ref().and_then(|session| session.host()) {
+        Some(host) => host,
         None => Arc::new(HostClient::new(crate::local_socket::default_socket_path())),
     };
     log!(
@@ -391,8 +444,8 @@ pub async fn run(options: McpOptions) -> Result<(), String> {
     let download_folder = launched
         .as_ref()
         .and_then(|browser| browser.download_folder());
-    let server =
-        AllwrightMcpServer::new(host, bridge, upload_roots).with_download_folder(download_folder);
+    let server = AllwrightMcpServer::new(ToolService::extension(host, bridge), upload_roots)
+        .with_download_folder(download_folder);
     let outcome = serve_until_the_end(server, &mut exit_signals).await;
     if let Some(browser) = launched {
         DrivenBrowser::shutdown_shared(browser).await;

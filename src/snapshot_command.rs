@@ -87,6 +87,7 @@ pub async fn run(options: SnapshotOptions) -> Result<(), String> {
         started = driven_browser::start(
             Some(&request).filter(|_| webdriver.is_none()),
             webdriver.as_ref(),
+            crate::browser_launch::ExtensionChoice::Install,
         ) => started?,
         signal = exit_signals.received() => {
             return Err(format!("{signal} while the browser was starting"));
@@ -197,7 +198,10 @@ async fn call_after_load(
     tool: &str,
     arguments: Value,
 ) -> Result<Value, ToolError> {
-    let host = session.host();
+    // Started with ExtensionChoice::Install, so the host is there.
+    let host = session
+        .host()
+        .ok_or_else(|| ToolError::script_failed("the browser has no extension to read with"))?;
     let mut attempts_left = 5;
     loop {
         match host

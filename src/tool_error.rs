@@ -180,7 +180,7 @@ pub struct OpenDialog {
 impl ToolError {
     /// The one constructor: every error the binary makes goes through a named constructor below
     /// (one per code it produces), so codes are never spelt at the call site.
-    fn new(code: &str, message: impl Into<String>) -> Self {
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
         Self {
             code: code.to_owned(),
             message: message.into(),
@@ -357,6 +357,16 @@ impl ToolError {
             "{tool} works only in a browser allwright drives over WebDriver BiDi, and this session reaches the user's own browser through the extension"
         ))
         .with_hint("Carry on without it, or ask the person to start the server with `allwright mcp --launch chromium` (or firefox).")
+    }
+
+    /// A tool that BiDi-only mode does not list, called in that mode: the browser has no
+    /// extension, and `why` says what the tool needs of it (tools/tiers.rs,
+    /// `why_bidi_only_lacks`; docs/grid.md, "BiDi-only mode").
+    pub fn needs_extension(tool: &str, why: &str) -> Self {
+        Self::not_supported_here(format!(
+            "{tool} is not served in BiDi-only mode, where allwright drives the browser over WebDriver BiDi alone with no extension in it: {why}"
+        ))
+        .with_hint("Carry on with the listed tools, or ask the person to start the server with the extension (`allwright mcp --launch chromium` without --no-extension, or a --webdriver remote end on this machine).")
     }
 
     /// `tool`'s result is larger than it may answer (save_pdf's PDF over its cap).

@@ -52,6 +52,7 @@ import { currentReadTiming, startReadTiming } from "./tree/read-timing.js";
 import { childFrameIdsOf, isFrameElement } from "./dom/frame-elements.js";
 import { lineLength, lineLengths } from "../shared/line-records.js";
 import { thrownToolError } from "../shared/thrown.js";
+import { LONGEST_TEXT_READ, MAX_READ_NODES, PAGE_CUT_NOTICE } from "./tree/read-limits.js";
 
 const messages = globalThis.allwrightMessages;
 
@@ -216,9 +217,7 @@ async function readTree(args, options) {
     document: documentToken(),
     url: document.URL,
     title: document.title,
-    cutNotice: pageCut
-      ? `The page has more than ${MAX_READ_NODES} nodes: this read covers the first ${MAX_READ_NODES} in document order. Read a part with ref_id, or take a screenshot to find your way.`
-      : null,
+    cutNotice: pageCut ? PAGE_CUT_NOTICE : null,
     sinceFields: compared !== null && "fullReason" in compared ? { full: true, fullReason: compared.fullReason } : {},
     // A cut read is no snapshot to compare with: what it left out would read as removed.
     snapshotId: withSnapshot && !pageCut ? reserveSnapshotId() : null,
@@ -319,24 +318,6 @@ function engineFields(core) {
   const engine = engineOf(core);
   return engine === "js-page" && engineFallback !== undefined ? { engine, engineFallback } : { engine };
 }
-
-/**
- * The most nodes (elements and texts) one tree read gathers. A page larger than this (a million
- * nodes) is read from its beginning, in tree order, with a notice: gathering and reading it
- * whole would take longer than the call may wait, in both browsers (tests/extension/bounds.rs).
- * At about 10 ms per thousand nodes gathered and read, this is a few seconds.
- */
-const MAX_READ_NODES = 200_000;
-
-/**
- * The longest string (attribute value, field value, text) one tree read sends to the core whole.
- * The tree prints at most 10,000 characters of a name and 2,000 of a value
- * (LONGEST_PRINTED_NAME and LONGEST_PRINTED_VALUE in crates/allwright-ax/src/text.rs), so a
- * longer string changes nothing the agent reads, while sending it costs in proportion to its
- * length: a 40 MB textarea took the core 1.3 s per read before this cut (tests/extension/bounds.rs).
- * The margin above 10,000 leaves room for whitespace that a name collapses.
- */
-const LONGEST_TEXT_READ = 65_536;
 
 /**
  * Tells the background that this frame starts a read: its synchronous part holds the frame's

@@ -31,6 +31,7 @@ mod pdf;
 mod screenshot;
 
 pub use screenshot::BridgeScreenshots;
+pub(crate) use screenshot::JPEG_QUALITY;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -806,7 +807,7 @@ impl BrowserBridge {
 }
 
 /// The `dialog_open` error for a prompt: `dialog` is `{type, message, defaultValue?}`.
-fn dialog_open_error(open: &PromptInContext) -> ToolError {
+pub(crate) fn dialog_open_error(open: &PromptInContext) -> ToolError {
     let prompt = &open.prompt;
     let dialog = OpenDialog {
         kind: prompt.prompt_type.name().to_owned(),
@@ -824,7 +825,7 @@ fn dialog_open_error(open: &PromptInContext) -> ToolError {
 }
 
 /// 32 hex digits from the operating system's random source.
-fn random_marker() -> Option<String> {
+pub(crate) fn random_marker() -> Option<String> {
     let mut bytes = [0u8; 16];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut source| source.read_exact(&mut bytes))

@@ -24,7 +24,7 @@ use super::BrowserBridge;
 
 /// The JPEG quality of the extension's captures (extension/background/captures/screenshot.js), so that
 /// both paths give pictures of the same kind.
-const JPEG_QUALITY: u8 = 90;
+pub(crate) const JPEG_QUALITY: u8 = 90;
 /// How long marking the element may take.
 const LOCATE_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long painting, or taking away, the masks over a tab's secret fields may take (the

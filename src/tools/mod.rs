@@ -27,7 +27,9 @@ mod validation;
 pub use contract::tool_contract_json;
 pub use definition::{ReplyShape, ToolDefinition};
 pub use keys::{COMMON_NAMED_KEYS, KEY_SPELLINGS};
-pub use tiers::{listed_tools_in_session, tool_named, Tier, ToolAccess};
+pub use tiers::{
+    listed_tools_served_by, tool_named, why_bidi_only_lacks, ServedBy, Tier, ToolAccess,
+};
 
 /// The table's row for `name`, whatever the tier.
 #[cfg(test)]

@@ -155,16 +155,78 @@ pub fn listed_tools(tier: Tier, dev: bool) -> impl Iterator<Item = &'static Tool
     listed_tools_in_session(tier, dev, false)
 }
 
-/// The tools listed for a tier, in table order; `browser_bridge` says whether the server holds
-/// a BiDi session on the browser (see [`Availability::needs_browser_bridge`]).
+/// The tools listed for a tier in a session served by the extension, in table order;
+/// `browser_bridge` says whether the server holds a BiDi session on the browser (see
+/// [`Availability::needs_browser_bridge`]).
+#[cfg(test)]
 pub fn listed_tools_in_session(
     tier: Tier,
     dev: bool,
     browser_bridge: bool,
 ) -> impl Iterator<Item = &'static ToolDefinition> {
+    listed_tools_served_by(tier, dev, ServedBy::Extension { browser_bridge })
+}
+
+/// Where a session's tools are served, which decides which of them it lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServedBy {
+    /// The extension's native host, with or without a WebDriver BiDi session on the browser
+    /// beside it (the browser bridge).
+    Extension { browser_bridge: bool },
+    /// WebDriver BiDi alone, no extension in the browser (`--no-extension`, or a `--webdriver`
+    /// remote end on another machine): docs/grid.md, "BiDi-only mode".
+    BidiOnly,
+}
+
+/// The tools BiDi-only mode serves completely, every argument included, and tests
+/// (tests/extension/bidi_only.rs). The one place that says it: the tool list of such a session is
+/// these tools of its tier, and every other tool answers [`why_bidi_only_lacks`]'s reason.
+pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
+    "get_accessibility_tree",
+    "accessibility_snapshot",
+    "screenshot",
+    "navigate",
+    "go_back",
+    "go_forward",
+    "reload",
+    "list_tabs",
+    "new_tab",
+    "select_tab",
+    "close_tab",
+    "handle_dialog",
+    "wait_for_stable",
+    "wait_for",
+];
+
+/// Why BiDi-only mode does not list `tool`: either it needs the extension for good (it reaches
+/// something a WebDriver BiDi client cannot), or the mode does not serve it yet (issue 31,
+/// item 1, is done in slices: docs/grid.md, "BiDi-only mode").
+pub fn why_bidi_only_lacks(tool: &str) -> &'static str {
+    match tool {
+        "get_shadow_dom" | "shadow_dom_query" => {
+            "it reads closed shadow roots through the extension's debugger session, which WebDriver BiDi does not offer"
+        }
+        "get_frames" | "iframe_read" | "iframe_click" | "iframe_type" | "promote_iframe" => {
+            "its frame ids are the extension's (webNavigation), and BiDi-only mode does not number frames yet"
+        }
+        _ => "BiDi-only mode does not serve it yet (docs/grid.md, \"BiDi-only mode\", lists what it serves)",
+    }
+}
+
+/// The tools listed for a tier, in table order, for a session whose tools `served_by` serves.
+pub fn listed_tools_served_by(
+    tier: Tier,
+    dev: bool,
+    served_by: ServedBy,
+) -> impl Iterator<Item = &'static ToolDefinition> {
     TOOLS.iter().filter(move |tool| {
         tool.availability.is_listed(tier, dev)
-            && (browser_bridge || !tool.availability.needs_browser_bridge)
+            && match served_by {
+                ServedBy::Extension { browser_bridge } => {
+                    browser_bridge || !tool.availability.needs_browser_bridge
+                }
+                ServedBy::BidiOnly => SERVED_WITHOUT_EXTENSION.contains(&tool.name),
+            }
     })
 }
 
@@ -350,6 +412,45 @@ mod tests {
         assert_eq!(ToolAccess::new(Tier::Compact, false).describe(), "compact");
         assert_eq!(tool_named("hover").map(|tool| tool.name), Some("hover"));
         assert!(tool_named("teleport").is_none());
+    }
+
+    /// Every tool BiDi-only mode serves is a row of the table, and in Full it lists exactly
+    /// those; the tools it lacks each have a reason.
+    #[test]
+    fn bidi_only_mode_lists_exactly_the_tools_it_serves() {
+        for name in SERVED_WITHOUT_EXTENSION {
+            assert!(tool_named(name).is_some(), "{name} is not a tool");
+        }
+        let full: Vec<&str> = listed_tools_served_by(Tier::Full, true, ServedBy::BidiOnly)
+            .map(|tool| tool.name)
+            .collect();
+        let mut served = SERVED_WITHOUT_EXTENSION.to_vec();
+        served.sort_unstable();
+        let mut listed = full.clone();
+        listed.sort_unstable();
+        assert_eq!(listed, served);
+        let ask: Vec<&str> = listed_tools_served_by(Tier::Ask, false, ServedBy::BidiOnly)
+            .map(|tool| tool.name)
+            .collect();
+        assert_eq!(
+            ask,
+            [
+                "get_accessibility_tree",
+                "accessibility_snapshot",
+                "screenshot",
+                "wait_for_stable",
+                "wait_for",
+                "list_tabs"
+            ],
+            "Ask keeps to the read-only tools in BiDi-only mode too"
+        );
+        assert!(
+            !listed_tools_served_by(Tier::Ask, false, ServedBy::BidiOnly)
+                .any(|tool| tool.name == "handle_dialog"),
+            "Ask leaves dialogs to the person in BiDi-only mode too"
+        );
+        assert!(why_bidi_only_lacks("get_shadow_dom").contains("debugger"));
+        assert!(why_bidi_only_lacks("click_ax").contains("not serve it yet"));
     }
 
     #[test]

@@ -81,6 +81,13 @@ impl LaunchedMcp {
         LaunchedMcp { browser, client }
     }
 
+    /// The server's instructions to the model, as the MCP handshake gave them.
+    pub fn instructions(&self) -> Option<String> {
+        self.client
+            .peer_info()
+            .and_then(|info| info.instructions.clone())
+    }
+
     pub async fn tool_names(&self) -> Vec<String> {
         self.client
             .list_all_tools()

@@ -3,6 +3,7 @@
 
 mod actions;
 mod agreement;
+mod bidi_only;
 mod bidi_snapshot;
 mod bounds;
 mod bridge;
@@ -430,6 +431,31 @@ async fn chromium_launched_bridge() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_launched_bridge() {
     run_launched(Browser::Firefox, BRIDGE).await;
+}
+
+/// BiDi-only mode (`--no-extension`, docs/grid.md): one session without the extension and one
+/// with it, to compare the trees against.
+async fn run_bidi_only(browser: Browser) {
+    if !available(browser) {
+        return;
+    }
+    let _turn = support::turn(browser).await;
+    let started = std::time::Instant::now();
+    bidi_only::bidi_only_mode(browser).await;
+    record_time(
+        &format!("{} (BiDi-only): bidi_only_mode", browser.name()),
+        started.elapsed(),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_bidi_only() {
+    run_bidi_only(Browser::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_bidi_only() {
+    run_bidi_only(Browser::Firefox).await;
 }
 
 /// The console and network records of a launched browser (page_records.rs), in a session of

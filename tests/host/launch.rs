@@ -129,6 +129,34 @@ fn a_bad_command_line_is_a_usage_error() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("mcp"));
 }
 
+/// `--no-extension` needs a browser allwright drives (the user's own is reached through its
+/// extension), and contradicts `--extension`; both are refused before anything starts.
+#[test]
+fn no_extension_needs_a_driven_browser_and_no_extension_folder() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args(["mcp", "--no-extension"])
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--no-extension applies to --launch or --webdriver"),
+        "{stderr}"
+    );
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_allwright"))
+        .args([
+            "mcp",
+            "--launch",
+            "chromium",
+            "--no-extension",
+            "--extension",
+            "/nonexistent",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(2), "a usage error");
+}
+
 /// `allwright mcp --launch`: the MCP session drives a browser of its own; closing the session
 /// (stdin EOF) closes the browser and removes every temporary file.
 async fn mcp_session_through_the_stand_in(browser_flag: &str, extension_flavour: &str) {

@@ -294,11 +294,19 @@ pub async fn accessibility_snapshot(
     top_context: &str,
     options: &SnapshotOptions,
 ) -> Result<String, SnapshotError> {
+    accessibility_snapshot_of_documents(connection, top_context, options)
+        .await
+        .map(|(snapshot, _)| snapshot)
+}
+
+/// [`accessibility_snapshot`], with how many documents it joined (the tool's `documentCount`).
+pub async fn accessibility_snapshot_of_documents(
+    connection: &BidiConnection,
+    top_context: &str,
+    options: &SnapshotOptions,
+) -> Result<(String, usize), SnapshotError> {
     if COLLECTOR_SCRIPT.is_empty() {
-        return Err(SnapshotError::new(
-            SnapshotErrorKind::BundleMissing,
-            "this build of allwright-surface-web has no page-side collector (embedded/bidi-snapshot.js was not built): run ./scripts/build, then build again",
-        ));
+        return Err(bundle_missing());
     }
     let deadline = Deadline::new(options.timeout);
     let tree = deadline
@@ -315,7 +323,10 @@ pub async fn accessibility_snapshot(
     for planned in plan_documents(&tree)? {
         documents.push(collect_document(connection, &deadline, options, &planned).await?);
     }
-    Ok(allwright_ax::snapshot::assemble(options.format, &documents))
+    Ok((
+        allwright_ax::snapshot::assemble(options.format, &documents),
+        documents.len(),
+    ))
 }
 
 /// One document, from its own browsing context's sandbox; installs the collector when the
@@ -328,6 +339,83 @@ async fn collect_document(
 ) -> Result<String, SnapshotError> {
     let context = planned.context.as_str();
     let call = call_collector_params(context, &collector_arguments(options, planned));
+    call_with_collector(connection, deadline, context, call).await
+}
+
+/// Called in the sandbox of a document for `get_accessibility_tree` in BiDi-only mode: the
+/// collector's `readTree` answer for the arguments (a JSON text), or null when the collector
+/// is not installed in this realm yet.
+const CALL_READ_TREE: &str = "async function (argumentsJson, ...closedShadowRootHosts) {
+  const surface = globalThis.allwrightSurface;
+  if (surface === undefined) return null;
+  return await surface.readTree(JSON.parse(argumentsJson), closedShadowRootHosts);
+}";
+
+/// `get_accessibility_tree` of the document in `context` over WebDriver BiDi alone, read by the
+/// collector in its sandbox, whose registry keeps the document's refs (docs/grid.md,
+/// "BiDi-only mode"). `arguments` are the tool's, plus `refFloor`; `closed_shadow_root_hosts`
+/// the shared ids of the custom elements hosting a closed shadow root, which the sandbox cannot
+/// tell by itself (their lines say `closed-shadow-root`, as the extension's do). The answer is
+/// the collector's JSON text: `{ok: true, result}` with the extension's tree result, or
+/// `{ok: false, error}` with a tool error.
+pub async fn read_tree(
+    connection: &BidiConnection,
+    context: &str,
+    arguments: &Value,
+    closed_shadow_root_hosts: &[String],
+    timeout: Duration,
+) -> Result<String, SnapshotError> {
+    let mut call_arguments = vec![json!({"type": "string", "value": arguments.to_string()})];
+    call_arguments.extend(
+        closed_shadow_root_hosts
+            .iter()
+            .map(|host| json!({ "sharedId": host })),
+    );
+    call_collector_function(connection, context, CALL_READ_TREE, call_arguments, timeout).await
+}
+
+/// Calls `function_declaration` with `arguments` (BiDi local values, remote references
+/// included) in the collector's sandbox of the document in `context`, installing the collector
+/// first when the sandbox lacks it. The function answers a string, or null when
+/// `globalThis.allwrightSurface` is missing (the collector is not installed yet).
+pub async fn call_collector_function(
+    connection: &BidiConnection,
+    context: &str,
+    function_declaration: &str,
+    arguments: Vec<Value>,
+    timeout: Duration,
+) -> Result<String, SnapshotError> {
+    if COLLECTOR_SCRIPT.is_empty() {
+        return Err(bundle_missing());
+    }
+    let deadline = Deadline::new(timeout);
+    let call = json!({
+        "functionDeclaration": function_declaration,
+        "arguments": arguments,
+        "target": {"context": context, "sandbox": SANDBOX},
+        "awaitPromise": true,
+        "resultOwnership": "none",
+    });
+    call_with_collector(connection, &deadline, context, call).await
+}
+
+/// The error of a build without the collector.
+fn bundle_missing() -> SnapshotError {
+    SnapshotError::new(
+        SnapshotErrorKind::BundleMissing,
+        "this build of allwright-surface-web has no page-side collector (embedded/bidi-snapshot.js was not built): run ./scripts/build, then build again",
+    )
+}
+
+/// `call` (a `script.callFunction` in the document's sandbox that answers a string, or null
+/// when the collector is missing there) with the collector installed first when the sandbox
+/// lacks it: the string it answers.
+async fn call_with_collector(
+    connection: &BidiConnection,
+    deadline: &Deadline,
+    context: &str,
+    call: Value,
+) -> Result<String, SnapshotError> {
     let answer = match deadline
         .command(connection, "script.callFunction", call.clone())
         .await

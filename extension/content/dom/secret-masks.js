@@ -51,6 +51,23 @@ const round = (/** @type {number} */ value) => Math.round(value * 4) / 4;
 let painted = null;
 
 /**
+ * Closed shadow roots this realm cannot find by itself but was handed: a WebDriver BiDi sandbox
+ * has no extension API to open them (anyShadowRoot), and BiDi-only mode finds them over BiDi
+ * (node serialization with `includeShadowTree: "all"`) and passes them in (surface/bidi-snapshot.js).
+ * The content script never sets it.
+ * @type {ShadowRoot[]}
+ */
+let handedRoots = [];
+
+/**
+ * Sets the closed shadow roots secretFieldsOf searches besides the ones it finds.
+ * @param {ShadowRoot[]} roots
+ */
+export function searchAlsoIn(roots) {
+  handedRoots = roots;
+}
+
+/**
  * Every secret field of the document with a box, in its light tree and in every shadow root.
  * @param {Document} document
  * @returns {Element[]}
@@ -59,12 +76,13 @@ export function secretFieldsOf(document) {
   /** @type {Element[]} */
   const found = [];
   /** @type {Array<Document|ShadowRoot>} */
-  const roots = [document];
+  const roots = [document, ...handedRoots.filter((root) => root.host?.isConnected === true)];
   for (let index = 0; index < roots.length; index++) {
     const root = roots[index];
     for (const element of root.querySelectorAll("*")) {
       const shadow = anyShadowRoot(element);
-      if (shadow !== null) roots.push(shadow);
+      // A handed root may be one this realm can open too (Firefox's): searched once.
+      if (shadow !== null && !roots.includes(shadow)) roots.push(shadow);
     }
     for (const field of root.querySelectorAll(FIELD_SELECTOR)) {
       if (isSecretField(field)) found.push(field);

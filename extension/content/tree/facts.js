@@ -142,6 +142,10 @@ const atomicInlineBit = (display) => (display !== "inline" && display.startsWith
  *   this many UTF-16 units, marking the cut with `…` (the text tree's reads: see
  *   LONGEST_TEXT_READ in accessibility-tree.js). Without it every string is sent whole, as the
  *   structured snapshot prints it.
+ * @property {ReadonlySet<Element>} [closedShadowRootHosts] The elements known to host a closed
+ *   shadow root, where this realm cannot ask (the BiDi collector's sandbox: BiDi-only mode finds
+ *   them over WebDriver BiDi, crates/allwright-surface-web's read_tree). Absent, the gatherer asks
+ *   the browser itself where it can (closedShadowRootReader).
  * @property {number} [maxNodes] Stop after this many nodes (the text tree's reads of a whole
  *   document; docs/protocol/host-safety.md, "Bounds and deadlines"): `cut` then says so.
  * @property {ReadonlySet<string>} [referenceAttributes] Collect the document's elements (not
@@ -222,7 +226,9 @@ export function gatherFacts(options) {
   const clickListeners = listenerElements.size > 0 ? listenerElements : null;
   // A read of one changed part (`scope`) walks too few elements for the search to pay.
   const ruleTargets = (options.scope ?? null) === null ? visibilityAndOverflowTargets(documentRules) : null;
-  const closedRootReader = closedShadowRootReader();
+  const knownHosts = options.closedShadowRootHosts;
+  const closedRootReader =
+    knownHosts === undefined ? closedShadowRootReader() : (/** @type {Element} */ element) => knownHosts.has(element);
 
   /**
    * The fact flags an element's computed style gives (display, visibility, content-visibility,

@@ -9,9 +9,10 @@
 //! `moz:firefoxOptions`, `se:name`, a cloud's `vendor:options`). What allwright owns is refused
 //! with the reason: `webSocketUrl` (allwright speaks BiDi, so it is always `true`) and
 //! `unhandledPromptBehavior` (the dialog tools need prompts left open). An object that both
-//! sides set (`goog:chromeOptions`) is merged key by key: `args` are joined, a `binary` asked for
-//! wins (the node's own browser path), and any other key set to two different values is a
-//! conflict, as is a browser switch allwright sets to another value or one that would replace
+//! sides set (`goog:chromeOptions`, `moz:firefoxOptions`) is merged key by key: `args` are
+//! joined, a `binary` asked for wins (the node's own browser path), an object within (`env`,
+//! `prefs`) is merged entry by entry, and any other key or entry set to two different values is
+//! a conflict, as is a browser switch allwright sets to another value or one that would replace
 //! its profile or extension loading.
 
 use serde_json::{Map, Value};
@@ -210,6 +211,24 @@ fn merge_vendor_options(
             // The remote end's own browser: allwright names the one it would launch, which is
             // right only when the node is this machine.
             ("binary", Some(own_binary)) => *own_binary = value.clone(),
+            // An object both set (`moz:firefoxOptions.env`, `prefs`): one level further, the
+            // requested entries are added, and one that allwright sets (the host's socket and
+            // `HOME` in `env`) may only be given its own value.
+            (_, Some(Value::Object(own_entries))) if value.is_object() => {
+                for (entry, entry_value) in value.as_object().into_iter().flatten() {
+                    match own_entries.get(entry) {
+                        None => {
+                            own_entries.insert(entry.clone(), entry_value.clone());
+                        }
+                        Some(own_value) if own_value == entry_value => {}
+                        Some(_) => {
+                            return Err(format!(
+                                "allwright sets \"{key}\".\"{entry}\" itself, to another value; leave it out"
+                            ))
+                        }
+                    }
+                }
+            }
             (_, Some(own_value)) if own_value == value => {}
             (_, Some(_)) => {
                 return Err(format!(
@@ -363,5 +382,39 @@ mod tests {
         .expect_err("conflict")
         .to_string();
         assert!(error.contains("\"excludeSwitches\""), "{error}");
+    }
+
+    /// `moz:firefoxOptions.env` carries the native host's socket and `HOME`: other variables
+    /// are added, those two keep allwright's values.
+    #[test]
+    fn objects_within_vendor_options_merge_entry_by_entry() {
+        let Value::Object(mut firefox) = json!({
+            "browserName": "firefox",
+            "moz:firefoxOptions": {
+                "args": ["-headless"],
+                "env": {"ALLWRIGHT_SOCKET": "/tmp/s/host.sock", "HOME": "/tmp/s/home"}
+            }
+        }) else {
+            unreachable!("an object literal")
+        };
+        merge_requested_capabilities(
+            &mut firefox,
+            &[requested(
+                "moz:firefoxOptions={\"env\":{\"MOZ_LOG\":\"x\",\"HOME\":\"/tmp/s/home\"},\"prefs\":{\"intl.accept_languages\":\"de\"}}",
+            )
+            .expect("read")],
+        )
+        .expect("merged");
+        let options = &firefox["moz:firefoxOptions"];
+        assert_eq!(options["env"]["MOZ_LOG"], "x");
+        assert_eq!(options["env"]["ALLWRIGHT_SOCKET"], "/tmp/s/host.sock");
+        assert_eq!(options["prefs"]["intl.accept_languages"], "de");
+        let error = merge_requested_capabilities(
+            &mut firefox,
+            &[requested("moz:firefoxOptions={\"env\":{\"HOME\":\"/root\"}}").expect("read")],
+        )
+        .expect_err("conflict")
+        .to_string();
+        assert!(error.contains("\"env\".\"HOME\""), "{error}");
     }
 }

@@ -1,0 +1,647 @@
+//! BiDi-only mode (docs/grid.md, "BiDi-only mode"): `allwright mcp --launch BROWSER
+//! --no-extension` lists exactly the tools it serves, refuses the others naming the mode, reads
+//! the same tree and refs as the extension for the same pages, and navigates and keeps tabs over
+//! WebDriver BiDi alone. One BiDi-only session and one session with the extension (to compare
+//! against) per browser.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::bridge::LaunchedMcp;
+use crate::support::{fixtures, record_time, Browser};
+
+/// The tools BiDi-only mode serves, in the table's order (src/tools/tiers.rs,
+/// `SERVED_WITHOUT_EXTENSION`), as the Full tier lists them.
+const SERVED: &[&str] = &[
+    "get_accessibility_tree",
+    "accessibility_snapshot",
+    "screenshot",
+    "navigate",
+    "go_back",
+    "go_forward",
+    "reload",
+    "wait_for_stable",
+    "wait_for",
+    "list_tabs",
+    "new_tab",
+    "select_tab",
+    "close_tab",
+    "handle_dialog",
+];
+
+/// Pages whose tree both sessions read: forms and widgets, open and closed shadow roots, frames
+/// (same- and cross-origin, srcdoc), a strict CSP, and one of the since fixtures.
+const PAGES: &[&str] = &[
+    "/pages/surface.html",
+    "/pages/shadow.html",
+    "/pages/frames.html",
+    "/pages/csp/default-none.html",
+    "/pages/compact-tree.html",
+    "/pages/registry.html",
+];
+
+/// How long a refusal may take: it is answered before anything reaches the browser.
+const REFUSED_AT_ONCE: Duration = Duration::from_secs(2);
+
+pub async fn bidi_only_mode(browser: Browser) {
+    let name = browser.name();
+    let mut started = Instant::now();
+    let mut step = |what: &str| {
+        record_time(&format!("{name} (BiDi-only): {what}"), started.elapsed());
+        started = Instant::now();
+    };
+    let bidi = LaunchedMcp::start_with(browser, &["--no-extension"]).await;
+    step("launch without the extension");
+    let extension = LaunchedMcp::start_with(browser, &[]).await;
+    step("launch with the extension");
+    lists_only_what_it_serves(&bidi).await;
+    step("lists_only_what_it_serves");
+    trees_equal_the_extensions(&bidi, &extension).await;
+    step("trees_equal_the_extensions");
+    refs_stay_and_since_reads_answer_changes(&bidi).await;
+    step("refs_stay_and_since_reads_answer_changes");
+    navigation_moves_through_history(&bidi).await;
+    step("navigation_moves_through_history");
+    tabs_are_top_level_contexts(&bidi).await;
+    step("tabs_are_top_level_contexts");
+    snapshot_joins_every_document(&bidi, &extension).await;
+    step("snapshot_joins_every_document");
+    screenshots_mask_every_secret_field(&bidi).await;
+    step("screenshots_mask_every_secret_field");
+    dialogs_are_reported_and_answered(&bidi).await;
+    step("dialogs_are_reported_and_answered");
+    wait_for_returns_when_text_or_a_state_arrives(&bidi).await;
+    step("wait_for_returns_when_text_or_a_state_arrives");
+    bidi.shutdown().await;
+    extension.shutdown().await;
+}
+
+async fn lists_only_what_it_serves(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    assert_eq!(
+        bidi.tool_names().await,
+        SERVED,
+        "{browser}: the listed tools"
+    );
+    let instructions = bidi.instructions().unwrap_or_default();
+    assert!(
+        instructions.contains("BiDi-only mode"),
+        "{browser}: the instructions say the mode: {instructions}"
+    );
+    let refused = bidi
+        .refused(
+            "click_ax",
+            json!({"ref_id": "ref_1"}),
+            "not_supported_here",
+            REFUSED_AT_ONCE,
+        )
+        .await;
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(message.contains("BiDi-only mode"), "{browser}: {refused}");
+    assert!(refused["hint"].as_str().is_some(), "{browser}: {refused}");
+    let shadow = bidi
+        .refused(
+            "get_shadow_dom",
+            json!({}),
+            "not_supported_here",
+            REFUSED_AT_ONCE,
+        )
+        .await;
+    assert!(
+        shadow["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("debugger")),
+        "{browser}: {shadow}"
+    );
+}
+
+/// The extension's tree as BiDi-only mode prints it: the extension prints an iframe's frame id
+/// (`frameId=N`, from webNavigation) after its ref, which this mode has not (docs/grid.md,
+/// "BiDi-only mode").
+fn as_bidi_only_prints_it(tree: &str) -> String {
+    without_frame_ids(tree)
+}
+
+fn without_frame_ids(tree: &str) -> String {
+    let mut out = String::with_capacity(tree.len());
+    let mut rest = tree;
+    while let Some(start) = rest.find(" frameId=") {
+        out.push_str(&rest[..start]);
+        let digits = &rest[start + " frameId=".len()..];
+        let end = digits
+            .find(|character: char| !character.is_ascii_digit())
+            .unwrap_or(digits.len());
+        rest = &digits[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The same page read by both sessions, each in a fresh document of a fresh tab state: the same
+/// text with the same ref numbers, for the whole tree and for each argument that shapes it.
+async fn trees_equal_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    for page in PAGES {
+        let url = server.url(page);
+        for session in [bidi, extension] {
+            session.ok("navigate", json!({"url": url})).await;
+        }
+        for arguments in [
+            json!({}),
+            json!({"filter": "interactive"}),
+            json!({"filter": "visible", "maxDepth": 4}),
+            json!({"maxChars": 300}),
+            json!({"maxChars": 300, "page": 2}),
+        ] {
+            let from_bidi = bidi.call("get_accessibility_tree", arguments.clone()).await;
+            let from_extension = extension
+                .call("get_accessibility_tree", arguments.clone())
+                .await;
+            match (from_bidi, from_extension) {
+                (Ok(from_bidi), Ok(from_extension)) => {
+                    let bidi_tree = from_bidi["tree"].as_str().expect("a tree");
+                    let extension_tree =
+                        as_bidi_only_prints_it(from_extension["tree"].as_str().expect("a tree"));
+                    assert_eq!(
+                        bidi_tree, extension_tree,
+                        "{browser} {page} {arguments}: BiDi-only's tree differs from the extension's"
+                    );
+                    for field in ["truncated", "hasMore", "page", "pageCount", "title"] {
+                        assert_eq!(
+                            from_bidi[field], from_extension[field],
+                            "{browser} {page} {arguments}: {field}"
+                        );
+                    }
+                }
+                (Err(from_bidi), Err(from_extension)) => assert_eq!(
+                    from_bidi.code(),
+                    from_extension.code(),
+                    "{browser} {page} {arguments}"
+                ),
+                (from_bidi, from_extension) => panic!(
+                    "{browser} {page} {arguments}: BiDi-only answered {from_bidi:?}, the extension {from_extension:?}"
+                ),
+            }
+        }
+        // A read anchored on a ref both printed.
+        let tree = bidi.tree_text().await;
+        if let Some(reference) = first_ref(&tree) {
+            let arguments = json!({"ref_id": reference});
+            let from_bidi = bidi.ok("get_accessibility_tree", arguments.clone()).await;
+            let from_extension = extension.ok("get_accessibility_tree", arguments).await;
+            assert_eq!(
+                from_bidi["tree"].as_str(),
+                Some(
+                    as_bidi_only_prints_it(from_extension["tree"].as_str().unwrap_or_default())
+                        .as_str()
+                ),
+                "{browser} {page}: the read of {reference}"
+            );
+        }
+    }
+    bidi.refused(
+        "get_accessibility_tree",
+        json!({"frameId": 1}),
+        "not_supported_here",
+        REFUSED_AT_ONCE,
+    )
+    .await;
+    bidi.refused(
+        "get_accessibility_tree",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        Duration::from_secs(20),
+    )
+    .await;
+}
+
+/// The last `[ref_N]` of a tree (an element deep in the page).
+fn first_ref(tree: &str) -> Option<String> {
+    let start = tree.rfind("[ref_")? + 1;
+    let end = start + tree[start..].find(']')?;
+    Some(tree[start..end].to_owned())
+}
+
+/// A ref stays its element's across reads; a read since a snapshot answers only what changed,
+/// and a navigated tab numbers its new refs above the ones it printed before.
+async fn refs_stay_and_since_reads_answer_changes(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    bidi.ok(
+        "navigate",
+        json!({"url": server.url("/pages/surface.html")}),
+    )
+    .await;
+    let first = bidi
+        .ok("get_accessibility_tree", json!({"verbose": true}))
+        .await;
+    let second = bidi
+        .ok("get_accessibility_tree", json!({"verbose": true}))
+        .await;
+    assert_eq!(first["tree"], second["tree"], "{browser}: the same refs");
+    let snapshot = second["snapshotId"].as_str().expect("a snapshotId");
+    let unchanged = bidi
+        .ok(
+            "get_accessibility_tree",
+            json!({"since": snapshot, "verbose": true}),
+        )
+        .await;
+    assert_eq!(unchanged["full"], false, "{browser}: {unchanged}");
+    let unknown = bidi
+        .ok(
+            "get_accessibility_tree",
+            json!({"since": "s-00000000-1", "verbose": true}),
+        )
+        .await;
+    assert_eq!(
+        unknown["fullReason"], "document_changed",
+        "{browser}: {unknown}"
+    );
+    let highest = highest_ref(first["tree"].as_str().unwrap_or_default());
+    bidi.ok(
+        "navigate",
+        json!({"url": server.url("/pages/registry.html")}),
+    )
+    .await;
+    let after = bidi.tree_text().await;
+    let lowest_after = lowest_ref(&after).expect("refs on the new page");
+    assert!(
+        lowest_after > highest,
+        "{browser}: the new document's refs start above {highest}:\n{after}"
+    );
+}
+
+fn ref_numbers(tree: &str) -> Vec<u64> {
+    tree.split("[ref_")
+        .skip(1)
+        .filter_map(|rest| rest.split(']').next()?.parse().ok())
+        .collect()
+}
+
+fn highest_ref(tree: &str) -> u64 {
+    ref_numbers(tree).into_iter().max().unwrap_or(0)
+}
+
+fn lowest_ref(tree: &str) -> Option<u64> {
+    ref_numbers(tree).into_iter().min()
+}
+
+async fn navigation_moves_through_history(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    let first = server.url("/pages/surface.html");
+    let second = server.url("/pages/shadow.html");
+    bidi.ok("navigate", json!({"url": first})).await;
+    let landed = bidi
+        .ok("navigate", json!({"url": second, "verbose": true}))
+        .await;
+    assert_eq!(landed["url"], second, "{browser}: {landed}");
+    let back = bidi.ok("go_back", json!({"verbose": true})).await;
+    assert_eq!(
+        (back["url"].as_str(), back["changed"].as_bool()),
+        (Some(first.as_str()), Some(true)),
+        "{browser}: {back}"
+    );
+    let forward = bidi.ok("go_forward", json!({"verbose": true})).await;
+    assert_eq!(forward["url"], second, "{browser}: {forward}");
+    bidi.refused(
+        "go_forward",
+        json!({}),
+        "no_history",
+        Duration::from_secs(20),
+    )
+    .await;
+    let reloaded = bidi
+        .ok("reload", json!({"ignoreCache": true, "verbose": true}))
+        .await;
+    assert_eq!(
+        (reloaded["url"].as_str(), reloaded["changed"].as_bool()),
+        (Some(second.as_str()), Some(false)),
+        "{browser}: {reloaded}"
+    );
+    bidi.refused(
+        "navigate",
+        json!({"url": "file:///etc/passwd"}),
+        "file_url_refused",
+        REFUSED_AT_ONCE,
+    )
+    .await;
+}
+
+async fn tabs_are_top_level_contexts(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let server = fixtures();
+    let listed = bidi.ok("list_tabs", json!({})).await;
+    let tabs = listed["tabs"].as_array().expect("tabs").clone();
+    assert_eq!(
+        tabs.len(),
+        1,
+        "{browser}: one tab at first (no mapper tab): {listed}"
+    );
+    assert_eq!(tabs[0]["active"], true, "{browser}: {listed}");
+    let first_tab = tabs[0]["tabId"].as_i64().expect("a tab id");
+    let url = server.url("/pages/frames.html");
+    let opened = bidi
+        .ok("new_tab", json!({"url": url, "verbose": true}))
+        .await;
+    let new_tab = opened["tabId"].as_i64().expect("a tab id");
+    assert_ne!(new_tab, first_tab);
+    assert_eq!(opened["url"], url, "{browser}: {opened}");
+    // Calls without tabId go to the new, active tab.
+    let read = bidi
+        .ok("get_accessibility_tree", json!({"verbose": true}))
+        .await;
+    assert_eq!(read["url"], url, "{browser}: the active tab is read");
+    let listed = bidi.ok("list_tabs", json!({})).await;
+    let active: Vec<i64> = listed["tabs"]
+        .as_array()
+        .expect("tabs")
+        .iter()
+        .filter(|tab| tab["active"] == true)
+        .filter_map(|tab| tab["tabId"].as_i64())
+        .collect();
+    assert_eq!(active, [new_tab], "{browser}: {listed}");
+    let selected = bidi.ok("select_tab", json!({"tabId": first_tab})).await;
+    assert_eq!(selected["tabId"], first_tab, "{browser}: {selected}");
+    let other = bidi
+        .ok(
+            "get_accessibility_tree",
+            json!({"tabId": new_tab, "verbose": true}),
+        )
+        .await;
+    assert_eq!(other["url"], url, "{browser}: a read of the tab named");
+    let closed = bidi.ok("close_tab", json!({"tabId": new_tab})).await;
+    assert_eq!(
+        (closed["closed"].as_i64(), closed["activeTabId"].as_i64()),
+        (Some(new_tab), Some(first_tab)),
+        "{browser}: {closed}"
+    );
+    bidi.refused(
+        "select_tab",
+        json!({"tabId": new_tab}),
+        "no_tab",
+        Duration::from_secs(10),
+    )
+    .await;
+    bidi.refused(
+        "close_tab",
+        json!({}),
+        "invalid_arguments",
+        Duration::from_secs(10),
+    )
+    .await;
+}
+
+/// accessibility_snapshot joins the top document and its frames' as the extension does.
+async fn snapshot_joins_every_document(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/frames.html");
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+    }
+    let from_bidi = bidi
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    let from_extension = extension
+        .ok("accessibility_snapshot", json!({"format": "json"}))
+        .await;
+    assert_eq!(
+        from_bidi["documentCount"], from_extension["documentCount"],
+        "{browser}: the documents joined"
+    );
+    let documents: Value =
+        serde_json::from_str(from_bidi["snapshot"].as_str().expect("a snapshot")).expect("JSON");
+    assert_eq!(
+        documents["documents"].as_array().map(Vec::len),
+        from_bidi["documentCount"]
+            .as_u64()
+            .map(|count| count as usize),
+        "{browser}"
+    );
+}
+
+/// Screenshots over BiDi alone paint over every secret field as the extension's masks do, in
+/// the page, its frame and its closed shadow root (the same fixture and pixel checks as
+/// bridge.rs, `secret_fields_are_painted_over_in_bidi_screenshots`).
+async fn screenshots_mask_every_secret_field(bidi: &LaunchedMcp) {
+    use crate::screenshot::{
+        assert_secret_fields_masked, image_of, Picture, SECRET_FIELDS_IN_VIEWPORT,
+        SECRET_FIELD_BELOW,
+    };
+    let browser = bidi.browser.name();
+    let capture = |arguments: Value| async move {
+        let result = bidi
+            .call_result("screenshot", arguments.clone())
+            .await
+            .unwrap_or_else(|error| panic!("{browser}: screenshot({arguments}): {}", error.0));
+        let (_, bytes, facts) = image_of(browser, &result);
+        assert_eq!(facts["method"], "bidi", "{browser}: {facts}");
+        (Picture::decode_png(&bytes), facts)
+    };
+    bidi.ok(
+        "navigate",
+        json!({"url": fixtures().url("/pages/screenshot/secrets.html")}),
+    )
+    .await;
+    let (picture, facts) = capture(json!({})).await;
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        1.0,
+        SECRET_FIELDS_IN_VIEWPORT,
+        &facts,
+    );
+    assert_eq!(facts["maskedSecretFields"], 11, "{browser}: {facts}");
+    assert!(facts.get("framesNotMasked").is_none(), "{browser}: {facts}");
+    let (picture, facts) = capture(json!({"fullPage": true})).await;
+    let mut everywhere = SECRET_FIELDS_IN_VIEWPORT.to_vec();
+    everywhere.push(SECRET_FIELD_BELOW);
+    assert!(picture.height >= 2430, "{browser}: the whole page: {facts}");
+    assert_secret_fields_masked(browser, &picture, (0.0, 0.0), 1.0, &everywhere, &facts);
+    assert_eq!(facts["maskedSecretFields"], 12, "{browser}: {facts}");
+    let form = bidi.ref_of("region", "Payment").await;
+    let (picture, facts) = capture(json!({"ref_id": form})).await;
+    assert_eq!(facts["scope"], "element", "{browser}: {facts}");
+    assert_secret_fields_masked(
+        browser,
+        &picture,
+        (0.0, 0.0),
+        1.0,
+        &SECRET_FIELDS_IN_VIEWPORT[..8],
+        &facts,
+    );
+    bidi.refused(
+        "screenshot",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        Duration::from_secs(20),
+    )
+    .await;
+}
+
+/// A prompt that blocks the tab is reported as `dialog_open` (navigate meets it, and so does a
+/// read), the tab tools still answer, and handle_dialog answers it; then the page goes on.
+async fn dialogs_are_reported_and_answered(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/bidi/confirm-on-load.html");
+    let blocked = bidi
+        .refused(
+            "navigate",
+            json!({"url": url}),
+            "dialog_open",
+            Duration::from_secs(20),
+        )
+        .await;
+    assert_eq!(blocked["dialog"]["type"], "confirm", "{browser}: {blocked}");
+    assert_eq!(
+        blocked["dialog"]["message"], "Carry on?",
+        "{browser}: {blocked}"
+    );
+    bidi.refused(
+        "get_accessibility_tree",
+        json!({}),
+        "dialog_open",
+        Duration::from_secs(5),
+    )
+    .await;
+    bidi.ok("list_tabs", json!({})).await;
+    let handled = bidi.ok("handle_dialog", json!({"accept": true})).await;
+    assert_eq!(
+        (handled["handled"].as_bool(), handled["type"].as_str()),
+        (Some(true), Some("confirm")),
+        "{browser}: {handled}"
+    );
+    let mut tree = String::new();
+    for _ in 0..50 {
+        tree = bidi.tree_text().await;
+        if tree.contains("confirmed") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(tree.contains("status \"confirmed\""), "{browser}: {tree}");
+    bidi.refused(
+        "handle_dialog",
+        json!({"accept": false}),
+        "no_dialog",
+        Duration::from_secs(5),
+    )
+    .await;
+}
+
+/// wait_for looks as the extension's does (the checks of find_and_wait.rs on a page that changes
+/// by itself, since this mode has no action to start a change): texts in the page and in a frame
+/// (not named by a frame id here), a text gone, element states, what was seen last on a timeout,
+/// and a ref never printed refused.
+async fn wait_for_returns_when_text_or_a_state_arrives(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    bidi.ok(
+        "navigate",
+        json!({"url": fixtures().url("/pages/bidi/late-by-itself.html")}),
+    )
+    .await;
+    // One read, at once: the page changes 1.5 s after its load.
+    let tree = bidi.tree_text().await;
+    let ref_of = |start: &str| -> String {
+        let line = tree
+            .lines()
+            .find(|line| line.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("{browser}: no {start} in\n{tree}"));
+        let from = line.find("[ref_").expect("a ref") + 1;
+        let to = from + line[from..].find(']').expect("the ref's end");
+        line[from..to].to_owned()
+    };
+    let continue_ref = ref_of("button \"Continue\"");
+    let accept = ref_of("checkbox \"Accept terms\"");
+    let banner = ref_of("button \"Spring sale\"");
+    for (arguments, what) in [
+        (
+            json!({ "text": "order   CONFIRMED" }),
+            "a text, in any case and spacing",
+        ),
+        (json!({ "textGone": "Loading results" }), "a text gone"),
+        (json!({ "text": "Frame ready" }), "a frame's text"),
+        (
+            json!({ "ref_id": continue_ref, "state": "enabled" }),
+            "enabled",
+        ),
+        (json!({ "ref_id": accept, "state": "checked" }), "checked"),
+        (json!({ "ref_id": banner, "state": "removed" }), "removed"),
+        (
+            json!({ "ref_id": banner, "state": "hidden" }),
+            "hidden, once removed",
+        ),
+    ] {
+        let mut arguments = arguments;
+        arguments["timeoutMs"] = json!(10_000);
+        let result = bidi.ok("wait_for", arguments.clone()).await;
+        assert_eq!(
+            result["met"], true,
+            "{browser}: {what}: {arguments} {result}"
+        );
+    }
+    // The page changed once and is quiet since, with no request running.
+    let stable = bidi
+        .ok(
+            "wait_for_stable",
+            json!({"quietMs": 300, "timeoutMs": 10_000}),
+        )
+        .await;
+    assert_eq!(
+        (
+            stable["stable"].as_bool(),
+            stable["pendingRequests"].as_u64()
+        ),
+        (Some(true), Some(0)),
+        "{browser}: {stable}"
+    );
+    // Less time than the quiet asked for: not stable, and it says why.
+    let too_short = bidi
+        .ok(
+            "wait_for_stable",
+            json!({"quietMs": 2_000, "timeoutMs": 500}),
+        )
+        .await;
+    assert_eq!(too_short["stable"], false, "{browser}: {too_short}");
+    assert!(
+        too_short["reason"].is_string() && too_short["hint"].is_string(),
+        "{browser}: {too_short}"
+    );
+    let hidden = bidi
+        .ok(
+            "wait_for",
+            json!({"text": "Hidden phrase", "timeoutMs": 300}),
+        )
+        .await;
+    assert_eq!(
+        (hidden["met"].as_bool(), hidden["reason"].as_str()),
+        (Some(false), Some("timeout")),
+        "{browser}: a text CSS hides is not shown: {hidden}"
+    );
+    assert_eq!(hidden["lastSeen"]["shown"], false, "{browser}: {hidden}");
+    assert!(
+        hidden["waitedMs"].as_u64().is_some_and(|ms| ms >= 300),
+        "{browser}: {hidden}"
+    );
+    let still_enabled = bidi
+        .ok(
+            "wait_for",
+            json!({"ref_id": continue_ref, "state": "disabled", "timeoutMs": 200}),
+        )
+        .await;
+    assert_eq!(still_enabled["met"], false, "{browser}: {still_enabled}");
+    assert_eq!(
+        still_enabled["lastSeen"]["enabled"], true,
+        "{browser}: {still_enabled}"
+    );
+    bidi.refused(
+        "wait_for",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        REFUSED_AT_ONCE,
+    )
+    .await;
+}
