@@ -439,7 +439,7 @@ async fn run_bidi_only(browser: Browser) {
     if !available(browser) {
         return;
     }
-    let _turn = support::turn(browser).await;
+    let _turn = lanes::turn(browser).await;
     let started = std::time::Instant::now();
     bidi_only::bidi_only_mode(browser).await;
     record_time(

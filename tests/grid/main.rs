@@ -100,9 +100,14 @@ async fn through_a_selenium_grid() {
             check_started,
         );
     }
-    let check_started = Instant::now();
-    mcp_without_the_extension(&grid, &page, folder.path(), &mut printed).await;
-    timed("mcp, BiDi-only", check_started);
+    for browser in [Browser::Chromium, Browser::Firefox] {
+        let check_started = Instant::now();
+        mcp_without_the_extension(&grid, browser, &page, folder.path(), &mut printed).await;
+        timed(
+            &format!("mcp, BiDi-only, {}", browser.name()),
+            check_started,
+        );
+    }
     let check_started = Instant::now();
     mcp_ends_the_session_on_sigterm(&grid, folder.path(), &mut printed).await;
     timed("mcp, SIGTERM", check_started);
@@ -163,12 +168,13 @@ async fn start_mcp(
     session_name: &str,
     stderr_file: &Path,
 ) -> (rmcp::service::RunningService<rmcp::RoleClient, ()>, u32) {
-    start_mcp_with(grid, session_name, stderr_file, &[]).await
+    start_mcp_with(grid, browser, session_name, stderr_file, &[]).await
 }
 
 /// [`start_mcp`] with more arguments (`--no-extension`).
 async fn start_mcp_with(
     grid: &SeleniumGrid,
+    browser: Browser,
     session_name: &str,
     stderr_file: &Path,
     more_arguments: &[&str],
@@ -436,13 +442,15 @@ async fn mcp_tool_suite(
 /// action is refused naming the mode, and closing the MCP session ends the grid session.
 async fn mcp_without_the_extension(
     grid: &SeleniumGrid,
+    browser: Browser,
     page: &str,
     folder: &Path,
     printed: &mut PrintedText,
 ) {
-    let stderr_file = folder.join("mcp-bidi-only.stderr");
+    let stderr_file = folder.join(format!("mcp-bidi-only-{}.stderr", browser.name()));
     let (client, process_id) = start_mcp_with(
         grid,
+        browser,
         "allwright BiDi-only",
         &stderr_file,
         &["--no-extension"],
