@@ -24,6 +24,7 @@ import { thrownMessage } from "../../shared/thrown.js";
 /**
  * One navigation waiting for its load.
  * @typedef {{tabId: number, startedUrl: string|null, landedUrl: string|null, opensBlank: boolean,
+ *   loadsNewDocument: boolean, committed: boolean,
  *   abortTimer: ReturnType<typeof setTimeout>|null, settle: (error?: ToolFailure) => void}} Waiter
  */
 
@@ -68,9 +69,15 @@ export function onNavigationEvent(kind, details) {
         // Events of a navigation that was already running when ours started come before our
         // own start; from here on, events are ours.
         waiter.startedUrl ??= details.url ?? "";
+        if (kind === "committed") waiter.committed = true;
         break;
       case "completed":
         if (waiter.startedUrl === null) break;
+        // A new document completes only after it committed. A completion with no commit
+        // before it belongs to the document the tab already showed: Firefox reported one while
+        // a navigation to a download was under way, and on a loaded machine it came before
+        // the download did (navigate answered the old page, and named no download).
+        if (waiter.loadsNewDocument && !waiter.committed) break;
         waiter.landedUrl = details.url ?? null;
         waiter.settle();
         break;
@@ -119,7 +126,7 @@ export function navigate(args) {
 export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }, tool) {
   await refuseLocalFile(tool, url);
   const tab = await resolveTab(tabId);
-  const loaded = waitForLoad(tab.id, timeoutMs, url.startsWith(INITIAL_BLANK));
+  const loaded = waitForLoad(tab.id, timeoutMs, url.startsWith(INITIAL_BLANK), true);
   // The navigation's downloads are the agent's (activity.js records them; list_downloads).
   const watch = watchTab(tab.id, 0, tool);
   try {
@@ -335,12 +342,24 @@ async function tabShowing(tabId, landedUrl) {
  * @param {number} timeoutMs
  * @param {boolean} [opensBlank] whether the navigation may end on about:blank; a history move or
  *   a reload may, a navigation to any other URL may not.
+ * @param {boolean} [loadsNewDocument] whether the navigation loads a document (navigate and
+ *   new_tab to a URL): its load then ends only after a commit of its own. A history move may
+ *   restore a document from the back/forward cache, which browsers report differently.
  */
-function waitForLoad(tabId, timeoutMs, opensBlank = true) {
+function waitForLoad(tabId, timeoutMs, opensBlank = true, loadsNewDocument = false) {
   /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   /** @type {Waiter} */
-  const waiter = { tabId, startedUrl: null, landedUrl: null, opensBlank, abortTimer: null, settle: () => {} };
+  const waiter = {
+    tabId,
+    startedUrl: null,
+    landedUrl: null,
+    opensBlank,
+    loadsNewDocument,
+    committed: false,
+    abortTimer: null,
+    settle: () => {},
+  };
   /** @type {Promise<void>} */
   const promise = new Promise((resolve, reject) => {
     waiter.settle = (error) => {
