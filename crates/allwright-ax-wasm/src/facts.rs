@@ -59,12 +59,29 @@ pub const KIND_ELEMENT: u32 = 1;
 pub const KIND_TEXT: u32 = 2;
 pub const KIND_SHADOW_ROOT: u32 = 3;
 
-/// Namespace: bits 3-4 (0 HTML, 1 SVG, 2 MathML, 3 other).
+/// Namespace: bits 3-4, one of the `NAMESPACE_*` codes below.
 pub const NAMESPACE_SHIFT: u32 = 3;
-/// Computed `display`: bits 5-6 (0 none, 1 contents, 2 inline-level, 3 any other box).
+pub const NAMESPACE_HTML: u32 = 0;
+pub const NAMESPACE_SVG: u32 = 1;
+pub const NAMESPACE_MATHML: u32 = 2;
+pub const NAMESPACE_OTHER: u32 = 3;
+/// Computed `display`: bits 5-6, one of the `DISPLAY_*` codes below.
 pub const DISPLAY_SHIFT: u32 = 5;
-/// Computed `visibility`: bits 7-8 (0 visible, 1 hidden, 2 collapse).
+pub const DISPLAY_NONE: u32 = 0;
+pub const DISPLAY_CONTENTS: u32 = 1;
+/// An inline-level box (`display` `inline*` or `ruby`): it does not break words when text is
+/// gathered for a name; with [`ATOMIC_INLINE`] an atomic inline.
+pub const DISPLAY_INLINE_LEVEL: u32 = 2;
+/// Any other box (block, flex, grid, table, list-item, ...).
+pub const DISPLAY_OTHER_BOX: u32 = 3;
+/// Computed `visibility`: bits 7-8, one of the `VISIBILITY_*` codes below.
 pub const VISIBILITY_SHIFT: u32 = 7;
+pub const VISIBILITY_VISIBLE: u32 = 0;
+pub const VISIBILITY_HIDDEN: u32 = 1;
+pub const VISIBILITY_COLLAPSE: u32 = 2;
+/// The mask of one two-bit code once shifted down (namespace, display, visibility,
+/// text-transform).
+pub const TWO_BIT_CODE_MASK: u32 = 0b11;
 pub const CONTENT_VISIBILITY_HIDDEN: u32 = 1 << 9;
 pub const POINTER_EVENTS_NONE: u32 = 1 << 10;
 /// The element has a layout box; its rectangle is the next one in `rects`.
@@ -95,11 +112,15 @@ pub const GENERATED_CONTENT_POSSIBLE: u32 = 1 << 19;
 /// custom elements, see `facts.js`): the tree marks the host `closed-shadow-root`.
 pub const UNREAD_CLOSED_SHADOW_ROOT: u32 = 1 << 20;
 
-/// Computed `text-transform`: bits 21-22 (0 none, 1 uppercase, 2 lowercase, 3 capitalize). The
+/// Computed `text-transform`: bits 21-22, one of the `TEXT_TRANSFORM_*` codes below. The
 /// gatherer reads it only once a style rule or a style attribute of the page mentions
 /// `text-transform` (`readTextTransform` in `facts.js`), so pages without it pay nothing; until
 /// then every element reads 0.
 pub const TEXT_TRANSFORM_SHIFT: u32 = 21;
+pub const TEXT_TRANSFORM_NONE: u32 = 0;
+pub const TEXT_TRANSFORM_UPPERCASE: u32 = 1;
+pub const TEXT_TRANSFORM_LOWERCASE: u32 = 2;
+pub const TEXT_TRANSFORM_CAPITALIZE: u32 = 3;
 
 /// Computed `overflow-x` or `overflow-y` is `auto` or `scroll` (a scroll container, which the
 /// `scroll` tool moves): its line in the text tree prints its reference. Read from the computed
@@ -349,10 +370,10 @@ fn kind_of(flags: u32) -> Result<NodeKind, DecodeError> {
 }
 
 fn namespace_of(flags: u32) -> Namespace {
-    match (flags >> NAMESPACE_SHIFT) & 0b11 {
-        0 => Namespace::Html,
-        1 => Namespace::Svg,
-        2 => Namespace::MathMl,
+    match (flags >> NAMESPACE_SHIFT) & TWO_BIT_CODE_MASK {
+        NAMESPACE_HTML => Namespace::Html,
+        NAMESPACE_SVG => Namespace::Svg,
+        NAMESPACE_MATHML => Namespace::MathMl,
         _ => Namespace::Other,
     }
 }
@@ -677,24 +698,24 @@ impl<P: PseudoContentSource> Dom for FactDom<'_, P> {
         };
         let flags = facts.flags;
         Style {
-            display: match (flags >> DISPLAY_SHIFT) & 0b11 {
-                0 => Display::None,
-                1 => Display::Contents,
-                2 if flags & ATOMIC_INLINE != 0 => Display::AtomicInline,
-                2 => Display::Inline,
+            display: match (flags >> DISPLAY_SHIFT) & TWO_BIT_CODE_MASK {
+                DISPLAY_NONE => Display::None,
+                DISPLAY_CONTENTS => Display::Contents,
+                DISPLAY_INLINE_LEVEL if flags & ATOMIC_INLINE != 0 => Display::AtomicInline,
+                DISPLAY_INLINE_LEVEL => Display::Inline,
                 _ => Display::Block,
             },
-            visibility: match (flags >> VISIBILITY_SHIFT) & 0b11 {
-                0 => Visibility::Visible,
-                1 => Visibility::Hidden,
+            visibility: match (flags >> VISIBILITY_SHIFT) & TWO_BIT_CODE_MASK {
+                VISIBILITY_VISIBLE => Visibility::Visible,
+                VISIBILITY_HIDDEN => Visibility::Hidden,
                 _ => Visibility::Collapse,
             },
             content_visibility_hidden: flags & CONTENT_VISIBILITY_HIDDEN != 0,
             pointer_events_none: flags & POINTER_EVENTS_NONE != 0,
-            text_transform: match (flags >> TEXT_TRANSFORM_SHIFT) & 0b11 {
-                0 => TextTransform::None,
-                1 => TextTransform::Uppercase,
-                2 => TextTransform::Lowercase,
+            text_transform: match (flags >> TEXT_TRANSFORM_SHIFT) & TWO_BIT_CODE_MASK {
+                TEXT_TRANSFORM_NONE => TextTransform::None,
+                TEXT_TRANSFORM_UPPERCASE => TextTransform::Uppercase,
+                TEXT_TRANSFORM_LOWERCASE => TextTransform::Lowercase,
                 _ => TextTransform::Capitalize,
             },
             scroll_container: flags & SCROLL_CONTAINER != 0,

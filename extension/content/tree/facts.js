@@ -17,6 +17,10 @@ import {
   CONTENT_VISIBILITY_HIDDEN,
   CURSOR_POINTER,
   DISABLED,
+  DISPLAY_CONTENTS,
+  DISPLAY_INLINE_LEVEL,
+  DISPLAY_NONE,
+  DISPLAY_OTHER_BOX,
   DISPLAY_SHIFT,
   FACTS_VERSION,
   FILES_ATTACHED,
@@ -28,16 +32,28 @@ import {
   KIND_ELEMENT,
   KIND_SHADOW_ROOT,
   KIND_TEXT,
+  NAMESPACE_HTML,
+  NAMESPACE_MATHML,
+  NAMESPACE_OTHER,
   NAMESPACE_SHIFT,
+  NAMESPACE_SVG,
   NODE_STRIDE,
   OPTION_SELECTED,
   POINTER_EVENTS_NONE,
   POINTER_EVENTS_UNREAD,
   SCROLL_CONTAINER,
   STRING_SEPARATOR,
+  TEXT_TRANSFORM_CAPITALIZE,
+  TEXT_TRANSFORM_LOWERCASE,
+  TEXT_TRANSFORM_NONE,
   TEXT_TRANSFORM_SHIFT,
+  TEXT_TRANSFORM_UPPERCASE,
+  TWO_BIT_CODE_MASK,
   UNREAD_CLOSED_SHADOW_ROOT,
+  VISIBILITY_COLLAPSE,
+  VISIBILITY_HIDDEN,
   VISIBILITY_SHIFT,
+  VISIBILITY_VISIBLE,
 } from "../../shared/generated/fact-layout.js";
 import { clickListenerElements } from "./click-listener-elements.js";
 
@@ -65,7 +81,7 @@ const IN_SELECT = -1;
 // attributes (non-HTML elements are always read), and the user-agent sheets' scrolling
 // elements below. A page whose rules cannot be read, and a read of one changed part, have both
 // read everywhere.
-const VISIBILITY_MASK = 3 << VISIBILITY_SHIFT;
+const VISIBILITY_MASK = TWO_BIT_CODE_MASK << VISIBILITY_SHIFT;
 /** The elements that user-agent sheets make scroll (`[popover]` too): Chromium 156, Firefox ESR. */
 const USER_AGENT_SCROLLERS = new Set(["textarea", "select", "dialog"]);
 /** Which of the properties read only where needed an element has read. */
@@ -86,14 +102,28 @@ export const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
 const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
 const MATHML_NAMESPACE = "http://www.w3.org/1998/Math/MathML";
 
-/** Computed `display` -> the two bits of the fact format (0 none, 1 contents, 2 inline, 3 box). */
+/** Computed `display` -> its two-bit code of the fact format (DISPLAY_* in facts.rs). */
 const displayBits = (/** @type {string} */ display) => {
-  if (display === "none") return 0;
-  if (display === "contents") return 1;
+  if (display === "none") return DISPLAY_NONE;
+  if (display === "contents") return DISPLAY_CONTENTS;
   // Inline-level boxes do not break words when text is gathered for a name.
-  if (display.startsWith("inline") || display === "ruby") return 2;
-  return 3;
+  if (display.startsWith("inline") || display === "ruby") return DISPLAY_INLINE_LEVEL;
+  return DISPLAY_OTHER_BOX;
 };
+
+/** Computed `visibility` -> its two-bit code of the fact format (VISIBILITY_* in facts.rs). */
+const visibilityBits = (/** @type {string} */ visibility) =>
+  visibility === "hidden" ? VISIBILITY_HIDDEN : visibility === "collapse" ? VISIBILITY_COLLAPSE : VISIBILITY_VISIBLE;
+
+/** An element's namespace -> its two-bit code of the fact format (NAMESPACE_* in facts.rs). */
+const namespaceBits = (/** @type {string|null} */ namespace) =>
+  namespace === HTML_NAMESPACE
+    ? NAMESPACE_HTML
+    : namespace === SVG_NAMESPACE
+      ? NAMESPACE_SVG
+      : namespace === MATHML_NAMESPACE
+        ? NAMESPACE_MATHML
+        : NAMESPACE_OTHER;
 
 /**
  * ATOMIC_INLINE (facts.rs) for an atomic inline-level box (`inline-block`, `inline-flex`,
@@ -241,10 +271,10 @@ export function gatherFacts(options) {
   const styleFlagsOf = (style, reads, parentFlags) => {
     const displayValue = style.display;
     const display = displayBits(displayValue);
-    let flags = (display << DISPLAY_SHIFT) | (display === 2 ? atomicInlineBit(displayValue) : 0);
+    let flags = (display << DISPLAY_SHIFT) | (display === DISPLAY_INLINE_LEVEL ? atomicInlineBit(displayValue) : 0);
     if ((reads & READ_VISIBILITY) !== 0) {
       const visibility = style.visibility;
-      flags |= (visibility === "hidden" ? 1 : visibility === "collapse" ? 2 : 0) << VISIBILITY_SHIFT;
+      flags |= visibilityBits(visibility) << VISIBILITY_SHIFT;
     } else {
       flags |= parentFlags & VISIBILITY_MASK;
     }
@@ -344,16 +374,7 @@ export function gatherFacts(options) {
       const element = /** @type {Element} */ (node);
       const namespace = element.namespaceURI;
       const localName = element.localName;
-      let flags =
-        KIND_ELEMENT |
-        ((namespace === HTML_NAMESPACE
-          ? 0
-          : namespace === SVG_NAMESPACE
-            ? 1
-            : namespace === MATHML_NAMESPACE
-              ? 2
-              : 3) <<
-          NAMESPACE_SHIFT);
+      let flags = KIND_ELEMENT | (namespaceBits(namespace) << NAMESPACE_SHIFT);
       const shadowRoot = element.shadowRoot;
       // A closed shadow root's content is not read, but its host is marked so the agent knows
       // content is missing. Asking costs a call per element, too slow on large pages, so only
@@ -430,10 +451,10 @@ export function gatherFacts(options) {
       // An editing host that holds a secret (shared/secret-fields.js: a masked one, a PIN's)
       // keeps its text out of the tree: its text nodes are gathered as bullets.
       if (editingHost && isSecretField(element, style)) secretEditingHosts.add(element);
-      let display = 3;
+      let display = DISPLAY_OTHER_BOX;
       if (style !== undefined) {
         flags |= styleFlagsOf(style, reads, nodes[(parent - 1) * NODE_STRIDE]);
-        display = (flags >> DISPLAY_SHIFT) & 3;
+        display = (flags >> DISPLAY_SHIFT) & TWO_BIT_CODE_MASK;
         if (readCursor && isPointerCursor(style.cursor)) {
           pointerCursorNodes.add(index);
           if (!pointerCursorNodes.has(parent - 1)) flags |= CURSOR_POINTER;
@@ -456,9 +477,9 @@ export function gatherFacts(options) {
       ) {
         flags |= GENERATED_CONTENT_POSSIBLE;
       }
-      if (display === 0) rendered = false;
+      if (display === DISPLAY_NONE) rendered = false;
       // `display: contents` and unrendered elements have no box; asking would only cost.
-      if (!styleDeferred && rendered && display !== 1) {
+      if (!styleDeferred && rendered && display !== DISPLAY_CONTENTS) {
         flags |= HAS_BOX;
         if (measureBoxes) {
           const rect = element.getBoundingClientRect();
@@ -611,10 +632,10 @@ export function gatherFacts(options) {
     // The parent's flags are final here: it came earlier in the walk, or earlier in this loop.
     const parentFlags = nodes[(nodes[index * NODE_STRIDE + 1] - 1) * NODE_STRIDE];
     const flags = styleFlagsOf(getComputedStyle(element), deferredReads[position], parentFlags);
-    const display = (flags >> DISPLAY_SHIFT) & 3;
-    if (display === 0) rendered = false;
+    const display = (flags >> DISPLAY_SHIFT) & TWO_BIT_CODE_MASK;
+    if (display === DISPLAY_NONE) rendered = false;
     let boxFlag = 0;
-    if (rendered && display !== 1) {
+    if (rendered && display !== DISPLAY_CONTENTS) {
       boxFlag = HAS_BOX;
       if (measureBoxes) {
         const rect = element.getBoundingClientRect();
@@ -774,15 +795,15 @@ function isPointerCursor(cursor) {
 }
 
 /**
- * Computed `text-transform` -> the two bits of the fact format (0 none, 1 uppercase,
- * 2 lowercase, 3 capitalize); `full-width` and `full-size-kana` change no letter's case.
+ * Computed `text-transform` -> its two-bit code of the fact format (TEXT_TRANSFORM_* in
+ * facts.rs); `full-width` and `full-size-kana` change no letter's case.
  * @param {string} transform
  */
 function textTransformBits(transform) {
-  if (transform.includes("uppercase")) return 1;
-  if (transform.includes("lowercase")) return 2;
-  if (transform.includes("capitalize")) return 3;
-  return 0;
+  if (transform.includes("uppercase")) return TEXT_TRANSFORM_UPPERCASE;
+  if (transform.includes("lowercase")) return TEXT_TRANSFORM_LOWERCASE;
+  if (transform.includes("capitalize")) return TEXT_TRANSFORM_CAPITALIZE;
+  return TEXT_TRANSFORM_NONE;
 }
 
 /**
