@@ -172,6 +172,10 @@ impl AllwrightMcpServer {
                         screenshot.into_tool_result(),
                     ));
                 }
+                if tool.name == SAVE_PDF_TOOL {
+                    let tab_id = arguments.get("tabId").and_then(Value::as_i64);
+                    return pdf::reply(tools.call(tool, &arguments, timeout).await?, tab_id);
+                }
                 let result = tools.call(tool, &arguments, timeout).await?;
                 return Ok(mcp_reply::success_reply(
                     tool.name, &arguments, result, verbose,

@@ -23,6 +23,7 @@
 //!
 //! Which tools this mode lists is said once, in src/tools/tiers.rs (`SERVED_WITHOUT_EXTENSION`).
 
+mod pdf;
 mod screenshot;
 mod stable;
 mod wait_for;
@@ -195,6 +196,30 @@ impl BidiOnlyTools {
             "new_tab" => self.new_tab(arguments).await,
             "select_tab" => self.select_tab(arguments).await,
             "close_tab" => self.close_tab(arguments).await,
+            "save_pdf" => self.save_pdf(arguments).await,
+            // The bridge's own resize and emulate (src/browser_bridge/emulation.rs), for the
+            // tab's top-level context; a prompt was ruled out by [`Self::call`].
+            "resize" => {
+                let context = self.context_for(arguments).await?;
+                crate::browser_bridge::resize_context(self.bidi(), &context, arguments).await
+            }
+            // The bridge's own reading of the tab's records (src/browser_bridge/observations.rs),
+            // which the session records from its start as the bridge does.
+            "console_messages" | "network_requests" => {
+                let context = self.context_for(arguments).await?;
+                let tab = self.lifecycle.tab_of(&context);
+                Ok(crate::browser_bridge::read_observations(
+                    &self.observations,
+                    tool.name,
+                    &tab,
+                    arguments,
+                ))
+            }
+            "emulate" => {
+                let context = self.context_for(arguments).await?;
+                crate::browser_bridge::emulate_context(self.browser.as_ref(), &context, arguments)
+                    .await
+            }
             other => Err(ToolError::needs_extension(
                 other,
                 crate::tools::why_bidi_only_lacks(other),

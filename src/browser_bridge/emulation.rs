@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use crate::host_client::HostClient;
 use crate::tool_error::ToolError;
 
-use super::{dialog_open_error, BrowserBridge, TargetTab, IDENTIFY_TIMEOUT};
+use super::{dialog_open_error, BidiSessionOwner, BrowserBridge, TargetTab, IDENTIFY_TIMEOUT};
 
 /// One setting of `emulate`, as the agent names it (its argument).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,30 +210,7 @@ impl BrowserBridge {
         if let Some(open) = self.blocking_prompt(target) {
             return Err(dialog_open_error(&open));
         }
-        let side = |name: &str| {
-            arguments[name]
-                .as_u64()
-                .and_then(|side| u32::try_from(side).ok())
-                .ok_or_else(|| ToolError::invalid_arguments(format!("resize needs {name}")))
-        };
-        let asked = ViewportSize {
-            width: side("width")?,
-            height: side("height")?,
-        };
-        emulation::set_viewport(self.bidi(), context, asked)
-            .await
-            .map_err(|error| {
-                ToolError::element_operation_failed(
-                    error.kind.tool_error_code(),
-                    format!("the browser did not resize the tab's viewport: {error}"),
-                )
-            })?;
-        // The size the page sees now; a page whose sandbox cannot run (a browser page) is
-        // taken at the browser's word.
-        let reached = emulation::viewport_size(self.bidi(), context)
-            .await
-            .unwrap_or(asked);
-        Ok(viewport_reply(asked, reached))
+        resize_context(self.bidi(), context, &arguments).await
     }
 
     /// `emulate({colorScheme?, reducedMotion?, deviceScaleFactor?, userAgent?, offline?, tabId?})`.
@@ -243,7 +220,8 @@ impl BrowserBridge {
         target: &TargetTab,
         arguments: Value,
     ) -> Result<Value, ToolError> {
-        let changes = requested_changes(&arguments)?;
+        // The arguments are checked before the tab is looked for.
+        requested_changes(&arguments)?;
         let Some(context) = &target.context else {
             // The extension says why when the tab does not exist (no_tab).
             host.call(
@@ -260,86 +238,130 @@ impl BrowserBridge {
         if let Some(open) = self.blocking_prompt(target) {
             return Err(dialog_open_error(&open));
         }
-        let browser = self.owner.browser_name();
-        let media = self.owner.media_features();
-        let mut applied: Vec<Setting> = Vec::new();
-        let mut not_supported: Vec<NotSupported> = Vec::new();
-        let failed = |setting: Setting, applied: &[Setting], error: String| {
-            let done = if applied.is_empty() {
-                "nothing else was changed".to_owned()
-            } else {
-                format!("already set: {}", names(applied.iter().copied()).join(", "))
-            };
-            ToolError::script_failed(format!(
-                "{browser} did not set {}: {error} ({done})",
-                setting.name()
-            ))
-        };
-        // The media features go in one command (it replaces all of the tab's at once).
-        let media_changes: Vec<(Setting, MediaFeature, Option<&str>)> = changes
-            .iter()
-            .filter_map(|change| match change {
-                Change::MediaFeature(setting, feature, value) => {
-                    Some((*setting, *feature, value.as_deref()))
-                }
-                _ => None,
-            })
-            .collect();
-        if let Some(&(first, ..)) = media_changes.first() {
-            match (route_of(first, media.is_some()), media) {
-                (Route::ChromiumPipe, Some(media)) => {
-                    let features: Vec<(MediaFeature, Option<&str>)> = media_changes
-                        .iter()
-                        .map(|(_, feature, value)| (*feature, *value))
-                        .collect();
-                    media
-                        .set(context, &features)
-                        .await
-                        .map_err(|error| failed(first, &applied, error))?;
-                    applied.extend(media_changes.iter().map(|(setting, ..)| *setting));
-                }
-                _ => not_supported.extend(media_changes.iter().map(|(setting, ..)| NotSupported {
-                    setting: *setting,
-                    reason: no_route_reason(*setting, &browser),
-                })),
-            }
-        }
-        for change in &changes {
-            let setting = change.setting();
-            if route_of(setting, media.is_some()) != Route::Bidi {
-                continue;
-            }
-            let sent = match change {
-                Change::DeviceScaleFactor(ratio) => {
-                    emulation::set_device_pixel_ratio(self.bidi(), context, *ratio).await
-                }
-                Change::UserAgent(user_agent) => {
-                    let user_agent = match user_agent {
-                        Override::Set(text) => Override::Set(text.as_str()),
-                        Override::Reset => Override::Reset,
-                    };
-                    emulation::set_user_agent(self.bidi(), context, user_agent).await
-                }
-                Change::Offline(offline) => {
-                    emulation::set_offline(self.bidi(), context, *offline).await
-                }
-                Change::MediaFeature(..) => continue,
-            };
-            match sent {
-                Ok(()) => applied.push(setting),
-                Err(error) if is_unsupported(&error) => not_supported.push(NotSupported {
-                    setting,
-                    reason: format!(
-                        "{browser} cannot emulate {}: {}",
-                        setting.name(),
-                        error.message
-                    ),
-                }),
-                Err(error) => return Err(failed(setting, &applied, error.to_string())),
-            }
-        }
-        emulate_reply(&browser, &applied, &not_supported)
+        emulate_context(self.owner.as_ref(), context, &arguments).await
     }
+}
+
+/// resize of one top-level context, with no prompt open in its tab: `browsingContext.setViewport`,
+/// then the viewport measured (the bridge's and BiDi-only mode's resize).
+pub(crate) async fn resize_context(
+    bidi: &allwright_surface_web::BidiConnection,
+    context: &str,
+    arguments: &Value,
+) -> Result<Value, ToolError> {
+    let side = |name: &str| {
+        arguments[name]
+            .as_u64()
+            .and_then(|side| u32::try_from(side).ok())
+            .ok_or_else(|| ToolError::invalid_arguments(format!("resize needs {name}")))
+    };
+    let asked = ViewportSize {
+        width: side("width")?,
+        height: side("height")?,
+    };
+    emulation::set_viewport(bidi, context, asked)
+        .await
+        .map_err(|error| {
+            ToolError::element_operation_failed(
+                error.kind.tool_error_code(),
+                format!("the browser did not resize the tab's viewport: {error}"),
+            )
+        })?;
+    // The size the page sees now; a page whose sandbox cannot run (a browser page) is
+    // taken at the browser's word.
+    let reached = emulation::viewport_size(bidi, context)
+        .await
+        .unwrap_or(asked);
+    Ok(viewport_reply(asked, reached))
+}
+
+/// emulate's changes in one top-level context, with no prompt open in its tab, each by the best
+/// route `owner`'s browser has ([`route_of`]) (the bridge's and BiDi-only mode's emulate).
+pub(crate) async fn emulate_context(
+    owner: &dyn BidiSessionOwner,
+    context: &str,
+    arguments: &Value,
+) -> Result<Value, ToolError> {
+    let changes = requested_changes(arguments)?;
+    let browser = owner.browser_name();
+    let media = owner.media_features();
+    let mut applied: Vec<Setting> = Vec::new();
+    let mut not_supported: Vec<NotSupported> = Vec::new();
+    let failed = |setting: Setting, applied: &[Setting], error: String| {
+        let done = if applied.is_empty() {
+            "nothing else was changed".to_owned()
+        } else {
+            format!("already set: {}", names(applied.iter().copied()).join(", "))
+        };
+        ToolError::script_failed(format!(
+            "{browser} did not set {}: {error} ({done})",
+            setting.name()
+        ))
+    };
+    // The media features go in one command (it replaces all of the tab's at once).
+    let media_changes: Vec<(Setting, MediaFeature, Option<&str>)> = changes
+        .iter()
+        .filter_map(|change| match change {
+            Change::MediaFeature(setting, feature, value) => {
+                Some((*setting, *feature, value.as_deref()))
+            }
+            _ => None,
+        })
+        .collect();
+    if let Some(&(first, ..)) = media_changes.first() {
+        match (route_of(first, media.is_some()), media) {
+            (Route::ChromiumPipe, Some(media)) => {
+                let features: Vec<(MediaFeature, Option<&str>)> = media_changes
+                    .iter()
+                    .map(|(_, feature, value)| (*feature, *value))
+                    .collect();
+                media
+                    .set(context, &features)
+                    .await
+                    .map_err(|error| failed(first, &applied, error))?;
+                applied.extend(media_changes.iter().map(|(setting, ..)| *setting));
+            }
+            _ => not_supported.extend(media_changes.iter().map(|(setting, ..)| NotSupported {
+                setting: *setting,
+                reason: no_route_reason(*setting, &browser),
+            })),
+        }
+    }
+    for change in &changes {
+        let setting = change.setting();
+        if route_of(setting, media.is_some()) != Route::Bidi {
+            continue;
+        }
+        let sent = match change {
+            Change::DeviceScaleFactor(ratio) => {
+                emulation::set_device_pixel_ratio(owner.bidi(), context, *ratio).await
+            }
+            Change::UserAgent(user_agent) => {
+                let user_agent = match user_agent {
+                    Override::Set(text) => Override::Set(text.as_str()),
+                    Override::Reset => Override::Reset,
+                };
+                emulation::set_user_agent(owner.bidi(), context, user_agent).await
+            }
+            Change::Offline(offline) => {
+                emulation::set_offline(owner.bidi(), context, *offline).await
+            }
+            Change::MediaFeature(..) => continue,
+        };
+        match sent {
+            Ok(()) => applied.push(setting),
+            Err(error) if is_unsupported(&error) => not_supported.push(NotSupported {
+                setting,
+                reason: format!(
+                    "{browser} cannot emulate {}: {}",
+                    setting.name(),
+                    error.message
+                ),
+            }),
+            Err(error) => return Err(failed(setting, &applied, error.to_string())),
+        }
+    }
+    emulate_reply(&browser, &applied, &not_supported)
 }
 
 /// resize's reply: the viewport reached, and why when it is not the one asked.

@@ -33,6 +33,10 @@ mod screenshot;
 pub use screenshot::BridgeScreenshots;
 pub(crate) use screenshot::JPEG_QUALITY;
 
+/// resize and emulate of one context, which BiDi-only mode serves too (src/bidi_only/).
+pub(crate) use emulation::{emulate_context, resize_context};
+/// console_messages and network_requests from a recorder, which BiDi-only mode serves too.
+pub(crate) use observations::read_observations;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io::Read;

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use allwright_surface_web::observations::ObservationRecorder;
 use serde_json::{json, Value};
 
 use super::{BrowserBridge, TargetTab, IDENTIFY_TIMEOUT};
@@ -14,7 +15,7 @@ use crate::page_observations::{console_result, network_result, ObservationQuery}
 use crate::tool_error::ToolError;
 
 /// The tools the bridge answers from its records.
-pub(super) const OBSERVATION_TOOLS: &[&str] = &["console_messages", "network_requests"];
+pub(crate) const OBSERVATION_TOOLS: &[&str] = &["console_messages", "network_requests"];
 
 impl BrowserBridge {
     /// console_messages or network_requests for the call's tab.
@@ -39,23 +40,36 @@ impl BrowserBridge {
             ));
         };
         let tab = self.lifecycle.tab_of(context);
-        let query = ObservationQuery::of(arguments);
-        Ok(self.observations.read(|observations, tab_of| {
-            if tool == "console_messages" {
-                console_result(
-                    observations.console_of(&tab, tab_of).into_iter(),
-                    observations.console_dropped(&tab),
-                    observations.last_sequence(),
-                    &query,
-                )
-            } else {
-                network_result(
-                    observations.requests_of(&tab, tab_of).into_iter(),
-                    observations.requests_dropped(&tab),
-                    observations.last_sequence(),
-                    &query,
-                )
-            }
-        }))
+        Ok(read_observations(&self.observations, tool, &tab, arguments))
     }
+}
+
+/// console_messages or network_requests of one tab (`tab`: its top-level context) from a
+/// recorder's records, read by the rules of src/page_observations.rs: the bridge's answer, and
+/// BiDi-only mode's (src/bidi_only/).
+pub(crate) fn read_observations(
+    recorder: &ObservationRecorder,
+    tool: &str,
+    tab: &str,
+    arguments: &Value,
+) -> Value {
+    let tab = tab.to_owned();
+    let query = ObservationQuery::of(arguments);
+    recorder.read(|observations, tab_of| {
+        if tool == "console_messages" {
+            console_result(
+                observations.console_of(&tab, tab_of).into_iter(),
+                observations.console_dropped(&tab),
+                observations.last_sequence(),
+                &query,
+            )
+        } else {
+            network_result(
+                observations.requests_of(&tab, tab_of).into_iter(),
+                observations.requests_dropped(&tab),
+                observations.last_sequence(),
+                &query,
+            )
+        }
+    })
 }

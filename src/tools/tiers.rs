@@ -196,6 +196,11 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "handle_dialog",
     "wait_for_stable",
     "wait_for",
+    "save_pdf",
+    "resize",
+    "emulate",
+    "console_messages",
+    "network_requests",
 ];
 
 /// Why BiDi-only mode does not list `tool`: either it needs the extension for good (it reaches

@@ -17,6 +17,7 @@ const SERVED: &[&str] = &[
     "get_accessibility_tree",
     "accessibility_snapshot",
     "screenshot",
+    "save_pdf",
     "navigate",
     "go_back",
     "go_forward",
@@ -27,6 +28,10 @@ const SERVED: &[&str] = &[
     "new_tab",
     "select_tab",
     "close_tab",
+    "resize",
+    "emulate",
+    "console_messages",
+    "network_requests",
     "handle_dialog",
 ];
 
@@ -73,6 +78,12 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("dialogs_are_reported_and_answered");
     wait_for_returns_when_text_or_a_state_arrives(&bidi).await;
     step("wait_for_returns_when_text_or_a_state_arrives");
+    pdfs_print_any_tab(&bidi).await;
+    step("pdfs_print_any_tab");
+    resize_and_emulate_set_the_tab(&bidi).await;
+    step("resize_and_emulate_set_the_tab");
+    console_and_network_are_recorded(&bidi).await;
+    step("console_and_network_are_recorded");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -644,4 +655,149 @@ async fn wait_for_returns_when_text_or_a_state_arrives(bidi: &LaunchedMcp) {
         REFUSED_AT_ONCE,
     )
     .await;
+}
+
+/// save_pdf prints the tab over `browsingContext.print` (src/bidi_only/pdf.rs): the three pages
+/// of the print fixture, as the bridge's print of the same page has
+/// (downloads::launched_pdf_of_any_tab), and a tab that is not shown prints too.
+async fn pdfs_print_any_tab(bidi: &LaunchedMcp) {
+    use crate::downloads::{assert_three_page_pdf, pdf_reply};
+    let browser = bidi.browser.name();
+    bidi.ok(
+        "navigate",
+        json!({"url": fixtures().url("/pages/downloads/print.html")}),
+    )
+    .await;
+    let result = bidi
+        .call_result("save_pdf", json!({}))
+        .await
+        .expect("save_pdf");
+    let (header, bytes) = pdf_reply(browser, &result);
+    assert_three_page_pdf(browser, &header, &bytes);
+    assert_eq!(header["method"], "bidi", "{browser}: {header}");
+
+    let tabs = bidi.ok("list_tabs", json!({})).await;
+    let printed_tab = tabs["tabs"]
+        .as_array()
+        .and_then(|tabs| tabs.iter().find(|tab| tab["active"] == true))
+        .map(|tab| tab["tabId"].clone())
+        .unwrap_or_else(|| panic!("{browser}: no active tab in {tabs}"));
+    let opened = bidi.ok("new_tab", json!({"url": "about:blank"})).await;
+    let result = bidi
+        .call_result("save_pdf", json!({"tabId": printed_tab}))
+        .await
+        .expect("save_pdf of a hidden tab");
+    let (header, bytes) = pdf_reply(browser, &result);
+    assert_three_page_pdf(browser, &header, &bytes);
+    assert_eq!(header["tabId"], printed_tab, "{browser}: {header}");
+    bidi.ok("close_tab", json!({"tabId": opened["tabId"]}))
+        .await;
+}
+
+/// resize and emulate act on the tab's top-level context as the bridge's do (the same code,
+/// src/browser_bridge/emulation.rs, whose effects in the page tests/extension/viewport.rs checks
+/// with execute_js, which this mode does not serve): the layout follows the viewport, a request
+/// carries the emulated user agent, an offline tab loads nothing, and the media features are
+/// set where a route exists (a launched Chromium's pipe) and refused, named, where none does.
+async fn resize_and_emulate_set_the_tab(bidi: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let page = fixtures().url("/pages/emulation/index.html");
+    bidi.ok("navigate", json!({ "url": page })).await;
+    let narrow = bidi
+        .ok("resize", json!({"width": 390, "height": 844}))
+        .await;
+    assert_eq!(narrow, json!({"width": 390, "height": 844}), "{browser}");
+    let tree = bidi.tree_text().await;
+    assert!(
+        !tree.contains("Second page"),
+        "{browser}: the narrow layout hides the navigation:\n{tree}"
+    );
+    bidi.ok("resize", json!({"width": 1200, "height": 800}))
+        .await;
+    let tree = bidi.tree_text().await;
+    assert!(
+        tree.contains("Second page"),
+        "{browser}: the wide layout shows it:\n{tree}"
+    );
+
+    let user_agent = format!("allwright-bidi-only/1.0 ({browser})");
+    let applied = bidi
+        .ok(
+            "emulate",
+            json!({"deviceScaleFactor": 2, "userAgent": user_agent}),
+        )
+        .await;
+    assert_eq!(
+        applied,
+        json!({"applied": ["deviceScaleFactor", "userAgent"]}),
+        "{browser}"
+    );
+    // The server keeps each request's path and User-Agent; this agent string is this test's.
+    let second = "/pages/emulation/second.html";
+    bidi.ok("navigate", json!({ "url": fixtures().url(second) }))
+        .await;
+    assert_eq!(
+        fixtures().request_count_from(&user_agent, second),
+        1,
+        "{browser}: the navigation's request carries the emulated user agent"
+    );
+
+    bidi.ok("emulate", json!({"offline": true})).await;
+    let offline = bidi
+        .refused(
+            "navigate",
+            json!({ "url": fixtures().url("/pages/emulation/index.html?offline") }),
+            "navigation_failed",
+            Duration::from_secs(30),
+        )
+        .await;
+    assert!(offline["message"].is_string(), "{browser}: {offline}");
+    bidi.ok("emulate", json!({"offline": false})).await;
+    bidi.ok("navigate", json!({ "url": page })).await;
+
+    if bidi.browser == Browser::Chromium {
+        let media = bidi.ok("emulate", json!({"colorScheme": "dark"})).await;
+        assert_eq!(media, json!({"applied": ["colorScheme"]}), "{browser}");
+    } else {
+        let refused = bidi
+            .refused(
+                "emulate",
+                json!({"colorScheme": "dark"}),
+                "not_supported_here",
+                Duration::from_secs(10),
+            )
+            .await;
+        assert!(
+            refused["message"]
+                .as_str()
+                .is_some_and(|message| message.contains("colorScheme")),
+            "{browser}: {refused}"
+        );
+    }
+    let reset = bidi
+        .ok(
+            "emulate",
+            json!({"deviceScaleFactor": 0, "userAgent": "", "offline": false}),
+        )
+        .await;
+    assert_eq!(
+        reset,
+        json!({"applied": ["deviceScaleFactor", "userAgent", "offline"]}),
+        "{browser}"
+    );
+}
+
+/// console_messages and network_requests answer from the records the session keeps from its
+/// start, read by the bridge's own rules (src/browser_bridge/observations.rs): the same checks
+/// as a launched browser's with the extension (page_records.rs), on the observed app that runs
+/// its work by itself (`?go`), since this mode has no click yet.
+async fn console_and_network_are_recorded(bidi: &LaunchedMcp) {
+    bidi.ok(
+        "navigate",
+        json!({ "url": fixtures().url("/pages/observe/app.html?go") }),
+    )
+    .await;
+    bidi.ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
+        .await;
+    crate::page_records::the_observed_apps_records_are_read(bidi).await;
 }

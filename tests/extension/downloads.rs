@@ -81,7 +81,7 @@ fn download_reply(result: &CallToolResult) -> (Value, Option<String>) {
 }
 
 /// The PDF of a save_pdf reply: its header and bytes.
-fn pdf_reply(browser: &str, result: &CallToolResult) -> (Value, Vec<u8>) {
+pub fn pdf_reply(browser: &str, result: &CallToolResult) -> (Value, Vec<u8>) {
     assert_ne!(
         result.is_error,
         Some(true),
@@ -115,7 +115,7 @@ fn pdf_reply(browser: &str, result: &CallToolResult) -> (Value, Vec<u8>) {
 }
 
 /// Checks a save_pdf reply of print.html: a PDF of three pages, its size as said.
-fn assert_three_page_pdf(browser: &str, header: &Value, bytes: &[u8]) {
+pub fn assert_three_page_pdf(browser: &str, header: &Value, bytes: &[u8]) {
     assert!(bytes.starts_with(b"%PDF-"), "{browser}: not a PDF");
     assert!(
         bytes.windows(5).any(|window| window == b"%%EOF"),

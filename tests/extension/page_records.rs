@@ -46,6 +46,19 @@ fn header_and_lines(text: &str) -> (Value, Vec<&str>) {
     )
 }
 
+/// Whether a console line names its place in the observed app's page: its URL (with the query
+/// it was opened with, if any), a line and a column.
+fn says_its_place_in_the_app(line: &str) -> bool {
+    let Some((_, after)) = line.split_once("/pages/observe/app.html") else {
+        return false;
+    };
+    let after = after.strip_prefix("?go").unwrap_or(after);
+    after
+        .strip_prefix(':')
+        .and_then(|place| place.chars().next())
+        .is_some_and(|first| first.is_ascii_digit())
+}
+
 /// Reads `tool` again until `done` holds of its reply (events reach the bridge a moment after
 /// the page acted), for up to ten seconds.
 async fn reply_once(
@@ -65,7 +78,6 @@ async fn reply_once(
 }
 
 pub async fn console_and_network_are_recorded_and_credentials_never_shown(session: &LaunchedMcp) {
-    let browser = session.browser.name();
     session
         .ok(
             "navigate",
@@ -77,7 +89,14 @@ pub async fn console_and_network_are_recorded_and_credentials_never_shown(sessio
     session
         .ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
         .await;
+    the_observed_apps_records_are_read(session).await;
+}
 
+/// What the observed app recorded once "Go" ran (by a click, or by the page itself with `?go`):
+/// the console at every level, the frame's warning and the uncaught error with where it was
+/// thrown; the requests with statuses, a failure and every credential masked.
+pub async fn the_observed_apps_records_are_read(session: &LaunchedMcp) {
+    let browser = session.browser.name();
     // The console: every level, the frame's warning, a console method by name, and the
     // uncaught error with where it was thrown.
     let console = reply_once(session, "console_messages", json!({}), |text| {
@@ -111,7 +130,7 @@ pub async fn console_and_network_are_recorded_and_credentials_never_shown(sessio
         .find(|line| line.contains("boom from a timer"))
         .unwrap_or_else(|| panic!("{browser}: the timer's error:\n{console}"));
     assert!(
-        thrown.contains(" error exception ") && thrown.contains("/pages/observe/app.html:"),
+        thrown.contains(" error exception ") && says_its_place_in_the_app(thrown),
         "{browser}: an uncaught error says where it was thrown: {thrown}"
     );
     // A console call says the page's own line, though the extension's console hook wraps the
@@ -120,10 +139,7 @@ pub async fn console_and_network_are_recorded_and_credentials_never_shown(sessio
         .iter()
         .find(|line| line.contains("\"clicked Go\""))
         .unwrap_or_else(|| panic!("{browser}: the click's warning:\n{console}"));
-    assert!(
-        clicked.contains("/pages/observe/app.html:"),
-        "{browser}: {clicked}"
-    );
+    assert!(says_its_place_in_the_app(clicked), "{browser}: {clicked}");
     let next = header["next"].as_u64().expect("next");
 
     // Levels from warning up; nothing new since `next`.
