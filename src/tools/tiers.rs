@@ -186,6 +186,9 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "accessibility_snapshot",
     "screenshot",
     "navigate",
+    "click_ax",
+    "hover",
+    "press_key",
     "go_back",
     "go_forward",
     "reload",
@@ -450,7 +453,7 @@ mod tests {
             "Ask leaves dialogs to the person in BiDi-only mode too"
         );
         assert!(why_bidi_only_lacks("get_shadow_dom").contains("debugger"));
-        assert!(why_bidi_only_lacks("click_ax").contains("not serve it yet"));
+        assert!(why_bidi_only_lacks("type_ax").contains("not serve it yet"));
     }
 
     #[test]

@@ -18,6 +18,9 @@ const SERVED: &[&str] = &[
     "accessibility_snapshot",
     "screenshot",
     "navigate",
+    "click_ax",
+    "hover",
+    "press_key",
     "go_back",
     "go_forward",
     "reload",
@@ -73,6 +76,12 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("dialogs_are_reported_and_answered");
     wait_for_returns_when_text_or_a_state_arrives(&bidi).await;
     step("wait_for_returns_when_text_or_a_state_arrives");
+    clicks_answer_as_the_extensions_real_input(&bidi, &extension).await;
+    step("clicks_answer_as_the_extensions_real_input");
+    hovers_answer_as_the_extensions_real_input(&bidi, &extension).await;
+    step("hovers_answer_as_the_extensions_real_input");
+    keys_answer_as_the_extensions_real_input(&bidi, &extension).await;
+    step("keys_answer_as_the_extensions_real_input");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -91,8 +100,8 @@ async fn lists_only_what_it_serves(bidi: &LaunchedMcp) {
     );
     let refused = bidi
         .refused(
-            "click_ax",
-            json!({"ref_id": "ref_1"}),
+            "type_ax",
+            json!({"ref_id": "ref_1", "text": "x"}),
             "not_supported_here",
             REFUSED_AT_ONCE,
         )
@@ -644,4 +653,315 @@ async fn wait_for_returns_when_text_or_a_state_arrives(bidi: &LaunchedMcp) {
         REFUSED_AT_ONCE,
     )
     .await;
+}
+
+/// The fields of an action's result, sorted: its shape.
+fn fields_of(result: &Value) -> Vec<String> {
+    let mut fields: Vec<String> = result
+        .as_object()
+        .map(|object| object.keys().cloned().collect())
+        .unwrap_or_default();
+    fields.sort_unstable();
+    fields
+}
+
+/// A tree text with every ref number as `ref_N`: two sessions whose tabs printed different
+/// numbers before print the same lines otherwise.
+fn without_ref_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("ref_") {
+        out.push_str(&rest[..start + "ref_".len()]);
+        let digits = &rest[start + "ref_".len()..];
+        let end = digits
+            .find(|character: char| !character.is_ascii_digit())
+            .unwrap_or(digits.len());
+        if end > 0 {
+            out.push('N');
+        }
+        rest = &digits[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// click_ax is real pointer input over BiDi, answered as the extension answers its own real
+/// input (`method: "bidi"`, src/browser_bridge/input.rs) on the same page: a button that counts
+/// only trusted clicks (fixtures/pages/actions/trusted-only.html) counts one, and the result has
+/// the same fields, outcome, evidence and changed lines. A covered button is refused naming the
+/// cover and nothing is clicked (fixtures/pages/bridge/input.html); a ref of a document that
+/// went away, and a ref never printed, are `ref_not_found`.
+async fn clicks_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/actions/trusted-only.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        let button = session.ref_of("button", "Trusted only").await;
+        let clicked = session
+            .ok("click_ax", json!({"ref_id": button, "verbose": true}))
+            .await;
+        assert_eq!(
+            (clicked["method"].as_str(), clicked["input"].as_str()),
+            (Some("bidi"), Some("trusted")),
+            "{browser}: {clicked}"
+        );
+        assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+        let tree = session.tree_text().await;
+        assert!(
+            tree.contains(r#"trustedClicks\":1"#),
+            "{browser}: one trusted click:\n{tree}"
+        );
+        results.push(clicked);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the click's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "tag",
+        "role",
+        "name",
+        "navigates",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let changed_lines = |result: &Value| {
+        without_ref_numbers(result["changes"]["text"].as_str().unwrap_or_default())
+    };
+    assert_eq!(
+        changed_lines(from_bidi),
+        changed_lines(from_extension),
+        "{browser}: the changed lines since the last read:\n{from_bidi}\n{from_extension}"
+    );
+    assert!(
+        changed_lines(from_bidi).contains(r#"trustedClicks\":1"#),
+        "{browser}: {from_bidi}"
+    );
+
+    // A covered button: nothing is sent, and the error names the cover.
+    bidi.ok(
+        "navigate",
+        json!({"url": fixtures().url("/pages/bridge/input.html")}),
+    )
+    .await;
+    let covered = bidi.ref_of("button", "Covered button").await;
+    let refused = bidi
+        .refused(
+            "click_ax",
+            json!({"ref_id": covered}),
+            "not_actionable",
+            Duration::from_secs(20),
+        )
+        .await;
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("cookie-banner") && message.contains("We use cookies"),
+        "{browser}: {refused}"
+    );
+    assert!(
+        !bidi.tree_text().await.contains("covered button"),
+        "{browser}: the covered button was not clicked"
+    );
+
+    // A ref of the document before a reload, and a ref never printed.
+    let stale = bidi.ref_of("button", "Trusted clicks: 0").await;
+    bidi.ok("reload", json!({})).await;
+    bidi.refused(
+        "click_ax",
+        json!({"ref_id": stale}),
+        "ref_not_found",
+        Duration::from_secs(20),
+    )
+    .await;
+    bidi.refused(
+        "click_ax",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        REFUSED_AT_ONCE,
+    )
+    .await;
+    assert!(
+        bidi.tree_text().await.contains("Trusted clicks: 0"),
+        "{browser}: nothing was clicked after the reload"
+    );
+}
+
+/// hover is real pointer input over BiDi, answered as the extension answers its own real hover
+/// on the same page (fixtures/pages/bridge/input.html): a menu that CSS :hover alone opens shows
+/// its item, and the result has the same fields and outcome; a covered element is refused.
+async fn hovers_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/bridge/input.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        // The pointer stays where the last input left it, which may be over the menu: it is
+        // moved below it first, so that the menu is closed before the hover.
+        let below = session.ref_of("button", "Trusted clicks: 0").await;
+        session.ok("hover", json!({"ref_id": below})).await;
+        assert!(!session.tree_text().await.contains("Laptops"), "{browser}");
+        let products = session.ref_of("button", "Products").await;
+        let hovered = session
+            .ok("hover", json!({"ref_id": products, "verbose": true}))
+            .await;
+        assert_eq!(
+            (hovered["method"].as_str(), hovered["input"].as_str()),
+            (Some("bidi"), Some("trusted")),
+            "{browser}: {hovered}"
+        );
+        assert_eq!(hovered["progress"], "observed", "{browser}: {hovered}");
+        assert!(
+            hovered["evidence"]
+                .as_array()
+                .is_some_and(|evidence| evidence.contains(&json!("revealed:hover"))),
+            "{browser}: {hovered}"
+        );
+        assert!(
+            session.tree_text().await.contains("Laptops"),
+            "{browser}: the :hover menu is open"
+        );
+        results.push(hovered);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the hover's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in ["success", "progress", "retryAllowed", "tag", "role", "name"] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let covered = bidi.ref_of("button", "Covered button").await;
+    let refused = bidi
+        .refused(
+            "hover",
+            json!({"ref_id": covered}),
+            "not_actionable",
+            Duration::from_secs(20),
+        )
+        .await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("cookie-banner")),
+        "{browser}: {refused}"
+    );
+}
+
+/// Waits (with the session's own wait_for) until the page shows `text`.
+async fn wait_for_text(session: &LaunchedMcp, text: &str) {
+    let waited = session
+        .ok("wait_for", json!({"text": text, "timeoutMs": 10_000}))
+        .await;
+    assert_eq!(
+        waited["met"],
+        true,
+        "{}: the page never showed {text:?}: {waited}",
+        session.browser.name()
+    );
+}
+
+/// press_key is real key input over BiDi, answered as the extension answers its own
+/// (fixtures/pages/bridge/keys.html): the field's handler sees one trusted Enter, the browser
+/// itself submits the form once, and the result has the extension's fields and outcome. A key the
+/// WebDriver key table lacks, and a field that hands focus to a decoy, get the content script's
+/// own synthetic key instead, which says so, and the decoy gets no real key.
+async fn keys_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/bridge/keys.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        let query = session.ref_of("textbox", "Search").await;
+        let pressed = session
+            .ok(
+                "press_key",
+                json!({"ref_id": query, "key": "Enter", "verbose": true}),
+            )
+            .await;
+        assert_eq!(
+            (pressed["method"].as_str(), pressed["input"].as_str()),
+            (Some("bidi"), Some("trusted")),
+            "{browser}: {pressed}"
+        );
+        assert_eq!(pressed["progress"], "observed", "{browser}: {pressed}");
+        assert!(
+            pressed.get("defaultAction").is_none(),
+            "{browser}: {pressed}"
+        );
+        wait_for_text(
+            session,
+            "trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1",
+        )
+        .await;
+        results.push(pressed);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the key's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "retryAllowed",
+        "tag",
+        "role",
+        "name",
+        "key",
+        "modifiers",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+
+    // A key the WebDriver key table does not know is the content script's own.
+    let query = bidi.ref_of("textbox", "Search").await;
+    let unknown = bidi
+        .ok("press_key", json!({"ref_id": query, "key": "F13"}))
+        .await;
+    assert_eq!(unknown["input"], "synthetic", "{browser}: {unknown}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        bidi.tree_text()
+            .await
+            .contains("trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1"),
+        "{browser}: one Enter, one submission"
+    );
+
+    // A field that sends focus to a decoy: no real key is sent (it would land on the decoy).
+    let card = bidi.ref_of("textbox", "Card number").await;
+    let pressed = bidi
+        .ok("press_key", json!({"ref_id": card, "key": "a"}))
+        .await;
+    assert_eq!(pressed["input"], "synthetic", "{browser}: {pressed}");
+    assert!(
+        pressed["hints"]
+            .as_array()
+            .is_some_and(|hints| hints.iter().any(|hint| hint
+                .as_str()
+                .is_some_and(|hint| hint.contains("real key input was not sent")))),
+        "{browser}: {pressed}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        bidi.tree_text().await.contains("decoy trusted keys: 0"),
+        "{browser}: the decoy got no real key"
+    );
 }
