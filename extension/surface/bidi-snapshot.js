@@ -12,7 +12,7 @@
 //
 // In BiDi-only mode (docs/grid.md, "BiDi-only mode") it also serves the page's side of the tools
 // there: the tree read, the screenshot's masks, wait_for's and wait_for_stable's looks, and
-// the halves of click_ax, hover and press_key around the real input the server sends (src/bidi_only/actions.rs), each made
+// the halves of click_ax, hover and press_key around the real input the server sends, type_ax (src/bidi_only/actions.rs), each made
 // by the content script's own modules, and the action's result made by the background's own pure
 // rules (background/actions/action-outcome.js, changes-of-read.js, activity.js's notableKind).
 //
@@ -51,6 +51,7 @@ import { domQuiet } from "../content/actions/evidence.js";
 import { beginExternalClick, observeClick } from "../content/actions/click.js";
 import { beginHoverObservation } from "../content/actions/hover.js";
 import { beginExternalKeyPress, pressKey } from "../content/actions/keyboard.js";
+import { typeText } from "../content/actions/text-entry.js";
 import { printedRefsOf, rememberChanges, rememberRead } from "../content/tree/printed-refs.js";
 import { refDescriptions } from "../content/tree/ref-descriptions.js";
 import { actionResultOf, isProgressEvidence } from "../background/actions/action-outcome.js";
@@ -456,18 +457,26 @@ function abortInput(token) {
 }
 
 /**
- * press_key with the content script's own synthetic key (keyboard.js, pressKey), for a key real
- * key input cannot send as the extension's browser bridge decides it (src/browser_bridge/keys.rs):
- * a key the WebDriver key table lacks, or a target that lost focus before the key was due. The
+ * An action run by the content script's own synthetic input in this sandbox, as the extension
+ * runs it in its content script: type_ax (text-entry.js, typeText), which the extension types
+ * synthetically with the browser bridge too, and press_key (keyboard.js, pressKey) for a key
+ * real key input cannot send as the browser bridge decides it (src/browser_bridge/keys.rs): a
+ * key the WebDriver key table lacks, or a target that lost focus before the key was due. The
  * JSON text of `{ok, result}` with the report.
- * @param {string} argumentsText the JSON text of the InputArguments
+ * @param {"type_text"|"press_key"} tool the content script's name of the action
+ * @param {string} argumentsText the JSON text of the tool's arguments
  * @returns {Promise<string>}
  */
-async function pressKeySynthetically(argumentsText) {
+async function actSynthetically(tool, argumentsText) {
   return answerOf(async () => {
     ensureRegistry();
-    /** @type {InputArguments} */
     const args = JSON.parse(argumentsText);
+    if (tool === "type_text") {
+      return typeText(
+        { ref_id: String(args.ref_id), text: String(args.text), clear: args.clear, submit: args.submit },
+        treeHelpers,
+      );
+    }
     return pressKey(
       { ref_id: args.ref_id ?? null, key: String(args.key), modifiers: args.modifiers ?? [] },
       treeHelpers,
@@ -571,7 +580,7 @@ if (scope.allwrightSurface === undefined) {
       inputTarget,
       finishInput,
       abortInput,
-      pressKeySynthetically,
+      actSynthetically,
       lookAfterClick,
       actionResult,
     }),

@@ -1,7 +1,9 @@
-//! click_ax, hover and press_key in BiDi-only mode (docs/grid.md, "BiDi-only mode"): the
-//! extension's actions with real input (src/browser_bridge/input.rs and keys.rs, and the
-//! background's finishExternalInput and click arbiter in extension/background/actions/actions.js),
-//! with the extension's halves run in the document's sandbox instead:
+//! click_ax, hover, press_key and type_ax in BiDi-only mode (docs/grid.md, "BiDi-only mode"):
+//! type_ax is the content script's own typing run in the document's sandbox, as the extension
+//! types with the browser bridge too; the others are the extension's actions with real input
+//! (src/browser_bridge/input.rs and keys.rs, and the background's finishExternalInput and click
+//! arbiter in extension/background/actions/actions.js), with the extension's halves run in the
+//! document's sandbox instead:
 //!
 //! 1. the content script's own beginning of an input that comes from outside the page
 //!    (`beginInput`: content/actions/click.js, beginExternalClick; hover.js,
@@ -123,10 +125,10 @@ const ABORT_INPUT: &str = "function (token) {
   return surface.abortInput(token);
 }";
 
-const PRESS_KEY_SYNTHETICALLY: &str = "function (argumentsText) {
+const ACT_SYNTHETICALLY: &str = "function (tool, argumentsText) {
   const surface = globalThis.allwrightSurface;
   if (surface === undefined) return null;
-  return surface.pressKeySynthetically(argumentsText);
+  return surface.actSynthetically(tool, argumentsText);
 }";
 
 const LOOK_AFTER_CLICK: &str = "function (token, evidenceSoFar) {
@@ -153,6 +155,31 @@ struct TabWatch {
     /// The surface's last observation before the action: the requests after it are the action's.
     sequence_before: u64,
     contexts_before: Vec<String>,
+}
+
+/// An action of the content script's own synthetic input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Synthetic {
+    KeyPress,
+    Typing,
+}
+
+impl Synthetic {
+    /// The content script's tool (content/actions.js).
+    fn content_tool(self) -> &'static str {
+        match self {
+            Self::KeyPress => "press_key",
+            Self::Typing => "type_text",
+        }
+    }
+
+    /// The action as the result's hints name it (background/actions/actions.js).
+    fn action(self) -> &'static str {
+        match self {
+            Self::KeyPress => "key press",
+            Self::Typing => "typing",
+        }
+    }
 }
 
 /// What the page side reported of an input and what was seen after it, which the result is
@@ -319,18 +346,65 @@ impl BidiOnlyTools {
         hint: Option<&str>,
         wait: Duration,
     ) -> Result<Value, ToolError> {
+        self.act_synthetically(context, Synthetic::KeyPress, input_arguments, hint, wait)
+            .await
+    }
+
+    /// `type_ax({ref_id, text, clear?, tabId?})`: the content script's own typing in the
+    /// document's sandbox (text-entry.js, typeText), as the extension types with or without the
+    /// browser bridge, answered as its synthetic actions are.
+    pub(super) async fn type_ax(
+        &self,
+        arguments: &Value,
+        wait: Duration,
+    ) -> Result<Value, ToolError> {
+        if arguments
+            .get("frameId")
+            .is_some_and(|frame| !frame.is_null())
+        {
+            return Err(ToolError::not_supported_here(
+                "frameId names a frame of the extension's inventory, and BiDi-only mode has none yet",
+            )
+            .with_hint("Leave frameId out: the action runs in the tab's top document."));
+        }
+        let context = self.context_for(arguments).await?;
+        let reference = arguments["ref_id"].as_str().unwrap_or_default();
+        self.refuse_a_ref_never_printed(&context, reference).await?;
+        let typing_arguments = json!({
+            "ref_id": reference,
+            "text": arguments.get("text"),
+            "clear": arguments.get("clear"),
+        });
+        self.act_synthetically(&context, Synthetic::Typing, &typing_arguments, None, wait)
+            .await
+    }
+
+    /// An action of the content script's own synthetic input in the document's sandbox, then
+    /// the background's 200 ms of watching the tab and its result (pageAction in
+    /// background/actions/actions.js).
+    async fn act_synthetically(
+        &self,
+        context: &str,
+        action: Synthetic,
+        action_arguments: &Value,
+        hint: Option<&str>,
+        wait: Duration,
+    ) -> Result<Value, ToolError> {
         let watch = self.watch_tab(context).await?;
         let pressed = call_collector_function(
             self.bidi(),
             context,
-            PRESS_KEY_SYNTHETICALLY,
-            vec![json!({"type": "string", "value": input_arguments.to_string()})],
+            ACT_SYNTHETICALLY,
+            vec![
+                json!({"type": "string", "value": action.content_tool()}),
+                json!({"type": "string", "value": action_arguments.to_string()}),
+            ],
             STEP_TIMEOUT,
         )
         .await
         .map_err(snapshot_failure)
         .and_then(|answer| surface_answer(&answer));
-        // A key that navigated the tab (Enter submitting a form) reports nothing, and the
+        // An action that navigated the tab (Enter submitting a form) reports nothing, and the
         // navigation is the outcome.
         let report = match pressed {
             Ok(report) => Some(report),
@@ -346,7 +420,8 @@ impl BidiOnlyTools {
             hints: hint.map(str::to_owned).into_iter().collect(),
             method: None,
         };
-        self.action_result(&watch, InputKind::Key, seen, wait).await
+        self.action_result(&watch, action.action(), seen, wait)
+            .await
     }
 
     /// The second half of an input that was sent: the report, the observation and the result,
@@ -390,7 +465,7 @@ impl BidiOnlyTools {
             hints,
             method: Some("bidi"),
         };
-        self.action_result(watch, input, seen, wait).await
+        self.action_result(watch, input.action(), seen, wait).await
     }
 
     /// The click arbiter's observation after real input (arbitrateClick in
@@ -473,7 +548,7 @@ impl BidiOnlyTools {
     async fn action_result(
         &self,
         watch: &TabWatch,
-        input: InputKind,
+        action: &str,
         seen: Seen,
         wait: Duration,
     ) -> Result<Value, ToolError> {
@@ -499,7 +574,7 @@ impl BidiOnlyTools {
         let new_document = report.is_none() || matches!(navigation, Navigation::NewDocument(_));
         let mut facts = json!({
             "report": report,
-            "action": input.action(),
+            "action": action,
             "evidence": evidence,
             "hints": hints,
             "navigated": navigation != Navigation::None || report.is_none(),

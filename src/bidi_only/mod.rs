@@ -14,8 +14,9 @@
 //! - accessibility_snapshot is the surface's own snapshot; navigate, go_back, go_forward and
 //!   reload are `browsingContext.navigate`, `traverseHistory` and `reload`.
 //! - click_ax, hover and press_key are real input (`input.performActions`) between the content
-//!   script's own halves of the action, run in the document's sandbox, and the result is made by
-//!   the background's own rules there (actions.rs).
+//!   script's own halves of the action, run in the document's sandbox, type_ax is the content
+//!   script's own typing there, and the result is made by the background's own rules there
+//!   (actions.rs).
 //!
 //! - a call for a tab that a user prompt holds answers `dialog_open` (the surface's
 //!   `Lifecycle`, as the browser bridge uses it), and handle_dialog answers the prompt.
@@ -207,6 +208,7 @@ impl BidiOnlyTools {
             "click_ax" => self.act(InputKind::Click, arguments, wait).await,
             "hover" => self.act(InputKind::Hover, arguments, wait).await,
             "press_key" => self.act(InputKind::Key, arguments, wait).await,
+            "type_ax" => self.type_ax(arguments, wait).await,
             "accessibility_snapshot" => self.snapshot(arguments, wait).await,
             "navigate" => self.navigate(arguments).await,
             "go_back" => self.move_through_history(arguments, -1).await,

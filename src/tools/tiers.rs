@@ -187,6 +187,7 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "screenshot",
     "navigate",
     "click_ax",
+    "type_ax",
     "hover",
     "press_key",
     "go_back",
@@ -453,7 +454,7 @@ mod tests {
             "Ask leaves dialogs to the person in BiDi-only mode too"
         );
         assert!(why_bidi_only_lacks("get_shadow_dom").contains("debugger"));
-        assert!(why_bidi_only_lacks("type_ax").contains("not serve it yet"));
+        assert!(why_bidi_only_lacks("drag").contains("not serve it yet"));
     }
 
     #[test]

@@ -19,6 +19,7 @@ const SERVED: &[&str] = &[
     "screenshot",
     "navigate",
     "click_ax",
+    "type_ax",
     "hover",
     "press_key",
     "go_back",
@@ -100,8 +101,8 @@ async fn lists_only_what_it_serves(bidi: &LaunchedMcp) {
     );
     let refused = bidi
         .refused(
-            "type_ax",
-            json!({"ref_id": "ref_1", "text": "x"}),
+            "drag",
+            json!({"from_ref": "ref_1", "to_ref": "ref_2"}),
             "not_supported_here",
             REFUSED_AT_ONCE,
         )
@@ -874,8 +875,9 @@ async fn wait_for_text(session: &LaunchedMcp, text: &str) {
     );
 }
 
-/// press_key is real key input over BiDi, answered as the extension answers its own
-/// (fixtures/pages/bridge/keys.html): the field's handler sees one trusted Enter, the browser
+/// type_ax is the content script's own typing and press_key real key input over BiDi, each
+/// answered as the extension answers it (fixtures/pages/bridge/keys.html): the text is typed
+/// into the field, the field's handler sees one trusted Enter, the browser
 /// itself submits the form once, and the result has the extension's fields and outcome. A key the
 /// WebDriver key table lacks, and a field that hands focus to a decoy, get the content script's
 /// own synthetic key instead, which says so, and the decoy gets no real key.
@@ -883,9 +885,24 @@ async fn keys_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension:
     let browser = bidi.browser.name();
     let url = fixtures().url("/pages/bridge/keys.html");
     let mut results = Vec::new();
+    let mut typed_results = Vec::new();
     for session in [bidi, extension] {
         session.ok("navigate", json!({"url": url})).await;
         let query = session.ref_of("textbox", "Search").await;
+        // type_ax is the content script's own typing, with the browser bridge as without it.
+        let typed = session
+            .ok(
+                "type_ax",
+                json!({"ref_id": query, "text": "lamps", "verbose": true}),
+            )
+            .await;
+        assert_eq!(typed["input"], "synthetic", "{browser}: {typed}");
+        assert_eq!(typed["progress"], "observed", "{browser}: {typed}");
+        assert!(
+            session.tree_text().await.contains("lamps"),
+            "{browser}: the field holds the text"
+        );
+        typed_results.push(typed);
         let pressed = session
             .ok(
                 "press_key",
@@ -908,6 +925,26 @@ async fn keys_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension:
         )
         .await;
         results.push(pressed);
+    }
+    let (typed_bidi, typed_extension) = (&typed_results[0], &typed_results[1]);
+    assert_eq!(
+        fields_of(typed_bidi),
+        fields_of(typed_extension),
+        "{browser}: the typing's result has the extension's fields:\n{typed_bidi}\n{typed_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "role",
+        "name",
+        "value",
+    ] {
+        assert_eq!(
+            typed_bidi[field], typed_extension[field],
+            "{browser}: {field}:\n{typed_bidi}\n{typed_extension}"
+        );
     }
     let (from_bidi, from_extension) = (&results[0], &results[1]);
     assert_eq!(
