@@ -12,7 +12,7 @@
 //
 // In BiDi-only mode (docs/grid.md, "BiDi-only mode") it also serves the page's side of the tools
 // there: the tree read, the screenshot's masks, wait_for's and wait_for_stable's looks, and
-// the halves of click_ax, hover and press_key around the real input the server sends, type_ax (src/bidi_only/actions.rs), each made
+// the halves of click_ax, hover and press_key around the real input the server sends, type_ax's and scroll's (src/bidi_only/actions.rs), each made
 // by the content script's own modules, and the action's result made by the background's own pure
 // rules (background/actions/action-outcome.js, changes-of-read.js, activity.js's notableKind).
 //
@@ -52,6 +52,7 @@ import { beginExternalClick, observeClick } from "../content/actions/click.js";
 import { beginHoverObservation } from "../content/actions/hover.js";
 import { beginExternalKeyPress, pressKey } from "../content/actions/keyboard.js";
 import { typeText } from "../content/actions/text-entry.js";
+import { scrollAction } from "../content/actions/scroll.js";
 import { printedRefsOf, rememberChanges, rememberRead } from "../content/tree/printed-refs.js";
 import { refDescriptions } from "../content/tree/ref-descriptions.js";
 import { actionResultOf, isProgressEvidence } from "../background/actions/action-outcome.js";
@@ -457,30 +458,28 @@ function abortInput(token) {
 }
 
 /**
- * An action run by the content script's own synthetic input in this sandbox, as the extension
- * runs it in its content script: type_ax (text-entry.js, typeText), which the extension types
- * synthetically with the browser bridge too, and press_key (keyboard.js, pressKey) for a key
- * real key input cannot send as the browser bridge decides it (src/browser_bridge/keys.rs): a
- * key the WebDriver key table lacks, or a target that lost focus before the key was due. The
- * JSON text of `{ok, result}` with the report.
- * @param {"type_text"|"press_key"} tool the content script's name of the action
- * @param {string} argumentsText the JSON text of the tool's arguments
+ * The actions run by the content script's own synthetic input in this sandbox, as the extension
+ * runs them in its content script (content/actions.js): type_ax's typing and scroll, which the
+ * extension does synthetically with the browser bridge too, and press_key for a key real key
+ * input cannot send as the browser bridge decides it (src/browser_bridge/keys.rs): a key the
+ * WebDriver key table lacks, or a target that lost focus before the key was due.
+ * @type {Record<string, (args: any, ax: import("../content/actions/target.js").TreeHelpers) => Promise<unknown>>}
+ */
+const SYNTHETIC_ACTIONS = Object.freeze({ type_text: typeText, scroll: scrollAction, press_key: pressKey });
+
+/**
+ * One of SYNTHETIC_ACTIONS, with the tool's arguments less its target: the JSON text of `{ok,
+ * result}` with the content script's report.
+ * @param {string} tool the content script's name of the action
+ * @param {string} argumentsText the JSON text of the arguments
  * @returns {Promise<string>}
  */
 async function actSynthetically(tool, argumentsText) {
   return answerOf(async () => {
     ensureRegistry();
-    const args = JSON.parse(argumentsText);
-    if (tool === "type_text") {
-      return typeText(
-        { ref_id: String(args.ref_id), text: String(args.text), clear: args.clear, submit: args.submit },
-        treeHelpers,
-      );
-    }
-    return pressKey(
-      { ref_id: args.ref_id ?? null, key: String(args.key), modifiers: args.modifiers ?? [] },
-      treeHelpers,
-    );
+    const action = SYNTHETIC_ACTIONS[tool];
+    if (action === undefined) throw scriptFailed(`no synthetic action ${tool}`);
+    return action(JSON.parse(argumentsText), treeHelpers);
   });
 }
 

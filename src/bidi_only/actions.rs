@@ -1,6 +1,6 @@
-//! click_ax, hover, press_key and type_ax in BiDi-only mode (docs/grid.md, "BiDi-only mode"):
-//! type_ax is the content script's own typing run in the document's sandbox, as the extension
-//! types with the browser bridge too; the others are the extension's actions with real input
+//! click_ax, hover, press_key, type_ax and scroll in BiDi-only mode (docs/grid.md, "BiDi-only
+//! mode"): type_ax and scroll are the content script's own typing and scrolling run in the
+//! document's sandbox, as the extension does them with the browser bridge too; the others are the extension's actions with real input
 //! (src/browser_bridge/input.rs and keys.rs, and the background's finishExternalInput and click
 //! arbiter in extension/background/actions/actions.js), with the extension's halves run in the
 //! document's sandbox instead:
@@ -159,9 +159,10 @@ struct TabWatch {
 
 /// An action of the content script's own synthetic input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Synthetic {
+pub(super) enum Synthetic {
     KeyPress,
     Typing,
+    Scroll,
 }
 
 impl Synthetic {
@@ -170,6 +171,7 @@ impl Synthetic {
         match self {
             Self::KeyPress => "press_key",
             Self::Typing => "type_text",
+            Self::Scroll => "scroll",
         }
     }
 
@@ -178,6 +180,7 @@ impl Synthetic {
         match self {
             Self::KeyPress => "key press",
             Self::Typing => "typing",
+            Self::Scroll => "scroll",
         }
     }
 }
@@ -350,11 +353,13 @@ impl BidiOnlyTools {
             .await
     }
 
-    /// `type_ax({ref_id, text, clear?, tabId?})`: the content script's own typing in the
-    /// document's sandbox (text-entry.js, typeText), as the extension types with or without the
-    /// browser bridge, answered as its synthetic actions are.
-    pub(super) async fn type_ax(
+    /// `type_ax({ref_id, text, clear?, tabId?})` and `scroll({ref_id?, direction?, amount?,
+    /// to?, tabId?})`: the content script's own typing and scrolling in the document's sandbox
+    /// (text-entry.js, typeText; scroll.js, scrollAction), as the extension does them with or
+    /// without the browser bridge, answered as its synthetic actions are.
+    pub(super) async fn act_in_page(
         &self,
+        action: Synthetic,
         arguments: &Value,
         wait: Duration,
     ) -> Result<Value, ToolError> {
@@ -368,14 +373,18 @@ impl BidiOnlyTools {
             .with_hint("Leave frameId out: the action runs in the tab's top document."));
         }
         let context = self.context_for(arguments).await?;
-        let reference = arguments["ref_id"].as_str().unwrap_or_default();
-        self.refuse_a_ref_never_printed(&context, reference).await?;
-        let typing_arguments = json!({
-            "ref_id": reference,
-            "text": arguments.get("text"),
-            "clear": arguments.get("clear"),
-        });
-        self.act_synthetically(&context, Synthetic::Typing, &typing_arguments, None, wait)
+        if let Some(reference) = arguments.get("ref_id").and_then(Value::as_str) {
+            self.refuse_a_ref_never_printed(&context, reference).await?;
+        }
+        // The tool's arguments less its target, as the background hands them to the content
+        // script (withoutTarget in background/actions/actions.js).
+        let mut content_arguments = arguments.clone();
+        if let Some(object) = content_arguments.as_object_mut() {
+            for name in ["tabId", "frameId", "verbose"] {
+                object.remove(name);
+            }
+        }
+        self.act_synthetically(&context, action, &content_arguments, None, wait)
             .await
     }
 

@@ -14,8 +14,8 @@
 //! - accessibility_snapshot is the surface's own snapshot; navigate, go_back, go_forward and
 //!   reload are `browsingContext.navigate`, `traverseHistory` and `reload`.
 //! - click_ax, hover and press_key are real input (`input.performActions`) between the content
-//!   script's own halves of the action, run in the document's sandbox, type_ax is the content
-//!   script's own typing there, and the result is made by the background's own rules there
+//!   script's own halves of the action, run in the document's sandbox, type_ax and scroll are
+//!   the content script's own typing and scrolling there, and the result is made by the background's own rules there
 //!   (actions.rs).
 //!
 //! - a call for a tab that a user prompt holds answers `dialog_open` (the surface's
@@ -48,7 +48,7 @@ use serde_json::{json, Value};
 use crate::browser_bridge::{dialog_open_error, BidiSessionOwner};
 use crate::tool_error::ToolError;
 use crate::tools::ToolDefinition;
-use actions::InputKind;
+use actions::{InputKind, Synthetic};
 
 /// How often a history move looks whether its document has loaded.
 const LOAD_POLL: Duration = Duration::from_millis(50);
@@ -208,7 +208,8 @@ impl BidiOnlyTools {
             "click_ax" => self.act(InputKind::Click, arguments, wait).await,
             "hover" => self.act(InputKind::Hover, arguments, wait).await,
             "press_key" => self.act(InputKind::Key, arguments, wait).await,
-            "type_ax" => self.type_ax(arguments, wait).await,
+            "type_ax" => self.act_in_page(Synthetic::Typing, arguments, wait).await,
+            "scroll" => self.act_in_page(Synthetic::Scroll, arguments, wait).await,
             "accessibility_snapshot" => self.snapshot(arguments, wait).await,
             "navigate" => self.navigate(arguments).await,
             "go_back" => self.move_through_history(arguments, -1).await,

@@ -190,6 +190,7 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "type_ax",
     "hover",
     "press_key",
+    "scroll",
     "go_back",
     "go_forward",
     "reload",
@@ -442,11 +443,12 @@ mod tests {
                 "get_accessibility_tree",
                 "accessibility_snapshot",
                 "screenshot",
+                "scroll",
                 "wait_for_stable",
                 "wait_for",
                 "list_tabs"
             ],
-            "Ask keeps to the read-only tools in BiDi-only mode too"
+            "Ask keeps to the read-only tools, and scroll, in BiDi-only mode too"
         );
         assert!(
             !listed_tools_served_by(Tier::Ask, false, ServedBy::BidiOnly)

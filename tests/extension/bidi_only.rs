@@ -22,6 +22,7 @@ const SERVED: &[&str] = &[
     "type_ax",
     "hover",
     "press_key",
+    "scroll",
     "go_back",
     "go_forward",
     "reload",
@@ -83,6 +84,8 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("hovers_answer_as_the_extensions_real_input");
     keys_answer_as_the_extensions_real_input(&bidi, &extension).await;
     step("keys_answer_as_the_extensions_real_input");
+    scrolls_answer_as_the_extensions(&bidi, &extension).await;
+    step("scrolls_answer_as_the_extensions");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -1000,5 +1003,54 @@ async fn keys_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension:
     assert!(
         bidi.tree_text().await.contains("decoy trusted keys: 0"),
         "{browser}: the decoy got no real key"
+    );
+}
+
+/// scroll is the content script's own scrolling (fixtures/pages/scroll-hover.html), answered as
+/// the extension answers it: the page scrolls down, with the extension's fields and outcome, and
+/// a list named by its ref scrolls by the amount asked.
+async fn scrolls_answer_as_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/scroll-hover.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        session.tree_text().await;
+        let down = session.ok("scroll", json!({"verbose": true})).await;
+        assert_eq!(down["target"], "page", "{browser}: {down}");
+        assert!(
+            down["after"]["y"].as_f64() > down["before"]["y"].as_f64(),
+            "{browser}: {down}"
+        );
+        assert_eq!(down["input"], "synthetic", "{browser}: {down}");
+        results.push(down);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the scroll's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "retryAllowed",
+        "target",
+        "before",
+        "after",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let results = bidi.ref_of("list", "Results").await;
+    let list = bidi
+        .ok("scroll", json!({"ref_id": results, "amount": 80}))
+        .await;
+    assert_eq!(
+        (list["target"].as_str(), list["after"]["y"].as_i64()),
+        (Some("element"), Some(80)),
+        "{browser}: {list}"
     );
 }
