@@ -12,7 +12,7 @@
 //
 // In BiDi-only mode (docs/grid.md, "BiDi-only mode") it also serves the page's side of the tools
 // there: the tree read, the screenshot's masks, wait_for's and wait_for_stable's looks, and
-// the halves of click_ax, hover and press_key around the real input the server sends, type_ax's and scroll's (src/bidi_only/actions.rs), each made
+// the halves of click_ax, hover and press_key around the real input the server sends, those of type_ax, set_field, select_option and scroll (src/bidi_only/actions.rs), each made
 // by the content script's own modules, and the action's result made by the background's own pure
 // rules (background/actions/action-outcome.js, changes-of-read.js, activity.js's notableKind).
 //
@@ -51,7 +51,8 @@ import { domQuiet } from "../content/actions/evidence.js";
 import { beginExternalClick, observeClick } from "../content/actions/click.js";
 import { beginHoverObservation } from "../content/actions/hover.js";
 import { beginExternalKeyPress, pressKey } from "../content/actions/keyboard.js";
-import { typeText } from "../content/actions/text-entry.js";
+import { fillField, typeText } from "../content/actions/text-entry.js";
+import { selectOption } from "../content/actions/select-option.js";
 import { scrollAction } from "../content/actions/scroll.js";
 import { printedRefsOf, rememberChanges, rememberRead } from "../content/tree/printed-refs.js";
 import { refDescriptions } from "../content/tree/ref-descriptions.js";
@@ -459,13 +460,19 @@ function abortInput(token) {
 
 /**
  * The actions run by the content script's own synthetic input in this sandbox, as the extension
- * runs them in its content script (content/actions.js): type_ax's typing and scroll, which the
- * extension does synthetically with the browser bridge too, and press_key for a key real key
+ * runs them in its content script (content/actions.js): type_ax's typing, set_field,
+ * select_option and scroll, which the extension does synthetically with the browser bridge too, and press_key for a key real key
  * input cannot send as the browser bridge decides it (src/browser_bridge/keys.rs): a key the
  * WebDriver key table lacks, or a target that lost focus before the key was due.
  * @type {Record<string, (args: any, ax: import("../content/actions/target.js").TreeHelpers) => Promise<unknown>>}
  */
-const SYNTHETIC_ACTIONS = Object.freeze({ type_text: typeText, scroll: scrollAction, press_key: pressKey });
+const SYNTHETIC_ACTIONS = Object.freeze({
+  type_text: typeText,
+  fill_field: fillField,
+  select_option: selectOption,
+  scroll: scrollAction,
+  press_key: pressKey,
+});
 
 /**
  * One of SYNTHETIC_ACTIONS, with the tool's arguments less its target: the JSON text of `{ok,

@@ -1,6 +1,6 @@
-//! click_ax, hover, press_key, type_ax and scroll in BiDi-only mode (docs/grid.md, "BiDi-only
-//! mode"): type_ax and scroll are the content script's own typing and scrolling run in the
-//! document's sandbox, as the extension does them with the browser bridge too; the others are the extension's actions with real input
+//! The actions on refs in BiDi-only mode (docs/grid.md, "BiDi-only mode"): type_ax, set_field,
+//! select_option and scroll are the content script's own actions run in the document's sandbox,
+//! as the extension does them with the browser bridge too; the others are the extension's actions with real input
 //! (src/browser_bridge/input.rs and keys.rs, and the background's finishExternalInput and click
 //! arbiter in extension/background/actions/actions.js), with the extension's halves run in the
 //! document's sandbox instead:
@@ -162,6 +162,8 @@ struct TabWatch {
 pub(super) enum Synthetic {
     KeyPress,
     Typing,
+    FieldUpdate,
+    Selection,
     Scroll,
 }
 
@@ -171,6 +173,8 @@ impl Synthetic {
         match self {
             Self::KeyPress => "press_key",
             Self::Typing => "type_text",
+            Self::FieldUpdate => "fill_field",
+            Self::Selection => "select_option",
             Self::Scroll => "scroll",
         }
     }
@@ -180,6 +184,8 @@ impl Synthetic {
         match self {
             Self::KeyPress => "key press",
             Self::Typing => "typing",
+            Self::FieldUpdate => "field update",
+            Self::Selection => "selection",
             Self::Scroll => "scroll",
         }
     }
@@ -353,10 +359,10 @@ impl BidiOnlyTools {
             .await
     }
 
-    /// `type_ax({ref_id, text, clear?, tabId?})` and `scroll({ref_id?, direction?, amount?,
-    /// to?, tabId?})`: the content script's own typing and scrolling in the document's sandbox
-    /// (text-entry.js, typeText; scroll.js, scrollAction), as the extension does them with or
-    /// without the browser bridge, answered as its synthetic actions are.
+    /// type_ax, set_field, select_option and scroll: the content script's own actions in the
+    /// document's sandbox (text-entry.js, typeText and fillField; select-option.js; scroll.js),
+    /// as the extension does them with or without the browser bridge, answered as its synthetic
+    /// actions are.
     pub(super) async fn act_in_page(
         &self,
         action: Synthetic,

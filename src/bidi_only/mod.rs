@@ -14,8 +14,8 @@
 //! - accessibility_snapshot is the surface's own snapshot; navigate, go_back, go_forward and
 //!   reload are `browsingContext.navigate`, `traverseHistory` and `reload`.
 //! - click_ax, hover and press_key are real input (`input.performActions`) between the content
-//!   script's own halves of the action, run in the document's sandbox, type_ax and scroll are
-//!   the content script's own typing and scrolling there, and the result is made by the background's own rules there
+//!   script's own halves of the action, run in the document's sandbox, type_ax, set_field,
+//!   select_option and scroll are the content script's own actions there, and the result is made by the background's own rules there
 //!   (actions.rs).
 //!
 //! - a call for a tab that a user prompt holds answers `dialog_open` (the surface's
@@ -210,6 +210,14 @@ impl BidiOnlyTools {
             "press_key" => self.act(InputKind::Key, arguments, wait).await,
             "type_ax" => self.act_in_page(Synthetic::Typing, arguments, wait).await,
             "scroll" => self.act_in_page(Synthetic::Scroll, arguments, wait).await,
+            "set_field" => {
+                self.act_in_page(Synthetic::FieldUpdate, arguments, wait)
+                    .await
+            }
+            "select_option" => {
+                self.act_in_page(Synthetic::Selection, arguments, wait)
+                    .await
+            }
             "accessibility_snapshot" => self.snapshot(arguments, wait).await,
             "navigate" => self.navigate(arguments).await,
             "go_back" => self.move_through_history(arguments, -1).await,

@@ -188,6 +188,8 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "navigate",
     "click_ax",
     "type_ax",
+    "set_field",
+    "select_option",
     "hover",
     "press_key",
     "scroll",

@@ -20,6 +20,8 @@ const SERVED: &[&str] = &[
     "navigate",
     "click_ax",
     "type_ax",
+    "set_field",
+    "select_option",
     "hover",
     "press_key",
     "scroll",
@@ -86,6 +88,8 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("keys_answer_as_the_extensions_real_input");
     scrolls_answer_as_the_extensions(&bidi, &extension).await;
     step("scrolls_answer_as_the_extensions");
+    fields_answer_as_the_extensions(&bidi, &extension).await;
+    step("fields_answer_as_the_extensions");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -1053,4 +1057,80 @@ async fn scrolls_answer_as_the_extensions(bidi: &LaunchedMcp, extension: &Launch
         (Some("element"), Some(80)),
         "{browser}: {list}"
     );
+}
+
+/// set_field and select_option are the content script's own (fixtures/pages/actions/
+/// form-every-kind.html), answered as the extension answers them: the field takes the text and
+/// the select the option, with the extension's fields and outcome.
+async fn fields_answer_as_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/actions/form-every-kind.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        let country = session.ref_of("combobox", "Country").await;
+        let selected = session
+            .ok(
+                "select_option",
+                json!({"ref_id": country, "label": "Japan", "verbose": true}),
+            )
+            .await;
+        assert_eq!(selected["progress"], "observed", "{browser}: {selected}");
+        assert_eq!(selected["input"], "synthetic", "{browser}: {selected}");
+        results.push(selected);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the selection's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "role",
+        "name",
+        "selected",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let keys = fixtures().url("/pages/bridge/keys.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": keys})).await;
+        let query = session.ref_of("textbox", "Search").await;
+        let filled = session
+            .ok(
+                "set_field",
+                json!({"ref_id": query, "text": "desk", "verbose": true}),
+            )
+            .await;
+        assert_eq!(filled["progress"], "observed", "{browser}: {filled}");
+        assert_eq!(filled["value"], "desk", "{browser}: {filled}");
+        results.push(filled);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the field's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "value",
+        "submit",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
 }
