@@ -13,6 +13,10 @@
 //!   background keeps it, so that a tab's refs stay unique across its documents.
 //! - accessibility_snapshot is the surface's own snapshot; navigate, go_back, go_forward and
 //!   reload are `browsingContext.navigate`, `traverseHistory` and `reload`.
+//! - click_ax, hover and press_key are real input (`input.performActions`) between the content
+//!   script's own halves of the action, run in the document's sandbox, type_ax, set_field,
+//!   select_option and scroll are the content script's own actions there, and the result is made by the background's own rules there
+//!   (actions.rs).
 //!
 //! - a call for a tab that a user prompt holds answers `dialog_open` (the surface's
 //!   `Lifecycle`, as the browser bridge uses it), and handle_dialog answers the prompt.
@@ -23,6 +27,7 @@
 //!
 //! Which tools this mode lists is said once, in src/tools/tiers.rs (`SERVED_WITHOUT_EXTENSION`).
 
+mod actions;
 mod pdf;
 mod screenshot;
 mod stable;
@@ -44,6 +49,7 @@ use serde_json::{json, Value};
 use crate::browser_bridge::{dialog_open_error, BidiSessionOwner};
 use crate::tool_error::ToolError;
 use crate::tools::ToolDefinition;
+use actions::{InputKind, Synthetic};
 
 /// How often a history move looks whether its document has loaded.
 const LOAD_POLL: Duration = Duration::from_millis(50);
@@ -86,6 +92,19 @@ struct TabTable {
     /// Context id -> the highest ref number its reads handed out (docs/protocol/frames.md,
     /// "Frames": new refs are numbered above it, so a ref names one element of the tab).
     ref_floors: HashMap<String, u64>,
+    /// Context id -> the tab's last tree read, which an action's `changes` are read since
+    /// (the extension's background/actions/action-changes.js, `lastSnapshots`).
+    last_reads: HashMap<String, LastRead>,
+}
+
+/// A tree read's snapshot and the arguments that decide its lines (a read since it must repeat
+/// them: content/tree/snapshots.js, `readKeyOf`).
+#[derive(Debug, Clone)]
+struct LastRead {
+    snapshot_id: String,
+    filter: Value,
+    max_depth: Value,
+    ref_id: Value,
 }
 
 impl TabTable {
@@ -187,6 +206,19 @@ impl BidiOnlyTools {
             "get_accessibility_tree" => self.read_tree(arguments, wait).await,
             "wait_for" => self.wait_for(arguments).await,
             "wait_for_stable" => self.wait_for_stable(arguments).await,
+            "click_ax" => self.act(InputKind::Click, arguments, wait).await,
+            "hover" => self.act(InputKind::Hover, arguments, wait).await,
+            "press_key" => self.act(InputKind::Key, arguments, wait).await,
+            "type_ax" => self.act_in_page(Synthetic::Typing, arguments, wait).await,
+            "scroll" => self.act_in_page(Synthetic::Scroll, arguments, wait).await,
+            "set_field" => {
+                self.act_in_page(Synthetic::FieldUpdate, arguments, wait)
+                    .await
+            }
+            "select_option" => {
+                self.act_in_page(Synthetic::Selection, arguments, wait)
+                    .await
+            }
             "accessibility_snapshot" => self.snapshot(arguments, wait).await,
             "navigate" => self.navigate(arguments).await,
             "go_back" => self.move_through_history(arguments, -1).await,
@@ -370,9 +402,21 @@ impl BidiOnlyTools {
         {
             if let Some(last) = issued["last"].as_u64() {
                 let mut tabs = self.tabs.lock().await;
-                let floor = tabs.ref_floors.entry(context).or_insert(0);
+                let floor = tabs.ref_floors.entry(context.clone()).or_insert(0);
                 *floor = (*floor).max(last);
             }
+        }
+        // The tab's last read, for an action's `changes`; a read that kept no snapshot (a cut
+        // page) keeps the one before it (recordLastSnapshot in action-changes.js).
+        if let Some(snapshot_id) = result["snapshotId"].as_str() {
+            let argument = |name: &str| arguments.get(name).cloned().unwrap_or(Value::Null);
+            let last = LastRead {
+                snapshot_id: snapshot_id.to_owned(),
+                filter: argument("filter"),
+                max_depth: argument("maxDepth"),
+                ref_id: argument("ref_id"),
+            };
+            self.tabs.lock().await.last_reads.insert(context, last);
         }
         Ok(result)
     }
@@ -730,6 +774,7 @@ impl BidiOnlyTools {
                 tabs.active = next;
             }
             tabs.ref_floors.remove(&context);
+            tabs.last_reads.remove(&context);
             let active = tabs.active.clone();
             (closed, active.map(|active| tabs.tab_id(&active)))
         };

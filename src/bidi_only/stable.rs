@@ -141,6 +141,13 @@ impl BidiOnlyTools {
         }))
     }
 
+    /// Whether the tab of `context` had no request running, and none starting or ending, for
+    /// `quiet` (the extension's networkQuietFor: background/actions/actions.js).
+    pub(super) fn network_quiet_for(&self, context: &str, quiet: Duration) -> bool {
+        let network = self.network_state(context);
+        network.pending.is_empty() && now_ms() - network.last_activity >= quiet.as_millis() as f64
+    }
+
     /// The requests of the tab of `context`, as the surface recorded them.
     fn network_state(&self, context: &str) -> NetworkState {
         let now = now_ms();

@@ -117,7 +117,7 @@ impl BidiOnlyTools {
     /// A ref the tab never printed is refused at once, as an action would refuse it: its number
     /// is above every number the tab's reads handed out (the extension tells it from the tab's
     /// ref record; a printed ref whose element went counts as removed).
-    async fn refuse_a_ref_never_printed(
+    pub(super) async fn refuse_a_ref_never_printed(
         &self,
         context: &str,
         reference: &str,

@@ -111,7 +111,7 @@ impl PointerAction {
 /// The tool error of a failed element operation of real input: `outcome_unknown` once the
 /// input was sent (docs/protocol/action-safety.md, "Nothing done twice"), the operation's own code before
 /// (the hit test refused the element, the element went away).
-pub(super) fn real_input_error(tool: &str, error: &PageError) -> ToolError {
+pub(crate) fn real_input_error(tool: &str, error: &PageError) -> ToolError {
     match error {
         PageError::InputOutcomeUnknown(cause) => {
             ToolError::input_outcome_unknown(tool, &format!("failed ({cause})"))
@@ -123,7 +123,7 @@ pub(super) fn real_input_error(tool: &str, error: &PageError) -> ToolError {
 /// What the agent is told when the extension's observation of real input that was sent fails:
 /// the input reached the browser, so any failure now but a prompt it opened (`dialog_open`,
 /// answered with handle_dialog) is `outcome_unknown`.
-pub(super) fn after_input_was_sent(tool: &str, error: ToolError) -> ToolError {
+pub(crate) fn after_input_was_sent(tool: &str, error: ToolError) -> ToolError {
     if error.code == crate::tool_error::codes::DIALOG_OPEN
         || error.code == crate::tool_error::codes::OUTCOME_UNKNOWN
     {

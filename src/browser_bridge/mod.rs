@@ -30,6 +30,8 @@ mod observations;
 mod pdf;
 mod screenshot;
 
+pub(crate) use input::{after_input_was_sent, real_input_error};
+pub(crate) use keys::real_key_chord;
 pub use screenshot::BridgeScreenshots;
 pub(crate) use screenshot::JPEG_QUALITY;
 

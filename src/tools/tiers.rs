@@ -186,6 +186,13 @@ pub const SERVED_WITHOUT_EXTENSION: &[&str] = &[
     "accessibility_snapshot",
     "screenshot",
     "navigate",
+    "click_ax",
+    "type_ax",
+    "set_field",
+    "select_option",
+    "hover",
+    "press_key",
+    "scroll",
     "go_back",
     "go_forward",
     "reload",
@@ -443,11 +450,12 @@ mod tests {
                 "get_accessibility_tree",
                 "accessibility_snapshot",
                 "screenshot",
+                "scroll",
                 "wait_for_stable",
                 "wait_for",
                 "list_tabs"
             ],
-            "Ask keeps to the read-only tools in BiDi-only mode too"
+            "Ask keeps to the read-only tools, and scroll, in BiDi-only mode too"
         );
         assert!(
             !listed_tools_served_by(Tier::Ask, false, ServedBy::BidiOnly)
@@ -455,7 +463,7 @@ mod tests {
             "Ask leaves dialogs to the person in BiDi-only mode too"
         );
         assert!(why_bidi_only_lacks("get_shadow_dom").contains("debugger"));
-        assert!(why_bidi_only_lacks("click_ax").contains("not serve it yet"));
+        assert!(why_bidi_only_lacks("drag").contains("not serve it yet"));
     }
 
     #[test]

@@ -19,6 +19,13 @@ const SERVED: &[&str] = &[
     "screenshot",
     "save_pdf",
     "navigate",
+    "click_ax",
+    "type_ax",
+    "set_field",
+    "select_option",
+    "hover",
+    "press_key",
+    "scroll",
     "go_back",
     "go_forward",
     "reload",
@@ -78,12 +85,23 @@ pub async fn bidi_only_mode(browser: Browser) {
     step("dialogs_are_reported_and_answered");
     wait_for_returns_when_text_or_a_state_arrives(&bidi).await;
     step("wait_for_returns_when_text_or_a_state_arrives");
+    clicks_answer_as_the_extensions_real_input(&bidi, &extension).await;
+    step("clicks_answer_as_the_extensions_real_input");
+    hovers_answer_as_the_extensions_real_input(&bidi, &extension).await;
+    step("hovers_answer_as_the_extensions_real_input");
+    keys_answer_as_the_extensions_real_input(&bidi, &extension).await;
+    step("keys_answer_as_the_extensions_real_input");
+    scrolls_answer_as_the_extensions(&bidi, &extension).await;
+    step("scrolls_answer_as_the_extensions");
+    fields_answer_as_the_extensions(&bidi, &extension).await;
+    step("fields_answer_as_the_extensions");
     pdfs_print_any_tab(&bidi).await;
     step("pdfs_print_any_tab");
-    resize_and_emulate_set_the_tab(&bidi).await;
-    step("resize_and_emulate_set_the_tab");
     console_and_network_are_recorded(&bidi).await;
     step("console_and_network_are_recorded");
+    // Last: it leaves the tab's viewport resized, which the comparisons above must not meet.
+    resize_and_emulate_set_the_tab(&bidi).await;
+    step("resize_and_emulate_set_the_tab");
     bidi.shutdown().await;
     extension.shutdown().await;
 }
@@ -102,8 +120,8 @@ async fn lists_only_what_it_serves(bidi: &LaunchedMcp) {
     );
     let refused = bidi
         .refused(
-            "click_ax",
-            json!({"ref_id": "ref_1"}),
+            "drag",
+            json!({"from_ref": "ref_1", "to_ref": "ref_2"}),
             "not_supported_here",
             REFUSED_AT_ONCE,
         )
@@ -788,16 +806,481 @@ async fn resize_and_emulate_set_the_tab(bidi: &LaunchedMcp) {
 }
 
 /// console_messages and network_requests answer from the records the session keeps from its
-/// start, read by the bridge's own rules (src/browser_bridge/observations.rs): the same checks
-/// as a launched browser's with the extension (page_records.rs), on the observed app that runs
-/// its work by itself (`?go`), since this mode has no click yet.
+/// start, read by the bridge's own rules (src/browser_bridge/observations.rs): the same check as
+/// a launched browser's with the extension (page_records.rs), whose "Go" is clicked by ref here
+/// too.
 async fn console_and_network_are_recorded(bidi: &LaunchedMcp) {
+    crate::page_records::console_and_network_are_recorded_and_credentials_never_shown(bidi).await;
+}
+
+/// The fields of an action's result, sorted: its shape.
+fn fields_of(result: &Value) -> Vec<String> {
+    let mut fields: Vec<String> = result
+        .as_object()
+        .map(|object| object.keys().cloned().collect())
+        .unwrap_or_default();
+    fields.sort_unstable();
+    fields
+}
+
+/// A tree text with every ref number as `ref_N`: two sessions whose tabs printed different
+/// numbers before print the same lines otherwise.
+fn without_ref_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("ref_") {
+        out.push_str(&rest[..start + "ref_".len()]);
+        let digits = &rest[start + "ref_".len()..];
+        let end = digits
+            .find(|character: char| !character.is_ascii_digit())
+            .unwrap_or(digits.len());
+        if end > 0 {
+            out.push('N');
+        }
+        rest = &digits[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// click_ax is real pointer input over BiDi, answered as the extension answers its own real
+/// input (`method: "bidi"`, src/browser_bridge/input.rs) on the same page: a button that counts
+/// only trusted clicks (fixtures/pages/actions/trusted-only.html) counts one, and the result has
+/// the same fields, outcome, evidence and changed lines. A covered button is refused naming the
+/// cover and nothing is clicked (fixtures/pages/bridge/input.html); a ref of a document that
+/// went away, and a ref never printed, are `ref_not_found`.
+async fn clicks_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/actions/trusted-only.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        let button = session.ref_of("button", "Trusted only").await;
+        let clicked = session
+            .ok("click_ax", json!({"ref_id": button, "verbose": true}))
+            .await;
+        assert_eq!(
+            (clicked["method"].as_str(), clicked["input"].as_str()),
+            (Some("bidi"), Some("trusted")),
+            "{browser}: {clicked}"
+        );
+        assert_eq!(clicked["progress"], "observed", "{browser}: {clicked}");
+        let tree = session.tree_text().await;
+        assert!(
+            tree.contains(r#"trustedClicks\":1"#),
+            "{browser}: one trusted click:\n{tree}"
+        );
+        results.push(clicked);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the click's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "tag",
+        "role",
+        "name",
+        "navigates",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let changed_lines = |result: &Value| {
+        without_ref_numbers(result["changes"]["text"].as_str().unwrap_or_default())
+    };
+    assert_eq!(
+        changed_lines(from_bidi),
+        changed_lines(from_extension),
+        "{browser}: the changed lines since the last read:\n{from_bidi}\n{from_extension}"
+    );
+    assert!(
+        changed_lines(from_bidi).contains(r#"trustedClicks\":1"#),
+        "{browser}: {from_bidi}"
+    );
+
+    // A covered button: nothing is sent, and the error names the cover.
     bidi.ok(
         "navigate",
-        json!({ "url": fixtures().url("/pages/observe/app.html?go") }),
+        json!({"url": fixtures().url("/pages/bridge/input.html")}),
     )
     .await;
-    bidi.ok("wait_for", json!({ "text": "Done", "timeoutMs": 10_000 }))
+    let covered = bidi.ref_of("button", "Covered button").await;
+    let refused = bidi
+        .refused(
+            "click_ax",
+            json!({"ref_id": covered}),
+            "not_actionable",
+            Duration::from_secs(20),
+        )
         .await;
-    crate::page_records::the_observed_apps_records_are_read(bidi).await;
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("cookie-banner") && message.contains("We use cookies"),
+        "{browser}: {refused}"
+    );
+    assert!(
+        !bidi.tree_text().await.contains("covered button"),
+        "{browser}: the covered button was not clicked"
+    );
+
+    // A ref of the document before a reload, and a ref never printed.
+    let stale = bidi.ref_of("button", "Trusted clicks: 0").await;
+    bidi.ok("reload", json!({})).await;
+    bidi.refused(
+        "click_ax",
+        json!({"ref_id": stale}),
+        "ref_not_found",
+        Duration::from_secs(20),
+    )
+    .await;
+    bidi.refused(
+        "click_ax",
+        json!({"ref_id": "ref_999999"}),
+        "ref_not_found",
+        REFUSED_AT_ONCE,
+    )
+    .await;
+    assert!(
+        bidi.tree_text().await.contains("Trusted clicks: 0"),
+        "{browser}: nothing was clicked after the reload"
+    );
+}
+
+/// hover is real pointer input over BiDi, answered as the extension answers its own real hover
+/// on the same page (fixtures/pages/bridge/input.html): a menu that CSS :hover alone opens shows
+/// its item, and the result has the same fields and outcome; a covered element is refused.
+async fn hovers_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/bridge/input.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        // The pointer stays where the last input left it, which may be over the menu: it is
+        // moved below it first, so that the menu is closed before the hover.
+        let below = session.ref_of("button", "Trusted clicks: 0").await;
+        session.ok("hover", json!({"ref_id": below})).await;
+        assert!(!session.tree_text().await.contains("Laptops"), "{browser}");
+        let products = session.ref_of("button", "Products").await;
+        let hovered = session
+            .ok("hover", json!({"ref_id": products, "verbose": true}))
+            .await;
+        assert_eq!(
+            (hovered["method"].as_str(), hovered["input"].as_str()),
+            (Some("bidi"), Some("trusted")),
+            "{browser}: {hovered}"
+        );
+        assert_eq!(hovered["progress"], "observed", "{browser}: {hovered}");
+        assert!(
+            hovered["evidence"]
+                .as_array()
+                .is_some_and(|evidence| evidence.contains(&json!("revealed:hover"))),
+            "{browser}: {hovered}"
+        );
+        assert!(
+            session.tree_text().await.contains("Laptops"),
+            "{browser}: the :hover menu is open"
+        );
+        results.push(hovered);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the hover's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in ["success", "progress", "retryAllowed", "tag", "role", "name"] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let covered = bidi.ref_of("button", "Covered button").await;
+    let refused = bidi
+        .refused(
+            "hover",
+            json!({"ref_id": covered}),
+            "not_actionable",
+            Duration::from_secs(20),
+        )
+        .await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("cookie-banner")),
+        "{browser}: {refused}"
+    );
+}
+
+/// Waits (with the session's own wait_for) until the page shows `text`.
+async fn wait_for_text(session: &LaunchedMcp, text: &str) {
+    let waited = session
+        .ok("wait_for", json!({"text": text, "timeoutMs": 10_000}))
+        .await;
+    assert_eq!(
+        waited["met"],
+        true,
+        "{}: the page never showed {text:?}: {waited}",
+        session.browser.name()
+    );
+}
+
+/// type_ax is the content script's own typing and press_key real key input over BiDi, each
+/// answered as the extension answers it (fixtures/pages/bridge/keys.html): the text is typed
+/// into the field, the field's handler sees one trusted Enter, the browser
+/// itself submits the form once, and the result has the extension's fields and outcome. A key the
+/// WebDriver key table lacks, and a field that hands focus to a decoy, get the content script's
+/// own synthetic key instead, which says so, and the decoy gets no real key.
+async fn keys_answer_as_the_extensions_real_input(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/bridge/keys.html");
+    let mut results = Vec::new();
+    let mut typed_results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        let query = session.ref_of("textbox", "Search").await;
+        // type_ax is the content script's own typing, with the browser bridge as without it.
+        let typed = session
+            .ok(
+                "type_ax",
+                json!({"ref_id": query, "text": "lamps", "verbose": true}),
+            )
+            .await;
+        assert_eq!(typed["input"], "synthetic", "{browser}: {typed}");
+        assert_eq!(typed["progress"], "observed", "{browser}: {typed}");
+        assert!(
+            session.tree_text().await.contains("lamps"),
+            "{browser}: the field holds the text"
+        );
+        typed_results.push(typed);
+        let pressed = session
+            .ok(
+                "press_key",
+                json!({"ref_id": query, "key": "Enter", "verbose": true}),
+            )
+            .await;
+        assert_eq!(
+            (pressed["method"].as_str(), pressed["input"].as_str()),
+            (Some("bidi"), Some("trusted")),
+            "{browser}: {pressed}"
+        );
+        assert_eq!(pressed["progress"], "observed", "{browser}: {pressed}");
+        assert!(
+            pressed.get("defaultAction").is_none(),
+            "{browser}: {pressed}"
+        );
+        wait_for_text(
+            session,
+            "trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1",
+        )
+        .await;
+        results.push(pressed);
+    }
+    let (typed_bidi, typed_extension) = (&typed_results[0], &typed_results[1]);
+    assert_eq!(
+        fields_of(typed_bidi),
+        fields_of(typed_extension),
+        "{browser}: the typing's result has the extension's fields:\n{typed_bidi}\n{typed_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "role",
+        "name",
+        "value",
+    ] {
+        assert_eq!(
+            typed_bidi[field], typed_extension[field],
+            "{browser}: {field}:\n{typed_bidi}\n{typed_extension}"
+        );
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the key's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "retryAllowed",
+        "tag",
+        "role",
+        "name",
+        "key",
+        "modifiers",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+
+    // A key the WebDriver key table does not know is the content script's own.
+    let query = bidi.ref_of("textbox", "Search").await;
+    let unknown = bidi
+        .ok("press_key", json!({"ref_id": query, "key": "F13"}))
+        .await;
+    assert_eq!(unknown["input"], "synthetic", "{browser}: {unknown}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        bidi.tree_text()
+            .await
+            .contains("trusted Enter keys: 1, untrusted Enter keys: 0, submits: 1"),
+        "{browser}: one Enter, one submission"
+    );
+
+    // A field that sends focus to a decoy: no real key is sent (it would land on the decoy).
+    let card = bidi.ref_of("textbox", "Card number").await;
+    let pressed = bidi
+        .ok("press_key", json!({"ref_id": card, "key": "a"}))
+        .await;
+    assert_eq!(pressed["input"], "synthetic", "{browser}: {pressed}");
+    assert!(
+        pressed["hints"]
+            .as_array()
+            .is_some_and(|hints| hints.iter().any(|hint| hint
+                .as_str()
+                .is_some_and(|hint| hint.contains("real key input was not sent")))),
+        "{browser}: {pressed}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        bidi.tree_text().await.contains("decoy trusted keys: 0"),
+        "{browser}: the decoy got no real key"
+    );
+}
+
+/// scroll is the content script's own scrolling (fixtures/pages/scroll-hover.html), answered as
+/// the extension answers it: the page scrolls down, with the extension's fields and outcome, and
+/// a list named by its ref scrolls by the amount asked.
+async fn scrolls_answer_as_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/scroll-hover.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        session.tree_text().await;
+        let down = session.ok("scroll", json!({"verbose": true})).await;
+        assert_eq!(down["target"], "page", "{browser}: {down}");
+        assert!(
+            down["after"]["y"].as_f64() > down["before"]["y"].as_f64(),
+            "{browser}: {down}"
+        );
+        assert_eq!(down["input"], "synthetic", "{browser}: {down}");
+        results.push(down);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the scroll's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "retryAllowed",
+        "target",
+        "before",
+        "after",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let results = bidi.ref_of("list", "Results").await;
+    let list = bidi
+        .ok("scroll", json!({"ref_id": results, "amount": 80}))
+        .await;
+    assert_eq!(
+        (list["target"].as_str(), list["after"]["y"].as_i64()),
+        (Some("element"), Some(80)),
+        "{browser}: {list}"
+    );
+}
+
+/// set_field and select_option are the content script's own (fixtures/pages/actions/
+/// form-every-kind.html), answered as the extension answers them: the field takes the text and
+/// the select the option, with the extension's fields and outcome.
+async fn fields_answer_as_the_extensions(bidi: &LaunchedMcp, extension: &LaunchedMcp) {
+    let browser = bidi.browser.name();
+    let url = fixtures().url("/pages/actions/form-every-kind.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": url})).await;
+        let country = session.ref_of("combobox", "Country").await;
+        let selected = session
+            .ok(
+                "select_option",
+                json!({"ref_id": country, "label": "Japan", "verbose": true}),
+            )
+            .await;
+        assert_eq!(selected["progress"], "observed", "{browser}: {selected}");
+        assert_eq!(selected["input"], "synthetic", "{browser}: {selected}");
+        results.push(selected);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the selection's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "role",
+        "name",
+        "selected",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
+    let keys = fixtures().url("/pages/bridge/keys.html");
+    let mut results = Vec::new();
+    for session in [bidi, extension] {
+        session.ok("navigate", json!({"url": keys})).await;
+        let query = session.ref_of("textbox", "Search").await;
+        let filled = session
+            .ok(
+                "set_field",
+                json!({"ref_id": query, "text": "desk", "verbose": true}),
+            )
+            .await;
+        assert_eq!(filled["progress"], "observed", "{browser}: {filled}");
+        assert_eq!(filled["value"], "desk", "{browser}: {filled}");
+        results.push(filled);
+    }
+    let (from_bidi, from_extension) = (&results[0], &results[1]);
+    assert_eq!(
+        fields_of(from_bidi),
+        fields_of(from_extension),
+        "{browser}: the field's result has the extension's fields:\n{from_bidi}\n{from_extension}"
+    );
+    for field in [
+        "success",
+        "progress",
+        "evidence",
+        "retryAllowed",
+        "value",
+        "submit",
+    ] {
+        assert_eq!(
+            from_bidi[field], from_extension[field],
+            "{browser}: {field}:\n{from_bidi}\n{from_extension}"
+        );
+    }
 }

@@ -46,13 +46,12 @@ fn header_and_lines(text: &str) -> (Value, Vec<&str>) {
     )
 }
 
-/// Whether a console line names its place in the observed app's page: its URL (with the query
-/// it was opened with, if any), a line and a column.
+/// Whether a console line names its place in the observed app's page: its URL, a line and a
+/// column.
 fn says_its_place_in_the_app(line: &str) -> bool {
     let Some((_, after)) = line.split_once("/pages/observe/app.html") else {
         return false;
     };
-    let after = after.strip_prefix("?go").unwrap_or(after);
     after
         .strip_prefix(':')
         .and_then(|place| place.chars().next())
@@ -92,7 +91,7 @@ pub async fn console_and_network_are_recorded_and_credentials_never_shown(sessio
     the_observed_apps_records_are_read(session).await;
 }
 
-/// What the observed app recorded once "Go" ran (by a click, or by the page itself with `?go`):
+/// What the observed app recorded once "Go" ran:
 /// the console at every level, the frame's warning and the uncaught error with where it was
 /// thrown; the requests with statuses, a failure and every credential masked.
 pub async fn the_observed_apps_records_are_read(session: &LaunchedMcp) {

@@ -467,8 +467,8 @@ async fn mcp_without_the_extension(
         assert!(tools.iter().any(|name| name == tool), "{tool} in {tools:?}");
     }
     assert!(
-        !tools.iter().any(|name| name == "click_ax"),
-        "click_ax is not served without the extension: {tools:?}"
+        !tools.iter().any(|name| name == "drag"),
+        "drag is not served without the extension: {tools:?}"
     );
     call(&client, "navigate", json!({ "url": page })).await;
     let tree = call(&client, "get_accessibility_tree", json!({})).await;
@@ -486,8 +486,8 @@ async fn mcp_without_the_extension(
     assert_ne!(picture.is_error, Some(true), "screenshot: {picture:?}");
     let refused = client
         .call_tool(
-            CallToolRequestParams::new("click_ax").with_arguments(
-                json!({"ref_id": "ref_1"})
+            CallToolRequestParams::new("drag").with_arguments(
+                json!({"from_ref": "ref_1", "to_ref": "ref_2"})
                     .as_object()
                     .cloned()
                     .expect("an object"),

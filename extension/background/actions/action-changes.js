@@ -11,14 +11,7 @@
 // write of storage.session.
 
 import { readFrameTree } from "../frames/frame-tools.js";
-
-/**
- * The most characters of changed lines an action result carries. An action's changes are
- * usually a few lines (a toggled state, an opened menu, a status message); past this the page
- * changed much, and the agent reads what it needs with `get_accessibility_tree({since})`: an
- * action result carries no long text it did not ask for (issue 30, item 4).
- */
-export const CHANGES_MAX_CHARS = 1_200;
+import { changesOfRead } from "./changes-of-read.js";
 
 /**
  * Tab id -> the last tree read's snapshot of the tab and the arguments that decide its lines
@@ -79,27 +72,5 @@ export async function changesOfAction(tabId, { navigated }) {
   }
   const snapshotId = typeof result.snapshotId === "string" ? result.snapshotId : null;
   if (snapshotId !== null) lastSnapshots.set(tabId, { ...last, snapshotId });
-  const text = typeof result.tree === "string" ? result.tree : "";
-  if (result.full !== false) {
-    // The read printed the whole tree instead of the changed parts (they would have been
-    // longer: a modal that hid the rest of the page, a new view). When that whole tree is itself
-    // short and uncut, it is exactly what the agent needs next, and it saves a read.
-    const uncut = result.truncated !== true && result.hasMore !== true;
-    if (uncut && text.length > 0 && text.length <= CHANGES_MAX_CHARS) return { snapshotId, text, wholeTree: true };
-    return { omitted: typeof result.fullReason === "string" ? result.fullReason : "full" };
-  }
-  /** @type {Record<string, unknown>} */
-  const changes = { snapshotId, text };
-  if (result.unchanged === true) changes.unchanged = true;
-  if (Array.isArray(result.removedRefs) && result.removedRefs.length > 0) changes.removedRefs = result.removedRefs;
-  if (typeof result.replacedRefs === "object" && result.replacedRefs !== null)
-    changes.replacedRefs = result.replacedRefs;
-  // The bound counts the refs' lists too: a long list of removed refs costs as much as lines.
-  // The changes stay readable in full since the snapshot the agent had (a frame keeps its last
-  // four): `since` names it.
-  const refsLength = JSON.stringify([changes.removedRefs ?? [], changes.replacedRefs ?? {}]).length;
-  if (text.length + refsLength > CHANGES_MAX_CHARS) {
-    return { omitted: "longer_than_1200_characters", since: last.snapshotId };
-  }
-  return changes;
+  return changesOfRead(result, last.snapshotId);
 }

@@ -83,6 +83,41 @@ export function decideOutcome({
 }
 
 /**
+ * The result every action returns (docs/protocol/tools.md, "Action results"), from the page
+ * side's report and what the tab did meanwhile: the report's fields, the outcome, every hint
+ * once (the page's evidence that is not progress among them), and `observed` when something
+ * was. The background's actions (actions.js) and BiDi-only mode (surface/bidi-snapshot.js, whose
+ * tab is watched over WebDriver BiDi) both build their results here, then add the tab's changes.
+ * @param {Record<string, any>|null} report the content script's result (null: the page navigated away)
+ * @param {{observed: Record<string, any>, sawSideEffects: boolean, navigated: boolean,
+ *   action: string, evidence?: string[], hints?: string[], trustedFallbackUsed?: boolean,
+ *   clickReachedListeners?: boolean}} facts
+ * @returns {Record<string, unknown>}
+ */
+export function actionResultOf(report, facts) {
+  const { evidence: pageEvidence = [], hints: pageHints = [], ...fields } = report ?? {};
+  const outcome = decideOutcome({
+    evidence: mergeEvidence(pageEvidence, facts.evidence),
+    observed: facts.observed,
+    sawSideEffects: facts.sawSideEffects,
+    navigated: facts.navigated,
+    trustedFallbackUsed: facts.trustedFallbackUsed,
+    clickReachedListeners: facts.clickReachedListeners,
+    action: facts.action,
+  });
+  const hints = mergeEvidence(
+    pageHints,
+    facts.hints,
+    pageEvidence.filter((/** @type {string} */ item) => !isProgressEvidence(item)),
+  );
+  /** @type {Record<string, unknown>} */
+  const result = { success: true, ...fields, ...outcome, hints };
+  if (Object.keys(facts.observed).length > 0) result.observed = facts.observed;
+  if (report === null) result.hints = mergeEvidence(hints, ["the page navigated before its script could report"]);
+  return result;
+}
+
+/**
  * What a watch saw happen while an action ran (activity.js, observedOf), the parts this module reads.
  * @typedef {{newTabs?: {tabId: number, url?: string}[], downloads?: {url: string, filename?: string}[],
  *   requests?: import("./activity.js").NotableRequest[]}} ObservedEffects

@@ -6,7 +6,7 @@
 import { asToolError, BROWSER, fail, messages, ToolFailure } from "../platform.js";
 import { callFrame, requireFrame, resolveTab } from "../frames/frames.js";
 import { networkState, watchTab } from "./activity.js";
-import { decideOutcome, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
+import { actionResultOf, isProgressEvidence, mergeEvidence } from "./action-outcome.js";
 import { dispatchTrustedClick } from "./trusted-input.js";
 import { checkTrustedClick } from "./trusted-click-check.js";
 import { refuseRefOfOtherFrame } from "../frames/ref-ownership.js";
@@ -87,25 +87,16 @@ async function actionResult(report, watch, action, extra = {}) {
   // A new document whose request was not seen may have been a form's POST: no retry then.
   const documentRequestKnown = await watch.documentRequestKnown(DOCUMENT_REQUEST_WAIT_MS);
   const observed = watch.stop();
-  const { evidence: pageEvidence = [], hints: pageHints = [], ...fields } = report ?? {};
-  const outcome = decideOutcome({
-    evidence: mergeEvidence(pageEvidence, extra.evidence),
+  const result = actionResultOf(report, {
     observed,
     sawSideEffects: watch.sawSideEffects() || !documentRequestKnown,
     navigated: watch.navigated(),
+    action,
+    evidence: extra.evidence,
+    hints: extra.hints,
     trustedFallbackUsed: extra.trustedFallbackUsed,
     clickReachedListeners: extra.clickReachedListeners,
-    action,
   });
-  const hints = mergeEvidence(
-    pageHints,
-    extra.hints,
-    pageEvidence.filter((/** @type {string} */ item) => !isProgressEvidence(item)),
-  );
-  /** @type {Record<string, unknown>} */
-  const result = { success: true, ...fields, ...outcome, hints };
-  if (Object.keys(observed).length > 0) result.observed = observed;
-  if (report === null) result.hints = mergeEvidence(hints, ["the page navigated before its script could report"]);
   const changes = await changesOfAction(extra.tabId, { navigated: report === null || watch.navigationStarted() });
   if (changes !== undefined) result.changes = changes;
   return result;

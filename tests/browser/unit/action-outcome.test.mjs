@@ -3,7 +3,13 @@
 // when the result is inconclusive and when a retry is forbidden.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { decideOutcome, isProgressEvidence, mergeEvidence } from "../../../extension/background/actions/action-outcome.js";
+import {
+  actionResultOf,
+  decideOutcome,
+  isProgressEvidence,
+  mergeEvidence,
+} from "../../../extension/background/actions/action-outcome.js";
+import { CHANGES_MAX_CHARS, changesOfRead } from "../../../extension/background/actions/changes-of-read.js";
 import {
   isTelemetry,
   networkState,
@@ -193,4 +199,48 @@ test("a download's file name is its last part, without control characters", () =
   assert.equal(baseName("/home/person/Downloads/report.csv"), "report.csv");
   assert.equal(baseName("C:\\Users\\p\\Downloads\\a.txt"), "a.txt");
   assert.equal(baseName("/x/evil\nname\u0007.txt"), "evilname.txt");
+});
+
+test("an action's result carries the report's fields, the outcome and every hint once", () => {
+  const report = { tag: "button", role: "button", name: "Go", evidence: ["local_mutation", "global_mutation"], hints: ["a"] };
+  const result = actionResultOf(report, {
+    observed: {},
+    sawSideEffects: false,
+    navigated: false,
+    action: "click",
+    evidence: ["text_changed"],
+    hints: ["a", "b"],
+  });
+  assert.equal(result.success, true);
+  assert.equal(result.name, "Go");
+  assert.equal(result.progress, "observed");
+  assert.deepEqual(result.evidence, ["local_mutation", "text_changed"]);
+  assert.deepEqual(result.hints, ["a", "b", "global_mutation"], "evidence that is no progress is a hint");
+  assert.equal("observed" in result, false, "nothing observed, no field");
+  const posted = actionResultOf(null, {
+    observed: { requests: [{ method: "POST", url: "http://a/order", kind: "mutating" }] },
+    sawSideEffects: true,
+    navigated: true,
+    action: "click",
+  });
+  assert.equal(posted.retryAllowed, false);
+  assert.deepEqual(posted.observed, { requests: [{ method: "POST", url: "http://a/order", kind: "mutating" }] });
+  assert.ok(posted.hints.includes("the page navigated before its script could report"));
+});
+
+test("an action's changes are the changed lines, the short whole tree, or why neither", () => {
+  const changed = changesOfRead({ snapshotId: "s-2", full: false, tree: '- button "Go" [ref_3]', removedRefs: ["ref_4"] }, "s-1");
+  assert.deepEqual(changed, { snapshotId: "s-2", text: '- button "Go" [ref_3]', removedRefs: ["ref_4"] });
+  const unchanged = changesOfRead({ snapshotId: "s-3", full: false, tree: "", unchanged: true }, "s-2");
+  assert.equal(unchanged.unchanged, true);
+  const whole = changesOfRead({ snapshotId: "s-4", full: true, tree: "- main" }, "s-3");
+  assert.equal(whole.wholeTree, true);
+  const long = "x".repeat(CHANGES_MAX_CHARS + 1);
+  assert.deepEqual(changesOfRead({ snapshotId: "s-5", full: true, fullReason: "document_changed", tree: long }, "s-4"), {
+    omitted: "document_changed",
+  });
+  assert.deepEqual(changesOfRead({ snapshotId: "s-6", full: false, tree: long }, "s-5"), {
+    omitted: "longer_than_1200_characters",
+    since: "s-5",
+  });
 });
