@@ -44,7 +44,7 @@ use crate::browser_bridge::{after_input_was_sent, real_input_error, real_key_cho
 use crate::input_mode::{InputMode, INPUT_FIELD};
 use crate::tool_error::{codes, ToolError};
 
-use super::{bidi_failure, snapshot_failure, BidiOnlyTools};
+use super::{bidi_failure, refuse_frame_id, snapshot_failure, BidiOnlyTools};
 
 /// The click arbiter's observation interval; the click settles over two of them (the
 /// extension's OBSERVATION_INTERVAL_MS).
@@ -233,15 +233,10 @@ impl BidiOnlyTools {
         arguments: &Value,
         wait: Duration,
     ) -> Result<Value, ToolError> {
-        if arguments
-            .get("frameId")
-            .is_some_and(|frame| !frame.is_null())
-        {
-            return Err(ToolError::not_supported_here(
-                "frameId names a frame of the extension's inventory, and BiDi-only mode has none yet",
-            )
-            .with_hint("Leave frameId out: the action runs in the tab's top document."));
-        }
+        refuse_frame_id(
+            arguments,
+            "Leave frameId out: the action runs in the tab's top document.",
+        )?;
         let context = self.context_for(arguments).await?;
         let reference = arguments
             .get("ref_id")
@@ -369,15 +364,10 @@ impl BidiOnlyTools {
         arguments: &Value,
         wait: Duration,
     ) -> Result<Value, ToolError> {
-        if arguments
-            .get("frameId")
-            .is_some_and(|frame| !frame.is_null())
-        {
-            return Err(ToolError::not_supported_here(
-                "frameId names a frame of the extension's inventory, and BiDi-only mode has none yet",
-            )
-            .with_hint("Leave frameId out: the action runs in the tab's top document."));
-        }
+        refuse_frame_id(
+            arguments,
+            "Leave frameId out: the action runs in the tab's top document.",
+        )?;
         let context = self.context_for(arguments).await?;
         if let Some(reference) = arguments.get("ref_id").and_then(Value::as_str) {
             self.refuse_a_ref_never_printed(&context, reference).await?;

@@ -12,16 +12,16 @@
 
 use std::time::Duration;
 
-use allwright_surface_web::page::{image_dimensions, ImageFormat, ScreenshotArea};
+use allwright_surface_web::page::{image_dimensions, ScreenshotArea};
 use allwright_surface_web::snapshot::{call_collector_function, plan_documents, SANDBOX};
 use allwright_surface_web::{ElementHandle, Page};
 use serde_json::{json, Value};
 
-use crate::browser_bridge::{random_marker, JPEG_QUALITY};
+use crate::browser_bridge::{random_marker, CaptureRequest};
 use crate::screenshot::Screenshot;
 use crate::tool_error::ToolError;
 
-use super::{bidi_failure, snapshot_failure, BidiOnlyTools};
+use super::{bidi_failure, refuse_frame_id, snapshot_failure, BidiOnlyTools};
 
 /// How long painting, or taking away, one document's masks may take (the extension's own limit
 /// is 5 s: SECRET_MASK_TIMEOUT_MS in extension/background/host/budgets.js).
@@ -86,34 +86,17 @@ impl BidiOnlyTools {
     }
 
     async fn capture(&self, arguments: Value) -> Result<Screenshot, ToolError> {
-        if arguments
-            .get("frameId")
-            .is_some_and(|frame| !frame.is_null())
-        {
-            return Err(ToolError::not_supported_here(
-                "frameId names a frame of the extension's inventory, and BiDi-only mode has none yet",
-            )
-            .with_hint("Leave frameId out: the tab's picture shows its frames."));
-        }
+        refuse_frame_id(
+            &arguments,
+            "Leave frameId out: the tab's picture shows its frames.",
+        )?;
         let context = self.context_for(&arguments).await?;
-        let jpeg = arguments.get("format").and_then(Value::as_str) == Some("jpeg");
-        let format = if jpeg {
-            ImageFormat::Jpeg {
-                quality: JPEG_QUALITY,
-            }
-        } else {
-            ImageFormat::Png
-        };
-        let full_page = arguments.get("fullPage").and_then(Value::as_bool) == Some(true);
-        let reference = arguments.get("ref_id").and_then(Value::as_str);
-        if full_page && reference.is_some() {
-            return Err(ToolError::invalid_arguments(
-                "fullPage and ref_id cannot be combined: an element is captured by its own box",
-            )
-            .with_hint(
-                "Pass ref_id to capture one element, or fullPage: true without ref_id to capture the page.",
-            ));
-        }
+        let CaptureRequest {
+            format,
+            jpeg,
+            full_page,
+            reference,
+        } = CaptureRequest::of(&arguments)?;
         let (area, scope) = match reference {
             Some(reference) => (
                 ScreenshotArea::Element(self.element_of(&context, reference).await?),

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use crate::tool_error::ToolError;
 
-use super::{bidi_failure, snapshot_failure, BidiOnlyTools};
+use super::{bidi_failure, refuse_frame_id, snapshot_failure, BidiOnlyTools};
 
 /// How often the condition is looked at: often at first, since most waits end within a second
 /// or two, then less (the extension's LOOK_INTERVAL_MS, LATER_LOOK_INTERVAL_MS and
@@ -49,15 +49,10 @@ struct Look {
 impl BidiOnlyTools {
     /// `wait_for({text} | {textGone} | {ref_id, state}, timeoutMs, tabId?)`.
     pub(super) async fn wait_for(&self, arguments: &Value) -> Result<Value, ToolError> {
-        if arguments
-            .get("frameId")
-            .is_some_and(|frame| !frame.is_null())
-        {
-            return Err(ToolError::not_supported_here(
-                "frameId names a frame of the extension's inventory, and BiDi-only mode has none yet",
-            )
-            .with_hint("Leave frameId out: a text is looked for in every frame of the tab."));
-        }
+        refuse_frame_id(
+            arguments,
+            "Leave frameId out: a text is looked for in every frame of the tab.",
+        )?;
         let context = self.context_for(arguments).await?;
         let started = Instant::now();
         let timeout = arguments

@@ -33,12 +33,14 @@ mod screenshot;
 pub(crate) use input::{after_input_was_sent, real_input_error};
 pub(crate) use keys::real_key_chord;
 pub use screenshot::BridgeScreenshots;
-pub(crate) use screenshot::JPEG_QUALITY;
+pub(crate) use screenshot::CaptureRequest;
 
 /// resize and emulate of one context, which BiDi-only mode serves too (src/bidi_only/).
 pub(crate) use emulation::{emulate_context, resize_context};
 /// console_messages and network_requests from a recorder, which BiDi-only mode serves too.
 pub(crate) use observations::read_observations;
+/// The print of one context, which BiDi-only mode's save_pdf uses too.
+pub(crate) use pdf::print_context;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io::Read;
@@ -506,27 +508,10 @@ impl BrowserBridge {
                 None => "no dialog is open in the tab".to_owned(),
             }));
         };
-        let accept = arguments["accept"].as_bool().unwrap_or(true);
-        // The text only means something to a prompt() that is accepted.
-        let prompt_text = arguments["promptText"]
-            .as_str()
-            .filter(|_| accept && open.prompt.prompt_type == PromptType::Prompt);
-        self.bidi()
-            .handle_user_prompt(&open.context, accept, prompt_text)
-            .await
-            .map_err(|error| {
-                ToolError::script_failed(format!(
-                    "the browser did not take the answer to the {} dialog: {error}",
-                    open.prompt.prompt_type.name()
-                ))
-            })?;
+        let handled = answer_prompt(self.bidi(), &open, arguments).await?;
         self.release_interrupted_inputs(host, &self.lifecycle.tab_of(&open.context))
             .await;
-        Ok(json!({
-            "handled": true,
-            "type": open.prompt.prompt_type.name(),
-            "message": open.prompt.message,
-        }))
+        Ok(handled)
     }
 
     /// After a prompt of `tab_context` was answered: the inputs it cut short release their
@@ -810,6 +795,34 @@ impl BrowserBridge {
             })
             .unwrap_or_default()
     }
+}
+
+/// handle_dialog's answer to an open prompt (`{accept, promptText?}`): WebDriver BiDi's
+/// `browsingContext.handleUserPrompt`, and the reply `{handled, type, message}`; the bridge's
+/// and BiDi-only mode's.
+pub(crate) async fn answer_prompt(
+    bidi: &BidiConnection,
+    open: &PromptInContext,
+    arguments: &Value,
+) -> Result<Value, ToolError> {
+    let accept = arguments["accept"].as_bool().unwrap_or(true);
+    // The text only means something to a prompt() that is accepted.
+    let prompt_text = arguments["promptText"]
+        .as_str()
+        .filter(|_| accept && open.prompt.prompt_type == PromptType::Prompt);
+    bidi.handle_user_prompt(&open.context, accept, prompt_text)
+        .await
+        .map_err(|error| {
+            ToolError::script_failed(format!(
+                "the browser did not take the answer to the {} dialog: {error}",
+                open.prompt.prompt_type.name()
+            ))
+        })?;
+    Ok(json!({
+        "handled": true,
+        "type": open.prompt.prompt_type.name(),
+        "message": open.prompt.message,
+    }))
 }
 
 /// The `dialog_open` error for a prompt: `dialog` is `{type, message, defaultValue?}`.

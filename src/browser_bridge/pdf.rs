@@ -34,45 +34,47 @@ impl BrowserBridge {
                 .unless_prompt_blocks(&target, host.call(SAVE_PDF_TOOL, arguments, wait))
                 .await;
         };
-        let printing = async {
-            self.bidi()
-                .command_with_timeout(
-                    "browsingContext.print",
-                    json!({ "context": context, "background": true }),
-                    PRINT_TIMEOUT,
-                )
-                .await
-                .map_err(|error| {
-                    ToolError::script_failed(format!(
-                        "the browser could not print the tab: {error}"
-                    ))
-                })
-        };
-        let printed = self.unless_prompt_blocks(&target, printing).await;
+        let printed = self
+            .unless_prompt_blocks(&target, print_context(self.bidi(), &context))
+            .await;
         // The side panel lists this call as it lists the extension's: its facts, not the PDF.
-        let logged = printed.as_ref().map(|printed| {
-            let base64_chars = printed
-                .get("data")
-                .and_then(Value::as_str)
-                .map_or(0, str::len);
-            json!({ "method": "bidi", "base64Characters": base64_chars })
-        });
+        let logged = printed
+            .as_ref()
+            .map(|data| json!({ "method": "bidi", "base64Characters": data.len() }));
         super::log_answer_for_the_panel(
             host,
             SAVE_PDF_TOOL,
             &arguments,
             &logged.map_err(Clone::clone),
         );
-        let printed = printed?;
-        let data = printed
-            .get("data")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let data = printed?;
         let mut result = json!({ "data": data, "mimeType": "application/pdf", "method": "bidi" });
         if let Some(tab) = target.tab_id {
             result["tabId"] = json!(tab);
         }
         Ok(result)
     }
+}
+
+/// The PDF of one top-level context, base64 as the browser answers it: `browsingContext.print`
+/// with the page's backgrounds (the bridge's save_pdf, and BiDi-only mode's).
+pub(crate) async fn print_context(
+    bidi: &allwright_surface_web::BidiConnection,
+    context: &str,
+) -> Result<String, ToolError> {
+    let printed = bidi
+        .command_with_timeout(
+            "browsingContext.print",
+            json!({ "context": context, "background": true }),
+            PRINT_TIMEOUT,
+        )
+        .await
+        .map_err(|error| {
+            ToolError::script_failed(format!("the browser could not print the tab: {error}"))
+        })?;
+    Ok(printed
+        .get("data")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned())
 }

@@ -24,7 +24,47 @@ use super::BrowserBridge;
 
 /// The JPEG quality of the extension's captures (extension/background/captures/screenshot.js), so that
 /// both paths give pictures of the same kind.
-pub(crate) const JPEG_QUALITY: u8 = 90;
+const JPEG_QUALITY: u8 = 90;
+/// What screenshot's arguments ask of a capture over BiDi, read once for the bridge and for
+/// BiDi-only mode (src/bidi_only/screenshot.rs): the picture's format, and the whole page or
+/// one element by ref.
+pub(crate) struct CaptureRequest<'arguments> {
+    pub format: ImageFormat,
+    pub jpeg: bool,
+    pub full_page: bool,
+    pub reference: Option<&'arguments str>,
+}
+
+impl<'arguments> CaptureRequest<'arguments> {
+    /// The request of validated arguments; `fullPage` with `ref_id` is refused.
+    pub(crate) fn of(arguments: &'arguments Value) -> Result<Self, ToolError> {
+        let jpeg = arguments.get("format").and_then(Value::as_str) == Some("jpeg");
+        let format = if jpeg {
+            ImageFormat::Jpeg {
+                quality: JPEG_QUALITY,
+            }
+        } else {
+            ImageFormat::Png
+        };
+        let full_page = arguments.get("fullPage").and_then(Value::as_bool) == Some(true);
+        let reference = arguments.get("ref_id").and_then(Value::as_str);
+        if full_page && reference.is_some() {
+            return Err(ToolError::invalid_arguments(
+                "fullPage and ref_id cannot be combined: an element is captured by its own box",
+            )
+            .with_hint(
+                "Pass ref_id to capture one element, or fullPage: true without ref_id to capture the page.",
+            ));
+        }
+        Ok(Self {
+            format,
+            jpeg,
+            full_page,
+            reference,
+        })
+    }
+}
+
 /// How long marking the element may take.
 const LOCATE_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long painting, or taking away, the masks over a tab's secret fields may take (the
@@ -110,24 +150,12 @@ impl BrowserBridge {
                 .await?;
             return Screenshot::from_result(result);
         };
-        let jpeg = arguments.get("format").and_then(Value::as_str) == Some("jpeg");
-        let format = if jpeg {
-            ImageFormat::Jpeg {
-                quality: JPEG_QUALITY,
-            }
-        } else {
-            ImageFormat::Png
-        };
-        let full_page = arguments.get("fullPage").and_then(Value::as_bool) == Some(true);
-        let reference = arguments.get("ref_id").and_then(Value::as_str);
-        if full_page && reference.is_some() {
-            return Err(ToolError::invalid_arguments(
-                "fullPage and ref_id cannot be combined: an element is captured by its own box",
-            )
-            .with_hint(
-                "Pass ref_id to capture one element, or fullPage: true without ref_id to capture the page.",
-            ));
-        }
+        let CaptureRequest {
+            format,
+            jpeg,
+            full_page,
+            reference,
+        } = CaptureRequest::of(&arguments)?;
         let ((bytes, masks), scope) = match reference {
             None => {
                 let (area, scope) = if full_page {

@@ -23,8 +23,8 @@ import { thrownMessage } from "../../shared/thrown.js";
 
 /**
  * One navigation waiting for its load.
- * @typedef {{tabId: number, startedUrl: string|null, landedUrl: string|null, opensBlank: boolean,
- *   loadsNewDocument: boolean, committed: boolean,
+ * @typedef {{tabId: number, startedUrl: string|null, landedUrl: string|null, url: string|null,
+ *   committed: boolean,
  *   abortTimer: ReturnType<typeof setTimeout>|null, settle: (error?: ToolFailure) => void}} Waiter
  */
 
@@ -58,7 +58,7 @@ export function onNavigationEvent(kind, details) {
     // on about:blank, and that load's events may reach the service worker after the tab's
     // navigation to the agent's URL has begun (a loaded CI machine: new_tab answered on
     // about:blank, and the agent's next read found a page no extension may script).
-    if (!waiter.opensBlank && details.url === INITIAL_BLANK) continue;
+    if (waiter.url !== null && !waiter.url.startsWith(INITIAL_BLANK) && details.url === INITIAL_BLANK) continue;
     if (kind !== "errorOccurred" && waiter.abortTimer !== null) {
       clearTimeout(waiter.abortTimer);
       waiter.abortTimer = null;
@@ -77,7 +77,7 @@ export function onNavigationEvent(kind, details) {
         // before it belongs to the document the tab already showed: Firefox reported one while
         // a navigation to a download was under way, and on a loaded machine it came before
         // the download did (navigate answered the old page, and named no download).
-        if (waiter.loadsNewDocument && !waiter.committed) break;
+        if (waiter.url !== null && !waiter.committed) break;
         waiter.landedUrl = details.url ?? null;
         waiter.settle();
         break;
@@ -126,7 +126,7 @@ export function navigate(args) {
 export async function openInTab({ tabId, url, timeoutMs = DEFAULT_NAVIGATION_TIMEOUT_MS }, tool) {
   await refuseLocalFile(tool, url);
   const tab = await resolveTab(tabId);
-  const loaded = waitForLoad(tab.id, timeoutMs, url.startsWith(INITIAL_BLANK), true);
+  const loaded = waitForLoad(tab.id, timeoutMs, url);
   // The navigation's downloads are the agent's (activity.js records them; list_downloads).
   const watch = watchTab(tab.id, 0, tool);
   try {
@@ -340,13 +340,12 @@ async function tabShowing(tabId, landedUrl) {
 /**
  * @param {number} tabId
  * @param {number} timeoutMs
- * @param {boolean} [opensBlank] whether the navigation may end on about:blank; a history move or
- *   a reload may, a navigation to any other URL may not.
- * @param {boolean} [loadsNewDocument] whether the navigation loads a document (navigate and
- *   new_tab to a URL): its load then ends only after a commit of its own. A history move may
- *   restore a document from the back/forward cache, which browsers report differently.
+ * @param {string|null} [url] the URL a navigation opens (navigate, new_tab): its load ends only
+ *   after a commit of its own, and never on about:blank unless that is the URL. A history move or
+ *   a reload has none: it may restore a document from the back/forward cache, which browsers
+ *   report differently, or land on about:blank.
  */
-function waitForLoad(tabId, timeoutMs, opensBlank = true, loadsNewDocument = false) {
+function waitForLoad(tabId, timeoutMs, url = null) {
   /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   /** @type {Waiter} */
@@ -354,8 +353,7 @@ function waitForLoad(tabId, timeoutMs, opensBlank = true, loadsNewDocument = fal
     tabId,
     startedUrl: null,
     landedUrl: null,
-    opensBlank,
-    loadsNewDocument,
+    url,
     committed: false,
     abortTimer: null,
     settle: () => {},
